@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+// Docent: a terminal museum guide. See ARCHITECTURE.md for the arrows between these targets.
+import PackageDescription
+
+let package = Package(
+    name: "Docent",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "docent", targets: ["docent"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+    ],
+    targets: [
+        // Pure targets: Foundation only. `scripts/check-boundaries.sh` enforces it.
+        .target(name: "DocentCore"),
+        .target(name: "DocentUI", dependencies: ["DocentCore"]),
+        .target(name: "DocentApp", dependencies: ["DocentCore", "DocentUI"]),
+
+        // System libraries, found by their headers in default paths (see DECISIONS.md).
+        .systemLibrary(name: "CNcursesw", providers: [.apt(["libncursesw5-dev"])]),
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CMpg123", providers: [.apt(["libmpg123-dev"])]),
+        .systemLibrary(name: "CPulseSimple", providers: [.apt(["libpulse-dev"])]),
+        // What Swift cannot call: variadics, macros, C globals, signal handlers.
+        .target(name: "CShims", dependencies: ["CNcursesw", "CCurl"]),
+
+        // Thin adapters: they translate, they do not decide.
+        .target(name: "TerminalCurses", dependencies: ["DocentUI", "CShims", "CNcursesw"]),
+        .target(name: "NetCurl", dependencies: ["DocentCore", "CShims", "CCurl"]),
+        .target(name: "AudioPlayback", dependencies: ["DocentCore", "CShims", "CCurl", "CMpg123", "CPulseSimple"]),
+        .target(
+            name: "StateStore",
+            dependencies: ["DocentCore", .product(name: "GRDB", package: "GRDB.swift"), "TOMLKit"]),
+
+        // Composition root.
+        .executableTarget(
+            name: "docent",
+            dependencies: [
+                "DocentCore", "DocentUI", "DocentApp", "TerminalCurses", "NetCurl", "AudioPlayback",
+                "StateStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        .testTarget(name: "DocentCoreTests", dependencies: ["DocentCore"]),
+        .testTarget(name: "DocentUITests", dependencies: ["DocentUI", "DocentApp", "DocentCore"]),
+        .testTarget(
+            name: "AdapterTests",
+            dependencies: ["NetCurl", "AudioPlayback", "StateStore", "TerminalCurses", "DocentCore"]),
+    ]
+)

@@ -1,0 +1,1 @@
+// AudioPlayback placeholder, replaced as the adapter is written.

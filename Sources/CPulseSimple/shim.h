@@ -1,0 +1,2 @@
+#include <pulse/simple.h>
+#include <pulse/error.h>

@@ -1,0 +1,1 @@
+// DocentApp placeholder, replaced as the adapter is written.

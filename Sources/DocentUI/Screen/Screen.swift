@@ -1,0 +1,141 @@
+/// A grid of cells: what a frame looks like. Rendering is a pure function into this value;
+/// the terminal adapter diffs two of them and writes only what changed.
+public struct Screen: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    public private(set) var cells: [Cell]
+    /// Hyperlinks (OSC 8) by cell range, so a terminal that supports them can make URLs clickable.
+    public private(set) var links: [Link] = []
+    /// Where a click lands: regions tagged by the renderer, later ones on top.
+    public private(set) var hitRegions: [HitRegion] = []
+
+    /// A clickable URL drawn at `rect`.
+    public struct Link: Equatable, Sendable {
+        public var rect: Rect
+        public var url: String
+    }
+
+    /// A rectangle that a click maps to an opaque tag the app understands.
+    public struct HitRegion: Equatable, Sendable {
+        public var rect: Rect
+        public var tag: String
+    }
+
+    public init(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        cells = Array(repeating: .blank, count: self.width * self.height)
+    }
+
+    public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
+
+    public subscript(x: Int, y: Int) -> Cell {
+        get { cells[y * width + x] }
+        set { cells[y * width + x] = newValue }
+    }
+
+    /// Writes `text` at (x, y), clipped to `clip` (default: the whole screen). Returns the
+    /// number of columns used. Control characters are never written (they are shown as nothing).
+    @discardableResult
+    public mutating func put(_ text: String, x: Int, y: Int, style: Style = .plain, clip: Rect? = nil) -> Int {
+        let area = clip ?? bounds
+        guard y >= area.y, y < area.maxY, y >= 0, y < height else { return 0 }
+        var cx = x
+        let limit = min(area.maxX, width)
+        for ch in text {
+            let w = TextWidth.width(of: ch)
+            if w == 0 { continue }
+            if cx + w > limit { break }
+            if cx >= max(area.x, 0) {
+                clearWide(at: cx, y: y)
+                self[cx, y] = Cell(String(ch), style: style)
+                if w == 2 {
+                    clearWide(at: cx + 1, y: y)
+                    self[cx + 1, y] = Cell("", style: style, continuation: true)
+                }
+            }
+            cx += w
+        }
+        return cx - x
+    }
+
+    /// If (x, y) holds half of a wide character, blank the other half so nothing is left split.
+    private mutating func clearWide(at x: Int, y: Int) {
+        guard x >= 0, x < width else { return }
+        let cell = self[x, y]
+        if cell.continuation, x > 0 {
+            self[x - 1, y] = Cell(" ", style: self[x - 1, y].style)
+        } else if x + 1 < width, self[x + 1, y].continuation {
+            self[x + 1, y] = Cell(" ", style: self[x + 1, y].style)
+        }
+    }
+
+    /// Fills `rect` with spaces in `style`.
+    public mutating func fill(_ rect: Rect, style: Style = .plain) {
+        for yy in max(rect.y, 0)..<min(rect.maxY, height) {
+            for xx in max(rect.x, 0)..<min(rect.maxX, width) {
+                self[xx, yy] = Cell(" ", style: style)
+            }
+        }
+    }
+
+    /// Applies `style` to every cell in `rect`, keeping the text.
+    public mutating func restyle(_ rect: Rect, _ transform: (inout Style) -> Void) {
+        for yy in max(rect.y, 0)..<min(rect.maxY, height) {
+            for xx in max(rect.x, 0)..<min(rect.maxX, width) {
+                transform(&self[xx, yy].style)
+            }
+        }
+    }
+
+    public mutating func addLink(_ rect: Rect, url: String) {
+        links.append(Link(rect: rect, url: url))
+    }
+
+    public mutating func addHitRegion(_ rect: Rect, tag: String) {
+        hitRegions.append(HitRegion(rect: rect, tag: tag))
+    }
+
+    /// The tag under a click, topmost first.
+    public func hitTag(x: Int, y: Int) -> String? {
+        hitRegions.last { $0.rect.contains(x: x, y: y) }?.tag
+    }
+
+    /// The text of row `y`, trailing spaces kept (wide characters appear once).
+    public func row(_ y: Int) -> String {
+        var s = ""
+        for x in 0..<width where !self[x, y].continuation { s += self[x, y].text }
+        return s
+    }
+
+    /// A text snapshot: the rows, a separator, then one style letter per cell
+    /// (`.` normal, `R` reverse, `B` bold, `D` dim, `U` underline, or the role's letter).
+    public func dump() -> String {
+        var out: [String] = []
+        for y in 0..<height { out.append(row(y)) }
+        out.append(String(repeating: "-", count: width))
+        for y in 0..<height {
+            var line = ""
+            for x in 0..<width { line.append(Self.styleLetter(self[x, y].style)) }
+            out.append(line)
+        }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    static func styleLetter(_ s: Style) -> Character {
+        if s.reverse { return "R" }
+        if s.bold { return "B" }
+        if s.underline { return "U" }
+        if s.dim { return "D" }
+        switch s.role {
+        case .normal: return "."
+        case .accent: return "a"
+        case .muted: return "m"
+        case .highlight: return "h"
+        case .warning: return "w"
+        case .error: return "e"
+        case .success: return "s"
+        case .title: return "t"
+        }
+    }
+}

@@ -1,0 +1,1 @@
+// NetCurl placeholder, replaced as the adapter is written.

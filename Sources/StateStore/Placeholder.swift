@@ -1,0 +1,1 @@
+// StateStore placeholder, replaced as the adapter is written.

@@ -1,0 +1,1 @@
+// TerminalCurses placeholder, replaced as the adapter is written.

@@ -1,0 +1,2 @@
+import DocentCore
+print("docent")
