@@ -1,0 +1,79 @@
+/// A parsed JSON value. Objects keep their members in document order (JSON objects are
+/// unordered, so nothing may depend on that order; it only makes reports reproducible).
+/// Numbers keep what a reader needs: exact integers, doubles, and the raw text of anything
+/// that fits neither (ids beyond Int64, `1e999`), so such values can be reported, not trapped.
+public enum JSON: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    /// An integer literal that fits in `Int`.
+    case integer(Int)
+    /// A finite number with a fraction or exponent.
+    case double(Double)
+    /// A number that is not representable (overflowing integer or non-finite double), as written.
+    case bigNumber(String)
+    case string(String)
+    case array([JSON])
+    case object(JSONObject)
+
+    /// The member `key` if this is an object.
+    public subscript(key: String) -> JSON? {
+        if case .object(let o) = self { return o[key] }
+        return nil
+    }
+
+    public var objectValue: JSONObject? {
+        if case .object(let o) = self { return o }
+        return nil
+    }
+
+    public var arrayValue: [JSON]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    public var isNull: Bool { self == .null }
+
+    /// A short name of the kind of value, for messages ("an array", "a string", …).
+    public var kindName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .integer, .double, .bigNumber: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}
+
+/// A JSON object: members in document order; lookups return the last duplicate, as most
+/// JSON readers (Python's among them) do.
+public struct JSONObject: Sendable, Equatable {
+    public var members: [(key: String, value: JSON)]
+
+    public init(_ members: [(key: String, value: JSON)] = []) {
+        self.members = members
+    }
+
+    public subscript(key: String) -> JSON? {
+        var i = members.count - 1
+        while i >= 0 {
+            if members[i].key == key { return members[i].value }
+            i -= 1
+        }
+        return nil
+    }
+
+    public var count: Int { members.count }
+    public var keys: [String] { members.map(\.key) }
+
+    public static func == (a: JSONObject, b: JSONObject) -> Bool {
+        a.members.count == b.members.count
+            && zip(a.members, b.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
+}

@@ -1,0 +1,42 @@
+/// A recording in one language: the file to play, what it says, and its title.
+public struct AudioVersion: Hashable, Sendable {
+    public let language: Language
+    /// Resolved URL (path, file:// or http(s)://).
+    public let url: String
+    public let transcript: String
+    public let trackTitle: String
+
+    public init(language: Language, url: String, transcript: String, trackTitle: String) {
+        self.language = language
+        self.url = url
+        self.transcript = transcript
+        self.trackTitle = trackTitle
+    }
+}
+
+/// An audio record: English at the top level, other languages as translations that only
+/// count when they have a file.
+public struct AudioFile: Hashable, Sendable, Identifiable {
+    public let id: Int
+    public let title: String
+    public let english: AudioVersion
+    /// Usable translations by language (never contains English).
+    public let translations: [Language: AudioVersion]
+
+    public init(id: Int, title: String, english: AudioVersion, translations: [Language: AudioVersion]) {
+        self.id = id
+        self.title = title
+        self.english = english
+        self.translations = translations
+    }
+
+    /// The version to play for `language`, and whether it fell back to English.
+    public func version(for language: Language) -> (version: AudioVersion, fellBack: Bool) {
+        if language == .english { return (english, false) }
+        if let v = translations[language] { return (v, false) }
+        return (english, true)
+    }
+
+    /// Every language this recording exists in, English first.
+    public var languages: [Language] { [.english] + translations.keys.sorted() }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// Why a document cannot be used at all (as opposed to records that were dropped).
+public enum AppDataError: Error, Equatable, Sendable, CustomStringConvertible {
+    case notJSON(JSONError)
+    /// The top level is not an object (e.g. a bare list of tours).
+    case notAnObject(found: String, hint: String?)
+    /// Parsed, but nothing a guide can show survived.
+    case nothingUsable(String)
+
+    public var description: String {
+        switch self {
+        case .notJSON(let e): return "not valid JSON: \(e)"
+        case .notAnObject(let found, let hint):
+            return "not an appData document: the top level is \(found), not an object" + (hint.map { " (\($0))" } ?? "")
+        case .nothingUsable(let why): return "nothing usable: \(why)"
+        }
+    }
+}
+
+/// Options a museum's configuration can set.
+public struct ReadOptions: Sendable {
+    /// The v1 internal→external URL prefix rewrite.
+    public var rewrite: URLResolver.Rewrite?
+    public init(rewrite: URLResolver.Rewrite? = nil) {
+        self.rewrite = rewrite
+    }
+}
+
+/// Reads every appData dialect (v1, v2, newer CMS) into one `AppData`. Each record is read on
+/// its own; a bad record is dropped and reported, never repaired silently, never fatal.
+public enum AppDataReader {
+    /// Parses bytes fetched from `source` (a path or URL; relative URLs resolve against it).
+    public static func read(_ bytes: [UInt8], source: String, options: ReadOptions = ReadOptions()) -> Result<AppData, AppDataError> {
+        let json: JSON
+        do {
+            json = try JSONParser.parse(bytes)
+        } catch {
+            return .failure(.notJSON(error))
+        }
+        let bom = JSONParser.hasBOM(bytes)
+        return read(json, source: source, options: options, hadBOM: bom)
+    }
+
+    public static func read(_ json: JSON, source: String, options: ReadOptions = ReadOptions(), hadBOM: Bool = false) -> Result<AppData, AppDataError> {
+        guard case .object(let root) = json else {
+            var hint: String?
+            if case .array(let items) = json, let first = items.first?.objectValue,
+                first["tour_stops"] != nil || first["stops"] != nil
+            {
+                hint = "it looks like a list of tours; point Docent at the whole appData.json"
+            }
+            return .failure(.notAnObject(found: json.kindName, hint: hint))
+        }
+        let ctx = ReadContext(resolver: URLResolver(base: source, rewrite: options.rewrite))
+        if hadBOM { ctx.note("$", "the file starts with a UTF-8 byte-order mark (ignored)") }
+        var app = AppData(format: detectFormat(root), source: source)
+        let known = Set([
+            "dashboard", "general_info", "galleries", "objects", "audio_files", "tours", "map_annontations",
+            "map_annotations", "map_floors", "messages", "tour_categories", "exhibitions", "data", "search",
+        ])
+        for key in root.keys where !known.contains(key) {
+            ctx.note("$.\(key)", "unknown top-level key ignored")
+        }
+        // Order matters: references resolve against what was already accepted.
+        app.endpoints = EndpointsReader.read(root["data"], ctx)
+        ctx.imageServerURL = app.endpoints.imageServerURL
+        app.generalInfo = GeneralInfoReader.read(root["general_info"], ctx)
+        app.galleries = GalleryReader.read(root["galleries"], ctx)
+        app.audioFiles = AudioReader.read(root["audio_files"], ctx)
+        app.artworks = ArtworkReader.read(root["objects"], galleries: app.galleries, audio: app.audioFiles, format: app.format, ctx)
+        app.exhibitionOrder = MiscReader.exhibitions(root["exhibitions"], ctx)
+        app.tourCategories = MiscReader.categories(root["tour_categories"], ctx)
+        app.tours = TourReader.read(root["tours"], app: app, ctx)
+        app.search = MiscReader.search(root["search"], artworks: app.artworks, ctx)
+        app.mapFloors = MapReader.floors(root["map_floors"], ctx)
+        app.annotations = MapReader.annotations(root["map_annontations"] ?? root["map_annotations"], ctx)
+        app.messages = MiscReader.messages(root["messages"], tours: app.tours, ctx)
+        (app.featuredTourIDs, app.featuredExhibitionIDs) = MiscReader.dashboard(root["dashboard"], tours: app.tours, ctx)
+        app.keypad = KeypadBuilder.build(app, ctx)
+        app.diagnostics = ctx.diagnostics
+        if app.artworks.isEmpty && app.tours.isEmpty {
+            let why: String
+            if root["objects"] == nil && root["tours"] == nil {
+                why = "the document has neither \"objects\" nor \"tours\""
+            } else {
+                let dropped = ctx.diagnostics.filter { $0.severity == .dropped }.count
+                why = "no artwork and no tour survived (\(dropped) records dropped; run `docent validate` for the list)"
+            }
+            return .failure(.nothingUsable(why))
+        }
+        return .success(app)
+    }
+
+    /// v1 if tours use `stops` without `tour_stops` or objects use `audio` arrays without
+    /// `audio_commentary`; the newer CMS if `search_strings` is an array or `general_info`
+    /// has no `nid`; v2 otherwise.
+    static func detectFormat(_ root: JSONObject) -> AppDataFormat {
+        if case .array(let tours)? = root["tours"] {
+            for t in tours {
+                if let o = t.objectValue, o["stops"] != nil, o["tour_stops"] == nil { return .v1 }
+            }
+        }
+        if case .object(let objects)? = root["objects"] {
+            for (_, v) in objects.members.prefix(50) {
+                if let o = v.objectValue, case .array? = o["audio"], o["audio_commentary"] == nil { return .v1 }
+            }
+        }
+        if case .array? = root["search"]?["search_strings"] { return .cms }
+        if let gi = root["general_info"]?.objectValue, gi["nid"] == nil { return .cms }
+        return .v2
+    }
+}

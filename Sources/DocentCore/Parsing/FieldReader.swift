@@ -1,0 +1,156 @@
+import Foundation
+
+/// Typed reads of one record's fields, with the quirks of real data accepted and every
+/// failure described. A reader for one record; it knows the record's JSON path.
+struct FieldReader {
+    let object: JSONObject
+    let path: String
+
+    init(_ object: JSONObject, path: String) {
+        self.object = object
+        self.path = path
+    }
+
+    /// What went wrong reading a required field.
+    struct Failure: Error {
+        let message: String
+    }
+
+    subscript(key: String) -> JSON? { object[key] }
+
+    /// True when the field is absent or null.
+    func isMissing(_ key: String) -> Bool {
+        guard let v = object[key] else { return true }
+        return v == .null
+    }
+
+    // MARK: integers ("int*": a number or a string of base-10 digits)
+
+    static func int(_ v: JSON) -> Result<Int, Failure> {
+        switch v {
+        case .integer(let i): return .success(i)
+        case .double(let d) where d == d.rounded() && abs(d) < 9e15: return .success(Int(d))
+        case .string(let s):
+            let t = s
+            if let i = Int(t) { return .success(i) }
+            if !t.isEmpty, t.allSatisfy({ $0.isASCII && $0.isNumber }) || (t.hasPrefix("-") && t.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber })) {
+                return .failure(Failure(message: "\"\(clip(t))\" is too large for an id"))
+            }
+            return .failure(Failure(message: "\"\(clip(t))\" is not a whole number"))
+        case .bigNumber(let raw): return .failure(Failure(message: "\(clip(raw)) is out of range"))
+        default: return .failure(Failure(message: "expected a whole number, found \(v.kindName)"))
+        }
+    }
+
+    func requiredInt(_ key: String) -> Result<Int, Failure> {
+        guard let v = object[key], v != .null else { return .failure(Failure(message: "missing \(key)")) }
+        return Self.int(v).mapError { Failure(message: "\(key): \($0.message)") }
+    }
+
+    /// nil when absent, null or an empty string; a failure when present but not a number.
+    func optionalInt(_ key: String) -> Result<Int?, Failure> {
+        guard let v = object[key], v != .null else { return .success(nil) }
+        if case .string(let s) = v, s.trimmingCharacters(in: .whitespaces).isEmpty { return .success(nil) }
+        return Self.int(v).map { Optional($0) }.mapError { Failure(message: "\(key): \($0.message)") }
+    }
+
+    // MARK: strings
+
+    func requiredString(_ key: String, _ options: TextCleaner.Options = .plain) -> Result<String, Failure> {
+        guard let v = object[key], v != .null else { return .failure(Failure(message: "missing \(key)")) }
+        guard case .string(let s) = v else { return .failure(Failure(message: "\(key) should be text, found \(v.kindName)")) }
+        return .success(TextCleaner.clean(s, options))
+    }
+
+    /// The cleaned text, or "" when absent, null or not text.
+    func string(_ key: String, _ options: TextCleaner.Options = .plain) -> String {
+        guard case .string(let s)? = object[key] else { return "" }
+        return TextCleaner.clean(s, options)
+    }
+
+    /// The raw (uncleaned) string, or nil.
+    func rawString(_ key: String) -> String? {
+        guard case .string(let s)? = object[key] else { return nil }
+        return s
+    }
+
+    // MARK: booleans
+
+    func requiredBool(_ key: String) -> Result<Bool, Failure> {
+        guard let v = object[key], v != .null else { return .failure(Failure(message: "missing \(key)")) }
+        switch v {
+        case .bool(let b): return .success(b)
+        case .string(let s) where s.lowercased() == "true": return .success(true)
+        case .string(let s) where s.lowercased() == "false" || s.isEmpty: return .success(false)
+        case .integer(let i) where i == 0 || i == 1: return .success(i == 1)
+        default: return .failure(Failure(message: "\(key) should be true or false, found \(v.kindName)"))
+        }
+    }
+
+    // MARK: positions
+
+    /// "lat,lon" with any spaces; both finite, in range.
+    static func latLon(_ text: String) -> LatLon? {
+        let parts = text.filter { !$0.isWhitespace }.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]),
+            lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180
+        else { return nil }
+        return LatLon(lat: lat, lon: lon)
+    }
+
+    static func planPoint(_ text: String) -> PlanPoint? {
+        let parts = text.filter { !$0.isWhitespace }.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), x.isFinite, y.isFinite else { return nil }
+        return PlanPoint(x: x, y: y)
+    }
+
+    /// `location`, else `latitude` + `longitude`.
+    func location() -> Result<LatLon, Failure> {
+        if let s = rawString("location"), let ll = Self.latLon(s) { return .success(ll) }
+        if let lat = rawString("latitude"), let lon = rawString("longitude"), let ll = Self.latLon(lat + "," + lon) {
+            return .success(ll)
+        }
+        if let v = object["location"], v != .null {
+            let shown = v.stringValue.map { "\"\(Self.clip($0))\"" } ?? v.kindName
+            return .failure(Failure(message: "location \(shown) is not \"latitude,longitude\""))
+        }
+        return .failure(Failure(message: "missing location"))
+    }
+
+    // MARK: floors
+
+    /// `"LL"` → 0, otherwise a number 0…99.
+    static func floor(_ v: JSON) -> Result<Floor, Failure> {
+        if case .string(let s) = v, s.trimmingCharacters(in: .whitespaces).uppercased() == "LL" { return .success(.lowerLevel) }
+        switch int(v) {
+        case .success(let n) where n >= 0 && n < 100: return .success(Floor(n))
+        case .success(let n): return .failure(Failure(message: "floor \(n) is out of range"))
+        case .failure(let f): return .failure(Failure(message: "floor: \(f.message)"))
+        }
+    }
+
+    func optionalFloor(_ key: String = "floor") -> Result<Floor?, Failure> {
+        guard let v = object[key], v != .null else { return .success(nil) }
+        if case .string(let s) = v, s.isEmpty { return .success(nil) }
+        return Self.floor(v).map { Optional($0) }
+    }
+
+    /// The record's translations array; `[]` or absent gives none.
+    func translations() -> [(index: Int, object: JSONObject)] {
+        guard case .array(let items)? = object["translations"] else { return [] }
+        return items.enumerated().compactMap { i, v in v.objectValue.map { (i, $0) } }
+    }
+
+    /// A short, safe excerpt of a value for messages.
+    static func clip(_ s: String) -> String {
+        let cleaned = TextCleaner.clean(s, .title)
+        return cleaned.count > 40 ? String(cleaned.prefix(40)) + "…" : cleaned
+    }
+}
+
+extension Result {
+    var value: Success? {
+        if case .success(let v) = self { return v }
+        return nil
+    }
+}

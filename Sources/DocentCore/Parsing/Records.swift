@@ -1,0 +1,89 @@
+/// Iterates the records of a collection that may be an object keyed by id (the usual form)
+/// or an array (some exports), reporting entries that are not objects.
+enum Records {
+    struct Entry {
+        let path: String
+        let key: String?
+        let reader: FieldReader
+    }
+
+    static func entries(_ value: JSON?, name: String, _ ctx: ReadContext) -> [Entry] {
+        guard let value, value != .null else { return [] }
+        var out: [Entry] = []
+        switch value {
+        case .object(let o):
+            out.reserveCapacity(o.count)
+            for (k, v) in o.members {
+                let path = JSONPath.member(name, k)
+                guard case .object(let rec) = v else {
+                    ctx.dropped(path, id: k, "expected an object, found \(v.kindName)")
+                    continue
+                }
+                out.append(Entry(path: path, key: k, reader: FieldReader(rec, path: path)))
+            }
+        case .array(let items):
+            out.reserveCapacity(items.count)
+            for (i, v) in items.enumerated() {
+                let path = JSONPath.index(name, i)
+                guard case .object(let rec) = v else {
+                    ctx.dropped(path, "expected an object, found \(v.kindName)")
+                    continue
+                }
+                out.append(Entry(path: path, key: nil, reader: FieldReader(rec, path: path)))
+            }
+        default:
+            ctx.dropped(name, "expected an object or an array, found \(value.kindName)")
+        }
+        return out
+    }
+
+    /// The record id: `nid`, else the member key. Reports and returns nil when unusable.
+    static func id(_ e: Entry, field: String = "nid", _ ctx: ReadContext) -> Int? {
+        switch e.reader.requiredInt(field) {
+        case .success(let n): return n
+        case .failure(let f):
+            if let k = e.key, let n = Int(k), e.reader.isMissing(field) {
+                ctx.note(e.path, id: k, "no \(field); using the key \(k)")
+                return n
+            }
+            ctx.dropped(e.path, id: e.key, f.message)
+            return nil
+        }
+    }
+}
+
+/// Reads `translations` arrays. A translation needs a language tag; English is never
+/// overwritten by a translation (the AIC app let an unknown tag replace it); a repeated
+/// language keeps the first.
+enum Translations {
+    static func each(_ r: FieldReader, id: String?, _ ctx: ReadContext, _ body: (Language, FieldReader) -> Void) {
+        if r.isMissing("translations") {
+            return
+        }
+        if let v = r["translations"], v.arrayValue == nil, v.objectValue.map({ $0.count == 0 }) != true {
+            ctx.warning(r.path, id: id, "translations should be an array, found \(v.kindName)")
+            return
+        }
+        var seen: Set<Language> = []
+        for (i, t) in r.translations() {
+            let path = JSONPath.index(JSONPath.field(r.path, "translations"), i)
+            guard let tag = t["language"]?.stringValue, let lang = Language.fromTag(tag) else {
+                ctx.dropped(path, id: id, "translation without a usable language tag")
+                continue
+            }
+            if lang == .english {
+                ctx.warning(path, id: id, "translation tagged English ignored; the top-level record is English")
+                continue
+            }
+            if !lang.isKnown {
+                ctx.note(path, id: id, "language \"\(tag)\" is not one Docent knows; kept as \(lang.code)")
+            }
+            if seen.contains(lang) {
+                ctx.warning(path, id: id, "second \(lang.code) translation ignored")
+                continue
+            }
+            seen.insert(lang)
+            body(lang, FieldReader(t, path: path))
+        }
+    }
+}
