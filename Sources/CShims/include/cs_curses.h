@@ -1,5 +1,73 @@
+// ncursesw helpers for Swift: function-like macros, C globals (stdscr, stdout, stdin) that
+// Swift 6 cannot touch, and signal handlers, which must be C to be async-signal-safe.
 #ifndef CS_CURSES_H
 #define CS_CURSES_H
 #define NCURSES_WIDECHAR 1
 #include <ncursesw/curses.h>
+#include <stddef.h>
+#include <wchar.h>
+
+// ---- attributes (A_* are built on NCURSES_BITS(), a macro Swift cannot import) ----
+attr_t cs_A_NORMAL(void);
+attr_t cs_A_BOLD(void);
+attr_t cs_A_DIM(void);
+attr_t cs_A_REVERSE(void);
+attr_t cs_A_UNDERLINE(void);
+attr_t cs_A_STANDOUT(void);
+attr_t cs_A_ITALIC(void);
+
+// ---- globals and macros ----
+/// The current screen's standard window (the C global `stdscr`).
+WINDOW *cs_stdscr(void);
+/// getmaxyx(): rows and columns of `win` (0 when `win` is NULL).
+void cs_getmaxyx(WINDOW *win, int *rows, int *cols);
+/// How many colours the terminal has (the C global `COLORS`; 0 before start_color).
+int cs_colors(void);
+/// Sets ESCDELAY (milliseconds ncurses waits after ESC for the rest of a sequence).
+int cs_set_escdelay(int ms);
+/// KEY_F(n).
+int cs_KEY_F(int n);
+/// wcwidth()/wcswidth(), hidden from Swift's Glibc module.
+int cs_wcwidth(wchar_t c);
+int cs_wcswidth(const wchar_t *s, size_t n);
+
+// ---- terminal setup ----
+/// 1 when both standard input and standard output are terminals.
+int cs_is_tty(void);
+/// newterm(type, stdout, stdin): NULL (never exit) when the terminal type is unknown.
+/// `type` NULL means $TERM.
+SCREEN *cs_newterm(const char *type);
+/// Marks curses as active (after newterm) or not; the crash and atexit handlers use it.
+void cs_set_curses_active(int active);
+int cs_curses_active(void);
+/// endwin() if curses is active, then flush stdout. Idempotent. Returns 1 if it ended curses.
+int cs_curses_end(void);
+/// Registers (once) an atexit handler that calls cs_curses_end().
+void cs_register_atexit_restore(void);
+
+// ---- mouse ----
+mmask_t cs_BUTTON1_PRESSED(void);
+mmask_t cs_BUTTON1_RELEASED(void);
+mmask_t cs_BUTTON1_CLICKED(void);
+mmask_t cs_BUTTON4_PRESSED(void);  // wheel up
+mmask_t cs_BUTTON5_PRESSED(void);  // wheel down
+/// Enables left clicks and the wheel: mousemask(BUTTON1_PRESSED|BUTTON1_CLICKED|wheel) with
+/// mouseinterval(0) so a press is reported at once. Returns the mask actually granted.
+mmask_t cs_enable_mouse(void);
+
+// ---- signals (install BEFORE newterm/initscr: ncurses only hooks signals left at SIG_DFL) ----
+/// SEGV/BUS/ILL/FPE/ABRT/TRAP: endwin() if curses is active, put back the handler that was
+/// there before (the Swift backtracer's) and re-deliver, so the backtrace prints on a sane
+/// terminal. Idempotent.
+void cs_install_crash_handlers(void);
+/// SIGINT/SIGTERM/SIGHUP set a flag (no SA_RESTART, so a blocking read returns); SIGPIPE is
+/// ignored. Idempotent: returns 1 if this call installed them, 0 if they already were.
+int cs_install_quit_handlers(void);
+/// The signal number that asked to quit, or 0.
+/// Puts back the SIGINT/SIGTERM/SIGHUP handlers that were there before
+/// cs_install_quit_handlers() (for when the terminal could not be opened after all).
+void cs_uninstall_quit_handlers(void);
+int cs_quit_requested(void);
+void cs_clear_quit(void);
+
 #endif

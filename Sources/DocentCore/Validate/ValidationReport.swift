@@ -75,7 +75,7 @@ public struct ValidationReport: Sendable {
         for lang in app.contentLanguages where lang != .english {
             let a = app.audioFiles.values.filter { $0.translations[lang] == nil }.count
             let t = app.tours.filter { $0.translations[lang] == nil }.count
-            languageGaps.append(LanguageGap(language: lang, audioWithout: a, toursWithout: t))
+            if a + t > 0 { languageGaps.append(LanguageGap(language: lang, audioWithout: a, toursWithout: t)) }
         }
     }
 

@@ -1,0 +1,43 @@
+# Docent: two commands do all set-up on a fresh Debian machine.
+#   make run    install what is missing, build, open the guide on the bundled SampleData
+#   make test   install what is missing (test tools too), build, run every test
+SWIFT ?= swift
+DATA ?= SampleData/appData.json
+RELEASE_BIN = .build/release/docent
+DEBUG_BIN = .build/debug/docent
+
+.PHONY: all deps deps-test build build-release run test check-boundaries bench sampledata clean
+
+all: build
+
+deps:
+	@scripts/deps.sh build
+
+deps-test:
+	@scripts/deps.sh test
+
+build: deps
+	$(SWIFT) build
+
+build-release: deps
+	$(SWIFT) build -c release
+
+run: build-release
+	$(RELEASE_BIN) --data $(DATA) $(ARGS)
+
+check-boundaries:
+	@scripts/check-boundaries.sh
+
+# The XCTest runner's summary is the last line (Swift Testing is disabled: every test is XCTest).
+test: deps-test check-boundaries
+	$(SWIFT) build
+	$(SWIFT) test --disable-swift-testing
+
+bench: deps-test build-release
+	@scripts/bench.sh
+
+sampledata:
+	python3 scripts/make_sampledata.py
+
+clean:
+	rm -rf .build .test-run

@@ -1,0 +1,93 @@
+import Foundation
+import DocentCore
+import DocentUI
+
+/// The run loop: render, wait for input (up to 100 ms), map keys to actions, reduce, run
+/// effects, drain their results. One thread owns the state.
+public final class GuideLoop {
+    public private(set) var state: AppState
+    public private(set) var lastScreen: Screen?
+    let backend: TerminalBackend
+    let effects: EffectHandling
+    let mailbox = Mailbox()
+    let clock: () -> Date
+    var lastSize: Size?
+    var lastTick: Date
+    var quit = false
+
+    public init(state: AppState, backend: TerminalBackend, effects: EffectHandling, clock: @escaping () -> Date = Date.init) {
+        self.state = state
+        self.backend = backend
+        self.effects = effects
+        self.clock = clock
+        self.lastTick = clock()
+    }
+
+    /// Sends one action: reduce, then run what it returns.
+    public func send(_ action: AppAction) {
+        for effect in Reducer.reduce(&state, action) {
+            if effect == .quit {
+                quit = true
+            } else {
+                effects.run(effect, mailbox: mailbox)
+            }
+        }
+    }
+
+    /// One turn of the loop; false once the guide should exit.
+    @discardableResult
+    public func step(timeoutMilliseconds: Int = 100) -> Bool {
+        for a in mailbox.drain() { send(a) }
+        if quit { return false }
+        draw()
+        let events = backend.readEvents(timeoutMilliseconds: mailbox.isEmpty ? timeoutMilliseconds : 0)
+        for e in events { handle(e) }
+        let now = clock()
+        if now.timeIntervalSince(lastTick) >= 30 {
+            lastTick = now
+            send(.tick(now))
+        }
+        return !quit
+    }
+
+    /// Runs until quit. Returns the final state (already persisted by the quit action).
+    public func run() -> AppState {
+        while step() {}
+        return state
+    }
+
+    func draw() {
+        let size = backend.size
+        if size != lastSize {
+            lastSize = size
+            let vp = RootView.viewport(for: size)
+            send(.viewportChanged(rows: vp.rows, width: vp.width))
+        }
+        let screen = RootView.render(state, size: size)
+        backend.draw(screen)
+        lastScreen = screen
+    }
+
+    func handle(_ event: InputEvent) {
+        switch event {
+        case .quitSignal:
+            send(.quit)
+        case .resize:
+            draw()
+        case .key(let k):
+            let size = backend.size
+            if size.width < RootView.minimumSize.width || size.height < RootView.minimumSize.height {
+                // Only quit works on the "too small" screen (and pause, once audio exists).
+                if k == .char("q") || k == .ctrl("c") { send(.quit) }
+                return
+            }
+            if let a = KeyMap.action(for: k, in: state) { send(a) }
+        case .click(let x, let y):
+            if let screen = lastScreen, let a = KeyMap.click(x: x, y: y, on: screen) { send(a) }
+        case .scrollUp:
+            send(.move(-3))
+        case .scrollDown:
+            send(.move(3))
+        }
+    }
+}

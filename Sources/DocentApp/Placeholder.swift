@@ -1,1 +1,0 @@
-// DocentApp placeholder, replaced as the adapter is written.

@@ -1,0 +1,137 @@
+import Foundation
+
+/// Requests to the museum's Data Aggregator and readers of its responses (spec §d).
+/// http(s) endpoints get Elasticsearch-style POST bodies; file endpoints (a museum without a
+/// server, like SampleData) are read as they are and filtered here.
+public enum DataAggregator {
+    /// The full URL of an endpoint: `data_api_url` + endpoint, resolved against the document.
+    public static func endpointURL(_ endpoint: String?, app: AppData) -> String? {
+        guard let endpoint, !endpoint.isEmpty else { return nil }
+        let resolver = URLResolver(base: app.source)
+        if URLResolver.hasScheme(endpoint) { return endpoint }
+        let api = app.endpoints.dataAPIURL ?? ""
+        if api.isEmpty || api == "." { return resolver.resolve(endpoint) }
+        let joined = (api.hasSuffix("/") ? String(api.dropLast()) : api) + (endpoint.hasPrefix("/") ? endpoint : "/" + endpoint)
+        return resolver.resolve(joined)
+    }
+
+    static func isHTTP(_ url: String) -> Bool { url.hasPrefix("http://") || url.hasPrefix("https://") }
+
+    /// The request for exhibitions on view at `now`.
+    public static func exhibitionsRequest(app: AppData, now: Date) -> FetchRequest? {
+        guard let url = endpointURL(app.endpoints.exhibitionsEndpoint, app: app) else { return nil }
+        guard isHTTP(url) else { return FetchRequest(url: url, timeoutSeconds: 10) }
+        let body: [String: Any] = [
+            "fields": ["id", "title", "short_description", "image_url", "gallery_id", "web_url", "aic_start_at", "aic_end_at"],
+            "sort": ["aic_start_at", "aic_end_at"],
+            "query": ["bool": [
+                "must": [["range": ["aic_start_at": ["lte": "now"]]], ["range": ["aic_end_at": ["gte": "now"]]]],
+                "must_not": [["term": ["status": "Closed"]]],
+            ]],
+        ]
+        return post(searchURL(url) + "?limit=99", body)
+    }
+
+    /// The request for events of the next two weeks.
+    public static func eventsRequest(app: AppData, now: Date) -> FetchRequest? {
+        guard let url = endpointURL(app.endpoints.eventsEndpoint, app: app) else { return nil }
+        guard isHTTP(url) else { return FetchRequest(url: url, timeoutSeconds: 10) }
+        let body: [String: Any] = [
+            "fields": ["id", "title", "description", "short_description", "image_url", "location", "start_at", "end_at", "button_text", "button_url", "is_private"],
+            "sort": ["start_at", "end_at"],
+            "query": ["bool": ["must": [
+                ["range": ["start_at": ["lte": "now+2w"]]], ["range": ["end_at": ["gte": "now"]]], ["term": ["is_private": false]],
+            ]]],
+        ]
+        return post(searchURL(url) + "?limit=100", body)
+    }
+
+    static func searchURL(_ url: String) -> String {
+        url.contains("/search") ? url : (url.hasSuffix("/") ? url + "search" : url + "/search")
+    }
+
+    static func post(_ url: String, _ body: [String: Any]) -> FetchRequest {
+        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return FetchRequest(url: url, method: .post, body: [UInt8](data), headers: ["Content-Type": "application/json"], timeoutSeconds: 10)
+    }
+
+    // MARK: responses
+
+    /// Exhibitions on view at `now`, in the CMS order (listed ones by `sort`, others after,
+    /// by start date), with CMS image overrides. Items missing required fields are skipped.
+    public static func exhibitions(from bytes: [UInt8], app: AppData, now: Date) -> Result<[Exhibition], LoadFailure> {
+        items(bytes).map { items in
+            var list: [Exhibition] = []
+            for o in items {
+                let r = FieldReader(o, path: "data")
+                guard let id = r.requiredInt("id").value, let title = r.requiredString("title", .title).value,
+                    let start = r.rawString("aic_start_at").flatMap(parseDate), let end = r.rawString("aic_end_at").flatMap(parseDate)
+                else { continue }
+                guard start <= now, end >= now else { continue }
+                if r.rawString("status") == "Closed" { continue }
+                let override = app.exhibitionOrder.first { $0.exhibitionID == id }?.imageURL
+                list.append(Exhibition(
+                    id: id, title: title, shortDescription: r.string("short_description", .rich),
+                    imageURL: override ?? r.rawString("image_url"), galleryID: r.optionalInt("gallery_id").value ?? nil,
+                    webURL: r.rawString("web_url"), startAt: start, endAt: end))
+            }
+            let rank = Dictionary(app.exhibitionOrder.map { ($0.exhibitionID, $0.sort) }, uniquingKeysWith: { a, _ in a })
+            return list.sorted { a, b in
+                let ra = rank[a.id] ?? .max
+                let rb = rank[b.id] ?? .max
+                return ra != rb ? ra < rb : (a.startAt, a.id) < (b.startAt, b.id)
+            }
+        }
+    }
+
+    /// Events that overlap [now, now + 14 days], by start time; private ones skipped.
+    public static func events(from bytes: [UInt8], now: Date) -> Result<[Event], LoadFailure> {
+        let horizon = now.addingTimeInterval(14 * 24 * 3600)
+        return items(bytes).map { items in
+            var list: [Event] = []
+            for o in items {
+                let r = FieldReader(o, path: "data")
+                guard let title = r.requiredString("title", .title).value,
+                    let start = r.rawString("start_at").flatMap(parseDate), let end = r.rawString("end_at").flatMap(parseDate)
+                else { continue }
+                let id = r.rawString("id") ?? r.optionalInt("id").value.flatMap { $0.map(String.init) } ?? title
+                if case .bool(true)? = o["is_private"] { continue }
+                guard start <= horizon, end >= now, end >= start else { continue }
+                let bt = r.string("button_text", .title)
+                list.append(Event(
+                    id: id, title: title, shortDescription: r.string("short_description", .rich),
+                    description: r.string("description", .rich), location: r.string("location", .title), startAt: start,
+                    endAt: end, buttonText: bt.isEmpty ? nil : bt, buttonURL: r.rawString("button_url")))
+            }
+            return list.sorted { ($0.startAt, $0.id) < ($1.startAt, $1.id) }
+        }
+    }
+
+    /// The `data` array of a search response.
+    static func items(_ bytes: [UInt8]) -> Result<[JSONObject], LoadFailure> {
+        let json: JSON
+        do {
+            json = try JSONParser.parse(bytes)
+        } catch {
+            return .failure(LoadFailure("the response is not JSON (\(error))"))
+        }
+        guard case .array(let data)? = json["data"] else { return .failure(LoadFailure("the response has no \"data\" list")) }
+        return .success(data.compactMap(\.objectValue))
+    }
+
+    /// ISO 8601 with or without fractional seconds, or "yyyy-MM-dd HH:mm:ss" (older feeds).
+    public static func parseDate(_ s: String) -> Date? {
+        let iso = ISO8601DateFormatter()
+        if let d = iso.date(from: s) { return d }
+        iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let d = iso.date(from: s) { return d }
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        for format in ["yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd'T'HH:mm:ssZ", "yyyy-MM-dd"] {
+            f.dateFormat = format
+            if let d = f.date(from: s) { return d }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Every event the guide reacts to: keys (already mapped), results of effects, time.
+public enum AppAction: Equatable, Sendable {
+    /// Start-up: what was restored from the last run (nil when nothing was, first run).
+    case launched(restored: PersistedSettings?, languageOverride: Language?)
+    /// The appData arrived (with a note such as "offline copy"), or could not be used.
+    case documentLoaded(Result<Museum, LoadFailure>, note: String?)
+    /// A background fetch finished.
+    case fetched(FetchPurpose, Result<[UInt8], LoadFailure>)
+    /// Saving state failed: say so once, keep running on what is in memory.
+    case persistenceFailed(String)
+
+    case selectTab(Tab)
+    case nextTab
+    case previousTab
+    /// Move the selection (or scroll a text) by this many rows.
+    case move(Int)
+    /// Move by a page.
+    case page(Int)
+    case moveToStart
+    case moveToEnd
+    /// Enter: open the selected row.
+    case activate
+    /// Esc/Backspace: up one level, or close the overlay.
+    case back
+    case showHelp
+    case openLanguagePicker
+    case setLanguage(Language)
+    case dismissOverlay
+    /// A click on a region the renderer tagged.
+    case clicked(tag: String)
+    /// The content area changed size (rows available to lists).
+    case viewportChanged(rows: Int, width: Int)
+    case tick(Date)
+    case quit
+}
+
+/// What a background fetch was for.
+public enum FetchPurpose: Hashable, Sendable {
+    case exhibitions
+    case events
+}
+
+/// What the shell must do. Values, not closures, so reducer tests compare them exactly.
+public enum Effect: Equatable, Sendable {
+    case loadDocument(source: String)
+    case fetch(FetchPurpose, FetchRequest)
+    case persist(PersistedSettings)
+    case quit
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// The loaded museum, shared by reference: state copies stay cheap and compare by identity.
+public final class Museum: Equatable, @unchecked Sendable {
+    public let data: AppData
+    public init(_ data: AppData) { self.data = data }
+    public static func == (a: Museum, b: Museum) -> Bool { a === b }
+}
+
+/// Where the appData stands.
+public enum DocumentState: Equatable, Sendable {
+    case loading(source: String)
+    case ready(Museum)
+    case failed(String)
+}
+
+/// A one-line notice in the status bar.
+public struct Banner: Equatable, Sendable {
+    public enum Level: Equatable, Sendable { case info, warning, error }
+    public var text: String
+    public var level: Level
+    public init(_ text: String, level: Level = .info) {
+        self.text = text
+        self.level = level
+    }
+}
+
+/// Something drawn over the current screen that takes the keys until dismissed.
+public enum Overlay: Equatable, Sendable {
+    /// The keys of the current screen; also the first-run introduction.
+    case help(firstRun: Bool)
+    /// Choose the UI language; `selection` indexes `StringCatalog.languages`.
+    case languagePicker(selection: Int)
+    /// A launch or tour-exit message from the museum.
+    case message(id: Int)
+}
+
+/// What survives a restart (stored in SQLite by the app layer).
+public struct PersistedSettings: Equatable, Sendable {
+    public var language: Language?
+    public var lastTab: Tab
+    public var seenMessageIDs: Set<Int>
+    public var locationEnabled: Bool
+    public var introSeen: Bool
+
+    public init(language: Language? = nil, lastTab: Tab = .home, seenMessageIDs: Set<Int> = [], locationEnabled: Bool = true, introSeen: Bool = false) {
+        self.language = language
+        self.lastTab = lastTab
+        self.seenMessageIDs = seenMessageIDs
+        self.locationEnabled = locationEnabled
+        self.introSeen = introSeen
+    }
+}
+
+/// Everything on screen is a function of this value.
+public struct AppState: Equatable, Sendable {
+    public var document: DocumentState
+    /// A note about where the document came from ("offline: using the copy from …").
+    public var documentNote: String?
+    public var catalog: StringCatalog
+    public var language: Language
+    public var tab: Tab = .home
+    public var tabs: [Tab] = Tab.available
+    /// One navigation stack per tab.
+    public var stacks: [Tab: [Page]] = [:]
+    public var exhibitions: Remote<[Exhibition]> = .idle
+    public var events: Remote<[Event]> = .idle
+    public var overlay: Overlay?
+    /// Messages still to show, in order.
+    public var messageQueue: [Int] = []
+    public var seenMessageIDs: Set<Int> = []
+    public var locationEnabled = true
+    public var introSeen = false
+    public var banner: Banner?
+    public var now: Date
+    /// Rows available to a list or text (set by the UI from the terminal size; used for paging).
+    public var viewportRows = 10
+    /// Columns available to text (for wrapping when bounding scroll).
+    public var viewportWidth = 78
+    public var quitting = false
+    /// Dates and times are shown in this zone (the museum visitor's local time; UTC in tests).
+    public var timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current
+
+    public init(source: String, catalog: StringCatalog, language: Language = .english, now: Date) {
+        document = .loading(source: source)
+        self.catalog = catalog
+        self.language = language
+        self.now = now
+    }
+
+    public var strings: Strings { catalog.strings(for: language) }
+
+    public var museum: AppData? {
+        if case .ready(let m) = document { return m.data }
+        return nil
+    }
+
+    /// The page on top of the current tab's stack.
+    public var page: Page {
+        get { stacks[tab]?.last ?? Page(Route.root(of: tab)) }
+        set {
+            var s = stacks[tab] ?? [Page(Route.root(of: tab))]
+            if s.isEmpty { s = [newValue] } else { s[s.count - 1] = newValue }
+            stacks[tab] = s
+        }
+    }
+
+    public var depth: Int { stacks[tab]?.count ?? 1 }
+
+    public var settings: PersistedSettings {
+        PersistedSettings(language: language, lastTab: tab, seenMessageIDs: seenMessageIDs, locationEnabled: locationEnabled, introSeen: introSeen)
+    }
+}

@@ -1,0 +1,269 @@
+import Foundation
+
+/// The one place state changes. Pure: returns the effects for the shell to run.
+public enum Reducer {
+    public static func reduce(_ state: inout AppState, _ action: AppAction) -> [Effect] {
+        switch action {
+        case .launched(let restored, let override):
+            return launched(&state, restored, override)
+        case .documentLoaded(let result, let note):
+            return documentLoaded(&state, result, note)
+        case .fetched(let purpose, let result):
+            fetched(&state, purpose, result)
+            return []
+        case .persistenceFailed(let why):
+            state.banner = Banner(state.strings("banner.stateNotSaved", ["reason": why]), level: .warning)
+            return []
+        case .selectTab(let t):
+            guard state.tabs.contains(t), state.overlay == nil || isPassive(state.overlay) else { return [] }
+            state.overlay = nil
+            if state.tab == t { return [] }
+            state.tab = t
+            return [.persist(state.settings)]
+        case .nextTab, .previousTab:
+            guard let i = state.tabs.firstIndex(of: state.tab), state.overlay == nil else { return [] }
+            let n = state.tabs.count
+            let j = action == .nextTab ? (i + 1) % n : (i + n - 1) % n
+            state.tab = state.tabs[j]
+            return [.persist(state.settings)]
+        case .move(let delta):
+            move(&state, delta)
+            return []
+        case .page(let pages):
+            move(&state, pages * max(1, state.viewportRows - 1))
+            return []
+        case .moveToStart:
+            move(&state, Int.min / 2)
+            return []
+        case .moveToEnd:
+            move(&state, Int.max / 2)
+            return []
+        case .activate:
+            return activate(&state)
+        case .back:
+            if state.overlay != nil { return reduce(&state, .dismissOverlay) }
+            guard var stack = state.stacks[state.tab], stack.count > 1 else { return [] }
+            stack.removeLast()
+            state.stacks[state.tab] = stack
+            return []
+        case .showHelp:
+            guard state.overlay == nil else { return [] }
+            state.overlay = .help(firstRun: false)
+            return []
+        case .openLanguagePicker:
+            let langs = state.catalog.languages
+            state.overlay = .languagePicker(selection: langs.firstIndex(of: state.language) ?? 0)
+            return []
+        case .setLanguage(let l):
+            guard state.catalog.tables[l] != nil else { return [] }
+            state.language = l
+            if case .languagePicker = state.overlay { state.overlay = nil }
+            return [.persist(state.settings)]
+        case .dismissOverlay:
+            return dismissOverlay(&state)
+        case .clicked(let tag):
+            return clicked(&state, tag)
+        case .viewportChanged(let rows, let width):
+            state.viewportRows = max(1, rows)
+            state.viewportWidth = max(1, width)
+            return []
+        case .tick(let now):
+            state.now = now
+            return []
+        case .quit:
+            state.quitting = true
+            return [.persist(state.settings), .quit]
+        }
+    }
+
+    /// Overlays that a tab switch may simply close.
+    static func isPassive(_ o: Overlay?) -> Bool {
+        if case .help(let first)? = o { return !first }
+        return false
+    }
+
+    static func launched(_ state: inout AppState, _ restored: PersistedSettings?, _ override: Language?) -> [Effect] {
+        if let r = restored {
+            state.seenMessageIDs = r.seenMessageIDs
+            state.locationEnabled = r.locationEnabled
+            state.introSeen = r.introSeen
+            if state.tabs.contains(r.lastTab) { state.tab = r.lastTab }
+            if let l = r.language, state.catalog.tables[l] != nil { state.language = l }
+        }
+        if let l = override, state.catalog.tables[l] != nil { state.language = l }
+        if !state.introSeen { state.overlay = .help(firstRun: true) }
+        guard case .loading(let source) = state.document else { return [] }
+        return [.loadDocument(source: source)]
+    }
+
+    static func documentLoaded(_ state: inout AppState, _ result: Result<Museum, LoadFailure>, _ note: String?) -> [Effect] {
+        switch result {
+        case .failure(let f):
+            state.document = .failed(f.message)
+            state.banner = Banner(state.strings("banner.documentFailed"), level: .error)
+            return []
+        case .success(let museum):
+            state.document = .ready(museum)
+            state.documentNote = note
+            if let note { state.banner = Banner(note, level: .warning) }
+            let app = museum.data
+            state.messageQueue = app.messages.filter {
+                $0.kind == .launch && ($0.persistent || !state.seenMessageIDs.contains($0.id))
+            }.map(\.id)
+            if state.overlay == nil { showNextMessage(&state) }
+            var effects: [Effect] = []
+            if let r = DataAggregator.exhibitionsRequest(app: app, now: state.now) {
+                state.exhibitions = .loading
+                effects.append(.fetch(.exhibitions, r))
+            } else {
+                state.exhibitions = .failed(state.strings("home.notConfigured"))
+            }
+            if let r = DataAggregator.eventsRequest(app: app, now: state.now) {
+                state.events = .loading
+                effects.append(.fetch(.events, r))
+            } else {
+                state.events = .failed(state.strings("home.notConfigured"))
+            }
+            return effects
+        }
+    }
+
+    static func fetched(_ state: inout AppState, _ purpose: FetchPurpose, _ result: Result<[UInt8], LoadFailure>) {
+        guard let app = state.museum else { return }
+        switch purpose {
+        case .exhibitions:
+            state.exhibitions = result.flatMap { DataAggregator.exhibitions(from: $0, app: app, now: state.now) }
+                .map(Remote.loaded).fold { .failed($0.message) }
+        case .events:
+            state.events = result.flatMap { DataAggregator.events(from: $0, now: state.now) }
+                .map(Remote.loaded).fold { .failed($0.message) }
+        }
+    }
+
+    static func showNextMessage(_ state: inout AppState) {
+        guard !state.messageQueue.isEmpty else { return }
+        state.overlay = .message(id: state.messageQueue.removeFirst())
+    }
+
+    static func dismissOverlay(_ state: inout AppState) -> [Effect] {
+        guard let o = state.overlay else { return [] }
+        state.overlay = nil
+        var changed = false
+        switch o {
+        case .help(let first):
+            if first {
+                state.introSeen = true
+                changed = true
+            }
+        case .message(let id):
+            if !state.seenMessageIDs.contains(id) {
+                state.seenMessageIDs.insert(id)
+                changed = true
+            }
+        case .languagePicker: break
+        }
+        showNextMessage(&state)
+        return changed ? [.persist(state.settings)] : []
+    }
+
+    // MARK: Lists
+
+    static func rows(_ state: AppState) -> [Row]? {
+        if case .list(_, let rows) = PageBuilder.content(state.page.route, state) { return rows }
+        return nil
+    }
+
+    static func move(_ state: inout AppState, _ delta: Int) {
+        if case .languagePicker(let sel) = state.overlay {
+            let n = state.catalog.languages.count
+            state.overlay = .languagePicker(selection: min(max(0, sel.addingReportingOverflow(delta).partialValue), n - 1))
+            return
+        }
+        guard state.overlay == nil else { return }
+        var page = state.page
+        switch PageBuilder.content(page.route, state) {
+        case .list(_, let rows):
+            let selectable = rows.indices.filter { rows[$0].isSelectable }
+            guard !selectable.isEmpty else { return }
+            let effective = Row.effectiveSelection(rows, page.selection) ?? selectable[0]
+            let current = selectable.firstIndex(of: effective) ?? 0
+            let target = min(max(0, current.addingReportingOverflow(delta).partialValue), selectable.count - 1)
+            page.selection = selectable[target]
+        case .text(let text):
+            let total = text.lines(width: state.viewportWidth, strings: state.strings).count
+            let maxScroll = max(0, total - state.viewportRows)
+            page.scroll = min(max(0, page.scroll.addingReportingOverflow(delta).partialValue), maxScroll)
+        case .message:
+            return
+        }
+        state.page = page
+    }
+
+    static func activate(_ state: inout AppState) -> [Effect] {
+        if case .languagePicker(let sel) = state.overlay {
+            let langs = state.catalog.languages
+            guard langs.indices.contains(sel) else { return [] }
+            return reduce(&state, .setLanguage(langs[sel]))
+        }
+        if state.overlay != nil { return dismissOverlay(&state) }
+        guard let rows = rows(state) else { return [] }
+        let page = state.page
+        guard let i = Row.effectiveSelection(rows, page.selection), let action = rows[i].action else { return [] }
+        return perform(&state, action)
+    }
+
+    static func perform(_ state: inout AppState, _ action: RowAction) -> [Effect] {
+        switch action {
+        case .push(let route):
+            var stack = state.stacks[state.tab] ?? [Page(Route.root(of: state.tab))]
+            stack.append(Page(route, selection: firstSelectable(route, state)))
+            state.stacks[state.tab] = stack
+            return []
+        case .openLanguagePicker:
+            return reduce(&state, .openLanguagePicker)
+        case .toggleLocation:
+            state.locationEnabled.toggle()
+            return [.persist(state.settings)]
+        }
+    }
+
+    static func firstSelectable(_ route: Route, _ state: AppState) -> Int {
+        if case .list(_, let rows) = PageBuilder.content(route, state) {
+            return rows.indices.first { rows[$0].isSelectable } ?? 0
+        }
+        return 0
+    }
+
+    /// Click tags: `tab:<name>`, `row:<index>`, `lang:<index>`, `overlay`.
+    static func clicked(_ state: inout AppState, _ tag: String) -> [Effect] {
+        let parts = tag.split(separator: ":", maxSplits: 1).map(String.init)
+        guard let kind = parts.first else { return [] }
+        let arg = parts.count > 1 ? parts[1] : ""
+        switch kind {
+        case "tab":
+            guard let t = Tab(rawValue: arg) else { return [] }
+            return reduce(&state, .selectTab(t))
+        case "row":
+            guard state.overlay == nil, let i = Int(arg), let rows = rows(state), rows.indices.contains(i), rows[i].isSelectable else { return [] }
+            state.page.selection = i
+            return activate(&state)
+        case "lang":
+            guard let i = Int(arg), state.catalog.languages.indices.contains(i) else { return [] }
+            return reduce(&state, .setLanguage(state.catalog.languages[i]))
+        case "overlay":
+            return dismissOverlay(&state)
+        default:
+            return []
+        }
+    }
+}
+
+extension Result {
+    /// Collapses a result into one value.
+    func fold(_ onFailure: (Failure) -> Success) -> Success {
+        switch self {
+        case .success(let v): return v
+        case .failure(let e): return onFailure(e)
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// The guide's own UI text in one language, with English behind it for any missing key.
+/// Loaded from `Resources/strings/<code>.json` by the composition root; pure here.
+public struct Strings: Equatable, Sendable {
+    public let language: Language
+    private let table: [String: String]
+    private let fallback: [String: String]
+
+    public init(language: Language, table: [String: String], fallback: [String: String] = [:]) {
+        self.language = language
+        self.table = table
+        self.fallback = fallback
+    }
+
+    /// The text for `key`, with `{name}` placeholders filled from `args`. A missing key shows
+    /// the key itself, so a gap is visible rather than silent.
+    public func callAsFunction(_ key: String, _ args: [String: String] = [:]) -> String {
+        var s = table[key] ?? fallback[key] ?? key
+        for (k, v) in args { s = s.replacingOccurrences(of: "{\(k)}", with: v) }
+        return s
+    }
+
+    public func has(_ key: String) -> Bool { table[key] != nil }
+    public var keys: Set<String> { Set(table.keys) }
+
+    public static let empty = Strings(language: .english, table: [:])
+}
+
+/// Every language's strings, as loaded at start.
+public struct StringCatalog: Equatable, Sendable {
+    public var tables: [Language: [String: String]]
+    public init(tables: [Language: [String: String]]) { self.tables = tables }
+
+    public func strings(for language: Language) -> Strings {
+        Strings(language: language, table: tables[language] ?? [:], fallback: tables[.english] ?? [:])
+    }
+
+    /// Languages with a UI table, English first.
+    public var languages: [Language] { tables.keys.sorted() }
+}
+

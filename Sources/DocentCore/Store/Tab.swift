@@ -1,0 +1,46 @@
+/// The guide's tabs, in order. Digits belong to the keypad, so tabs switch with Tab,
+/// Shift-Tab, F1–F6 and Alt+1–6.
+public enum Tab: String, CaseIterable, Hashable, Sendable {
+    case home, audioGuide, map, tours, search, info
+
+    /// The tabs built so far; others appear as their features land.
+    public static let available: [Tab] = [.home, .info]
+
+    /// UI string key of the tab title.
+    public var titleKey: String { "tab.\(rawValue)" }
+}
+
+/// A place in a tab's navigation stack.
+public enum Route: Hashable, Sendable {
+    case home
+    case allTours
+    case allExhibitions
+    case allEvents
+    case tourDetail(Int)
+    case exhibitionDetail(Int)
+    case eventDetail(String)
+    case info
+    case museumInfo
+    case about
+
+    /// The root of each tab.
+    public static func root(of tab: Tab) -> Route {
+        switch tab {
+        case .info: return .info
+        default: return .home
+        }
+    }
+}
+
+/// One level of navigation: where, which row is selected, how far a text is scrolled.
+public struct Page: Hashable, Sendable {
+    public var route: Route
+    public var selection: Int
+    public var scroll: Int
+
+    public init(_ route: Route, selection: Int = 0, scroll: Int = 0) {
+        self.route = route
+        self.selection = selection
+        self.scroll = scroll
+    }
+}

@@ -1,0 +1,52 @@
+/// Keys are data: the current context and a key give a named action (cmus's bindings).
+/// Digits are left free for the Audio Guide keypad.
+public enum KeyMap {
+    public static func action(for key: Key, in state: AppState) -> AppAction? {
+        if state.overlay != nil { return overlayAction(key, state) }
+        switch key {
+        case .tab: return .nextTab
+        case .backTab: return .previousTab
+        case .function(let n) where (1...6).contains(n): return tabAction(n)
+        case .alt(let c): return c.wholeNumberValue.flatMap { (1...6).contains($0) ? tabAction($0) : nil }
+        case .up, .char("k"): return .move(-1)
+        case .down, .char("j"): return .move(1)
+        case .pageUp: return .page(-1)
+        case .pageDown: return .page(1)
+        case .home, .char("g"): return .moveToStart
+        case .end, .char("G"): return .moveToEnd
+        case .enter, .right, .char("l"): return .activate
+        case .escape, .backspace, .left, .char("h"): return .back
+        case .char("?"): return .showHelp
+        case .char("L"): return .openLanguagePicker
+        case .char("q"), .ctrl("c"): return .quit
+        default: return nil
+        }
+    }
+
+    /// F1–F6 and Alt+1–6 pick a tab by its position in the full tab order.
+    static func tabAction(_ n: Int) -> AppAction? {
+        let all = Tab.allCases
+        guard (1...all.count).contains(n) else { return nil }
+        return .selectTab(all[n - 1])
+    }
+
+    static func overlayAction(_ key: Key, _ state: AppState) -> AppAction? {
+        switch key {
+        case .up, .char("k"): return .move(-1)
+        case .down, .char("j"): return .move(1)
+        case .enter, .char(" "): return .activate
+        case .escape, .backspace, .char("?"): return .dismissOverlay
+        case .char("q"), .ctrl("c"): return .quit
+        case .char("L"):
+            if case .languagePicker = state.overlay { return .dismissOverlay }
+            return .openLanguagePicker
+        case .function(let n) where (1...6).contains(n): return tabAction(n)
+        default: return nil
+        }
+    }
+
+    /// A click: whatever the renderer tagged at that cell.
+    public static func click(x: Int, y: Int, on screen: Screen) -> AppAction? {
+        screen.hitTag(x: x, y: y).map { .clicked(tag: $0) }
+    }
+}

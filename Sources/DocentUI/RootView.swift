@@ -1,0 +1,70 @@
+/// Renders the whole state into a screen. Pure: the same state and size give the same cells.
+public enum RootView {
+    /// Below this the guide shows "window too small" (quit and pause still work).
+    public static let minimumSize = Size(width: 40, height: 12)
+
+    /// Rows and columns left for a page's content at a terminal size.
+    public static func viewport(for size: Size) -> (rows: Int, width: Int) {
+        (max(1, size.height - 3), max(1, size.width - 2))
+    }
+
+    public static func render(_ state: AppState, size: Size) -> Screen {
+        var screen = Screen(width: size.width, height: size.height)
+        let s = state.strings
+        guard size.width >= minimumSize.width, size.height >= minimumSize.height else {
+            renderTooSmall(&screen, size: size, strings: s)
+            return screen
+        }
+        let full = screen.bounds
+        let (top, rest) = full.splitTop(1)
+        let (body, status) = rest.splitBottom(1)
+        TabBar.render(&screen, top, tabs: state.tabs, current: state.tab, strings: s, right: state.language.nativeName)
+        let (titleRow, contentArea) = body.splitTop(1)
+        let content = PageBuilder.content(state.page.route, state)
+        var title: String?
+        if case .list(let t, _) = content { title = t }
+        if title == nil && state.depth == 1 { title = s("title.\(state.tab.rawValue)") }
+        Widgets.rule(&screen, titleRow, title: title)
+        let inner = Rect(x: contentArea.x + 1, y: contentArea.y, width: contentArea.width - 2, height: contentArea.height)
+        switch content {
+        case .list(_, let rows):
+            ListView.render(&screen, inner, rows: rows, selection: state.page.selection, strings: s)
+        case .text(let page):
+            TextView.render(&screen, inner, page: page, scroll: state.page.scroll, strings: s)
+        case .message(let text):
+            for (k, l) in Wrap.lines(text, width: inner.width).prefix(inner.height).enumerated() {
+                screen.put(l, x: inner.x, y: inner.y + k, style: Style(role: .muted))
+            }
+        }
+        StatusLine.render(&screen, status, state: state)
+        if let o = state.overlay { OverlayView.render(&screen, o, state: state) }
+        return screen
+    }
+
+    static func renderTooSmall(_ screen: inout Screen, size: Size, strings s: Strings) {
+        let lines = Wrap.lines(
+            s("small.text", ["need": "\(minimumSize.width)×\(minimumSize.height)", "have": "\(size.width)×\(size.height)"]),
+            width: max(1, size.width))
+        let y0 = max(0, (size.height - lines.count) / 2)
+        for (k, l) in lines.enumerated() where y0 + k < size.height {
+            let x = max(0, (size.width - TextWidth.width(l)) / 2)
+            screen.put(l, x: x, y: y0 + k, style: Style(role: .warning, bold: true))
+        }
+    }
+}
+
+/// The bottom line: the banner when there is one, else the keys that matter here.
+public enum StatusLine {
+    public static func render(_ screen: inout Screen, _ area: Rect, state: AppState) {
+        let s = state.strings
+        if let b = state.banner {
+            let role: Style.Role = b.level == .error ? .error : b.level == .warning ? .warning : .accent
+            screen.fill(area, style: Style(role: role, reverse: true))
+            screen.put(" " + TextWidth.truncate(b.text, to: area.width - 2), x: area.x, y: area.y, style: Style(role: role, reverse: true), clip: area)
+            return
+        }
+        screen.fill(area, style: Style(role: .muted, reverse: true))
+        let hints = state.depth > 1 ? s("hints.detail") : s("hints.list")
+        screen.put(" " + TextWidth.truncate(hints, to: area.width - 2), x: area.x, y: area.y, style: Style(role: .muted, reverse: true), clip: area)
+    }
+}

@@ -1,0 +1,52 @@
+/// A scrolling list of rows with a selection. The first visible row is derived from the
+/// selection so the selected row is always on screen.
+public enum ListView {
+    public static func render(_ screen: inout Screen, _ area: Rect, rows: [Row], selection: Int, strings: Strings) {
+        guard !area.isEmpty else { return }
+        // Lay rows out as display lines (notes wrap; items and headers are one line).
+        var lines: [(row: Int, text: String, first: Bool)] = []
+        for (i, r) in rows.enumerated() {
+            switch r.kind {
+            case .note:
+                let text = r.fellBack ? r.text + " " + strings("content.inEnglishShort") : r.text
+                for (k, l) in Wrap.lines(text, width: max(1, area.width - 2)).enumerated() { lines.append((i, l, k == 0)) }
+            case .header:
+                if !lines.isEmpty { lines.append((-1, "", true)) }
+                lines.append((i, r.text, true))
+            default:
+                lines.append((i, r.text, true))
+            }
+        }
+        let effective = Row.effectiveSelection(rows, selection) ?? -2
+        let selectedLine = lines.firstIndex { $0.row == effective } ?? 0
+        let top = max(0, min(selectedLine - area.height / 2, lines.count - area.height))
+        for (k, line) in lines.dropFirst(top).prefix(area.height).enumerated() {
+            let y = area.y + k
+            guard line.row >= 0 else { continue }
+            let r = rows[line.row]
+            let selected = line.row == effective
+            switch r.kind {
+            case .header:
+                screen.put(TextWidth.truncate(r.text, to: area.width), x: area.x, y: y, style: Style(role: .title, bold: true), clip: area)
+            case .note:
+                screen.put(line.text, x: area.x + 2, y: y, style: Style(role: .muted), clip: area)
+            case .item, .link:
+                var text = "  " + r.text
+                if r.fellBack { text += " " + strings("content.inEnglishShort") }
+                let style = selected ? Style(role: .highlight, reverse: true) : .plain
+                let detailStyle = selected ? style : Style(role: .muted)
+                Widgets.line(&screen, area, y: y, text: (selected ? "▸ " : "  ") + String(text.dropFirst(2)), detail: r.detail.map { $0 + " " }, style: style, detailStyle: detailStyle)
+                screen.addHitRegion(Rect(x: area.x, y: y, width: area.width, height: 1), tag: "row:\(line.row)")
+                if case .link(let url) = r.kind, let d = r.detail {
+                    let dw = TextWidth.width(d)
+                    screen.addLink(Rect(x: area.maxX - dw - 1, y: y, width: dw, height: 1), url: url)
+                }
+            }
+        }
+        if lines.count > area.height {
+            let more = top + area.height < lines.count
+            if more { screen.put("↓", x: area.maxX, y: area.maxY - 1, style: .dim) }
+            if top > 0 { screen.put("↑", x: area.maxX, y: area.y, style: .dim) }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+/// Modal boxes: help (also the first-run introduction), the language picker, messages.
+public enum OverlayView {
+    public static func render(_ screen: inout Screen, _ overlay: Overlay, state: AppState) {
+        let s = state.strings
+        switch overlay {
+        case .help(let firstRun):
+            var text = ""
+            if firstRun { text = s("help.intro") + "\n\n" }
+            text += s("help.keys")
+            box(&screen, title: s(firstRun ? "help.welcomeTitle" : "help.title"), text: text, footer: s("overlay.dismiss"))
+        case .languagePicker(let sel):
+            let langs = state.catalog.languages
+            let lines = langs.map { ($0 == state.language ? "● " : "○ ") + $0.nativeName }
+            let area = boxArea(screen, contentWidth: max(24, lines.map(TextWidth.width).max() ?? 0), contentHeight: lines.count)
+            frame(&screen, area, title: s("language.title"), footer: s("language.footer"))
+            for (i, l) in lines.enumerated() {
+                let y = area.y + 2 + i
+                let row = Rect(x: area.x + 2, y: y, width: area.width - 4, height: 1)
+                let style = i == sel ? Style(role: .highlight, reverse: true) : .plain
+                screen.fill(row, style: style)
+                screen.put(l, x: row.x + 1, y: y, style: style, clip: row)
+                screen.addHitRegion(row, tag: "lang:\(i)")
+            }
+        case .message(let id):
+            guard let m = state.museum?.messages.first(where: { $0.id == id }) else { return }
+            let t = m.text(state.language)
+            var body = t.body
+            if let url = m.actionURL { body += "\n\n" + (t.actionTitle ?? s("link.more")) + ": " + url }
+            box(&screen, title: t.title, text: body, footer: s("overlay.dismiss"))
+        }
+    }
+
+    static func boxArea(_ screen: Screen, contentWidth: Int, contentHeight: Int) -> Rect {
+        let w = min(screen.width - 2, max(contentWidth + 4, 30))
+        let h = min(screen.height - 2, contentHeight + 4)
+        return Rect(x: (screen.width - w) / 2, y: (screen.height - h) / 2, width: w, height: h)
+    }
+
+    static func frame(_ screen: inout Screen, _ area: Rect, title: String, footer: String) {
+        screen.fill(area, style: .plain)
+        Widgets.box(&screen, area, style: Style(role: .accent))
+        screen.put(" " + TextWidth.truncate(title, to: area.width - 6) + " ", x: area.x + 2, y: area.y, style: Style(role: .title, bold: true))
+        let f = " " + TextWidth.truncate(footer, to: area.width - 6) + " "
+        screen.put(f, x: area.maxX - 2 - TextWidth.width(f), y: area.maxY - 1, style: Style(role: .muted))
+        screen.addHitRegion(area, tag: "overlay")
+    }
+
+    /// A box with wrapped text, as large as the screen allows (the text is cut if it must be).
+    static func box(_ screen: inout Screen, title: String, text: String, footer: String) {
+        let maxWidth = min(screen.width - 2, 72)
+        let lines = Wrap.lines(text, width: max(1, maxWidth - 4))
+        let contentWidth = lines.map(TextWidth.width).max() ?? 0
+        let area = boxArea(screen, contentWidth: contentWidth, contentHeight: lines.count)
+        frame(&screen, area, title: title, footer: footer)
+        for (k, l) in lines.prefix(max(0, area.height - 4)).enumerated() {
+            screen.put(l, x: area.x + 2, y: area.y + 2 + k, style: .plain, clip: area.inset(1))
+        }
+    }
+}

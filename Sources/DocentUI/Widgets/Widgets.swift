@@ -1,0 +1,40 @@
+/// Small drawing helpers shared by screens: each draws into a `Screen` within a `Rect`.
+public enum Widgets {
+    /// A horizontal rule with an optional title: `── Title ─────`.
+    public static func rule(_ screen: inout Screen, _ area: Rect, title: String? = nil, style: Style = .dim) {
+        guard !area.isEmpty else { return }
+        screen.put(String(repeating: "─", count: area.width), x: area.x, y: area.y, style: style, clip: area)
+        if let title, !title.isEmpty {
+            let t = " " + TextWidth.truncate(title, to: max(0, area.width - 6)) + " "
+            screen.put(t, x: area.x + 2, y: area.y, style: Style(role: .title, bold: true), clip: area)
+        }
+    }
+
+    /// A box border around `area` (which includes the border).
+    public static func box(_ screen: inout Screen, _ area: Rect, style: Style = .plain) {
+        guard area.width >= 2, area.height >= 2 else { return }
+        let inner = area.width - 2
+        screen.put("┌" + String(repeating: "─", count: inner) + "┐", x: area.x, y: area.y, style: style)
+        for y in (area.y + 1)..<(area.maxY - 1) {
+            screen.put("│", x: area.x, y: y, style: style)
+            screen.put("│", x: area.maxX - 1, y: y, style: style)
+        }
+        screen.put("└" + String(repeating: "─", count: inner) + "┘", x: area.x, y: area.maxY - 1, style: style)
+    }
+
+    /// Text left-aligned and `detail` right-aligned on one line, truncated to fit.
+    public static func line(_ screen: inout Screen, _ area: Rect, y: Int, text: String, detail: String?, style: Style, detailStyle: Style) {
+        screen.fill(Rect(x: area.x, y: y, width: area.width, height: 1), style: style)
+        var detailText = detail ?? ""
+        var dw = TextWidth.width(detailText)
+        if dw > area.width / 2 {
+            detailText = TextWidth.truncate(detailText, to: area.width / 2)
+            dw = TextWidth.width(detailText)
+        }
+        let textRoom = area.width - (dw > 0 ? dw + 2 : 0)
+        screen.put(TextWidth.truncate(text, to: textRoom), x: area.x, y: y, style: style, clip: area)
+        if dw > 0 {
+            screen.put(detailText, x: area.maxX - dw, y: y, style: detailStyle, clip: area)
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// NetCurl placeholder, replaced as the adapter is written.

@@ -1,1 +1,0 @@
-// StateStore placeholder, replaced as the adapter is written.

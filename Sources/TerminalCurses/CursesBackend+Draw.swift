@@ -1,0 +1,84 @@
+import CNcursesw
+import CShims
+import DocentUI
+
+extension CursesBackend {
+    /// Draws `screen`, writing only cells that differ from the last frame. The first frame,
+    /// or one after a size change, is written in full. An unchanged frame writes nothing.
+    public func draw(_ screen: Screen) {
+        guard isOpen else { return }
+        let terminal = size
+        let sameShape = previous.map { $0.width == screen.width && $0.height == screen.height } ?? false
+        let full = !sameShape || previousTerminalSize != terminal
+        if full { werase(window) }
+        let width = min(screen.width, terminal.width)
+        let height = min(screen.height, terminal.height)
+        var wrote = full
+        for y in 0..<height {
+            for x in 0..<width {
+                let cell = screen[x, y]
+                if cell.continuation { continue }
+                if !full, let previous, previous[x, y] == cell { continue }
+                let wide = x + 1 < screen.width && screen[x + 1, y].continuation
+                put(cell, x: x, y: y, columns: wide ? (x + 1 < width ? 2 : 0) : 1)
+                wrote = true
+            }
+        }
+        previous = screen
+        previousTerminalSize = terminal
+        if wrote {
+            wnoutrefresh(window)
+            doupdate()
+        }
+    }
+
+    /// Writes one cell that the screen says is `columns` wide (0: wide but clipped at the
+    /// right edge, so a space goes there instead).
+    private func put(_ cell: Cell, x: Int, y: Int, columns: Int) {
+        let (attrs, pair) = theme.attributes(cell.style)
+        guard columns > 0 else {
+            write([0x20], attrs: attrs, pair: pair, x: x, y: y)
+            return
+        }
+        let (chars, width) = Self.drawable(cell.text)
+        if width == columns {
+            write(chars, attrs: attrs, pair: pair, x: x, y: y)
+        } else if width == 1 {
+            // ncurses (libc wcwidth) says narrow where the screen expected wide: pad it.
+            write(chars, attrs: attrs, pair: pair, x: x, y: y)
+            write([0x20], attrs: attrs, pair: pair, x: x + 1, y: y)
+        } else {
+            // Wide by wcwidth but narrow on the screen, or unprintable: a narrow stand-in.
+            write([0xFFFD], attrs: attrs, pair: pair, x: x, y: y)
+            if columns == 2 { write([0x20], attrs: attrs, pair: pair, x: x + 1, y: y) }
+        }
+    }
+
+    /// The wide characters for a cell (a spacing character plus at most three combining
+    /// ones) and its width by `wcwidth`, which is what ncurses uses. Control characters
+    /// become a space; -1 width (unprintable) is returned as 0.
+    static func drawable(_ text: String) -> (chars: [wchar_t], width: Int) {
+        var scalars = text.unicodeScalars.makeIterator()
+        guard let base = scalars.next(), !isControl(base) else { return ([0x20], 1) }
+        let baseChar = wchar_t(bitPattern: base.value)
+        var chars = [baseChar]
+        while chars.count < Int(CCHARW_MAX) - 1, let s = scalars.next() {
+            let c = wchar_t(bitPattern: s.value)
+            if !isControl(s), cs_wcwidth(c) == 0 { chars.append(c) }
+        }
+        return (chars, max(Int(cs_wcwidth(baseChar)), 0))
+    }
+
+    private static func isControl(_ s: Unicode.Scalar) -> Bool {
+        s.value < 0x20 || (0x7F..<0xA0).contains(s.value)
+    }
+
+    private func write(_ chars: [wchar_t], attrs: attr_t, pair: Int16, x: Int, y: Int) {
+        var text = chars
+        text.append(0)
+        var cc = cchar_t()
+        _ = setcchar(&cc, text, attrs, pair, nil)
+        // Returns ERR at the bottom-right corner (the cursor cannot advance); the cell is drawn.
+        _ = mvwadd_wch(window, Int32(y), Int32(x), &cc)
+    }
+}

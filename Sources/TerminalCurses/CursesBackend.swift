@@ -1,0 +1,143 @@
+import CNcursesw
+import CShims
+import DocentUI
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The ncursesw terminal: reads keys, mouse and resizes, and draws `Screen` frames by writing
+/// only the cells that changed. Use from one thread only. Call `restore()` before exiting
+/// (an `atexit` hook and the crash handlers restore the terminal too).
+public final class CursesBackend: TerminalBackend {
+    let window: UnsafeMutablePointer<WINDOW>
+    let theme: CursesTheme
+    /// The last frame drawn and the terminal size it was drawn at (nil: redraw everything).
+    var previous: Screen?
+    var previousTerminalSize: Size?
+    private(set) var isOpen = true
+
+    private init(window: UnsafeMutablePointer<WINDOW>, theme: CursesTheme) {
+        self.window = window
+        self.theme = theme
+    }
+
+    deinit { restore() }
+
+    /// Takes over the terminal. Fails, without touching it, when standard input or output is
+    /// not a terminal or `TERM` is unset or unknown. `colors` false gives monochrome
+    /// (pass false for `NO_COLOR`); colours are also off when the terminal has none.
+    public static func open(colors: Bool) -> Result<CursesBackend, TerminalError> {
+        let term = getenv("TERM").map { String(cString: $0) }
+        if let error = preflight(isTTY: cs_is_tty() != 0, term: term) { return .failure(error) }
+
+        setUpLocale()
+        cs_install_crash_handlers()
+        // Before newterm: ncurses hooks SIGINT/SIGTERM only where the handler is SIG_DFL.
+        let installedQuit = cs_install_quit_handlers() != 0
+        guard cs_newterm(nil) != nil else {
+            if installedQuit { cs_uninstall_quit_handlers() }
+            return .failure(.unknownTerminal(term))
+        }
+        cs_set_curses_active(1)
+        cs_register_atexit_restore()
+        guard let window = cs_stdscr() else {
+            _ = cs_curses_end()
+            return .failure(.initFailed("no standard window"))
+        }
+
+        cbreak()
+        noecho()
+        nonl()
+        _ = intrflush(window, false)
+        _ = keypad(window, true)
+        _ = leaveok(window, true)
+        _ = curs_set(0)
+        _ = cs_set_escdelay(25)
+        let theme = CursesTheme(wantColors: colors)
+        _ = cs_enable_mouse()
+        return .success(CursesBackend(window: window, theme: theme))
+    }
+
+    /// Why the terminal cannot be used, checked before touching it; nil when it can.
+    static func preflight(isTTY: Bool, term: String?) -> TerminalError? {
+        if !isTTY { return .notATerminal }
+        guard let term, !term.isEmpty else { return .unknownTerminal(nil) }
+        return nil
+    }
+
+    /// Uses the user's locale, or C.UTF-8 when that is not UTF-8 (LANG unset in CI or cron):
+    /// without a UTF-8 locale ncurses drops or garbles every non-ASCII character.
+    static func setUpLocale() {
+        _ = setlocale(LC_ALL, "")
+        if !localeIsUTF8() { _ = setlocale(LC_ALL, "C.UTF-8") }
+    }
+
+    static func localeIsUTF8() -> Bool {
+        guard let codeset = nl_langinfo(Int32(CODESET)) else { return false }
+        let name = String(cString: codeset).uppercased()
+        return name == "UTF-8" || name == "UTF8"
+    }
+
+    /// The terminal size in cells.
+    public var size: Size {
+        var rows: Int32 = 0
+        var cols: Int32 = 0
+        cs_getmaxyx(window, &rows, &cols)
+        return Size(width: Int(cols), height: Int(rows))
+    }
+
+    /// Waits up to `timeoutMilliseconds` (negative: no limit) for input, then takes everything
+    /// else already pending, so held-down keys never lag behind. Reports `.quitSignal` once
+    /// per SIGINT/SIGTERM/SIGHUP.
+    public func readEvents(timeoutMilliseconds: Int) -> [InputEvent] {
+        guard isOpen else { return [] }
+        if takeQuitSignal() { return [.quitSignal] }
+        var inputs: [CursesInput] = []
+        wtimeout(window, Int32(clamping: max(timeoutMilliseconds, -1)))
+        if let first = readOne() {
+            inputs.append(first)
+            wtimeout(window, 0)
+            while inputs.count < 4096, let next = readOne() { inputs.append(next) }
+        }
+        var events = CursesKeyDecoder.events(from: inputs)
+        if takeQuitSignal() { events.append(.quitSignal) }
+        return events
+    }
+
+    private func takeQuitSignal() -> Bool {
+        guard cs_quit_requested() != 0 else { return false }
+        cs_clear_quit()
+        return true
+    }
+
+    /// One `wget_wch` read, nil on timeout; mouse and resize are looked up at once.
+    private func readOne() -> CursesInput? {
+        var code: wint_t = 0
+        let status = wget_wch(window, &code)
+        if status == ERR { return nil }
+        if status == KEY_CODE_YES {
+            switch Int32(truncatingIfNeeded: code) {
+            case KEY_RESIZE:
+                return .resize(size)
+            case KEY_MOUSE:
+                var event = MEVENT()
+                if getmouse(&event) == OK {
+                    return .mouse(x: Int(event.x), y: Int(event.y), buttons: UInt32(event.bstate))
+                }
+            default:
+                break
+            }
+        }
+        return .read(status: status, code: UInt32(code))
+    }
+
+    /// Leaves curses mode and flushes. Safe to call more than once.
+    public func restore() {
+        guard isOpen else { return }
+        isOpen = false
+        _ = cs_curses_end()
+    }
+}

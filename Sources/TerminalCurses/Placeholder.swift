@@ -1,1 +1,0 @@
-// TerminalCurses placeholder, replaced as the adapter is written.

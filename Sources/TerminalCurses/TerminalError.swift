@@ -1,0 +1,24 @@
+/// Why the terminal could not be opened. `description` is a sentence fit to show the user.
+public enum TerminalError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Standard input or output is not a terminal (a pipe, a file, a CI job).
+    case notATerminal
+    /// `TERM` is unset, empty, or names a terminal type the terminfo database does not know.
+    case unknownTerminal(String?)
+    /// ncurses refused for another reason.
+    case initFailed(String)
+
+    public var description: String {
+        switch self {
+        case .notATerminal:
+            return "docent needs an interactive terminal: standard input and output must both be a terminal, "
+                + "not a pipe or a file."
+        case .unknownTerminal(let term?):
+            return "docent does not know the terminal type \"\(term)\" (TERM). "
+                + "Try TERM=xterm-256color, or install the terminfo entry (apt-get install ncurses-term)."
+        case .unknownTerminal(nil):
+            return "docent needs to know the terminal type, but TERM is not set. Try TERM=xterm-256color."
+        case .initFailed(let why):
+            return "docent could not set up the terminal: \(why)"
+        }
+    }
+}

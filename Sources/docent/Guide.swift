@@ -1,0 +1,145 @@
+import ArgumentParser
+import DocentApp
+import DocentCore
+import DocentUI
+import Foundation
+import NetCurl
+import StateStore
+import TerminalCurses
+
+/// `docent`: open the guide.
+struct Guide: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "guide", abstract: "Open the guide (the default command).")
+
+    @Option(help: "Path or URL of the appData.json (default: the configuration's `data`, else the bundled SampleData).")
+    var data: String?
+
+    @Option(help: "Interface language: en, es or zh.")
+    var lang: String?
+
+    @Option(help: "Configuration file (default: $XDG_CONFIG_HOME/docent/config.toml).")
+    var config: String?
+
+    @Option(name: .customLong("state"), help: "State database (default: $XDG_DATA_HOME/docent/state.sqlite).")
+    var statePath: String?
+
+    func run() throws {
+        let env = ProcessInfo.processInfo.environment
+        // Configuration: file, then flags.
+        var cfg = DocentConfig()
+        let configPath = config ?? ConfigLoader.defaultPath(environment: env)
+        if config != nil || FileManager.default.fileExists(atPath: configPath) {
+            switch ConfigLoader.load(path: configPath) {
+            case .success(let (c, _)): cfg = c
+            case .failure(let f): throw failure("configuration \(configPath): \(f.message)")
+            }
+        }
+        guard let resources = ResourceLocator.stringsDirectory(environment: env) else {
+            throw failure("cannot find the UI strings (Resources/strings); set DOCENT_RESOURCES to the Resources folder")
+        }
+        let catalog: StringCatalog
+        switch ResourceLocator.loadCatalog(resources) {
+        case .success(let c): catalog = c
+        case .failure(let f): throw failure(f.message)
+        }
+        var language: Language?
+        if let tag = lang ?? cfg.language?.code {
+            guard let l = Language.fromTag(tag), catalog.tables[l] != nil else {
+                throw failure("unknown language '\(tag)'; choose one of \(catalog.languages.map(\.code).joined(separator: ", "))")
+            }
+            language = l
+        }
+        guard let source = data.map(SourceLocation.normalise) ?? cfg.dataSource ?? ResourceLocator.sampleData(environment: env) else {
+            throw failure("no museum data: pass --data PATH|URL or set `data` in \(configPath)")
+        }
+
+        // State: a damaged or locked database costs a banner, never the guide.
+        var store: SettingsStoring?
+        var restored: PersistedSettings?
+        var stateProblem: String?
+        switch SQLiteSettingsStore.open(path: statePath ?? SQLiteSettingsStore.defaultPath(environment: env)) {
+        case .success(let s):
+            store = s
+            switch s.load() {
+            case .success(let r): restored = r
+            case .failure(let f): stateProblem = f.message
+            }
+        case .failure(let f): stateProblem = f.message
+        }
+
+        let backend: CursesBackend
+        switch CursesBackend.open(colors: env["NO_COLOR"].map(\.isEmpty) ?? true) {
+        case .success(let b): backend = b
+        case .failure(let e): throw failure(e.description)
+        }
+        var options = ReadOptions()
+        options.rewrite = cfg.rewrite
+        let effects = LiveEffects(
+            fetcher: CurlFetcher(), cache: FileDocumentCache(directory: FileDocumentCache.defaultDirectory(environment: env)),
+            store: store, options: options)
+        var state = AppState(source: source, catalog: catalog, language: language ?? .english, now: Date())
+        state.timeZone = .current
+        let loop = GuideLoop(state: state, backend: backend, effects: effects)
+        loop.send(.launched(restored: restored, languageOverride: language))
+        if let p = stateProblem { loop.send(.persistenceFailed(p)) }
+        _ = loop.run()
+        backend.restore()
+        if cfg.printDataErrors {
+            for d in effects.loadedDiagnostics where d.severity != .note {
+                FileHandle.standardError.write(Data("\(d)\n".utf8))
+            }
+        }
+    }
+
+    private func failure(_ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data("docent: \(message)\n".utf8))
+        return ExitCode(1)
+    }
+}
+
+/// Finds the bundled Resources and SampleData: `DOCENT_RESOURCES`/`DOCENT_SAMPLEDATA`, else by
+/// walking up from the executable (which sits in `.build/<config>/` inside the project).
+enum ResourceLocator {
+    static func projectDirectories() -> [URL] {
+        var dirs: [URL] = []
+        let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        var u = exe.deletingLastPathComponent()
+        for _ in 0..<6 {
+            dirs.append(u)
+            u.deleteLastPathComponent()
+        }
+        dirs.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        return dirs
+    }
+
+    static func stringsDirectory(environment env: [String: String]) -> URL? {
+        if let r = env["DOCENT_RESOURCES"] { return URL(fileURLWithPath: r).appendingPathComponent("strings") }
+        return projectDirectories().map { $0.appendingPathComponent("Resources/strings") }
+            .first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("en.json").path) }
+    }
+
+    static func sampleData(environment env: [String: String]) -> String? {
+        if let s = env["DOCENT_SAMPLEDATA"] { return s }
+        return projectDirectories().map { $0.appendingPathComponent("SampleData/appData.json").path }
+            .first { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// Reads every `<code>.json` table; English must be there.
+    static func loadCatalog(_ dir: URL) -> Result<StringCatalog, LoadFailure> {
+        guard let files = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else {
+            return .failure(LoadFailure("cannot list \(dir.path)"))
+        }
+        var tables: [Language: [String: String]] = [:]
+        for f in files.sorted() where f.hasSuffix(".json") {
+            let code = String(f.dropLast(5))
+            guard let lang = Language.fromTag(code),
+                let data = FileManager.default.contents(atPath: dir.appendingPathComponent(f).path),
+                let obj = try? JSONSerialization.jsonObject(with: data) as? [String: String]
+            else { return .failure(LoadFailure("\(dir.path)/\(f) is not a JSON object of strings")) }
+            tables[lang] = obj
+        }
+        guard tables[.english] != nil else { return .failure(LoadFailure("\(dir.path) has no en.json")) }
+        return .success(StringCatalog(tables: tables))
+    }
+}

@@ -1,0 +1,98 @@
+import DocentApp
+import DocentCore
+import Foundation
+import NetCurl
+
+/// Runs effects for real: curl on background threads, SQLite on the loop thread (it is fast
+/// and keeps saves ordered).
+final class LiveEffects: EffectHandling, @unchecked Sendable {
+    let fetcher: CurlFetcher
+    let cache: DocumentCaching?
+    let store: SettingsStoring?
+    let options: ReadOptions
+    private var reportedSaveFailure = false
+    /// Diagnostics of the loaded document, for --print-data-errors at exit.
+    private(set) var diagnostics: [Diagnostic] = []
+    private let lock = NSLock()
+
+    init(fetcher: CurlFetcher, cache: DocumentCaching?, store: SettingsStoring?, options: ReadOptions) {
+        self.fetcher = fetcher
+        self.cache = cache
+        self.store = store
+        self.options = options
+    }
+
+    func run(_ effect: Effect, mailbox: Mailbox) {
+        switch effect {
+        case .loadDocument(let source):
+            background { [self] in
+                let (result, note) = DocumentLoader.load(source: source, fetcher: fetcher, cache: cache, options: options)
+                if case .success(let m) = result {
+                    lock.lock()
+                    diagnostics = m.data.diagnostics
+                    lock.unlock()
+                }
+                mailbox.post(.documentLoaded(result, note: note))
+            }
+        case .fetch(let purpose, let request):
+            background { [fetcher] in
+                let r = fetcher.fetch(request).map(\.body).mapError { LoadFailure($0.description) }
+                mailbox.post(.fetched(purpose, r))
+            }
+        case .persist(let settings):
+            guard let store else { return }
+            if case .failure(let f) = store.save(settings), !reportedSaveFailure {
+                reportedSaveFailure = true
+                mailbox.post(.persistenceFailed(f.message))
+            }
+        case .quit:
+            break
+        }
+    }
+
+    var loadedDiagnostics: [Diagnostic] {
+        lock.lock()
+        defer { lock.unlock() }
+        return diagnostics
+    }
+
+    private func background(_ work: @escaping @Sendable () -> Void) {
+        let t = Thread(block: work)
+        t.stackSize = 4 << 20
+        t.start()
+    }
+}
+
+/// Fetches and reads an appData: a file directly; an http(s) URL revalidated against the
+/// cached copy (ETag / Last-Modified), falling back to that copy when offline.
+enum DocumentLoader {
+    static func load(source: String, fetcher: any Fetching, cache: DocumentCaching?, options: ReadOptions) -> (Result<Museum, LoadFailure>, String?) {
+        let isHTTP = source.hasPrefix("http://") || source.hasPrefix("https://")
+        let cached = isHTTP ? cache?.cached(for: source) : nil
+        var request = FetchRequest(url: source, timeoutSeconds: 30)
+        request.etag = cached?.etag
+        request.lastModified = cached?.lastModified
+        var note: String?
+        let bytes: [UInt8]
+        switch fetcher.fetch(request) {
+        case .success(let r) where r.status == 304:
+            bytes = cached?.body ?? r.body
+        case .success(let r):
+            bytes = r.body
+            if isHTTP {
+                cache?.store(CachedDocument(body: r.body, etag: r.etag, lastModified: r.lastModified, fetchedAt: Date().timeIntervalSince1970), for: source)
+            }
+        case .failure(let e):
+            guard let c = cached else { return (.failure(LoadFailure(e.description)), nil) }
+            bytes = c.body
+            let when = Date(timeIntervalSince1970: c.fetchedAt)
+            let f = DateFormatter()
+            f.dateFormat = "yyyy-MM-dd HH:mm"
+            note = "Offline: using the copy saved \(f.string(from: when)) (\(e.description))"
+        }
+        switch AppDataReader.read(bytes, source: source, options: options) {
+        case .success(let app): return (.success(Museum(app)), note)
+        case .failure(let e): return (.failure(LoadFailure(e.description)), note)
+        }
+    }
+}

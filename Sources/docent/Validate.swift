@@ -1,0 +1,72 @@
+import ArgumentParser
+import DocentCore
+import Foundation
+import NetCurl
+
+/// `docent validate`: what the guide makes of a document, for content authors.
+struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check an appData.json and report what the guide would drop.",
+        discussion: """
+            Exit status 0 when the guide can run on the document (even with dropped records),
+            1 when it cannot (not JSON, not an object, truncated, nothing usable), 2 on bad usage.
+            """)
+
+    @Argument(help: "Path or URL of the appData.json (file://, http:// and https:// work).")
+    var source: String
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    @Flag(name: .customLong("check-urls"), help: "Also fetch every audio file and floor plan it names.")
+    var checkURLs = false
+
+    @Flag(name: .shortAndLong, help: "Also list the notes (quirks that were handled).")
+    var verbose = false
+
+    @Option(name: .customLong("rewrite-prefix"), help: "Rewrite URLs starting with FROM to TO (v1 data), as FROM=TO.")
+    var rewritePrefix: String?
+
+    func run() throws {
+        let fetcher = CurlFetcher()
+        let location = SourceLocation.normalise(source)
+        let bytes: [UInt8]
+        switch fetcher.fetch(FetchRequest(url: location, timeoutSeconds: 60)) {
+        case .success(let r): bytes = r.body
+        case .failure(let e): fail("cannot read \(source): \(e)")
+        }
+        var options = ReadOptions()
+        if let rw = rewritePrefix {
+            let parts = rw.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { throw ValidationError("--rewrite-prefix takes FROM=TO") }
+            options.rewrite = URLResolver.Rewrite(from: parts[0], to: parts[1])
+        }
+        switch AppDataReader.read(bytes, source: location, options: options) {
+        case .failure(let e):
+            fail("\(source): \(e)")
+        case .success(let app):
+            var report = ValidationReport(app: app)
+            if checkURLs { report.checkURLs(in: app, with: fetcher) }
+            print(json ? report.json() : report.text(verbose: verbose), terminator: "")
+        }
+    }
+
+    private func fail(_ reason: String) -> Never {
+        if json {
+            print(ValidationReport.failureJSON(source: source, reason: reason), terminator: "")
+        } else {
+            FileHandle.standardError.write(Data("docent: \(reason)\n".utf8))
+        }
+        Foundation.exit(1)
+    }
+}
+
+/// Turns a command-line path into an absolute one, so relative URLs inside resolve correctly.
+enum SourceLocation {
+    static func normalise(_ s: String) -> String {
+        if URLResolver.hasScheme(s) { return s }
+        if s.hasPrefix("/") { return s }
+        let cwd = FileManager.default.currentDirectoryPath
+        return URLResolver(base: cwd + "/").resolve(s) ?? s
+    }
+}

@@ -1,2 +1,0 @@
-import DocentCore
-print("docent")

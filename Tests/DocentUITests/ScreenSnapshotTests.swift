@@ -1,0 +1,110 @@
+import XCTest
+
+@testable import DocentCore
+@testable import DocentUI
+
+/// Every screen as text, at 80×24 and at the minimum size, in English and Chinese.
+final class ScreenSnapshotTests: XCTestCase {
+    let big = Size(width: 80, height: 24)
+    let small = RootView.minimumSize
+
+    func render(_ s: AppState, _ size: Size) -> Screen { RootView.render(s, size: size) }
+
+    func state(_ lang: Language = .english, size: Size? = nil, actions: [AppAction] = []) -> AppState {
+        var s = UIFixtures.loadedState(language: lang, size: size ?? big)
+        for a in actions { _ = Reducer.reduce(&s, a) }
+        return s
+    }
+
+    func testHome() {
+        assertSnapshot(render(state(), big), named: "home-80x24")
+        assertSnapshot(render(state(size: small), small), named: "home-40x12")
+        assertSnapshot(render(state(.chinese), big), named: "home-zh-80x24")
+        assertSnapshot(render(state(.spanish, size: small), small), named: "home-es-40x12")
+    }
+
+    func testHomeWhileLoadingAndOffline() {
+        var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now)
+        assertSnapshot(render(s, big), named: "loading-80x24")
+        _ = Reducer.reduce(&s, .documentLoaded(.success(UIFixtures.museum()), note: nil))
+        s.overlay = nil
+        _ = Reducer.reduce(&s, .fetched(.exhibitions, .failure(LoadFailure("cannot reach api.example: Connection refused"))))
+        assertSnapshot(render(s, big), named: "home-partial-80x24")
+    }
+
+    func testDocumentFailed() {
+        var s = AppState(source: "/nowhere/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now)
+        _ = Reducer.reduce(&s, .documentLoaded(.failure(LoadFailure("file not found: /nowhere/appData.json")), note: nil))
+        assertSnapshot(render(s, big), named: "document-failed-80x24")
+        assertSnapshot(render(s, small), named: "document-failed-40x12")
+    }
+
+    func testAllTours() {
+        let s = state(actions: [.move(2), .activate])
+        XCTAssertEqual(s.page.route, .allTours)
+        assertSnapshot(render(s, big), named: "all-tours-80x24")
+        assertSnapshot(render(state(size: small, actions: [.move(2), .activate]), small), named: "all-tours-40x12")
+    }
+
+    func testTourDetail() {
+        let s = state(actions: [.activate])
+        XCTAssertEqual(s.page.route, .tourDetail(500))
+        assertSnapshot(render(s, big), named: "tour-detail-80x24")
+        assertSnapshot(render(state(size: small, actions: [.activate]), small), named: "tour-detail-40x12")
+        assertSnapshot(render(state(.chinese, actions: [.activate]), big), named: "tour-detail-zh-80x24")
+        assertSnapshot(render(state(.chinese, size: small, actions: [.activate]), small), named: "tour-detail-zh-40x12")
+    }
+
+    func testExhibitionAndEventDetail() {
+        let ex = state(actions: [.move(3), .activate])
+        XCTAssertEqual(ex.page.route, .exhibitionDetail(1))
+        assertSnapshot(render(ex, big), named: "exhibition-detail-80x24")
+        assertSnapshot(render(state(size: small, actions: [.move(3), .activate]), small), named: "exhibition-detail-40x12")
+        let ev = state(actions: [.move(4), .activate])
+        XCTAssertEqual(ev.page.route, .eventDetail("e1"))
+        assertSnapshot(render(ev, big), named: "event-detail-80x24")
+        assertSnapshot(render(state(size: small, actions: [.move(4), .activate]), small), named: "event-detail-40x12")
+    }
+
+    func testInfo() {
+        assertSnapshot(render(state(actions: [.selectTab(.info)]), big), named: "info-80x24")
+        assertSnapshot(render(state(size: small, actions: [.selectTab(.info)]), small), named: "info-40x12")
+        assertSnapshot(render(state(.spanish, actions: [.selectTab(.info)]), big), named: "info-es-80x24")
+        assertSnapshot(render(state(.chinese, actions: [.selectTab(.info)]), big), named: "info-zh-80x24")
+        let hours = state(actions: [.selectTab(.info), .activate])
+        XCTAssertEqual(hours.page.route, .museumInfo)
+        assertSnapshot(render(hours, big), named: "museum-info-80x24")
+        assertSnapshot(render(state(size: small, actions: [.selectTab(.info), .activate]), small), named: "museum-info-40x12")
+        let about = state(actions: [.selectTab(.info), .moveToEnd, .activate])
+        XCTAssertEqual(about.page.route, .about)
+        assertSnapshot(render(about, big), named: "about-80x24")
+        assertSnapshot(render(state(size: small, actions: [.selectTab(.info), .moveToEnd, .activate]), small), named: "about-40x12")
+    }
+
+    func testOverlays() {
+        var first = state()
+        first.overlay = .help(firstRun: true)
+        assertSnapshot(render(first, big), named: "help-first-run-80x24")
+        assertSnapshot(render(first, small), named: "help-first-run-40x12")
+        assertSnapshot(render(state(actions: [.showHelp]), big), named: "help-80x24")
+        assertSnapshot(render(state(.chinese, actions: [.showHelp]), big), named: "help-zh-80x24")
+        assertSnapshot(render(state(actions: [.openLanguagePicker, .move(1)]), big), named: "language-picker-80x24")
+        assertSnapshot(render(state(size: small, actions: [.openLanguagePicker]), small), named: "language-picker-40x12")
+        var msg = state()
+        msg.overlay = .message(id: 7)
+        assertSnapshot(render(msg, big), named: "launch-message-80x24")
+        var msgZh = state(.chinese)
+        msgZh.overlay = .message(id: 7)
+        assertSnapshot(render(msgZh, small), named: "launch-message-zh-40x12")
+    }
+
+    func testTooSmall() {
+        assertSnapshot(render(state(), Size(width: 30, height: 8)), named: "too-small-30x8")
+        assertSnapshot(render(state(.chinese), Size(width: 39, height: 12)), named: "too-small-zh-39x12")
+    }
+
+    func testBanner() {
+        let s = state(actions: [.persistenceFailed("database is locked")])
+        assertSnapshot(render(s, big), named: "banner-80x24")
+    }
+}

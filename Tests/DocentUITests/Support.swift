@@ -1,0 +1,68 @@
+import Foundation
+import XCTest
+
+@testable import DocentCore
+@testable import DocentUI
+
+/// Test fixtures and the snapshot helper.
+enum UIFixtures {
+    static let testsDir: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    static let repoRoot = testsDir.deletingLastPathComponent().deletingLastPathComponent()
+    static let now = ISO8601DateFormatter().date(from: "2026-11-22T12:00:00Z") ?? Date()
+
+    static func bytes(_ name: String) -> [UInt8] {
+        (try? [UInt8](Data(contentsOf: testsDir.appendingPathComponent("Fixtures/\(name)")))) ?? []
+    }
+
+    /// The UI strings from Resources/strings, as the guide loads them.
+    static let catalog: StringCatalog = {
+        var tables: [Language: [String: String]] = [:]
+        for code in ["en", "es", "zh"] {
+            let u = repoRoot.appendingPathComponent("Resources/strings/\(code).json")
+            if let d = try? Data(contentsOf: u), let o = try? JSONSerialization.jsonObject(with: d) as? [String: String] {
+                tables[Language(code: code)] = o
+            }
+        }
+        return StringCatalog(tables: tables)
+    }()
+
+    static func museum() -> Museum {
+        switch AppDataReader.read(bytes("museum.json"), source: "/museum/appData.json") {
+        case .success(let a): return Museum(a)
+        case .failure(let e): fatalError("fixture museum does not read: \(e)")
+        }
+    }
+
+    /// A state with the museum loaded, exhibitions and events fetched, overlays dismissed.
+    static func loadedState(language: Language = .english, size: Size = Size(width: 80, height: 24)) -> AppState {
+        var s = AppState(source: "/museum/appData.json", catalog: catalog, language: language, now: now)
+        _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
+        _ = Reducer.reduce(&s, .documentLoaded(.success(museum()), note: nil))
+        _ = Reducer.reduce(&s, .fetched(.exhibitions, .success(bytes("exhibitions.json"))))
+        _ = Reducer.reduce(&s, .fetched(.events, .success(bytes("events.json"))))
+        let vp = RootView.viewport(for: size)
+        _ = Reducer.reduce(&s, .viewportChanged(rows: vp.rows, width: vp.width))
+        s.overlay = nil
+        s.messageQueue = []
+        return s
+    }
+}
+
+/// Compares `screen.dump()` with `Snapshots/<name>.txt`. `RECORD_SNAPSHOTS=1` rewrites them;
+/// a missing snapshot is written and the test fails, so CI never passes on an unrecorded one.
+func assertSnapshot(_ screen: Screen, named name: String, file: StaticString = #filePath, line: UInt = #line) {
+    let url = UIFixtures.testsDir.appendingPathComponent("Snapshots/\(name).txt")
+    let actual = screen.dump()
+    let record = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] != nil
+    guard !record, let expected = try? String(contentsOf: url, encoding: .utf8) else {
+        try? actual.write(to: url, atomically: true, encoding: .utf8)
+        if !record { XCTFail("recorded a new snapshot \(name); review and commit it", file: file, line: line) }
+        return
+    }
+    if expected != actual {
+        let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
+        let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
+        let firstDiff = zip(e, a).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(e.count, a.count)
+        XCTFail("snapshot \(name) differs at line \(firstDiff + 1):\n expected: \(firstDiff < e.count ? String(e[firstDiff]) : "<end>")\n   actual: \(firstDiff < a.count ? String(a[firstDiff]) : "<end>")\n(RECORD_SNAPSHOTS=1 to re-record)", file: file, line: line)
+    }
+}

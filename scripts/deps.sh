@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Docent needs, only those missing.
+#   scripts/deps.sh build   libraries to build and run the guide
+#   scripts/deps.sh test    plus the real components the tests start (PulseAudio, nginx, tmux…)
+# As root it runs apt-get; otherwise it prints the exact command and fails.
+set -euo pipefail
+build_pkgs=(libncursesw5-dev libcurl4-openssl-dev libmpg123-dev libpulse-dev libsqlite3-dev pkg-config)
+test_pkgs=(tmux pulseaudio pulseaudio-utils nginx-light sox mpg123 espeak-ng lame)
+want=("${build_pkgs[@]}")
+[ "${1:-build}" = "test" ] && want+=("${test_pkgs[@]}")
+
+missing=()
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+cmd="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "docent: missing system packages: ${missing[*]}" >&2
+  echo "Install them with:" >&2
+  echo "  sudo apt-get update && sudo $cmd" >&2
+  exit 1
+fi
+echo "Installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
