@@ -43,7 +43,12 @@ let package = Package(
                 "StateStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
+        // Benchmarks (`make bench`): measured against named anchors in the same run.
+        .executableTarget(name: "docent-bench", dependencies: ["DocentCore", "DocentUI", "DocentApp"]),
+
         .testTarget(name: "DocentCoreTests", dependencies: ["DocentCore"]),
+        // Drives the real `docent` binary under tmux (it needs `swift build` first).
+        .testTarget(name: "EndToEndTests"),
         .testTarget(name: "DocentUITests", dependencies: ["DocentUI", "DocentApp", "DocentCore"]),
         .testTarget(
             name: "AdapterTests",

@@ -63,36 +63,3 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
     }
 }
 
-/// Fetches and reads an appData: a file directly; an http(s) URL revalidated against the
-/// cached copy (ETag / Last-Modified), falling back to that copy when offline.
-enum DocumentLoader {
-    static func load(source: String, fetcher: any Fetching, cache: DocumentCaching?, options: ReadOptions) -> (Result<Museum, LoadFailure>, String?) {
-        let isHTTP = source.hasPrefix("http://") || source.hasPrefix("https://")
-        let cached = isHTTP ? cache?.cached(for: source) : nil
-        var request = FetchRequest(url: source, timeoutSeconds: 30)
-        request.etag = cached?.etag
-        request.lastModified = cached?.lastModified
-        var note: String?
-        let bytes: [UInt8]
-        switch fetcher.fetch(request) {
-        case .success(let r) where r.status == 304:
-            bytes = cached?.body ?? r.body
-        case .success(let r):
-            bytes = r.body
-            if isHTTP {
-                cache?.store(CachedDocument(body: r.body, etag: r.etag, lastModified: r.lastModified, fetchedAt: Date().timeIntervalSince1970), for: source)
-            }
-        case .failure(let e):
-            guard let c = cached else { return (.failure(LoadFailure(e.description)), nil) }
-            bytes = c.body
-            let when = Date(timeIntervalSince1970: c.fetchedAt)
-            let f = DateFormatter()
-            f.dateFormat = "yyyy-MM-dd HH:mm"
-            note = "Offline: using the copy saved \(f.string(from: when)) (\(e.description))"
-        }
-        switch AppDataReader.read(bytes, source: source, options: options) {
-        case .success(let app): return (.success(Museum(app)), note)
-        case .failure(let e): return (.failure(LoadFailure(e.description)), note)
-        }
-    }
-}

@@ -40,3 +40,8 @@ public struct StringCatalog: Equatable, Sendable {
     public var languages: [Language] { tables.keys.sorted() }
 }
 
+
+extension StringCatalog: CustomStringConvertible {
+    /// Short, so a failing state comparison stays readable.
+    public var description: String { "StringCatalog(\(languages.map(\.code).joined(separator: ",")))" }
+}

@@ -1,0 +1,138 @@
+import DocentCore
+import Foundation
+import TOMLKit
+
+/// Reads the TOML configuration file (the AIC app's Config.plist keys):
+///
+/// ```toml
+/// data = "appData.json"            # a path (relative to this file) or a URL
+/// member_card_url = "https://…"
+/// print_data_errors = true
+/// language = "zh"
+///
+/// [url_rewrite]
+/// from = "http://internal/"
+/// to = "https://public/"
+/// ```
+///
+/// Unknown keys are ignored and reported as warnings; a key of the wrong type is a failure.
+public enum ConfigLoader {
+    /// The keys this loader understands, for the unknown-key warnings.
+    static let topLevelKeys: Set<String> = ["data", "member_card_url", "print_data_errors", "url_rewrite", "language"]
+
+    /// `$XDG_CONFIG_HOME/docent/config.toml`, or `$HOME/.config/docent/config.toml`.
+    public static func defaultPath(environment: [String: String]) -> String {
+        Support.xdgPath("XDG_CONFIG_HOME", fallback: ".config", file: "config.toml", environment: environment)
+    }
+
+    /// Loads the file at the default path, or the empty configuration if there is none
+    /// (having no configuration file is normal; having a broken one is not).
+    public static func loadDefault(environment: [String: String]) -> Result<(config: DocentConfig, warnings: [String]), LoadFailure> {
+        let path = defaultPath(environment: environment)
+        guard FileManager.default.fileExists(atPath: path) else { return .success((DocentConfig(), [])) }
+        return load(path: path, environment: environment)
+    }
+
+    /// Loads a configuration file. A missing file is a failure here: the caller asked for it.
+    ///
+    /// A relative `data` path is resolved against the file's directory, and `~/` against `$HOME`.
+    public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> Result<(config: DocentConfig, warnings: [String]), LoadFailure> {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return .failure(LoadFailure("the configuration file \(path) does not exist"))
+        }
+        guard !isDirectory.boolValue else {
+            return .failure(LoadFailure("the configuration file \(path) is a directory"))
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            return .failure(LoadFailure("cannot read the configuration file \(path) (\(Support.describe(error)))"))
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return .failure(LoadFailure("the configuration file \(path) is not UTF-8 text"))
+        }
+        return parse(text, path: path, environment: environment)
+    }
+
+    /// Parses configuration text; `path` names the file in messages and anchors relative paths.
+    public static func parse(_ text: String, path: String, environment: [String: String] = [:]) -> Result<(config: DocentConfig, warnings: [String]), LoadFailure> {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            let where_ = "line \(error.source.begin.line), column \(error.source.begin.column)"
+            return .failure(LoadFailure("the configuration file \(path) is not valid TOML at \(where_): \(error.description)"))
+        } catch {
+            return .failure(LoadFailure("the configuration file \(path) is not valid TOML (\(error))"))
+        }
+
+        var config = DocentConfig()
+        var warnings: [String] = []
+        let problem = { (message: String) in LoadFailure("in the configuration file \(path): \(message)") }
+
+        for key in table.keys.sorted() where !topLevelKeys.contains(key) {
+            warnings.append("unknown key '\(key)' ignored")
+        }
+
+        if let value = table["data"] {
+            guard let data = value.string else { return .failure(problem("data must be a string (a path or URL), not \(describe(value.type))")) }
+            let trimmed = data.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty else { return .failure(problem("data must not be empty")) }
+            config.dataSource = resolveDataPath(trimmed, configPath: path, environment: environment)
+        }
+        if let value = table["member_card_url"] {
+            guard let url = value.string else { return .failure(problem("member_card_url must be a string, not \(describe(value.type))")) }
+            config.memberCardURL = url
+        }
+        if let value = table["print_data_errors"] {
+            guard let flag = value.bool else { return .failure(problem("print_data_errors must be true or false")) }
+            config.printDataErrors = flag
+        }
+        if let value = table["language"] {
+            guard let tag = value.string else { return .failure(problem("language must be a string such as \"en\" or \"zh\", not \(describe(value.type))")) }
+            guard let language = Language.fromTag(tag) else {
+                return .failure(problem("language \"\(tag)\" is not a language tag such as \"en\" or \"zh\""))
+            }
+            if !language.isKnown { warnings.append("language '\(tag)' is not one the guide knows; English is used where it has no text") }
+            config.language = language
+        }
+        if let value = table["url_rewrite"] {
+            guard let rewrite = value.table else { return .failure(problem("url_rewrite must be a table with 'from' and 'to'")) }
+            for key in rewrite.keys.sorted() where key != "from" && key != "to" {
+                warnings.append("unknown key 'url_rewrite.\(key)' ignored")
+            }
+            guard let fromValue = rewrite["from"], let toValue = rewrite["to"] else {
+                return .failure(problem("url_rewrite needs both 'from' and 'to'"))
+            }
+            guard let from = fromValue.string, let to = toValue.string else {
+                return .failure(problem("url_rewrite 'from' and 'to' must be strings"))
+            }
+            guard !from.isEmpty else { return .failure(problem("url_rewrite 'from' must not be empty")) }
+            config.rewrite = URLResolver.Rewrite(from: from, to: to)
+        }
+        return .success((config, warnings))
+    }
+
+    /// URLs stay as they are; `~/` is the home directory; other relative paths are relative to
+    /// the configuration file's directory.
+    static func resolveDataPath(_ data: String, configPath: String, environment: [String: String]) -> String {
+        if URLResolver.hasScheme(data) { return data }
+        if data.hasPrefix("/") { return Support.normalised(data) }
+        if data == "~" || data.hasPrefix("~/") {
+            return Support.normalised(Support.joined(Support.home(environment), String(data.dropFirst(data == "~" ? 1 : 2))))
+        }
+        let configDir = Support.directory(of: Support.absolute(configPath))
+        return Support.normalised(Support.joined(configDir, data))
+    }
+
+    private static func describe(_ type: TOMLType) -> String {
+        switch type {
+        case .int: return "an integer"
+        case .array: return "an array"
+        case .table: return "a table"
+        default: return "a \(type)"
+        }
+    }
+}

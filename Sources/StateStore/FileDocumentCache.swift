@@ -1,0 +1,89 @@
+import DocentCore
+import Foundation
+
+/// The last good copy of each remote appData, as files:
+/// `<directory>/appdata/<hash>.json` (the body) and `<hash>.meta.json` (url, etag,
+/// lastModified, fetchedAt and a checksum of the body), each written atomically.
+///
+/// `<hash>` is FNV-1a 64 of the URL, stable across runs; the URL stored in the meta file guards
+/// against the rare collision, and the checksum against a body and meta from different writes.
+public final class FileDocumentCache: DocumentCaching, @unchecked Sendable {
+    /// The cache's root directory.
+    public let directory: String
+    /// Serialises this process's reads and writes; the rename keeps other processes safe.
+    private let lock = NSLock()
+
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    /// `$XDG_CACHE_HOME/docent`, or `$HOME/.cache/docent`.
+    public static func defaultDirectory(environment: [String: String]) -> String {
+        Support.xdgPath("XDG_CACHE_HOME", fallback: ".cache", file: nil, environment: environment)
+    }
+
+    private struct Meta: Codable {
+        var url: String
+        var etag: String?
+        var lastModified: String?
+        var fetchedAt: Double
+        var bodyBytes: Int
+        var bodyFNV1a64: String
+    }
+
+    /// The file name stem for a URL: 16 hex digits.
+    public static func key(for url: String) -> String {
+        Support.hex(Support.fnv1a64(url.utf8))
+    }
+
+    /// The path of the body file for a URL (the meta file is beside it).
+    public func bodyPath(for url: String) -> String {
+        Support.joined(appDataDirectory, Self.key(for: url) + ".json")
+    }
+
+    private var appDataDirectory: String { Support.joined(directory, "appdata") }
+
+    private func metaPath(for url: String) -> String {
+        Support.joined(appDataDirectory, Self.key(for: url) + ".meta.json")
+    }
+
+    public func cached(for url: String) -> CachedDocument? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let metaData = FileManager.default.contents(atPath: metaPath(for: url)),
+              let meta = try? JSONDecoder().decode(Meta.self, from: metaData),
+              meta.url == url,
+              let body = FileManager.default.contents(atPath: bodyPath(for: url)),
+              body.count == meta.bodyBytes,
+              Support.hex(Support.fnv1a64(body)) == meta.bodyFNV1a64
+        else { return nil }
+        return CachedDocument(body: [UInt8](body), etag: meta.etag, lastModified: meta.lastModified, fetchedAt: meta.fetchedAt)
+    }
+
+    public func store(_ doc: CachedDocument, for url: String) {
+        _ = write(doc, for: url)
+    }
+
+    /// Stores a document, saying why if it could not (`store` drops the reason: a cache is
+    /// best-effort).
+    @discardableResult
+    public func write(_ doc: CachedDocument, for url: String) -> Result<Void, LoadFailure> {
+        lock.lock()
+        defer { lock.unlock() }
+        let meta = Meta(url: url, etag: doc.etag, lastModified: doc.lastModified, fetchedAt: doc.fetchedAt,
+                        bodyBytes: doc.body.count, bodyFNV1a64: Support.hex(Support.fnv1a64(doc.body)))
+        do {
+            try Support.makeDirectory(appDataDirectory)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let metaData = try encoder.encode(meta)
+            // Body first: until the new meta lands, the old meta's checksum rejects the new body,
+            // so a crash in between gives a cache miss, never a mismatched etag.
+            try Support.writeAtomically(Data(doc.body), to: bodyPath(for: url))
+            try Support.writeAtomically(metaData, to: metaPath(for: url))
+            return .success(())
+        } catch {
+            return .failure(LoadFailure("cannot write the offline copy of \(url) to \(appDataDirectory) (\(Support.describe(error)))"))
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// Small helpers shared by the StateStore adapters: XDG base directories, a stable hash and
+/// atomic file writes.
+enum Support {
+    /// `$<variable>/docent/<file>` when the variable holds an absolute path, otherwise
+    /// `$HOME/<fallback>/docent/<file>` (the XDG Base Directory rules: relative values are ignored).
+    static func xdgPath(_ variable: String, fallback: String, file: String?, environment: [String: String]) -> String {
+        let base: String
+        if let value = environment[variable], value.hasPrefix("/") {
+            base = value
+        } else {
+            base = joined(home(environment), fallback)
+        }
+        let dir = joined(base, "docent")
+        guard let file else { return dir }
+        return joined(dir, file)
+    }
+
+    /// `$HOME`, or the account's home directory when the variable is unset or empty.
+    static func home(_ environment: [String: String]) -> String {
+        if let home = environment["HOME"], !home.isEmpty { return home }
+        return NSHomeDirectory()
+    }
+
+    static func joined(_ a: String, _ b: String) -> String {
+        if a.isEmpty { return b }
+        return a.hasSuffix("/") ? a + b : a + "/" + b
+    }
+
+    /// The directory part of a path ("" for a bare file name, "/" for a file at the root).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+
+    /// Makes a path absolute against the working directory and removes `.`/`..` segments.
+    static func absolute(_ path: String) -> String {
+        let full = path.hasPrefix("/") ? path : joined(FileManager.default.currentDirectoryPath, path)
+        return normalised(full)
+    }
+
+    /// Removes `./` and `a/../` segments and duplicate slashes from an absolute path.
+    static func normalised(_ path: String) -> String {
+        var parts: [Substring] = []
+        for seg in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if seg == "." { continue }
+            if seg == ".." {
+                if !parts.isEmpty { parts.removeLast() }
+                continue
+            }
+            parts.append(seg)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// FNV-1a, 64 bits: stable across runs and machines (unlike `Hasher`, which is seeded per process).
+    static func fnv1a64<S: Sequence>(_ bytes: S) -> UInt64 where S.Element == UInt8 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+
+    /// The hash as 16 lower-case hex digits.
+    static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, 16 - digits.count)) + digits
+    }
+
+    /// Creates a directory and its parents; succeeds if it already exists.
+    static func makeDirectory(_ path: String) throws {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    /// Writes the bytes to a temporary file beside `path`, then renames it over `path`, so a reader
+    /// sees either the old file or the new one, never half of one.
+    static func writeAtomically(_ data: Data, to path: String) throws {
+        let temp = "\(path).tmp-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
+        do {
+            try data.write(to: URL(fileURLWithPath: temp))
+            guard rename(temp, path) == 0 else {
+                let message = String(cString: strerror(errno))
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot rename \(temp) to \(path): \(message)"])
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: temp)
+            throw error
+        }
+    }
+
+    /// A short human description of a Foundation/POSIX error, without the NSError boilerplate:
+    /// "Not a directory" rather than "The operation could not be completed. (… error 512.)".
+    static func describe(_ error: any Error) -> String {
+        let ns = error as NSError
+        if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
+        // On Linux the underlying error may be a Swift error value rather than an NSError.
+        if let underlyingError = ns.userInfo[NSUnderlyingErrorKey] as? any Error {
+            let underlying = underlyingError as NSError
+            if underlying.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(underlying.code))) }
+        }
+        if let text = ns.userInfo[NSLocalizedDescriptionKey] as? String { return text }
+        let boilerplate = "The operation could not be completed. "
+        let text = ns.localizedDescription
+        return text.hasPrefix(boilerplate) ? String(text.dropFirst(boilerplate.count)) : text
+    }
+}

@@ -1,0 +1,289 @@
+import DocentCore
+import Foundation
+import GRDB
+import StateStore
+import XCTest
+
+/// The StateStore adapters against real files in a temporary directory.
+final class StateStoreTests: XCTestCase {
+    private var tempDir = ""
+
+    override func setUpWithError() throws {
+        tempDir = NSTemporaryDirectory() + "docent-statestore-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: tempDir, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: tempDir)
+    }
+
+    private func path(_ name: String) -> String { tempDir + "/" + name }
+
+    private func openStore(_ name: String = "nested/dir/state.sqlite", readOnly: Bool = false) throws -> SQLiteSettingsStore {
+        switch SQLiteSettingsStore.open(path: path(name), readOnly: readOnly) {
+        case .success(let store): return store
+        case .failure(let failure): throw failure
+        }
+    }
+
+    private func failureMessage<T>(_ result: Result<T, LoadFailure>, file: StaticString = #filePath, line: UInt = #line) -> String {
+        switch result {
+        case .success: XCTFail("expected a failure", file: file, line: line); return ""
+        case .failure(let failure): return failure.message
+        }
+    }
+
+    // MARK: Settings
+
+    func testFirstRunLoadsNil() throws {
+        let store = try openStore()
+        XCTAssertNil(try store.load().get())
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path("nested/dir/state.sqlite")), "parent directories are created")
+    }
+
+    func testSettingsRoundTrip() throws {
+        let settings = PersistedSettings(language: .chinese, lastTab: .info, seenMessageIDs: [3, 17, 42], locationEnabled: false, introSeen: true)
+        do {
+            let store = try openStore()
+            try store.save(settings).get()
+        }
+        let reopened = try openStore()
+        XCTAssertEqual(try reopened.load().get(), settings)
+
+        // A second save replaces everything, including removing the language and seen ids.
+        let second = PersistedSettings(language: nil, lastTab: .home, seenMessageIDs: [5], locationEnabled: true, introSeen: false)
+        try reopened.save(second).get()
+        XCTAssertEqual(try reopened.load().get(), second)
+    }
+
+    func testMigrationIsIdempotent() throws {
+        let first = try openStore()
+        try first.save(PersistedSettings(language: .spanish)).get()
+        let second = try openStore()
+        let third = try openStore()
+        XCTAssertEqual(try third.appliedMigrations().get(), ["v1"])
+        XCTAssertEqual(try second.load().get()?.language, .spanish)
+    }
+
+    func testWALModeIsOn() throws {
+        let store = try openStore()
+        XCTAssertEqual(try store.journalMode().get(), "wal")
+        // The mode is persistent: an independent connection sees it too.
+        let other = try DatabaseQueue(path: path("nested/dir/state.sqlite"))
+        XCTAssertEqual(try other.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }, "wal")
+    }
+
+    func testCorruptFileGivesReadableFailure() throws {
+        let file = path("corrupt.sqlite")
+        var garbage = [UInt8](repeating: 0, count: 8192)
+        for i in garbage.indices { garbage[i] = UInt8(truncatingIfNeeded: i &* 131 &+ 7) }
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data(garbage)))
+        let message = failureMessage(SQLiteSettingsStore.open(path: file))
+        XCTAssertTrue(message.hasPrefix("the state database \(file) is damaged ("), message)
+        XCTAssertTrue(message.contains("not a database"), message)
+    }
+
+    func testPathThatIsADirectoryFails() throws {
+        let dir = path("iam-a-directory")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let message = failureMessage(SQLiteSettingsStore.open(path: dir))
+        XCTAssertTrue(message.contains(dir), message)
+    }
+
+    func testParentThatIsAFileFails() throws {
+        let blocker = path("blocker")
+        XCTAssertTrue(FileManager.default.createFile(atPath: blocker, contents: Data("x".utf8)))
+        let message = failureMessage(SQLiteSettingsStore.open(path: blocker + "/state.sqlite"))
+        XCTAssertTrue(message.hasPrefix("cannot create the directory \(blocker)"), message)
+    }
+
+    func testReadOnlyDatabaseLoadsButFailsToSave() throws {
+        let saved = PersistedSettings(language: .chinese, seenMessageIDs: [1])
+        try openStore("ro.sqlite").save(saved).get()
+        let store = try openStore("ro.sqlite", readOnly: true)
+        XCTAssertEqual(try store.load().get(), saved)
+        let message = failureMessage(store.save(PersistedSettings()))
+        XCTAssertTrue(message.contains("read-only"), message)
+        // A missing file cannot be opened read-only.
+        XCTAssertTrue(failureMessage(SQLiteSettingsStore.open(path: path("missing.sqlite"), readOnly: true)).contains("missing.sqlite"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("missing.sqlite")))
+    }
+
+    func testLockedDatabaseFailsAfterBusyTimeout() throws {
+        let store = try openStore("locked.sqlite")
+        try store.save(PersistedSettings(language: .english)).get()
+
+        var config = Configuration()
+        config.allowsUnsafeTransactions = true
+        let holder = try DatabaseQueue(path: path("locked.sqlite"), configuration: config)
+        try holder.inDatabase { try $0.execute(sql: "BEGIN EXCLUSIVE") }
+        defer { try? holder.inDatabase { try $0.execute(sql: "ROLLBACK") } }
+
+        let start = Date()
+        let message = failureMessage(store.save(PersistedSettings(language: .spanish)))
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertTrue(message.contains("locked"), message)
+        XCTAssertGreaterThanOrEqual(elapsed, 1.5, "waits for the busy timeout")
+        XCTAssertLessThan(elapsed, 6, "does not hang")
+
+        // In WAL mode readers are not blocked, and the failed save changed nothing.
+        XCTAssertEqual(try store.load().get()?.language, .english)
+    }
+
+    func testDefaultStatePath() {
+        XCTAssertEqual(SQLiteSettingsStore.defaultPath(environment: ["XDG_DATA_HOME": "/x/data", "HOME": "/home/u"]), "/x/data/docent/state.sqlite")
+        XCTAssertEqual(SQLiteSettingsStore.defaultPath(environment: ["HOME": "/home/u"]), "/home/u/.local/share/docent/state.sqlite")
+        // The XDG spec says relative values are to be ignored.
+        XCTAssertEqual(SQLiteSettingsStore.defaultPath(environment: ["XDG_DATA_HOME": "rel", "HOME": "/home/u"]), "/home/u/.local/share/docent/state.sqlite")
+    }
+
+    // MARK: Configuration
+
+    private func writeConfig(_ text: String, name: String = "conf/config.toml") throws -> String {
+        let file = path(name)
+        try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        return file
+    }
+
+    private func loadConfig(_ text: String) throws -> Result<(config: DocentConfig, warnings: [String]), LoadFailure> {
+        ConfigLoader.load(path: try writeConfig(text), environment: ["HOME": "/home/u"])
+    }
+
+    func testConfigAllKeys() throws {
+        let (config, warnings) = try loadConfig("""
+            data = "https://example.org/appData.json"
+            member_card_url = "https://example.org/soap"
+            print_data_errors = true
+            language = "zh-Hant"
+
+            [url_rewrite]
+            from = "http://internal/"
+            to = "https://public/"
+            """).get()
+        XCTAssertEqual(config, DocentConfig(
+            dataSource: "https://example.org/appData.json", memberCardURL: "https://example.org/soap", printDataErrors: true,
+            rewrite: URLResolver.Rewrite(from: "http://internal/", to: "https://public/"), language: .chinese))
+        XCTAssertEqual(warnings, [])
+    }
+
+    func testConfigEmptyFileIsDefaults() throws {
+        let (config, warnings) = try loadConfig("# nothing here\n").get()
+        XCTAssertEqual(config, DocentConfig())
+        XCTAssertEqual(warnings, [])
+    }
+
+    func testConfigRelativeDataPathResolvesAgainstConfigDirectory() throws {
+        XCTAssertEqual(try loadConfig(#"data = "../museum/./appData.json""#).get().config.dataSource, path("museum/appData.json"))
+        XCTAssertEqual(try loadConfig(#"data = "appData.json""#).get().config.dataSource, path("conf/appData.json"))
+        XCTAssertEqual(try loadConfig(#"data = "/srv/appData.json""#).get().config.dataSource, "/srv/appData.json")
+        XCTAssertEqual(try loadConfig(#"data = "~/m/appData.json""#).get().config.dataSource, "/home/u/m/appData.json")
+        XCTAssertEqual(try loadConfig(#"data = "file:///srv/appData.json""#).get().config.dataSource, "file:///srv/appData.json")
+    }
+
+    func testConfigSyntaxErrorNamesLine() throws {
+        let message = failureMessage(try loadConfig("""
+            data = "a.json"
+            print_data_errors = true
+            language = "en
+            """))
+        XCTAssertTrue(message.contains("config.toml is not valid TOML at line 3"), message)
+    }
+
+    func testConfigWrongTypes() throws {
+        XCTAssertTrue(failureMessage(try loadConfig(#"print_data_errors = "yes""#)).hasSuffix("print_data_errors must be true or false"))
+        XCTAssertTrue(failureMessage(try loadConfig("data = 5")).contains("data must be a string"))
+        XCTAssertTrue(failureMessage(try loadConfig(#"language = "12""#)).contains("is not a language tag"))
+        XCTAssertTrue(failureMessage(try loadConfig("url_rewrite = \"x\"")).contains("url_rewrite must be a table"))
+        XCTAssertTrue(failureMessage(try loadConfig("[url_rewrite]\nfrom = \"a\"")).contains("needs both 'from' and 'to'"))
+    }
+
+    func testConfigUnknownKeysWarn() throws {
+        let (config, warnings) = try loadConfig("""
+            foo = 1
+            print_data_errors = false
+            [url_rewrite]
+            from = "a"
+            to = "b"
+            extra = true
+            """).get()
+        XCTAssertEqual(config.rewrite, URLResolver.Rewrite(from: "a", to: "b"))
+        XCTAssertEqual(warnings, ["unknown key 'foo' ignored", "unknown key 'url_rewrite.extra' ignored"])
+    }
+
+    func testConfigMissingFile() throws {
+        XCTAssertTrue(failureMessage(ConfigLoader.load(path: path("nope.toml"))).contains("does not exist"))
+        // At the default path, no file is simply no configuration.
+        let (config, warnings) = try ConfigLoader.loadDefault(environment: ["XDG_CONFIG_HOME": path("xdg")]).get()
+        XCTAssertEqual(config, DocentConfig())
+        XCTAssertEqual(warnings, [])
+        // But a file there is read.
+        _ = try writeConfig("print_data_errors = true", name: "xdg/docent/config.toml")
+        XCTAssertEqual(try ConfigLoader.loadDefault(environment: ["XDG_CONFIG_HOME": path("xdg")]).get().config.printDataErrors, true)
+    }
+
+    func testDefaultConfigPath() {
+        XCTAssertEqual(ConfigLoader.defaultPath(environment: ["XDG_CONFIG_HOME": "/c", "HOME": "/home/u"]), "/c/docent/config.toml")
+        XCTAssertEqual(ConfigLoader.defaultPath(environment: ["HOME": "/home/u"]), "/home/u/.config/docent/config.toml")
+    }
+
+    // MARK: Document cache
+
+    func testCacheRoundTripAndNoCollision() throws {
+        let cache = FileDocumentCache(directory: path("cache"))
+        let urlA = "https://example.org/appData.json"
+        let urlB = "https://example.org/appData.json?v=2"
+        XCTAssertNil(cache.cached(for: urlA))
+
+        let docA = CachedDocument(body: Array(#"{"a":1}"#.utf8), etag: "\"abc\"", lastModified: "Tue, 01 Apr 2025 10:00:00 GMT", fetchedAt: 1_743_500_000.5)
+        let docB = CachedDocument(body: Array(#"{"b":2}"#.utf8), etag: nil, lastModified: nil, fetchedAt: 1_743_600_000)
+        try cache.write(docA, for: urlA).get()
+        cache.store(docB, for: urlB)
+
+        XCTAssertEqual(cache.cached(for: urlA), docA)
+        XCTAssertEqual(cache.cached(for: urlB), docB)
+        XCTAssertNotEqual(FileDocumentCache.key(for: urlA), FileDocumentCache.key(for: urlB))
+        XCTAssertTrue(cache.bodyPath(for: urlA).hasPrefix(path("cache/appdata/")))
+
+        // A new instance (a later run) reads the same files; an update replaces them.
+        let later = FileDocumentCache(directory: path("cache"))
+        XCTAssertEqual(later.cached(for: urlA), docA)
+        let newer = CachedDocument(body: Array("[]".utf8), etag: "\"def\"", lastModified: nil, fetchedAt: 1_743_700_000)
+        later.store(newer, for: urlA)
+        XCTAssertEqual(cache.cached(for: urlA), newer)
+
+        // No temporary files are left behind.
+        let files = try FileManager.default.contentsOfDirectory(atPath: path("cache/appdata")).sorted()
+        XCTAssertEqual(files.count, 4, "\(files)")
+        XCTAssertFalse(files.contains { $0.contains(".tmp-") })
+    }
+
+    func testCacheKeyIsStable() {
+        // FNV-1a 64 test vectors: the empty string and "a".
+        XCTAssertEqual(FileDocumentCache.key(for: ""), "cbf29ce484222325")
+        XCTAssertEqual(FileDocumentCache.key(for: "a"), "af63dc4c8601ec8c")
+    }
+
+    func testCacheRejectsMismatchedBody() throws {
+        let cache = FileDocumentCache(directory: path("cache"))
+        let url = "https://example.org/a.json"
+        cache.store(CachedDocument(body: Array("[1]".utf8), etag: "e", lastModified: nil, fetchedAt: 1), for: url)
+        try Data("[2]".utf8).write(to: URL(fileURLWithPath: cache.bodyPath(for: url)))
+        XCTAssertNil(cache.cached(for: url), "a body that does not match its meta is a miss, not a wrong etag")
+    }
+
+    func testCacheWriteFailureIsReported() throws {
+        let blocker = path("cache-file")
+        XCTAssertTrue(FileManager.default.createFile(atPath: blocker, contents: Data()))
+        let cache = FileDocumentCache(directory: blocker)
+        let message = failureMessage(cache.write(CachedDocument(body: [1], etag: nil, lastModified: nil, fetchedAt: 0), for: "https://x/"))
+        XCTAssertTrue(message.hasPrefix("cannot write the offline copy of https://x/"), message)
+        XCTAssertTrue(message.hasSuffix("(Not a directory)"), message)
+        XCTAssertNil(cache.cached(for: "https://x/"))
+    }
+
+    func testDefaultCacheDirectory() {
+        XCTAssertEqual(FileDocumentCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/k", "HOME": "/home/u"]), "/k/docent")
+        XCTAssertEqual(FileDocumentCache.defaultDirectory(environment: ["HOME": "/home/u"]), "/home/u/.cache/docent")
+    }
+}

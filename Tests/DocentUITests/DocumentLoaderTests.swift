@@ -1,0 +1,78 @@
+import XCTest
+
+@testable import DocentApp
+@testable import DocentCore
+
+/// The appData cache: revalidation with ETag, offline start from the last good copy.
+final class DocumentLoaderTests: XCTestCase {
+    final class FakeFetcher: Fetching, @unchecked Sendable {
+        var responses: [Result<FetchResponse, FetchError>]
+        var requests: [FetchRequest] = []
+        init(_ r: [Result<FetchResponse, FetchError>]) { responses = r }
+        func fetch(_ request: FetchRequest) -> Result<FetchResponse, FetchError> {
+            requests.append(request)
+            return responses.isEmpty ? .failure(.other(url: request.url, reason: "no more")) : responses.removeFirst()
+        }
+    }
+
+    final class MemoryCache: DocumentCaching, @unchecked Sendable {
+        var docs: [String: CachedDocument] = [:]
+        func cached(for url: String) -> CachedDocument? { docs[url] }
+        func store(_ doc: CachedDocument, for url: String) { docs[url] = doc }
+    }
+
+    let url = "https://museum.example/appData.json"
+    var body: [UInt8] { UIFixtures.bytes("museum.json") }
+    let when = Date(timeIntervalSince1970: 1_790_000_000)
+
+    func testFreshFetchIsCachedThenRevalidated() throws {
+        let cache = MemoryCache()
+        let f = FakeFetcher([.success(FetchResponse(status: 200, body: body, etag: "\"v1\"", lastModified: "Sat, 21 Nov 2026 10:00:00 GMT"))])
+        let (r1, note1) = DocumentLoader.load(source: url, fetcher: f, cache: cache, options: ReadOptions(), now: when)
+        XCTAssertNil(note1)
+        XCTAssertEqual(try r1.get().data.tours.count, 2)
+        XCTAssertEqual(cache.docs[url]?.etag, "\"v1\"")
+        XCTAssertEqual(cache.docs[url]?.body, body)
+        // Second start: the validators are sent; a 304 uses the cached bytes.
+        f.responses = [.success(FetchResponse(status: 304, body: []))]
+        let (r2, note2) = DocumentLoader.load(source: url, fetcher: f, cache: cache, options: ReadOptions(), now: when)
+        XCTAssertEqual(f.requests.last?.etag, "\"v1\"")
+        XCTAssertEqual(f.requests.last?.lastModified, "Sat, 21 Nov 2026 10:00:00 GMT")
+        XCTAssertNil(note2)
+        XCTAssertEqual(try r2.get().data.tours.count, 2)
+    }
+
+    func testOfflineUsesTheLastGoodCopyAndSaysSo() throws {
+        let cache = MemoryCache()
+        cache.docs[url] = CachedDocument(body: body, etag: nil, lastModified: nil, fetchedAt: 1_790_000_000)
+        let f = FakeFetcher([.failure(.unreachable(url: url, reason: "Could not resolve host"))])
+        let (r, note) = DocumentLoader.load(source: url, fetcher: f, cache: cache, options: ReadOptions())
+        XCTAssertEqual(try r.get().data.tours.count, 2)
+        let n = try XCTUnwrap(note)
+        XCTAssertTrue(n.hasPrefix("Offline: using the copy saved 2026-"), n)
+        XCTAssertTrue(n.contains("Could not resolve host"), n)
+    }
+
+    func testOfflineWithoutCacheFailsClearly() {
+        let f = FakeFetcher([.failure(.unreachable(url: url, reason: "Could not resolve host"))])
+        let (r, note) = DocumentLoader.load(source: url, fetcher: f, cache: MemoryCache(), options: ReadOptions())
+        XCTAssertNil(note)
+        guard case .failure(let e) = r else { return XCTFail("should fail") }
+        XCTAssertEqual(e.message, "cannot reach \(url): Could not resolve host")
+    }
+
+    func testFilesAreNotCached() throws {
+        let cache = MemoryCache()
+        let f = FakeFetcher([.success(FetchResponse(status: 200, body: body))])
+        _ = try DocumentLoader.load(source: "/srv/appData.json", fetcher: f, cache: cache, options: ReadOptions()).0.get()
+        XCTAssertTrue(cache.docs.isEmpty)
+        XCTAssertNil(f.requests.first?.etag)
+    }
+
+    func testBadDocumentIsAFailureNotACrash() {
+        let f = FakeFetcher([.success(FetchResponse(status: 200, body: Array("[1, 2".utf8)))])
+        let (r, _) = DocumentLoader.load(source: "/srv/appData.json", fetcher: f, cache: nil, options: ReadOptions())
+        guard case .failure(let e) = r else { return XCTFail("should fail") }
+        XCTAssertTrue(e.message.contains("truncated"), e.message)
+    }
+}

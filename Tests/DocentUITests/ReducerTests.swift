@@ -1,0 +1,210 @@
+import XCTest
+
+@testable import DocentCore
+@testable import DocentUI
+
+/// TCA-style: every action states the exact change to the state and the exact effects.
+final class ReducerTests: XCTestCase {
+    /// Sends `action`; `expect` describes the change by mutating a copy of the old state.
+    func send(_ state: inout AppState, _ action: AppAction, effects: [Effect] = [], file: StaticString = #filePath, line: UInt = #line, _ expect: (inout AppState) -> Void = { _ in }) {
+        var expected = state
+        expect(&expected)
+        let got = Reducer.reduce(&state, action)
+        XCTAssertEqual(got, effects, "effects", file: file, line: line)
+        XCTAssertEqual(state, expected, "state", file: file, line: line)
+    }
+
+    func fresh() -> AppState {
+        AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now)
+    }
+
+    func testFirstLaunchShowsIntroAndLoads() {
+        var s = fresh()
+        send(&s, .launched(restored: nil, languageOverride: nil), effects: [.loadDocument(source: "/museum/appData.json")]) {
+            $0.overlay = .help(firstRun: true)
+        }
+    }
+
+    func testRestoredSettingsAndLanguageOverride() {
+        var s = fresh()
+        let saved = PersistedSettings(language: .spanish, lastTab: .info, seenMessageIDs: [7], locationEnabled: false, introSeen: true)
+        send(&s, .launched(restored: saved, languageOverride: .chinese), effects: [.loadDocument(source: "/museum/appData.json")]) {
+            $0.language = .chinese
+            $0.tab = .info
+            $0.seenMessageIDs = [7]
+            $0.locationEnabled = false
+            $0.introSeen = true
+        }
+        // A language without UI strings is ignored.
+        var t = fresh()
+        send(&t, .launched(restored: PersistedSettings(language: Language(code: "ko"), introSeen: true), languageOverride: nil), effects: [.loadDocument(source: "/museum/appData.json")]) {
+            $0.introSeen = true
+        }
+    }
+
+    func testDocumentLoadedQueuesUnseenLaunchMessageAndFetches() throws {
+        var s = fresh()
+        _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
+        let m = UIFixtures.museum()
+        let ex = try XCTUnwrap(DataAggregator.exhibitionsRequest(app: m.data, now: UIFixtures.now))
+        let ev = try XCTUnwrap(DataAggregator.eventsRequest(app: m.data, now: UIFixtures.now))
+        XCTAssertEqual(ex.url, "/museum/search/exhibitions.json", "file endpoints are read, not POSTed")
+        XCTAssertEqual(ex.method, .get)
+        send(&s, .documentLoaded(.success(m), note: nil), effects: [.fetch(.exhibitions, ex), .fetch(.events, ev)]) {
+            $0.document = .ready(m)
+            $0.overlay = .message(id: 7)
+            $0.exhibitions = .loading
+            $0.events = .loading
+        }
+        send(&s, .dismissOverlay, effects: [.persist(PersistedSettings(language: .english, lastTab: .home, seenMessageIDs: [7], introSeen: true))]) {
+            $0.overlay = nil
+            $0.seenMessageIDs = [7]
+        }
+        // Seen: not shown again on the next start.
+        var again = fresh()
+        _ = Reducer.reduce(&again, .launched(restored: PersistedSettings(seenMessageIDs: [7], introSeen: true), languageOverride: nil))
+        _ = Reducer.reduce(&again, .documentLoaded(.success(m), note: nil))
+        XCTAssertNil(again.overlay)
+    }
+
+    func testDocumentFailureAndOfflineNote() {
+        var s = fresh()
+        send(&s, .documentLoaded(.failure(LoadFailure("file not found: /x")), note: nil)) {
+            $0.document = .failed("file not found: /x")
+            $0.banner = Banner("The museum data could not be loaded.", level: .error)
+        }
+        var o = fresh()
+        o.introSeen = true
+        let m = UIFixtures.museum()
+        let effects = Reducer.reduce(&o, .documentLoaded(.success(m), note: "Offline: using the copy saved 2026-11-20 10:00"))
+        XCTAssertEqual(effects.count, 2)
+        XCTAssertEqual(o.documentNote, "Offline: using the copy saved 2026-11-20 10:00")
+        XCTAssertEqual(o.banner, Banner("Offline: using the copy saved 2026-11-20 10:00", level: .warning))
+    }
+
+    func testFetchResultsFailuresStayInTheirSection() {
+        var s = UIFixtures.loadedState()
+        send(&s, .fetched(.exhibitions, .failure(LoadFailure("HTTP 500 from https://api.example")))) {
+            $0.exhibitions = .failed("HTTP 500 from https://api.example")
+        }
+        send(&s, .fetched(.events, .success(Array("not json".utf8)))) {
+            $0.events = .failed("the response is not JSON (unexpected 'o' at line 1, column 2)")
+        }
+    }
+
+    func testTabsCycleAndPersist() {
+        var s = UIFixtures.loadedState()
+        send(&s, .nextTab, effects: [.persist(PersistedSettings(language: .english, lastTab: .info, introSeen: true))]) { $0.tab = .info }
+        send(&s, .nextTab, effects: [.persist(PersistedSettings(language: .english, lastTab: .home, introSeen: true))]) { $0.tab = .home }
+        send(&s, .previousTab, effects: [.persist(PersistedSettings(language: .english, lastTab: .info, introSeen: true))]) { $0.tab = .info }
+        send(&s, .selectTab(.info))
+        send(&s, .selectTab(.map), effects: []) { _ in }  // not available yet
+        send(&s, .clicked(tag: "tab:home"), effects: [.persist(PersistedSettings(language: .english, lastTab: .home, introSeen: true))]) { $0.tab = .home }
+    }
+
+    func testMoveSkipsHeadersAndClamps() {
+        var s = UIFixtures.loadedState()
+        // Rows: note, header, tour 500, tour 501, see all, header, exhibition, header, event.
+        send(&s, .move(1)) { $0.page.selection = 3 }
+        send(&s, .move(1)) { $0.page.selection = 4 }
+        send(&s, .move(1)) { $0.page.selection = 6 }
+        send(&s, .move(10)) { $0.page.selection = 8 }
+        send(&s, .move(-100)) { $0.page.selection = 2 }
+        send(&s, .moveToEnd) { $0.page.selection = 8 }
+        send(&s, .moveToStart) { $0.page.selection = 2 }
+    }
+
+    func testOpenAndBack() {
+        var s = UIFixtures.loadedState()
+        send(&s, .activate) { $0.stacks[.home] = [Page(.home), Page(.tourDetail(500))] }
+        send(&s, .move(3)) { $0.page.scroll = 0 }  // the page fits: nothing to scroll
+        send(&s, .back) { $0.stacks[.home] = [Page(.home)] }
+        send(&s, .back)
+        // See-all opens with the first selectable row selected.
+        send(&s, .move(2)) { $0.page.selection = 4 }
+        send(&s, .activate) { $0.stacks[.home] = [Page(.home, selection: 4), Page(.allTours, selection: 0)] }
+        send(&s, .clicked(tag: "row:1")) {
+            $0.stacks[.home] = [Page(.home, selection: 4), Page(.allTours, selection: 1), Page(.tourDetail(501))]
+        }
+    }
+
+    func testTextPagesScrollWithinTheirLength() {
+        var s = UIFixtures.loadedState()
+        _ = Reducer.reduce(&s, .viewportChanged(rows: 4, width: 30))
+        _ = Reducer.reduce(&s, .activate)
+        let lines = PageBuilder.tourPage(UIFixtures.museum().data.tours[0], UIFixtures.museum().data, s).lines(width: 30, strings: s.strings).count
+        send(&s, .page(1)) { $0.page.scroll = 3 }
+        send(&s, .moveToEnd) { $0.page.scroll = lines - 4 }
+        send(&s, .move(5))
+        send(&s, .moveToStart) { $0.page.scroll = 0 }
+    }
+
+    func testLanguagePickerAndSwitch() {
+        var s = UIFixtures.loadedState()
+        send(&s, .openLanguagePicker) { $0.overlay = .languagePicker(selection: 0) }
+        send(&s, .move(1)) { $0.overlay = .languagePicker(selection: 1) }
+        send(&s, .move(5)) { $0.overlay = .languagePicker(selection: 2) }
+        send(&s, .activate, effects: [.persist(PersistedSettings(language: .chinese, lastTab: .home, introSeen: true))]) {
+            $0.language = .chinese
+            $0.overlay = nil
+        }
+        send(&s, .setLanguage(Language(code: "ko")))
+        send(&s, .clicked(tag: "lang:1"), effects: [.persist(PersistedSettings(language: .spanish, lastTab: .home, introSeen: true))]) {
+            $0.language = .spanish
+        }
+    }
+
+    func testInfoActions() {
+        var s = UIFixtures.loadedState()
+        _ = Reducer.reduce(&s, .selectTab(.info))
+        // Rows: note, header, hours, tickets, website, header, language, location, header, about.
+        send(&s, .move(4)) { $0.page.selection = 7 }
+        send(&s, .activate, effects: [.persist(PersistedSettings(language: .english, lastTab: .info, locationEnabled: false, introSeen: true))]) {
+            $0.locationEnabled = false
+        }
+        send(&s, .move(-1)) { $0.page.selection = 6 }
+        send(&s, .activate) { $0.overlay = .languagePicker(selection: 0) }
+        send(&s, .back) { $0.overlay = nil }
+    }
+
+    func testFirstRunIntroIsRememberedOnce() {
+        var s = fresh()
+        _ = Reducer.reduce(&s, .launched(restored: nil, languageOverride: nil))
+        send(&s, .dismissOverlay, effects: [.persist(PersistedSettings(language: .english, lastTab: .home, introSeen: true))]) {
+            $0.overlay = nil
+            $0.introSeen = true
+        }
+        send(&s, .showHelp) { $0.overlay = .help(firstRun: false) }
+        send(&s, .selectTab(.info), effects: [.persist(PersistedSettings(language: .english, lastTab: .info, introSeen: true))]) {
+            $0.overlay = nil
+            $0.tab = .info
+        }
+    }
+
+    func testQuitPersistsFirst() {
+        var s = UIFixtures.loadedState()
+        send(&s, .quit, effects: [.persist(s.settings), .quit]) { $0.quitting = true }
+    }
+
+    func testPersistenceFailureIsABanner() {
+        var s = UIFixtures.loadedState()
+        send(&s, .persistenceFailed("database is locked")) {
+            $0.banner = Banner("Your settings could not be saved (database is locked); the guide keeps running with them in memory.", level: .warning)
+        }
+    }
+
+    func testKeyMap() {
+        let s = UIFixtures.loadedState()
+        XCTAssertEqual(KeyMap.action(for: .tab, in: s), .nextTab)
+        XCTAssertEqual(KeyMap.action(for: .function(6), in: s), .selectTab(.info))
+        XCTAssertEqual(KeyMap.action(for: .alt("1"), in: s), .selectTab(.home))
+        XCTAssertNil(KeyMap.action(for: .char("5"), in: s), "digits belong to the keypad")
+        XCTAssertEqual(KeyMap.action(for: .char("j"), in: s), .move(1))
+        XCTAssertEqual(KeyMap.action(for: .escape, in: s), .back)
+        XCTAssertEqual(KeyMap.action(for: .ctrl("c"), in: s), .quit)
+        var o = s
+        o.overlay = .help(firstRun: false)
+        XCTAssertEqual(KeyMap.action(for: .escape, in: o), .dismissOverlay)
+        XCTAssertNil(KeyMap.action(for: .tab, in: o))
+    }
+}
