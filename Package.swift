@@ -49,9 +49,14 @@ let package = Package(
         .testTarget(name: "DocentCoreTests", dependencies: ["DocentCore"]),
         // Drives the real `docent` binary under tmux (it needs `swift build` first).
         .testTarget(name: "EndToEndTests"),
-        .testTarget(name: "DocentUITests", dependencies: ["DocentUI", "DocentApp", "DocentCore"]),
+        .testTarget(
+            name: "DocentUITests", dependencies: ["DocentUI", "DocentApp", "DocentCore"],
+            exclude: ["Snapshots", "Fixtures"]),
         .testTarget(
             name: "AdapterTests",
-            dependencies: ["NetCurl", "AudioPlayback", "StateStore", "TerminalCurses", "DocentCore"]),
+            dependencies: [
+                "NetCurl", "AudioPlayback", "StateStore", "TerminalCurses", "DocentCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
     ]
 )

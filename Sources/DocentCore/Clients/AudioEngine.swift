@@ -1,0 +1,102 @@
+/// What to play: one recording, from a position.
+public struct AudioRequest: Hashable, Sendable {
+    /// Increases with every request; snapshots carry it so a late report about an old track
+    /// is never mistaken for the current one.
+    public var token: Int
+    /// Resolved URL: a path, `file://` or `http(s)://`.
+    public var url: String
+    /// Shown by the sound server (PulseAudio stream media name).
+    public var title: String
+    /// Start position in seconds.
+    public var startAt: Double
+
+    public init(token: Int, url: String, title: String, startAt: Double = 0) {
+        self.token = token
+        self.url = url
+        self.title = title
+        self.startAt = startAt
+    }
+}
+
+/// Where playback stands.
+public enum PlaybackStatus: String, Hashable, Sendable {
+    case idle, loading, buffering, playing, paused, ended, failed
+}
+
+/// Why playback failed, in words a visitor can act on.
+public enum AudioFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    /// No PulseAudio server could be reached. The guide keeps working; the transcript shows.
+    case noSoundServer(String)
+    /// The sound server went away during playback.
+    case soundServerLost(String)
+    /// The server answered with an HTTP error.
+    case http(status: Int)
+    /// The file is missing (a path or file:// URL).
+    case fileNotFound(String)
+    /// DNS, refused, reset, dropped mid-track, timed out.
+    case network(String)
+    /// The bytes are not MP3 audio.
+    case notAudio
+    case other(String)
+
+    public var description: String {
+        switch self {
+        case .noSoundServer(let why): return "no sound server (\(why))"
+        case .soundServerLost(let why): return "the sound server went away (\(why))"
+        case .http(let s): return "the audio file is not available (HTTP \(s))"
+        case .fileNotFound(let p): return "the audio file is missing (\(p))"
+        case .network(let why): return "the audio stream failed (\(why))"
+        case .notAudio: return "the file is not MP3 audio"
+        case .other(let why): return why
+        }
+    }
+}
+
+/// A consistent picture of the player, taken under a lock by the audio threads and polled by
+/// the UI loop (cmus's player_info snapshot).
+public struct PlayerSnapshot: Equatable, Sendable {
+    public var token: Int
+    public var status: PlaybackStatus
+    /// Seconds from the start of the recording.
+    public var position: Double
+    /// Seconds, when known (exact for files; from Content-Length for streams).
+    public var duration: Double?
+    /// 0…1.
+    public var volume: Double
+    public var failure: AudioFailure?
+    /// Whether a sound server is reachable now (probed while playback failed for lack of one).
+    public var outputAvailable: Bool
+
+    public init(token: Int = 0, status: PlaybackStatus = .idle, position: Double = 0, duration: Double? = nil, volume: Double = 1, failure: AudioFailure? = nil, outputAvailable: Bool = true) {
+        self.token = token
+        self.status = status
+        self.position = position
+        self.duration = duration
+        self.volume = volume
+        self.failure = failure
+        self.outputAvailable = outputAvailable
+    }
+
+    /// The snapshot rounded to what the screen shows (tenths of a second), so the loop only
+    /// redraws when something visible changed.
+    public var visible: PlayerSnapshot {
+        var s = self
+        s.position = (position * 10).rounded() / 10
+        s.duration = duration.map { ($0 * 10).rounded() / 10 }
+        return s
+    }
+}
+
+/// The audio player as the core sees it. The live engine (curl → mpg123 → PulseAudio) runs
+/// its blocking work on its own threads; every call here returns at once.
+public protocol AudioEngine: AnyObject {
+    func play(_ request: AudioRequest)
+    func pause()
+    func resume()
+    func stop()
+    /// Seek to an absolute position in seconds (clamped to the recording).
+    func seek(to seconds: Double)
+    /// 0…1.
+    func setVolume(_ volume: Double)
+    func snapshot() -> PlayerSnapshot
+}
