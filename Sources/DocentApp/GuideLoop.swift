@@ -11,14 +11,19 @@ public final class GuideLoop {
     let effects: EffectHandling
     let mailbox = Mailbox()
     let clock: () -> Date
+    /// Polled every turn; its changes arrive as `.playerSnapshot`.
+    let audio: AudioEngine?
+    var lastSnapshot: PlayerSnapshot?
+    var timers: [TimerID: (due: Date, action: AppAction)] = [:]
     var lastSize: Size?
     var lastTick: Date
     var quit = false
 
-    public init(state: AppState, backend: TerminalBackend, effects: EffectHandling, clock: @escaping () -> Date = Date.init) {
+    public init(state: AppState, backend: TerminalBackend, effects: EffectHandling, audio: AudioEngine? = nil, clock: @escaping () -> Date = Date.init) {
         self.state = state
         self.backend = backend
         self.effects = effects
+        self.audio = audio
         self.clock = clock
         self.lastTick = clock()
     }
@@ -26,9 +31,12 @@ public final class GuideLoop {
     /// Sends one action: reduce, then run what it returns.
     public func send(_ action: AppAction) {
         for effect in Reducer.reduce(&state, action) {
-            if effect == .quit {
+            switch effect {
+            case .quit:
                 quit = true
-            } else {
+            case .timer(let id, let ms, let action):
+                timers[id] = (clock().addingTimeInterval(Double(ms) / 1000), action)
+            default:
                 effects.run(effect, mailbox: mailbox)
             }
         }
@@ -38,9 +46,15 @@ public final class GuideLoop {
     @discardableResult
     public func step(timeoutMilliseconds: Int = 100) -> Bool {
         for a in mailbox.drain() { send(a) }
+        fireTimers()
+        pollAudio()
         if quit { return false }
         draw()
-        let events = backend.readEvents(timeoutMilliseconds: mailbox.isEmpty ? timeoutMilliseconds : 0)
+        var wait = mailbox.isEmpty ? timeoutMilliseconds : 0
+        if let next = timers.values.map(\.due).min() {
+            wait = min(wait, max(0, Int(next.timeIntervalSince(clock()) * 1000)))
+        }
+        let events = backend.readEvents(timeoutMilliseconds: wait)
         for e in events { handle(e) }
         let now = clock()
         if now.timeIntervalSince(lastTick) >= 30 {
@@ -54,6 +68,23 @@ public final class GuideLoop {
     public func run() -> AppState {
         while step() {}
         return state
+    }
+
+    func fireTimers() {
+        let now = clock()
+        for (id, t) in timers where t.due <= now {
+            timers[id] = nil
+            send(t.action)
+        }
+    }
+
+    func pollAudio() {
+        guard let audio else { return }
+        let snap = audio.snapshot().visible
+        if snap != lastSnapshot {
+            lastSnapshot = snap
+            send(.playerSnapshot(snap))
+        }
     }
 
     func draw() {
@@ -77,8 +108,9 @@ public final class GuideLoop {
         case .key(let k):
             let size = backend.size
             if size.width < RootView.minimumSize.width || size.height < RootView.minimumSize.height {
-                // Only quit works on the "too small" screen (and pause, once audio exists).
+                // Only quit and pause work on the "too small" screen.
                 if k == .char("q") || k == .ctrl("c") { send(.quit) }
+                if k == .char(" ") { send(.togglePause) }
                 return
             }
             if let a = KeyMap.action(for: k, in: state) { send(a) }

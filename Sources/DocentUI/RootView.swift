@@ -5,7 +5,7 @@ public enum RootView {
 
     /// Rows and columns left for a page's content at a terminal size.
     public static func viewport(for size: Size) -> (rows: Int, width: Int) {
-        (max(1, size.height - 3), max(1, size.width - 2))
+        (max(1, size.height - 4), max(1, size.width - 2))
     }
 
     public static func render(_ state: AppState, size: Size) -> Screen {
@@ -17,7 +17,8 @@ public enum RootView {
         }
         let full = screen.bounds
         let (top, rest) = full.splitTop(1)
-        let (body, status) = rest.splitBottom(1)
+        let (withMini, status) = rest.splitBottom(1)
+        let (body, mini) = withMini.splitBottom(1)
         TabBar.render(&screen, top, tabs: state.tabs, current: state.tab, strings: s, right: state.language.nativeName)
         let (titleRow, contentArea) = body.splitTop(1)
         let content = PageBuilder.content(state.page.route, state)
@@ -35,7 +36,14 @@ public enum RootView {
             for (k, l) in Wrap.lines(text, width: inner.width).prefix(inner.height).enumerated() {
                 screen.put(l, x: inner.x, y: inner.y + k, style: Style(role: .muted))
             }
+        case .keypad:
+            KeypadView.render(&screen, inner, state: state)
+        case .player(let page):
+            let (controls, text) = inner.splitTop(PlayerLayout.controlRows)
+            PlayerViews.controls(&screen, controls, state: state)
+            TextView.render(&screen, text, page: page, scroll: state.page.scroll, strings: s)
         }
+        PlayerViews.mini(&screen, mini, state: state)
         StatusLine.render(&screen, status, state: state)
         if let o = state.overlay { OverlayView.render(&screen, o, state: state) }
         return screen

@@ -77,7 +77,7 @@ struct Guide: ParsableCommand {
         options.rewrite = cfg.rewrite
         let effects = LiveEffects(
             fetcher: CurlFetcher(), cache: FileDocumentCache(directory: FileDocumentCache.defaultDirectory(environment: env)),
-            store: store, options: options)
+            store: store, options: options, audio: nil)
         var state = AppState(source: source, catalog: catalog, language: language ?? .english, now: Date())
         state.timeZone = .current
         let loop = GuideLoop(state: state, backend: backend, effects: effects)

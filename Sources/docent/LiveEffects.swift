@@ -10,12 +10,14 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
     let cache: DocumentCaching?
     let store: SettingsStoring?
     let options: ReadOptions
+    let audio: AudioEngine?
     private var reportedSaveFailure = false
     /// Diagnostics of the loaded document, for --print-data-errors at exit.
     private(set) var diagnostics: [Diagnostic] = []
     private let lock = NSLock()
 
-    init(fetcher: CurlFetcher, cache: DocumentCaching?, store: SettingsStoring?, options: ReadOptions) {
+    init(fetcher: CurlFetcher, cache: DocumentCaching?, store: SettingsStoring?, options: ReadOptions, audio: AudioEngine?) {
+        self.audio = audio
         self.fetcher = fetcher
         self.cache = cache
         self.store = store
@@ -45,8 +47,18 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
                 reportedSaveFailure = true
                 mailbox.post(.persistenceFailed(f.message))
             }
-        case .quit:
-            break
+        case .audio(let command):
+            guard let audio else { return }
+            switch command {
+            case .play(let r): audio.play(r)
+            case .pause: audio.pause()
+            case .resume: audio.resume()
+            case .stop: audio.stop()
+            case .seek(let t): audio.seek(to: t)
+            case .volume(let v): audio.setVolume(v)
+            }
+        case .quit, .timer:
+            break  // the loop handles these itself
         }
     }
 

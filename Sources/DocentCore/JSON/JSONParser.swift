@@ -51,6 +51,12 @@ private struct Cursor {
     let maxDepth: Int
     var i = 0
     var depth = 0
+    /// Members and items of the containers being read, innermost last. Each container is
+    /// copied out at its end into an array of exactly its size: one allocation per
+    /// container, no growth slack kept in the tree.
+    var memberStack: [(key: String, value: JSON)] = []
+    var itemStack: [JSON] = []
+    var interner = StringInterner()
 
     init(buf: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.buf = buf
@@ -128,13 +134,13 @@ private struct Cursor {
     mutating func object() throws(JSONError) -> JSON {
         try enter()
         i += 1
-        var members: [(key: String, value: JSON)] = []
         skipSpace()
         if i < buf.count, buf[i] == UInt8(ascii: "}") {
             i += 1
             depth -= 1
-            return .object(JSONObject(members))
+            return .object(JSONObject([]))
         }
+        let base = memberStack.count
         while true {
             skipSpace()
             guard i < buf.count else { throw error(.truncated) }
@@ -146,7 +152,7 @@ private struct Cursor {
             i += 1
             skipSpace()
             let v = try value()
-            members.append((key, v))
+            memberStack.append((key, v))
             skipSpace()
             guard i < buf.count else { throw error(.truncated) }
             if buf[i] == UInt8(ascii: ",") {
@@ -156,6 +162,8 @@ private struct Cursor {
             if buf[i] == UInt8(ascii: "}") {
                 i += 1
                 depth -= 1
+                let members = Array(memberStack[base...])
+                memberStack.removeSubrange(base...)
                 return .object(JSONObject(members))
             }
             throw error(.unexpected("\(describe(buf[i])) where ',' or '}' was expected"))
@@ -165,16 +173,16 @@ private struct Cursor {
     mutating func array() throws(JSONError) -> JSON {
         try enter()
         i += 1
-        var items: [JSON] = []
         skipSpace()
         if i < buf.count, buf[i] == UInt8(ascii: "]") {
             i += 1
             depth -= 1
-            return .array(items)
+            return .array([])
         }
+        let base = itemStack.count
         while true {
             skipSpace()
-            items.append(try value())
+            itemStack.append(try value())
             skipSpace()
             guard i < buf.count else { throw error(.truncated) }
             if buf[i] == UInt8(ascii: ",") {
@@ -184,28 +192,50 @@ private struct Cursor {
             if buf[i] == UInt8(ascii: "]") {
                 i += 1
                 depth -= 1
+                let items = Array(itemStack[base...])
+                itemStack.removeSubrange(base...)
                 return .array(items)
             }
             throw error(.unexpected("\(describe(buf[i])) where ',' or ']' was expected"))
         }
     }
 
+    /// A string token starting at the opening quote. Strings of 16…64 bytes (longer than
+    /// Swift stores inline) are interned: repeated keys and values (titles repeated in every
+    /// translation, URLs, field names) share one storage.
     mutating func string() throws(JSONError) -> String {
         i += 1
         let start = i
-        var ascii = true
-        // Fast path: no escapes.
-        while i < buf.count {
-            let c = buf[i]
+        var high: UInt64 = 0
+        let base = buf.baseAddress!
+        let n = buf.count
+        // Fast path: no escapes. Eight bytes at a time while no quote or backslash shows.
+        while i + 8 <= n {
+            let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            let q = w ^ 0x2222_2222_2222_2222
+            let b = w ^ 0x5C5C_5C5C_5C5C_5C5C
+            let hasStop = ((q &- 0x0101_0101_0101_0101) & ~q) | ((b &- 0x0101_0101_0101_0101) & ~b)
+            if hasStop & 0x8080_8080_8080_8080 != 0 { break }
+            high |= w
+            i += 8
+        }
+        while i < n {
+            let c = base[i]
             if c == UInt8(ascii: "\"") {
-                let slice = UnsafeBufferPointer(rebasing: buf[start..<i])
+                let slice = UnsafeBufferPointer(start: base + start, count: i - start)
                 i += 1
-                if ascii { return String(decoding: slice, as: UTF8.self) }
-                guard let s = String(validating: slice, as: UTF8.self) else { throw error(.invalidUTF8, at: start) }
+                let ascii = high & 0x8080_8080_8080_8080 == 0
+                if slice.count > 15 && slice.count <= StringInterner.maxLength {
+                    if let s = interner.lookup(slice) { return s }
+                    guard let s = makeString(slice, ascii: ascii) else { throw error(.invalidUTF8, at: start) }
+                    interner.insert(s, slice)
+                    return s
+                }
+                guard let s = makeString(slice, ascii: ascii) else { throw error(.invalidUTF8, at: start) }
                 return s
             }
             if c == UInt8(ascii: "\\") { break }
-            if c >= 0x80 { ascii = false }
+            high |= UInt64(c)
             i += 1
         }
         guard i < buf.count else { throw error(.truncated) }
@@ -261,6 +291,11 @@ private struct Cursor {
             i += 1
         }
         throw error(.truncated)
+    }
+
+    func makeString(_ slice: UnsafeBufferPointer<UInt8>, ascii: Bool) -> String? {
+        if ascii { return String(decoding: slice, as: UTF8.self) }
+        return String(validating: slice, as: UTF8.self)
     }
 
     mutating func hex4() throws(JSONError) -> UInt32 {
@@ -337,11 +372,90 @@ private struct Cursor {
             while i < buf.count, buf[i] >= 0x30 && buf[i] <= 0x39 { i += 1 }
             if i == digits { throw error(i >= buf.count ? .truncated : .unexpected(describe(buf[i]))) }
         }
+        if isInteger && !overflow { return .integer(value) }
         let text = String(decoding: UnsafeBufferPointer(rebasing: buf[start..<i]), as: UTF8.self)
         if isInteger {
             return overflow ? .bigNumber(text) : .integer(value)
         }
         guard let d = Double(text), d.isFinite else { return .bigNumber(text) }
         return .double(d)
+    }
+}
+
+/// Deduplicates mid-sized strings while one document is parsed (an open-addressing table of
+/// indices into `strings`; freed with the parser).
+private struct StringInterner {
+    /// Longer strings are rarely repeated; they are not worth hashing.
+    static let maxLength = 64
+
+    private var strings: [String] = []
+    private var hashes: [UInt64] = []
+    private var table = [Int32](repeating: -1, count: 1024)
+    private var pending: UInt64 = 0
+
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        let p = UnsafeRawPointer(bytes.baseAddress!)
+        var k = 0
+        while k + 8 <= bytes.count {
+            h = (h ^ p.loadUnaligned(fromByteOffset: k, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+            h ^= h >> 32
+            k += 8
+        }
+        if k < bytes.count {
+            var tail: UInt64 = 0
+            var shift: UInt64 = 0
+            while k < bytes.count {
+                tail |= UInt64(bytes[k]) << shift
+                shift += 8
+                k += 1
+            }
+            h = (h ^ tail) &* 0xFF51_AFD7_ED55_8CCD
+        }
+        h ^= h >> 29
+        h = h &* 0xC4CE_B9FE_1A85_EC53
+        return h ^ (h >> 32)
+    }
+
+    /// The stored string equal to `bytes`, if any. Remembers the hash for `insert`.
+    mutating func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let h = Self.hash(bytes)
+        pending = h
+        let mask = table.count - 1
+        var slot = Int(truncatingIfNeeded: h) & mask
+        while true {
+            let idx = Int(table[slot])
+            if idx < 0 { return nil }
+            if hashes[idx] == h {
+                let s = strings[idx]
+                let same = s.utf8.withContiguousStorageIfAvailable { stored in
+                    stored.elementsEqual(bytes)
+                }
+                if same == true { return s }
+            }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// Adds `s` (whose bytes were just looked up and not found).
+    mutating func insert(_ s: String, _ bytes: UnsafeBufferPointer<UInt8>) {
+        if (strings.count + 1) * 2 > table.count { grow() }
+        let h = pending
+        let mask = table.count - 1
+        var slot = Int(truncatingIfNeeded: h) & mask
+        while table[slot] >= 0 { slot = (slot + 1) & mask }
+        table[slot] = Int32(strings.count)
+        strings.append(s)
+        hashes.append(h)
+    }
+
+    private mutating func grow() {
+        table = [Int32](repeating: -1, count: table.count * 2)
+        let mask = table.count - 1
+        for (idx, h) in hashes.enumerated() {
+            var slot = Int(truncatingIfNeeded: h) & mask
+            while table[slot] >= 0 { slot = (slot + 1) & mask }
+            table[slot] = Int32(idx)
+        }
     }
 }

@@ -7,7 +7,7 @@ enum AudioReader {
             let r = e.reader
             let sid = String(id)
             let title = r.string("title", .title)
-            guard let rawURL = r.rawString("audio_file_url"), !rawURL.trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard let rawURL = r.rawString("audio_file_url"), !Trim.isBlank(rawURL) else {
                 ctx.dropped(e.path, id: sid, "no audio_file_url for the English recording")
                 continue
             }
@@ -25,7 +25,7 @@ enum AudioReader {
             }
             var translations: [Language: AudioVersion] = [:]
             Translations.each(r, id: sid, ctx) { lang, t in
-                guard let raw = t.rawString("audio_file_url"), !raw.trimmingCharacters(in: .whitespaces).isEmpty else {
+                guard let raw = t.rawString("audio_file_url"), !Trim.isBlank(raw) else {
                     ctx.note(t.path, id: sid, "\(lang.code) has no audio file; English plays instead")
                     return
                 }

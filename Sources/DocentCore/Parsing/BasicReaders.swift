@@ -9,7 +9,7 @@ enum EndpointsReader {
         }
         let r = FieldReader(o, path: "data")
         func s(_ k: String) -> String? {
-            guard let t = r.rawString(k)?.trimmingCharacters(in: .whitespaces), !t.isEmpty else { return nil }
+            guard let t = r.rawString(k).map(Trim.spaces), !t.isEmpty else { return nil }
             return t
         }
         e.imageServerURL = s("image_server_url").flatMap { ctx.resolver.resolve($0) }

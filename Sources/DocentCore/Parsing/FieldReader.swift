@@ -50,7 +50,7 @@ struct FieldReader {
     /// nil when absent, null or an empty string; a failure when present but not a number.
     func optionalInt(_ key: String) -> Result<Int?, Failure> {
         guard let v = object[key], v != .null else { return .success(nil) }
-        if case .string(let s) = v, s.trimmingCharacters(in: .whitespaces).isEmpty { return .success(nil) }
+        if case .string(let s) = v, Trim.isBlank(s) { return .success(nil) }
         return Self.int(v).map { Optional($0) }.mapError { Failure(message: "\(key): \($0.message)") }
     }
 
@@ -121,7 +121,7 @@ struct FieldReader {
 
     /// `"LL"` → 0, otherwise a number 0…99.
     static func floor(_ v: JSON) -> Result<Floor, Failure> {
-        if case .string(let s) = v, s.trimmingCharacters(in: .whitespaces).uppercased() == "LL" { return .success(.lowerLevel) }
+        if case .string(let s) = v, Trim.spaces(s).uppercased() == "LL" { return .success(.lowerLevel) }
         switch int(v) {
         case .success(let n) where n >= 0 && n < 100: return .success(Floor(n))
         case .success(let n): return .failure(Failure(message: "floor \(n) is out of range"))

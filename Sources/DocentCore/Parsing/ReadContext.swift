@@ -24,7 +24,7 @@ final class ReadContext {
 
     /// A resolved URL for a field, or nil (with a warning when the field held something unusable).
     func url(_ raw: String?, path: String, field: String, id: String?) -> String? {
-        guard let raw, !raw.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        guard let raw, !Trim.isBlank(raw) else { return nil }
         if let r = resolver.resolve(raw) { return r }
         warning(path, id: id, "\(field) \"\(FieldReader.clip(raw))\" is not a usable URL")
         return nil
@@ -32,7 +32,7 @@ final class ReadContext {
 
     /// An image reference: a URL, or (newer CMS) a bare IIIF image id turned into an IIIF URL.
     func imageURL(_ raw: String?, path: String, id: String?) -> String? {
-        guard let raw = raw?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
+        guard let raw = raw.map(Trim.spaces), !raw.isEmpty else { return nil }
         if Self.looksLikeIIIFID(raw) {
             guard let server = imageServerURL else { return nil }
             let base = server.hasSuffix("/") ? String(server.dropLast()) : server

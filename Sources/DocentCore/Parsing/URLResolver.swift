@@ -31,7 +31,7 @@ public struct URLResolver: Sendable {
 
     /// The absolute form of `reference`, or nil if it is empty or cannot be a URL.
     public func resolve(_ reference: String) -> String? {
-        var ref = reference.trimmingCharacters(in: .whitespacesAndNewlines)
+        var ref = Trim.spacesAndNewlines(reference)
         guard !ref.isEmpty, !ref.contains(where: { $0.isNewline || $0 == "\0" }) else { return nil }
         if let rw = rewrite, !rw.from.isEmpty, ref.hasPrefix(rw.from) {
             ref = rw.to + ref.dropFirst(rw.from.count)

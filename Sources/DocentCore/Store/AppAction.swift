@@ -34,6 +34,26 @@ public enum AppAction: Equatable, Sendable {
     case viewportChanged(rows: Int, width: Int)
     case tick(Date)
     case quit
+
+    // Audio Guide keypad
+    case keypadDigit(Character)
+    case keypadDelete
+    case keypadGo
+    case keypadFlashEnded
+
+    // Player (reachable from every tab)
+    /// Play a recording: an artwork's commentary or a tour's intro.
+    case play(audioID: Int, artworkID: Int?, tourID: Int?)
+    /// The engine's state changed (polled by the loop).
+    case playerSnapshot(PlayerSnapshot)
+    case togglePause
+    case seekBy(Double)
+    case volumeBy(Double)
+    case stopAudio
+    /// Open the full player view on the current tab.
+    case openPlayer
+    /// Choose another language for the commentary that is loaded.
+    case openAudioLanguages
 }
 
 /// What a background fetch was for.
@@ -43,8 +63,11 @@ public enum FetchPurpose: Hashable, Sendable {
 }
 
 /// What the shell must do. Values, not closures, so reducer tests compare them exactly.
-public enum Effect: Equatable, Sendable {
+public indirect enum Effect: Equatable, Sendable {
     case loadDocument(source: String)
+    case audio(AudioCommand)
+    /// Send `action` after `milliseconds`, replacing a pending timer with the same id.
+    case timer(TimerID, milliseconds: Int, action: AppAction)
     case fetch(FetchPurpose, FetchRequest)
     case persist(PersistedSettings)
     case quit

@@ -33,6 +33,10 @@ public enum Overlay: Equatable, Sendable {
     case languagePicker(selection: Int)
     /// A launch or tour-exit message from the museum.
     case message(id: Int)
+    /// A keypad number shared by several things: choose one.
+    case keypadChooser(number: String, selection: Int)
+    /// Play the current commentary in another language; indexes `AppState.audioLanguages`.
+    case audioLanguage(selection: Int)
 }
 
 /// What survives a restart (stored in SQLite by the app layer).
@@ -78,6 +82,8 @@ public struct AppState: Equatable, Sendable {
     /// Columns available to text (for wrapping when bounding scroll).
     public var viewportWidth = 78
     public var quitting = false
+    public var player = PlayerState()
+    public var keypad = KeypadState()
     /// Dates and times are shown in this zone (the museum visitor's local time; UTC in tests).
     public var timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current
 
@@ -106,6 +112,9 @@ public struct AppState: Equatable, Sendable {
     }
 
     public var depth: Int { stacks[tab]?.count ?? 1 }
+
+    /// The languages a visitor can ask a commentary in (the UI languages).
+    public var audioLanguages: [Language] { catalog.languages }
 
     public var settings: PersistedSettings {
         PersistedSettings(language: language, lastTab: tab, seenMessageIDs: seenMessageIDs, locationEnabled: locationEnabled, introSeen: introSeen)

@@ -34,6 +34,10 @@ public enum PageBuilder {
         case .info: return .list(title: nil, rows: infoRows(app, state))
         case .museumInfo: return .text(museumInfoPage(app, state))
         case .about: return .text(aboutPage(app, state))
+        case .keypad: return .keypad
+        case .player:
+            guard let page = playerPage(app, state) else { return .message(s("player.nothing")) }
+            return .player(page)
         }
     }
 
@@ -211,6 +215,33 @@ public enum PageBuilder {
 
     static func stopsText(_ n: Int, _ s: Strings) -> String {
         n == 1 ? s("tour.stopsOne") : s("tour.stops", ["count": String(n)])
+    }
+
+    // MARK: Player
+
+    /// The loaded track as a page: artwork facts, then the transcript in the language playing.
+    public static func playerPage(_ app: AppData, _ state: AppState) -> TextPage? {
+        guard let track = state.player.track else { return nil }
+        let s = state.strings
+        var facts: [String] = []
+        var title = track.title
+        var credits = ""
+        if let a = track.artworkID.flatMap({ app.artworks[$0] }) {
+            if a.title != track.title { facts.append(a.title) }
+            title = track.title.isEmpty ? a.title : track.title
+            facts += a.tombstone.split(separator: "\n").map(String.init)
+            facts.append("\(s("gallery.short", ["gallery": a.galleryTitle])), \(s("floor.label", ["floor": a.floor.label]))")
+            credits = a.credits
+        } else if let t = track.tourID.flatMap({ app.tour($0) }) {
+            facts.append(t.text(state.language).text.title)
+        }
+        facts.append(s("player.language", ["language": track.language.nativeName]))
+        if track.fellBack {
+            facts.append(s("player.fellBack", ["language": track.requested.nativeName]))
+        }
+        var body = track.transcript.isEmpty ? s("player.noTranscript") : track.transcript
+        if !credits.isEmpty { body += "\n\n" + s("player.credits") + "\n" + credits }
+        return TextPage(title: title, facts: facts, body: body)
     }
 
     // MARK: Dates

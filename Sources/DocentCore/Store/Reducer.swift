@@ -3,6 +3,7 @@ import Foundation
 /// The one place state changes. Pure: returns the effects for the shell to run.
 public enum Reducer {
     public static func reduce(_ state: inout AppState, _ action: AppAction) -> [Effect] {
+        if let effects = reducePlayer(&state, action) { return effects }
         switch action {
         case .launched(let restored, let override):
             return launched(&state, restored, override)
@@ -42,6 +43,11 @@ public enum Reducer {
             return activate(&state)
         case .back:
             if state.overlay != nil { return reduce(&state, .dismissOverlay) }
+            if state.page.route == .keypad, !state.keypad.input.isEmpty {
+                state.keypad.input = ""
+                state.keypad.notice = nil
+                return []
+            }
             guard var stack = state.stacks[state.tab], stack.count > 1 else { return [] }
             stack.removeLast()
             state.stacks[state.tab] = stack
@@ -72,7 +78,11 @@ public enum Reducer {
             return []
         case .quit:
             state.quitting = true
-            return [.persist(state.settings), .quit]
+            var effects: [Effect] = [.persist(state.settings)]
+            if state.player.isActive { effects.append(.audio(.stop)) }
+            return effects + [.quit]
+        default:
+            return []
         }
     }
 
@@ -160,7 +170,7 @@ public enum Reducer {
                 state.seenMessageIDs.insert(id)
                 changed = true
             }
-        case .languagePicker: break
+        case .languagePicker, .keypadChooser, .audioLanguage: break
         }
         showNextMessage(&state)
         return changed ? [.persist(state.settings)] : []
@@ -174,10 +184,19 @@ public enum Reducer {
     }
 
     static func move(_ state: inout AppState, _ delta: Int) {
-        if case .languagePicker(let sel) = state.overlay {
-            let n = state.catalog.languages.count
-            state.overlay = .languagePicker(selection: min(max(0, sel.addingReportingOverflow(delta).partialValue), n - 1))
+        func clamp(_ sel: Int, _ n: Int) -> Int { min(max(0, sel.addingReportingOverflow(delta).partialValue), max(0, n - 1)) }
+        switch state.overlay {
+        case .languagePicker(let sel)?:
+            state.overlay = .languagePicker(selection: clamp(sel, state.catalog.languages.count))
             return
+        case .keypadChooser(let number, let sel)?:
+            let n = state.museum?.keypad.lookup(number).count ?? 0
+            state.overlay = .keypadChooser(number: number, selection: clamp(sel, n))
+            return
+        case .audioLanguage(let sel)?:
+            state.overlay = .audioLanguage(selection: clamp(sel, state.audioLanguages.count))
+            return
+        default: break
         }
         guard state.overlay == nil else { return }
         var page = state.page
@@ -193,7 +212,11 @@ public enum Reducer {
             let total = text.lines(width: state.viewportWidth, strings: state.strings).count
             let maxScroll = max(0, total - state.viewportRows)
             page.scroll = min(max(0, page.scroll.addingReportingOverflow(delta).partialValue), maxScroll)
-        case .message:
+        case .player(let text):
+            let total = text.lines(width: state.viewportWidth, strings: state.strings).count
+            let maxScroll = max(0, total - (state.viewportRows - PlayerLayout.controlRows))
+            page.scroll = min(max(0, page.scroll.addingReportingOverflow(delta).partialValue), maxScroll)
+        case .message, .keypad:
             return
         }
         state.page = page
@@ -205,7 +228,18 @@ public enum Reducer {
             guard langs.indices.contains(sel) else { return [] }
             return reduce(&state, .setLanguage(langs[sel]))
         }
+        if case .keypadChooser(let number, let sel) = state.overlay {
+            let targets = state.museum?.keypad.lookup(number) ?? []
+            guard targets.indices.contains(sel) else { return [] }
+            return open(&state, targets[sel])
+        }
+        if case .audioLanguage(let sel) = state.overlay {
+            state.overlay = nil
+            guard let t = state.player.track, state.audioLanguages.indices.contains(sel) else { return [] }
+            return play(&state, audioID: t.audioID, artworkID: t.artworkID, tourID: t.tourID, language: state.audioLanguages[sel])
+        }
         if state.overlay != nil { return dismissOverlay(&state) }
+        if state.page.route == .keypad { return keypadGo(&state) }
         guard let rows = rows(state) else { return [] }
         let page = state.page
         guard let i = Row.effectiveSelection(rows, page.selection), let action = rows[i].action else { return [] }
@@ -215,9 +249,8 @@ public enum Reducer {
     static func perform(_ state: inout AppState, _ action: RowAction) -> [Effect] {
         switch action {
         case .push(let route):
-            var stack = state.stacks[state.tab] ?? [Page(Route.root(of: state.tab))]
-            stack.append(Page(route, selection: firstSelectable(route, state)))
-            state.stacks[state.tab] = stack
+            push(&state, route)
+            state.page.selection = firstSelectable(route, state)
             return []
         case .openLanguagePicker:
             return reduce(&state, .openLanguagePicker)
@@ -252,6 +285,22 @@ public enum Reducer {
             return reduce(&state, .setLanguage(state.catalog.languages[i]))
         case "overlay":
             return dismissOverlay(&state)
+        case "choice":
+            guard let i = Int(arg) else { return [] }
+            switch state.overlay {
+            case .keypadChooser(let number, _)?: state.overlay = .keypadChooser(number: number, selection: i)
+            case .audioLanguage?: state.overlay = .audioLanguage(selection: i)
+            default: return []
+            }
+            return activate(&state)
+        case "key":
+            switch arg {
+            case "del": return reduce(&state, .keypadDelete)
+            case "go": return reduce(&state, .keypadGo)
+            default: return arg.count == 1 ? reduce(&state, .keypadDigit(Character(arg))) : []
+            }
+        case "player":
+            return reduce(&state, .openPlayer)
         default:
             return []
         }

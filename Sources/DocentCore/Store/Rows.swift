@@ -102,6 +102,10 @@ public enum PageContent: Equatable, Sendable {
     case text(TextPage)
     /// Nothing to show yet (loading) or the reason it cannot be shown.
     case message(String)
+    /// The Audio Guide keypad.
+    case keypad
+    /// The full player view (a text page of the loaded track, drawn under the controls).
+    case player(TextPage)
 }
 
 extension Row {

@@ -4,7 +4,7 @@ public enum Tab: String, CaseIterable, Hashable, Sendable {
     case home, audioGuide, map, tours, search, info
 
     /// The tabs built so far; others appear as their features land.
-    public static let available: [Tab] = [.home, .info]
+    public static let available: [Tab] = [.home, .audioGuide, .info]
 
     /// UI string key of the tab title.
     public var titleKey: String { "tab.\(rawValue)" }
@@ -22,11 +22,16 @@ public enum Route: Hashable, Sendable {
     case info
     case museumInfo
     case about
+    /// The Audio Guide keypad.
+    case keypad
+    /// The full player: title, tombstone, gallery, transcript, credits.
+    case player
 
     /// The root of each tab.
     public static func root(of tab: Tab) -> Route {
         switch tab {
         case .info: return .info
+        case .audioGuide: return .keypad
         default: return .home
         }
     }

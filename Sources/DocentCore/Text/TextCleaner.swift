@@ -29,76 +29,123 @@ public enum TextCleaner {
     }
 
     private static func needsWork(_ text: String, _ options: Options) -> Bool {
-        for b in text.utf8 {
-            switch b {
-            case 0x26, 0x3C: return true  // & <
-            case 0x7C where options.contains(.barIsBreak): return true
-            case 0x00..<0x20, 0x7F: return true
-            case 0xC2: return true  // C1 controls and NBSP live behind 0xC2
-            default: continue
-            }
-        }
+        let bar = options.contains(.barIsBreak)
+        if let answer = text.utf8.withContiguousStorageIfAvailable({ needsWork($0, bar: bar) }) { return answer }
+        var copy = text
+        copy.makeContiguousUTF8()
+        return copy.utf8.withContiguousStorageIfAvailable { needsWork($0, bar: bar) } ?? true
+    }
+
+    private static func needsWork(_ bytes: UnsafeBufferPointer<UInt8>, bar: Bool) -> Bool {
+        guard let first = bytes.first, let last = bytes.last else { return false }
         // Leading/trailing whitespace.
-        if let f = text.utf8.first, f == 0x20 { return true }
-        if let l = text.utf8.last, l == 0x20 { return true }
+        if first == 0x20 || last == 0x20 { return true }
+        for b in bytes {
+            // & < (|) controls DEL; C1 controls and NBSP live behind 0xC2.
+            if b < 0x20 || b == 0x26 || b == 0x3C || b == 0x7F || b == 0xC2 || (b == 0x7C && bar) { return true }
+        }
         return false
     }
 
     /// Line breaks normalised to `\n`, tabs to a space, every other control character
     /// (ESC, C1, DEL…) removed, runs of spaces collapsed, each line trimmed, blank-line runs
-    /// limited to one.
+    /// limited to one. Works on the UTF-8 bytes: everything it removes or replaces is a whole
+    /// scalar, so the result is valid UTF-8 whenever the input is.
     private static func normalise(_ s: String, _ options: Options) -> String {
-        var lines: [String] = []
-        var current = ""
-        var lastWasSpace = false
-        var pendingCR = false
-        func endLine() {
-            while current.last == " " { current.removeLast() }
-            lines.append(current)
-            current = ""
-            lastWasSpace = false
-        }
-        for scalar in s.unicodeScalars {
-            let v = scalar.value
-            if pendingCR {
-                pendingCR = false
-                if v == 0x0A { continue }
-            }
-            if v == 0x0D {
-                endLine()
-                pendingCR = true
-                continue
-            }
-            if v == 0x0A || v == 0x2028 || v == 0x2029 || (v == 0x7C && options.contains(.barIsBreak)) {
-                endLine()
-                continue
-            }
-            let isSpace = v == 0x20 || v == 0x09 || v == 0xA0
-            if isSpace {
-                if !current.isEmpty && !lastWasSpace {
-                    current.unicodeScalars.append(" ")
-                    lastWasSpace = true
+        var text = s
+        text.makeContiguousUTF8()
+        let bar = options.contains(.barIsBreak)
+        let single = options.contains(.singleLine)
+        return text.utf8.withContiguousStorageIfAvailable { bytes -> String in
+            let n = bytes.count
+            var out: [UInt8] = []
+            out.reserveCapacity(n)
+            var line: [UInt8] = []
+            line.reserveCapacity(min(n, 256))
+            var lastWasSpace = false
+            var pendingCR = false
+            var hasLines = false
+            var pendingBlank = false
+            func endLine() {
+                while line.last == 0x20 { line.removeLast() }
+                if line.isEmpty {
+                    if hasLines { pendingBlank = true }
+                } else {
+                    if hasLines {
+                        if single {
+                            out.append(0x20)
+                        } else {
+                            out.append(0x0A)
+                            if pendingBlank { out.append(0x0A) }
+                        }
+                    }
+                    out.append(contentsOf: line)
+                    hasLines = true
+                    pendingBlank = false
+                    line.removeAll(keepingCapacity: true)
                 }
-                continue
+                lastWasSpace = false
             }
-            if v < 0x20 || (v >= 0x7F && v < 0xA0) || v == 0xFEFF { continue }
-            current.unicodeScalars.append(scalar)
-            lastWasSpace = false
-        }
-        endLine()
-        // Drop leading/trailing blank lines and collapse blank runs.
-        var out: [String] = []
-        for l in lines {
-            if l.isEmpty && (out.isEmpty || out.last == "") { continue }
-            out.append(l)
-        }
-        while out.last == "" { out.removeLast() }
-        return options.contains(.singleLine) ? out.filter { !$0.isEmpty }.joined(separator: " ") : out.joined(separator: "\n")
+            var k = 0
+            while k < n {
+                let b = bytes[k]
+                // The scalar at k: its value for the few that matter, and its length.
+                var v: UInt32 = UInt32(b)
+                var len = 1
+                if b >= 0x80 {
+                    if b < 0xE0 {
+                        len = 2
+                        if b == 0xC2, k + 1 < n { v = UInt32(bytes[k + 1] & 0x3F) | 0x80 } else { v = 0x100 }
+                    } else if b < 0xF0 {
+                        len = 3
+                        if k + 2 < n, (b == 0xE2 && bytes[k + 1] == 0x80) || (b == 0xEF && bytes[k + 1] == 0xBB) {
+                            v = (UInt32(b & 0x0F) << 12) | (UInt32(bytes[k + 1] & 0x3F) << 6) | UInt32(bytes[k + 2] & 0x3F)
+                        } else {
+                            v = 0x800
+                        }
+                    } else {
+                        len = 4
+                        v = 0x10000
+                    }
+                    len = min(len, n - k)
+                }
+                if pendingCR {
+                    pendingCR = false
+                    if v == 0x0A {
+                        k += len
+                        continue
+                    }
+                }
+                if v == 0x0D {
+                    endLine()
+                    pendingCR = true
+                } else if v == 0x0A || v == 0x2028 || v == 0x2029 || (v == 0x7C && bar) {
+                    endLine()
+                } else if v == 0x20 || v == 0x09 || v == 0xA0 {
+                    if !line.isEmpty && !lastWasSpace {
+                        line.append(0x20)
+                        lastWasSpace = true
+                    }
+                } else if v < 0x20 || (v >= 0x7F && v < 0xA0) || v == 0xFEFF {
+                    // removed
+                } else {
+                    if len == 1 {
+                        line.append(b)
+                    } else {
+                        line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[k..<(k + len)]))
+                    }
+                    lastWasSpace = false
+                }
+                k += len
+            }
+            endLine()
+            return String(decoding: out, as: UTF8.self)
+        }!
     }
 
     /// Removes tags. Block-ending tags and `<br>` become line breaks; `<li>` a bullet.
     static func stripTags(_ s: String) -> String {
-        guard s.contains("<") else { return s }
+        guard s.utf8.contains(0x3C) else { return s }
         var out = ""
         var i = s.startIndex
         while i < s.endIndex {
@@ -125,7 +172,64 @@ public enum TextCleaner {
 
     /// Decodes named, decimal and hex character references. Unknown names stay as written.
     public static func decodeEntities(_ s: String) -> String {
-        guard s.contains("&") else { return s }
+        guard s.utf8.contains(0x26) else { return s }
+        var text = s
+        text.makeContiguousUTF8()
+        if let fast = text.utf8.withContiguousStorageIfAvailable({ decodeEntitiesBytes($0) }), let result = fast {
+            return result
+        }
+        return decodeEntitiesByCharacter(s)
+    }
+
+    /// The byte-level decoder. Every byte of an ASCII entity is a whole character, so it
+    /// gives the same result as `decodeEntitiesByCharacter` except where a character could
+    /// straddle the entity's edge (a non-ASCII scalar just before `&` or just after `;`,
+    /// which a combining mark or a prepended mark would join); there it returns nil.
+    private static func decodeEntitiesBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let n = bytes.count
+        var out: [UInt8] = []
+        out.reserveCapacity(n)
+        var i = 0
+        var name: [UInt8] = []
+        while i < n {
+            let c = bytes[i]
+            guard c == 0x26 else {
+                out.append(c)
+                i += 1
+                continue
+            }
+            // Look for ';' within 10 characters.
+            var j = i + 1
+            var found = false
+            var steps = 0
+            name.removeAll(keepingCapacity: true)
+            while j < n, steps < 10 {
+                let d = bytes[j]
+                if d == 0x3B {
+                    found = true
+                    break
+                }
+                let alnum = (d >= 0x30 && d <= 0x39) || (d >= 0x41 && d <= 0x5A) || (d >= 0x61 && d <= 0x7A) || d == 0x23
+                if !alnum { break }
+                name.append(d)
+                j += 1
+                steps += 1
+            }
+            if found, let decoded = decode(String(decoding: name, as: UTF8.self)) {
+                if (i > 0 && bytes[i - 1] >= 0x80) || (j + 1 < n && bytes[j + 1] >= 0x80) { return nil }
+                var scalarBytes = Unicode.UTF8.encode(decoded)!.makeIterator()
+                while let b = scalarBytes.next() { out.append(b) }
+                i = j + 1
+            } else {
+                out.append(c)
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The reference decoder, character by character.
+    static func decodeEntitiesByCharacter(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
         var i = s.startIndex

@@ -3,7 +3,13 @@
 public enum KeyMap {
     public static func action(for key: Key, in state: AppState) -> AppAction? {
         if state.overlay != nil { return overlayAction(key, state) }
+        if let a = playerAction(key, state) { return a }
+        let onKeypad = state.page.route == .keypad
         switch key {
+        case .char(let c) where c.isASCII && c.isNumber: return .keypadDigit(c)
+        case .backspace where onKeypad, .delete where onKeypad: return .keypadDelete
+        case .enter where onKeypad: return .keypadGo
+        case .char("a") where state.page.route == .player: return .openAudioLanguages
         case .tab: return .nextTab
         case .backTab: return .previousTab
         case .function(let n) where (1...6).contains(n): return tabAction(n)
@@ -14,11 +20,26 @@ public enum KeyMap {
         case .pageDown: return .page(1)
         case .home, .char("g"): return .moveToStart
         case .end, .char("G"): return .moveToEnd
-        case .enter, .right, .char("l"): return .activate
-        case .escape, .backspace, .left, .char("h"): return .back
+        case .enter, .char("l"): return .activate
+        case .escape, .backspace, .char("h"): return .back
         case .char("?"): return .showHelp
         case .char("L"): return .openLanguagePicker
         case .char("q"), .ctrl("c"): return .quit
+        default: return nil
+        }
+    }
+
+    /// The player's keys work on every tab: Space pause, ←/→ seek 10 s, +/- volume, s stop,
+    /// p open the full player.
+    static func playerAction(_ key: Key, _ state: AppState) -> AppAction? {
+        switch key {
+        case .char(" "): return .togglePause
+        case .left: return .seekBy(-10)
+        case .right: return .seekBy(10)
+        case .char("+"), .char("="): return .volumeBy(0.05)
+        case .char("-"), .char("_"): return .volumeBy(-0.05)
+        case .char("s"): return .stopAudio
+        case .char("p"): return .openPlayer
         default: return nil
         }
     }

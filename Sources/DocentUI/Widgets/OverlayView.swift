@@ -21,12 +21,44 @@ public enum OverlayView {
                 screen.put(l, x: row.x + 1, y: y, style: style, clip: row)
                 screen.addHitRegion(row, tag: "lang:\(i)")
             }
+        case .keypadChooser(let number, let sel):
+            guard let app = state.museum else { return }
+            let lines = app.keypad.lookup(number).map { t -> String in
+                switch t {
+                case .artwork(let id, _):
+                    guard let a = app.artworks[id] else { return "?" }
+                    return "\(a.title) — \(s("gallery.short", ["gallery": a.galleryTitle]))"
+                case .tour(let id): return app.tour(id)?.text(state.language).text.title ?? "?"
+                }
+            }
+            choices(&screen, title: s("keypad.chooseTitle", ["number": number]), lines: lines, selection: sel, footer: s("language.footer"))
+        case .audioLanguage(let sel):
+            let audio = state.player.track.flatMap { state.museum?.audioFiles[$0.audioID] }
+            let lines = state.audioLanguages.map { l -> String in
+                let has = l == .english || audio?.translations[l] != nil
+                return l.nativeName + (has ? "" : " " + s("player.englishInstead"))
+            }
+            choices(&screen, title: s("player.audioLanguageTitle"), lines: lines, selection: sel, footer: s("language.footer"))
         case .message(let id):
             guard let m = state.museum?.messages.first(where: { $0.id == id }) else { return }
             let t = m.text(state.language)
             var body = t.body
             if let url = m.actionURL { body += "\n\n" + (t.actionTitle ?? s("link.more")) + ": " + url }
             box(&screen, title: t.title, text: body, footer: s("overlay.dismiss"))
+        }
+    }
+
+    static func choices(_ screen: inout Screen, title: String, lines: [String], selection: Int, footer: String) {
+        let width = max(30, lines.map(TextWidth.width).max() ?? 0) + 2
+        let area = boxArea(screen, contentWidth: width, contentHeight: lines.count)
+        frame(&screen, area, title: title, footer: footer)
+        for (i, l) in lines.enumerated() where 2 + i < area.height - 1 {
+            let y = area.y + 2 + i
+            let row = Rect(x: area.x + 2, y: y, width: area.width - 4, height: 1)
+            let style = i == selection ? Style(role: .highlight, reverse: true) : .plain
+            screen.fill(row, style: style)
+            screen.put(TextWidth.truncate(l, to: row.width - 1), x: row.x + 1, y: y, style: style, clip: row)
+            screen.addHitRegion(row, tag: "choice:\(i)")
         }
     }
 

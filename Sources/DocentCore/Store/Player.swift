@@ -1,0 +1,89 @@
+/// What the player has loaded: which recording, in which language, for what.
+public struct Track: Equatable, Sendable {
+    public var audioID: Int
+    /// The artwork it comments on (nil for tour intros and bumpers).
+    public var artworkID: Int?
+    /// The tour it belongs to, when played as part of one.
+    public var tourID: Int?
+    /// The language actually playing.
+    public var language: Language
+    /// The language the visitor asked for; differs from `language` when it fell back.
+    public var requested: Language
+    public var title: String
+    public var url: String
+    public var transcript: String
+
+    public var fellBack: Bool { language != requested }
+
+    public init(audioID: Int, artworkID: Int?, tourID: Int?, language: Language, requested: Language, title: String, url: String, transcript: String) {
+        self.audioID = audioID
+        self.artworkID = artworkID
+        self.tourID = tourID
+        self.language = language
+        self.requested = requested
+        self.title = title
+        self.url = url
+        self.transcript = transcript
+    }
+}
+
+/// The shared player: every tab reads it, only player actions change it.
+public struct PlayerState: Equatable, Sendable {
+    public var track: Track?
+    /// The engine's last report about the current track.
+    public var snapshot = PlayerSnapshot()
+    /// The next request token (tokens only grow).
+    public var nextToken = 1
+    /// 0…1, kept across tracks.
+    public var volume = 0.8
+    public var transcriptScroll = 0
+
+    public init() {}
+
+    public var isActive: Bool {
+        guard track != nil else { return false }
+        switch snapshot.status {
+        case .idle: return false
+        default: return true
+        }
+    }
+}
+
+/// Commands for the audio engine (run by the shell).
+public enum AudioCommand: Equatable, Sendable {
+    case play(AudioRequest)
+    case pause
+    case resume
+    case stop
+    case seek(Double)
+    case volume(Double)
+}
+
+/// The Audio Guide keypad: digits typed so far, the key to light up, what the last GO said.
+public struct KeypadState: Equatable, Sendable {
+    public enum Notice: Equatable, Sendable {
+        /// GO with nothing typed.
+        case empty
+        /// No artwork or tour has this number.
+        case unknown(String)
+        /// A sixth digit was refused.
+        case tooLong
+    }
+
+    public var input = ""
+    /// The key shown pressed ("0"…"9", "del", "go"); cleared by a short timer.
+    public var pressed: String?
+    public var notice: Notice?
+
+    public init() {}
+}
+
+/// Named timers: scheduling one again replaces it.
+public enum TimerID: Hashable, Sendable {
+    case keypadFlash
+}
+
+/// The full player's fixed layout: rows of controls above the scrolling page.
+public enum PlayerLayout {
+    public static let controlRows = 3
+}
