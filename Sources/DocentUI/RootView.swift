@@ -38,6 +38,10 @@ public enum RootView {
             }
         case .keypad:
             KeypadView.render(&screen, inner, state: state)
+        case .map:
+            MapScreen.render(&screen, inner, state: state)
+        case .search:
+            SearchScreen.render(&screen, inner, state: state)
         case .player(let page):
             let (controls, text) = inner.splitTop(PlayerLayout.controlRows)
             PlayerViews.controls(&screen, controls, state: state)

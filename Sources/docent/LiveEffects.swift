@@ -57,6 +57,10 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
             case .seek(let t): audio.seek(to: t)
             case .volume(let v): audio.setVolume(v)
             }
+        case .map(let effect):
+            runMap(effect, mailbox: mailbox)
+        case .search(let effect):
+            runSearch(effect, mailbox: mailbox)
         case .quit, .timer:
             break  // the loop handles these itself
         }

@@ -54,6 +54,11 @@ public enum AppAction: Equatable, Sendable {
     case openPlayer
     /// Choose another language for the commentary that is loaded.
     case openAudioLanguages
+
+    /// The Map tab's own actions.
+    case map(MapAction)
+    /// The Search tab's own actions.
+    case search(SearchAction)
 }
 
 /// What a background fetch was for.
@@ -70,5 +75,7 @@ public indirect enum Effect: Equatable, Sendable {
     case timer(TimerID, milliseconds: Int, action: AppAction)
     case fetch(FetchPurpose, FetchRequest)
     case persist(PersistedSettings)
+    case map(MapEffect)
+    case search(SearchEffect)
     case quit
 }

@@ -84,6 +84,8 @@ public struct AppState: Equatable, Sendable {
     public var quitting = false
     public var player = PlayerState()
     public var keypad = KeypadState()
+    public var map = MapState()
+    public var search = SearchState()
     /// Dates and times are shown in this zone (the museum visitor's local time; UTC in tests).
     public var timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current
 

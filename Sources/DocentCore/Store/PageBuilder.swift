@@ -35,6 +35,8 @@ public enum PageBuilder {
         case .museumInfo: return .text(museumInfoPage(app, state))
         case .about: return .text(aboutPage(app, state))
         case .keypad: return .keypad
+        case .map: return .map
+        case .search: return .search
         case .player:
             guard let page = playerPage(app, state) else { return .message(s("player.nothing")) }
             return .player(page)

@@ -4,6 +4,8 @@ import Foundation
 public enum Reducer {
     public static func reduce(_ state: inout AppState, _ action: AppAction) -> [Effect] {
         if let effects = reducePlayer(&state, action) { return effects }
+        if let effects = reduceMap(&state, action) { return effects }
+        if let effects = reduceSearch(&state, action) { return effects }
         switch action {
         case .launched(let restored, let override):
             return launched(&state, restored, override)
@@ -216,7 +218,7 @@ public enum Reducer {
             let total = text.lines(width: state.viewportWidth, strings: state.strings).count
             let maxScroll = max(0, total - (state.viewportRows - PlayerLayout.controlRows))
             page.scroll = min(max(0, page.scroll.addingReportingOverflow(delta).partialValue), maxScroll)
-        case .message, .keypad:
+        case .message, .keypad, .map, .search:
             return
         }
         state.page = page

@@ -106,6 +106,10 @@ public enum PageContent: Equatable, Sendable {
     case keypad
     /// The full player view (a text page of the loaded track, drawn under the controls).
     case player(TextPage)
+    /// The floor plan (drawn by the map screen from `AppState.map`).
+    case map
+    /// The search field and results (drawn by the search screen from `AppState.search`).
+    case search
 }
 
 extension Row {

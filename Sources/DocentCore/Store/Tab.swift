@@ -26,12 +26,18 @@ public enum Route: Hashable, Sendable {
     case keypad
     /// The full player: title, tombstone, gallery, transcript, credits.
     case player
+    /// The floor plan.
+    case map
+    /// The search field and results.
+    case search
 
     /// The root of each tab.
     public static func root(of tab: Tab) -> Route {
         switch tab {
         case .info: return .info
         case .audioGuide: return .keypad
+        case .map: return .map
+        case .search: return .search
         default: return .home
         }
     }
