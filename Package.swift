@@ -23,28 +23,35 @@ let package = Package(
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncursesw5-dev"])]),
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMpg123", providers: [.apt(["libmpg123-dev"])]),
-        .systemLibrary(name: "CPulseSimple", providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
+        // poppler-glib's headers are not in default paths: pkg-config gives SwiftPM the -I flags.
+        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         // What Swift cannot call: variadics, macros, C globals, signal handlers.
         .target(name: "CShims", dependencies: ["CNcursesw", "CCurl"]),
 
         // Thin adapters: they translate, they do not decide.
         .target(name: "TerminalCurses", dependencies: ["DocentUI", "CShims", "CNcursesw"]),
         .target(name: "NetCurl", dependencies: ["DocentCore", "CShims", "CCurl"]),
-        .target(name: "AudioPlayback", dependencies: ["DocentCore", "CShims", "CCurl", "CMpg123", "CPulseSimple"]),
+        .target(name: "AudioPlayback", dependencies: ["DocentCore", "CShims", "CCurl", "CMpg123", "CPulse"]),
         .target(
             name: "StateStore",
             dependencies: ["DocentCore", .product(name: "GRDB", package: "GRDB.swift"), "TOMLKit"]),
+        .target(name: "MapRaster", dependencies: ["DocentCore", "CPoppler"]),
 
         // Composition root.
         .executableTarget(
             name: "docent",
             dependencies: [
                 "DocentCore", "DocentUI", "DocentApp", "TerminalCurses", "NetCurl", "AudioPlayback",
-                "StateStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "StateStore", "MapRaster", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // Benchmarks (`make bench`): measured against named anchors in the same run.
         .executableTarget(name: "docent-bench", dependencies: ["DocentCore", "DocentUI", "DocentApp"]),
+        // `scripts/bench.sh` map section: first map frame and pan steps against pdftoppm.
+        .executableTarget(name: "docent-map-bench", dependencies: ["DocentCore", "DocentUI", "MapRaster"]),
+        // `scripts/bench-search.sh`: per-keystroke search latency against SQLite FTS5.
+        .executableTarget(name: "docent-search-bench", dependencies: ["DocentCore"]),
 
         .testTarget(name: "DocentCoreTests", dependencies: ["DocentCore"]),
         // Drives the real `docent` binary under tmux (it needs `swift build` first).
@@ -55,8 +62,9 @@ let package = Package(
         .testTarget(
             name: "AdapterTests",
             dependencies: [
-                "NetCurl", "AudioPlayback", "StateStore", "TerminalCurses", "DocentCore",
+                "NetCurl", "AudioPlayback", "StateStore", "TerminalCurses", "DocentCore", "MapRaster", "DocentUI",
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]),
+            ],
+            exclude: ["Fixtures"]),
     ]
 )

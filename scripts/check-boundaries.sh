@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pure=(Sources/DocentCore Sources/DocentUI Sources/DocentApp)
-bad=$(grep -rnE '^\s*(@testable\s+)?import\s+(CNcursesw|CCurl|CMpg123|CPulseSimple|CShims|Glibc|Musl|Darwin|GRDB|TOMLKit|SQLite3|TerminalCurses|NetCurl|AudioPlayback|StateStore)\b' "${pure[@]}" || true)
+bad=$(grep -rnE '^\s*(@testable\s+)?import\s+(CNcursesw|CCurl|CMpg123|CPulse|CPoppler|CShims|MapRaster|Glibc|Musl|Darwin|GRDB|TOMLKit|SQLite3|TerminalCurses|NetCurl|AudioPlayback|StateStore)\b' "${pure[@]}" || true)
 io=$(grep -rnE '\b(fopen|fread|fwrite|fclose|FileHandle|FileManager|Data\(contentsOf|contentsOfFile|write\(toFile|write\(to:|Process\(|getenv|setenv|isatty|usleep|sleep\()' "${pure[@]}" || true)
 if [ -n "$bad$io" ]; then
   echo "Pure targets must not import C modules or do I/O:" >&2

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AudioPlayback
 import DocentApp
 import DocentCore
 import DocentUI
@@ -75,15 +76,18 @@ struct Guide: ParsableCommand {
         }
         var options = ReadOptions()
         options.rewrite = cfg.rewrite
+        let audio = LiveAudioEngine()
         let effects = LiveEffects(
             fetcher: CurlFetcher(), cache: FileDocumentCache(directory: FileDocumentCache.defaultDirectory(environment: env)),
-            store: store, options: options, audio: nil)
+            store: store, options: options, audio: audio)
         var state = AppState(source: source, catalog: catalog, language: language ?? .english, now: Date())
         state.timeZone = .current
-        let loop = GuideLoop(state: state, backend: backend, effects: effects)
+        let loop = GuideLoop(state: state, backend: backend, effects: effects, audio: audio)
+        loop.exitAfterFirstLoadedFrame = env["DOCENT_BENCH_FIRST_FRAME"] == "1"
         loop.send(.launched(restored: restored, languageOverride: language))
         if let p = stateProblem { loop.send(.persistenceFailed(p)) }
         _ = loop.run()
+        audio.stop()
         backend.restore()
         if cfg.printDataErrors {
             for d in effects.loadedDiagnostics where d.severity != .note {

@@ -56,12 +56,29 @@ final class StateStoreTests: XCTestCase {
         XCTAssertEqual(try reopened.load().get(), second)
     }
 
+    func testTourProgressRoundTrip() throws {
+        let store = try openStore()
+        var settings = PersistedSettings(language: .spanish, introSeen: true)
+        settings.progress = ListeningProgress(
+            current: TourProgress(tourID: 4001, stopIndex: 2, seconds: 7.5, language: .chinese, mode: .continuous),
+            listenedStops: [4001: [0, 1], 4002: [3]], listenedArtworks: [1101, 1102], started: [4001, 4002], finished: [4002])
+        try store.save(settings).get()
+        XCTAssertEqual(try store.load().get()?.progress, settings.progress)
+        // The intro (no stop index) and no current tour both survive too.
+        settings.progress.current = TourProgress(tourID: 4003, stopIndex: nil, seconds: 0, language: .english, mode: .guided)
+        try store.save(settings).get()
+        XCTAssertEqual(try store.load().get()?.progress.current, settings.progress.current)
+        settings.progress.current = nil
+        try store.save(settings).get()
+        XCTAssertNil(try store.load().get()?.progress.current)
+    }
+
     func testMigrationIsIdempotent() throws {
         let first = try openStore()
         try first.save(PersistedSettings(language: .spanish)).get()
         let second = try openStore()
         let third = try openStore()
-        XCTAssertEqual(try third.appliedMigrations().get(), ["v1"])
+        XCTAssertEqual(try third.appliedMigrations().get(), ["v1", "v2-tour-progress"])
         XCTAssertEqual(try second.load().get()?.language, .spanish)
     }
 

@@ -55,6 +55,8 @@ public enum AppAction: Equatable, Sendable {
     /// Choose another language for the commentary that is loaded.
     case openAudioLanguages
 
+    /// Tours: start, arrive, next/previous, mode, leave, resume.
+    case tour(TourAction)
     /// The Map tab's own actions.
     case map(MapAction)
     /// The Search tab's own actions.

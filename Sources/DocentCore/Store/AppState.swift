@@ -37,6 +37,12 @@ public enum Overlay: Equatable, Sendable {
     case keypadChooser(number: String, selection: Int)
     /// Play the current commentary in another language; indexes `AppState.audioLanguages`.
     case audioLanguage(selection: Int)
+    /// Choose the language of a tour before it starts; indexes `AppState.audioLanguages`.
+    case tourLanguage(tourID: Int, stop: Int?, selection: Int)
+    /// "Leave the tour?"
+    case leaveTour
+    /// "Resume <tour> at stop N (m:ss)?" shown at start.
+    case resumeTour
 }
 
 /// What survives a restart (stored in SQLite by the app layer).
@@ -46,8 +52,11 @@ public struct PersistedSettings: Equatable, Sendable {
     public var seenMessageIDs: Set<Int>
     public var locationEnabled: Bool
     public var introSeen: Bool
+    /// Tours and artworks heard, and where the visitor was.
+    public var progress: ListeningProgress
 
-    public init(language: Language? = nil, lastTab: Tab = .home, seenMessageIDs: Set<Int> = [], locationEnabled: Bool = true, introSeen: Bool = false) {
+    public init(language: Language? = nil, lastTab: Tab = .home, seenMessageIDs: Set<Int> = [], locationEnabled: Bool = true, introSeen: Bool = false, progress: ListeningProgress = ListeningProgress()) {
+        self.progress = progress
         self.language = language
         self.lastTab = lastTab
         self.seenMessageIDs = seenMessageIDs
@@ -85,6 +94,11 @@ public struct AppState: Equatable, Sendable {
     public var player = PlayerState()
     public var keypad = KeypadState()
     public var map = MapState()
+    /// The running tour, if any.
+    public var tour: TourSession?
+    public var progress = ListeningProgress()
+    /// The resume offer is made once per run.
+    public var resumeOffered = false
     public var search = SearchState()
     /// Dates and times are shown in this zone (the museum visitor's local time; UTC in tests).
     public var timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current
@@ -119,6 +133,6 @@ public struct AppState: Equatable, Sendable {
     public var audioLanguages: [Language] { catalog.languages }
 
     public var settings: PersistedSettings {
-        PersistedSettings(language: language, lastTab: tab, seenMessageIDs: seenMessageIDs, locationEnabled: locationEnabled, introSeen: introSeen)
+        PersistedSettings(language: language, lastTab: tab, seenMessageIDs: seenMessageIDs, locationEnabled: locationEnabled, introSeen: introSeen, progress: progress)
     }
 }

@@ -24,7 +24,7 @@ public enum PageBuilder {
             return .list(title: s("home.allEvents"), rows: remoteRows(state.events, limit: nil, state: state, kind: "events", row: { eventRow($0, state) }))
         case .tourDetail(let id):
             guard let t = app.tour(id) else { return .message(s("error.gone")) }
-            return .text(tourPage(t, app, state))
+            return .list(title: nil, rows: tourRows(t, app, state))
         case .exhibitionDetail(let id):
             guard let e = state.exhibitions.value?.first(where: { $0.id == id }) else { return .message(s("error.gone")) }
             return .text(exhibitionPage(e, app, state))
@@ -92,6 +92,11 @@ public enum PageBuilder {
         var detail = [stopsText(t.stops.count, state.strings)]
         if let d = text.duration { detail.insert(d, at: 0) }
         let title = t.banner.map { "\(text.title) [\(state.strings("banner.\($0.lowercased())"))]" } ?? text.title
+        if state.progress.finished.contains(t.id) {
+            detail.append(state.strings("tour.finished"))
+        } else if state.progress.started.contains(t.id) {
+            detail.append(state.strings("tour.started"))
+        }
         return Row(.item, title, detail: detail.joined(separator: " · "), action: .push(.tourDetail(t.id)), fellBack: fellBack && !t.translations.isEmpty && state.language != .english)
     }
 
@@ -124,21 +129,55 @@ public enum PageBuilder {
 
     // MARK: Details
 
-    static func tourPage(_ t: Tour, _ app: AppData, _ state: AppState) -> TextPage {
+    /// A tour: its texts, a start row, and one row per stop (Enter starts there).
+    static func tourRows(_ t: Tour, _ app: AppData, _ state: AppState) -> [Row] {
         let s = state.strings
         let (text, fellBack) = t.text(state.language)
+        var rows: [Row] = [Row(.header, text.title)]
         var facts: [String] = []
         if let d = text.duration { facts.append(d) }
         facts.append(stopsText(t.stops.count, s))
         if let f = t.floor { facts.append(s("floor.label", ["floor": f.label])) }
         if let n = t.selectorNumber { facts.append(s("tour.keypad", ["number": String(n)])) }
-        var body = [text.description, text.intro].filter { !$0.isEmpty }.joined(separator: "\n\n")
-        let stops = t.stops.enumerated().compactMap { i, stop -> String? in
-            guard let a = app.artworks[stop.artworkID] else { return nil }
-            return "\(i + 1). \(a.title) — \(s("gallery.short", ["gallery": a.galleryTitle])), \(s("floor.label", ["floor": a.floor.label]))"
+        rows.append(Row(.note, facts.joined(separator: " · ")))
+        for para in [text.description, text.intro] where !para.isEmpty {
+            rows.append(Row(.note, para, fellBack: fellBack && state.language != .english))
         }
-        body += "\n\n" + s("tour.stopsHeading") + "\n" + stops.joined(separator: "\n")
-        return TextPage(title: text.title, facts: facts, body: body, fellBack: fellBack && state.language != .english)
+        let running = state.tour?.machine.tourID == t.id
+        rows.append(Row(.item, s(running ? "tour.restart" : "tour.start"), action: .startTour(t.id, stop: nil)))
+        rows.append(Row(.header, s("tour.stopsHeading")))
+        let heard = state.progress.listenedStops[t.id] ?? []
+        for (i, stop) in t.stops.enumerated() {
+            guard let a = app.artworks[stop.artworkID] else { continue }
+            let mark = heard.contains(i) ? " ✓" : ""
+            rows.append(Row(
+                .item, "\(i + 1). \(a.title)\(mark)",
+                detail: "\(s("gallery.short", ["gallery": a.galleryTitle])), \(s("floor.label", ["floor": a.floor.label]))",
+                action: .startTour(t.id, stop: i)))
+        }
+        return rows
+    }
+
+    /// The running tour, as lines over the player: where we are, what to do next.
+    public static func tourStatus(_ state: AppState) -> [String] {
+        guard let session = state.tour, let app = state.museum, let tour = app.tour(session.machine.tourID) else { return [] }
+        let s = state.strings
+        let m = session.machine
+        var out: [String] = []
+        let mode = s("tour.mode.\(m.mode.rawValue)")
+        let title = tour.text(session.language).text.title
+        switch m.position {
+        case .intro: out.append(s("tour.status.intro", ["tour": title, "mode": mode]))
+        case .complete: out.append(s("tour.status.complete", ["tour": title]))
+        case .bumper(let k), .waiting(let k), .stop(let k):
+            out.append(s("tour.status.stop", ["tour": title, "n": String(k + 1), "count": String(m.stops.count), "mode": mode]))
+        }
+        if case .waiting(let k) = m.position, let a = app.artworks[m.stops[k].artworkID] {
+            out.append(s("tour.arrive", ["title": a.title, "gallery": s("gallery.short", ["gallery": a.galleryTitle])]))
+        }
+        if session.failed { out.append(s("tour.failed")) }
+        out.append(s("tour.keys"))
+        return out
     }
 
     static func exhibitionPage(_ e: Exhibition, _ app: AppData, _ state: AppState) -> TextPage {
@@ -223,9 +262,12 @@ public enum PageBuilder {
 
     /// The loaded track as a page: artwork facts, then the transcript in the language playing.
     public static func playerPage(_ app: AppData, _ state: AppState) -> TextPage? {
-        guard let track = state.player.track else { return nil }
         let s = state.strings
-        var facts: [String] = []
+        let tourLines = tourStatus(state)
+        guard let track = state.player.track else {
+            return tourLines.isEmpty ? nil : TextPage(title: tourLines[0], facts: Array(tourLines.dropFirst()), body: "")
+        }
+        var facts: [String] = tourLines
         var title = track.title
         var credits = ""
         if let a = track.artworkID.flatMap({ app.artworks[$0] }) {

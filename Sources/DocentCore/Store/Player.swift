@@ -81,6 +81,8 @@ public struct KeypadState: Equatable, Sendable {
 /// Named timers: scheduling one again replaces it.
 public enum TimerID: Hashable, Sendable {
     case keypadFlash
+    /// Search: autocomplete 0.3 s, then multisearch 0.5 s after the last keystroke.
+    case searchDebounce
 }
 
 /// The full player's fixed layout: rows of controls above the scrolling page.

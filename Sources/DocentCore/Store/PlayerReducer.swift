@@ -86,6 +86,8 @@ extension Reducer {
         guard state.player.track != nil, snap.token == state.player.snapshot.token else { return [] }
         let before = state.player.snapshot
         state.player.snapshot = snap
+        let tourEffects = tourSnapshot(&state, before: before, after: snap)
+        if !tourEffects.isEmpty { return tourEffects }
         // No sound server earlier, one now: try again where we were.
         if snap.status == .failed, case .noSoundServer? = snap.failure, snap.outputAvailable, !before.outputAvailable || before.status != .failed {
             return replay(&state, from: before.position)

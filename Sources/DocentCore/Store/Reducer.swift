@@ -4,6 +4,7 @@ import Foundation
 public enum Reducer {
     public static func reduce(_ state: inout AppState, _ action: AppAction) -> [Effect] {
         if let effects = reducePlayer(&state, action) { return effects }
+        if let effects = reduceTour(&state, action) { return effects }
         if let effects = reduceMap(&state, action) { return effects }
         if let effects = reduceSearch(&state, action) { return effects }
         switch action {
@@ -99,6 +100,7 @@ public enum Reducer {
             state.seenMessageIDs = r.seenMessageIDs
             state.locationEnabled = r.locationEnabled
             state.introSeen = r.introSeen
+            state.progress = r.progress
             if state.tabs.contains(r.lastTab) { state.tab = r.lastTab }
             if let l = r.language, state.catalog.tables[l] != nil { state.language = l }
         }
@@ -153,8 +155,20 @@ public enum Reducer {
     }
 
     static func showNextMessage(_ state: inout AppState) {
-        guard !state.messageQueue.isEmpty else { return }
+        guard !state.messageQueue.isEmpty else {
+            offerResume(&state)
+            return
+        }
         state.overlay = .message(id: state.messageQueue.removeFirst())
+    }
+
+    /// At start, after the intro and messages: offer to resume an unfinished tour.
+    static func offerResume(_ state: inout AppState) {
+        guard state.overlay == nil, state.tour == nil, !state.resumeOffered, let p = state.progress.current,
+            state.museum?.tour(p.tourID) != nil
+        else { return }
+        state.resumeOffered = true
+        state.overlay = .resumeTour
     }
 
     static func dismissOverlay(_ state: inout AppState) -> [Effect] {
@@ -172,7 +186,11 @@ public enum Reducer {
                 state.seenMessageIDs.insert(id)
                 changed = true
             }
-        case .languagePicker, .keypadChooser, .audioLanguage: break
+        case .languagePicker, .keypadChooser, .audioLanguage, .tourLanguage, .leaveTour: break
+        case .resumeTour:
+            // Declined: forget the saved place (the listened marks stay).
+            state.progress.current = nil
+            changed = true
         }
         showNextMessage(&state)
         return changed ? [.persist(state.settings)] : []
@@ -197,6 +215,9 @@ public enum Reducer {
             return
         case .audioLanguage(let sel)?:
             state.overlay = .audioLanguage(selection: clamp(sel, state.audioLanguages.count))
+            return
+        case .tourLanguage(let id, let stop, let sel)?:
+            state.overlay = .tourLanguage(tourID: id, stop: stop, selection: clamp(sel, state.audioLanguages.count))
             return
         default: break
         }
@@ -240,8 +261,15 @@ public enum Reducer {
             guard let t = state.player.track, state.audioLanguages.indices.contains(sel) else { return [] }
             return play(&state, audioID: t.audioID, artworkID: t.artworkID, tourID: t.tourID, language: state.audioLanguages[sel])
         }
+        if case .tourLanguage(let id, let stop, let sel) = state.overlay {
+            guard state.audioLanguages.indices.contains(sel) else { return [] }
+            return beginTour(&state, id, stop: stop, language: state.audioLanguages[sel], seconds: 0)
+        }
+        if state.overlay == .leaveTour { return reduce(&state, .tour(.leave)) }
+        if state.overlay == .resumeTour { return reduce(&state, .tour(.resume)) }
         if state.overlay != nil { return dismissOverlay(&state) }
         if state.page.route == .keypad { return keypadGo(&state) }
+        if state.page.route == .player, case .waiting? = state.tour?.machine.position { return reduce(&state, .tour(.event(.arrived))) }
         guard let rows = rows(state) else { return [] }
         let page = state.page
         guard let i = Row.effectiveSelection(rows, page.selection), let action = rows[i].action else { return [] }
@@ -259,6 +287,8 @@ public enum Reducer {
         case .toggleLocation:
             state.locationEnabled.toggle()
             return [.persist(state.settings)]
+        case .startTour(let id, let stop):
+            return reduce(&state, .tour(.start(tourID: id, stop: stop)))
         }
     }
 
@@ -292,6 +322,7 @@ public enum Reducer {
             switch state.overlay {
             case .keypadChooser(let number, _)?: state.overlay = .keypadChooser(number: number, selection: i)
             case .audioLanguage?: state.overlay = .audioLanguage(selection: i)
+            case .tourLanguage(let id, let stop, _)?: state.overlay = .tourLanguage(tourID: id, stop: stop, selection: i)
             default: return []
             }
             return activate(&state)

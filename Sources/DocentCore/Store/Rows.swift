@@ -5,6 +5,8 @@ public enum RowAction: Equatable, Sendable {
     case push(Route)
     case openLanguagePicker
     case toggleLocation
+    /// Start a tour at its intro (nil) or at a stop.
+    case startTour(Int, stop: Int?)
 }
 
 /// One line of a list screen, in the current language. The reducer uses `action` to know

@@ -4,7 +4,7 @@ public enum Tab: String, CaseIterable, Hashable, Sendable {
     case home, audioGuide, map, tours, search, info
 
     /// The tabs built so far; others appear as their features land.
-    public static let available: [Tab] = [.home, .audioGuide, .info]
+    public static let available: [Tab] = [.home, .audioGuide, .map, .tours, .search, .info]
 
     /// UI string key of the tab title.
     public var titleKey: String { "tab.\(rawValue)" }
@@ -38,6 +38,7 @@ public enum Route: Hashable, Sendable {
         case .audioGuide: return .keypad
         case .map: return .map
         case .search: return .search
+        case .tours: return .allTours
         default: return .home
         }
     }

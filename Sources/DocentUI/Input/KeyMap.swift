@@ -26,6 +26,7 @@ public enum KeyMap {
         case .enter, .char("l"): return .activate
         case .escape, .backspace, .char("h"): return .back
         case .char("?"): return .showHelp
+        case .char("/"): return .search(.open)
         case .char("L"): return .openLanguagePicker
         case .char("q"), .ctrl("c"): return .quit
         default: return nil
@@ -35,6 +36,18 @@ public enum KeyMap {
     /// The player's keys work on every tab: Space pause, ←/→ seek 10 s, +/- volume, s stop,
     /// p open the full player.
     static func playerAction(_ key: Key, _ state: AppState) -> AppAction? {
+        if let t = state.tour {
+            switch key {
+            case .char(" "):
+                if case .waiting = t.machine.position { return .tour(.event(.arrived)) }
+            case .char(">"), .char("."): return .tour(.event(.next))
+            case .char("<"), .char(","): return .tour(.event(.previous(secondsIntoClip: 0)))
+            case .char("m"): return .tour(.toggleMode)
+            case .char("x"): return .tour(.askLeave)
+            case .char("r") where t.failed: return .tour(.event(.retry))
+            default: break
+            }
+        }
         switch key {
         case .char(" "): return .togglePause
         case .left: return .seekBy(-10)

@@ -39,6 +39,22 @@ public enum OverlayView {
                 return l.nativeName + (has ? "" : " " + s("player.englishInstead"))
             }
             choices(&screen, title: s("player.audioLanguageTitle"), lines: lines, selection: sel, footer: s("language.footer"))
+        case .tourLanguage(let id, _, let sel):
+            let tour = state.museum?.tour(id)
+            let lines = state.audioLanguages.map { l -> String in
+                let has = l == .english || tour?.translations[l] != nil
+                return l.nativeName + (has ? "" : " " + s("player.englishInstead"))
+            }
+            choices(&screen, title: s("tour.languageTitle", ["tour": tour?.text(state.language).text.title ?? ""]), lines: lines, selection: sel, footer: s("language.footer"))
+        case .leaveTour:
+            let title = state.tour.flatMap { state.museum?.tour($0.machine.tourID) }?.text(state.language).text.title ?? ""
+            box(&screen, title: s("tour.leaveTitle"), text: s("tour.leaveText", ["tour": title]), footer: s("tour.leaveFooter"))
+        case .resumeTour:
+            guard let p = state.progress.current, let tour = state.museum?.tour(p.tourID) else { return }
+            let title = tour.text(state.language).text.title
+            let text = p.stopIndex.map { s("tour.resumeStop", ["tour": title, "n": String($0 + 1), "time": PlayerViews.time(p.seconds)]) }
+                ?? s("tour.resumeIntro", ["tour": title])
+            box(&screen, title: s("tour.resumeTitle"), text: text, footer: s("tour.resumeFooter"))
         case .message(let id):
             guard let m = state.museum?.messages.first(where: { $0.id == id }) else { return }
             let t = m.text(state.language)

@@ -1,0 +1,276 @@
+import DocentCore
+import Foundation
+import Synchronization
+
+/// The live `AudioEngine`, shaped like cmus's player: per track, a producer thread (libcurl →
+/// libmpg123 in feed mode → a PCM ring buffer) and an output thread (ring → PulseAudio, via
+/// the asynchronous API so pause is a real cork and volume is the stream's own).
+///
+/// - Every method returns at once; blocking work runs on the track's own threads (Foundation
+///   `Thread`), never in Swift concurrency tasks. The UI polls `snapshot()`.
+/// - URLs: plain paths, `file://`, `http://`, `https://`. Seeks restart the transfer at the
+///   byte mpg123 needs, with an HTTP Range when the server honours it; a server that ignores
+///   Range still works (bytes before the target are read and dropped).
+/// - Failures are states (`.failed` with an `AudioFailure`), never crashes or hangs. While the
+///   failure is about the sound server, the engine probes every `probeInterval` seconds and
+///   sets `outputAvailable` when one answers again.
+/// - The PulseAudio client is named by `applicationName` ("docent"); each stream's media name
+///   is the request's title.
+/// - With `playLogPath` (default: `$DOCENT_PLAY_LOG`) every start, end, failure and stop is
+///   appended to that file (see `PlayLog`).
+public final class LiveAudioEngine: AudioEngine, Sendable {
+    /// Tuning; the defaults suit a museum guide on a LAN or a laptop.
+    public struct Configuration: Sendable {
+        /// PulseAudio `application.name`.
+        public var applicationName: String
+        /// Seconds to connect to the web server, and to the sound server.
+        public var connectTimeout: Double
+        /// Seconds without a single byte after which a stream counts as dropped.
+        public var stallTimeout: Double
+        /// Seconds the sound server buffers ahead (PulseAudio tlength): bounds pause, seek and
+        /// stop latency.
+        public var outputLatency: Double
+        /// Seconds between sound-server probes while playback failed for lack of one.
+        public var probeInterval: Double
+        /// Decoded audio kept ahead of the output, in bytes (512 KiB ≈ 3 s of CD audio, 16 s of
+        /// 16 kHz mono speech).
+        public var bufferBytes: Int
+        /// Sent as `User-Agent` to web servers.
+        public var userAgent: String
+        /// Where to append the play log; nil for none.
+        public var playLogPath: String?
+
+        public init(
+            applicationName: String = "docent", connectTimeout: Double = 5, stallTimeout: Double = 15,
+            outputLatency: Double = 0.25, probeInterval: Double = 2, bufferBytes: Int = 512 * 1024,
+            userAgent: String = "Docent/0.1 libcurl",
+            playLogPath: String? = ProcessInfo.processInfo.environment["DOCENT_PLAY_LOG"].flatMap { $0.isEmpty ? nil : $0 }
+        ) {
+            self.applicationName = applicationName
+            self.connectTimeout = connectTimeout
+            self.stallTimeout = stallTimeout
+            self.outputLatency = outputLatency
+            self.probeInterval = probeInterval
+            self.bufferBytes = bufferBytes
+            self.userAgent = userAgent
+            self.playLogPath = playLogPath
+        }
+    }
+
+    private let hub: EngineHub
+
+    public init(configuration: Configuration = Configuration()) {
+        hub = EngineHub(configuration: configuration)
+    }
+
+    deinit { hub.stop() }
+
+    public func play(_ request: AudioRequest) { hub.play(request) }
+    public func pause() { hub.setPaused(true) }
+    public func resume() { hub.setPaused(false) }
+    public func stop() { hub.stop() }
+    public func seek(to seconds: Double) { hub.seek(to: seconds) }
+    public func setVolume(_ volume: Double) { hub.setVolume(volume) }
+    public func snapshot() -> PlayerSnapshot { hub.snapshot() }
+
+    /// Seconds from `play` to the first PCM handed to PulseAudio, for the current track.
+    var startupLatency: Double? { hub.startupLatency }
+}
+
+/// The engine's state and the current track; what the track threads report to.
+final class EngineHub: TrackReporting, @unchecked Sendable {
+    private struct State {
+        var snapshot = PlayerSnapshot()
+        /// The underlying status; `snapshot.status` shows `.paused` over it while paused.
+        var phase: PlaybackStatus = .idle
+        var paused = false
+        var track: Track?
+        var nextTrackID: UInt64 = 1
+        var probeGeneration = 0
+        var seekGeneration = 0
+    }
+
+    let configuration: LiveAudioEngine.Configuration
+    private let state = Mutex(State())
+    private let log: PlayLog?
+
+    init(configuration: LiveAudioEngine.Configuration) {
+        self.configuration = configuration
+        log = configuration.playLogPath.map(PlayLog.init(path:))
+    }
+
+    func snapshot() -> PlayerSnapshot { state.withLock { $0.snapshot } }
+
+    var startupLatency: Double? {
+        state.withLock { s in
+            guard let track = s.track, let first = track.state.firstPCMWrite else { return nil }
+            return first.timeIntervalSince(track.created)
+        }
+    }
+
+    // MARK: - Control
+
+    func play(_ request: AudioRequest) {
+        let (old, track) = state.withLock { s -> (Track?, Track) in
+            let old = s.track
+            let wasActive = Self.isActive(old, in: s)
+            let id = s.nextTrackID
+            s.nextTrackID += 1
+            let track = Track(id: id, request: request, configuration: configuration, paused: false, volume: s.snapshot.volume, reporter: self)
+            s.track = track
+            s.paused = false
+            s.phase = .loading
+            s.probeGeneration += 1
+            s.snapshot.token = request.token
+            s.snapshot.position = max(0, request.startAt)
+            s.snapshot.duration = nil
+            s.snapshot.failure = nil
+            Self.refreshStatus(&s)
+            old?.cancel()
+            return (wasActive ? old : nil, track)
+        }
+        if let old { log?.append("stopped", old.request) }
+        log?.append("start", request)
+        track.start()
+    }
+
+    func stop() {
+        let old = state.withLock { s -> Track? in
+            let old = s.track
+            let wasActive = Self.isActive(old, in: s)
+            old?.cancel()
+            s.track = nil
+            s.paused = false
+            s.phase = .idle
+            s.probeGeneration += 1
+            s.snapshot.position = 0
+            s.snapshot.duration = nil
+            s.snapshot.failure = nil
+            Self.refreshStatus(&s)
+            return wasActive ? old : nil
+        }
+        if let old { log?.append("stopped", old.request) }
+    }
+
+    func setPaused(_ paused: Bool) {
+        state.withLock { s in
+            guard let track = s.track, Self.isActive(track, in: s) else { return }
+            s.paused = paused
+            track.setPaused(paused)
+            Self.refreshStatus(&s)
+        }
+    }
+
+    func setVolume(_ volume: Double) {
+        let volume = volume.isFinite ? min(1, max(0, volume)) : 1
+        state.withLock { s in
+            s.snapshot.volume = volume
+            s.track?.setVolume(volume)
+        }
+    }
+
+    func seek(to seconds: Double) {
+        let restart = state.withLock { s -> AudioRequest? in
+            guard let track = s.track, seconds.isFinite else { return nil }
+            var target = max(0, seconds)
+            if let duration = s.snapshot.duration { target = min(target, duration) }
+            switch s.phase {
+            case .loading, .buffering, .playing:
+                s.snapshot.position = target
+                track.seek(to: target)
+                return nil
+            case .ended:
+                // The track is over: play it again from there.
+                var request = track.request
+                request.startAt = target
+                return request
+            case .idle, .paused, .failed:
+                return nil
+            }
+        }
+        if let restart { play(restart) }
+    }
+
+    // MARK: - Reports from the track threads
+
+    func track(_ id: UInt64, reported event: TrackEvent) {
+        var logLine: (String, AudioRequest, String?)?
+        var startProbe = false
+        var probeGeneration = 0
+        state.withLock { s in
+            guard let track = s.track, track.id == id, Self.isActive(track, in: s) else { return }
+            switch event {
+            case .outputConnected:
+                s.snapshot.outputAvailable = true
+            case .duration(let seconds):
+                s.snapshot.duration = seconds
+            case .playing:
+                s.phase = .playing
+            case .buffering:
+                s.phase = .buffering
+            case .position(let seconds, let run):
+                guard run == track.state.seekGeneration else { return }
+                s.snapshot.position = s.snapshot.duration.map { min($0, seconds) } ?? seconds
+            case .ended(let position):
+                s.phase = .ended
+                s.paused = false
+                s.snapshot.position = s.snapshot.duration ?? position
+                logLine = ("ended", track.request, nil)
+            case .failed(let failure):
+                s.phase = .failed
+                s.paused = false
+                s.snapshot.failure = failure
+                logLine = ("failed", track.request, failure.description)
+                switch failure {
+                case .noSoundServer, .soundServerLost:
+                    s.snapshot.outputAvailable = false
+                    s.probeGeneration += 1
+                    probeGeneration = s.probeGeneration
+                    startProbe = true
+                default:
+                    break
+                }
+            }
+            Self.refreshStatus(&s)
+        }
+        if let (event, request, detail) = logLine { log?.append(event, request, detail: detail) }
+        if startProbe { startProber(generation: probeGeneration) }
+    }
+
+    private static func isActive(_ track: Track?, in s: State) -> Bool {
+        guard track != nil else { return false }
+        return s.phase == .loading || s.phase == .buffering || s.phase == .playing
+    }
+
+    private static func refreshStatus(_ s: inout State) {
+        let active = s.phase == .loading || s.phase == .buffering || s.phase == .playing
+        s.snapshot.status = active && s.paused ? .paused : s.phase
+    }
+
+    // MARK: - Sound-server probe
+
+    /// While playback failed for lack of a sound server, checks every `probeInterval` seconds
+    /// whether one answers, until one does or anything else happens (play, stop).
+    private func startProber(generation: Int) {
+        let thread = Thread { [self] in
+            let wakeup = Wakeup()
+            while true {
+                wakeup.wait(timeout: configuration.probeInterval)
+                guard state.withLock({ $0.probeGeneration == generation }) else { return }
+                let available: Bool
+                switch SoundServerProbe.check(applicationName: configuration.applicationName, timeout: 1) {
+                case .success: available = true
+                case .failure: available = false
+                }
+                let done = state.withLock { s -> Bool in
+                    guard s.probeGeneration == generation else { return true }
+                    s.snapshot.outputAvailable = available
+                    return available
+                }
+                if done { return }
+            }
+        }
+        thread.name = "docent-audio-probe"
+        thread.start()
+    }
+}

@@ -1,1 +1,0 @@
-// AudioPlayback placeholder, replaced as the adapter is written.

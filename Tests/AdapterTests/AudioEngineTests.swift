@@ -1,0 +1,457 @@
+import DocentCore
+import Foundation
+import XCTest
+
+@testable import AudioPlayback
+
+/// `LiveAudioEngine` against real components it starts itself: a headless PulseAudio with a
+/// null sink (scripts/test-pulse.sh), nginx (scripts/test-nginx.sh) and a Python server that
+/// drops or stalls connections. Sound is proven by recording the sink's monitor with parec.
+///
+/// Content is SampleData/audio (16 kHz mono narrations). The null sink adds about a second
+/// at stream start and the drain half a second, so durations are checked loosely.
+final class AudioEngineTests: XCTestCase {
+    private struct Environment {
+        var pulse: TestPulse
+        var nginx: TestNginx
+        var misbehaving: MisbehavingServer
+        var root: URL
+    }
+
+    nonisolated(unsafe) private static var environment: Environment?
+    nonisolated(unsafe) private static var setupProblem: String?
+
+    /// 3.0 s, 2.3 s and 12.4 s clips, as mpg123 decodes them (16 kbit/s files have no Info
+    /// frame, so other tools' estimates differ by up to 0.1 s).
+    static let short = (name: "3208-en.mp3", seconds: 2.988)
+    static let shorter = (name: "3215-en.mp3", seconds: 2.340)
+    static let long = (name: "2044-zh-hant.mp3", seconds: 12.420)
+
+    override class func setUp() {
+        super.setUp()
+        let fm = FileManager.default
+        let root = AudioTestSupport.uniqueTemp("docent-audio-root")
+        do {
+            try fm.createDirectory(at: root, withIntermediateDirectories: true)
+            for name in [short.name, shorter.name, long.name] {
+                try fm.copyItem(at: AudioTestSupport.sampleAudio.appendingPathComponent(name), to: root.appendingPathComponent(name))
+            }
+            let text = String(repeating: "This is a web page, not a recording of anything at all.\n", count: 2000)
+            try Data(text.utf8).write(to: root.appendingPathComponent("page.mp3"))
+        } catch {
+            setupProblem = "cannot create the test root: \(error)"
+            return
+        }
+        let pulse = TestPulse()
+        let nginx = TestNginx(root: root)
+        do {
+            try pulse.start()
+            setenv("PULSE_SERVER", pulse.server, 1)
+            try nginx.start()
+            let misbehaving = try MisbehavingServer(root: root)
+            environment = Environment(pulse: pulse, nginx: nginx, misbehaving: misbehaving, root: root)
+        } catch {
+            setupProblem = "\(error)"
+            pulse.stop()
+            nginx.stop()
+        }
+    }
+
+    override class func tearDown() {
+        if let env = environment {
+            env.misbehaving.stop()
+            env.nginx.stop()
+            env.pulse.stop()
+            try? FileManager.default.removeItem(at: env.root)
+        }
+        environment = nil
+        unsetenv("PULSE_SERVER")
+        super.tearDown()
+    }
+
+    private var engine: LiveAudioEngine?
+    private var playLog: URL?
+
+    private func env() throws -> Environment {
+        guard let env = Self.environment else {
+            throw AudioTestSupport.Failure(description: Self.setupProblem ?? "test environment missing")
+        }
+        return env
+    }
+
+    private func makeEngine() -> LiveAudioEngine {
+        let log = AudioTestSupport.uniqueTemp("docent-playlog").appendingPathExtension("tsv")
+        playLog = log
+        let engine = LiveAudioEngine(
+            configuration: .init(connectTimeout: 3, stallTimeout: 2, probeInterval: 0.5, playLogPath: log.path))
+        self.engine = engine
+        return engine
+    }
+
+    override func tearDown() {
+        engine?.stop()
+        engine = nil
+        if let playLog { try? FileManager.default.removeItem(at: playLog) }
+        if let env = Self.environment {
+            // A test may have killed or replaced the daemon.
+            setenv("PULSE_SERVER", env.pulse.server, 1)
+            if env.pulse.pactl(["info"]).isEmpty { try? env.pulse.start() }
+        }
+        super.tearDown()
+    }
+
+    // MARK: - Helpers
+
+    @discardableResult
+    private func wait(_ engine: LiveAudioEngine, _ timeout: Double, file: StaticString = #filePath, line: UInt = #line, _ what: String, until condition: (PlayerSnapshot) -> Bool) -> PlayerSnapshot {
+        var last = engine.snapshot()
+        let ok = AudioTestSupport.waitUntil(timeout) {
+            last = engine.snapshot()
+            return condition(last)
+        }
+        if !ok { XCTFail("timed out after \(timeout) s waiting for \(what); last snapshot \(last)", file: file, line: line) }
+        return last
+    }
+
+    private func logEvents() -> [String] {
+        guard let playLog, let text = try? String(contentsOf: playLog, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").map { line in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            return fields.count > 3 ? "\(fields[1]) \(fields[3])" : String(line)
+        }
+    }
+
+    /// Seconds between the first and last 20 ms window louder than `threshold`.
+    private func audibleSpan(_ samples: [Int16], threshold: Double = 0.01) -> Double {
+        let window = MonitorRecorder.rate / 50
+        var first: Int?
+        var last = 0
+        var index = 0
+        while index + window <= samples.count {
+            if AudioTestSupport.rms(Array(samples[index..<(index + window)])) > threshold {
+                if first == nil { first = index }
+                last = index + window
+            }
+            index += window
+        }
+        guard let first else { return 0 }
+        return Double(last - first) / Double(MonitorRecorder.rate)
+    }
+
+    // MARK: - Playing
+
+    func testPlaysOverHTTPAndTheSoundReachesTheSink() throws {
+        let env = try env()
+        let engine = makeEngine()
+        let recorder = try MonitorRecorder(server: env.pulse.server)
+        let title = "Nachtwacht — 3208"
+        engine.play(AudioRequest(token: 7, url: "\(env.nginx.base)/\(Self.short.name)", title: title))
+        XCTAssertEqual(engine.snapshot().status, .loading)
+        XCTAssertEqual(engine.snapshot().token, 7)
+
+        let playing = wait(engine, 3, "playing") { $0.status == .playing }
+        let duration = try XCTUnwrap(playing.duration)
+        XCTAssertEqual(duration, Self.short.seconds, accuracy: 0.04)
+        if let startup = engine.startupLatency { print("audio: play → first PCM write \(Int(startup * 1000)) ms (http)") }
+
+        // The stream is named for the visitor's sound settings.
+        var streams: [[String: String]] = []
+        AudioTestSupport.waitUntil(2) {
+            streams = env.pulse.sinkInputs().filter { $0["application.name"] == "docent" }
+            return !streams.isEmpty
+        }
+        XCTAssertEqual(streams.count, 1)
+        XCTAssertEqual(streams.first?["media.name"], title)
+
+        var cpuStart = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &cpuStart)
+        let wallStart = Date()
+        let ended = wait(engine, 8, "ended") { $0.status == .ended }
+        var cpuEnd = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &cpuEnd)
+        let cpu = Double(cpuEnd.ru_utime.tv_sec - cpuStart.ru_utime.tv_sec + cpuEnd.ru_stime.tv_sec - cpuStart.ru_stime.tv_sec)
+            + Double(cpuEnd.ru_utime.tv_usec - cpuStart.ru_utime.tv_usec + cpuEnd.ru_stime.tv_usec - cpuStart.ru_stime.tv_usec) / 1e6
+        print("audio: CPU while playing \(String(format: "%.1f", 100 * cpu / max(0.1, Date().timeIntervalSince(wallStart))))% of one core (test process, includes polling)")
+        XCTAssertEqual(ended.token, 7)
+        XCTAssertEqual(ended.position, duration, accuracy: 0.01)
+        XCTAssertNil(ended.failure)
+        usleep(300_000)
+        let samples = recorder.stop()
+        let rms = AudioTestSupport.rms(samples)
+        let span = audibleSpan(samples)
+        print("audio: recorded \(samples.count) samples, RMS \(String(format: "%.3f", rms)), audible span \(String(format: "%.2f", span)) s")
+        XCTAssertGreaterThan(rms, 0.01, "the sink heard silence")
+        XCTAssertGreaterThan(Double(samples.count) / Double(MonitorRecorder.rate), Self.short.seconds)
+        XCTAssertGreaterThan(span, Self.short.seconds * 0.6)
+        XCTAssertLessThan(span, Self.short.seconds + 1.5)
+        XCTAssertTrue(AudioTestSupport.waitUntil(2) { env.pulse.sinkInputs().isEmpty }, "the stream is removed at the end")
+        XCTAssertEqual(logEvents(), ["start \(title)", "ended \(title)"])
+    }
+
+    func testPlaysLocalFilesByPathAndFileURL() throws {
+        let env = try env()
+        let engine = makeEngine()
+        let recorder = try MonitorRecorder(server: env.pulse.server)
+        let path = env.root.appendingPathComponent(Self.shorter.name).path
+        engine.play(AudioRequest(token: 1, url: path, title: "path"))
+        let playing = wait(engine, 3, "playing") { $0.status == .playing }
+        XCTAssertEqual(playing.duration ?? 0, Self.shorter.seconds, accuracy: 0.04)
+        if let startup = engine.startupLatency { print("audio: play → first PCM write \(Int(startup * 1000)) ms (file)") }
+        wait(engine, 7, "ended") { $0.status == .ended }
+        usleep(200_000)
+        XCTAssertGreaterThan(AudioTestSupport.rms(recorder.stop()), 0.01)
+
+        engine.play(AudioRequest(token: 2, url: URL(fileURLWithPath: path).absoluteString, title: "file URL"))
+        let second = wait(engine, 3, "playing file://") { $0.status == .playing && $0.position > 0.3 }
+        XCTAssertEqual(second.token, 2)
+    }
+
+    func testStartPositionAndSeekAfterTheEndReplays() throws {
+        let env = try env()
+        let engine = makeEngine()
+        engine.play(AudioRequest(token: 3, url: "\(env.nginx.base)/\(Self.shorter.name)", title: "from 1 s", startAt: 1.0))
+        let playing = wait(engine, 3, "playing") { $0.status == .playing }
+        XCTAssertGreaterThanOrEqual(playing.position, 1.0)
+        XCTAssertLessThan(playing.position, 1.6)
+        wait(engine, 6, "ended") { $0.status == .ended }
+        engine.seek(to: 1.5)
+        let again = wait(engine, 3, "replaying") { $0.status == .playing }
+        XCTAssertGreaterThanOrEqual(again.position, 1.5)
+        XCTAssertEqual(again.token, 3)
+    }
+
+    // MARK: - Seeking
+
+    private func checkSeeks(_ engine: LiveAudioEngine, url: String) {
+        engine.play(AudioRequest(token: 11, url: url, title: "seek"))
+        wait(engine, 3, "playing past 1 s") { $0.status == .playing && $0.position >= 1.0 }
+        // +10 s style: forward.
+        engine.seek(to: 8)
+        XCTAssertEqual(engine.snapshot().position, 8, "the target shows at once")
+        let forward = wait(engine, 2, "audio from 8 s") { $0.status == .playing && $0.position > 8.1 }
+        XCTAssertLessThan(forward.position, 9.5)
+        // −10 s style: backward.
+        engine.seek(to: 2)
+        let backward = wait(engine, 2, "audio from 2 s") { $0.position > 2.1 && $0.position < 3.5 }
+        XCTAssertEqual(backward.status, .playing)
+        let later = wait(engine, 2, "position advancing") { $0.position > backward.position + 0.3 }
+        XCTAssertLessThan(later.position, 5)
+        // Beyond the end: clamped, and the track ends.
+        engine.seek(to: 99)
+        wait(engine, 4, "ended after seeking past the end") { $0.status == .ended }
+    }
+
+    func testSeekRestartsTheTransferWithARange() throws {
+        let env = try env()
+        let engine = makeEngine()
+        checkSeeks(engine, url: "\(env.nginx.base)/\(Self.long.name)")
+        let lines = env.nginx.accessLog().filter { $0.contains("GET /\(Self.long.name)") }
+        XCTAssertTrue(lines.contains { $0.contains("\" 206 ") }, "a Range request: \(lines)")
+    }
+
+    func testSeekWorksWhenTheServerIgnoresRange() throws {
+        let env = try env()
+        let engine = makeEngine()
+        checkSeeks(engine, url: "\(env.nginx.base)/norange/\(Self.long.name)")
+        let lines = env.nginx.accessLog().filter { $0.contains("GET /norange/\(Self.long.name)") }
+        XCTAssertFalse(lines.isEmpty)
+        XCTAssertFalse(lines.contains { $0.contains("\" 206 ") }, "nginx ignores Range there: \(lines)")
+    }
+
+    // MARK: - Pause, volume, replace, stop
+
+    func testPauseCorksAndResumeContinues() throws {
+        let env = try env()
+        let engine = makeEngine()
+        engine.play(AudioRequest(token: 4, url: "\(env.nginx.base)/\(Self.long.name)", title: "pause"))
+        wait(engine, 3, "playing past 0.5 s") { $0.status == .playing && $0.position > 0.5 }
+        engine.pause()
+        XCTAssertEqual(engine.snapshot().status, .paused)
+        XCTAssertTrue(AudioTestSupport.waitUntil(2) { env.pulse.sinkInputs().first?["Corked"] == "yes" }, "corked on the server")
+        usleep(150_000)
+        let held = engine.snapshot().position
+        usleep(600_000)
+        XCTAssertEqual(engine.snapshot().position, held, accuracy: 0.05, "position holds while paused")
+        XCTAssertEqual(engine.snapshot().status, .paused)
+
+        // A seek while paused moves the position and stays paused.
+        engine.seek(to: 6)
+        usleep(300_000)
+        XCTAssertEqual(engine.snapshot().status, .paused)
+        XCTAssertEqual(engine.snapshot().position, 6, accuracy: 0.1)
+
+        engine.resume()
+        let resumed = wait(engine, 2, "advancing after resume") { $0.status == .playing && $0.position > 6.3 }
+        XCTAssertLessThan(resumed.position, 8)
+        XCTAssertEqual(env.pulse.sinkInputs().first?["Corked"], "no")
+    }
+
+    func testVolumeIsTheStreamsOwn() throws {
+        let env = try env()
+        let engine = makeEngine()
+        engine.setVolume(0.5)
+        engine.play(AudioRequest(token: 5, url: "\(env.nginx.base)/\(Self.long.name)", title: "volume"))
+        wait(engine, 3, "playing") { $0.status == .playing }
+        XCTAssertEqual(engine.snapshot().volume, 0.5)
+        // Linear amplitude 0.5 is PulseAudio's cubic 79 %.
+        XCTAssertTrue(AudioTestSupport.waitUntil(2) { env.pulse.sinkInputs().first?["Volume"]?.contains("79%") == true },
+            "\(env.pulse.sinkInputs())")
+        engine.setVolume(1)
+        XCTAssertTrue(AudioTestSupport.waitUntil(2) { env.pulse.sinkInputs().first?["Volume"]?.contains("100%") == true })
+        engine.setVolume(-3)
+        XCTAssertEqual(engine.snapshot().volume, 0)
+    }
+
+    func testPlayReplacesAndStopRemovesTheStreamPromptly() throws {
+        let env = try env()
+        let engine = makeEngine()
+        engine.play(AudioRequest(token: 1, url: "\(env.nginx.base)/\(Self.long.name)", title: "first"))
+        wait(engine, 3, "first playing") { $0.status == .playing }
+        let replacedAt = Date()
+        engine.play(AudioRequest(token: 2, url: "\(env.nginx.base)/\(Self.short.name)", title: "second"))
+        XCTAssertEqual(engine.snapshot().token, 2)
+        XCTAssertTrue(AudioTestSupport.waitUntil(2) {
+            let streams = env.pulse.sinkInputs()
+            return streams.count == 1 && streams.first?["media.name"] == "second"
+        }, "\(env.pulse.sinkInputs())")
+        print("audio: replace → old stream gone, new one up in \(Int(Date().timeIntervalSince(replacedAt) * 1000)) ms (includes pactl)")
+        let stoppedAt = Date()
+        engine.stop()
+        XCTAssertEqual(engine.snapshot().status, .idle)
+        XCTAssertTrue(AudioTestSupport.waitUntil(2) { env.pulse.sinkInputs().isEmpty })
+        print("audio: stop → stream gone in \(Int(Date().timeIntervalSince(stoppedAt) * 1000)) ms (includes pactl)")
+        XCTAssertEqual(logEvents(), ["start first", "stopped first", "start second", "stopped second"])
+        usleep(300_000)
+        XCTAssertEqual(engine.snapshot().status, .idle, "no late report from the stopped tracks")
+    }
+
+    // MARK: - Failures
+
+    func testHTTPErrorsAreStates() throws {
+        let env = try env()
+        let engine = makeEngine()
+        engine.play(AudioRequest(token: 1, url: "\(env.nginx.base)/missing.mp3", title: "404"))
+        var s = wait(engine, 3, "404") { $0.status == .failed }
+        XCTAssertEqual(s.failure, .http(status: 404))
+        XCTAssertEqual(s.token, 1)
+
+        engine.play(AudioRequest(token: 2, url: "\(env.nginx.base)/page.mp3", title: "page"))
+        s = wait(engine, 3, "not audio") { $0.status == .failed }
+        XCTAssertEqual(s.failure, .notAudio)
+
+        let port = try Self.unusedPort()
+        engine.play(AudioRequest(token: 3, url: "http://127.0.0.1:\(port)/x.mp3", title: "refused"))
+        s = wait(engine, 3, "refused") { $0.status == .failed }
+        guard case .network = s.failure else { return XCTFail("expected .network, got \(String(describing: s.failure))") }
+        XCTAssertEqual(logEvents().filter { $0.hasPrefix("failed") }, ["failed 404", "failed page", "failed refused"])
+        XCTAssertTrue(s.outputAvailable)
+    }
+
+    func testMissingFilesAreFileNotFound() throws {
+        _ = try env()
+        let engine = makeEngine()
+        engine.play(AudioRequest(token: 1, url: "/nonexistent/dir/x.mp3", title: "path"))
+        var s = wait(engine, 2, "missing path") { $0.status == .failed }
+        XCTAssertEqual(s.failure, .fileNotFound("/nonexistent/dir/x.mp3"))
+        engine.play(AudioRequest(token: 2, url: "file:///nonexistent/y.mp3", title: "url"))
+        s = wait(engine, 2, "missing file URL") { $0.status == .failed }
+        XCTAssertEqual(s.failure, .fileNotFound("/nonexistent/y.mp3"))
+    }
+
+    func testDroppedConnectionIsANetworkFailureAfterWhatArrivedPlayed() throws {
+        let env = try env()
+        let engine = makeEngine()
+        engine.play(AudioRequest(token: 1, url: "\(env.misbehaving.base)/drop/\(Self.shorter.name)", title: "drop"))
+        wait(engine, 3, "playing") { $0.status == .playing }
+        let s = wait(engine, 6, "failure") { $0.status == .failed }
+        guard case .network(let why) = s.failure else { return XCTFail("expected .network, got \(String(describing: s.failure))") }
+        print("audio: dropped mid-file → \(why) at \(s.position) s")
+        XCTAssertGreaterThan(s.position, 0.5, "the first half played")
+        XCTAssertLessThan(s.position, Self.shorter.seconds - 0.3)
+    }
+
+    func testStalledServerTimesOut() throws {
+        let env = try env()
+        let engine = makeEngine()  // stallTimeout 2 s
+        let started = Date()
+        engine.play(AudioRequest(token: 1, url: "\(env.misbehaving.base)/stall/\(Self.shorter.name)", title: "stall"))
+        let s = wait(engine, 8, "failure") { $0.status == .failed }
+        guard case .network = s.failure else { return XCTFail("expected .network, got \(String(describing: s.failure))") }
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 1.5)
+    }
+
+    func testNoSoundServerFailsAtOnceAndTheProbeNoticesOne() throws {
+        _ = try env()
+        let late = TestPulse()
+        defer { late.stop() }
+        setenv("PULSE_SERVER", late.server, 1)  // nothing listens there yet
+        let engine = makeEngine()
+        let started = Date()
+        engine.play(AudioRequest(token: 9, url: AudioTestSupport.sampleAudio.appendingPathComponent(Self.shorter.name).path, title: "quiet"))
+        let s = wait(engine, 1, "no sound server") { $0.status == .failed }
+        print("audio: no sound server reported after \(Int(Date().timeIntervalSince(started) * 1000)) ms")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 0.5)
+        guard case .noSoundServer(let why) = s.failure else { return XCTFail("expected .noSoundServer, got \(String(describing: s.failure))") }
+        XCTAssertEqual(why, "Connection refused")
+        XCTAssertFalse(s.outputAvailable)
+        usleep(700_000)
+        XCTAssertFalse(engine.snapshot().outputAvailable, "still none after a probe")
+
+        try late.start()
+        wait(engine, 3, "a probe finds the server") { $0.outputAvailable }
+        XCTAssertEqual(engine.snapshot().status, .failed, "the guide decides to retry")
+        engine.play(AudioRequest(token: 10, url: AudioTestSupport.sampleAudio.appendingPathComponent(Self.shorter.name).path, title: "retry"))
+        wait(engine, 3, "playing on the new server") { $0.status == .playing }
+        XCTAssertEqual(late.sinkInputs().first?["media.name"], "retry")
+    }
+
+    func testSoundServerKilledMidPlayIsSoundServerLost() throws {
+        let env = try env()
+        let engine = makeEngine()
+        engine.play(AudioRequest(token: 1, url: "\(env.nginx.base)/\(Self.long.name)", title: "lost"))
+        wait(engine, 3, "playing") { $0.status == .playing && $0.position > 0.3 }
+        env.pulse.kill()
+        let s = wait(engine, 3, "lost") { $0.status == .failed }
+        guard case .soundServerLost(let why) = s.failure else { return XCTFail("expected .soundServerLost, got \(String(describing: s.failure))") }
+        print("audio: sound server killed → \(why)")
+        XCTAssertFalse(s.outputAvailable)
+        try env.pulse.start()
+        wait(engine, 3, "server back") { $0.outputAvailable }
+    }
+
+    func testPlayLogPathComesFromTheEnvironment() throws {
+        _ = try env()
+        let log = AudioTestSupport.uniqueTemp("docent-envlog").appendingPathExtension("tsv")
+        defer { try? FileManager.default.removeItem(at: log) }
+        setenv("DOCENT_PLAY_LOG", log.path, 1)
+        defer { unsetenv("DOCENT_PLAY_LOG") }
+        let engine = LiveAudioEngine()
+        self.engine = engine
+        engine.play(AudioRequest(token: 42, url: "/nonexistent/z.mp3", title: "Tab\there"))
+        wait(engine, 2, "failed") { $0.status == .failed }
+        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+        XCTAssertEqual(lines.count, 2)
+        XCTAssertEqual(lines.first.map { Array($0.dropFirst().map(String.init)) }, ["start", "42", "Tab here", "/nonexistent/z.mp3"])
+        XCTAssertEqual(lines.last?[1], "failed")
+        XCTAssertNotNil(ISO8601DateFormatter().date(from: String(lines.first?[0].prefix(19) ?? "") + "Z"))
+    }
+
+    // MARK: -
+
+    private static func unusedPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw AudioTestSupport.Failure(description: "socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard bound else { throw AudioTestSupport.Failure(description: "bind() failed") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

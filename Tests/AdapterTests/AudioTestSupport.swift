@@ -1,0 +1,261 @@
+import Foundation
+import XCTest
+
+/// Real components for the audio integration tests: a private PulseAudio with a null sink
+/// (scripts/test-pulse.sh), nginx (scripts/test-nginx.sh), a small Python server that
+/// misbehaves on purpose, and parec recording the sink's monitor. Every wait has a deadline.
+enum AudioTestSupport {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static var repoRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    static var sampleAudio: URL { repoRoot.appendingPathComponent("SampleData/audio") }
+
+    static func uniqueTemp(_ prefix: String) -> URL {
+        URL(fileURLWithPath: NSTemporaryDirectory())
+            .appendingPathComponent("\(prefix)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    }
+
+    /// Runs a command to completion with a deadline; output goes through a file, never a pipe,
+    /// so a daemon that inherits it cannot hang the wait.
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 20) -> (status: Int32, output: String) {
+        let logURL = uniqueTemp("docent-audio-cmd").appendingPathExtension("log")
+        guard FileManager.default.createFile(atPath: logURL.path, contents: nil),
+            let log = try? FileHandle(forWritingTo: logURL)
+        else { return (-1, "cannot create \(logURL.path)") }
+        defer {
+            try? log.close()
+            try? FileManager.default.removeItem(at: logURL)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
+        process.arguments = executable.hasPrefix("/") ? arguments : [executable] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = log
+        process.standardError = log
+        let done = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in done.signal() }
+        do { try process.run() } catch { return (-1, "cannot run \(executable): \(error)") }
+        if done.wait(timeout: .now() + timeout) == .timedOut {
+            process.terminate()
+            _ = done.wait(timeout: .now() + 2)
+            return (-1, "\(executable) \(arguments.joined(separator: " ")) did not finish in \(Int(timeout)) s")
+        }
+        return (process.terminationStatus, (try? String(contentsOf: logURL, encoding: .utf8)) ?? "")
+    }
+
+    /// Polls `condition` every 20 ms until it holds or `timeout` passes.
+    @discardableResult
+    static func waitUntil(_ timeout: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
+    }
+
+    /// Root mean square of s16 samples, as a fraction of full scale.
+    static func rms(_ samples: [Int16]) -> Double {
+        guard !samples.isEmpty else { return 0 }
+        var sum = 0.0
+        for s in samples { sum += Double(s) * Double(s) }
+        return (sum / Double(samples.count)).squareRoot() / 32768
+    }
+}
+
+/// A private PulseAudio daemon (scripts/test-pulse.sh) with the `docent_null` sink.
+final class TestPulse {
+    let dir: URL
+    var server: String { "unix:\(dir.path)/pulse/native" }
+
+    init(dir: URL = AudioTestSupport.uniqueTemp("docent-pulse")) { self.dir = dir }
+
+    private func script(_ command: String) -> (status: Int32, output: String) {
+        AudioTestSupport.run("/bin/bash", [AudioTestSupport.repoRoot.appendingPathComponent("scripts/test-pulse.sh").path, command, dir.path], timeout: 15)
+    }
+
+    func start() throws {
+        let result = script("start")
+        guard result.status == 0 else {
+            throw AudioTestSupport.Failure(description: "test-pulse.sh start failed (\(result.status)): \(result.output)")
+        }
+    }
+
+    /// SIGKILL, as a crash.
+    func kill() { _ = script("kill") }
+
+    func stop() { _ = script("stop") }
+
+    /// `pactl` against this daemon.
+    func pactl(_ arguments: [String]) -> String {
+        AudioTestSupport.run("pactl", arguments, environment: ["PULSE_SERVER": server], timeout: 5).output
+    }
+
+    /// The sink inputs' properties, one dictionary per stream.
+    func sinkInputs() -> [[String: String]] {
+        var streams: [[String: String]] = []
+        for line in pactl(["list", "sink-inputs"]).split(separator: "\n") {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if text.hasPrefix("Sink Input #") {
+                streams.append([:])
+            } else if !streams.isEmpty, let eq = text.range(of: " = ") {
+                let key = String(text[..<eq.lowerBound])
+                let value = text[eq.upperBound...].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                streams[streams.count - 1][key] = value
+            } else if !streams.isEmpty, let colon = text.firstIndex(of: ":") {
+                let key = String(text[..<colon])
+                streams[streams.count - 1][key] = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return streams
+    }
+}
+
+/// parec on the null sink's monitor, into a raw file (s16le, 22,050 Hz, mono).
+final class MonitorRecorder {
+    static let rate = 22_050
+    private let process = Process()
+    private let file: URL
+    private let done = DispatchSemaphore(value: 0)
+
+    init(server: String) throws {
+        file = AudioTestSupport.uniqueTemp("docent-rec").appendingPathExtension("raw")
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "parec", "-d", "docent_null.monitor", "--format=s16le", "--rate=\(Self.rate)", "--channels=1",
+            "--raw", "--latency-msec=50", file.path,
+        ]
+        process.environment = ProcessInfo.processInfo.environment.merging(["PULSE_SERVER": server]) { $1 }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.terminationHandler = { [done] _ in done.signal() }
+        try process.run()
+        // Recording has begun once parec created its file and the stream exists.
+        AudioTestSupport.waitUntil(3) { FileManager.default.fileExists(atPath: self.file.path) }
+        usleep(100_000)
+    }
+
+    /// Stops parec and returns the samples.
+    func stop() -> [Int16] {
+        if process.isRunning {
+            process.interrupt()
+            if done.wait(timeout: .now() + 3) == .timedOut {
+                process.terminate()
+                _ = done.wait(timeout: .now() + 2)
+            }
+        }
+        defer { try? FileManager.default.removeItem(at: file) }
+        guard let data = try? Data(contentsOf: file) else { return [] }
+        return data.withUnsafeBytes { raw in Array(raw.bindMemory(to: Int16.self)) }
+    }
+
+    deinit { _ = stop() }
+}
+
+/// nginx on a directory (scripts/test-nginx.sh): Range, `/norange/`, `/slow/`, and its access log.
+final class TestNginx {
+    let root: URL
+    private let portFile: URL
+    private(set) var port = 0
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    init(root: URL) {
+        self.root = root
+        portFile = root.appendingPathComponent("nginx.port")
+    }
+
+    func start() throws {
+        let result = AudioTestSupport.run("/bin/bash", [AudioTestSupport.repoRoot.appendingPathComponent("scripts/test-nginx.sh").path, "start", root.path, portFile.path], timeout: 30)
+        guard result.status == 0, let text = try? String(contentsOf: portFile, encoding: .utf8),
+            let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
+            throw AudioTestSupport.Failure(description: "test-nginx.sh start failed (\(result.status)): \(result.output)")
+        }
+        self.port = port
+    }
+
+    func stop() {
+        AudioTestSupport.run("/bin/bash", [AudioTestSupport.repoRoot.appendingPathComponent("scripts/test-nginx.sh").path, "stop", portFile.path], timeout: 30)
+    }
+
+    /// Access log lines so far.
+    func accessLog() -> [String] {
+        guard let dir = try? String(contentsOf: URL(fileURLWithPath: portFile.path + ".nginx-dir"), encoding: .utf8),
+            let text = try? String(contentsOfFile: dir.trimmingCharacters(in: .whitespacesAndNewlines) + "/access.log", encoding: .utf8)
+        else { return [] }
+        return text.split(separator: "\n").map(String.init)
+    }
+}
+
+/// A Python HTTP server that misbehaves: `/drop/NAME` announces the full Content-Length, sends
+/// half and closes; `/stall/NAME` sends half and then nothing.
+final class MisbehavingServer {
+    private let process = Process()
+    private let dir: URL
+    private(set) var port = 0
+    private let done = DispatchSemaphore(value: 0)
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    private static let script = #"""
+        import http.server, os, sys, time
+        root, port_file = sys.argv[1], sys.argv[2]
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args): pass
+            def do_GET(self):
+                mode, _, name = self.path.lstrip("/").partition("/")
+                path = os.path.join(root, os.path.basename(name))
+                if mode not in ("drop", "stall") or not os.path.isfile(path):
+                    self.send_error(404); return
+                data = open(path, "rb").read()
+                self.send_response(200)
+                self.send_header("Content-Type", "audio/mpeg")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data[: len(data) // 2]); self.wfile.flush()
+                if mode == "stall": time.sleep(60)
+                else: time.sleep(0.1)
+                self.close_connection = True
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        server.daemon_threads = True
+        with open(port_file + ".tmp", "w") as f: f.write(str(server.server_address[1]))
+        os.rename(port_file + ".tmp", port_file)
+        server.serve_forever()
+        """#
+
+    init(root: URL) throws {
+        dir = AudioTestSupport.uniqueTemp("docent-pyserver")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let scriptURL = dir.appendingPathComponent("server.py")
+        let portFile = dir.appendingPathComponent("port")
+        try Data(Self.script.utf8).write(to: scriptURL)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", scriptURL.path, root.path, portFile.path]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.terminationHandler = { [done] _ in done.signal() }
+        try process.run()
+        AudioTestSupport.waitUntil(10) { FileManager.default.fileExists(atPath: portFile.path) }
+        guard let text = try? String(contentsOf: portFile, encoding: .utf8), let port = Int(text) else {
+            stop()
+            throw AudioTestSupport.Failure(description: "the Python test server did not start")
+        }
+        self.port = port
+    }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            if done.wait(timeout: .now() + 3) == .timedOut { kill(process.processIdentifier, SIGKILL) }
+        }
+        try? FileManager.default.removeItem(at: dir)
+    }
+}
