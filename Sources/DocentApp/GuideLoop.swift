@@ -18,6 +18,11 @@ public final class GuideLoop {
     var lastSize: Size?
     var lastTick: Date
     var quit = false
+    /// Set by every action; the frame is rendered only when something may have changed.
+    var needsDraw = true
+    /// For `make bench`: `step()` returns false right after the first frame drawn with the
+    /// museum loaded (DOCENT_BENCH_FIRST_FRAME=1).
+    public var exitAfterFirstLoadedFrame = false
 
     public init(state: AppState, backend: TerminalBackend, effects: EffectHandling, audio: AudioEngine? = nil, clock: @escaping () -> Date = Date.init) {
         self.state = state
@@ -30,6 +35,7 @@ public final class GuideLoop {
 
     /// Sends one action: reduce, then run what it returns.
     public func send(_ action: AppAction) {
+        needsDraw = true
         for effect in Reducer.reduce(&state, action) {
             switch effect {
             case .quit:
@@ -50,6 +56,7 @@ public final class GuideLoop {
         pollAudio()
         if quit { return false }
         draw()
+        if exitAfterFirstLoadedFrame && state.museum != nil { return false }
         var wait = mailbox.isEmpty ? timeoutMilliseconds : 0
         if let next = timers.values.map(\.due).min() {
             wait = min(wait, max(0, Int(next.timeIntervalSince(clock()) * 1000)))
@@ -94,6 +101,8 @@ public final class GuideLoop {
             let vp = RootView.viewport(for: size)
             send(.viewportChanged(rows: vp.rows, width: vp.width))
         }
+        guard needsDraw || lastScreen == nil else { return }
+        needsDraw = false
         let screen = RootView.render(state, size: size)
         backend.draw(screen)
         lastScreen = screen
@@ -104,6 +113,7 @@ public final class GuideLoop {
         case .quitSignal:
             send(.quit)
         case .resize:
+            needsDraw = true
             draw()
         case .key(let k):
             let size = backend.size

@@ -97,7 +97,8 @@ struct Guide: ParsableCommand {
     }
 
     private func failure(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data("docent: \(message)\n".utf8))
+        let text = message.hasPrefix("docent") ? message : "docent: \(message)"
+        FileHandle.standardError.write(Data("\(text)\n".utf8))
         return ExitCode(1)
     }
 }

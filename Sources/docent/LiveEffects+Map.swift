@@ -1,12 +1,23 @@
 import DocentApp
 import DocentCore
 import Foundation
+import MapRaster
 
 extension LiveEffects {
-    /// Runs the map's effects (rasterising floor plans) off the loop thread.
+    /// Runs the map's effects off the loop thread: fetch the plan (curl), rasterise and trim it
+    /// (poppler) unless the disk cache holds the same URL and content, post the raster back.
     func runMap(_ effect: MapEffect, mailbox: Mailbox) {
         switch effect {
-        case .none: break
+        case .loadPlan(let floor, let url, let scale):
+            let loader = PlanLoader(fetcher: fetcher, cache: PlanCache(directory: PlanCache.defaultDirectory(environment: ProcessInfo.processInfo.environment)))
+            let t = Thread {
+                switch loader.load(url: url, pixelsPerPoint: scale) {
+                case .success(let raster): mailbox.post(.map(.rasterReady(floor: floor, url: url, raster: raster)))
+                case .failure(let f): mailbox.post(.map(.rasterFailed(floor: floor, url: url, message: f.message)))
+                }
+            }
+            t.stackSize = 4 << 20
+            t.start()
         }
     }
 }

@@ -3,10 +3,27 @@ import DocentCore
 import Foundation
 
 extension LiveEffects {
-    /// Runs search's effects (live API requests) off the loop thread.
+    /// Runs search's effects: each live request on its own thread (curl is blocking). The
+    /// answer goes back with its token; the reducer ignores answers to an older query, so a
+    /// slow request for "har" can never overwrite the results for "harbour".
     func runSearch(_ effect: SearchEffect, mailbox: Mailbox) {
         switch effect {
-        case .none: break
+        case .autocomplete(let token, let request):
+            spawnSearch { [fetcher] in
+                let r = fetcher.fetch(request).map(\.body).mapError { LoadFailure($0.description) }
+                mailbox.post(.search(.autocompleteLoaded(token: token, r)))
+            }
+        case .multisearch(let token, let request):
+            spawnSearch { [fetcher] in
+                let r = fetcher.fetch(request).map(\.body).mapError { LoadFailure($0.description) }
+                mailbox.post(.search(.multisearchLoaded(token: token, r)))
+            }
         }
+    }
+
+    private func spawnSearch(_ work: @escaping @Sendable () -> Void) {
+        let t = Thread(block: work)
+        t.stackSize = 4 << 20
+        t.start()
     }
 }

@@ -61,9 +61,12 @@ public struct JSONObject: Sendable, Equatable {
     }
 
     public subscript(key: String) -> JSON? {
+        // Lengths first: a length is stored in every string, and most keys differ in it, so
+        // most members are passed over without a string comparison.
+        let length = key.utf8.count
         var i = members.count - 1
         while i >= 0 {
-            if members[i].key == key { return members[i].value }
+            if members[i].key.utf8.count == length && members[i].key == key { return members[i].value }
             i -= 1
         }
         return nil

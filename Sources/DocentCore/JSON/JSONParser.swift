@@ -209,13 +209,19 @@ private struct Cursor {
         var high: UInt64 = 0
         let base = buf.baseAddress!
         let n = buf.count
-        // Fast path: no escapes. Eight bytes at a time while no quote or backslash shows.
+        // Fast path: no escapes. Eight bytes at a time up to the first quote or backslash (the
+        // lowest flagged lane of the zero-byte test is exact; lanes above it may not be).
         while i + 8 <= n {
-            let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            let w = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
             let q = w ^ 0x2222_2222_2222_2222
             let b = w ^ 0x5C5C_5C5C_5C5C_5C5C
-            let hasStop = ((q &- 0x0101_0101_0101_0101) & ~q) | ((b &- 0x0101_0101_0101_0101) & ~b)
-            if hasStop & 0x8080_8080_8080_8080 != 0 { break }
+            let stops = (((q &- 0x0101_0101_0101_0101) & ~q) | ((b &- 0x0101_0101_0101_0101) & ~b)) & 0x8080_8080_8080_8080
+            if stops != 0 {
+                let lanes = stops.trailingZeroBitCount >> 3
+                if lanes > 0 { high |= w & (UInt64.max >> (64 - lanes * 8)) }
+                i += lanes
+                break
+            }
             high |= w
             i += 8
         }
@@ -390,7 +396,9 @@ private struct StringInterner {
 
     private var strings: [String] = []
     private var hashes: [UInt64] = []
-    private var table = [Int32](repeating: -1, count: 1024)
+    /// Open addressing: 0 for an empty slot, else the hash's high half and the string's
+    /// index + 1, so a probe touches one word unless the hashes agree.
+    private var table = [UInt64](repeating: 0, count: 1024)
     private var pending: UInt64 = 0
 
     static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
@@ -421,41 +429,58 @@ private struct StringInterner {
     mutating func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         let h = Self.hash(bytes)
         pending = h
-        let mask = table.count - 1
-        var slot = Int(truncatingIfNeeded: h) & mask
-        while true {
-            let idx = Int(table[slot])
-            if idx < 0 { return nil }
-            if hashes[idx] == h {
-                let s = strings[idx]
-                let same = s.utf8.withContiguousStorageIfAvailable { stored in
-                    stored.elementsEqual(bytes)
+        let high = h & 0xFFFF_FFFF_0000_0000
+        return table.withUnsafeBufferPointer { t -> String? in
+            let mask = t.count - 1
+            var slot = Int(truncatingIfNeeded: h) & mask
+            while true {
+                let e = t[slot]
+                if e == 0 { return nil }
+                if e & 0xFFFF_FFFF_0000_0000 == high {
+                    let s = strings[Int(truncatingIfNeeded: e & 0xFFFF_FFFF) - 1]
+                    let same = s.utf8.withContiguousStorageIfAvailable { stored in
+                        Self.equal(stored, bytes)
+                    }
+                    if same == true { return s }
                 }
-                if same == true { return s }
+                slot = (slot + 1) & mask
             }
-            slot = (slot + 1) & mask
         }
+    }
+
+    static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        let pa = UnsafeRawPointer(a.baseAddress!)
+        let pb = UnsafeRawPointer(b.baseAddress!)
+        var k = 0
+        while k + 8 <= a.count {
+            if pa.loadUnaligned(fromByteOffset: k, as: UInt64.self) != pb.loadUnaligned(fromByteOffset: k, as: UInt64.self) { return false }
+            k += 8
+        }
+        while k < a.count {
+            if a[k] != b[k] { return false }
+            k += 1
+        }
+        return true
     }
 
     /// Adds `s` (whose bytes were just looked up and not found).
     mutating func insert(_ s: String, _ bytes: UnsafeBufferPointer<UInt8>) {
         if (strings.count + 1) * 2 > table.count { grow() }
-        let h = pending
+        strings.append(s)
+        hashes.append(pending)
+        place(pending, strings.count)
+    }
+
+    private mutating func place(_ h: UInt64, _ number: Int) {
         let mask = table.count - 1
         var slot = Int(truncatingIfNeeded: h) & mask
-        while table[slot] >= 0 { slot = (slot + 1) & mask }
-        table[slot] = Int32(strings.count)
-        strings.append(s)
-        hashes.append(h)
+        while table[slot] != 0 { slot = (slot + 1) & mask }
+        table[slot] = (h & 0xFFFF_FFFF_0000_0000) | UInt64(number)
     }
 
     private mutating func grow() {
-        table = [Int32](repeating: -1, count: table.count * 2)
-        let mask = table.count - 1
-        for (idx, h) in hashes.enumerated() {
-            var slot = Int(truncatingIfNeeded: h) & mask
-            while table[slot] >= 0 { slot = (slot + 1) & mask }
-            table[slot] = Int32(idx)
-        }
+        table = [UInt64](repeating: 0, count: table.count * 2)
+        for (idx, h) in hashes.enumerated() { place(h, idx + 1) }
     }
 }

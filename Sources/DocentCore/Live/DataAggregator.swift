@@ -121,17 +121,31 @@ public enum DataAggregator {
 
     /// ISO 8601 with or without fractional seconds, or "yyyy-MM-dd HH:mm:ss" (older feeds).
     public static func parseDate(_ s: String) -> Date? {
-        let iso = ISO8601DateFormatter()
-        if let d = iso.date(from: s) { return d }
-        iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let d = iso.date(from: s) { return d }
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "UTC")
-        for format in ["yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd'T'HH:mm:ssZ", "yyyy-MM-dd"] {
-            f.dateFormat = format
-            if let d = f.date(from: s) { return d }
+        // Formatters are expensive to make: a feed of 1 700 events made one per date took
+        // seconds on the loop thread. These are made once (and only used from one thread).
+        let f = Formatters.shared
+        if let d = f.iso.date(from: s) { return d }
+        if let d = f.isoFractional.date(from: s) { return d }
+        for p in f.plain {
+            if let d = p.date(from: s) { return d }
         }
         return nil
+    }
+
+    final class Formatters: @unchecked Sendable {
+        static let shared = Formatters()
+        let iso = ISO8601DateFormatter()
+        let isoFractional: ISO8601DateFormatter = {
+            let f = ISO8601DateFormatter()
+            f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            return f
+        }()
+        let plain: [DateFormatter] = ["yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd'T'HH:mm:ssZ", "yyyy-MM-dd"].map { format in
+            let f = DateFormatter()
+            f.locale = Locale(identifier: "en_US_POSIX")
+            f.timeZone = TimeZone(identifier: "UTC")
+            f.dateFormat = format
+            return f
+        }
     }
 }

@@ -31,14 +31,18 @@ public struct ReadOptions: Sendable {
 /// its own; a bad record is dropped and reported, never repaired silently, never fatal.
 public enum AppDataReader {
     /// Parses bytes fetched from `source` (a path or URL; relative URLs resolve against it).
-    public static func read(_ bytes: [UInt8], source: String, options: ReadOptions = ReadOptions()) -> Result<AppData, AppDataError> {
+    /// The bytes are released once parsed (when the caller hands them over with `consume`
+    /// or does not use them again), so a large document is never held twice over with its
+    /// models.
+    public static func read(_ bytes: consuming [UInt8], source: String, options: ReadOptions = ReadOptions()) -> Result<AppData, AppDataError> {
+        let bom = JSONParser.hasBOM(bytes)
         let json: JSON
         do {
             json = try JSONParser.parse(bytes)
         } catch {
             return .failure(.notJSON(error))
         }
-        let bom = JSONParser.hasBOM(bytes)
+        bytes = []
         return read(json, source: source, options: options, hadBOM: bom)
     }
 

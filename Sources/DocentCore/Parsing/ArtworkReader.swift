@@ -65,7 +65,7 @@ enum ArtworkReader {
         }
         var out: [Commentary] = []
         for (i, item) in items.enumerated() {
-            let path = JSONPath.index(JSONPath.field(r.path, "audio_commentary"), i)
+            let path = JSONPath.fieldIndex(r.path, "audio_commentary", i)
             guard case .object(let o) = item else {
                 ctx.dropped(path, id: sid, "expected an object, found \(item.kindName)")
                 continue
@@ -100,7 +100,7 @@ enum ArtworkReader {
         var audioIDs: [Int] = []
         if case .array(let items)? = r["audio"] {
             for (i, item) in items.enumerated() {
-                let path = JSONPath.index(JSONPath.field(r.path, "audio"), i)
+                let path = JSONPath.fieldIndex(r.path, "audio", i)
                 switch FieldReader.int(item) {
                 case .success(let a) where audio[a] != nil: audioIDs.append(a)
                 case .success(let a): ctx.dropped(path, id: sid, "audio \(a) is not in audio_files")

@@ -12,7 +12,7 @@ enum EndpointsReader {
             guard let t = r.rawString(k).map(Trim.spaces), !t.isEmpty else { return nil }
             return t
         }
-        e.imageServerURL = s("image_server_url").flatMap { ctx.resolver.resolve($0) }
+        e.imageServerURL = s("image_server_url").flatMap { ctx.resolve($0) }
         e.dataAPIURL = s("data_api_url")
         e.exhibitionsEndpoint = s("exhibitions_endpoint")
         e.eventsEndpoint = s("events_endpoint_v2") ?? s("events_endpoint")
@@ -20,9 +20,9 @@ enum EndpointsReader {
         e.multisearchEndpoint = s("multisearch_endpoint")
         e.artworksEndpoint = s("artworks_endpoint")
         e.toursEndpoint = s("tours_endpoint")
-        e.membershipURL = s("membership_url").flatMap { ctx.resolver.resolve($0) }
-        e.websiteURL = s("website_url").flatMap { ctx.resolver.resolve($0) }
-        e.ticketsURL = s("tickets_url").flatMap { ctx.resolver.resolve($0) }
+        e.membershipURL = s("membership_url").flatMap { ctx.resolve($0) }
+        e.websiteURL = s("website_url").flatMap { ctx.resolve($0) }
+        e.ticketsURL = s("tickets_url").flatMap { ctx.resolve($0) }
         if s("events_endpoint_v2") == nil, s("events_endpoint") != nil {
             ctx.note("data", "no events_endpoint_v2; using the older events_endpoint")
         }

@@ -91,11 +91,45 @@ struct FieldReader {
 
     /// "lat,lon" with any spaces; both finite, in range.
     static func latLon(_ text: String) -> LatLon? {
+        if let pair = asciiPair(text) {
+            guard let (a, b) = pair, let lat = Double(a), let lon = Double(b),
+                lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180
+            else { return nil }
+            return LatLon(lat: lat, lon: lon)
+        }
         let parts = text.filter { !$0.isWhitespace }.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]),
             lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180
         else { return nil }
         return LatLon(lat: lat, lon: lon)
+    }
+
+    /// For ASCII text with spaces only around its two parts: the parts, or nil for "not
+    /// two parts"; the outer nil means "use the general path". Same results as filtering
+    /// out whitespace and splitting on ",".
+    static func asciiPair(_ text: String) -> (Substring, Substring)?? {
+        let u = text.utf8
+        var comma: String.Index?
+        for i in u.indices {
+            let b = u[i]
+            if b >= 0x80 { return .none }
+            if b == 0x2C {
+                if comma != nil { return .some(nil) }
+                comma = i
+            }
+        }
+        guard let comma else { return .some(nil) }
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
+        func part(_ lo: String.Index, _ hi: String.Index) -> Substring? {
+            var lo = lo
+            var hi = hi
+            while lo < hi, isSpace(u[lo]) { lo = u.index(after: lo) }
+            while lo < hi, isSpace(u[u.index(before: hi)]) { hi = u.index(before: hi) }
+            if u[lo..<hi].contains(where: isSpace) { return nil }
+            return text[lo..<hi]
+        }
+        guard let a = part(u.startIndex, comma), let b = part(u.index(after: comma), u.endIndex) else { return .none }
+        return .some((a, b))
     }
 
     static func planPoint(_ text: String) -> PlanPoint? {

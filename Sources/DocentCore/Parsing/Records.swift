@@ -64,10 +64,10 @@ enum Translations {
             ctx.warning(r.path, id: id, "translations should be an array, found \(v.kindName)")
             return
         }
-        var seen: Set<Language> = []
+        var seen: [Language] = []  // a few languages: a list is cheaper than a set
         for (i, t) in r.translations() {
-            let path = JSONPath.index(JSONPath.field(r.path, "translations"), i)
-            guard let tag = t["language"]?.stringValue, let lang = Language.fromTag(tag) else {
+            let path = JSONPath.fieldIndex(r.path, "translations", i)
+            guard let tag = t["language"]?.stringValue, let lang = ctx.language(tag) else {
                 ctx.dropped(path, id: id, "translation without a usable language tag")
                 continue
             }
@@ -82,7 +82,7 @@ enum Translations {
                 ctx.warning(path, id: id, "second \(lang.code) translation ignored")
                 continue
             }
-            seen.insert(lang)
+            seen.append(lang)
             body(lang, FieldReader(t, path: path))
         }
     }

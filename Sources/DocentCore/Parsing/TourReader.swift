@@ -107,7 +107,7 @@ enum TourReader {
         }
         var stops: [TourStop] = []
         for (i, item) in items.enumerated() {
-            let path = JSONPath.index(JSONPath.field(r.path, field), i)
+            let path = JSONPath.fieldIndex(r.path, field, i)
             guard case .object(let o) = item else {
                 ctx.dropped(path, id: sid, "expected an object, found \(item.kindName)")
                 continue

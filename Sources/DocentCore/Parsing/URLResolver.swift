@@ -23,10 +23,32 @@ public struct URLResolver: Sendable {
 
     /// True for strings with a URL scheme such as `http:` or `file:`.
     public static func hasScheme(_ s: String) -> Bool {
+        if let answer = asciiHasScheme(s) { return answer }
         guard let colon = s.firstIndex(of: ":") else { return false }
         let scheme = s[s.startIndex..<colon]
         guard let first = scheme.first, first.isASCII, first.isLetter, scheme.count >= 2 else { return false }
         return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }
+    }
+
+    /// `hasScheme` on the bytes when the answer cannot depend on how characters cluster
+    /// (the scheme and the byte after the colon are ASCII); nil otherwise.
+    static func asciiHasScheme(_ s: String) -> Bool? {
+        var count = 0
+        var it = s.utf8.makeIterator()
+        while let b = it.next() {
+            if b == 0x3A {
+                if let next = it.next(), next >= 0x80 { return nil }
+                return count >= 2
+            }
+            if b >= 0x80 { return nil }
+            let letter = (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+            if count == 0 ? !letter : !(letter || (b >= 0x30 && b <= 0x39) || b == 0x2B || b == 0x2D || b == 0x2E) {
+                // Not a scheme character: the answer is no, as long as a colon follows at all.
+                return s.utf8.contains(0x3A) ? (s.utf8.contains(where: { $0 >= 0x80 }) ? nil : false) : false
+            }
+            count += 1
+        }
+        return false
     }
 
     /// The absolute form of `reference`, or nil if it is empty or cannot be a URL.
@@ -57,6 +79,7 @@ public struct URLResolver: Sendable {
 
     /// Removes `./` and `a/../` segments from a path.
     static func normalisePath(_ path: String) -> String {
+        if let fast = asciiNormalisePath(path) { return fast }
         let absolute = path.hasPrefix("/")
         var parts: [Substring] = []
         for seg in path.split(separator: "/", omittingEmptySubsequences: true) {
@@ -69,5 +92,42 @@ public struct URLResolver: Sendable {
         }
         let joined = parts.joined(separator: "/")
         return absolute ? "/" + joined : joined
+    }
+
+    /// `normalisePath` on the bytes of an ASCII path (where every byte is a character);
+    /// nil for any other path.
+    static func asciiNormalisePath(_ path: String) -> String? {
+        var text = path
+        text.makeContiguousUTF8()
+        return text.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            if bytes.contains(where: { $0 >= 0x80 }) { return nil }
+            var parts: [Range<Int>] = []
+            var start = 0
+            func segment(_ r: Range<Int>) {
+                if r.isEmpty { return }
+                let n = r.count
+                if n == 1 && bytes[r.lowerBound] == 0x2E { return }
+                if n == 2 && bytes[r.lowerBound] == 0x2E && bytes[r.lowerBound + 1] == 0x2E, let last = parts.last,
+                    !(last.count == 2 && bytes[last.lowerBound] == 0x2E && bytes[last.lowerBound + 1] == 0x2E)
+                {
+                    parts.removeLast()
+                    return
+                }
+                parts.append(r)
+            }
+            for k in 0..<bytes.count where bytes[k] == 0x2F {
+                segment(start..<k)
+                start = k + 1
+            }
+            segment(start..<bytes.count)
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count + 1)
+            if bytes.first == 0x2F { out.append(0x2F) }
+            for (i, r) in parts.enumerated() {
+                if i > 0 { out.append(0x2F) }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[r]))
+            }
+            return String(decoding: out, as: UTF8.self)
+        } ?? nil
     }
 }

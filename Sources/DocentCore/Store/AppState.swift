@@ -97,6 +97,8 @@ public struct AppState: Equatable, Sendable {
     /// The running tour, if any.
     public var tour: TourSession?
     public var progress = ListeningProgress()
+    /// How far a text overlay (help) is scrolled.
+    public var overlayScroll = 0
     /// The resume offer is made once per run.
     public var resumeOffered = false
     public var search = SearchState()

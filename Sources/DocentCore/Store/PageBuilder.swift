@@ -17,7 +17,7 @@ public enum PageBuilder {
         guard let app = state.museum else { return .message("") }
         switch route {
         case .home: return .list(title: nil, rows: homeRows(app, state))
-        case .allTours: return .list(title: s("home.allTours"), rows: allTourRows(app, state))
+        case .allTours: return .list(title: state.tab == .tours && state.depth == 1 ? nil : s("home.allTours"), rows: allTourRows(app, state))
         case .allExhibitions:
             return .list(title: s("home.allExhibitions"), rows: remoteRows(state.exhibitions, limit: nil, state: state, kind: "exhibitions", row: { exhibitionRow($0, state) }))
         case .allEvents:
@@ -152,7 +152,7 @@ public enum PageBuilder {
             let mark = heard.contains(i) ? " ✓" : ""
             rows.append(Row(
                 .item, "\(i + 1). \(a.title)\(mark)",
-                detail: "\(s("gallery.short", ["gallery": a.galleryTitle])), \(s("floor.label", ["floor": a.floor.label]))",
+                detail: "\(galleryLabel(a.galleryTitle, s)), \(s("floor.label", ["floor": a.floor.label]))",
                 action: .startTour(t.id, stop: i)))
         }
         return rows
@@ -173,7 +173,7 @@ public enum PageBuilder {
             out.append(s("tour.status.stop", ["tour": title, "n": String(k + 1), "count": String(m.stops.count), "mode": mode]))
         }
         if case .waiting(let k) = m.position, let a = app.artworks[m.stops[k].artworkID] {
-            out.append(s("tour.arrive", ["title": a.title, "gallery": s("gallery.short", ["gallery": a.galleryTitle])]))
+            out.append(s("tour.arrive", ["title": a.title, "gallery": galleryLabel(a.galleryTitle, s)]))
         }
         if session.failed { out.append(s("tour.failed")) }
         out.append(s("tour.keys"))
@@ -184,7 +184,7 @@ public enum PageBuilder {
         let s = state.strings
         var facts = [s("exhibition.through", ["date": formatDate(e.endAt, state)])]
         if let gid = e.galleryID, let g = app.galleries.values.first(where: { $0.galleryID == gid && !$0.closed }) {
-            facts.append("\(s("gallery.short", ["gallery": g.displayTitle])), \(s("floor.label", ["floor": g.floor.label]))")
+            facts.append("\(galleryLabel(g.displayTitle, s)), \(s("floor.label", ["floor": g.floor.label]))")
         }
         var links: [(String, String)] = []
         if let u = e.webURL, !u.isEmpty { links.append((s("link.website"), u)) }
@@ -254,6 +254,11 @@ public enum PageBuilder {
         return TextPage(title: s("about.title"), facts: facts, body: s("about.body") + "\n\n" + s("about.credits"))
     }
 
+    /// "Gallery 201" for numbered galleries, the name itself for named ones.
+    public static func galleryLabel(_ displayTitle: String, _ s: Strings) -> String {
+        displayTitle.first?.isNumber == true ? s("gallery.short", ["gallery": displayTitle]) : displayTitle
+    }
+
     static func stopsText(_ n: Int, _ s: Strings) -> String {
         n == 1 ? s("tour.stopsOne") : s("tour.stops", ["count": String(n)])
     }
@@ -274,7 +279,7 @@ public enum PageBuilder {
             if a.title != track.title { facts.append(a.title) }
             title = track.title.isEmpty ? a.title : track.title
             facts += a.tombstone.split(separator: "\n").map(String.init)
-            facts.append("\(s("gallery.short", ["gallery": a.galleryTitle])), \(s("floor.label", ["floor": a.floor.label]))")
+            facts.append("\(galleryLabel(a.galleryTitle, s)), \(s("floor.label", ["floor": a.floor.label]))")
             credits = a.credits
         } else if let t = track.tourID.flatMap({ app.tour($0) }) {
             facts.append(t.text(state.language).text.title)

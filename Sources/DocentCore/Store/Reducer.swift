@@ -58,15 +58,25 @@ public enum Reducer {
         case .showHelp:
             guard state.overlay == nil else { return [] }
             state.overlay = .help(firstRun: false)
+            state.overlayScroll = 0
             return []
         case .openLanguagePicker:
+            var effects: [Effect] = []
+            if case .help(true)? = state.overlay {
+                // Choosing a language from the welcome counts as having read it.
+                state.introSeen = true
+                effects.append(.persist(state.settings))
+            }
             let langs = state.catalog.languages
             state.overlay = .languagePicker(selection: langs.firstIndex(of: state.language) ?? 0)
-            return []
+            return effects
         case .setLanguage(let l):
             guard state.catalog.tables[l] != nil else { return [] }
             state.language = l
-            if case .languagePicker = state.overlay { state.overlay = nil }
+            if case .languagePicker = state.overlay {
+                state.overlay = nil
+                showNextMessage(&state)
+            }
             return [.persist(state.settings)]
         case .dismissOverlay:
             return dismissOverlay(&state)
@@ -174,6 +184,7 @@ public enum Reducer {
     static func dismissOverlay(_ state: inout AppState) -> [Effect] {
         guard let o = state.overlay else { return [] }
         state.overlay = nil
+        state.overlayScroll = 0
         var changed = false
         switch o {
         case .help(let first):
@@ -215,6 +226,9 @@ public enum Reducer {
             return
         case .audioLanguage(let sel)?:
             state.overlay = .audioLanguage(selection: clamp(sel, state.audioLanguages.count))
+            return
+        case .help?:
+            state.overlayScroll = min(max(0, state.overlayScroll.addingReportingOverflow(delta).partialValue), 60)
             return
         case .tourLanguage(let id, let stop, let sel)?:
             state.overlay = .tourLanguage(tourID: id, stop: stop, selection: clamp(sel, state.audioLanguages.count))

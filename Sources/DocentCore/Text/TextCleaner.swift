@@ -40,11 +40,38 @@ public enum TextCleaner {
         guard let first = bytes.first, let last = bytes.last else { return false }
         // Leading/trailing whitespace.
         if first == 0x20 || last == 0x20 { return true }
-        for b in bytes {
-            // & < (|) controls DEL; C1 controls and NBSP live behind 0xC2.
-            if b < 0x20 || b == 0x26 || b == 0x3C || b == 0x7F || b == 0xC2 || (b == 0x7C && bar) { return true }
+        // & < (|) controls DEL; C1 controls and NBSP live behind 0xC2. Eight bytes at a time:
+        // a byte below 0x20 or equal to one of those sets the high bit of its lane.
+        let n = bytes.count
+        let base = UnsafeRawPointer(bytes.baseAddress!)
+        let barByte: UInt8 = bar ? 0x7C : 0x26
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func hasByte(_ w: UInt64, _ c: UInt8) -> UInt64 {
+            let x = w ^ (ones &* UInt64(c))
+            return (x &- ones) & ~x
+        }
+        var k = 0
+        while k + 8 <= n {
+            let w = base.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+            let below = (w &- ones &* 0x20) & ~w
+            let hit = below | hasByte(w, 0x26) | hasByte(w, 0x3C) | hasByte(w, 0x7F) | hasByte(w, 0xC2) | hasByte(w, barByte)
+            if hit & highs != 0 { return true }
+            k += 8
+        }
+        while k < n {
+            let b = bytes[k]
+            if b < 0x20 || b == 0x26 || b == 0x3C || b == 0x7F || b == 0xC2 || b == barByte { return true }
+            k += 1
         }
         return false
+    }
+
+    /// True for a byte `normalise` copies as it is: printable ASCII (but `|` when it breaks
+    /// lines) and the bytes of any scalar but the few behind 0xC2, 0xE2 and 0xEF it looks at.
+    @inline(__always) private static func isPlain(_ b: UInt8, bar: Bool) -> Bool {
+        if b > 0x20 && b < 0x7F { return b != 0x7C || !bar }
+        return b >= 0x80 && b != 0xC2 && b != 0xE2 && b != 0xEF
     }
 
     /// Line breaks normalised to `\n`, tabs to a space, every other control character
@@ -67,7 +94,12 @@ public enum TextCleaner {
             var hasLines = false
             var pendingBlank = false
             func endLine() {
-                while line.last == 0x20 { line.removeLast() }
+                while line.last == 0x20 {
+                    // A space after a prepended mark (U+0600…) is part of that character, which
+                    // is not a space: the reference (per-Character) trimming keeps it.
+                    if line.count >= 2, line[line.count - 2] >= 0x80, String(decoding: line, as: UTF8.self).last != " " { break }
+                    line.removeLast()
+                }
                 if line.isEmpty {
                     if hasLines { pendingBlank = true }
                 } else {
@@ -89,6 +121,25 @@ public enum TextCleaner {
             var k = 0
             while k < n {
                 let b = bytes[k]
+                if isPlain(b, bar: bar) {
+                    // A run of bytes copied as they are (continuation bytes are all plain, and
+                    // a plain lead byte's scalar is copied whole), with the single spaces
+                    // between words (a space after visible text is always kept as it is).
+                    var e = k + 1
+                    while e < n {
+                        let c = bytes[e]
+                        if isPlain(c, bar: bar) || (c == 0x20 && bytes[e - 1] != 0x20) {
+                            e += 1
+                        } else {
+                            break
+                        }
+                    }
+                    pendingCR = false
+                    line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[k..<e]))
+                    lastWasSpace = bytes[e - 1] == 0x20
+                    k = e
+                    continue
+                }
                 // The scalar at k: its value for the few that matter, and its length.
                 var v: UInt32 = UInt32(b)
                 var len = 1
@@ -145,7 +196,7 @@ public enum TextCleaner {
 
     /// Removes tags. Block-ending tags and `<br>` become line breaks; `<li>` a bullet.
     static func stripTags(_ s: String) -> String {
-        guard s.utf8.contains(0x3C) else { return s }
+        guard UTF8Scan.contains(s, 0x3C) else { return s }
         var out = ""
         var i = s.startIndex
         while i < s.endIndex {
@@ -172,7 +223,7 @@ public enum TextCleaner {
 
     /// Decodes named, decimal and hex character references. Unknown names stay as written.
     public static func decodeEntities(_ s: String) -> String {
-        guard s.utf8.contains(0x26) else { return s }
+        guard UTF8Scan.contains(s, 0x26) else { return s }
         var text = s
         text.makeContiguousUTF8()
         if let fast = text.utf8.withContiguousStorageIfAvailable({ decodeEntitiesBytes($0) }), let result = fast {

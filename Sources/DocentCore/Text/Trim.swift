@@ -29,3 +29,32 @@ enum Trim {
         return f > 0x20 && f < 0x7F && l > 0x20 && l < 0x7F
     }
 }
+
+/// Byte searches over a string's UTF-8, eight bytes at a time (`String.utf8.contains` walks
+/// an iterator one byte at a time).
+enum UTF8Scan {
+    /// Whether `s` contains the byte `byte`.
+    static func contains(_ s: String, _ byte: UInt8) -> Bool {
+        if let found = s.utf8.withContiguousStorageIfAvailable({ contains($0, byte) }) { return found }
+        return s.utf8.contains(byte)
+    }
+
+    static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ byte: UInt8) -> Bool {
+        let n = bytes.count
+        guard n > 0 else { return false }
+        let p = UnsafeRawPointer(bytes.baseAddress!)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let pattern = ones &* UInt64(byte)
+        var k = 0
+        while k + 8 <= n {
+            let x = p.loadUnaligned(fromByteOffset: k, as: UInt64.self) ^ pattern
+            if (x &- ones) & ~x & 0x8080_8080_8080_8080 != 0 { return true }
+            k += 8
+        }
+        while k < n {
+            if bytes[k] == byte { return true }
+            k += 1
+        }
+        return false
+    }
+}

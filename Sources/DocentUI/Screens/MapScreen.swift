@@ -1,9 +1,408 @@
-/// The Map tab. (Drawn by the map feature from `AppState.map`.)
+import DocentCore
+import Foundation
+
+/// The Map tab: a header (floors, zoom, plan status), the floor plan in braille with the
+/// annotations on it (or the text list), a line of key hints; the card and the legend on top.
 public enum MapScreen {
     public static func render(_ screen: inout Screen, _ area: Rect, state: AppState) {
-        screen.put(TextWidth.truncate(state.strings("title.map"), to: area.width), x: area.x, y: area.y, style: Style(role: .muted), clip: area)
+        let s = state.strings
+        guard area.width > 0, area.height > 0, let app = state.museum else { return }
+        guard !app.mapFloors.isEmpty else {
+            for (k, l) in Wrap.lines(s("map.noPlans"), width: area.width).prefix(area.height).enumerated() {
+                screen.put(l, x: area.x, y: area.y + k, style: Style(role: .muted))
+            }
+            return
+        }
+        let (header, rest) = area.splitTop(1)
+        let (canvas, hints) = rest.splitBottom(min(1, max(0, rest.height - 1)))
+        guard let scene = MapScene(state, cols: canvas.width, rows: canvas.height) else { return }
+        renderHeader(&screen, header, state: state, scene: scene)
+        if state.map.textMode {
+            MapTextList.render(&screen, canvas, state: state, scene: scene)
+        } else {
+            renderMap(&screen, canvas, state: state, scene: scene)
+        }
+        if !hints.isEmpty {
+            let key = state.map.cardOpen ? "map.hintsCard" : state.map.textMode ? "map.hintsText" : "map.hints"
+            screen.put(TextWidth.truncate(s(key), to: hints.width), x: hints.x, y: hints.y, style: Style(role: .muted), clip: hints)
+        }
+        if state.map.cardOpen, let sel = state.map.selection, let item = scene.items.first(where: { $0.id == sel }) {
+            MapCard.render(&screen, canvas, state: state, scene: scene, item: item)
+        }
+        if state.map.legendOpen { MapLegend.render(&screen, canvas, state: state) }
     }
 
-    /// Keys the map handles itself (zoom, pan, floors); nil lets the global key map decide.
-    public static func action(for key: Key, in state: AppState) -> AppAction? { nil }
+    // MARK: Header
+
+    static func renderHeader(_ screen: inout Screen, _ area: Rect, state: AppState, scene: MapScene) {
+        let s = state.strings
+        var x = area.x
+        x += screen.put(s("map.floor") + " ", x: x, y: area.y, style: Style(role: .muted), clip: area)
+        for f in scene.floors {
+            let chip = " \(f.label) "
+            let current = f == scene.floor
+            let w = screen.put(chip, x: x, y: area.y, style: current ? Style(role: .highlight, bold: true, reverse: true) : .plain, clip: area)
+            screen.addHitRegion(Rect(x: x, y: area.y, width: w, height: 1), tag: "map:floor:\(f.number)")
+            x += w
+        }
+        x += screen.put("  ", x: x, y: area.y, clip: area)
+        let zoom = s("map.zoom", ["level": String(state.map.zoom + 1), "levels": String(MapZoom.levels)])
+        x += screen.put(zoom, x: x, y: area.y, style: Style(role: .muted), clip: area)
+        if state.map.textMode { x += screen.put("  " + s("map.listMode"), x: x, y: area.y, style: Style(role: .accent), clip: area) }
+        var status: (String, Style.Role)?
+        switch scene.status {
+        case .loading?, nil: status = (s("map.loadingShort"), .muted)
+        case .failed?: status = (s("map.failedShort"), .error)
+        case .ready?: status = nil
+        }
+        if let (text, role) = status {
+            let t = TextWidth.truncate(text, to: max(0, area.maxX - x - 2))
+            let w = TextWidth.width(t)
+            if w > 0 { screen.put(t, x: area.maxX - w, y: area.y, style: Style(role: role), clip: area) }
+        }
+    }
+
+    // MARK: The drawing
+
+    static func renderMap(_ screen: inout Screen, _ area: Rect, state: AppState, scene: MapScene) {
+        let v = scene.viewport
+        let masks: [UInt8]
+        if let r = scene.status?.raster {
+            masks = MapCanvas.masks(r, v)
+        } else {
+            masks = MapCanvas.gridMasks(v)
+        }
+        let planStyle = Style(role: .muted)
+        for row in 0..<min(v.rows, area.height) {
+            let y = area.y + row
+            guard y >= 0, y < screen.height else { continue }
+            for col in 0..<min(v.cols, area.width) {
+                let m = masks[row * v.cols + col]
+                let x = area.x + col
+                guard m != 0, x >= 0, x < screen.width else { continue }
+                screen[x, y] = Cell(String(MapCanvas.character(m)), style: planStyle)
+            }
+        }
+        var labels = MapLabels(area: area)
+        // A plan that is missing says so on top, and the annotations are still drawn.
+        if let message = statusMessage(state, scene) {
+            for (k, l) in Wrap.lines(message.0, width: max(1, area.width - 2)).prefix(max(0, area.height - 1)).enumerated() {
+                let r = Rect(x: area.x, y: area.y + k, width: TextWidth.width(l) + 2, height: 1)
+                screen.fill(r, style: Style(role: message.1))
+                screen.put(" " + l, x: area.x, y: area.y + k, style: Style(role: message.1), clip: area)
+                labels.occupy(r)
+            }
+        }
+        for item in drawOrder(state, scene) {
+            labels.place(&screen, item, state: state, scene: scene)
+        }
+    }
+
+    static func statusMessage(_ state: AppState, _ scene: MapScene) -> (String, Style.Role)? {
+        let s = state.strings
+        switch scene.status {
+        case .failed(_, let why)?: return (s("map.failed", ["reason": why]), .error)
+        case .loading?, nil: return (s("map.loading"), .muted)
+        case .ready?: return nil
+        }
+    }
+
+    /// What is drawn, most important first (later items give way when space runs out).
+    static func drawOrder(_ state: AppState, _ scene: MapScene) -> [MapItem] {
+        let forced = Set([state.map.selection, state.map.highlight, scene.here].compactMap { $0 })
+        let shown = scene.items.filter { item in
+            if forced.contains(item.id) { return true }
+            if case .artwork = item.kind, scene.tourStops[artworkID(item) ?? -1] != nil { return true }
+            return item.isVisible(atZoom: state.map.zoom)
+        }
+        func rank(_ i: MapItem) -> Int {
+            if i.id == state.map.selection || i.id == state.map.highlight || i.id == scene.here { return 0 }
+            if let a = artworkID(i), scene.tourStops[a] != nil { return 1 }
+            switch i.kind {
+            case .amenity: return 2
+            case .tourStart: return 3
+            case .gallery: return 4
+            case .department: return 5
+            case .landmark: return 6
+            case .space: return 7
+            case .garden: return 8
+            case .artwork: return 9
+            }
+        }
+        return shown.sorted { (rank($0), $0.id.tag) < (rank($1), $1.id.tag) }
+    }
+
+    static func artworkID(_ item: MapItem) -> Int? {
+        if case .artwork(let id) = item.id { return id }
+        return nil
+    }
+
+    // MARK: Glyphs and names (shared with the card, the list and the legend)
+
+    /// One cell for an amenity; ASCII so every terminal and font agrees on its width.
+    public static func glyph(_ type: AmenityType) -> Character {
+        switch type {
+        case .audioGuide: return "A"
+        case .checkRoom: return "C"
+        case .dining: return "D"
+        case .escalator: return "S"
+        case .elevator: return "E"
+        case .familyRestroom: return "F"
+        case .giftShop: return "G"
+        case .information: return "i"
+        case .membersLounge: return "L"
+        case .mensRoom: return "M"
+        case .tickets: return "$"
+        case .wheelchairRamp: return "R"
+        case .womensRoom: return "W"
+        }
+    }
+
+    /// The one-cell mark of a pin item; nil for items drawn as their label.
+    public static func pin(_ item: MapItem, scene: MapScene) -> String? {
+        if item.id == scene.here { return "@" }
+        switch item.kind {
+        case .amenity(let t): return String(glyph(t))
+        case .artwork(let audio):
+            if let a = artworkID(item), let n = scene.tourStops[a] { return String(n) }
+            return audio ? "*" : "o"
+        case .tourStart: return "T"
+        default: return nil
+        }
+    }
+
+    /// UI string key of an amenity type's name.
+    public static func amenityKey(_ type: AmenityType) -> String {
+        switch type {
+        case .audioGuide: return "map.amenity.audioGuide"
+        case .checkRoom: return "map.amenity.checkRoom"
+        case .dining: return "map.amenity.dining"
+        case .escalator: return "map.amenity.escalator"
+        case .elevator: return "map.amenity.elevator"
+        case .familyRestroom: return "map.amenity.familyRestroom"
+        case .giftShop: return "map.amenity.giftShop"
+        case .information: return "map.amenity.information"
+        case .membersLounge: return "map.amenity.membersLounge"
+        case .mensRoom: return "map.amenity.mensRoom"
+        case .tickets: return "map.amenity.tickets"
+        case .wheelchairRamp: return "map.amenity.wheelchairRamp"
+        case .womensRoom: return "map.amenity.womensRoom"
+        }
+    }
+
+    /// What a visitor calls the item: its label, or the amenity's name.
+    public static func name(_ item: MapItem, _ s: Strings) -> String {
+        let l = item.singleLineLabel
+        if !l.isEmpty { return l }
+        if case .amenity(let t) = item.kind { return s(amenityKey(t)) }
+        return s(kindKey(item.kind))
+    }
+
+    public static func kindKey(_ kind: MapItemKind) -> String {
+        switch kind {
+        case .amenity(let t): return amenityKey(t)
+        case .landmark: return "map.kind.landmark"
+        case .garden: return "map.kind.garden"
+        case .space: return "map.kind.space"
+        case .department: return "map.kind.department"
+        case .gallery: return "map.kind.gallery"
+        case .artwork: return "map.kind.artwork"
+        case .tourStart: return "map.kind.tourStart"
+        }
+    }
+
+    /// "Gallery 101" for a numbered gallery, the name otherwise; the grounds for nil.
+    public static func areaName(_ area: String?, _ s: Strings) -> String {
+        guard let a = area else { return s("map.area.grounds") }
+        return a.allSatisfy(\.isNumber) ? s("gallery.short", ["gallery": a]) : a
+    }
+
+    // MARK: Keys
+
+    /// Keys the map handles itself; nil lets the global key map decide. Arrows and h/j/k/l
+    /// pan, + and - zoom (the player's volume and seek keys give way here), [ ] and f change
+    /// floors, n/N select, Enter opens the card or does its action, t the list, ? the legend,
+    /// c back to "you are here", r retries a plan, Esc closes what is open.
+    public static func action(for key: Key, in state: AppState) -> AppAction? {
+        guard state.overlay == nil, state.museum != nil else { return nil }
+        let m = state.map
+        let somethingOpen = m.legendOpen || m.cardOpen || m.textMode || m.highlight != nil || m.selection != nil
+        switch key {
+        case .escape, .backspace: return somethingOpen ? .map(.dismiss) : nil
+        case .enter: return .map(.activate)
+        case .char("?"): return .map(.toggleLegend)
+        case .char("t"): return .map(.toggleText)
+        case .char("["): return .map(.floorStep(-1))
+        case .char("]"): return .map(.floorStep(1))
+        case .char("f"): return .map(.cycleFloor)
+        case .char("n"): return .map(.selectStep(1))
+        case .char("N"): return .map(.selectStep(-1))
+        case .char("c"): return .map(.recentre)
+        case .char("r"): return .map(.retry)
+        default: break
+        }
+        if m.textMode {
+            switch key {
+            case .up, .char("k"): return .map(.selectStep(-1))
+            case .down, .char("j"): return .map(.selectStep(1))
+            case .pageUp: return .map(.selectStep(-max(1, state.viewportRows - 4)))
+            case .pageDown: return .map(.selectStep(max(1, state.viewportRows - 4)))
+            default: return nil
+            }
+        }
+        switch key {
+        case .left, .char("h"): return .map(.pan(dx: -1, dy: 0))
+        case .right, .char("l"): return .map(.pan(dx: 1, dy: 0))
+        case .up, .char("k"): return .map(.pan(dx: 0, dy: -1))
+        case .down, .char("j"): return .map(.pan(dx: 0, dy: 1))
+        case .char("+"), .char("="): return .map(.zoom(1))
+        case .char("-"), .char("_"): return .map(.zoom(-1))
+        default: return nil
+        }
+    }
+}
+
+/// Places labels and pins on the canvas without overlapping: the first to claim a cell keeps
+/// it; the selection, the highlight and "you are here" are placed first and always drawn.
+struct MapLabels {
+    let area: Rect
+    var taken: [Bool]
+
+    init(area: Rect) {
+        self.area = area
+        taken = Array(repeating: false, count: area.width * area.height)
+    }
+
+    func free(_ r: Rect) -> Bool {
+        guard r.x >= area.x, r.maxX <= area.maxX, r.y >= area.y, r.maxY <= area.maxY else { return false }
+        for y in r.y..<r.maxY {
+            for x in r.x..<r.maxX where taken[(y - area.y) * area.width + (x - area.x)] { return false }
+        }
+        return true
+    }
+
+    mutating func occupy(_ r: Rect) {
+        for y in max(r.y, area.y)..<min(r.maxY, area.maxY) {
+            for x in max(r.x, area.x)..<min(r.maxX, area.maxX) { taken[(y - area.y) * area.width + (x - area.x)] = true }
+        }
+    }
+
+    mutating func place(_ screen: inout Screen, _ item: MapItem, state: AppState, scene: MapScene) {
+        let s = state.strings
+        guard let cell = scene.viewport.cell(item.point) else { return }
+        let cx = area.x + cell.col, cy = area.y + cell.row
+        let selected = item.id == state.map.selection
+        let marked = item.id == state.map.highlight || item.id == scene.here
+        let forced = selected || marked
+        let tag = "map:item:\(item.id.tag)"
+        if let pin = MapScreen.pin(item, scene: scene) {
+            let w = TextWidth.width(pin)
+            // The pin's own cell, else the nearest free neighbour.
+            var spot: Rect?
+            for (dx, dy) in [(0, 0), (1, 0), (-1, 0), (0, -1), (0, 1), (1, 1), (-1, -1), (1, -1), (-1, 1)] {
+                let r = Rect(x: cx + dx, y: cy + dy, width: w, height: 1)
+                if free(r) {
+                    spot = r
+                    break
+                }
+            }
+            if spot == nil, forced { spot = Rect(x: min(cx, area.maxX - w), y: cy, width: w, height: 1) }
+            guard let r = spot else { return }
+            screen.put(pin, x: r.x, y: r.y, style: pinStyle(item, scene: scene, selected: selected, marked: marked), clip: area)
+            occupy(r)
+            screen.addHitRegion(r, tag: tag)
+            // Artwork titles close in: everywhere at the closest level, near the middle one
+            // level out (the AIC app opens pins within 15 m of the centre).
+            if case .artwork = item.kind, showsTitle(item, state: state, scene: scene) || forced {
+                let title = " " + TextWidth.truncate(MapScreen.name(item, s), to: 24)
+                let tr = Rect(x: r.maxX, y: r.y, width: TextWidth.width(title), height: 1)
+                if free(tr) || forced {
+                    let style = forced ? Style(role: .highlight, reverse: selected) : Style(role: .normal)
+                    screen.put(title, x: tr.x, y: tr.y, style: style, clip: area)
+                    occupy(tr)
+                    screen.addHitRegion(tr, tag: tag)
+                }
+            }
+            return
+        }
+        // Text items: the label centred on the point, one line (landmarks may use up to three).
+        var lines: [String]
+        switch item.kind {
+        case .landmark:
+            lines = item.label.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            if lines.isEmpty { lines = [MapScreen.name(item, s)] }
+        case .gallery(let closed):
+            lines = [(closed ? "×" : "") + item.label]
+        default:
+            lines = [MapScreen.name(item, s)]
+        }
+        lines = lines.prefix(3).map { TextWidth.truncate($0, to: max(1, area.width)) }
+        let w = lines.map(TextWidth.width).max() ?? 0
+        guard w > 0 else { return }
+        // Centred on the point, else nudged up or down a little, else beside it.
+        var spot: Rect?
+        for (dx, dy) in [(0, 0), (0, -1), (0, 1), (0, -2), (0, 2), (w / 2 + 1, 0), (-(w / 2 + 1), 0)] {
+            var r = Rect(x: cx - w / 2 + dx, y: cy - (lines.count - 1) / 2 + dy, width: w, height: lines.count)
+            r.x = min(max(r.x, area.x), area.maxX - w)
+            r.y = min(max(r.y, area.y), area.maxY - lines.count)
+            // A blank cell either side keeps two names from reading as one.
+            let gap = Rect(x: max(area.x, r.x - 1), y: r.y, width: min(area.maxX, r.maxX + 1) - max(area.x, r.x - 1), height: r.height)
+            if free(gap) {
+                spot = r
+                break
+            }
+        }
+        if spot == nil, forced {
+            var r = Rect(x: cx - w / 2, y: cy - (lines.count - 1) / 2, width: w, height: lines.count)
+            r.x = min(max(r.x, area.x), area.maxX - w)
+            r.y = min(max(r.y, area.y), area.maxY - lines.count)
+            spot = r
+        }
+        guard let r = spot else { return }
+        let style = textStyle(item, selected: selected, marked: marked)
+        for (k, l) in lines.enumerated() {
+            let lw = TextWidth.width(l)
+            screen.put(l, x: r.x + (w - lw) / 2, y: r.y + k, style: style, clip: area)
+        }
+        occupy(r)
+        screen.addHitRegion(r, tag: tag)
+    }
+
+    func showsTitle(_ item: MapItem, state: AppState, scene: MapScene) -> Bool {
+        switch MapZoom.named(state.map.zoom) {
+        case .max: return true
+        case .detail:
+            let c = scene.viewport.centre
+            let d = hypot(item.point.x - c.x, item.point.y - c.y) / max(scene.pointsPerMetre, 1e-9)
+            return d <= 15
+        default: return false
+        }
+    }
+
+    func pinStyle(_ item: MapItem, scene: MapScene, selected: Bool, marked: Bool) -> Style {
+        if item.id == scene.here { return Style(role: .success, bold: true, reverse: true) }
+        if selected || marked { return Style(role: .highlight, bold: true, reverse: true) }
+        switch item.kind {
+        case .amenity: return Style(role: .accent, bold: true)
+        case .artwork:
+            if let a = MapScreen.artworkID(item), scene.tourStops[a] != nil {
+                return Style(role: .highlight, bold: true, reverse: a == scene.currentStopArtwork)
+            }
+            return Style(role: .highlight)
+        case .tourStart: return Style(role: .success, bold: true)
+        default: return .plain
+        }
+    }
+
+    func textStyle(_ item: MapItem, selected: Bool, marked: Bool) -> Style {
+        if selected || marked { return Style(role: .highlight, bold: true, reverse: true) }
+        switch item.kind {
+        case .gallery(let closed): return closed ? Style(role: .warning) : Style(role: .normal)
+        case .landmark: return Style(role: .title, bold: true)
+        case .garden: return Style(role: .success)
+        case .department: return Style(role: .accent)
+        case .space: return Style(role: .normal, underline: false)
+        default: return .plain
+        }
+    }
 }

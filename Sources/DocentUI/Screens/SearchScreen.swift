@@ -1,10 +1,110 @@
-/// The Search tab. (Drawn by the search feature from `AppState.search`.)
+/// The Search tab: the query line, the filter line, the results (drawn from `AppState.search`
+/// through `SearchPage.rows`, the same rows the reducer acts on) and a line of keys.
 public enum SearchScreen {
     public static func render(_ screen: inout Screen, _ area: Rect, state: AppState) {
-        screen.put(TextWidth.truncate(state.strings("title.search"), to: area.width), x: area.x, y: area.y, style: Style(role: .muted), clip: area)
+        guard !area.isEmpty else { return }
+        let s = state.strings
+        let (queryLine, rest) = area.splitTop(1)
+        renderQuery(&screen, queryLine, state: state)
+        guard rest.height > 1 else { return }
+        let (filterLine, below) = rest.splitTop(1)
+        if state.search.results != nil { renderFilters(&screen, filterLine, state: state) }
+        var listArea = below
+        if below.height >= 10 {
+            let (list, hints) = below.splitBottom(1)
+            listArea = list
+            screen.put(TextWidth.truncate(s("search.hints"), to: hints.width), x: hints.x, y: hints.y, style: Style(role: .muted), clip: hints)
+        }
+        let rows = SearchPage.rows(state)
+        ListView.render(&screen, listArea, rows: rows.map(\.row), selection: state.search.selection, strings: s)
+        // Clicks on rows are search's own (the list's `row:` tags belong to list pages).
+        for region in screen.hitRegions where region.tag.hasPrefix("row:") && region.rect.y >= listArea.y && region.rect.y < listArea.maxY {
+            screen.addHitRegion(region.rect, tag: "search:" + region.tag)
+        }
     }
 
-    /// Keys the search screen handles itself (typing goes to the query); nil lets the global
-    /// key map decide.
-    public static func action(for key: Key, in state: AppState) -> AppAction? { nil }
+    /// `Search: query▌` and, on the right, a quiet note about the live search.
+    static func renderQuery(_ screen: inout Screen, _ area: Rect, state: AppState) {
+        let s = state.strings
+        let prompt = s("search.prompt") + " "
+        var note = ""
+        switch state.search.live.status {
+        case .loading: note = s("search.live.searching")
+        case .unavailable: note = s("search.live.unavailable")
+        default: break
+        }
+        var noteWidth = TextWidth.width(note)
+        if noteWidth > area.width / 2 {
+            note = TextWidth.truncate(note, to: area.width / 2)
+            noteWidth = TextWidth.width(note)
+        }
+        if noteWidth > 0 { screen.put(note, x: area.maxX - noteWidth, y: area.y, style: Style(role: .muted), clip: area) }
+        let room = area.width - (noteWidth > 0 ? noteWidth + 1 : 0)
+        var x = area.x
+        x += screen.put(TextWidth.truncate(prompt, to: room), x: x, y: area.y, style: Style(role: .title, bold: true), clip: area)
+        let left = area.x + room - x
+        guard left > 1 else { return }
+        if state.search.query.isEmpty {
+            screen.put(" ", x: x, y: area.y, style: .reverse, clip: area)
+            screen.put(TextWidth.truncate(s("search.placeholder"), to: left - 2), x: x + 2, y: area.y, style: .dim, clip: area)
+            return
+        }
+        // Show the end of a long query: that is where typing happens.
+        var q = state.search.query
+        while TextWidth.width(q) > left - 1, !q.isEmpty { q.removeFirst() }
+        x += screen.put(q, x: x, y: area.y, style: .plain, clip: area)
+        screen.put(" ", x: x, y: area.y, style: .reverse, clip: area)
+    }
+
+    /// `All 12 · Artworks 8 · Tours 1 · …`, the current one reversed; when that does not fit,
+    /// `‹ Artworks 8 ›`.
+    static func renderFilters(_ screen: inout Screen, _ area: Rect, state: AppState) {
+        guard state.search.results != nil else { return }
+        let s = state.strings
+        func count(_ f: SearchFilter) -> Int { SearchPage.count(f, state) }
+        let labels = SearchFilter.allCases.map { " \(s($0.titleKey)) \(count($0)) " }
+        let full = labels.reduce(0) { $0 + TextWidth.width($1) } + labels.count - 1
+        let current = state.search.filter
+        if full <= area.width {
+            var x = area.x
+            for (i, f) in SearchFilter.allCases.enumerated() {
+                let w = TextWidth.width(labels[i])
+                let style = f == current ? Style(role: .highlight, bold: true, reverse: true) : Style(role: count(f) == 0 ? .muted : .normal)
+                screen.put(labels[i], x: x, y: area.y, style: style, clip: area)
+                screen.addHitRegion(Rect(x: x, y: area.y, width: w, height: 1), tag: "search:filter:\(f.rawValue)")
+                x += w + 1
+            }
+        } else {
+            let label = TextWidth.truncate(labels[current.rawValue], to: max(1, area.width - 4))
+            screen.put("‹", x: area.x, y: area.y, style: .dim, clip: area)
+            let w = screen.put(label, x: area.x + 1, y: area.y, style: Style(role: .highlight, bold: true, reverse: true), clip: area)
+            screen.put("›", x: area.x + 1 + w, y: area.y, style: .dim, clip: area)
+        }
+    }
+
+    /// Keys the search screen handles itself: typed characters (digits too) go to the query,
+    /// Backspace deletes, Ctrl-U clears, Esc clears or leaves, ↑↓ PgUp PgDn Home End move,
+    /// ←→ change the filter, Enter acts, Ctrl-O shows the selection on the map. Anything else
+    /// (Tab, F-keys, Ctrl-C) is left to the global key map.
+    public static func action(for key: Key, in state: AppState) -> AppAction? {
+        switch key {
+        case .char(let c):
+            guard !(c.unicodeScalars.first?.properties.generalCategory == .control) else { return nil }
+            return .search(.typed(String(c)))
+        case .backspace, .delete: return .search(.deleteBackward)
+        case .ctrl("u"): return .search(.clear)
+        case .ctrl("o"): return .search(.showSelectionOnMap)
+        case .escape: return .search(.escape)
+        case .up, .ctrl("p"): return .search(.move(-1))
+        case .down, .ctrl("n"): return .search(.move(1))
+        case .pageUp: return .search(.page(-1))
+        case .pageDown: return .search(.page(1))
+        case .home: return .search(.moveToStart)
+        case .end: return .search(.moveToEnd)
+        case .left: return .search(.previousFilter)
+        case .right: return .search(.nextFilter)
+        case .enter: return .search(.activate)
+        default: return nil
+        }
+    }
 }

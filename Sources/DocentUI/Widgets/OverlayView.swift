@@ -7,7 +7,7 @@ public enum OverlayView {
             var text = ""
             if firstRun { text = s("help.intro") + "\n\n" }
             text += s("help.keys")
-            box(&screen, title: s(firstRun ? "help.welcomeTitle" : "help.title"), text: text, footer: s("overlay.dismiss"))
+            box(&screen, title: s(firstRun ? "help.welcomeTitle" : "help.title"), text: text, footer: s("overlay.dismiss"), scroll: state.overlayScroll)
         case .languagePicker(let sel):
             let langs = state.catalog.languages
             let lines = langs.map { ($0 == state.language ? "● " : "○ ") + $0.nativeName }
@@ -27,7 +27,7 @@ public enum OverlayView {
                 switch t {
                 case .artwork(let id, _):
                     guard let a = app.artworks[id] else { return "?" }
-                    return "\(a.title) — \(s("gallery.short", ["gallery": a.galleryTitle]))"
+                    return "\(a.title) — \(PageBuilder.galleryLabel(a.galleryTitle, s))"
                 case .tour(let id): return app.tour(id)?.text(state.language).text.title ?? "?"
                 }
             }
@@ -65,7 +65,7 @@ public enum OverlayView {
     }
 
     static func choices(_ screen: inout Screen, title: String, lines: [String], selection: Int, footer: String) {
-        let width = max(30, lines.map(TextWidth.width).max() ?? 0) + 2
+        let width = max(30, lines.map(TextWidth.width).max() ?? 0, TextWidth.width(footer) + 4) + 2
         let area = boxArea(screen, contentWidth: width, contentHeight: lines.count)
         frame(&screen, area, title: title, footer: footer)
         for (i, l) in lines.enumerated() where 2 + i < area.height - 1 {
@@ -94,14 +94,24 @@ public enum OverlayView {
     }
 
     /// A box with wrapped text, as large as the screen allows (the text is cut if it must be).
-    static func box(_ screen: inout Screen, title: String, text: String, footer: String) {
+    /// Lines of wrapped text a box shows on this screen (the help overlay scrolls by them).
+    public static func boxLines(_ text: String, screen: Size) -> (lines: [String], visible: Int) {
         let maxWidth = min(screen.width - 2, 72)
         let lines = Wrap.lines(text, width: max(1, maxWidth - 4))
+        let height = min(screen.height - 2, lines.count + 4)
+        return (lines, max(0, height - 4))
+    }
+
+    static func box(_ screen: inout Screen, title: String, text: String, footer: String, scroll: Int = 0) {
+        let (lines, visible) = boxLines(text, screen: Size(width: screen.width, height: screen.height))
         let contentWidth = lines.map(TextWidth.width).max() ?? 0
-        let area = boxArea(screen, contentWidth: contentWidth, contentHeight: lines.count)
+        let area = boxArea(screen, contentWidth: max(contentWidth, TextWidth.width(footer) + 4), contentHeight: lines.count)
         frame(&screen, area, title: title, footer: footer)
-        for (k, l) in lines.prefix(max(0, area.height - 4)).enumerated() {
+        let top = max(0, min(scroll, lines.count - visible))
+        for (k, l) in lines.dropFirst(top).prefix(visible).enumerated() {
             screen.put(l, x: area.x + 2, y: area.y + 2 + k, style: .plain, clip: area.inset(1))
         }
+        if top + visible < lines.count { screen.put("↓", x: area.maxX - 2, y: area.maxY - 2, style: .dim) }
+        if top > 0 { screen.put("↑", x: area.maxX - 2, y: area.y + 1, style: .dim) }
     }
 }

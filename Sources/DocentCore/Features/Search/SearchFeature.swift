@@ -1,22 +1,520 @@
-/// The Search tab's state. (Filled in by the search feature: query, results, live status.)
-public struct SearchState: Equatable, Sendable {
+import Foundation
+
+/// The result groups a visitor can narrow the list to (the seed app's filter menu).
+public enum SearchFilter: Int, CaseIterable, Hashable, Sendable {
+    case all, artworks, tours, exhibitions, onMap
+
+    /// The groups this filter shows, in screen order.
+    public var kinds: [SearchKind] {
+        switch self {
+        case .all: return SearchKind.allCases
+        case .artworks: return [.artwork]
+        case .tours: return [.tour]
+        case .exhibitions: return [.exhibition]
+        case .onMap: return [.place]
+        }
+    }
+
+    /// The filter showing only `kind`.
+    public static func only(_ kind: SearchKind) -> SearchFilter {
+        switch kind {
+        case .artwork: return .artworks
+        case .tour: return .tours
+        case .exhibition: return .exhibitions
+        case .place: return .onMap
+        }
+    }
+
+    /// UI string key of its name.
+    public var titleKey: String {
+        switch self {
+        case .all: return "search.filter.all"
+        case .artworks: return "search.filter.artworks"
+        case .tours: return "search.filter.tours"
+        case .exhibitions: return "search.filter.exhibitions"
+        case .onMap: return "search.filter.onMap"
+        }
+    }
+}
+
+/// Something search asks the map to show; `SearchAction.showOnMap` turns it into the map's
+/// own `MapAction.show` (the map switches tab and floor, centres and highlights).
+public enum SearchMapTarget: Hashable, Sendable {
+    /// A CMS artwork: its gallery, floor and location.
+    case artwork(Int)
+    /// An artwork only the live search knows: its gallery's floor and its location.
+    case liveArtwork(LiveArtwork)
+    /// A gallery by nid.
+    case gallery(Int)
+    /// A map annotation (amenity, space, landmark…) by nid: centred, on its floor.
+    case annotation(Int)
+    /// The nearest amenity of these types (the facility shortcuts: dining, restrooms…).
+    case amenities([AmenityType])
+}
+
+/// Where the live search stands for the current query.
+public struct LiveSearchState: Equatable, Sendable {
+    public enum Status: Equatable, Sendable {
+        /// The museum publishes no live search.
+        case off
+        /// Nothing asked (no query).
+        case idle
+        /// Waiting for the visitor to stop typing.
+        case waiting
+        /// The multisearch request is out.
+        case loading
+        /// The answer arrived and was merged.
+        case done
+        /// Offline, slow or failing: local results only.
+        case unavailable(String)
+    }
+
+    public var status: Status = .off
+    /// The current request token; answers carrying another token are stale and ignored.
+    public var token = 0
+    /// Autocomplete suggestions for the current query (at most three).
+    public var suggestions: [String] = []
+    /// What the live answer adds to the local results (duplicates already removed).
+    public var extra = LiveSearchResults()
+
     public init() {}
 }
 
-/// Search actions (typing, results).
-public enum SearchAction: Equatable, Sendable {
-    case appeared
+/// The Search tab's state: the query, the local and live results, the selection.
+public struct SearchState: Equatable, Sendable {
+    /// Hits kept per group (a filter shows up to this many; type more to narrow).
+    public static let groupCap = 50
+    /// Hits per group on the "All" overview (as the seed app shows).
+    public static let overviewCount = 3
+    public static let maxQueryLength = 80
+
+    /// What the visitor typed.
+    public var query = ""
+    public var filter: SearchFilter = .all
+    /// Index of the selected row of `SearchPage.rows`.
+    public var selection = 0
+    /// The local results of the query; nil before any letter is typed.
+    public var results: SearchResults?
+    public var live = LiveSearchState()
+    /// The tab `/` came from (Esc on an empty query returns there).
+    public var returnTab: Tab?
+
+    /// The museum's index (built when the document loads). A cache: not compared.
+    public internal(set) var index: SearchIndex?
+    /// The exhibitions on view, indexed when they change. A cache: not compared.
+    var exhibitionIndex: SearchIndex?
+    var exhibitionIDs: [Int]?
+    /// Every local match of the current query, to refine on the next keystroke. A cache.
+    var matches = SearchMatches()
+
+    public init() {}
+
+    /// Compares what the visitor sees and what drives it; the indexes and the full match list
+    /// are caches derived from the museum and the query, so they are left out.
+    public static func == (a: SearchState, b: SearchState) -> Bool {
+        a.query == b.query && a.filter == b.filter && a.selection == b.selection && a.results == b.results
+            && a.live == b.live && a.returnTab == b.returnTab
+    }
 }
 
-/// Work the shell does for search (live API calls).
+/// Search actions: typing, moving, acting on a result, live answers.
+public enum SearchAction: Equatable, Sendable {
+    /// The search screen is shown: index the exhibitions if they changed.
+    case appeared
+    /// `/` from any tab: go to the search field.
+    case open
+    /// Text typed into the query (one key, or pasted text).
+    case typed(String)
+    case deleteBackward
+    /// Empty the query (Ctrl-U).
+    case clear
+    /// Esc: clear the query, or leave Search when it is already empty.
+    case escape
+    /// Replace the query (a suggestion was chosen).
+    case setQuery(String)
+    case move(Int)
+    case page(Int)
+    case moveToStart
+    case moveToEnd
+    case nextFilter
+    case previousFilter
+    case setFilter(SearchFilter)
+    /// Enter: act on the selected row (play, open, show on the map, search a suggestion).
+    case activate
+    /// Show the selected result on the map instead of its default action (Ctrl-O).
+    case showSelectionOnMap
+    /// Show a result on the map (through `MapAction.show`).
+    case showOnMap(SearchMapTarget)
+    /// A debounce timer fired for request `token`.
+    case liveDue(token: Int, LiveSearchStage)
+    case autocompleteLoaded(token: Int, Result<[UInt8], LoadFailure>)
+    case multisearchLoaded(token: Int, Result<[UInt8], LoadFailure>)
+}
+
+/// The two live requests, in the order the debounce timer sends them.
+public enum LiveSearchStage: Hashable, Sendable {
+    case autocomplete
+    case multisearch
+}
+
+/// Work the shell does for search: the live API calls. Results come back as
+/// `SearchAction.autocompleteLoaded` / `.multisearchLoaded` with the same token.
 public enum SearchEffect: Equatable, Sendable {
-    case none
+    case autocomplete(token: Int, FetchRequest)
+    case multisearch(token: Int, FetchRequest)
 }
 
 extension Reducer {
-    /// The search part of the reducer; nil when the action is not search's.
+    /// The search part of the reducer; nil when the action is not search's. It also builds
+    /// the index when a document loads (and returns nil so the main reducer goes on).
     static func reduceSearch(_ state: inout AppState, _ action: AppAction) -> [Effect]? {
-        guard case .search = action else { return nil }
+        switch action {
+        case .documentLoaded(.success(let museum), _):
+            if state.search.index.map({ $0.source !== museum }) ?? true {
+                var fresh = SearchState()
+                fresh.index = SearchIndex(app: museum.data, source: museum)
+                fresh.live.status = LiveSearch.isAvailable(app: museum.data) ? .idle : .off
+                fresh.returnTab = state.search.returnTab
+                state.search = fresh
+            }
+            return nil
+        case .clicked(let tag) where tag.hasPrefix("search:"):
+            return searchClicked(&state, tag)
+        case .search(let a):
+            return reduce(&state, search: a)
+        default:
+            return nil
+        }
+    }
+
+    static func reduce(_ state: inout AppState, search action: SearchAction) -> [Effect] {
+        switch action {
+        case .appeared:
+            if syncExhibitions(&state) { return rerun(&state) }
+            return []
+        case .open:
+            return openSearch(&state)
+        case .typed(let text):
+            let clean = text.filter { !$0.isNewline && !($0.unicodeScalars.first?.properties.generalCategory == .control) }
+            guard !clean.isEmpty, state.museum != nil else { return [] }
+            state.search.query = String((state.search.query + clean).prefix(SearchState.maxQueryLength))
+            return queryChanged(&state)
+        case .deleteBackward:
+            guard !state.search.query.isEmpty else { return [] }
+            state.search.query.removeLast()
+            return queryChanged(&state)
+        case .clear:
+            guard !state.search.query.isEmpty else { return [] }
+            state.search.query = ""
+            return queryChanged(&state)
+        case .escape:
+            if !state.search.query.isEmpty { return reduce(&state, search: .clear) }
+            let back = state.search.returnTab.flatMap { $0 != .search && state.tabs.contains($0) ? $0 : nil } ?? .home
+            state.search.returnTab = nil
+            return reduce(&state, .selectTab(back))
+        case .setQuery(let q):
+            state.search.query = String(q.prefix(SearchState.maxQueryLength))
+            state.search.filter = .all
+            return queryChanged(&state)
+        case .move(let delta):
+            moveSearchSelection(&state, by: delta)
+            return []
+        case .page(let pages):
+            moveSearchSelection(&state, by: pages * max(1, state.viewportRows - 3))
+            return []
+        case .moveToStart:
+            moveSearchSelection(&state, by: Int.min / 2)
+            return []
+        case .moveToEnd:
+            moveSearchSelection(&state, by: Int.max / 2)
+            return []
+        case .nextFilter, .previousFilter:
+            guard state.search.results != nil else { return [] }
+            let all = SearchFilter.allCases
+            let i = state.search.filter.rawValue
+            let j = action == .nextFilter ? (i + 1) % all.count : (i + all.count - 1) % all.count
+            return reduce(&state, search: .setFilter(all[j]))
+        case .setFilter(let f):
+            state.search.filter = f
+            state.search.selection = SearchPage.firstSelectable(state)
+            return []
+        case .activate:
+            guard let action = SearchPage.selectedAction(state) else { return [] }
+            return performSearch(&state, action)
+        case .showSelectionOnMap:
+            guard let action = SearchPage.selectedAction(state), let target = mapTarget(action) else { return [] }
+            return reduce(&state, .search(.showOnMap(target)))
+        case .showOnMap(let target):
+            guard state.tabs.contains(.map) else {
+                state.banner = Banner(state.strings("search.noMap"))
+                return []
+            }
+            guard let item = mapItem(target, state) else { return [] }
+            return reduce(&state, .map(.show(item)))
+        case .liveDue(let token, let stage):
+            return liveDue(&state, token, stage)
+        case .autocompleteLoaded(let token, let result):
+            guard token == state.search.live.token, let app = state.museum else { return [] }
+            keepingSelection(&state) { s in
+                let q = SearchText.fold(s.search.query)
+                let list = (try? result.flatMap { LiveSearch.suggestions(from: $0, query: s.search.query, app: app) }.get()) ?? []
+                s.search.live.suggestions = Array(list.filter { SearchText.fold($0) != q }.prefix(LiveSearch.suggestionCount))
+            }
+            return []
+        case .multisearchLoaded(let token, let result):
+            guard token == state.search.live.token, let app = state.museum else { return [] }
+            keepingSelection(&state) { s in
+                switch result.flatMap({ LiveSearch.results(from: $0, query: s.search.query, app: app, now: s.now) }) {
+                case .success(let live):
+                    s.search.live.extra = dedupe(live, s.search)
+                    s.search.live.status = .done
+                case .failure(let f):
+                    s.search.live.extra = LiveSearchResults()
+                    s.search.live.status = .unavailable(f.message)
+                }
+            }
+            return []
+        }
+    }
+
+    // MARK: Query
+
+    /// `/`: the Search tab, on its field, remembering where the visitor came from.
+    static func openSearch(_ state: inout AppState) -> [Effect] {
+        guard state.tabs.contains(.search) else { return [] }
+        if state.overlay != nil {
+            guard isPassive(state.overlay) else { return [] }
+            state.overlay = nil
+        }
+        var effects: [Effect] = []
+        if state.tab != .search {
+            state.search.returnTab = state.tab
+            state.tab = .search
+            effects.append(.persist(state.settings))
+        }
+        state.stacks[.search] = [Page(.search)]
+        if syncExhibitions(&state) { effects += rerun(&state) }
+        return effects
+    }
+
+    /// Re-indexes the exhibitions when the list on view changed; true when it did.
+    static func syncExhibitions(_ state: inout AppState) -> Bool {
+        let list = state.exhibitions.value ?? []
+        let ids = list.map(\.id)
+        guard ids != state.search.exhibitionIDs else { return false }
+        state.search.exhibitionIDs = ids
+        state.search.exhibitionIndex = list.isEmpty ? nil : SearchIndex(exhibitions: list)
+        return true
+    }
+
+    /// Runs the current query again (its meaning did not change, the data did).
+    static func rerun(_ state: inout AppState) -> [Effect] {
+        guard state.search.results != nil else { return [] }
+        state.search.matches = SearchMatches()
+        keepingSelection(&state) { s in s.search.results = localResults(&s) }
         return []
+    }
+
+    /// The query text changed: local results now, live ones after the debounce.
+    static func queryChanged(_ state: inout AppState) -> [Effect] {
+        let folded = SearchText.fold(state.search.query)
+        if folded.isEmpty {
+            let wasEmpty = state.search.results == nil
+            state.search.results = nil
+            state.search.matches = SearchMatches()
+            state.search.filter = .all
+            resetLive(&state)
+            if !wasEmpty { state.search.selection = SearchPage.firstSelectable(state) }
+            return []
+        }
+        // Same meaning (a trailing space, a changed case): keep everything, live included.
+        if state.search.results != nil, folded == state.search.matches.query { return [] }
+        _ = syncExhibitions(&state)
+        state.search.results = localResults(&state)
+        resetLive(&state)
+        var effects: [Effect] = []
+        if state.search.live.status != .off {
+            state.search.live.status = .waiting
+            effects.append(.timer(.searchDebounce, milliseconds: LiveSearch.autocompleteDelayMs, action: .search(.liveDue(token: state.search.live.token, .autocomplete))))
+        }
+        state.search.selection = SearchPage.firstSelectable(state)
+        return effects
+    }
+
+    /// New token (so late answers are ignored) and no live results for the new text.
+    static func resetLive(_ state: inout AppState) {
+        state.search.live.token += 1
+        state.search.live.suggestions = []
+        state.search.live.extra = LiveSearchResults()
+        if state.search.live.status != .off { state.search.live.status = .idle }
+    }
+
+    /// Local results of the current query, refining the previous matches when possible.
+    static func localResults(_ state: inout AppState) -> SearchResults {
+        let q = SearchText.fold(state.search.query)
+        var results = SearchResults()
+        if let index = state.search.index {
+            let m = index.matches(q, refining: state.search.matches)
+            state.search.matches = m
+            results = index.results(m, cap: SearchState.groupCap)
+        } else {
+            state.search.matches = SearchMatches(query: q)
+        }
+        let e = SearchKind.exhibition.rawValue
+        if let ex = state.search.exhibitionIndex {
+            let r = ex.results(ex.matches(q), cap: SearchState.groupCap)
+            results.counts[e] = r.counts[e]
+            results.hits[e] = r.hits[e]
+        }
+        return results
+    }
+
+    static func liveDue(_ state: inout AppState, _ token: Int, _ stage: LiveSearchStage) -> [Effect] {
+        guard token == state.search.live.token, let app = state.museum, state.search.results != nil else { return [] }
+        let q = state.search.query.trimmingCharacters(in: .whitespaces)
+        switch stage {
+        case .autocomplete:
+            var effects: [Effect] = []
+            if let r = LiveSearch.autocompleteRequest(q, app: app) { effects.append(.search(.autocomplete(token: token, r))) }
+            if LiveSearch.multisearchURL(app: app) != nil {
+                effects.append(.timer(
+                    .searchDebounce, milliseconds: LiveSearch.multisearchDelayMs - LiveSearch.autocompleteDelayMs,
+                    action: .search(.liveDue(token: token, .multisearch))))
+            } else {
+                state.search.live.status = .done
+            }
+            return effects
+        case .multisearch:
+            guard let r = LiveSearch.multisearchRequest(q, app: app) else { return [] }
+            state.search.live.status = .loading
+            return [.search(.multisearch(token: token, r))]
+        }
+    }
+
+    /// Drops what the local results already have: artworks and tours by id (live artworks
+    /// were tied to CMS ones by collection id), exhibitions by id.
+    static func dedupe(_ live: LiveSearchResults, _ search: SearchState) -> LiveSearchResults {
+        var out = live
+        if let index = search.index {
+            let numbers = index.documentNumbers()
+            func isLocal(_ t: SearchTarget) -> Bool { numbers[t].map { index.contains(search.matches, document: $0) } ?? false }
+            out.artworks = live.artworks.filter { !isLocal(.artwork($0)) }
+            out.tours = live.tours.filter { !isLocal(.tour($0)) }
+        }
+        let q = search.matches.query
+        if let ex = search.exhibitionIndex {
+            let local = Set(ex.matches(q).entries.map { ex.targets[Int($0 >> 3)] })
+            out.exhibitions = live.exhibitions.filter { !local.contains(.exhibition($0.id)) }
+        }
+        return out
+    }
+
+    // MARK: Selection and actions
+
+    /// Runs `change` and keeps the same row selected when rows appear above it.
+    static func keepingSelection(_ state: inout AppState, _ change: (inout AppState) -> Void) {
+        let before = SearchPage.selectedAction(state)
+        change(&state)
+        let rows = SearchPage.rows(state)
+        if let before, let i = rows.firstIndex(where: { $0.action == before && $0.row.isSelectable }) {
+            state.search.selection = i
+        } else if !(rows.indices.contains(state.search.selection) && rows[state.search.selection].row.isSelectable) {
+            state.search.selection = SearchPage.firstSelectable(state)
+        }
+    }
+
+    static func moveSearchSelection(_ state: inout AppState, by delta: Int) {
+        let rows = SearchPage.rows(state).map(\.row)
+        let selectable = rows.indices.filter { rows[$0].isSelectable }
+        guard !selectable.isEmpty else { return }
+        let effective = Row.effectiveSelection(rows, state.search.selection) ?? selectable[0]
+        let current = selectable.firstIndex(of: effective) ?? 0
+        let target = min(max(0, current.addingReportingOverflow(delta).partialValue), selectable.count - 1)
+        state.search.selection = selectable[target]
+    }
+
+    /// What "show on the map" means for a row, if anything.
+    static func mapTarget(_ action: SearchRowAction) -> SearchMapTarget? {
+        switch action {
+        case .open(.artwork(let id)): return .artwork(id)
+        case .open(.gallery(let id)): return .gallery(id)
+        case .open(.annotation(let id)): return .annotation(id)
+        case .openLiveArtwork(let a): return .liveArtwork(a)
+        case .amenities(let types): return .amenities(types)
+        case .open(.tour), .open(.exhibition), .openExhibition, .query, .filter: return nil
+        }
+    }
+
+    /// The map item that stands for a target: a live-only artwork is shown by its gallery;
+    /// a facility shortcut by the first such amenity on the floor the map shows, else the
+    /// lowest floor.
+    static func mapItem(_ target: SearchMapTarget, _ state: AppState) -> MapItemID? {
+        switch target {
+        case .artwork(let id): return .artwork(id)
+        case .gallery(let id): return .gallery(id)
+        case .annotation(let id): return .annotation(id)
+        case .liveArtwork(let a): return .gallery(a.galleryID)
+        case .amenities(let types):
+            let candidates = (state.museum?.annotations ?? []).filter { n in
+                if case .amenity(let t) = n.kind { return types.contains(t) }
+                return false
+            }
+            let here = candidates.filter { $0.floor == state.map.floor }
+            let pick = (here.isEmpty ? candidates : here).min { a, b in
+                (a.floor?.number ?? .max, a.id) < (b.floor?.number ?? .max, b.id)
+            }
+            return pick.map { .annotation($0.id) }
+        }
+    }
+
+    static func performSearch(_ state: inout AppState, _ action: SearchRowAction) -> [Effect] {
+        switch action {
+        case .open(.artwork(let id)):
+            guard let a = state.museum?.artworks[id] else { return [] }
+            guard let c = a.commentaries.first else { return reduce(&state, .search(.showOnMap(.artwork(id)))) }
+            let effects = reduce(&state, .play(audioID: c.audioID, artworkID: id, tourID: nil))
+            if state.player.track?.artworkID == id, state.page.route != .player { push(&state, .player) }
+            return effects
+        case .open(.tour(let id)):
+            return perform(&state, .push(.tourDetail(id)))
+        case .open(.exhibition(let id)):
+            guard let e = state.exhibitions.value?.first(where: { $0.id == id }) else { return [] }
+            return performSearch(&state, .openExhibition(e))
+        case .openExhibition(let e):
+            // Detail pages read `state.exhibitions`: a live-only exhibition joins that list.
+            switch state.exhibitions {
+            case .loaded(let list):
+                if !list.contains(where: { $0.id == e.id }) { state.exhibitions = .loaded(list + [e]) }
+            default:
+                state.exhibitions = .loaded([e])
+            }
+            _ = syncExhibitions(&state)
+            return perform(&state, .push(.exhibitionDetail(e.id)))
+        case .open(.gallery), .open(.annotation), .openLiveArtwork, .amenities:
+            guard let target = mapTarget(action) else { return [] }
+            return reduce(&state, .search(.showOnMap(target)))
+        case .query(let q):
+            return reduce(&state, search: .setQuery(q))
+        case .filter(let f):
+            return reduce(&state, search: .setFilter(f))
+        }
+    }
+
+    /// Click tags: `search:row:<index>`, `search:filter:<index>`.
+    static func searchClicked(_ state: inout AppState, _ tag: String) -> [Effect] {
+        let parts = tag.split(separator: ":").map(String.init)
+        guard parts.count == 3, let i = Int(parts[2]), state.overlay == nil, state.page.route == .search else { return [] }
+        switch parts[1] {
+        case "row":
+            let rows = SearchPage.rows(state)
+            guard rows.indices.contains(i), rows[i].row.isSelectable else { return [] }
+            state.search.selection = i
+            return reduce(&state, search: .activate)
+        case "filter":
+            guard let f = SearchFilter(rawValue: i) else { return [] }
+            return reduce(&state, search: .setFilter(f))
+        default:
+            return []
+        }
     }
 }

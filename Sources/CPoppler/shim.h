@@ -1,0 +1,3 @@
+// poppler-glib renders PDF pages onto cairo surfaces (MapRaster uses it for floor plans).
+#include <poppler.h>
+#include <cairo.h>

@@ -1,0 +1,202 @@
+import Foundation
+
+/// What Enter does on a search row.
+public enum SearchRowAction: Hashable, Sendable {
+    /// An indexed thing: artwork (play, or the map when silent), tour or exhibition (detail),
+    /// gallery or annotation (the map).
+    case open(SearchTarget)
+    /// An artwork only the live search knows: the map.
+    case openLiveArtwork(LiveArtwork)
+    /// An exhibition (from the Home list or the live search): its detail.
+    case openExhibition(Exhibition)
+    /// A suggestion: search for it.
+    case query(String)
+    /// A facility shortcut: the nearest of these amenities on the map.
+    case amenities([AmenityType])
+    /// "See all": narrow the list to one group.
+    case filter(SearchFilter)
+}
+
+/// One line of the search list: how it looks and what Enter does.
+public struct SearchRow: Equatable, Sendable {
+    public var row: Row
+    public var action: SearchRowAction?
+    public init(_ row: Row, _ action: SearchRowAction? = nil) {
+        self.row = row
+        self.action = action
+    }
+}
+
+/// Builds the search list from the state, in the current language. The reducer reads the
+/// actions (Enter, clicks, moves), the screen draws the rows: both call this.
+public enum SearchPage {
+    /// The facility shortcuts shown before typing (spec §f), when the museum has them.
+    static let facilities: [(key: String, types: [AmenityType])] = [
+        ("search.facility.dining", [.dining]),
+        ("search.facility.membersLounge", [.membersLounge]),
+        ("search.facility.giftShops", [.giftShop]),
+        ("search.facility.restrooms", [.womensRoom, .mensRoom, .familyRestroom]),
+    ]
+
+    public static func rows(_ state: AppState) -> [SearchRow] {
+        guard let app = state.museum else { return [] }
+        let s = state.strings
+        guard let results = state.search.results else { return suggestionRows(app, state) }
+        var out: [SearchRow] = []
+        let filter = state.search.filter
+        if filter == .all, !state.search.live.suggestions.isEmpty {
+            out.append(SearchRow(Row(.header, s("search.suggestions"))))
+            for q in state.search.live.suggestions { out.append(SearchRow(Row(.item, q), .query(q))) }
+        }
+        var total = 0
+        for kind in filter.kinds {
+            let items = groupRows(kind, results, app, state, limit: filter == .all ? SearchState.overviewCount : Int.max)
+            let count = results.count(kind) + extraCount(kind, state.search.live.extra)
+            total += count
+            let title = s(SearchFilter.only(kind).titleKey) + " (\(count))"
+            if filter == .all {
+                guard count > 0 else { continue }
+                out.append(SearchRow(Row(.header, title)))
+                out += items
+                if count > SearchState.overviewCount {
+                    out.append(SearchRow(Row(.item, s("search.seeAll", ["count": String(count)])), .filter(SearchFilter.only(kind))))
+                }
+            } else {
+                out.append(SearchRow(Row(.header, title)))
+                if count == 0 { out.append(SearchRow(Row(.note, s("search.noneHere", ["query": state.search.query])))) }
+                out += items
+                if count > items.count {
+                    out.append(SearchRow(Row(.note, s("search.more", ["count": String(count - items.count)]))))
+                }
+            }
+        }
+        if filter == .all, total == 0 {
+            out.append(SearchRow(Row(.note, s("search.noMatches", ["query": state.search.query]))))
+        }
+        return out
+    }
+
+    /// Before any letter: the museum's suggested searches, then "On the map": its chosen
+    /// objects and the facility shortcuts.
+    static func suggestionRows(_ app: AppData, _ state: AppState) -> [SearchRow] {
+        let s = state.strings
+        var out: [SearchRow] = []
+        if !app.search.strings.isEmpty {
+            out.append(SearchRow(Row(.header, s("search.suggested"))))
+            for q in app.search.strings { out.append(SearchRow(Row(.item, q), .query(q))) }
+        }
+        var onMap: [SearchRow] = app.search.artworkIDs.compactMap { id in
+            app.artworks[id].map { artworkRow($0, state) }
+        }
+        let present = Set(app.annotations.compactMap { n -> AmenityType? in
+            if case .amenity(let t) = n.kind { return t }
+            return nil
+        })
+        for f in facilities where f.types.contains(where: present.contains) {
+            onMap.append(SearchRow(Row(.item, s(f.key)), .amenities(f.types.filter(present.contains))))
+        }
+        if !onMap.isEmpty {
+            out.append(SearchRow(Row(.header, s("search.filter.onMap"))))
+            out += onMap
+        }
+        if out.isEmpty { out.append(SearchRow(Row(.note, s("search.placeholder")))) }
+        return out
+    }
+
+    /// How many results a filter holds (local and live), for the filter line.
+    public static func count(_ filter: SearchFilter, _ state: AppState) -> Int {
+        guard let results = state.search.results else { return 0 }
+        return filter.kinds.reduce(0) { $0 + results.count($1) + extraCount($1, state.search.live.extra) }
+    }
+
+    static func extraCount(_ kind: SearchKind, _ extra: LiveSearchResults) -> Int {
+        switch kind {
+        case .artwork: return extra.artworks.count + extra.liveArtworks.count
+        case .tour: return extra.tours.count
+        case .exhibition: return extra.exhibitions.count
+        case .place: return 0
+        }
+    }
+
+    /// A group's first `limit` rows: local hits (best first), then what the live search added.
+    static func groupRows(_ kind: SearchKind, _ results: SearchResults, _ app: AppData, _ state: AppState, limit: Int) -> [SearchRow] {
+        var out = results.hits(kind).prefix(limit).compactMap { hitRow($0.target, app, state) }
+        guard out.count < limit else { return out }
+        let extra = state.search.live.extra
+        switch kind {
+        case .artwork:
+            out += extra.artworks.compactMap { app.artworks[$0].map { artworkRow($0, state) } }
+            out += extra.liveArtworks.map { a in
+                let detail = [a.artist.split(whereSeparator: \.isNewline).first.map(String.init) ?? "", galleryText(a.galleryTitle, a.floor, state)]
+                return SearchRow(Row(.item, a.title, detail: detail.filter { !$0.isEmpty }.joined(separator: " · ")), .openLiveArtwork(a))
+            }
+        case .tour:
+            out += extra.tours.compactMap { app.tour($0).map { tourRow($0, state) } }
+        case .exhibition:
+            out += extra.exhibitions.map { exhibitionRow($0, state) }
+        case .place:
+            break
+        }
+        return Array(out.prefix(limit))
+    }
+
+    static func hitRow(_ target: SearchTarget, _ app: AppData, _ state: AppState) -> SearchRow? {
+        switch target {
+        case .artwork(let id):
+            return app.artworks[id].map { artworkRow($0, state) }
+        case .tour(let id):
+            return app.tour(id).map { tourRow($0, state) }
+        case .exhibition(let id):
+            return state.exhibitions.value?.first { $0.id == id }.map { exhibitionRow($0, state) }
+        case .gallery(let id):
+            guard let g = app.galleries[id] else { return nil }
+            return SearchRow(Row(.item, g.title, detail: state.strings("floor.label", ["floor": g.floor.label])), .open(target))
+        case .annotation(let id):
+            guard let n = app.annotations.first(where: { $0.id == id }) else { return nil }
+            var title = n.label.split(whereSeparator: \.isNewline).joined(separator: " ")
+            if case .amenity(let type) = n.kind {
+                let name = AmenityNames.name(type, state.language)
+                title = title.isEmpty ? name : "\(title) (\(name))"
+            }
+            let detail = n.floor.map { state.strings("floor.label", ["floor": $0.label]) }
+            return SearchRow(Row(.item, title, detail: detail), .open(target))
+        }
+    }
+
+    static func galleryText(_ galleryTitle: String, _ floor: Floor, _ state: AppState) -> String {
+        let s = state.strings
+        return "\(s("gallery.short", ["gallery": Gallery.displayTitle(for: galleryTitle)])), \(s("floor.label", ["floor": floor.label]))"
+    }
+
+    static func artworkRow(_ a: Artwork, _ state: AppState) -> SearchRow {
+        let artist = a.tombstone.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        var detail = [artist, galleryText(a.galleryTitle, a.floor, state)].filter { !$0.isEmpty }.joined(separator: " · ")
+        if let n = a.selectorNumbers.first { detail = "\(n) · " + detail }
+        return SearchRow(Row(.item, a.title, detail: detail), .open(.artwork(a.id)))
+    }
+
+    static func tourRow(_ t: Tour, _ state: AppState) -> SearchRow {
+        let (text, fellBack) = t.text(state.language)
+        return SearchRow(
+            Row(.item, text.title, detail: PageBuilder.stopsText(t.stops.count, state.strings), fellBack: fellBack && !t.translations.isEmpty && state.language != .english),
+            .open(.tour(t.id)))
+    }
+
+    static func exhibitionRow(_ e: Exhibition, _ state: AppState) -> SearchRow {
+        SearchRow(Row(.item, e.title, detail: state.strings("exhibition.through", ["date": PageBuilder.formatDate(e.endAt, state)])), .openExhibition(e))
+    }
+
+    // MARK: Selection
+
+    static func firstSelectable(_ state: AppState) -> Int {
+        let rows = rows(state)
+        return rows.indices.first { rows[$0].row.isSelectable } ?? 0
+    }
+
+    /// The action of the selected row (the effective selection, as lists do).
+    public static func selectedAction(_ state: AppState) -> SearchRowAction? {
+        let rows = rows(state)
+        guard let i = Row.effectiveSelection(rows.map(\.row), state.search.selection) else { return nil }
+        return rows[i].action
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// How search compares text: case-, diacritic- and width-insensitive ("Baños" = "banos",
+/// "ＡＢＣ" = "abc"), curly quotes and dashes as their ASCII forms, runs of white space as one
+/// space. Folding happens once per indexed string (at load) and once per keystroke for the
+/// query, never per item per keystroke; matching then compares UTF-8 bytes.
+public enum SearchText {
+    /// The folded form of `text` as UTF-8 bytes (no leading or trailing space).
+    public static func fold(_ text: some StringProtocol) -> [UInt8] {
+        let utf8 = text.utf8
+        if utf8.allSatisfy({ $0 < 0x80 }) { return foldASCII(utf8) }
+        let folded = String(text).folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        var out: [UInt8] = []
+        out.reserveCapacity(folded.utf8.count)
+        var pendingSpace = false
+        for scalar in folded.unicodeScalars {
+            let mapped: Unicode.Scalar
+            switch scalar.value {
+            case 0x2018, 0x2019, 0x201B, 0x02BC, 0x2032: mapped = "'"
+            case 0x201C, 0x201D, 0x201F, 0x2033: mapped = "\""
+            case 0x2010, 0x2011, 0x2012, 0x2013, 0x2014, 0x2212: mapped = "-"
+            case 0x3000, 0x00A0, 0x2007, 0x202F: mapped = " "
+            default: mapped = scalar
+            }
+            if mapped.properties.isWhitespace {
+                pendingSpace = !out.isEmpty
+                continue
+            }
+            if mapped.value < 0x20 || mapped.value == 0x7F { continue }
+            if pendingSpace {
+                out.append(0x20)
+                pendingSpace = false
+            }
+            UTF8.encode(mapped) { out.append($0) }
+        }
+        return out
+    }
+
+    /// The ASCII fast path: the same result Foundation's folding gives for ASCII text.
+    static func foldASCII(_ utf8: some Sequence<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(32)
+        var pendingSpace = false
+        for b in utf8 {
+            if b == 0x20 || (b >= 0x09 && b <= 0x0D) {
+                pendingSpace = !out.isEmpty
+                continue
+            }
+            if b < 0x20 || b == 0x7F { continue }
+            if pendingSpace {
+                out.append(0x20)
+                pendingSpace = false
+            }
+            out.append(b >= 0x41 && b <= 0x5A ? b + 0x20 : b)
+        }
+        return out
+    }
+
+    /// The folded form as a string (for display in tests and notes).
+    public static func foldedString(_ text: some StringProtocol) -> String {
+        String(decoding: fold(text), as: UTF8.self)
+    }
+
+    /// Whether the folded `text` contains the folded `query` (a plain scan, for the few items
+    /// outside the index: live results and exhibitions read from files).
+    public static func contains(_ text: [UInt8], _ query: [UInt8]) -> Bool {
+        guard !query.isEmpty else { return true }
+        guard text.count >= query.count else { return false }
+        let first = query[0]
+        var p = 0
+        while p <= text.count - query.count {
+            if text[p] == first {
+                var k = 1
+                while k < query.count, text[p + k] == query[k] { k += 1 }
+                if k == query.count { return true }
+            }
+            p += 1
+        }
+        return false
+    }
+
+    @inline(__always) static func isASCIIAlphanumeric(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A)
+    }
+
+    /// Lead bytes of three-byte UTF-8 sequences in U+3000…U+9FFF (CJK punctuation, kana,
+    /// ideographs): every such character starts a "word", since CJK text has no spaces.
+    @inline(__always) static func isCJKLead(_ b: UInt8) -> Bool { b >= 0xE3 && b <= 0xE9 }
+
+    /// A UTF-8 continuation byte (never the start of a character).
+    @inline(__always) static func isContinuation(_ b: UInt8) -> Bool { b & 0xC0 == 0x80 }
+}

@@ -1,0 +1,165 @@
+import DocentCore
+import Foundation
+
+/// The card of the selected item: title, what and where it is, its text (a restaurant's hours,
+/// an artwork's tombstone, a tour's description) and what Enter does.
+enum MapCard {
+    static func render(_ screen: inout Screen, _ canvas: Rect, state: AppState, scene: MapScene, item: MapItem) {
+        let s = state.strings
+        guard canvas.width >= 12, canvas.height >= 4 else { return }
+        var facts: [String] = []
+        var kind = s(MapScreen.kindKey(item.kind))
+        if case .gallery(true) = item.kind { kind += " · " + s("map.closed") }
+        facts.append(kind)
+        var whereText = s("floor.label", ["floor": (item.floor ?? scene.floor).label])
+        if item.floor == nil { whereText = s("map.allFloors") }
+        if let a = item.area, item.kind != .gallery(closed: false), item.kind != .gallery(closed: true) {
+            whereText += " · " + MapScreen.areaName(a, s)
+        }
+        facts.append(whereText)
+        if item.id == scene.here { facts.append(s("map.here")) }
+        if let a = MapScreen.artworkID(item), let n = scene.tourStops[a] { facts.append(s("map.tourStop", ["number": String(n)])) }
+        var body = item.detail
+        if case .gallery(true) = item.kind { body = s("map.closedText") }
+        let action = MapScene.cardAction(state, item.id)
+        var footer = [String]()
+        if case .play? = action { footer.append(s("map.card.play")) }
+        if case .tour? = action { footer.append(s("map.card.tour")) }
+        footer.append(s("map.card.close"))
+
+        let width = min(canvas.width, 64)
+        let inner = max(1, width - 4)
+        var lines: [(String, Style)] = Wrap.lines(MapScreen.name(item, s), width: inner).map { ($0, Style(role: .title, bold: true)) }
+        lines += Wrap.lines(facts.joined(separator: " · "), width: inner).map { ($0, Style(role: .muted)) }
+        lines += Wrap.lines(body, width: inner).filter { !$0.isEmpty }.map { ($0, .plain) }
+        // At most half the map, so the item stays in sight: at the bottom, or at the top when
+        // the item is in the lower half.
+        let maxLines = max(2, (canvas.height - 1) / 2 - 3)
+        if lines.count > maxLines { lines = Array(lines.prefix(maxLines - 1)) + [("…", .plain)] }
+        let height = min(canvas.height, lines.count + 3)
+        let low = scene.viewport.cell(item.point).map { $0.row >= canvas.height / 2 } ?? false
+        let box = Rect(x: canvas.x + (canvas.width - width) / 2, y: low ? canvas.y : canvas.maxY - height, width: width, height: height)
+        screen.fill(box, style: .plain)
+        Widgets.box(&screen, box, style: Style(role: .accent))
+        for (k, l) in lines.enumerated() {
+            screen.put(l.0, x: box.x + 2, y: box.y + 1 + k, style: l.1, clip: box.inset(1))
+        }
+        let f = TextWidth.truncate(footer.joined(separator: " · "), to: inner)
+        let fy = box.maxY - 2
+        guard fy > box.y else { return }
+        screen.put(f, x: box.x + 2, y: fy, style: Style(role: action == nil ? .muted : .accent, bold: action != nil), clip: box.inset(1))
+        screen.addHitRegion(box, tag: "map:card")
+        screen.put("×", x: box.maxX - 2, y: box.y, style: Style(role: .accent))
+        screen.addHitRegion(Rect(x: box.maxX - 2, y: box.y, width: 1, height: 1), tag: "map:close")
+    }
+}
+
+/// The text mode: the floor's annotations as a list sorted by area (gallery, then the grounds),
+/// with the same selection, card and actions as the drawing. For screen readers and narrow
+/// terminals.
+enum MapTextList {
+    /// One line of the list: an area heading or an item.
+    enum Line: Equatable {
+        case heading(String)
+        case item(MapItem)
+    }
+
+    static func lines(_ state: AppState, _ scene: MapScene) -> [Line] {
+        let s = state.strings
+        var out: [Line] = []
+        var started = false
+        var area: String?
+        for item in MapContent.listOrder(scene.items) {
+            if !started || area != item.area {
+                started = true
+                area = item.area
+                out.append(.heading(MapScreen.areaName(item.area, s)))
+            }
+            out.append(.item(item))
+        }
+        return out
+    }
+
+    static func render(_ screen: inout Screen, _ canvas: Rect, state: AppState, scene: MapScene) {
+        let s = state.strings
+        let all = lines(state, scene)
+        guard !all.isEmpty else {
+            screen.put(TextWidth.truncate(s("map.empty"), to: canvas.width), x: canvas.x, y: canvas.y, style: Style(role: .muted), clip: canvas)
+            return
+        }
+        let selected = all.firstIndex { if case .item(let i) = $0 { return i.id == state.map.selection } else { return false } } ?? 0
+        let top = min(max(0, selected - canvas.height / 2), max(0, all.count - canvas.height))
+        for (k, line) in all.dropFirst(top).prefix(canvas.height).enumerated() {
+            let y = canvas.y + k
+            switch line {
+            case .heading(let t):
+                screen.put(TextWidth.truncate(t, to: canvas.width), x: canvas.x, y: y, style: Style(role: .title, bold: true), clip: canvas)
+            case .item(let item):
+                let row = Rect(x: canvas.x, y: y, width: canvas.width, height: 1)
+                let isSel = item.id == state.map.selection
+                var marks: [String] = []
+                if item.id == scene.here { marks.append(s("map.here")) }
+                if let a = MapScreen.artworkID(item), let n = scene.tourStops[a] { marks.append(s("map.tourStop", ["number": String(n)])) }
+                if case .gallery(true) = item.kind { marks.append(s("map.closed")) }
+                let glyph = MapScreen.pin(item, scene: scene) ?? "·"
+                var text = "  \(glyph)  \(MapScreen.name(item, s))"
+                let detail = ([s(MapScreen.kindKey(item.kind))] + marks).joined(separator: " · ")
+                if case .amenity = item.kind, item.singleLineLabel.isEmpty, marks.isEmpty {
+                    // The name already says what it is.
+                } else {
+                    text += " — " + detail
+                }
+                let style = isSel ? Style(role: .highlight, reverse: true) : item.id == state.map.highlight ? Style(role: .highlight, bold: true) : .plain
+                if isSel { screen.fill(row, style: style) }
+                screen.put(TextWidth.truncate(text, to: canvas.width), x: canvas.x, y: y, style: style, clip: canvas)
+                screen.addHitRegion(row, tag: "map:item:\(item.id.tag)")
+            }
+        }
+    }
+}
+
+/// `?` on the map: every glyph and the map's keys.
+enum MapLegend {
+    static func entries(_ s: Strings) -> [(String, String)] {
+        var out: [(String, String)] = AmenityType.allCases.map { (String(MapScreen.glyph($0)), s(MapScreen.amenityKey($0))) }
+        out += [
+            ("@", s("map.legend.here")),
+            ("*", s("map.legend.artwork")),
+            ("o", s("map.legend.silent")),
+            ("1", s("map.legend.stop")),
+            ("T", s("map.legend.tour")),
+            ("×", s("map.legend.closed")),
+        ]
+        return out
+    }
+
+    static func render(_ screen: inout Screen, _ canvas: Rect, state: AppState) {
+        let s = state.strings
+        let items = entries(s).map { "\($0.0)  \($0.1)" }
+        let colWidth = (items.map(TextWidth.width).max() ?? 10) + 2
+        let width = min(canvas.width, max(40, min(canvas.width, colWidth * 2 + 4)))
+        let columns = width - 4 >= colWidth * 2 ? 2 : 1
+        let perColumn = (items.count + columns - 1) / columns
+        let keys = Wrap.lines(s("map.legendKeys"), width: max(1, width - 4))
+        let height = min(canvas.height, perColumn + keys.count + 4)
+        let box = Rect(x: canvas.x + (canvas.width - width) / 2, y: canvas.y + max(0, (canvas.height - height) / 2), width: width, height: height)
+        screen.fill(box, style: .plain)
+        Widgets.box(&screen, box, style: Style(role: .accent))
+        screen.put(" " + TextWidth.truncate(s("map.legendTitle"), to: width - 6) + " ", x: box.x + 2, y: box.y, style: Style(role: .title, bold: true))
+        let inner = box.inset(1)
+        for (i, e) in items.enumerated() {
+            let col = i / perColumn, row = i % perColumn
+            let x = box.x + 2 + col * colWidth, y = box.y + 1 + row
+            guard y < inner.maxY else { continue }
+            let glyph = String(e.prefix(1))
+            screen.put(glyph, x: x, y: y, style: Style(role: .accent, bold: true), clip: inner)
+            screen.put(String(e.dropFirst()), x: x + 1, y: y, style: .plain, clip: inner)
+        }
+        for (k, l) in keys.enumerated() {
+            let y = box.y + 2 + perColumn + k
+            guard y < inner.maxY else { break }
+            screen.put(l, x: box.x + 2, y: y, style: Style(role: .muted), clip: inner)
+        }
+        screen.addHitRegion(box, tag: "map:close")
+    }
+}

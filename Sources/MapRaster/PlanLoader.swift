@@ -1,0 +1,129 @@
+import DocentCore
+import Foundation
+
+/// Floor-plan rasters on disk, keyed by the plan's URL **and** its content (a hash of the
+/// PDF bytes) and the resolution, never by file name alone: a changed plan under the same name
+/// gets a new raster (the AIC iOS app's bug, spec §h.19). An HTTP ETag is remembered per URL
+/// so an unchanged plan costs a 304 and no PDF work.
+public struct PlanCache: Sendable {
+    public let directory: String
+
+    public init(directory: String) { self.directory = directory }
+
+    /// `$XDG_CACHE_HOME/docent/maps`, else `~/.cache/docent/maps`.
+    public static func defaultDirectory(environment env: [String: String]) -> String {
+        var base = env["XDG_CACHE_HOME"] ?? ""
+        if !base.hasPrefix("/") { base = (env["HOME"] ?? NSTemporaryDirectory()) + "/.cache" }
+        return base + "/docent/maps"
+    }
+
+    /// 64-bit FNV-1a, as 16 hex digits (content keys; not for security).
+    public static func hash(_ bytes: some Sequence<UInt8>) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes {
+            h ^= UInt64(b)
+            h = h &* 0x100_0000_01b3
+        }
+        let s = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+
+    func rasterPath(url: String, contentHash: String, pixelsPerPoint: Double) -> String {
+        "\(directory)/plan-\(Self.hash(Array(url.utf8)))-\(contentHash)-\(Int((pixelsPerPoint * 100).rounded())).raster"
+    }
+
+    func etagPath(url: String) -> String { "\(directory)/etag-\(Self.hash(Array(url.utf8))).txt" }
+
+    /// The raster stored for this URL and content, if any and readable.
+    public func raster(url: String, contentHash: String, pixelsPerPoint: Double) -> PlanRaster? {
+        guard let d = FileManager.default.contents(atPath: rasterPath(url: url, contentHash: contentHash, pixelsPerPoint: pixelsPerPoint)) else { return nil }
+        return Self.decode([UInt8](d))
+    }
+
+    /// Stores a raster (atomically; a failure only costs the cache).
+    public func store(_ raster: PlanRaster, url: String, contentHash: String, pixelsPerPoint: Double) {
+        write(Self.encode(raster), to: rasterPath(url: url, contentHash: contentHash, pixelsPerPoint: pixelsPerPoint))
+    }
+
+    /// The ETag last seen for a URL and the content hash it stood for.
+    public func etag(url: String) -> (etag: String, contentHash: String)? {
+        guard let d = FileManager.default.contents(atPath: etagPath(url: url)) else { return nil }
+        let lines = String(decoding: d, as: UTF8.self).split(separator: "\n").map(String.init)
+        guard lines.count == 2, !lines[0].isEmpty, lines[1].count == 16 else { return nil }
+        return (lines[0], lines[1])
+    }
+
+    public func storeEtag(_ etag: String, contentHash: String, url: String) {
+        guard !etag.contains("\n") else { return }
+        write(Array("\(etag)\n\(contentHash)\n".utf8), to: etagPath(url: url))
+    }
+
+    private func write(_ bytes: [UInt8], to path: String) {
+        let fm = FileManager.default
+        try? fm.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let tmp = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+        guard fm.createFile(atPath: tmp, contents: Data(bytes)) else { return }
+        if rename(tmp, path) != 0 { try? fm.removeItem(atPath: tmp) }
+    }
+
+    // File format: a text header line, a source line, then width × height grey bytes.
+    static let magic = "DOCENT-PLAN 1"
+
+    static func encode(_ r: PlanRaster) -> [UInt8] {
+        let header = "\(magic) \(r.width) \(r.height) \(r.origin.x) \(r.origin.y) \(r.pixelsPerPoint)\n\(r.source.replacingOccurrences(of: "\n", with: " "))\n"
+        return Array(header.utf8) + r.pixels
+    }
+
+    static func decode(_ d: [UInt8]) -> PlanRaster? {
+        guard let nl1 = d.firstIndex(of: 10), let nl2 = d[(nl1 + 1)...].firstIndex(of: 10) else { return nil }
+        let f = String(decoding: d[..<nl1], as: UTF8.self).split(separator: " ").map(String.init)
+        guard f.count == 7, "\(f[0]) \(f[1])" == magic, let w = Int(f[2]), let h = Int(f[3]), let x = Double(f[4]), let y = Double(f[5]),
+            let s = Double(f[6]), w > 0, h > 0, d.count - (nl2 + 1) == w * h
+        else { return nil }
+        let source = String(decoding: d[(nl1 + 1)..<nl2], as: UTF8.self)
+        return PlanRaster(width: w, height: h, pixels: Array(d[(nl2 + 1)...]), origin: PlanPoint(x: x, y: y), pixelsPerPoint: s, source: source)
+    }
+}
+
+/// Fetch → cache → rasterise, for one floor plan. Blocking: run it off the UI thread.
+public struct PlanLoader: Sendable {
+    public let fetcher: Fetching
+    public let cache: PlanCache?
+
+    public init(fetcher: Fetching, cache: PlanCache?) {
+        self.fetcher = fetcher
+        self.cache = cache
+    }
+
+    /// The plan at `url`, trimmed, at `pixelsPerPoint`; a message a visitor can read if not.
+    public func load(url: String, pixelsPerPoint: Double) -> Result<PlanRaster, LoadFailure> {
+        let known = cache?.etag(url: url)
+        var request = FetchRequest(url: url, timeoutSeconds: 30, maxBytes: 64 * 1024 * 1024)
+        request.etag = known?.etag
+        let response: FetchResponse
+        switch fetcher.fetch(request) {
+        case .success(let r): response = r
+        case .failure(let e): return .failure(LoadFailure(e.description))
+        }
+        if response.status == 304, let k = known, let r = cache?.raster(url: url, contentHash: k.contentHash, pixelsPerPoint: pixelsPerPoint) {
+            return .success(r)
+        }
+        guard response.status != 304 else {
+            // The server says unchanged but the raster is gone: ask again without the ETag.
+            request.etag = nil
+            guard case .success(let again) = fetcher.fetch(request) else { return .failure(LoadFailure("\(url): could not fetch the plan again")) }
+            return rasterise(again, url: url, pixelsPerPoint: pixelsPerPoint)
+        }
+        return rasterise(response, url: url, pixelsPerPoint: pixelsPerPoint)
+    }
+
+    func rasterise(_ response: FetchResponse, url: String, pixelsPerPoint: Double) -> Result<PlanRaster, LoadFailure> {
+        let bytes = response.body
+        let contentHash = PlanCache.hash(bytes)
+        if let tag = response.etag, !tag.isEmpty { cache?.storeEtag(tag, contentHash: contentHash, url: url) }
+        if let r = cache?.raster(url: url, contentHash: contentHash, pixelsPerPoint: pixelsPerPoint) { return .success(r) }
+        let result = PopplerRasterizer.rasterise(pdf: bytes, pixelsPerPoint: pixelsPerPoint, source: "\(url)#\(contentHash)")
+        if case .success(let r) = result { cache?.store(r, url: url, contentHash: contentHash, pixelsPerPoint: pixelsPerPoint) }
+        return result.mapError { LoadFailure("\(URL(fileURLWithPath: url).lastPathComponent): \($0.message)") }
+    }
+}

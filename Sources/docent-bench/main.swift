@@ -1,0 +1,140 @@
+// docent-bench: the in-process halves of `make bench` (scripts/bench.sh drives them and
+// measures the anchors). Targets are ratios against anchors measured in the same run,
+// never absolute times.
+//
+//   docent-bench load FILE [--repeat N]
+//       Reads FILE's bytes and hands them to AppDataReader.read (parse, models, keypad
+//       index), as the guide does. Prints one line of `key=value`: `wall` (seconds from
+//       reading the file to the finished AppData; the best of N), `read_file` (of that, the
+//       reading), `peak_rss` (bytes: VmHWM, else ru_maxrss), `file_size` and record counts.
+//   docent-bench split FILE
+//       Diagnostic: JSONParser.parse and the model building timed separately.
+
+import DocentCore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+    private let sysRead = Glibc.read
+#elseif canImport(Darwin)
+    import Darwin
+    private let sysRead = Darwin.read
+#endif
+
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+/// Peak resident set size in bytes: VmHWM from /proc/self/status, else getrusage.
+func peakRSSBytes() -> Int {
+    let fd = open("/proc/self/status", O_RDONLY)
+    if fd >= 0 {
+        var buf = [UInt8](repeating: 0, count: 16384)
+        let n = sysRead(fd, &buf, buf.count)
+        close(fd)
+        for line in String(decoding: buf.prefix(max(n, 0)), as: UTF8.self).split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            if let kb = Int(line.dropFirst(6).filter(\.isNumber)) { return kb * 1024 }
+        }
+    }
+    var ru = rusage()
+    #if os(Linux)
+        getrusage(RUSAGE_SELF.rawValue, &ru)
+        return Int(ru.ru_maxrss) * 1024  // kilobytes on Linux
+    #else
+        getrusage(RUSAGE_SELF, &ru)
+        return Int(ru.ru_maxrss)  // bytes on macOS
+    #endif
+}
+
+/// The whole file as bytes, read with plain POSIX calls (no Foundation copy).
+func readFile(_ path: String) -> [UInt8]? {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0 else { return nil }
+    let size = Int(st.st_size)
+    var failed = false
+    let bytes = [UInt8](unsafeUninitializedCapacity: size) { buf, count in
+        var done = 0
+        while done < size {
+            let n = sysRead(fd, buf.baseAddress! + done, size - done)
+            if n <= 0 {
+                failed = n < 0
+                break
+            }
+            done += n
+        }
+        count = done
+    }
+    return failed ? nil : bytes
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("docent-bench: \(message)\n".utf8))
+    exit(2)
+}
+
+func load(_ args: ArraySlice<String>) {
+    var path: String?
+    var repeats = 1
+    var it = args.makeIterator()
+    while let a = it.next() {
+        switch a {
+        case "--repeat":
+            guard let n = it.next().flatMap(Int.init), n > 0 else { fail("--repeat needs a positive number") }
+            repeats = n
+        default:
+            if path != nil { fail("unexpected argument \(a)") }
+            path = a
+        }
+    }
+    guard let path else { fail("usage: docent-bench load FILE [--repeat N]") }
+
+    var best = Double.infinity
+    var bestRead = 0.0
+    var summary = ""
+    var fileSize = 0
+    for _ in 0..<repeats {
+        let t0 = monotonicSeconds()
+        guard let bytes = readFile(path) else { fail("cannot read \(path)") }
+        fileSize = bytes.count
+        let t1 = monotonicSeconds()
+        // Handed over: the reader frees the bytes once they are parsed.
+        let result = AppDataReader.read(consume bytes, source: path)
+        let t2 = monotonicSeconds()
+        switch result {
+        case .success(let app):
+            summary = "artworks=\(app.artworks.count) audio=\(app.audioFiles.count) tours=\(app.tours.count) diagnostics=\(app.diagnostics.count)"
+        case .failure(let e):
+            fail("\(path): \(e)")
+        }
+        if t2 - t0 < best {
+            best = t2 - t0
+            bestRead = t1 - t0
+        }
+    }
+    let rss = peakRSSBytes()
+    print(String(format: "load wall=%.4f read_file=%.4f ", best, bestRead) + "peak_rss=\(rss) file_size=\(fileSize) " + summary)
+}
+
+let argv = CommandLine.arguments
+switch argv.dropFirst().first {
+case "load":
+    load(argv.dropFirst(2))
+case "split":
+    // Diagnostic: the parse and the model building timed separately.
+    guard argv.count > 2, let bytes = readFile(argv[2]) else { fail("usage: docent-bench split FILE") }
+    let t0 = monotonicSeconds()
+    let json: JSON
+    do { json = try JSONParser.parse(bytes) } catch { fail("\(error)") }
+    let t1 = monotonicSeconds()
+    let rssParse = peakRSSBytes()
+    _ = AppDataReader.read(json, source: argv[2])
+    let t2 = monotonicSeconds()
+    print(String(format: "parse=%.4f build=%.4f ", t1 - t0, t2 - t1) + "rss_after_parse=\(rssParse) peak_rss=\(peakRSSBytes())")
+default:
+    fail("usage: docent-bench load FILE [--repeat N] | split FILE")
+}

@@ -1,0 +1,132 @@
+// docent-search-bench: the in-process half of the search benchmark (scripts/bench-search.sh
+// drives it and measures the SQLite FTS5 anchor on the same corpus in the same run).
+//
+//   docent-search-bench FILE [--queries Q1|Q2|…] [--repeat N] [--strings DIR]
+//       Reads FILE (appData), builds the search index the way the guide does (the reducer, on
+//       `.documentLoaded`), opens Search and replays every query keystroke by keystroke through
+//       `Reducer.reduce(.search(.typed))`: local search, ranking, grouping, the debounce effect,
+//       the selection. Each keystroke is timed on its own. Prints `key=value` lines: the index
+//       build time, per-keystroke p50/p99/max in milliseconds (all keystrokes, and first
+//       letters only), and the number of keystrokes; `--slowest N` also lists the N slowest
+//       keystrokes with the query they completed.
+
+import DocentCore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+func monotonicNanos() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data(("docent-search-bench: " + message + "\n").utf8))
+    exit(2)
+}
+
+/// The keystroke sequences replayed (bench-search.sh passes the same list to the FTS5 anchor).
+let defaultQueries = [
+    "harbour light", "velden", "portrait of", "gallery 2", "101", "10234", "lantern", "blue heron",
+    "café", "baños", "restroom", "elevator", "港口", "洗手间", "mara velden", "the", "s", "a", "e",
+    "storm", "collector study", "porcelain", "fisherman", "gold thread", "mother and child",
+]
+
+var args = Array(CommandLine.arguments.dropFirst())
+var file: String?
+var queries = defaultQueries
+var repeatCount = 5
+var stringsDir = "Resources/strings"
+var slowest = 0
+while !args.isEmpty {
+    let a = args.removeFirst()
+    switch a {
+    case "--queries":
+        guard !args.isEmpty else { fail("--queries needs a value") }
+        queries = args.removeFirst().split(separator: "|").map(String.init).filter { !$0.isEmpty }
+    case "--repeat":
+        guard let n = args.first.flatMap({ Int($0) }), n > 0 else { fail("--repeat needs a positive number") }
+        args.removeFirst()
+        repeatCount = n
+    case "--slowest":
+        guard let n = args.first.flatMap({ Int($0) }), n > 0 else { fail("--slowest needs a positive number") }
+        args.removeFirst()
+        slowest = n
+    case "--strings":
+        guard !args.isEmpty else { fail("--strings needs a directory") }
+        stringsDir = args.removeFirst()
+    default:
+        guard file == nil else { fail("unexpected argument \(a)") }
+        file = a
+    }
+}
+guard let path = file else { fail("usage: docent-search-bench FILE [--queries Q1|Q2] [--repeat N]") }
+guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
+
+let app: AppData
+switch AppDataReader.read([UInt8](data), source: path) {
+case .success(let a): app = a
+case .failure(let e): fail("\(path) does not read: \(e)")
+}
+
+var tables: [Language: [String: String]] = [:]
+for code in ["en", "es", "zh"] {
+    if let d = FileManager.default.contents(atPath: "\(stringsDir)/\(code).json"),
+        let o = try? JSONSerialization.jsonObject(with: d) as? [String: String]
+    {
+        tables[Language(code: code)] = o
+    }
+}
+
+var state = AppState(source: path, catalog: StringCatalog(tables: tables), now: Date())
+_ = Reducer.reduce(&state, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
+let museum = Museum(app)
+let buildStart = monotonicNanos()
+_ = Reducer.reduce(&state, .documentLoaded(.success(museum), note: nil))
+let buildNanos = monotonicNanos() - buildStart
+state.overlay = nil
+state.messageQueue = []
+_ = Reducer.reduce(&state, .search(.open))
+guard state.page.route == .search, let index = state.search.index else { fail("the Search tab is not available") }
+
+var all: [UInt64] = []
+var labelled: [(UInt64, String)] = []
+var first: [UInt64] = []
+var resultsSeen = 0
+for _ in 0..<repeatCount {
+    for q in queries {
+        _ = Reducer.reduce(&state, .search(.clear))
+        var k = 0
+        for c in q {
+            let t0 = monotonicNanos()
+            _ = Reducer.reduce(&state, .search(.typed(String(c))))
+            let dt = monotonicNanos() - t0
+            all.append(dt)
+            if slowest > 0 { labelled.append((dt, state.search.query)) }
+            if k == 0 { first.append(dt) }
+            k += 1
+            resultsSeen += state.search.results?.total ?? 0
+        }
+    }
+}
+
+func percentile(_ xs: [UInt64], _ p: Double) -> Double {
+    guard !xs.isEmpty else { return 0 }
+    let s = xs.sorted()
+    let i = min(s.count - 1, max(0, Int((p / 100 * Double(s.count)).rounded(.up)) - 1))
+    return Double(s[i]) / 1e6
+}
+
+func fmt(_ x: Double) -> String { String(format: "%.4f", x) }
+
+print("search_docs=\(index.count) artworks=\(app.artworks.count)")
+print("search_index_build_ms=\(fmt(Double(buildNanos) / 1e6))")
+print("search_keystrokes=\(all.count) queries=\(queries.count) repeat=\(repeatCount) results_seen=\(resultsSeen)")
+print("search_p50_ms=\(fmt(percentile(all, 50))) search_p99_ms=\(fmt(percentile(all, 99))) search_max_ms=\(fmt(percentile(all, 100)))")
+for (dt, q) in labelled.sorted(by: { $0.0 > $1.0 }).prefix(slowest) {
+    print("slow_keystroke_ms=\(fmt(Double(dt) / 1e6)) query=\"\(q)\"")
+}
+print("search_first_letter_p50_ms=\(fmt(percentile(first, 50))) search_first_letter_p99_ms=\(fmt(percentile(first, 99)))")

@@ -1,0 +1,260 @@
+import DocentCore
+import DocentUI
+import Foundation
+import MapRaster
+import XCTest
+
+/// The poppler adapter on our SampleData plans and on the real AIC plans, the raster cache
+/// (keyed by URL and content), and the map screen at 120×40 on each AIC floor (fixtures in
+/// `Fixtures/map-aic-floor<N>-120x40.txt`; `RECORD_SNAPSHOTS=1` rewrites them).
+final class MapRasterTests: XCTestCase {
+    static let testsDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    static let repoRoot = testsDir.deletingLastPathComponent().deletingLastPathComponent()
+    static let aicDir = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/reference/aic")
+    static var record: Bool { ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] != nil }
+
+    func samplePlan(_ n: Int) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: Self.repoRoot.appendingPathComponent("SampleData/maps/floor\(n).pdf")))
+    }
+
+    func aicPlan(_ n: Int) throws -> [UInt8] {
+        let u = Self.aicDir.appendingPathComponent("map_floor\(n).pdf")
+        guard FileManager.default.fileExists(atPath: u.path) else { throw XCTSkip("AIC reference plans not found at \(u.path)") }
+        return [UInt8](try Data(contentsOf: u))
+    }
+
+    /// The AIC plans at 2 px/pt, rasterised once for the whole class (a debug build takes a
+    /// second or two per floor).
+    nonisolated(unsafe) static var aicRasters: [Int: PlanRaster] = [:]
+
+    func aicRaster(_ n: Int) throws -> PlanRaster {
+        if let r = Self.aicRasters[n] { return r }
+        let r = try rasterise(try aicPlan(n))
+        Self.aicRasters[n] = r
+        return r
+    }
+
+    func rasterise(_ pdf: [UInt8], scale: Double = 2) throws -> PlanRaster {
+        switch PopplerRasterizer.rasterise(pdf: pdf, pixelsPerPoint: scale) {
+        case .success(let r): return r
+        case .failure(let f): throw XCTSkip("poppler failed: \(f.message)")
+        }
+    }
+
+    // MARK: Rasterising and trimming
+
+    func testSamplePlansAreTrimmedToTheBuilding() throws {
+        for n in 0...3 {
+            let r = try rasterise(try samplePlan(n))
+            let box = r.planBox
+            // The building spans about x 760…1660, y 860…1540 (from the top) on a 2400 pt page.
+            XCTAssertGreaterThan(box.minX, 700, "floor \(n): \(box)")
+            XCTAssertLessThan(box.maxX, 1720, "floor \(n): \(box)")
+            XCTAssertGreaterThan(box.minY, 2400 - 1600, "floor \(n): \(box)")
+            XCTAssertLessThan(box.maxY, 2400 - 800, "floor \(n): \(box)")
+            XCTAssertLessThan(box.width * box.height, 2400 * 2400 / 4, "most of the page is trimmed away")
+            XCTAssertEqual(r.pixelsPerPoint, 2)
+            XCTAssertEqual(r.ink.lightLimit, 256, "black walls on white paper: dark ink")
+            XCTAssertGreaterThan(r.inkCount(x0: 0, y0: 0, x1: r.width, y1: r.height), 1000, "walls are ink")
+        }
+    }
+
+    func testAICPlansAreTrimmedToTheBuildingInTheMiddleOfThePage() throws {
+        for n in 0...3 {
+            let r = try aicRaster(n)
+            let box = r.planBox
+            // pdftoppm shows the building at about x 840…1565, y 847…1555 from the top.
+            XCTAssertEqual(box.minX, 840, accuracy: 50, "floor \(n): \(box)")
+            XCTAssertEqual(box.maxX, 1560, accuracy: 60, "floor \(n): \(box)")
+            XCTAssertEqual(2400 - box.maxY, 848, accuracy: 50, "floor \(n): \(box)")
+            XCTAssertEqual(2400 - box.minY, 1552, accuracy: 50, "floor \(n): \(box)")
+            XCTAssertLessThan(r.ink.darkLimit, 0, "white walls on a blue-grey building: light ink")
+        }
+    }
+
+    func testABrokenPlanFailsWithAMessage() {
+        guard case .failure(let f) = PopplerRasterizer.rasterise(pdf: Array("%PDF-1.4 not really".utf8), pixelsPerPoint: 2) else {
+            return XCTFail("garbage rasterised")
+        }
+        XCTAssertTrue(f.message.contains("PDF"), f.message)
+        guard case .failure = PopplerRasterizer.rasterise(pdf: [], pixelsPerPoint: 2) else { return XCTFail("empty rasterised") }
+    }
+
+    // MARK: Cache
+
+    /// Serves fixed bytes (and an ETag) for any URL; counts requests.
+    final class FakeFetcher: Fetching, @unchecked Sendable {
+        var body: [UInt8]
+        var etag: String?
+        var requests: [FetchRequest] = []
+        var failure: FetchError?
+        init(_ body: [UInt8], etag: String? = nil) {
+            self.body = body
+            self.etag = etag
+        }
+        func fetch(_ request: FetchRequest) -> Result<FetchResponse, FetchError> {
+            requests.append(request)
+            if let f = failure { return .failure(f) }
+            if let e = etag, request.etag == e { return .success(FetchResponse(status: 304, body: [], etag: e)) }
+            return .success(FetchResponse(status: 200, body: body, etag: etag))
+        }
+    }
+
+    func tempCache() throws -> PlanCache {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("docent-plan-cache-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        return PlanCache(directory: dir.path)
+    }
+
+    func testCacheIsKeyedByURLAndContentNotByName() throws {
+        let cache = try tempCache()
+        let url = "https://museum.example/maps/floor1.pdf"
+        let fetcher = FakeFetcher(try samplePlan(1))
+        let loader = PlanLoader(fetcher: fetcher, cache: cache)
+        guard case .success(let first) = loader.load(url: url, pixelsPerPoint: 1) else { return XCTFail("load") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache.directory)
+        XCTAssertEqual(files.filter { $0.hasSuffix(".raster") }.count, 1)
+        // Same URL, same content: from the cache (an equal raster read back from disk).
+        guard case .success(let again) = loader.load(url: url, pixelsPerPoint: 1) else { return XCTFail("reload") }
+        XCTAssertEqual(again.pixels, first.pixels)
+        XCTAssertEqual(again.origin, first.origin)
+        // Same URL and name, new content: a new raster, not the stale one (spec §h.19).
+        fetcher.body = try samplePlan(3)
+        guard case .success(let changed) = loader.load(url: url, pixelsPerPoint: 1) else { return XCTFail("changed") }
+        XCTAssertNotEqual(changed.pixels, first.pixels)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cache.directory).filter { $0.hasSuffix(".raster") }.count, 2)
+    }
+
+    func testAnUnchangedETagCostsNoPDFWork() throws {
+        let cache = try tempCache()
+        let url = "https://museum.example/maps/floor2.pdf"
+        let fetcher = FakeFetcher(try samplePlan(2), etag: "\"v1\"")
+        let loader = PlanLoader(fetcher: fetcher, cache: cache)
+        guard case .success(let first) = loader.load(url: url, pixelsPerPoint: 1) else { return XCTFail("load") }
+        guard case .success(let second) = loader.load(url: url, pixelsPerPoint: 1) else { return XCTFail("304") }
+        XCTAssertEqual(fetcher.requests.last?.etag, "\"v1\"")
+        XCTAssertEqual(second.pixels, first.pixels)
+    }
+
+    func testFetchFailuresAreReadable() throws {
+        let fetcher = FakeFetcher([])
+        fetcher.failure = .http(status: 404, url: "https://museum.example/maps/floor9.pdf")
+        guard case .failure(let f) = PlanLoader(fetcher: fetcher, cache: nil).load(url: "https://museum.example/maps/floor9.pdf", pixelsPerPoint: 2) else {
+            return XCTFail("a 404 loaded")
+        }
+        XCTAssertTrue(f.message.contains("404"), f.message)
+    }
+
+    func testCacheFileRoundTrip() throws {
+        let cache = try tempCache()
+        let r = PlanRaster(width: 3, height: 2, pixels: [0, 255, 128, 7, 8, 9], origin: PlanPoint(x: 1.5, y: 2400), pixelsPerPoint: 2, source: "x#y")
+        cache.store(r, url: "u", contentHash: PlanCache.hash([1, 2, 3]), pixelsPerPoint: 2)
+        let back = try XCTUnwrap(cache.raster(url: "u", contentHash: PlanCache.hash([1, 2, 3]), pixelsPerPoint: 2))
+        XCTAssertEqual(back.pixels, r.pixels)
+        XCTAssertEqual(back.origin, r.origin)
+        XCTAssertEqual(back.pixelsPerPoint, 2)
+        XCTAssertEqual(back.source, "x#y")
+        XCTAssertNil(cache.raster(url: "u", contentHash: PlanCache.hash([1, 2, 4]), pixelsPerPoint: 2))
+        XCTAssertEqual(PlanCache.hash([]), "cbf29ce484222325")
+    }
+
+    func testCacheDirectoryFollowsXDG() {
+        XCTAssertEqual(PlanCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/c", "HOME": "/h"]), "/c/docent/maps")
+        XCTAssertEqual(PlanCache.defaultDirectory(environment: ["HOME": "/h"]), "/h/.cache/docent/maps")
+    }
+
+    // MARK: The map screen on the real AIC plans
+
+    /// The AIC sample document with its floor plans pointing at the local reference PDFs.
+    func aicState(floor n: Int, raster: PlanRaster, size: Size) throws -> AppState {
+        let docURL = Self.aicDir.appendingPathComponent("appData-v2.json")
+        guard case .success(var app) = AppDataReader.read([UInt8](try Data(contentsOf: docURL)), source: docURL.path) else {
+            throw XCTSkip("appData-v2.json does not read")
+        }
+        app.mapFloors = app.mapFloors.map {
+            MapFloor(floor: $0.floor, label: $0.label, planURL: Self.aicDir.appendingPathComponent("map_floor\($0.floor.number).pdf").path, anchorPoints: $0.anchorPoints, anchorLocations: $0.anchorLocations)
+        }
+        var s = AppState(source: docURL.path, catalog: Self.catalog, now: Date(timeIntervalSince1970: 1_800_000_000))
+        _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
+        _ = Reducer.reduce(&s, .documentLoaded(.success(Museum(app)), note: nil))
+        let vp = RootView.viewport(for: size)
+        _ = Reducer.reduce(&s, .viewportChanged(rows: vp.rows, width: vp.width))
+        s.overlay = nil
+        s.messageQueue = []
+        s.banner = nil
+        _ = Reducer.reduce(&s, .selectTab(.map))
+        _ = Reducer.reduce(&s, .map(.selectFloor(Floor(n))))
+        let url = app.mapFloors.first { $0.floor == Floor(n) }?.planURL ?? ""
+        _ = Reducer.reduce(&s, .map(.rasterReady(floor: Floor(n), url: url, raster: raster)))
+        s.overlay = nil
+        return s
+    }
+
+    static let catalog: StringCatalog = {
+        var tables: [Language: [String: String]] = [:]
+        for code in ["en", "es", "zh"] {
+            let u = repoRoot.appendingPathComponent("Resources/strings/\(code).json")
+            if let d = try? Data(contentsOf: u), let o = try? JSONSerialization.jsonObject(with: d) as? [String: String] {
+                tables[Language(code: code)] = o
+            }
+        }
+        return StringCatalog(tables: tables)
+    }()
+
+    func assertFixture(_ screen: Screen, named name: String, file: StaticString = #filePath, line: UInt = #line) {
+        let url = Self.testsDir.appendingPathComponent("Fixtures/\(name).txt")
+        let actual = screen.dump()
+        guard !Self.record, let expected = try? String(contentsOf: url, encoding: .utf8) else {
+            try? actual.write(to: url, atomically: true, encoding: .utf8)
+            if !Self.record { XCTFail("recorded a new fixture \(name); review and commit it", file: file, line: line) }
+            return
+        }
+        if expected != actual {
+            let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
+            let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
+            let k = zip(e, a).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(e.count, a.count)
+            XCTFail("fixture \(name) differs at line \(k + 1):\n expected: \(k < e.count ? String(e[k]) : "<end>")\n   actual: \(k < a.count ? String(a[k]) : "<end>")", file: file, line: line)
+        }
+    }
+
+    func testAICFloorsAt120x40() throws {
+        let size = Size(width: 120, height: 40)
+        for n in 0...3 {
+            let raster = try aicRaster(n)
+            let s = try aicState(floor: n, raster: raster, size: size)
+            XCTAssertEqual(s.map.floor, Floor(n))
+            XCTAssertEqual(s.map.raster, raster)
+            assertFixture(RootView.render(s, size: size), named: "map-aic-floor\(n)-120x40")
+        }
+    }
+
+    func testAICFloorOneCloseIn() throws {
+        let size = Size(width: 120, height: 40)
+        let raster = try aicRaster(1)
+        var s = try aicState(floor: 1, raster: raster, size: size)
+        _ = Reducer.reduce(&s, .map(.zoom(2)))
+        assertFixture(RootView.render(s, size: size), named: "map-aic-floor1-zoom3-120x40")
+    }
+
+    // MARK: The UI tests' raster fixture
+
+    /// `Tests/DocentUITests/Fixtures/map-sample-floor1.pbm`: SampleData's floor 1 at 1 px/pt,
+    /// trimmed, as a 1-bit PBM whose comment holds the origin. Rewritten with RECORD_SNAPSHOTS=1.
+    func testSampleFloorFixtureForTheUITests() throws {
+        let r = try rasterise(try samplePlan(1), scale: 1)
+        let url = Self.repoRoot.appendingPathComponent("Tests/DocentUITests/Fixtures/map-sample-floor1.pbm")
+        var bits = [UInt8](repeating: 0, count: (r.width + 7) / 8 * r.height)
+        for y in 0..<r.height {
+            for x in 0..<r.width where r.isInk(x: x, y: y) {
+                bits[y * ((r.width + 7) / 8) + x / 8] |= UInt8(0x80 >> (x % 8))
+            }
+        }
+        let header = "P4\n# origin \(r.origin.x) \(r.origin.y) ppp \(r.pixelsPerPoint)\n\(r.width) \(r.height)\n"
+        let data = Data(Array(header.utf8) + bits)
+        if Self.record || !FileManager.default.fileExists(atPath: url.path) {
+            try data.write(to: url)
+        } else {
+            XCTAssertEqual(try Data(contentsOf: url), data, "the UI fixture is SampleData floor 1 as rasterised now (RECORD_SNAPSHOTS=1 to refresh)")
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import XCTest
+
+@testable import DocentCore
+
+/// Matching and ranking of the local search index: folding, prefixes, substrings, CJK,
+/// keypad numbers, amenity names in every UI language, and the fast paths agreeing with a
+/// plain scan.
+final class SearchIndexTests: XCTestCase {
+    static let docs: [SearchDocument] = [
+        SearchDocument(.artwork(1), primary: ["Café on the Quay"], secondary: ["Ines Carvalhal", "Portuguese, 1880–1951", "Gallery 10", "101"]),
+        SearchDocument(.artwork(2), primary: ["Harbour at First Light"], secondary: ["Mara Velden", "Dutch, 1871–1934", "Gallery 101", "101"]),
+        SearchDocument(.artwork(3), primary: ["The Lighthouse Keeper's Daughter"], secondary: ["Mara Velden", "Gallery 101", "1010"]),
+        SearchDocument(.artwork(4), primary: ["Harbour"], secondary: ["Unknown maker", "Gallery 11", "102"]),
+        SearchDocument(.artwork(5), primary: ["Harbour Crane"], secondary: ["Tomasz Orlik", "Gallery 12"]),
+        SearchDocument(.artwork(6), primary: ["Portrait of the Harbourmaster"], secondary: ["Hollis Brandt", "Gallery 12"]),
+        SearchDocument(.artwork(7), primary: ["Niño con perro"], secondary: ["Basilio Ferrante", "Gallery 12"]),
+        SearchDocument(.artwork(8), primary: ["A"], secondary: ["Gallery 12"]),
+        SearchDocument(.tour(500), primary: ["Highlights in an Hour", "一小時精華", "Lo esencial en una hora"], secondary: ["900"], sortTitle: "Highlights in an Hour"),
+        SearchDocument(.gallery(1), primary: ["Gallery 101", "101"]),
+        SearchDocument(.annotation(77), primary: AmenityNames.allNames(.womensRoom), sortTitle: "Women's Room"),
+        SearchDocument(.annotation(78), primary: AmenityNames.allNames(.elevator), sortTitle: "Elevator"),
+    ]
+
+    func index(grams: Bool? = nil) -> SearchIndex { SearchIndex(documents: Self.docs, grams: grams) }
+
+    func search(_ q: String, _ index: SearchIndex? = nil) -> SearchResults {
+        let i = index ?? self.index()
+        return i.results(i.matches(SearchText.fold(q)), cap: 50)
+    }
+
+    func targets(_ q: String, _ kind: SearchKind, _ index: SearchIndex? = nil) -> [SearchTarget] {
+        search(q, index).hits(kind).map(\.target)
+    }
+
+    // MARK: Folding
+
+    func testFoldingIgnoresCaseAccentsWidthAndQuotes() {
+        XCTAssertEqual(SearchText.foldedString("  Baños   PÚBLICOS "), "banos publicos")
+        XCTAssertEqual(SearchText.foldedString("ＡＢＣ１２"), "abc12")
+        XCTAssertEqual(SearchText.foldedString("Keeper’s — “Daughter”"), "keeper's - \"daughter\"")
+        XCTAssertEqual(SearchText.foldedString("洗手间"), "洗手间")
+        XCTAssertEqual(SearchText.fold("Harbour"), Array("harbour".utf8))
+    }
+
+    // MARK: Matching
+
+    func testAccentsAndCaseMatchBothWays() {
+        XCTAssertEqual(targets("cafe", .artwork), [.artwork(1)])
+        XCTAssertEqual(targets("CAFÉ ON", .artwork), [.artwork(1)])
+        XCTAssertEqual(targets("nino", .artwork), [.artwork(7)])
+        XCTAssertEqual(targets("Niño", .artwork), [.artwork(7)])
+    }
+
+    func testAmenitiesAreFoundInEveryUILanguage() {
+        for q in ["restroom", "baños", "banos", "aseos", "洗手间", "洗手間", "women", "toilet"] {
+            XCTAssertEqual(targets(q, .place), [.annotation(77)], q)
+        }
+        for q in ["elevator", "lift", "ascensor", "电梯", "電梯"] {
+            XCTAssertEqual(targets(q, .place), [.annotation(78)], q)
+        }
+    }
+
+    func testChineseSubstringsMatch() {
+        // Every CJK character starts a "word": a substring is a word prefix.
+        let hits = search("精華").hits(.tour)
+        XCTAssertEqual(hits.map(\.target), [.tour(500)])
+        XCTAssertEqual(hits.first?.tier, SearchTier.titleWordPrefix)
+        XCTAssertEqual(targets("小時", .tour), [.tour(500)])
+        XCTAssertEqual(targets("一", .tour), [.tour(500)])
+        XCTAssertEqual(targets("手", .place), [.annotation(77)])
+        XCTAssertEqual(targets("精华", .tour), [], "simplified does not match traditional tour titles")
+    }
+
+    func testToursMatchInEveryLanguage() {
+        XCTAssertEqual(targets("esencial", .tour), [.tour(500)])
+        XCTAssertEqual(targets("highlights", .tour), [.tour(500)])
+        XCTAssertEqual(search("900").hits(.tour).first?.tier, SearchTier.exactOther)
+    }
+
+    func testSharedKeypadNumbersGiveEveryArtworkThenLongerNumbers() {
+        let hits = search("101").hits(.artwork)
+        // Both artworks labelled 101 are exact matches (shorter title first), then 1010, then
+        // the artworks in Gallery 101 by prefix.
+        XCTAssertEqual(hits.map(\.target), [.artwork(1), .artwork(2), .artwork(3)])
+        XCTAssertEqual(hits.map(\.tier), [SearchTier.exactOther, SearchTier.exactOther, SearchTier.otherPrefix])
+        // The gallery named 101 is an exact title match in "On the map".
+        XCTAssertEqual(search("101").hits(.place).map(\.target), [.gallery(1)])
+        XCTAssertEqual(search("101").hits(.place).first?.tier, SearchTier.exactTitle)
+    }
+
+    func testRankingExactThenPrefixThenWordThenSubstringShorterFirst() {
+        let hits = search("harbour").hits(.artwork)
+        XCTAssertEqual(hits.map(\.target), [.artwork(4), .artwork(5), .artwork(2), .artwork(6)])
+        XCTAssertEqual(hits.map(\.tier), [SearchTier.exactTitle, SearchTier.titlePrefix, SearchTier.titlePrefix, SearchTier.titleWordPrefix])
+        // Inside a word: a substring.
+        XCTAssertEqual(search("bour").hits(.artwork).first?.tier, SearchTier.titleSubstring)
+        // "velden": artist matches come after title matches of any kind, shorter title first.
+        XCTAssertEqual(targets("velden", .artwork), [.artwork(2), .artwork(3)])
+    }
+
+    func testEmptyQueryMatchesNothing() {
+        let i = index()
+        XCTAssertEqual(i.matches([]).entries, [])
+        XCTAssertEqual(search("   ").total, 0)
+    }
+
+    func testOneLetterQueries() {
+        let r = search("a")
+        // Exact "A" first, then titles starting with a, then words starting with a, then the rest.
+        let hits = r.hits(.artwork)
+        XCTAssertEqual(hits.first?.target, .artwork(8))
+        XCTAssertEqual(hits.first?.tier, SearchTier.exactTitle)
+        XCTAssertEqual(hits.map(\.tier), hits.map(\.tier).sorted(), "tiers never go back up")
+        XCTAssertEqual(hits[1].target, .artwork(2), "Harbour *a*t First Light: word prefix")
+        // Every artwork contains an a somewhere.
+        XCTAssertEqual(r.count(.artwork), 8)
+        XCTAssertEqual(search("z").count(.artwork), 1, "Tomasz")
+        XCTAssertEqual(search("q").hits(.artwork).map(\.target), [.artwork(1)])
+    }
+
+    func testCountsAreUncappedAndHitsCapped() {
+        let i = index()
+        let r = i.results(i.matches(SearchText.fold("a")), cap: 2)
+        XCTAssertEqual(r.hits(.artwork).count, 2)
+        XCTAssertEqual(r.count(.artwork), 8)
+    }
+
+    // MARK: Fast paths agree with a plain scan
+
+    /// Grams, refinement of the previous matches and a full scan give the same matches.
+    func testGramsRefinementAndScanAgree() {
+        let withGrams = index(grams: true)
+        let scan = index(grams: false)
+        let queries = ["h", "ha", "har", "harb", "harbour", "harbour ", "a", "ar", "101", "10", "1", "洗", "洗手", "洗手间", "ve", "vel", "mara v", "bañ", "ba", "b", "zzz", "'s", "s d", "一小", "el"]
+        for q in queries {
+            let f = SearchText.fold(q)
+            let fresh = withGrams.matches(f)
+            XCTAssertEqual(fresh.entries, scan.matches(f).entries, "grams vs scan: \(q)")
+            var previous = SearchMatches()
+            for n in 1...max(1, f.count) {
+                let prefix = Array(f.prefix(n))
+                previous = withGrams.matches(prefix, refining: previous)
+            }
+            XCTAssertEqual(previous.entries, fresh.entries, "refined vs fresh: \(q)")
+        }
+    }
+
+    func testLargeGeneratedCorpusFastPathsAgree() {
+        // Enough documents for grams by default, with repeated words and accents.
+        let words = ["harbour", "light", "café", "niño", "港口", "光線", "gull", "rope", "anchor", "field"]
+        var docs: [SearchDocument] = []
+        var seed: UInt64 = 42
+        func next() -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int(seed >> 33)
+        }
+        for i in 0..<300 {
+            let title = (0..<(1 + next() % 4)).map { _ in words[next() % words.count] }.joined(separator: " ")
+            docs.append(SearchDocument(.artwork(i), primary: [title], secondary: ["Gallery \(next() % 20)", String(100 + next() % 50)]))
+        }
+        let a = SearchIndex(documents: docs)
+        let b = SearchIndex(documents: docs, grams: false)
+        for q in ["h", "ha", "har", "harbour l", "cafe", "nin", "港", "港口光", "12", "123", "gallery 1", "o", "r ", "t c"] {
+            let f = SearchText.fold(q)
+            XCTAssertEqual(a.matches(f).entries, b.matches(f).entries, q)
+            XCTAssertEqual(a.results(a.matches(f), cap: 5), b.results(b.matches(f), cap: 5), q)
+        }
+    }
+
+    // MARK: The museum's documents
+
+    func testSampleDataIsIndexed() throws {
+        let app = try sampleApp()
+        let index = SearchIndex(app: app)
+        func first(_ q: String, _ kind: SearchKind) -> SearchTarget? {
+            index.results(index.matches(SearchText.fold(q)), cap: 5).hits(kind).first?.target
+        }
+        XCTAssertEqual(first("cafe on", .artwork).flatMap { if case .artwork(let id) = $0 { app.artworks[id]?.title } else { nil } }, "Café on the Quay")
+        XCTAssertEqual(first("wrenfield", .tour), .tour(4001))
+        XCTAssertNotNil(first("baños", .place))
+        XCTAssertNotNil(first("洗手间", .place))
+        XCTAssertNotNil(first("ascensor", .place))
+        // Keypad numbers: 301 is shared by two artworks.
+        XCTAssertEqual(index.results(index.matches(SearchText.fold("301")), cap: 5).hits(.artwork).prefix(2).map(\.tier), [SearchTier.exactOther, SearchTier.exactOther])
+    }
+
+    func sampleApp() throws -> AppData {
+        let url = Fixtures.repoRoot.appendingPathComponent("SampleData/appData.json")
+        switch AppDataReader.read(try Fixtures.bytes(url), source: url.path) {
+        case .success(let a): return a
+        case .failure(let e): throw e
+        }
+    }
+}

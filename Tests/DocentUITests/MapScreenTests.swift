@@ -1,0 +1,282 @@
+import Foundation
+import XCTest
+
+@testable import DocentCore
+@testable import DocentUI
+
+/// The map screen on SampleData (our own vector plans; floor 1's raster is the committed
+/// fixture `Fixtures/map-sample-floor1.pbm`, made by the adapter tests with poppler): two zoom
+/// levels, a failed plan, the card, the list, the legend, "you are here", and the map's keys.
+final class MapScreenTests: XCTestCase {
+    static let sampleSource = UIFixtures.repoRoot.appendingPathComponent("SampleData/appData.json").path
+
+    static let museum: Museum? = {
+        guard let d = try? Data(contentsOf: URL(fileURLWithPath: sampleSource)),
+            case .success(let app) = AppDataReader.read([UInt8](d), source: sampleSource)
+        else { return nil }
+        return Museum(app)
+    }()
+
+    /// Reads the 1-bit PBM fixture (`# origin X Y ppp S` comment) into a raster.
+    static let floor1: PlanRaster? = {
+        let bytes = UIFixtures.bytes("map-sample-floor1.pbm")
+        var fields: [String] = []
+        var comment = ""
+        var i = 0
+        while fields.count < 3, i < bytes.count {
+            if bytes[i] == UInt8(ascii: "#") {
+                let end = bytes[i...].firstIndex(of: 10) ?? bytes.count
+                comment = String(decoding: bytes[(i + 1)..<end], as: UTF8.self)
+                i = end + 1
+                continue
+            }
+            if bytes[i] == 10 || bytes[i] == 32 {
+                i += 1
+                continue
+            }
+            let end = bytes[i...].firstIndex { $0 == 10 || $0 == 32 } ?? bytes.count
+            fields.append(String(decoding: bytes[i..<end], as: UTF8.self))
+            i = end
+        }
+        i += 1
+        let c = comment.split(separator: " ").compactMap { Double($0) }
+        guard fields.first == "P4", fields.count == 3, let w = Int(fields[1]), let h = Int(fields[2]), c.count == 3 else { return nil }
+        let stride = (w + 7) / 8
+        guard bytes.count - i >= stride * h else { return nil }
+        var px = [UInt8](repeating: 255, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w where bytes[i + y * stride + x / 8] & UInt8(0x80 >> (x % 8)) != 0 { px[y * w + x] = 0 }
+        }
+        return PlanRaster(width: w, height: h, pixels: px, origin: PlanPoint(x: c[0], y: c[1]), pixelsPerPoint: c[2], source: "fixture")
+    }()
+
+    func planURL(_ n: Int) -> String { UIFixtures.repoRoot.appendingPathComponent("SampleData/maps/floor\(n).pdf").path }
+
+    /// SampleData loaded, on the map tab, floor 1's plan ready.
+    func mapState(size: Size = Size(width: 120, height: 40), language: Language = .english) throws -> AppState {
+        let m = try XCTUnwrap(Self.museum, "SampleData reads")
+        let raster = try XCTUnwrap(Self.floor1, "the raster fixture reads")
+        var s = AppState(source: Self.sampleSource, catalog: UIFixtures.catalog, language: language, now: UIFixtures.now)
+        _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
+        _ = Reducer.reduce(&s, .documentLoaded(.success(m), note: nil))
+        let vp = RootView.viewport(for: size)
+        _ = Reducer.reduce(&s, .viewportChanged(rows: vp.rows, width: vp.width))
+        s.overlay = nil
+        s.messageQueue = []
+        s.banner = nil
+        _ = Reducer.reduce(&s, .selectTab(.map))
+        _ = Reducer.reduce(&s, .map(.rasterReady(floor: Floor(1), url: planURL(1), raster: raster)))
+        s.overlay = nil
+        return s
+    }
+
+    func render(_ s: AppState, _ size: Size = Size(width: 120, height: 40)) -> Screen { RootView.render(s, size: size) }
+
+    // MARK: Snapshots
+
+    func testWholeBuildingAt120x40() throws {
+        let s = try mapState()
+        let screen = render(s)
+        assertSnapshot(screen, named: "map-sample-zoom1-120x40")
+        let text = (0..<screen.height).map(screen.row).joined(separator: "\n")
+        XCTAssertTrue(text.contains(" 1 "), "the current floor is visible")
+        XCTAssertTrue(text.contains("Lantern Court"), "landmarks far out")
+        XCTAssertTrue(text.contains("W") && text.contains("M"), "restroom glyphs")
+        XCTAssertTrue(text.unicodeScalars.contains { $0.value > 0x2800 && $0.value <= 0x28FF }, "the plan in braille")
+    }
+
+    func testCloseInAt120x40() throws {
+        var s = try mapState()
+        _ = Reducer.reduce(&s, .map(.zoom(3)))
+        // Centred on an artwork of Gallery 101, nothing selected: titles within 15 m show.
+        let app = try XCTUnwrap(s.museum)
+        let art = try XCTUnwrap(app.sortedArtworks.first { $0.galleryTitle == "101" })
+        let item = try XCTUnwrap(MapContent.items(app, floor: Floor(1)).first { $0.id == .artwork(art.id) })
+        s.map.centre = item.point
+        let screen = render(s)
+        assertSnapshot(screen, named: "map-sample-zoom4-120x40")
+        let text = (0..<screen.height).map(screen.row).joined(separator: "\n")
+        XCTAssertTrue(text.contains("* " + art.title), "artworks near the middle show their titles close in")
+    }
+
+    func testSmallTerminal() throws {
+        var s = try mapState(size: Size(width: 80, height: 24))
+        _ = Reducer.reduce(&s, .map(.zoom(2)))
+        assertSnapshot(render(s, Size(width: 80, height: 24)), named: "map-sample-zoom3-80x24")
+    }
+
+    func testFailedPlanShowsWhyOnABlankGridWithTheMarks() throws {
+        var s = try mapState(size: Size(width: 80, height: 24))
+        _ = Reducer.reduce(&s, .map(.floorStep(1)))
+        _ = Reducer.reduce(&s, .map(.rasterFailed(floor: Floor(2), url: planURL(2), message: "HTTP 404 from https://museum.example/floor2.pdf")))
+        let screen = render(s, Size(width: 80, height: 24))
+        assertSnapshot(screen, named: "map-failed-80x24")
+        let text = (0..<screen.height).map(screen.row).joined(separator: "\n")
+        XCTAssertTrue(text.contains("HTTP 404"))
+        XCTAssertTrue(text.contains("Foundry Wing"), "annotations are still drawn")
+    }
+
+    func testLoadingFloorSaysSo() throws {
+        var s = try mapState(size: Size(width: 80, height: 24))
+        _ = Reducer.reduce(&s, .map(.cycleFloor))
+        let text = (0..<24).map(render(s, Size(width: 80, height: 24)).row).joined(separator: "\n")
+        XCTAssertTrue(text.contains("Loading the floor plan"))
+        XCTAssertTrue(text.contains("loading plan"))
+    }
+
+    func testCardOfADiningAmenityShowsItsHours() throws {
+        var s = try mapState(size: Size(width: 80, height: 24))
+        let app = try XCTUnwrap(s.museum)
+        let dining = try XCTUnwrap(app.annotations.first { $0.kind == .amenity(.dining) && $0.floor == Floor(2) })
+        _ = Reducer.reduce(&s, .map(.show(.annotation(dining.id))))
+        _ = Reducer.reduce(&s, .map(.activate))
+        XCTAssertTrue(s.map.cardOpen)
+        let screen = render(s, Size(width: 80, height: 24))
+        assertSnapshot(screen, named: "map-card-dining-80x24")
+        let text = (0..<24).map(screen.row).joined(separator: "\n")
+        XCTAssertTrue(text.contains(String(dining.description.prefix(12))), "opening hours: \(dining.description)")
+    }
+
+    func testCardOfAnArtworkOffersCommentary() throws {
+        var s = try mapState(size: Size(width: 80, height: 24))
+        let app = try XCTUnwrap(s.museum)
+        let art = try XCTUnwrap(app.sortedArtworks.first { $0.floor == Floor(1) && $0.hasAudio })
+        _ = Reducer.reduce(&s, .clicked(tag: "map:item:o\(art.id)"))
+        let screen = render(s, Size(width: 80, height: 24))
+        assertSnapshot(screen, named: "map-card-artwork-80x24")
+        XCTAssertTrue((0..<24).map(screen.row).joined().contains("Enter: play commentary"))
+        // Clicking the card plays.
+        let e = Reducer.reduce(&s, .clicked(tag: "map:card"))
+        XCTAssertEqual(s.player.track?.artworkID, art.id)
+        XCTAssertFalse(e.isEmpty)
+    }
+
+    func testTextModeListsTheFloorByArea() throws {
+        var s = try mapState(size: Size(width: 80, height: 24))
+        _ = Reducer.reduce(&s, .map(.toggleText))
+        let screen = render(s, Size(width: 80, height: 24))
+        assertSnapshot(screen, named: "map-text-80x24")
+        let text = (0..<24).map(screen.row).joined(separator: "\n")
+        XCTAssertTrue(text.contains("Gallery 101"))
+        XCTAssertFalse(text.contains("⣿"), "no drawing in the list")
+    }
+
+    func testLegendListsEveryAmenityGlyph() throws {
+        var s = try mapState()
+        _ = Reducer.reduce(&s, .map(.toggleLegend))
+        let screen = render(s)
+        assertSnapshot(screen, named: "map-legend-120x40")
+        let text = (0..<screen.height).map(screen.row).joined(separator: "\n")
+        for t in AmenityType.allCases { XCTAssertTrue(text.contains("\(MapScreen.glyph(t))  \(UIFixtures.catalog.strings(for: .english)(MapScreen.amenityKey(t)))"), "\(t)") }
+    }
+
+    func testYouAreHereAndChinese() throws {
+        var s = try mapState(size: Size(width: 80, height: 24), language: .chinese)
+        let app = try XCTUnwrap(s.museum)
+        let art = try XCTUnwrap(app.sortedArtworks.first { $0.floor == Floor(1) && $0.hasAudio })
+        _ = Reducer.reduce(&s, .selectTab(.home))
+        _ = Reducer.reduce(&s, .play(audioID: art.commentaries[0].audioID, artworkID: art.id, tourID: nil))
+        _ = Reducer.reduce(&s, .selectTab(.map))
+        XCTAssertEqual(MapScene(s, cols: 78, rows: 18)?.here, .artwork(art.id))
+        let screen = render(s, Size(width: 80, height: 24))
+        assertSnapshot(screen, named: "map-here-zh-80x24")
+        XCTAssertTrue((0..<24).map(screen.row).joined().contains("@"))
+    }
+
+    func testClosedGalleryIsMarked() throws {
+        var s = try mapState()
+        _ = Reducer.reduce(&s, .map(.show(.gallery(1014))))
+        let screen = render(s)
+        let text = (0..<screen.height).map(screen.row).joined(separator: "\n")
+        XCTAssertTrue(text.contains("×303"), text)
+    }
+
+    func testARunningTourDrawsItsStopsNumbered() throws {
+        var s = try mapState()
+        let app = try XCTUnwrap(s.museum)
+        let tour = try XCTUnwrap(app.tours.first { t in t.stops.filter { app.artworks[$0.artworkID]?.floor == Floor(1) }.count >= 2 })
+        s.tour = TourSession(machine: TourMachine(tour: tour), language: .english)
+        let screen = render(s)
+        for (i, stop) in tour.stops.enumerated() where app.artworks[stop.artworkID]?.floor == Floor(1) {
+            let region = try XCTUnwrap(screen.hitRegions.first { $0.tag == "map:item:o\(stop.artworkID)" }, "stop \(i + 1) is drawn")
+            XCTAssertEqual(screen[region.rect.x, region.rect.y].text, String(i + 1).prefix(1).description)
+        }
+    }
+
+    // MARK: Canvas
+
+    func testBrailleDotsFollowTheInk() {
+        // 8×8 px raster at 1 px/pt: a vertical line at x = 0, a horizontal one at y = 6.
+        var px = [UInt8](repeating: 255, count: 64)
+        for y in 0..<8 { px[y * 8] = 0 }
+        for x in 0..<8 { px[6 * 8 + x] = 0 }
+        let r = PlanRaster(width: 8, height: 8, pixels: px, origin: PlanPoint(x: 0, y: 8), pixelsPerPoint: 1)
+        // 4×2 cells = 8×8 dots, one point per dot.
+        let v = MapViewport(cols: 4, rows: 2, centre: PlanPoint(x: 4, y: 4), pointsPerDot: 1)
+        let chars = MapCanvas.masks(r, v).map(MapCanvas.character)
+        XCTAssertEqual(String(chars), "⡇   " + "⡧⠤⠤⠤")
+        // Zoomed out ×2: each dot covers 2×2 px.
+        let far = MapViewport(cols: 2, rows: 1, centre: PlanPoint(x: 4, y: 4), pointsPerDot: 2)
+        XCTAssertEqual(String(MapCanvas.masks(r, far).map(MapCanvas.character)), "⣇⣀")
+        // Off the raster: nothing.
+        let away = MapViewport(cols: 2, rows: 1, centre: PlanPoint(x: 100, y: 100), pointsPerDot: 1)
+        XCTAssertEqual(MapCanvas.masks(r, away), [0, 0])
+    }
+
+    func testPanningRedrawsFromTheSameRaster() throws {
+        var s = try mapState()
+        _ = Reducer.reduce(&s, .map(.zoom(2)))
+        let raster = s.map.raster
+        let before = render(s)
+        XCTAssertEqual(Reducer.reduce(&s, .map(.pan(dx: 1, dy: 0))), [])
+        XCTAssertTrue(s.map.raster === raster)
+        XCTAssertNotEqual(render(s), before)
+    }
+
+    // MARK: Keys
+
+    func testMapKeysTakePrecedenceOnTheMapRoute() throws {
+        let s = try mapState()
+        func key(_ k: Key) -> AppAction? { KeyMap.action(for: k, in: s) }
+        XCTAssertEqual(key(.left), .map(.pan(dx: -1, dy: 0)))
+        XCTAssertEqual(key(.char("l")), .map(.pan(dx: 1, dy: 0)))
+        XCTAssertEqual(key(.char("k")), .map(.pan(dx: 0, dy: -1)))
+        XCTAssertEqual(key(.down), .map(.pan(dx: 0, dy: 1)))
+        XCTAssertEqual(key(.char("+")), .map(.zoom(1)), "not the player's volume")
+        XCTAssertEqual(key(.char("-")), .map(.zoom(-1)))
+        XCTAssertEqual(key(.char("]")), .map(.floorStep(1)))
+        XCTAssertEqual(key(.char("[")), .map(.floorStep(-1)))
+        XCTAssertEqual(key(.char("f")), .map(.cycleFloor))
+        XCTAssertEqual(key(.char("n")), .map(.selectStep(1)))
+        XCTAssertEqual(key(.char("N")), .map(.selectStep(-1)))
+        XCTAssertEqual(key(.enter), .map(.activate))
+        XCTAssertEqual(key(.char("t")), .map(.toggleText))
+        XCTAssertEqual(key(.char("?")), .map(.toggleLegend))
+        XCTAssertEqual(key(.escape), .back, "nothing open: the global back")
+        XCTAssertEqual(key(.tab), .nextTab, "Tab still switches tabs")
+        XCTAssertEqual(key(.char("1")), .keypadDigit("1"), "digits still go to the keypad")
+        XCTAssertEqual(key(.char(" ")), .togglePause)
+        var t = s
+        _ = Reducer.reduce(&t, .map(.toggleText))
+        XCTAssertEqual(KeyMap.action(for: .down, in: t), .map(.selectStep(1)))
+        XCTAssertEqual(KeyMap.action(for: .escape, in: t), .map(.dismiss))
+        // Elsewhere the player keeps its keys.
+        var home = s
+        _ = Reducer.reduce(&home, .selectTab(.home))
+        XCTAssertEqual(KeyMap.action(for: .char("+"), in: home), .volumeBy(0.05))
+    }
+
+    func testClickingAFloorChipAndAMark() throws {
+        var s = try mapState()
+        let screen = render(s)
+        // The header is row 2 (tab bar, title rule, header).
+        let chip = try XCTUnwrap(screen.hitRegions.first { $0.tag == "map:floor:2" })
+        let a = try XCTUnwrap(KeyMap.click(x: chip.rect.x, y: chip.rect.y, on: screen))
+        _ = Reducer.reduce(&s, a)
+        XCTAssertEqual(s.map.floor, Floor(2))
+        let mark = try XCTUnwrap(render(s).hitRegions.first { $0.tag.hasPrefix("map:item:a") })
+        _ = Reducer.reduce(&s, .clicked(tag: mark.tag))
+        XCTAssertTrue(s.map.cardOpen)
+        XCTAssertEqual(s.map.selection.map { "map:item:" + $0.tag }, mark.tag)
+    }
+}

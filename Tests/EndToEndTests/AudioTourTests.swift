@@ -1,0 +1,174 @@
+import Foundation
+import XCTest
+
+/// The guide with real sound: a headless PulseAudio (null sink) started here, the real
+/// binary under tmux, and the play log the guide writes when `DOCENT_PLAY_LOG` is set.
+final class AudioTourTests: EndToEndTestCase {
+    private var pulseDir = ""
+    private var pulseServer = ""
+
+    override func setUpWithError() throws {
+        pulseDir = NSTemporaryDirectory() + "docent-e2e-pulse-\(UUID().uuidString.prefix(8))"
+        let r = try Shell.run([Repo.root.path + "/scripts/test-pulse.sh", "start", pulseDir])
+        guard r.status == 0, let line = r.stdout.split(separator: "\n").first(where: { $0.hasPrefix("PULSE_SERVER=") }) else {
+            throw E2EError("could not start PulseAudio: \(r.stderr)")
+        }
+        pulseServer = String(line.dropFirst("PULSE_SERVER=".count))
+    }
+
+    override func tearDown() {
+        super.tearDown()
+        _ = try? Shell.run([Repo.root.path + "/scripts/test-pulse.sh", "stop", pulseDir])
+    }
+
+    private func guide(log: String, extra: [String] = []) -> String {
+        "PULSE_SERVER=\(Shell.quote(pulseServer)) DOCENT_PLAY_LOG=\(Shell.quote(log)) " + TmuxSession.guideCommand(extra: extra)
+    }
+
+    private func appData() throws -> [String: Any] { try SampleData.json() }
+
+    /// Starts URLs in the play log, in order.
+    private func started(_ log: String) -> [String] {
+        guard let text = try? String(contentsOfFile: log, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+            return f.count >= 5 && f[1] == "start" ? String(f[4]) : nil
+        }
+    }
+
+    private func dismissFirstRun(_ s: TmuxSession) throws {
+        let dismiss = try UIStrings.get("en", "overlay.dismiss")
+        try s.waitFor(try UIStrings.get("en", "help.welcomeTitle"), dismiss)
+        try s.sendKeys("Escape")
+        try s.waitFor(try SampleData.launchMessageTitle(), dismiss)
+        try s.sendKeys("Escape")
+        try waitForHome(s, language: "en")
+    }
+
+    private func sinkInputs() throws -> String {
+        try Shell.run(["env", "PULSE_SERVER=\(pulseServer)", "pactl", "list", "sink-inputs"]).stdout
+    }
+
+    /// Keypad number → title and transcript on screen, a `docent` stream in PulseAudio; then
+    /// the same commentary in Spanish, its transcript read back.
+    func testKeypadPlaysWithTranscriptThenSpanish() throws {
+        let home = try makeTemporaryDirectory()
+        let log = home.appendingPathComponent("play.log").path
+        let s = try start(command: guide(log: log), home: home)
+        try dismissFirstRun(s)
+        let json = try appData()
+        let objects = try XCTUnwrap(json["objects"] as? [String: [String: Any]])
+        let (title, audioID) = try XCTUnwrap(objects.values.lazy.compactMap { o -> (String, String)? in
+            let c = (o["audio_commentary"] as? [[String: Any]])?.first { "\($0["object_selector_number"] ?? "")" == "101" }
+            return c.map { (o["title"] as? String ?? "", "\($0["audio"] ?? "")") }
+        }.first)
+        let audio = try XCTUnwrap((json["audio_files"] as? [String: [String: Any]])?[audioID])
+        let english = try XCTUnwrap(audio["audio_transcript"] as? String)
+        let spanish = try XCTUnwrap((audio["translations"] as? [[String: Any]])?.first { $0["language"] as? String == "es" }?["audio_transcript"] as? String)
+
+        try s.sendLiteral("101")
+        try s.sendKeys("Enter")
+        let englishWords = String(english.prefix(30))
+        try s.waitFor(title, englishWords)
+        let inputs = try s.waitUntil("a docent stream in PulseAudio", timeout: 10) { _ in
+            ((try? self.sinkInputs()) ?? "").contains("application.name = \"docent\"")
+        }
+        XCTAssertFalse(inputs.isEmpty)
+        XCTAssertTrue(try sinkInputs().contains(title), "the stream is named after the track")
+
+        try s.sendKeys("a")
+        try s.waitFor(try UIStrings.get("en", "player.audioLanguageTitle"))
+        try s.sendKeys("Down", "Enter")
+        try s.waitFor(String(spanish.prefix(30)))
+        XCTAssertTrue(started(log).last?.hasSuffix("-es.mp3") == true, "\(started(log))")
+        try s.sendKeys("q")
+        try s.waitFor("EXIT_STATUS=0")
+    }
+
+    /// Opens tour `title` from the Tours tab and starts it from the intro in English.
+    private func startTour(_ s: TmuxSession, title: String) throws {
+        try s.sendKeys("F4")
+        try s.waitFor(title)
+        for _ in 0..<12 {
+            if let sel = ScreenText.selectedRow(try s.screen()), sel.text.contains(title) { break }
+            try s.sendKeys("Down")
+            usleep(60_000)
+        }
+        try s.sendKeys("Enter")
+        try s.waitFor(try UIStrings.get("en", "tour.start"))
+        try s.sendKeys("Enter")
+        try s.waitFor(try UIStrings.fill("en", "tour.languageTitle", ["tour": title]))
+        try s.sendKeys("Enter")
+    }
+
+    /// The expected clip URLs of a tour, in order: intro, then for each stop its bumper (if
+    /// any) and its audio.
+    private func expectedClips(tour nid: String) throws -> [String] {
+        let json = try appData()
+        let tours = try XCTUnwrap(json["tours"] as? [[String: Any]])
+        let t = try XCTUnwrap(tours.first { "\($0["nid"] ?? "")" == nid })
+        let audio = try XCTUnwrap(json["audio_files"] as? [String: [String: Any]])
+        func url(_ id: Any?) throws -> String {
+            let a = try XCTUnwrap(audio["\(id ?? "")"], "audio \(String(describing: id))")
+            return Repo.root.path + "/SampleData/" + (try XCTUnwrap(a["audio_file_url"] as? String))
+        }
+        var out = [try url(t["tour_audio"])]
+        let stops = try XCTUnwrap(t["tour_stops"] as? [[String: Any]]).sorted { "\($0["sort"] ?? 0)".count == "\($1["sort"] ?? 0)".count ? "\($0["sort"] ?? 0)" < "\($1["sort"] ?? 0)" : "\($0["sort"] ?? 0)".count < "\($1["sort"] ?? 0)".count }
+        for stop in stops {
+            if let b = stop["audio_bumper"], !(b is NSNull) { out.append(try url(b)) }
+            out.append(try url(stop["audio_id"]))
+        }
+        return out
+    }
+
+    /// A whole tour in continuous mode: the exact sequence of clips, from PulseAudio's side.
+    func testContinuousTourPlaysEveryClipInOrder() throws {
+        let home = try makeTemporaryDirectory()
+        let log = home.appendingPathComponent("play.log").path
+        let s = try start(command: guide(log: log), home: home)
+        try dismissFirstRun(s)
+        try startTour(s, title: "Animal Spotting for Families")
+        try s.sendKeys("m")
+        let expected = try expectedClips(tour: "4003")
+        let complete = try UIStrings.fill("en", "tour.status.complete", ["tour": "Animal Spotting for Families"])
+        try s.waitUntil("the tour to complete", timeout: 150) { screen in
+            ScreenText.flattened(screen).contains(ScreenText.flattened(complete)) || self.started(log).count > expected.count
+        }
+        XCTAssertEqual(started(log), expected)
+        try s.sendKeys("q")
+        try s.waitFor("EXIT_STATUS=0")
+    }
+
+    /// Guided mode waits at the next stop; quitting mid-stop and starting again offers to
+    /// resume at that stop.
+    func testGuidedWaitsAndResumesAfterQuit() throws {
+        let home = try makeTemporaryDirectory()
+        let log = home.appendingPathComponent("play.log").path
+        let s = try start(command: guide(log: log), home: home)
+        try dismissFirstRun(s)
+        try startTour(s, title: "Highlights of the Wrenfield")
+        let clips = try expectedClips(tour: "4001")
+        // Intro, then the bumper to stop 1, then wait.
+        let arrive = try UIStrings.prefix("en", "tour.arrive")
+        try s.waitUntil("the guided wait", timeout: 60) { screen in ScreenText.flattened(screen).contains(arrive) }
+        usleep(1_500_000)
+        XCTAssertEqual(started(log), Array(clips.prefix(2)), "nothing plays while waiting")
+        try s.sendKeys("Enter")
+        try s.waitUntil("stop 1 to start", timeout: 10) { _ in self.started(log).count == 3 }
+        XCTAssertEqual(started(log).last, clips[2])
+        usleep(6_500_000)  // more than 5 s of listening: the position is saved
+        try s.sendKeys("q")
+        try s.waitFor("EXIT_STATUS=0")
+
+        let again = try start(command: guide(log: log), home: home)
+        let resume = try UIStrings.get("en", "tour.resumeTitle")
+        try again.waitFor(resume)
+        let prompt = try again.screen()
+        XCTAssertTrue(ScreenText.flattened(prompt).contains("Highlights of the Wrenfield at stop 1"), prompt)
+        try again.sendKeys("Enter")
+        try again.waitUntil("stop 1 to play again", timeout: 10) { _ in self.started(log).count == 4 }
+        XCTAssertEqual(started(log).last, clips[2])
+        try again.sendKeys("q")
+        try again.waitFor("EXIT_STATUS=0")
+    }
+}

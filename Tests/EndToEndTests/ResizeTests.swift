@@ -1,0 +1,70 @@
+import Foundation
+import XCTest
+
+/// Resizing the pane: the smallest usable size, the "too small" screen, and back.
+final class ResizeTests: EndToEndTestCase {
+    /// The "too small" text for a given size, as the strings file words it.
+    private func tooSmall(_ width: Int, _ height: Int) throws -> String {
+        try UIStrings.fill("en", "small.text", ["need": "40×12", "have": "\(width)×\(height)"])
+    }
+
+    func testResizeToMinimumTooSmallAndBack() throws {
+        let s = try startAndDismissOverlays()
+        let home = try UIStrings.get("en", "tab.home")
+        let featured = try UIStrings.get("en", "home.featuredTours")
+        let smallStart = try UIStrings.prefix("en", "small.text").components(separatedBy: ".").first ?? "Window too small"
+        XCTAssertFalse(smallStart.isEmpty)
+
+        // 40×12 is the minimum: still the normal layout, squeezed.
+        try s.resize(width: 40, height: 12)
+        var screen = try s.waitUntil("the 40×12 layout") { s in
+            let lines = ScreenText.lines(s)
+            return lines.count == 12 && lines[0].hasPrefix(" \(home) │")
+                && ((try? UIStrings.showsHints(lines[11], "en", "hints.list")) ?? false)
+        }
+        var lines = ScreenText.lines(screen)
+        XCTAssertFalse(screen.contains(smallStart), "\"too small\" at the minimum size:\n\(screen)")
+        XCTAssertTrue(lines[1].contains("─ \(try UIStrings.get("en", "title.home")) ─"), screen)
+        XCTAssertNotNil(ScreenText.lineIndex(of: featured, in: screen), screen)
+        XCTAssertNotNil(ScreenText.selectedRow(screen), "a selected row at 40×12:\n\(screen)")
+        XCTAssertTrue(try UIStrings.showsHints(lines[11], "en", "hints.list"), "key hints on the last line:\n\(screen)")
+        for l in lines { XCTAssertLessThanOrEqual(l.count, 40, "line wider than the pane: \(l.debugDescription)") }
+
+        // 30×10: the "too small" screen with both sizes, and nothing else.
+        try s.resize(width: 30, height: 10)
+        let expected30 = try tooSmall(30, 10)
+        screen = try s.waitUntil("the \"too small\" text at 30×10") { ScreenText.flattened($0) == expected30 }
+        XCTAssertFalse(screen.contains(" \(home) │"), "tab bar on the too-small screen:\n\(screen)")
+
+        // One cell short in either direction is too small as well.
+        try s.resize(width: 39, height: 24)
+        let expected39 = try tooSmall(39, 24)
+        try s.waitUntil("the \"too small\" text at 39×24") { ScreenText.flattened($0) == expected39 }
+        try s.resize(width: 80, height: 11)
+        let expected11 = try tooSmall(80, 11)
+        try s.waitUntil("the \"too small\" text at 80×11") { ScreenText.flattened($0) == expected11 }
+
+        // Keys other than q do nothing there: Tab must not switch tabs behind the scenes.
+        try s.sendKeys("Tab")
+        usleep(100_000)
+
+        // Back to 80×24: the normal Home screen again, still on Home.
+        try s.resize(width: 80, height: 24)
+        screen = try s.waitUntil("Home at 80×24") { s in
+            ScreenText.lines(s).count == 24 && ScreenText.lineIndex(of: featured, in: s) != nil
+        }
+        lines = ScreenText.lines(screen)
+        XCTAssertTrue(ScreenText.hasTabBar(screen, "en"), screen)
+        XCTAssertTrue(lines[1].contains("─ \(try UIStrings.get("en", "title.home")) ─"), "still on Home:\n\(screen)")
+        XCTAssertFalse(screen.contains(smallStart), screen)
+        XCTAssertTrue(try UIStrings.showsHints(lines[23], "en", "hints.list"), screen)
+
+        // q quits from the too-small screen.
+        try s.resize(width: 30, height: 10)
+        try s.waitUntil("the \"too small\" text at 30×10") { ScreenText.flattened($0) == expected30 }
+        try s.sendKeys("q")
+        let exit = try s.waitForExit()
+        XCTAssertEqual(exit.status, 0, exit.after)
+        assertTerminalRestored(exit.after)
+    }
+}

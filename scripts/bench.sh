@@ -1,0 +1,335 @@
+#!/usr/bin/env bash
+# `make bench`: Docent's speed and output targets, each measured as a ratio against a named
+# anchor in the same run (never an absolute time), printed, and written to
+# .build/bench-results.txt. Exits non-zero when a target is missed, after printing them all.
+#
+#   1. load      docent-bench load (parse + models + keypad index) on a 79 MB synthetic appData
+#                vs `python3 json.load` of the same file; peak RSS vs the file size
+#   2. startup   exec → first frame with the museum loaded (DOCENT_BENCH_FIRST_FRAME=1) vs
+#                `docent --version`, both in an 80×24 tmux pane
+#   3. output    bytes the guide writes to its terminal while idle and per ↓ on Home
+#   4. map       first map frame (poppler rasterise + trim + draw) and per pan step vs
+#                `pdftoppm` rasterising the same page (docent-map-bench; see bench_map)
+#
+# Usage: scripts/bench.sh [--bin-dir DIR]   (default .build/release; `make bench` builds it)
+# Needs python3 and tmux. Temporary files, tmux servers and XDG directories are private to
+# the run and removed on exit; the generated appData is kept in /tmp/docent-bench/ (it is
+# deterministic and takes a few seconds to write).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+BIN_DIR=${DOCENT_BENCH_BIN_DIR:-.build/release}
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --bin-dir) BIN_DIR=$2; shift 2 ;;
+    -h | --help) sed -n '2,16p' "$0"; exit 0 ;;
+    *) echo "bench: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+case "$BIN_DIR" in /*) ;; *) BIN_DIR=$ROOT/$BIN_DIR ;; esac
+DOCENT=$BIN_DIR/docent
+BENCH=$BIN_DIR/docent-bench
+SAMPLE=$ROOT/SampleData/appData.json
+LARGE_DIR=/tmp/docent-bench
+LARGE=$LARGE_DIR/large.json
+RESULTS=$ROOT/.build/bench-results.txt
+
+# Targets.
+LOAD_RATIO_MAX=1.0
+LOAD_RSS_MAX=3.0
+STARTUP_RATIO_MAX=3.0
+STARTUP_RUNS=10
+IDLE_BYTES_MAX=0
+PRESS_BYTES_MAX=200
+PRESSES=20
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/docent-bench-run.XXXXXX")
+SOCK=docentbench-$$
+cleanup() {
+  tmux -L "$SOCK" kill-server >/dev/null 2>&1 || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+mkdir -p "$ROOT/.build"
+: >"$RESULTS"
+say() {
+  printf '%s\n' "$*"
+  printf '%s\n' "$*" >>"$RESULTS"
+}
+
+# Arithmetic and statistics (bash has integers only).
+py() { "$PY" -c "$@"; }
+median() { py 'import sys, statistics; print(statistics.median(float(a) for a in sys.argv[1:]))' "$@"; }
+calc() { py "import sys; print(format($1, '${2:-.2f}'))"; }
+verdict() { py "print('PASS' if $1 else 'FAIL')"; }
+now_ns() { date +%s%N; }
+
+for tool in python3 tmux; do
+  command -v "$tool" >/dev/null || { echo "bench: $tool is required (apt-get install $tool)" >&2; exit 2; }
+done
+# The interpreter itself, not a wrapper (pyenv's shim costs tens of ms per start).
+PY=$(python3 -c 'import sys; print(sys.executable)')
+PYVER=$("$PY" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+for bin in "$DOCENT" "$BENCH"; do
+  [ -x "$bin" ] || { echo "bench: $bin is missing; run \`swift build -c release\` (or make bench)" >&2; exit 2; }
+done
+
+say "Docent benchmarks  $(date -u +%Y-%m-%dT%H:%M:%SZ)  $(uname -m), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+say "binaries: $BIN_DIR"
+
+# ---------------------------------------------------------------------------------------------
+# 1. Load: docent-bench load vs python3 json.load, whole processes, median of 3 (after a warm-up
+#    run of each, which also brings the file into the page cache).
+bench_load() {
+  mkdir -p "$LARGE_DIR"
+  if [ ! -s "$LARGE" ] || [ "$ROOT/scripts/gen_large_appdata.py" -nt "$LARGE" ]; then
+    "$PY" "$ROOT/scripts/gen_large_appdata.py" "$LARGE.tmp" >/dev/null
+    mv "$LARGE.tmp" "$LARGE"
+  fi
+  local size d p line t0 t1 i
+  size=$(stat -c %s "$LARGE")
+  local -a dts=() pts=() inproc=() rss=()
+  for i in 0 1 2 3; do
+    t0=$(now_ns)
+    line=$("$BENCH" load "$LARGE")
+    t1=$(now_ns)
+    d=$((t1 - t0))
+    t0=$(now_ns)
+    "$PY" -c 'import json, sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$LARGE"
+    t1=$(now_ns)
+    p=$((t1 - t0))
+    [ "$i" = 0 ] && continue  # warm-up
+    dts+=("$d")
+    pts+=("$p")
+    inproc+=("$(sed -E 's/.*wall=([0-9.]+).*/\1/' <<<"$line")")
+    rss+=("$(sed -E 's/.*peak_rss=([0-9]+).*/\1/' <<<"$line")")
+  done
+  local dm pm ratio rssmax rssx ok1 ok2 pyrss=""
+  dm=$(median "${dts[@]}")
+  pm=$(median "${pts[@]}")
+  ratio=$(calc "$dm / $pm")
+  rssmax=$(printf '%s\n' "${rss[@]}" | sort -n | tail -1)
+  rssx=$(calc "$rssmax / $size")
+  if [ -x /usr/bin/time ]; then
+    pyrss=$( { /usr/bin/time -f '%M' "$PY" -c 'import json, sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$LARGE"; } 2>&1 | tail -1)
+    pyrss=" (python: $(calc "$pyrss * 1024 / 1e6" .0f) MB)"
+  fi
+  ok1=$(verdict "$ratio <= $LOAD_RATIO_MAX")
+  ok2=$(verdict "$rssx <= $LOAD_RSS_MAX")
+  say "load: docent $(calc "$dm / 1e9") s vs python $PYVER json.load $(calc "$pm / 1e9") s → ratio $ratio (target ≤ $LOAD_RATIO_MAX) $ok1"
+  say "load memory: docent peak RSS $(calc "$rssmax / 1e6" .0f) MB = $rssx × file size $(calc "$size / 1e6" .1f) MB (target ≤ $LOAD_RSS_MAX×) $ok2$pyrss"
+  say "  load detail: $(sed -E 's/^load //; s/wall=[0-9.]+ read_file=[0-9.]+ peak_rss=[0-9]+ file_size=[0-9]+ //' <<<"$line");" \
+    "in-process read+parse+models median $(median "${inproc[@]}") s;" \
+    "whole-process runs (ns) docent ${dts[*]}, python ${pts[*]}"
+  [ "$ok1" = PASS ] && [ "$ok2" = PASS ]
+}
+
+# ---------------------------------------------------------------------------------------------
+# tmux helpers: one private server; every pane gets LANG and XDG directories of its own.
+tmux_start() {  # name home command...
+  local name=$1 home=$2
+  shift 2
+  mkdir -p "$home/data" "$home/config" "$home/cache"
+  tmux -L "$SOCK" -f /dev/null new-session -d -s "$name" -x 80 -y 24 \
+    -e LANG=C.UTF-8 -e SWIFT_BACKTRACE=interactive=no \
+    -e XDG_DATA_HOME="$home/data" -e XDG_CONFIG_HOME="$home/config" -e XDG_CACHE_HOME="$home/cache" \
+    "$@"
+}
+screen_of() { tmux -L "$SOCK" capture-pane -p -t "$1"; }
+wait_screen() {  # name timeout-seconds python-condition-on-s (s = screen text)
+  local name=$1 deadline=$(($(date +%s) + $2)) cond=$3 s
+  while :; do
+    s=$(screen_of "$name" 2>/dev/null || true)
+    if S="$s" "$PY" -c "import os, sys; s = os.environ['S']; sys.exit(0 if ($cond) else 1)"; then return 0; fi
+    if [ "$(date +%s)" -ge "$deadline" ]; then
+      echo "bench: timed out waiting for: $cond; the screen was:" >&2
+      printf '%s\n' "$s" >&2
+      return 1
+    fi
+    sleep 0.05
+  done
+}
+# A UI string from Resources/strings/en.json as a Python literal (text before any {placeholder}).
+ui() { py "import json, sys; print(repr(json.load(open(sys.argv[1]))[sys.argv[2]].split('{')[0]))" "$ROOT/Resources/strings/en.json" "$1"; }
+
+# ---------------------------------------------------------------------------------------------
+# 2. Startup: exec → first frame drawn with the appData loaded (the guide exits there when
+#    DOCENT_BENCH_FIRST_FRAME=1) vs `docent --version`. Each run is timed inside the pane
+#    (tmux's own start is not counted); the two commands alternate; the first pair is a warm-up.
+bench_startup() {
+  local home=$WORK/startup
+  cat >"$WORK/startup.sh" <<EOF
+set -u
+out=$WORK/startup-times
+: >"\$out"
+for i in \$(seq 0 $STARTUP_RUNS); do
+  t0=\$(date +%s%N)
+  DOCENT_BENCH_FIRST_FRAME=1 timeout --foreground 30 '$DOCENT' --data '$SAMPLE'
+  rc=\$?
+  t1=\$(date +%s%N)
+  '$DOCENT' --version
+  rv=\$?
+  t2=\$(date +%s%N)
+  echo "\$i \$rc \$((t1 - t0)) \$rv \$((t2 - t1))" >>"\$out"
+  [ \$rc = 0 ] && [ \$rv = 0 ] || break
+done
+echo done >>"\$out"
+sleep 600
+EOF
+  tmux_start startup "$home" bash "$WORK/startup.sh"
+  local deadline=$(($(date +%s) + 60 + STARTUP_RUNS * 35))
+  until grep -qx done "$WORK/startup-times" 2>/dev/null; do
+    if [ "$(date +%s)" -ge "$deadline" ]; then
+      say "startup: ERROR the runs did not finish in time"
+      return 2
+    fi
+    sleep 0.2
+  done
+  tmux -L "$SOCK" kill-session -t startup >/dev/null 2>&1 || true
+  local bad
+  bad=$(awk '$1 != "done" && ($2 != 0 || $4 != 0)' "$WORK/startup-times" | head -1)
+  if [ -n "$bad" ]; then
+    # 124: timeout — the guide never exited, so this build lacks the first-frame hook or never loaded.
+    say "startup: ERROR a run failed (run, guide status, ns, --version status, ns): $bad"
+    return 2
+  fi
+  local -a g=() v=()
+  mapfile -t g < <(awk '$1 != "done" && $1 > 0 { print $3 }' "$WORK/startup-times")
+  mapfile -t v < <(awk '$1 != "done" && $1 > 0 { print $5 }' "$WORK/startup-times")
+  local gm vm ratio ok
+  gm=$(median "${g[@]}")
+  vm=$(median "${v[@]}")
+  ratio=$(calc "$gm / $vm")
+  ok=$(verdict "$ratio <= $STARTUP_RATIO_MAX")
+  say "startup: docent first loaded frame $(calc "$gm / 1e6" .0f) ms vs docent --version $(calc "$vm / 1e6" .0f) ms → ratio $ratio (target ≤ $STARTUP_RATIO_MAX) $ok"
+  say "  startup detail: median of $STARTUP_RUNS runs each after a warm-up, 80×24 tmux pane, SampleData; guide ms" \
+    "$(printf '%s\n' "${g[@]}" | awk '{ printf "%d ", $1 / 1e6 }')| --version ms $(printf '%s\n' "${v[@]}" | awk '{ printf "%d ", $1 / 1e6 }')"
+  [ "$ok" = PASS ]
+}
+
+# ---------------------------------------------------------------------------------------------
+# 3. Terminal output: everything the guide writes to its pty (tmux pipe-pane), with the
+#    first-run help and the launch message dismissed and the exhibitions loaded.
+bench_output() {
+  local home=$WORK/output out=$WORK/output.bin
+  : >"$out"
+  tmux_start output "$home" bash -c "'$DOCENT' --data '$SAMPLE'; echo EXIT_STATUS=\$?; sleep 600"
+  tmux -L "$SOCK" pipe-pane -o -t output "cat >> '$out'"
+  local welcome dismiss featured through
+  welcome=$(ui help.welcomeTitle)
+  dismiss=$(ui overlay.dismiss)
+  featured=$(ui home.featuredTours)
+  through=$(ui exhibition.through)
+  wait_screen output 20 "$welcome in s" || return 2
+  tmux -L "$SOCK" send-keys -t output Escape
+  wait_screen output 10 "$welcome not in s" || return 2
+  # The launch message (if the museum has one) comes next.
+  sleep 1.2  # longer than ncurses' ESCDELAY, so a pending Escape cannot merge with the next key
+  if S="$(screen_of output)" "$PY" -c "import os, sys; sys.exit(0 if $dismiss in os.environ['S'] else 1)"; then
+    tmux -L "$SOCK" send-keys -t output Escape
+  fi
+  wait_screen output 10 "$dismiss not in s and $featured in s and $through in s" || return 2
+  sleep 2  # let the first frames settle
+  local c0 c1 idle
+  c0=$(stat -c %s "$out")
+  sleep 3
+  c1=$(stat -c %s "$out")
+  idle=$((c1 - c0))
+  # 20 × Down, one at a time: each press is drawn on its own, then the output must settle.
+  local i before after last h0 h1 total=0 moving=0 moved=0 maxp=0 n
+  local -a per=()
+  h0=$(screen_of output | md5sum)
+  for ((i = 0; i < PRESSES; i++)); do
+    before=$(stat -c %s "$out")
+    tmux -L "$SOCK" send-keys -t output Down
+    sleep 0.1
+    last=-1
+    after=$(stat -c %s "$out")
+    for n in 1 2 3 4 5 6 7 8 9 10; do  # settled: no new byte for 100 ms
+      [ "$after" = "$last" ] && break
+      last=$after
+      sleep 0.1
+      after=$(stat -c %s "$out")
+    done
+    per+=($((after - before)))
+    total=$((total + after - before))
+    h1=$(screen_of output | md5sum)
+    if [ "$h1" != "$h0" ]; then
+      moved=$((moved + 1))
+      moving=$((moving + after - before))
+      [ $((after - before)) -gt "$maxp" ] && maxp=$((after - before))
+    fi
+    h0=$h1
+  done
+  local perpress permove ok1 ok2
+  perpress=$(calc "$total / $PRESSES" .0f)
+  permove=$(calc "$moving / max($moved, 1)" .0f)
+  ok1=$(verdict "$idle / 3 <= $IDLE_BYTES_MAX")
+  ok2=$(verdict "$moved > 0 and $moving / $moved < $PRESS_BYTES_MAX")
+  say "output idle: docent $(calc "$idle / 3" .1f) bytes per idle second ($idle bytes in 3 s) (target ≤ $IDLE_BYTES_MAX) $ok1"
+  say "output per ↓: docent $permove bytes per press that moved the selection ($moved of $PRESSES presses moved it; max $maxp) vs target < $PRESS_BYTES_MAX bytes $ok2"
+  say "  output detail: all $PRESSES presses $total bytes = $perpress bytes per press; per press: ${per[*]}"
+  [ "$ok1" = PASS ] && [ "$ok2" = PASS ]
+}
+
+# =============================================================================================
+# 4. Map (issue 6; owned by the map feature): time to the first map frame (read the plan,
+#    rasterise and trim page 1 with poppler-glib, index its ink, draw the 120×40 map screen)
+#    and per pan step (reduce + redraw, no PDF work), against `pdftoppm` rasterising the same
+#    page at the same resolution in the same run. docent-map-bench measures both (medians of
+#    3) and prints key=value lines; the AIC plans from ../shared/reference/aic when present,
+#    else SampleData's floor plans. Targets: first frame ≤ 1.5 × pdftoppm; pan step < 5 % of a
+#    first frame.
+MAP_BENCH=$BIN_DIR/docent-map-bench
+MAP_FIRST_RATIO_MAX=1.5
+MAP_PAN_RATIO_MAX=0.05
+bench_map() {
+  [ -x "$MAP_BENCH" ] || { say "map: ERROR $MAP_BENCH is missing; run \`swift build -c release\`"; return 2; }
+  command -v pdftoppm >/dev/null || { say "map: ERROR pdftoppm is required (apt-get install poppler-utils)"; return 2; }
+  local -a plans=()
+  local f out ok=0 first anchor crop ratio pan pratio raster
+  for f in "$ROOT"/../shared/reference/aic/map_floor{0,1,2,3}.pdf; do [ -f "$f" ] && plans+=("$(cd "$(dirname "$f")" && pwd)/$(basename "$f")"); done
+  [ ${#plans[@]} -gt 0 ] || plans=("$ROOT"/SampleData/maps/floor{0,1,2,3}.pdf)
+  for f in "${plans[@]}"; do
+    out=$("$MAP_BENCH" map "$f" --repeat 3) || { say "map: ERROR docent-map-bench failed on $f"; return 2; }
+    val() { sed -n "s/.*\\b$1=\\([0-9.]*\\).*/\\1/p" <<<"$out" | head -1; }
+    first=$(val map.first_frame_s)
+    anchor=$(val map.anchor_pdftoppm_page_s)
+    crop=$(val map.anchor_pdftoppm_crop_s)
+    pan=$(val map.pan_step_s)
+    raster=$(sed -n 's/.*map.raster=\([0-9x]*\).*/\1/p' <<<"$out")
+    [ -n "$first" ] && [ -n "$anchor" ] && [ -n "$pan" ] || { say "map: ERROR unexpected output: $out"; return 2; }
+    ratio=$(calc "$first / $anchor" .3f)
+    pratio=$(calc "$pan / $first" .4f)
+    local v1 v2
+    v1=$(verdict "$ratio <= $MAP_FIRST_RATIO_MAX")
+    v2=$(verdict "$pratio < $MAP_PAN_RATIO_MAX")
+    say "map $(basename "$f"): first frame $(calc "$first * 1000" .0f) ms vs pdftoppm $(calc "$anchor * 1000" .0f) ms → ratio $ratio (target ≤ $MAP_FIRST_RATIO_MAX) $v1;" \
+      "pan step $(calc "$pan * 1000" .2f) ms = $(calc "$pratio * 100" .2f) % of a first frame (target < $(calc "$MAP_PAN_RATIO_MAX * 100" .0f) %) $v2"
+    say "  map detail: raster $raster px at $(val map.scale) px/pt after trimming; pdftoppm of the same crop $(calc "$crop * 1000" .0f) ms (reference)"
+    [ "$v1" = PASS ] && [ "$v2" = PASS ] || ok=1
+  done
+  return $ok
+}
+
+# ---------------------------------------------------------------------------------------------
+failures=0
+for b in bench_load bench_startup bench_output bench_map; do
+  set +e
+  (set -e; "$b")
+  rc=$?
+  set -e
+  case $rc in
+    0) ;;
+    1) failures=$((failures + 1)) ;;
+    *) failures=$((failures + 1)); say "${b#bench_}: ERROR (status $rc); see the messages above" ;;
+  esac
+done
+if [ "$failures" -gt 0 ]; then
+  say "bench: $failures of 4 benchmarks missed a target or failed (results in ${RESULTS#"$ROOT"/})"
+  exit 1
+fi
+say "bench: all targets met (results in ${RESULTS#"$ROOT"/})"
