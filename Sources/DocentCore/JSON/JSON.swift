@@ -61,12 +61,15 @@ public struct JSONObject: Sendable, Equatable {
     }
 
     public subscript(key: String) -> JSON? {
-        // Lengths first: a length is stored in every string, and most keys differ in it, so
-        // most members are passed over without a string comparison.
+        // Lengths first (a length is stored in every string, and most keys differ in it), when
+        // that is exact: String equality is canonical equivalence, and the only non-ASCII
+        // text equivalent to ASCII text is U+212A, U+037E and U+1FEF (K ; `). So an ASCII key
+        // without those three equals only strings of its own bytes, hence of its own length.
         let length = key.utf8.count
+        let byLength = key.utf8.allSatisfy { $0 < 0x80 && $0 != 0x4B && $0 != 0x3B && $0 != 0x60 }
         var i = members.count - 1
         while i >= 0 {
-            if members[i].key.utf8.count == length && members[i].key == key { return members[i].value }
+            if (!byLength || members[i].key.utf8.count == length) && members[i].key == key { return members[i].value }
             i -= 1
         }
         return nil

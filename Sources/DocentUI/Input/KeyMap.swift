@@ -13,6 +13,7 @@ public enum KeyMap {
         case .backspace where onKeypad, .delete where onKeypad: return .keypadDelete
         case .enter where onKeypad: return .keypadGo
         case .char("a") where state.page.route == .player: return .openAudioLanguages
+        case .char("v"): return MapAction.showOnMap(from: state)
         case .tab: return .nextTab
         case .backTab: return .previousTab
         case .function(let n) where (1...6).contains(n): return tabAction(n)
