@@ -23,7 +23,7 @@ BIN_DIR=${DOCENT_BENCH_BIN_DIR:-.build/release}
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin-dir) BIN_DIR=$2; shift 2 ;;
-    -h | --help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "bench: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -48,6 +48,7 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/docent-bench-run.XXXXXX")
 SOCK=docentbench-$$
 cleanup() {
   tmux -L "$SOCK" kill-server >/dev/null 2>&1 || true
+  rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"  # kill-server can leave the socket file
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -123,7 +124,8 @@ bench_load() {
   say "load memory: docent peak RSS $(calc "$rssmax / 1e6" .0f) MB = $rssx × file size $(calc "$size / 1e6" .1f) MB (target ≤ $LOAD_RSS_MAX×) $ok2$pyrss"
   say "  load detail: $(sed -E 's/^load //; s/wall=[0-9.]+ read_file=[0-9.]+ peak_rss=[0-9]+ file_size=[0-9]+ //' <<<"$line");" \
     "in-process read+parse+models median $(median "${inproc[@]}") s;" \
-    "whole-process runs (ns) docent ${dts[*]}, python ${pts[*]}"
+    "whole-process runs (s) docent $(printf '%s\n' "${dts[@]}" | awk '{ printf "%.2f ", $1 / 1e9 }')" \
+    "python $(printf '%s\n' "${pts[@]}" | awk '{ printf "%.2f ", $1 / 1e9 }')"
   [ "$ok1" = PASS ] && [ "$ok2" = PASS ]
 }
 

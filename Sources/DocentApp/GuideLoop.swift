@@ -57,7 +57,9 @@ public final class GuideLoop {
         if quit { return false }
         draw()
         if exitAfterFirstLoadedFrame && state.museum != nil { return false }
-        var wait = mailbox.isEmpty ? timeoutMilliseconds : 0
+        // While the museum is still loading its result arrives through the mailbox, which
+        // does not wake the terminal wait: poll it often so the first frame is not late.
+        var wait = mailbox.isEmpty ? (state.museum == nil ? min(timeoutMilliseconds, 5) : timeoutMilliseconds) : 0
         if let next = timers.values.map(\.due).min() {
             wait = min(wait, max(0, Int(next.timeIntervalSince(clock()) * 1000)))
         }

@@ -137,6 +137,8 @@ final class SearchTests: XCTestCase {
         _ = Reducer.reduce(&s, .search(.previousFilter))
         _ = Reducer.reduce(&s, .search(.previousFilter))
         XCTAssertEqual(s.search.filter, .onMap)
+        XCTAssertEqual(texts(s), ["On the map (1)", "Harbour Café (Dining)"])
+        _ = Reducer.reduce(&s, .search(.setFilter(.tours)))
         XCTAssertEqual(texts(s).last, "Nothing here matches “harbour”.")
     }
 

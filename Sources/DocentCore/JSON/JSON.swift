@@ -61,15 +61,25 @@ public struct JSONObject: Sendable, Equatable {
     }
 
     public subscript(key: String) -> JSON? {
-        // Lengths first (a length is stored in every string, and most keys differ in it), when
-        // that is exact: String equality is canonical equivalence, and the only non-ASCII
-        // text equivalent to ASCII text is U+212A, U+037E and U+1FEF (K ; `). So an ASCII key
-        // without those three equals only strings of its own bytes, hence of its own length.
-        let length = key.utf8.count
-        let byLength = key.utf8.allSatisfy { $0 < 0x80 && $0 != 0x4B && $0 != 0x3B && $0 != 0x60 }
         var i = members.count - 1
         while i >= 0 {
-            if (!byLength || members[i].key.utf8.count == length) && members[i].key == key { return members[i].value }
+            if members[i].key == key { return members[i].value }
+            i -= 1
+        }
+        return nil
+    }
+
+    /// `self[key]` for a reader's field name (lowercase ASCII letters, digits and `_`), with
+    /// lengths compared first. String equality is canonical equivalence, and the only
+    /// non-ASCII text equivalent to ASCII text is U+212A, U+037E and U+1FEF (K ; `), so such
+    /// a name equals only strings of its own bytes: most members are passed over without a
+    /// string comparison (lengths are stored; most field names differ in length).
+    func value(forFieldName key: String) -> JSON? {
+        assert(key.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }, "not a field name: \(key)")
+        let length = key.utf8.count
+        var i = members.count - 1
+        while i >= 0 {
+            if members[i].key.utf8.count == length && members[i].key == key { return members[i].value }
             i -= 1
         }
         return nil

@@ -16,11 +16,11 @@ struct FieldReader {
         let message: String
     }
 
-    subscript(key: String) -> JSON? { object[key] }
+    subscript(key: String) -> JSON? { object.value(forFieldName: key) }
 
     /// True when the field is absent or null.
     func isMissing(_ key: String) -> Bool {
-        guard let v = object[key] else { return true }
+        guard let v = self[key] else { return true }
         return v == .null
     }
 
@@ -43,13 +43,13 @@ struct FieldReader {
     }
 
     func requiredInt(_ key: String) -> Result<Int, Failure> {
-        guard let v = object[key], v != .null else { return .failure(Failure(message: "missing \(key)")) }
+        guard let v = self[key], v != .null else { return .failure(Failure(message: "missing \(key)")) }
         return Self.int(v).mapError { Failure(message: "\(key): \($0.message)") }
     }
 
     /// nil when absent, null or an empty string; a failure when present but not a number.
     func optionalInt(_ key: String) -> Result<Int?, Failure> {
-        guard let v = object[key], v != .null else { return .success(nil) }
+        guard let v = self[key], v != .null else { return .success(nil) }
         if case .string(let s) = v, Trim.isBlank(s) { return .success(nil) }
         return Self.int(v).map { Optional($0) }.mapError { Failure(message: "\(key): \($0.message)") }
     }
@@ -57,27 +57,27 @@ struct FieldReader {
     // MARK: strings
 
     func requiredString(_ key: String, _ options: TextCleaner.Options = .plain) -> Result<String, Failure> {
-        guard let v = object[key], v != .null else { return .failure(Failure(message: "missing \(key)")) }
+        guard let v = self[key], v != .null else { return .failure(Failure(message: "missing \(key)")) }
         guard case .string(let s) = v else { return .failure(Failure(message: "\(key) should be text, found \(v.kindName)")) }
         return .success(TextCleaner.clean(s, options))
     }
 
     /// The cleaned text, or "" when absent, null or not text.
     func string(_ key: String, _ options: TextCleaner.Options = .plain) -> String {
-        guard case .string(let s)? = object[key] else { return "" }
+        guard case .string(let s)? = self[key] else { return "" }
         return TextCleaner.clean(s, options)
     }
 
     /// The raw (uncleaned) string, or nil.
     func rawString(_ key: String) -> String? {
-        guard case .string(let s)? = object[key] else { return nil }
+        guard case .string(let s)? = self[key] else { return nil }
         return s
     }
 
     // MARK: booleans
 
     func requiredBool(_ key: String) -> Result<Bool, Failure> {
-        guard let v = object[key], v != .null else { return .failure(Failure(message: "missing \(key)")) }
+        guard let v = self[key], v != .null else { return .failure(Failure(message: "missing \(key)")) }
         switch v {
         case .bool(let b): return .success(b)
         case .string(let s) where s.lowercased() == "true": return .success(true)
@@ -144,7 +144,7 @@ struct FieldReader {
         if let lat = rawString("latitude"), let lon = rawString("longitude"), let ll = Self.latLon(lat + "," + lon) {
             return .success(ll)
         }
-        if let v = object["location"], v != .null {
+        if let v = self["location"], v != .null {
             let shown = v.stringValue.map { "\"\(Self.clip($0))\"" } ?? v.kindName
             return .failure(Failure(message: "location \(shown) is not \"latitude,longitude\""))
         }
@@ -164,14 +164,14 @@ struct FieldReader {
     }
 
     func optionalFloor(_ key: String = "floor") -> Result<Floor?, Failure> {
-        guard let v = object[key], v != .null else { return .success(nil) }
+        guard let v = self[key], v != .null else { return .success(nil) }
         if case .string(let s) = v, s.isEmpty { return .success(nil) }
         return Self.floor(v).map { Optional($0) }
     }
 
     /// The record's translations array; `[]` or absent gives none.
     func translations() -> [(index: Int, object: JSONObject)] {
-        guard case .array(let items)? = object["translations"] else { return [] }
+        guard case .array(let items)? = self["translations"] else { return [] }
         return items.enumerated().compactMap { i, v in v.objectValue.map { (i, $0) } }
     }
 

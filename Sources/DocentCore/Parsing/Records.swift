@@ -67,7 +67,7 @@ enum Translations {
         var seen: [Language] = []  // a few languages: a list is cheaper than a set
         for (i, t) in r.translations() {
             let path = JSONPath.fieldIndex(r.path, "translations", i)
-            guard let tag = t["language"]?.stringValue, let lang = ctx.language(tag) else {
+            guard let tag = t.value(forFieldName: "language")?.stringValue, let lang = ctx.language(tag) else {
                 ctx.dropped(path, id: id, "translation without a usable language tag")
                 continue
             }

@@ -15,8 +15,15 @@ public enum SearchScreen {
             listArea = list
             screen.put(TextWidth.truncate(s("search.hints"), to: hints.width), x: hints.x, y: hints.y, style: Style(role: .muted), clip: hints)
         }
-        let rows = SearchPage.rows(state)
-        ListView.render(&screen, listArea, rows: rows.map(\.row), selection: state.search.selection, strings: s)
+        // Narrow windows give the whole line to titles: details (artist, gallery) would leave
+        // only a few letters of each.
+        let narrow = listArea.width < 60
+        let rows = SearchPage.rows(state).map { r -> Row in
+            var row = r.row
+            if narrow, row.kind == .item { row.detail = nil }
+            return row
+        }
+        ListView.render(&screen, listArea, rows: rows, selection: state.search.selection, strings: s)
         // Clicks on rows are search's own (the list's `row:` tags belong to list pages).
         for region in screen.hitRegions where region.tag.hasPrefix("row:") && region.rect.y >= listArea.y && region.rect.y < listArea.maxY {
             screen.addHitRegion(region.rect, tag: "search:" + region.tag)

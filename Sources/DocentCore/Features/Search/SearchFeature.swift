@@ -54,6 +54,7 @@ public enum SearchMapTarget: Hashable, Sendable {
 
 /// Where the live search stands for the current query.
 public struct LiveSearchState: Equatable, Sendable {
+    /// The live search's progress for the current query.
     public enum Status: Equatable, Sendable {
         /// The museum publishes no live search.
         case off
@@ -180,6 +181,9 @@ extension Reducer {
             return nil
         case .clicked(let tag) where tag.hasPrefix("search:"):
             return searchClicked(&state, tag)
+        case .move(let d) where state.page.route == .search && state.overlay == nil:
+            // Only the mouse wheel gets here on the search screen (its keys are its own).
+            return reduce(&state, search: .move(d))
         case .search(let a):
             return reduce(&state, search: a)
         default:

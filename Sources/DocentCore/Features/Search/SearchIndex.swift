@@ -118,58 +118,100 @@ public final class SearchIndex: Sendable {
     let secondaryStarts: [Int32]
     let kinds: [UInt8]
     public let targets: [SearchTarget]
-    /// CSR offsets into `postings` per gram key (`gramKeyCount + 1` entries), or empty.
+    /// CSR offsets into `postings` per gram key (`gramKeyCount + 1` entries), or empty. Keys:
+    /// one byte (0…255), two bytes (256 + 16 bits), three bytes hashed into 65 536 buckets
+    /// (`trigramBase` + hash; candidates only: their tier bits mean nothing).
     let gramStarts: [Int32]
     let postings: [UInt32]
     /// The museum this index was built from (to know when to rebuild).
     public let source: Museum?
 
-    static let gramKeyCount = 256 + 65536
+    static let trigramBase = 256 + 65536
+    static let gramKeyCount = trigramBase + 65536
+
+    @inline(__always) static func trigramKey(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> Int {
+        let x = UInt32(a) << 16 | UInt32(b) << 8 | UInt32(c)
+        return trigramBase + Int((x &* 2_654_435_761) >> 16)
+    }
 
     /// Builds the index. `grams` defaults to on for more than 64 documents (tiny indexes, such
     /// as the few exhibitions on view, are simply scanned).
     public init(documents: [SearchDocument], grams: Bool? = nil, source: Museum? = nil) {
         self.source = source
-        var memo: [String: [UInt8]] = [:]
-        func folded(_ s: String) -> [UInt8] {
-            if let f = memo[s] { return f }
-            let f = SearchText.fold(s)
-            memo[s] = f
-            return f
+        // Fold every document once into a scratch buffer, in input order; a document's
+        // fields are each preceded by a separator (0 primary, 1 secondary).
+        var folder = SearchText.Folder()
+        var raw: [UInt8] = []
+        raw.reserveCapacity(documents.count * 64)
+        var rawStarts: [Int] = []
+        var rawSecondary: [Int] = []
+        var sortKeys: [(start: Int, end: Int)] = []
+        var extraKeys: [UInt8] = []
+        rawStarts.reserveCapacity(documents.count + 1)
+        for d in documents {
+            let start = raw.count
+            rawStarts.append(start)
+            var fieldStarts: [Int] = []
+            func add(_ text: String, _ separator: UInt8) {
+                let f = folder.fold(text)
+                guard !f.isEmpty else { return }
+                // Skip a repeated text (amenity synonyms overlap across languages).
+                for fs in fieldStarts where raw.count - fs - 1 >= f.count {
+                    let end = fs + 1 + f.count
+                    if (end == raw.count || raw[end] <= 1), raw[(fs + 1)..<end].elementsEqual(f) { return }
+                }
+                fieldStarts.append(raw.count)
+                raw.append(separator)
+                raw += f
+            }
+            for p in d.primary { add(p, 0) }
+            rawSecondary.append(raw.count)
+            for t in d.secondary { add(t, 1) }
+            // The sort key is the first primary field when it is the sort title (it always is for
+            // the guide's documents), else the sort title folded on its own.
+            if let first = d.primary.first, first == d.sortTitle, fieldStarts.first == start {
+                let end = raw[(start + 1)...].firstIndex { $0 <= 1 } ?? raw.count
+                sortKeys.append((start + 1, end))
+            } else {
+                let f = folder.fold(d.sortTitle)
+                sortKeys.append((-1 - extraKeys.count, -1 - extraKeys.count - f.count))
+                extraKeys += f
+            }
         }
+        rawStarts.append(raw.count)
         // Rank order: shorter titles first, then by folded title, then input order.
-        let keyed = documents.enumerated().map { i, d in (len: d.sortTitle.count, key: folded(d.sortTitle), i: i) }
-        let order = keyed.sorted { a, b in
-            if a.len != b.len { return a.len < b.len }
-            if a.key != b.key { return a.key.lexicographicallyPrecedes(b.key) }
-            return a.i < b.i
-        }.map(\.i)
+        let lengths = documents.map { $0.sortTitle.unicodeScalars.count }
+        func key(_ i: Int) -> ArraySlice<UInt8> {
+            let k = sortKeys[i]
+            if k.start >= 0 { return raw[k.start..<k.end] }
+            return extraKeys[(-1 - k.start)..<(-1 - k.end)]
+        }
+        let order = documents.indices.sorted { a, b in
+            if lengths[a] != lengths[b] { return lengths[a] < lengths[b] }
+            let ka = key(a)
+            let kb = key(b)
+            if ka != kb { return ka.lexicographicallyPrecedes(kb) }
+            return a < b
+        }
 
         var text: [UInt8] = []
+        text.reserveCapacity(raw.count)
         var starts: [Int32] = []
         var secondaryStarts: [Int32] = []
         var kinds: [UInt8] = []
         var targets: [SearchTarget] = []
         starts.reserveCapacity(documents.count + 1)
+        secondaryStarts.reserveCapacity(documents.count)
+        kinds.reserveCapacity(documents.count)
+        targets.reserveCapacity(documents.count)
         for i in order {
-            let d = documents[i]
-            starts.append(Int32(text.count))
-            var seen: Set<[UInt8]> = []
-            for p in d.primary {
-                let f = folded(p)
-                guard !f.isEmpty, seen.insert(f).inserted else { continue }
-                text.append(0)
-                text += f
-            }
-            secondaryStarts.append(Int32(text.count))
-            for s in d.secondary {
-                let f = folded(s)
-                guard !f.isEmpty, seen.insert(f).inserted else { continue }
-                text.append(1)
-                text += f
-            }
-            kinds.append(UInt8(d.target.kind.rawValue))
-            targets.append(d.target)
+            let base = text.count
+            starts.append(Int32(base))
+            secondaryStarts.append(Int32(base + rawSecondary[i] - rawStarts[i]))
+            text += raw[rawStarts[i]..<rawStarts[i + 1]]
+            let target = documents[i].target
+            kinds.append(UInt8(target.kind.rawValue))
+            targets.append(target)
         }
         starts.append(Int32(text.count))
         self.count = targets.count
@@ -238,6 +280,13 @@ public final class SearchIndex: Sendable {
                                         last[k2] = d32
                                         counts[k2] += 1
                                     }
+                                    if p + 2 < end, t[p + 2] > 1 {
+                                        let k3 = trigramKey(b, t[p + 1], t[p + 2])
+                                        if last[k3] != d32 {
+                                            last[k3] = d32
+                                            counts[k3] += 1
+                                        }
+                                    }
                                 }
                             }
                             p += 1
@@ -287,6 +336,7 @@ public final class SearchIndex: Sendable {
                                         add(Int(b), d32, tier(t, at: p, length: 1, end: end, secondary: secondary))
                                         if p + 1 < end, t[p + 1] > 1 {
                                             add(256 + (Int(b) << 8 | Int(t[p + 1])), d32, tier(t, at: p, length: 2, end: end, secondary: secondary))
+                                            if p + 2 < end, t[p + 2] > 1 { add(trigramKey(b, t[p + 1], t[p + 2]), d32, 0) }
                                         }
                                     }
                                     p += 1
@@ -311,11 +361,13 @@ public final class SearchIndex: Sendable {
             let key = q.count == 1 ? Int(q[0]) : 256 + (Int(q[0]) << 8 | Int(q[1]))
             return SearchMatches(query: q, entries: Array(postings[Int(gramStarts[key])..<Int(gramStarts[key + 1])]))
         }
-        // Candidates: the rarest two-byte gram of the query, or the previous matches.
+        // Candidates: the rarest two-byte gram or three-byte bucket of the query, or the
+        // previous matches.
         var gramRange: Range<Int>?
         if hasGrams {
             for i in 0..<(q.count - 1) where !SearchText.isContinuation(q[i]) {
-                let key = 256 + (Int(q[i]) << 8 | Int(q[i + 1]))
+                var key = 256 + (Int(q[i]) << 8 | Int(q[i + 1]))
+                if i + 2 < q.count { key = Self.trigramKey(q[i], q[i + 1], q[i + 2]) }
                 let r = Int(gramStarts[key])..<Int(gramStarts[key + 1])
                 if gramRange.map({ r.count < $0.count }) ?? true { gramRange = r }
             }
@@ -454,7 +506,8 @@ extension SearchIndex {
     public static func documents(app: AppData) -> [SearchDocument] {
         var docs: [SearchDocument] = []
         docs.reserveCapacity(app.artworks.count + app.tours.count + app.galleries.count + app.annotations.count)
-        for a in app.artworks.values.sorted(by: { $0.id < $1.id }) {
+        for id in app.artworks.keys.sorted() {
+            guard let a = app.artworks[id] else { continue }
             var secondary = a.tombstone.split(whereSeparator: \.isNewline).map(String.init)
             secondary.append(a.galleryTitle)
             secondary += a.selectorNumbers.map(String.init)

@@ -127,7 +127,7 @@ public enum SearchPage {
         case .artwork:
             out += extra.artworks.compactMap { app.artworks[$0].map { artworkRow($0, state) } }
             out += extra.liveArtworks.map { a in
-                let detail = [a.artist.split(whereSeparator: \.isNewline).first.map(String.init) ?? "", galleryText(a.galleryTitle, a.floor, state)]
+                let detail = [a.artist.split(whereSeparator: \.isNewline).first.map(String.init) ?? "", galleryText(a.galleryTitle, state)]
                 return SearchRow(Row(.item, a.title, detail: detail.filter { !$0.isEmpty }.joined(separator: " · ")), .openLiveArtwork(a))
             }
         case .tour:
@@ -163,15 +163,14 @@ public enum SearchPage {
         }
     }
 
-    static func galleryText(_ galleryTitle: String, _ floor: Floor, _ state: AppState) -> String {
-        let s = state.strings
-        return "\(s("gallery.short", ["gallery": Gallery.displayTitle(for: galleryTitle)])), \(s("floor.label", ["floor": floor.label]))"
+    static func galleryText(_ galleryTitle: String, _ state: AppState) -> String {
+        state.strings("gallery.short", ["gallery": Gallery.displayTitle(for: galleryTitle)])
     }
 
+    /// An artwork: its title; the artist and the gallery as detail.
     static func artworkRow(_ a: Artwork, _ state: AppState) -> SearchRow {
         let artist = a.tombstone.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        var detail = [artist, galleryText(a.galleryTitle, a.floor, state)].filter { !$0.isEmpty }.joined(separator: " · ")
-        if let n = a.selectorNumbers.first { detail = "\(n) · " + detail }
+        let detail = [artist, galleryText(a.galleryTitle, state)].filter { !$0.isEmpty }.joined(separator: " · ")
         return SearchRow(Row(.item, a.title, detail: detail), .open(.artwork(a.id)))
     }
 

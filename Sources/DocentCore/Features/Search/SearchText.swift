@@ -7,33 +7,78 @@ import Foundation
 public enum SearchText {
     /// The folded form of `text` as UTF-8 bytes (no leading or trailing space).
     public static func fold(_ text: some StringProtocol) -> [UInt8] {
-        let utf8 = text.utf8
-        if utf8.allSatisfy({ $0 < 0x80 }) { return foldASCII(utf8) }
-        let folded = String(text).folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-        var out: [UInt8] = []
-        out.reserveCapacity(folded.utf8.count)
-        var pendingSpace = false
-        for scalar in folded.unicodeScalars {
-            let mapped: Unicode.Scalar
-            switch scalar.value {
-            case 0x2018, 0x2019, 0x201B, 0x02BC, 0x2032: mapped = "'"
-            case 0x201C, 0x201D, 0x201F, 0x2033: mapped = "\""
-            case 0x2010, 0x2011, 0x2012, 0x2013, 0x2014, 0x2212: mapped = "-"
-            case 0x3000, 0x00A0, 0x2007, 0x202F: mapped = " "
-            default: mapped = scalar
+        var folder = Folder()
+        return folder.fold(text)
+    }
+
+    /// Folds many strings, remembering how each non-ASCII character folds: Foundation's
+    /// folding is slow on Linux, and folding is per character (case folding, diacritics and
+    /// width do not depend on neighbours), so each distinct character is folded once.
+    public struct Folder {
+        var cache: [Character: [UInt8]] = [:]
+
+        public init() {}
+
+        public mutating func fold(_ text: some StringProtocol) -> [UInt8] {
+            let utf8 = text.utf8
+            if utf8.allSatisfy({ $0 < 0x80 }) { return foldASCII(utf8) }
+            var out: [UInt8] = []
+            out.reserveCapacity(utf8.count)
+            var pendingSpace = false
+            for ch in text {
+                if let a = ch.asciiValue {
+                    if a == 0x20 || (a >= 0x09 && a <= 0x0D) {
+                        pendingSpace = !out.isEmpty
+                        continue
+                    }
+                    if a < 0x20 || a == 0x7F { continue }
+                    if pendingSpace {
+                        out.append(0x20)
+                        pendingSpace = false
+                    }
+                    out.append(a >= 0x41 && a <= 0x5A ? a + 0x20 : a)
+                    continue
+                }
+                let f: [UInt8]
+                if let cached = cache[ch] {
+                    f = cached
+                } else {
+                    f = Self.foldCharacter(ch)
+                    cache[ch] = f
+                }
+                if f.isEmpty { continue }
+                if f == [0x20] {
+                    pendingSpace = !out.isEmpty
+                    continue
+                }
+                if pendingSpace {
+                    out.append(0x20)
+                    pendingSpace = false
+                }
+                out += f
             }
-            if mapped.properties.isWhitespace {
-                pendingSpace = !out.isEmpty
-                continue
-            }
-            if mapped.value < 0x20 || mapped.value == 0x7F { continue }
-            if pendingSpace {
-                out.append(0x20)
-                pendingSpace = false
-            }
-            UTF8.encode(mapped) { out.append($0) }
+            return out
         }
-        return out
+
+        /// One character through Foundation's folding, then quotes, dashes and spaces to ASCII.
+        /// White space comes back as a single space, control characters as nothing.
+        static func foldCharacter(_ ch: Character) -> [UInt8] {
+            let folded = String(ch).folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            var out: [UInt8] = []
+            for scalar in folded.unicodeScalars {
+                let mapped: Unicode.Scalar
+                switch scalar.value {
+                case 0x2018, 0x2019, 0x201B, 0x02BC, 0x2032: mapped = "'"
+                case 0x201C, 0x201D, 0x201F, 0x2033: mapped = "\""
+                case 0x2010, 0x2011, 0x2012, 0x2013, 0x2014, 0x2212: mapped = "-"
+                default: mapped = scalar
+                }
+                if mapped.properties.isWhitespace { return [0x20] }
+                if mapped.value < 0x20 || mapped.value == 0x7F || (mapped.value >= 0x80 && mapped.value < 0xA0) { continue }
+                UTF8.encode(mapped) { out.append($0) }
+            }
+            return out
+        }
     }
 
     /// The ASCII fast path: the same result Foundation's folding gives for ASCII text.
