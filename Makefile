@@ -33,8 +33,9 @@ test: deps-test check-boundaries
 	$(SWIFT) build
 	$(SWIFT) test --disable-swift-testing
 
+# Every figure is a ratio against an anchor measured in the same run (see README).
 bench: deps-test build-release
-	@scripts/bench.sh
+	@st=0; scripts/bench.sh || st=1; scripts/bench-search.sh || st=1; exit $$st
 
 sampledata:
 	python3 scripts/make_sampledata.py

@@ -52,10 +52,10 @@ private struct Cursor {
     var i = 0
     var depth = 0
     /// Members and items of the containers being read, innermost last. Each container is
-    /// copied out at its end into an array of exactly its size: one allocation per
-    /// container, no growth slack kept in the tree.
-    var memberStack: [(key: String, value: JSON)] = []
-    var itemStack: [JSON] = []
+    /// moved out at its end into an array of exactly its size: one allocation per container,
+    /// no growth slack kept in the tree, no copying (retain + release) of its values.
+    let memberStack = ScratchStack<(key: String, value: JSON)>()
+    let itemStack = ScratchStack<JSON>()
     var interner = StringInterner()
 
     init(buf: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
@@ -145,14 +145,14 @@ private struct Cursor {
             skipSpace()
             guard i < buf.count else { throw error(.truncated) }
             guard buf[i] == UInt8(ascii: "\"") else { throw error(.unexpected("\(describe(buf[i])) where a member name was expected")) }
-            let key = try string()
+            let key = try string(isKey: true)
             skipSpace()
             guard i < buf.count else { throw error(.truncated) }
             guard buf[i] == UInt8(ascii: ":") else { throw error(.unexpected("\(describe(buf[i])) where ':' was expected")) }
             i += 1
             skipSpace()
             let v = try value()
-            memberStack.append((key, v))
+            memberStack.push((key, v))
             skipSpace()
             guard i < buf.count else { throw error(.truncated) }
             if buf[i] == UInt8(ascii: ",") {
@@ -162,9 +162,7 @@ private struct Cursor {
             if buf[i] == UInt8(ascii: "}") {
                 i += 1
                 depth -= 1
-                let members = Array(memberStack[base...])
-                memberStack.removeSubrange(base...)
-                return .object(JSONObject(members))
+                return .object(JSONObject(memberStack.pop(from: base)))
             }
             throw error(.unexpected("\(describe(buf[i])) where ',' or '}' was expected"))
         }
@@ -182,7 +180,7 @@ private struct Cursor {
         let base = itemStack.count
         while true {
             skipSpace()
-            itemStack.append(try value())
+            itemStack.push(try value())
             skipSpace()
             guard i < buf.count else { throw error(.truncated) }
             if buf[i] == UInt8(ascii: ",") {
@@ -192,9 +190,7 @@ private struct Cursor {
             if buf[i] == UInt8(ascii: "]") {
                 i += 1
                 depth -= 1
-                let items = Array(itemStack[base...])
-                itemStack.removeSubrange(base...)
-                return .array(items)
+                return .array(itemStack.pop(from: base))
             }
             throw error(.unexpected("\(describe(buf[i])) where ',' or ']' was expected"))
         }
@@ -203,7 +199,7 @@ private struct Cursor {
     /// A string token starting at the opening quote. Strings of 16…64 bytes (longer than
     /// Swift stores inline) are interned: repeated keys and values (titles repeated in every
     /// translation, URLs, field names) share one storage.
-    mutating func string() throws(JSONError) -> String {
+    mutating func string(isKey: Bool = false) throws(JSONError) -> String {
         i += 1
         let start = i
         var high: UInt64 = 0
@@ -231,7 +227,7 @@ private struct Cursor {
                 let slice = UnsafeBufferPointer(start: base + start, count: i - start)
                 i += 1
                 let ascii = high & 0x8080_8080_8080_8080 == 0
-                if slice.count > 15 && slice.count <= StringInterner.maxLength {
+                if isKey && slice.count > 15 && slice.count <= StringInterner.maxLength {
                     if let s = interner.lookup(slice) { return s }
                     guard let s = makeString(slice, ascii: ascii) else { throw error(.invalidUTF8, at: start) }
                     interner.insert(s, slice)
@@ -385,6 +381,50 @@ private struct Cursor {
         }
         guard let d = Double(text), d.isFinite else { return .bigNumber(text) }
         return .double(d)
+    }
+}
+
+/// A stack of values that hands its top elements over by moving them (`Array`'s slice copy
+/// retains every value and `removeSubrange` releases it again).
+private final class ScratchStack<Element> {
+    private var base: UnsafeMutablePointer<Element>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int = 256) {
+        base = .allocate(capacity: capacity)
+        self.capacity = capacity
+    }
+
+    deinit {
+        base.deinitialize(count: count)  // what a failed parse left behind
+        base.deallocate()
+    }
+
+    @inline(__always) func push(_ element: Element) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: element)
+        count += 1
+    }
+
+    private func grow() {
+        let bigger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        bigger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = bigger
+        capacity *= 2
+    }
+
+    /// The elements from `start` up, moved into an array of exactly their number.
+    func pop(from start: Int) -> [Element] {
+        let n = count - start
+        guard n > 0 else { return [] }
+        let out = [Element](unsafeUninitializedCapacity: n) { buffer, initialized in
+            buffer.baseAddress!.moveInitialize(from: base + start, count: n)
+            initialized = n
+        }
+        count = start
+        return out
     }
 }
 
