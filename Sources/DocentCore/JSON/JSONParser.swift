@@ -145,7 +145,7 @@ private struct Cursor {
             skipSpace()
             guard i < buf.count else { throw error(.truncated) }
             guard buf[i] == UInt8(ascii: "\"") else { throw error(.unexpected("\(describe(buf[i])) where a member name was expected")) }
-            let key = try string(isKey: true)
+            let key = try string()
             skipSpace()
             guard i < buf.count else { throw error(.truncated) }
             guard buf[i] == UInt8(ascii: ":") else { throw error(.unexpected("\(describe(buf[i])) where ':' was expected")) }
@@ -199,7 +199,7 @@ private struct Cursor {
     /// A string token starting at the opening quote. Strings of 16…64 bytes (longer than
     /// Swift stores inline) are interned: repeated keys and values (titles repeated in every
     /// translation, URLs, field names) share one storage.
-    mutating func string(isKey: Bool = false) throws(JSONError) -> String {
+    mutating func string() throws(JSONError) -> String {
         i += 1
         let start = i
         var high: UInt64 = 0
@@ -227,7 +227,7 @@ private struct Cursor {
                 let slice = UnsafeBufferPointer(start: base + start, count: i - start)
                 i += 1
                 let ascii = high & 0x8080_8080_8080_8080 == 0
-                if isKey && slice.count > 15 && slice.count <= StringInterner.maxLength {
+                if slice.count > 15 && slice.count <= StringInterner.maxLength {
                     if let s = interner.lookup(slice) { return s }
                     guard let s = makeString(slice, ascii: ascii) else { throw error(.invalidUTF8, at: start) }
                     interner.insert(s, slice)

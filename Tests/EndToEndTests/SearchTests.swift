@@ -1,0 +1,32 @@
+import Foundation
+import XCTest
+
+/// Search as a visitor uses it: `/` from any tab, a few letters, a result, and landing on
+/// the player or the map.
+final class SearchEndToEndTests: EndToEndTestCase {
+    func testQueryToPlayerAndToMap() throws {
+        let s = try startAndDismissOverlays()
+        try s.sendKeys("/")
+        try s.waitFor(try UIStrings.get("en", "search.prompt"))
+        try s.sendLiteral("indigo")
+        try s.waitFor("Indigo Field Coverlet")
+        try s.sendKeys("Enter")
+        // The artwork's commentary opens in the player with its transcript (no sound server
+        // here: the player says so and the transcript stays).
+        try s.waitFor("Indigo Field Coverlet", "This coverlet was woven")
+
+        try s.sendKeys("/")
+        try s.waitFor(try UIStrings.get("en", "search.prompt"))
+        try s.sendKeys("C-u")  // clear the old query (Esc followed at once by a letter reads as Alt+letter)
+        try s.sendLiteral("baños")
+        try s.waitFor("Men's Room")
+        try s.sendKeys("Enter")
+        // Lands on the map, on the restroom's floor.
+        let prompt = try UIStrings.get("en", "search.prompt")
+        try s.waitUntil("the map showing the restroom", timeout: 15) { screen in
+            screen.contains("Zoom") && screen.contains("Floor") && !screen.contains(prompt)
+        }
+        try s.sendKeys("q")
+        try s.waitFor("EXIT_STATUS=0")
+    }
+}
