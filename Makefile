@@ -35,7 +35,7 @@ test: deps-test check-boundaries
 
 # Every figure is a ratio against an anchor measured in the same run (see README).
 bench: deps-test build-release
-	@st=0; scripts/bench.sh || st=1; scripts/bench-search.sh || st=1; exit $$st
+	@st=0; scripts/bench.sh || st=1; scripts/bench-search.sh || st=1; scripts/bench-audio.py || st=1; exit $$st
 
 sampledata:
 	python3 scripts/make_sampledata.py

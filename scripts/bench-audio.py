@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""The audio section of `make bench`, against the mpg123 command-line player on the same file
+and the same (null) sink, measured the same way in the same run:
+
+  first PCM   time from starting the player to PulseAudio announcing its new sink input
+              (`pactl subscribe`), from a file and from nginx on loopback; target ratio <= 1.0
+  CPU         CPU seconds per minute of audio while playing the whole file (getrusage of the
+              child); target ratio <= 1.5
+
+Usage: scripts/bench-audio.py [BIN_DIR]   (default .build/release; needs docent-audio-bench)
+Exits 1 when a target is missed."""
+import os, re, resource, statistics, subprocess, sys, tempfile, threading, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, sys.argv[1] if len(sys.argv) > 1 else ".build/release", "docent-audio-bench")
+CLIP = os.path.join(ROOT, "SampleData/audio/2001-en.mp3")
+RUNS = 7
+
+def sh(*args, **kw):
+    return subprocess.run(args, check=True, capture_output=True, text=True, **kw).stdout
+
+tmp = tempfile.mkdtemp(prefix="docent-bench-audio-")
+pulse_dir = os.path.join(tmp, "pulse")
+out = sh(os.path.join(ROOT, "scripts/test-pulse.sh"), "start", pulse_dir)
+server = re.search(r"PULSE_SERVER=(\S+)", out).group(1)
+env = dict(os.environ, PULSE_SERVER=server)
+port_file = os.path.join(tmp, "port")
+sh(os.path.join(ROOT, "scripts/test-nginx.sh"), "start", os.path.join(ROOT, "SampleData"), port_file)
+port = open(port_file).read().strip()
+URL = f"http://127.0.0.1:{port}/audio/2001-en.mp3"
+failed = False
+
+try:
+    # Sink-input announcements, time-stamped as they arrive.
+    events = []
+    sub = subprocess.Popen(["pactl", "subscribe"], env=env, stdout=subprocess.PIPE, text=True)
+    def reader():
+        for line in sub.stdout:
+            if "'new' on sink-input" in line:
+                events.append(time.monotonic())
+    threading.Thread(target=reader, daemon=True).start()
+    time.sleep(0.3)
+
+    def first_pcm(cmd, go=False):
+        # mpg123 starts playing when it is executed; the guide plays when GO is pressed in a
+        # process that is already running: docent-audio-bench --wait-go starts on a stdin line.
+        times = []
+        for _ in range(RUNS):
+            n = len(events)
+            if go:
+                p = subprocess.Popen(cmd + ["--wait-go"], env=env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
+                time.sleep(0.3)
+                t0 = time.monotonic()
+                p.stdin.write("go\n"); p.stdin.flush()
+            else:
+                t0 = time.monotonic()
+                p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            deadline = t0 + 10
+            while len(events) == n and time.monotonic() < deadline:
+                time.sleep(0.001)
+            p.kill(); p.wait()
+            if len(events) > n:
+                times.append(events[n] - t0)
+            time.sleep(0.2)
+        return statistics.median(times) if times else float("inf")
+
+    def cpu(cmd):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.monotonic()
+        subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        wall = time.monotonic() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
+
+    # CPU over about a minute of audio (the clip repeated: MP3 frames concatenate), so process
+    # start-up does not dominate either player's figure.
+    clip_seconds = float(sh("soxi", "-D", CLIP).strip())
+    LONG = os.path.join(tmp, "long.mp3")
+    reps = max(1, int(60 // clip_seconds))
+    with open(LONG, "wb") as f:
+        data = open(CLIP, "rb").read()
+        for _ in range(reps):
+            f.write(data)
+    duration = clip_seconds * reps
+    for label, source in (("file", CLIP), ("nginx", URL)):
+        d = first_pcm([BIN, source], go=True)
+        m = first_pcm(["mpg123", "-q", source])
+        ratio = d / m
+        ok = ratio <= 1.0
+        failed |= not ok
+        print(f"audio first PCM ({label}): docent {d*1000:.1f} ms vs mpg123 {m*1000:.1f} ms → ratio {ratio:.2f} (target ≤ 1.0) {'PASS' if ok else 'FAIL'}")
+    dc, dw = cpu([BIN, LONG])
+    mc, mw = cpu(["mpg123", "-q", LONG])
+    per_min = lambda c: c / (duration / 60)
+    ratio = dc / mc if mc > 0 else float("inf")
+    ok = ratio <= 1.5
+    failed |= not ok
+    print(f"audio CPU: docent {per_min(dc):.3f} s per minute of audio vs mpg123 -q {per_min(mc):.3f} s → ratio {ratio:.2f} (target ≤ 1.5) {'PASS' if ok else 'FAIL'}")
+    print(f"  audio detail: clip {duration:.2f} s, wall docent {dw:.2f} s, mpg123 {mw:.2f} s, {RUNS} runs per first-PCM median")
+    sub.kill()
+finally:
+    subprocess.run([os.path.join(ROOT, "scripts/test-nginx.sh"), "stop", port_file], capture_output=True)
+    subprocess.run([os.path.join(ROOT, "scripts/test-pulse.sh"), "stop", pulse_dir], capture_output=True)
+sys.exit(1 if failed else 0)
