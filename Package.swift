@@ -47,7 +47,10 @@ let package = Package(
             ]),
 
         // Benchmarks (`make bench`): measured against named anchors in the same run.
-        .executableTarget(name: "docent-audio-bench", dependencies: ["AudioPlayback", "DocentCore"]),
+        // CShims holds the curses shims too, so whatever links it must also link ncursesw.
+        .executableTarget(
+            name: "docent-audio-bench", dependencies: ["AudioPlayback", "DocentCore"],
+            linkerSettings: [.linkedLibrary("ncursesw")]),
         .executableTarget(name: "docent-bench", dependencies: ["DocentCore", "DocentUI", "DocentApp"]),
         // `scripts/bench.sh` map section: first map frame and pan steps against pdftoppm.
         .executableTarget(name: "docent-map-bench", dependencies: ["DocentCore", "DocentUI", "MapRaster"]),

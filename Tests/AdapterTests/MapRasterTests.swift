@@ -19,7 +19,7 @@ final class MapRasterTests: XCTestCase {
 
     func aicPlan(_ n: Int) throws -> [UInt8] {
         let u = Self.aicDir.appendingPathComponent("map_floor\(n).pdf")
-        guard FileManager.default.fileExists(atPath: u.path) else { throw XCTSkip("AIC reference plans not found at \(u.path)") }
+        guard FileManager.default.fileExists(atPath: u.path) else { throw TestDataMissing("AIC reference plans not found at \(u.path)") }
         return [UInt8](try Data(contentsOf: u))
     }
 
@@ -37,7 +37,7 @@ final class MapRasterTests: XCTestCase {
     func rasterise(_ pdf: [UInt8], scale: Double = 2) throws -> PlanRaster {
         switch PopplerRasterizer.rasterise(pdf: pdf, pixelsPerPoint: scale) {
         case .success(let r): return r
-        case .failure(let f): throw XCTSkip("poppler failed: \(f.message)")
+        case .failure(let f): throw TestDataMissing("poppler failed: \(f.message)")
         }
     }
 
@@ -169,7 +169,7 @@ final class MapRasterTests: XCTestCase {
     func aicState(floor n: Int, raster: PlanRaster, size: Size) throws -> AppState {
         let docURL = Self.aicDir.appendingPathComponent("appData-v2.json")
         guard case .success(var app) = AppDataReader.read([UInt8](try Data(contentsOf: docURL)), source: docURL.path) else {
-            throw XCTSkip("appData-v2.json does not read")
+            throw TestDataMissing("appData-v2.json does not read")
         }
         app.mapFloors = app.mapFloors.map {
             MapFloor(floor: $0.floor, label: $0.label, planURL: Self.aicDir.appendingPathComponent("map_floor\($0.floor.number).pdf").path, anchorPoints: $0.anchorPoints, anchorLocations: $0.anchorLocations)

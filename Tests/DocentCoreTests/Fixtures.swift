@@ -21,7 +21,7 @@ enum Fixtures {
     static func aicBytes(_ name: String) throws -> [UInt8] {
         let u = aic.appendingPathComponent(name)
         guard FileManager.default.fileExists(atPath: u.path) else {
-            throw XCTSkip("reference data not found at \(u.path)")
+            throw TestDataMissing("reference data not found at \(u.path)")
         }
         return try bytes(u)
     }
