@@ -130,10 +130,18 @@ final class CursesBackendTests: XCTestCase {
     }
 
     func testOpenRefusesWithoutATerminal() throws {
-        if isatty(0) != 0 && isatty(1) != 0 {
-            throw XCTSkip("running in a terminal: opening it would take it over")
-        }
-        switch CursesBackend.open(colors: true) {
+        // Whether or not the tests run in a terminal, stdin is /dev/null for this call, so the
+        // check always runs and never takes over a developer's terminal.
+        let saved = dup(0)
+        let devNull = open("/dev/null", O_RDONLY)
+        XCTAssertGreaterThanOrEqual(saved, 0)
+        XCTAssertGreaterThanOrEqual(devNull, 0)
+        dup2(devNull, 0)
+        let result = CursesBackend.open(colors: true)
+        dup2(saved, 0)
+        close(saved)
+        close(devNull)
+        switch result {
         case .success(let backend):
             backend.restore()
             XCTFail("opened a terminal without a TTY")
