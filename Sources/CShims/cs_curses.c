@@ -37,6 +37,16 @@ int cs_is_tty(void) { return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO); }
 
 SCREEN *cs_newterm(const char *type) { return newterm(type, stdout, stdin); }
 
+void cs_write_terminal(const char *bytes, size_t count) {
+    size_t done = 0;
+    while (done < count) {
+        size_t n = fwrite(bytes + done, 1, count - done, stdout);
+        if (n == 0) break;
+        done += n;
+    }
+    fflush(stdout);
+}
+
 static volatile sig_atomic_t curses_active = 0;
 
 void cs_set_curses_active(int active) { curses_active = active ? 1 : 0; }

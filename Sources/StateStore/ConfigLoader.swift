@@ -18,7 +18,7 @@ import TOMLKit
 /// Unknown keys are ignored and reported as warnings; a key of the wrong type is a failure.
 public enum ConfigLoader {
     /// The keys this loader understands, for the unknown-key warnings.
-    static let topLevelKeys: Set<String> = ["data", "member_card_url", "print_data_errors", "url_rewrite", "language"]
+    static let topLevelKeys: Set<String> = ["data", "member_card_url", "print_data_errors", "url_rewrite", "language", "hyperlinks"]
 
     /// `$XDG_CONFIG_HOME/docent/config.toml`, or `$HOME/.config/docent/config.toml`.
     public static func defaultPath(environment: [String: String]) -> String {
@@ -97,6 +97,12 @@ public enum ConfigLoader {
             }
             if !language.isKnown { warnings.append("language '\(tag)' is not one the guide knows; English is used where it has no text") }
             config.language = language
+        }
+        if let value = table["hyperlinks"] {
+            guard let text = value.string, let mode = HyperlinkMode(parsing: text) else {
+                return .failure(problem("hyperlinks must be \"auto\", \"always\" or \"never\""))
+            }
+            config.hyperlinks = mode
         }
         if let value = table["url_rewrite"] {
             guard let rewrite = value.table else { return .failure(problem("url_rewrite must be a table with 'from' and 'to'")) }

@@ -14,6 +14,7 @@ extension CursesBackend {
         let width = min(screen.width, terminal.width)
         let height = min(screen.height, terminal.height)
         var wrote = full
+        var changedRows = Set<Int>()
         for y in 0..<height {
             for x in 0..<width {
                 let cell = screen[x, y]
@@ -22,13 +23,29 @@ extension CursesBackend {
                 let wide = x + 1 < screen.width && screen[x + 1, y].continuation
                 put(cell, x: x, y: y, columns: wide ? (x + 1 < width ? 2 : 0) : 1)
                 wrote = true
+                changedRows.insert(y)
             }
         }
+        let previousLinks = previous?.links ?? []
         previous = screen
         previousTerminalSize = terminal
         if wrote {
             wnoutrefresh(window)
             doupdate()
+        }
+        if hyperlinks {
+            let spans = Hyperlinks.spans(previous: previousLinks, current: screen.links, changedRows: changedRows, full: full)
+            writeRaw(Hyperlinks.escapes(for: spans, in: screen, visible: terminal, sgr: theme.palette.sgr))
+        }
+    }
+
+    /// Writes bytes straight to the terminal, after everything ncurses has written (doupdate
+    /// has flushed its output; stdout is the stream ncurses was opened on).
+    private func writeRaw(_ text: String) {
+        guard !text.isEmpty else { return }
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { cs_write_terminal($0.baseAddress, $0.count) }
         }
     }
 

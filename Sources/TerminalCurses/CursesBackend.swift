@@ -14,14 +14,17 @@ import DocentUI
 public final class CursesBackend: TerminalBackend {
     let window: UnsafeMutablePointer<WINDOW>
     let theme: CursesTheme
+    /// Whether link regions are written again as OSC 8 hyperlinks after each frame.
+    let hyperlinks: Bool
     /// The last frame drawn and the terminal size it was drawn at (nil: redraw everything).
     var previous: Screen?
     var previousTerminalSize: Size?
     private(set) var isOpen = true
 
-    private init(window: UnsafeMutablePointer<WINDOW>, theme: CursesTheme) {
+    private init(window: UnsafeMutablePointer<WINDOW>, theme: CursesTheme, hyperlinks: Bool) {
         self.window = window
         self.theme = theme
+        self.hyperlinks = hyperlinks
     }
 
     deinit { restore() }
@@ -29,7 +32,9 @@ public final class CursesBackend: TerminalBackend {
     /// Takes over the terminal. Fails, without touching it, when standard input or output is
     /// not a terminal or `TERM` is unset or unknown. `colors` false gives monochrome
     /// (pass false for `NO_COLOR`); colours are also off when the terminal has none.
-    public static func open(colors: Bool) -> Result<CursesBackend, TerminalError> {
+    /// `hyperlinks` writes link regions as OSC 8 links (see `Hyperlinks`; decide with
+    /// `Hyperlinks.enabled`).
+    public static func open(colors: Bool, hyperlinks: Bool = false) -> Result<CursesBackend, TerminalError> {
         let term = getenv("TERM").map { String(cString: $0) }
         if let error = preflight(isTTY: cs_is_tty() != 0, term: term) { return .failure(error) }
 
@@ -58,7 +63,10 @@ public final class CursesBackend: TerminalBackend {
         _ = cs_set_escdelay(25)
         let theme = CursesTheme(wantColors: colors)
         _ = cs_enable_mouse()
-        return .success(CursesBackend(window: window, theme: theme))
+        // Links are written after doupdate; ncurses must not leave rows for later when keys
+        // are pending (its typeahead check), or it would repaint them over the links.
+        if hyperlinks { _ = typeahead(-1) }
+        return .success(CursesBackend(window: window, theme: theme, hyperlinks: hyperlinks))
     }
 
     /// Why the terminal cannot be used, checked before touching it; nil when it can.

@@ -2,65 +2,27 @@ import CNcursesw
 import CShims
 import DocentUI
 
-/// How `Style` roles look: a colour pair per role, or attributes only in monochrome.
+/// How `Style` roles look: a colour pair per role, or attributes only in monochrome. The
+/// colours and attributes come from `AnsiPalette`, which the hyperlink writer uses too.
 struct CursesTheme {
+    /// What was set up: colour or monochrome, and how many colours.
+    let palette: AnsiPalette
     /// True when colour pairs were set up.
-    let colors: Bool
-    /// Extra attributes per role (index = `Role.rawValue`).
-    private var roleAttrs: [attr_t]
-
-    /// Foreground colour per role in colour mode (-1 = the terminal's default).
-    private static func foreground(_ role: Style.Role, colorCount: Int32) -> Int16 {
-        switch role {
-        case .normal: return -1
-        case .accent: return Int16(COLOR_CYAN)
-        case .muted: return colorCount >= 16 ? 8 : -1  // bright black (grey) when available
-        case .highlight: return Int16(COLOR_YELLOW)
-        case .warning: return Int16(COLOR_YELLOW)
-        case .error: return Int16(COLOR_RED)
-        case .success: return Int16(COLOR_GREEN)
-        case .title: return Int16(COLOR_CYAN)
-        }
-    }
-
-    /// Attributes a role adds in colour mode.
-    private static func colorAttrs(_ role: Style.Role, colorCount: Int32) -> attr_t {
-        switch role {
-        case .title, .highlight, .error: return cs_A_BOLD()
-        case .muted: return colorCount >= 16 ? 0 : cs_A_DIM()
-        default: return 0
-        }
-    }
-
-    /// Attributes that stand in for a role's colour in monochrome.
-    static func monochromeAttrs(_ role: Style.Role) -> attr_t {
-        switch role {
-        case .highlight, .title: return cs_A_BOLD()
-        case .muted: return cs_A_DIM()
-        case .error, .warning: return cs_A_BOLD() | cs_A_UNDERLINE()
-        case .normal, .accent, .success: return 0
-        }
-    }
+    var colors: Bool { palette.colors }
 
     /// Sets up colours when `wantColors` and the terminal can; must run after `newterm`.
     init(wantColors: Bool) {
         var ok = wantColors && has_colors() && start_color() == OK
-        var defaultBackground: Int16 = -1
-        if ok, use_default_colors() != OK {
-            defaultBackground = Int16(COLOR_BLACK)
-        }
-        let count = ok ? cs_colors() : 0
+        let blackBackground = ok && use_default_colors() != OK
+        let count = ok ? Int(cs_colors()) : 0
+        let palette = AnsiPalette(colors: ok, colorCount: count, blackBackground: blackBackground)
         if ok {
             for role in Style.Role.allCases where role != .normal {
-                var fg = Self.foreground(role, colorCount: count)
-                if fg < 0, defaultBackground >= 0 { fg = Int16(COLOR_WHITE) }
-                if init_pair(Self.pair(role), fg, defaultBackground) != OK { ok = false }
+                let (fg, bg) = palette.colours(Style(role: role))
+                if init_pair(Self.pair(role), Int16(fg ?? -1), Int16(bg ?? -1)) != OK { ok = false }
             }
         }
-        colors = ok
-        roleAttrs = Style.Role.allCases.map {
-            ok ? Self.colorAttrs($0, colorCount: count) : Self.monochromeAttrs($0)
-        }
+        self.palette = ok ? palette : .monochrome
     }
 
     /// The colour pair number of a role (0 = default colours).
@@ -70,11 +32,12 @@ struct CursesTheme {
 
     /// Attributes and colour pair for a cell style.
     func attributes(_ style: Style) -> (attrs: attr_t, pair: Int16) {
-        var a = roleAttrs[Int(style.role.rawValue)]
-        if style.bold { a |= cs_A_BOLD() }
-        if style.reverse { a |= cs_A_REVERSE() }
-        if style.dim { a |= cs_A_DIM() }
-        if style.underline { a |= cs_A_UNDERLINE() }
-        return (a, colors ? Self.pair(style.role) : 0)
+        let a = palette.attributes(style)
+        var attrs: attr_t = 0
+        if a.contains(.bold) { attrs |= cs_A_BOLD() }
+        if a.contains(.dim) { attrs |= cs_A_DIM() }
+        if a.contains(.underline) { attrs |= cs_A_UNDERLINE() }
+        if a.contains(.reverse) { attrs |= cs_A_REVERSE() }
+        return (attrs, colors ? Self.pair(style.role) : 0)
     }
 }

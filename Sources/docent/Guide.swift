@@ -22,6 +22,9 @@ struct Guide: ParsableCommand {
     @Option(help: "Configuration file (default: $XDG_CONFIG_HOME/docent/config.toml).")
     var config: String?
 
+    @Option(help: "Clickable links (OSC 8): auto, always or never (default: auto, by terminal).")
+    var hyperlinks: String?
+
     @Option(name: .customLong("state"), help: "State database (default: $XDG_DATA_HOME/docent/state.sqlite).")
     var statePath: String?
 
@@ -69,8 +72,19 @@ struct Guide: ParsableCommand {
         case .failure(let f): stateProblem = f.message
         }
 
+        // Hyperlinks: the flag, else DOCENT_HYPERLINKS, else the configuration, else auto.
+        var linkMode = cfg.hyperlinks ?? .auto
+        for (origin, text) in [("DOCENT_HYPERLINKS", env["DOCENT_HYPERLINKS"]), ("--hyperlinks", hyperlinks)] {
+            guard let text, !text.isEmpty else { continue }
+            guard let m = HyperlinkMode(parsing: text) else {
+                throw failure("\(origin) must be auto, always or never, not '\(text)'")
+            }
+            linkMode = m
+        }
+
         let backend: CursesBackend
-        switch CursesBackend.open(colors: env["NO_COLOR"].map(\.isEmpty) ?? true) {
+        let links = Hyperlinks.enabled(mode: linkMode, environment: env)
+        switch CursesBackend.open(colors: env["NO_COLOR"].map(\.isEmpty) ?? true, hyperlinks: links) {
         case .success(let b): backend = b
         case .failure(let e): throw failure(e.description)
         }

@@ -173,6 +173,7 @@ final class StateStoreTests: XCTestCase {
             member_card_url = "https://example.org/soap"
             print_data_errors = true
             language = "zh-Hant"
+            hyperlinks = "never"
 
             [url_rewrite]
             from = "http://internal/"
@@ -180,7 +181,7 @@ final class StateStoreTests: XCTestCase {
             """).get()
         XCTAssertEqual(config, DocentConfig(
             dataSource: "https://example.org/appData.json", memberCardURL: "https://example.org/soap", printDataErrors: true,
-            rewrite: URLResolver.Rewrite(from: "http://internal/", to: "https://public/"), language: .chinese))
+            rewrite: URLResolver.Rewrite(from: "http://internal/", to: "https://public/"), language: .chinese, hyperlinks: .never))
         XCTAssertEqual(warnings, [])
     }
 
@@ -213,6 +214,9 @@ final class StateStoreTests: XCTestCase {
         XCTAssertTrue(failureMessage(try loadConfig(#"language = "12""#)).contains("is not a language tag"))
         XCTAssertTrue(failureMessage(try loadConfig("url_rewrite = \"x\"")).contains("url_rewrite must be a table"))
         XCTAssertTrue(failureMessage(try loadConfig("[url_rewrite]\nfrom = \"a\"")).contains("needs both 'from' and 'to'"))
+        XCTAssertTrue(failureMessage(try loadConfig(#"hyperlinks = "sometimes""#)).hasSuffix(#"hyperlinks must be "auto", "always" or "never""#))
+        XCTAssertTrue(failureMessage(try loadConfig("hyperlinks = true")).contains("hyperlinks must be"))
+        XCTAssertEqual(try loadConfig(#"hyperlinks = "Auto""#).get().config.hyperlinks, .auto)
     }
 
     func testConfigUnknownKeysWarn() throws {

@@ -37,6 +37,9 @@ int cs_is_tty(void);
 /// newterm(type, stdout, stdin): NULL (never exit) when the terminal type is unknown.
 /// `type` NULL means $TERM.
 SCREEN *cs_newterm(const char *type);
+/* Writes bytes straight to stdout (the stream ncurses draws on) and flushes: for escapes
+   ncurses cannot emit (OSC 8 hyperlinks), written after doupdate. */
+void cs_write_terminal(const char *bytes, size_t count);
 /// Marks curses as active (after newterm) or not; the crash and atexit handlers use it.
 void cs_set_curses_active(int active);
 int cs_curses_active(void);

@@ -40,12 +40,32 @@ public struct DocentConfig: Equatable, Sendable {
     public var rewrite: URLResolver.Rewrite?
     /// The default UI language.
     public var language: Language?
+    /// OSC 8 hyperlinks: auto (by terminal), always or never; nil: not set.
+    public var hyperlinks: HyperlinkMode?
 
-    public init(dataSource: String? = nil, memberCardURL: String? = nil, printDataErrors: Bool = false, rewrite: URLResolver.Rewrite? = nil, language: Language? = nil) {
+    public init(dataSource: String? = nil, memberCardURL: String? = nil, printDataErrors: Bool = false, rewrite: URLResolver.Rewrite? = nil, language: Language? = nil, hyperlinks: HyperlinkMode? = nil) {
         self.dataSource = dataSource
         self.memberCardURL = memberCardURL
         self.printDataErrors = printDataErrors
         self.rewrite = rewrite
         self.language = language
+        self.hyperlinks = hyperlinks
+    }
+}
+
+/// Whether to make URLs clickable with OSC 8 escapes: decided from the terminal (`auto`), or
+/// forced by the user.
+public enum HyperlinkMode: String, Equatable, Sendable, CaseIterable {
+    case auto, always, never
+
+    /// Accepts auto/always/never and the usual on/off spellings (1, yes, true, on; 0, no,
+    /// false, off); nil for anything else.
+    public init?(parsing text: String) {
+        switch String(text.filter { !$0.isWhitespace }).lowercased() {
+        case "auto": self = .auto
+        case "always", "on", "yes", "true", "1": self = .always
+        case "never", "off", "no", "false", "0": self = .never
+        default: return nil
+        }
     }
 }

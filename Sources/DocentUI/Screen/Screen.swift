@@ -13,6 +13,23 @@ public struct Screen: Equatable, Sendable {
     public struct Link: Equatable, Sendable {
         public var rect: Rect
         public var url: String
+
+        /// What is left of this link outside `cover`: one link per row it keeps cells on.
+        func uncovered(by cover: Rect) -> [Link] {
+            let ys = max(rect.y, cover.y), ye = min(rect.maxY, cover.maxY)
+            let xs = max(rect.x, cover.x), xe = min(rect.maxX, cover.maxX)
+            guard ys < ye, xs < xe else { return [self] }
+            var out: [Link] = []
+            for y in rect.y..<rect.maxY {
+                guard y >= ys, y < ye else {
+                    out.append(Link(rect: Rect(x: rect.x, y: y, width: rect.width, height: 1), url: url))
+                    continue
+                }
+                if rect.x < xs { out.append(Link(rect: Rect(x: rect.x, y: y, width: xs - rect.x, height: 1), url: url)) }
+                if xe < rect.maxX { out.append(Link(rect: Rect(x: xe, y: y, width: rect.maxX - xe, height: 1), url: url)) }
+            }
+            return out
+        }
     }
 
     /// A rectangle that a click maps to an opaque tag the app understands.
@@ -70,8 +87,9 @@ public struct Screen: Equatable, Sendable {
         }
     }
 
-    /// Fills `rect` with spaces in `style`.
+    /// Fills `rect` with spaces in `style`. Links under it are cut away (an overlay hides them).
     public mutating func fill(_ rect: Rect, style: Style = .plain) {
+        if !links.isEmpty, !rect.isEmpty { links = links.flatMap { $0.uncovered(by: rect) } }
         for yy in max(rect.y, 0)..<min(rect.maxY, height) {
             for xx in max(rect.x, 0)..<min(rect.maxX, width) {
                 self[xx, yy] = Cell(" ", style: style)

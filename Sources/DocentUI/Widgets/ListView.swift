@@ -35,16 +35,15 @@ public enum ListView {
                 if r.fellBack { text += " " + strings("content.inEnglishShort") }
                 // Only the label is reversed, so moving the selection rewrites two short runs of
                 // cells rather than two whole rows (fewer bytes per keypress over SSH).
-                Widgets.line(&screen, area, y: y, text: (selected ? "▸ " : "  ") + String(text.dropFirst(2)), detail: r.detail.map { $0 + " " }, style: .plain, detailStyle: Style(role: .muted))
+                let detailRect = Widgets.line(&screen, area, y: y, text: (selected ? "▸ " : "  ") + String(text.dropFirst(2)), detail: r.detail.map { $0 + " " }, style: .plain, detailStyle: Style(role: .muted))
                 if selected {
                     let detailWidth = r.detail.map { min(TextWidth.width($0 + " "), area.width / 2) + 2 } ?? 0
                     let w = min(area.width - detailWidth, TextWidth.width(text))
                     screen.restyle(Rect(x: area.x, y: y, width: w, height: 1)) { $0 = Style(role: .highlight, reverse: true) }
                 }
                 screen.addHitRegion(Rect(x: area.x, y: y, width: area.width, height: 1), tag: "row:\(line.row)")
-                if case .link(let url) = r.kind, let d = r.detail {
-                    let dw = TextWidth.width(d)
-                    screen.addLink(Rect(x: area.maxX - dw - 1, y: y, width: dw, height: 1), url: url)
+                if case .link(let url) = r.kind, !detailRect.isEmpty {
+                    screen.addLink(detailRect, url: url)
                 }
             }
         }

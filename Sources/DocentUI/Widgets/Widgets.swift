@@ -23,7 +23,9 @@ public enum Widgets {
     }
 
     /// Text left-aligned and `detail` right-aligned on one line, truncated to fit.
-    public static func line(_ screen: inout Screen, _ area: Rect, y: Int, text: String, detail: String?, style: Style, detailStyle: Style) {
+    /// Returns where the detail was drawn (without trailing spaces), empty when there is none.
+    @discardableResult
+    public static func line(_ screen: inout Screen, _ area: Rect, y: Int, text: String, detail: String?, style: Style, detailStyle: Style) -> Rect {
         screen.fill(Rect(x: area.x, y: y, width: area.width, height: 1), style: style)
         var detailText = detail ?? ""
         var dw = TextWidth.width(detailText)
@@ -33,8 +35,13 @@ public enum Widgets {
         }
         let textRoom = area.width - (dw > 0 ? dw + 2 : 0)
         screen.put(TextWidth.truncate(text, to: textRoom), x: area.x, y: y, style: style, clip: area)
-        if dw > 0 {
-            screen.put(detailText, x: area.maxX - dw, y: y, style: detailStyle, clip: area)
+        guard dw > 0 else { return Rect(x: area.maxX, y: y, width: 0, height: 1) }
+        screen.put(detailText, x: area.maxX - dw, y: y, style: detailStyle, clip: area)
+        var trailing = 0
+        for ch in detailText.reversed() {
+            guard ch == " " else { break }
+            trailing += 1
         }
+        return Rect(x: area.maxX - dw, y: y, width: dw - trailing, height: 1)
     }
 }
