@@ -76,7 +76,8 @@ public enum StatusLine {
             return
         }
         screen.fill(area, style: Style(role: .muted, reverse: true))
-        let hints = state.depth > 1 ? s("hints.detail") : s("hints.list")
+        // On Search every printable key is typed into the query, so q, ? and digits are not keys there.
+        let hints = state.page.route == .search ? s("hints.search") : state.depth > 1 ? s("hints.detail") : s("hints.list")
         screen.put(" " + TextWidth.truncate(hints, to: area.width - 2), x: area.x, y: area.y, style: Style(role: .muted, reverse: true), clip: area)
     }
 }
