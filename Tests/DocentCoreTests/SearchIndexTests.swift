@@ -99,6 +99,35 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(targets("velden", .artwork), [.artwork(2), .artwork(3)])
     }
 
+    func testSeveralWordsMatchAsAPhraseFirstThenAllWordsAnywhere() {
+        // "harbour light": no title has the phrase; Harbour at First Light has both words.
+        let hits = search("harbour light").hits(.artwork)
+        XCTAssertEqual(hits.map(\.target), [.artwork(2)])
+        XCTAssertEqual(hits.map(\.tier), [SearchTier.allWords])
+        // Words may come from different texts and in any order: title and artist.
+        XCTAssertEqual(targets("velden harbour", .artwork), [.artwork(2)])
+        XCTAssertEqual(targets("keeper mara", .artwork), [.artwork(3)])
+        // A phrase match ranks above an all-words match.
+        let phrase = search("mara v").hits(.artwork)
+        XCTAssertEqual(phrase.map(\.tier), [SearchTier.otherPrefix, SearchTier.otherPrefix])
+        XCTAssertEqual(search("harbour crane").hits(.artwork).map(\.target), [.artwork(5)])
+        XCTAssertEqual(search("crane harbour").hits(.artwork).map(\.tier), [SearchTier.allWords])
+        // Every word must be there.
+        XCTAssertEqual(search("harbour zebra").total, 0)
+        // Across languages of one tour (its titles are all primary texts).
+        XCTAssertEqual(targets("hour 精華", .tour), [.tour(500)])
+        XCTAssertEqual(targets("hour 精華", .tour, index(grams: false)), [.tour(500)])
+    }
+
+    func testOneTextMatcherAgreesWithTheIndex() {
+        let texts = [SearchText.fold("Harbour at First Light"), SearchText.fold("Mara Velden")]
+        XCTAssertTrue(SearchText.matches(texts, SearchText.fold("first light")))
+        XCTAssertTrue(SearchText.matches(texts, SearchText.fold("light velden")))
+        XCTAssertFalse(SearchText.matches(texts, SearchText.fold("light zebra")))
+        XCTAssertFalse(SearchText.matches(texts, SearchText.fold("zebra")))
+        XCTAssertEqual(SearchText.words(SearchText.fold("  a  bc ")).map { Array($0) }, [[0x61], [0x62, 0x63]])
+    }
+
     func testEmptyQueryMatchesNothing() {
         let i = index()
         XCTAssertEqual(i.matches([]).entries, [])
@@ -132,7 +161,7 @@ final class SearchIndexTests: XCTestCase {
     func testGramsRefinementAndScanAgree() {
         let withGrams = index(grams: true)
         let scan = index(grams: false)
-        let queries = ["h", "ha", "har", "harb", "harbour", "harbour ", "a", "ar", "101", "10", "1", "洗", "洗手", "洗手间", "ve", "vel", "mara v", "bañ", "ba", "b", "zzz", "'s", "s d", "一小", "el"]
+        let queries = ["h", "ha", "har", "harb", "harbour", "harbour ", "a", "ar", "101", "10", "1", "洗", "洗手", "洗手间", "ve", "vel", "mara v", "bañ", "ba", "b", "zzz", "'s", "s d", "一小", "el", "harbour light", "light harbour", "v m", "hour 精華", "a b c"]
         for q in queries {
             let f = SearchText.fold(q)
             let fresh = withGrams.matches(f)
@@ -161,7 +190,7 @@ final class SearchIndexTests: XCTestCase {
         }
         let a = SearchIndex(documents: docs)
         let b = SearchIndex(documents: docs, grams: false)
-        for q in ["h", "ha", "har", "harbour l", "cafe", "nin", "港", "港口光", "12", "123", "gallery 1", "o", "r ", "t c"] {
+        for q in ["h", "ha", "har", "harbour l", "cafe", "nin", "港", "港口光", "12", "123", "gallery 1", "o", "r ", "t c", "light harbour", "港口 gull", "g 1", "anchor rope field"] {
             let f = SearchText.fold(q)
             XCTAssertEqual(a.matches(f).entries, b.matches(f).entries, q)
             XCTAssertEqual(a.results(a.matches(f), cap: 5), b.results(b.matches(f), cap: 5), q)

@@ -134,7 +134,7 @@ public enum LiveSearch {
             guard let s = item.stringValue ?? item["title"]?.stringValue else { continue }
             let clean = TextCleaner.clean(s, .title)
             guard !clean.isEmpty, !out.contains(clean) else { continue }
-            if fromFile, !SearchText.contains(SearchText.fold(clean), q) { continue }
+            if fromFile, !SearchText.matches([SearchText.fold(clean)], q) { continue }
             out.append(clean)
         }
         return .success(out)
@@ -159,7 +159,7 @@ public enum LiveSearch {
         let fromFile = !(multisearchURL(app: app).map(isHTTP) ?? false)
         let q = SearchText.fold(query)
         func keep(_ texts: String...) -> Bool {
-            !fromFile || texts.contains { SearchText.contains(SearchText.fold($0), q) }
+            !fromFile || SearchText.matches(texts.map { SearchText.fold($0) }, q)
         }
         var out = LiveSearchResults()
         // Artworks.

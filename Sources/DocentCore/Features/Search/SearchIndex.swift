@@ -40,7 +40,9 @@ public enum SearchTier {
     public static let otherPrefix: UInt8 = 4
     public static let titleSubstring: UInt8 = 5
     public static let otherSubstring: UInt8 = 6
-    static let count = 7
+    /// Not as a phrase, but every word of the query somewhere ("monet water").
+    public static let allWords: UInt8 = 7
+    static let count = 8
 }
 
 /// One result: what it is and how well it matched.
@@ -361,42 +363,51 @@ public final class SearchIndex: Sendable {
             let key = q.count == 1 ? Int(q[0]) : 256 + (Int(q[0]) << 8 | Int(q[1]))
             return SearchMatches(query: q, entries: Array(postings[Int(gramStarts[key])..<Int(gramStarts[key + 1])]))
         }
+        // Several words: a document matches the phrase or, failing that, every word.
+        let words = SearchText.words(q).map { ($0.startIndex - q.startIndex)..<($0.endIndex - q.startIndex) }
         // Candidates: the rarest two-byte gram or three-byte bucket of the query, or the
-        // previous matches.
+        // previous matches. With several words, only grams inside one word: every match
+        // contains each word.
         var gramRange: Range<Int>?
         if hasGrams {
-            for i in 0..<(q.count - 1) where !SearchText.isContinuation(q[i]) {
-                var key = 256 + (Int(q[i]) << 8 | Int(q[i + 1]))
-                if i + 2 < q.count { key = Self.trigramKey(q[i], q[i + 1], q[i + 2]) }
+            func consider(_ key: Int) {
                 let r = Int(gramStarts[key])..<Int(gramStarts[key + 1])
                 if gramRange.map({ r.count < $0.count }) ?? true { gramRange = r }
             }
+            for w in words {
+                if w.count == 1 {
+                    if !SearchText.isContinuation(q[w.lowerBound]) { consider(Int(q[w.lowerBound])) }
+                    continue
+                }
+                for i in w.lowerBound..<(w.upperBound - 1) where !SearchText.isContinuation(q[i]) {
+                    consider(i + 2 < w.upperBound ? Self.trigramKey(q[i], q[i + 1], q[i + 2]) : 256 + (Int(q[i]) << 8 | Int(q[i + 1])))
+                }
+            }
         }
         var usePrevious = false
-        if let prev = previous, !prev.query.isEmpty, q.count > prev.query.count, q.starts(with: prev.query) {
+        // (Not after a trailing space: "s " matched as a phrase, but "s d" may match by words.)
+        if let prev = previous, let last = prev.query.last, last != 0x20, q.count > prev.query.count, q.starts(with: prev.query) {
             usePrevious = gramRange.map { prev.entries.count <= $0.count } ?? true
         }
         var out: [UInt32] = []
         text.withUnsafeBufferPointer { t in
             q.withUnsafeBufferPointer { qb in
+                @inline(__always) func check(_ d: Int) {
+                    var tier = bestTier(t, qb, d)
+                    if tier == .max, words.count > 1,
+                        words.allSatisfy({ bestTier(t, UnsafeBufferPointer(rebasing: qb[$0]), d) != .max })
+                    {
+                        tier = SearchTier.allWords
+                    }
+                    if tier != .max { out.append(UInt32(d) << 3 | UInt32(tier)) }
+                }
                 if usePrevious, let prev = previous {
                     out.reserveCapacity(prev.entries.count)
-                    for e in prev.entries {
-                        let d = Int(e >> 3)
-                        let tier = bestTier(t, qb, d)
-                        if tier != .max { out.append(UInt32(d) << 3 | UInt32(tier)) }
-                    }
+                    for e in prev.entries { check(Int(e >> 3)) }
                 } else if let r = gramRange {
-                    for i in r {
-                        let d = Int(postings[i] >> 3)
-                        let tier = bestTier(t, qb, d)
-                        if tier != .max { out.append(UInt32(d) << 3 | UInt32(tier)) }
-                    }
+                    for i in r { check(Int(postings[i] >> 3)) }
                 } else {
-                    for d in 0..<count {
-                        let tier = bestTier(t, qb, d)
-                        if tier != .max { out.append(UInt32(d) << 3 | UInt32(tier)) }
-                    }
+                    for d in 0..<count { check(d) }
                 }
             }
         }

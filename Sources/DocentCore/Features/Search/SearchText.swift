@@ -106,6 +106,20 @@ public enum SearchText {
         String(decoding: fold(text), as: UTF8.self)
     }
 
+    /// The words of a folded query (it has single spaces and none at the ends).
+    public static func words(_ query: [UInt8]) -> [ArraySlice<UInt8>] {
+        query.split(separator: 0x20)
+    }
+
+    /// Whether a document with these folded texts matches the folded `query` as the index
+    /// matches: the query as a phrase in one text, or else every word of it somewhere.
+    public static func matches(_ texts: [[UInt8]], _ query: [UInt8]) -> Bool {
+        if texts.contains(where: { contains($0, query) }) { return true }
+        let words = words(query)
+        guard words.count > 1 else { return false }
+        return words.allSatisfy { w in texts.contains { contains($0, Array(w)) } }
+    }
+
     /// Whether the folded `text` contains the folded `query` (a plain scan, for the few items
     /// outside the index: live results and exhibitions read from files).
     public static func contains(_ text: [UInt8], _ query: [UInt8]) -> Bool {
