@@ -87,11 +87,7 @@ final class AudioDecoderTests: XCTestCase {
         let out = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 2)
         defer { out.deallocate() }
         bytes.withUnsafeBytes { _ = decoder.feed($0) }
-        var frames = 0
-        while case let step = decoder.decode(into: out), step != .needMore {
-            if case .pcm(let n, _) = step { frames += n / 2 }
-        }
-        XCTAssertEqual(frames, Self.fixtureFrames)
+        XCTAssertEqual(drain(decoder, out).frames, Self.fixtureFrames)
 
         let target = 22_050  // 1.0 s
         let landing = try XCTUnwrap(decoder.seek(toFrame: target))
@@ -99,14 +95,7 @@ final class AudioDecoderTests: XCTestCase {
         XCTAssertGreaterThan(landing.inputOffset, 0)
         XCTAssertLessThan(landing.inputOffset, bytes.count / 2)
         bytes[landing.inputOffset...].withUnsafeBytes { _ = decoder.feed($0) }
-        var after = 0
-        var firstFrame: Int?
-        while case let step = decoder.decode(into: out), step != .needMore {
-            if case .pcm(let n, let first) = step {
-                if firstFrame == nil { firstFrame = first }
-                after += n / 2
-            }
-        }
+        let (after, firstFrame) = drain(decoder, out)
         XCTAssertEqual(firstFrame, target)
         XCTAssertEqual(after, Self.fixtureFrames - target)
     }
@@ -124,16 +113,23 @@ final class AudioDecoderTests: XCTestCase {
         let landing = try XCTUnwrap(decoder.seek(toFrame: target))
         XCTAssertEqual(landing.frame, target)
         XCTAssertEqual(landing.inputOffset, bytes.count, "everything needed is already buffered")
-        var after = 0
-        var firstFrame: Int?
-        while case let step = decoder.decode(into: out), step != .needMore {
-            if case .pcm(let n, let first) = step {
-                if firstFrame == nil { firstFrame = first }
-                after += n / 2
-            }
-        }
+        let (after, firstFrame) = drain(decoder, out)
         XCTAssertEqual(firstFrame, target)
         XCTAssertEqual(after, Self.fixtureFrames - target)
+    }
+
+    /// Decodes what has been fed until more input is needed: the frames out (the fixture is
+    /// 16-bit mono, two bytes a frame) and the position of the first.
+    private func drain(_ decoder: MP3Decoder, _ out: UnsafeMutableRawBufferPointer) -> (frames: Int, first: Int?) {
+        var frames = 0
+        var first: Int?
+        while case let step = decoder.decode(into: out), step != .needMore {
+            if case .pcm(let n, let at) = step {
+                if first == nil { first = at }
+                frames += n / 2
+            }
+        }
+        return (frames, first)
     }
 
     func testFormatArithmetic() {

@@ -36,15 +36,6 @@ final class AudioTourTests: EndToEndTestCase {
         }
     }
 
-    private func dismissFirstRun(_ s: TmuxSession) throws {
-        let dismiss = try UIStrings.get("en", "overlay.dismiss")
-        try s.waitFor(try UIStrings.get("en", "help.welcomeTitle"), dismiss)
-        try s.sendKeys("Escape")
-        try s.waitFor(try SampleData.launchMessageTitle(), dismiss)
-        try s.sendKeys("Escape")
-        try waitForHome(s, language: "en")
-    }
-
     private func sinkInputs() throws -> String {
         try Shell.run(["env", "PULSE_SERVER=\(pulseServer)", "pactl", "list", "sink-inputs"]).stdout
     }

@@ -17,12 +17,7 @@ final class HyperlinkEndToEndTests: EndToEndTestCase {
     private func run(mode: String, keys: [String]) throws -> (raw: [UInt8], screen: String) {
         let home = try makeTemporaryDirectory()
         let s = try start(command: TmuxSession.guideCommand(extra: ["--hyperlinks", mode]), home: home)
-        let dismiss = try UIStrings.get("en", "overlay.dismiss")
-        try s.waitFor(try UIStrings.get("en", "help.welcomeTitle"), dismiss)
-        try s.sendKeys("Escape")
-        try s.waitFor(try SampleData.launchMessageTitle(), dismiss)
-        try s.sendKeys("Escape")
-        try waitForHome(s, language: "en")
+        try dismissFirstRun(s)
 
         let rawFile = home.appendingPathComponent("raw.bin")
         try s.tmux(["pipe-pane", "-o", "-t", s.target, "cat >> \(Shell.quote(rawFile.path))"])

@@ -6,13 +6,9 @@ enum ArtworkReader {
         for g in galleries.values.sorted(by: { $0.id > $1.id }) { byTitle[g.title] = g }  // lowest id wins
         var out: [Int: Artwork] = [:]
         for e in Records.entries(v, name: "objects", ctx) {
-            guard let id = Records.id(e, ctx) else { continue }
+            guard let id = Records.id(e, ctx), let title = Records.title(e, id: id, ctx) else { continue }
             let r = e.reader
             let sid = String(id)
-            guard let title = r.requiredString("title", .title).value, !title.isEmpty else {
-                ctx.dropped(e.path, id: sid, "missing title")
-                continue
-            }
             guard let galleryName = r.rawString("gallery_location").map({ TextCleaner.clean($0, .title) }), !galleryName.isEmpty else {
                 ctx.dropped(e.path, id: sid, "missing gallery_location")
                 continue

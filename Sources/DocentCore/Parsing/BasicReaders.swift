@@ -66,13 +66,9 @@ enum GalleryReader {
         var out: [Int: Gallery] = [:]
         var byTitle: [String: Int] = [:]
         for e in Records.entries(v, name: "galleries", ctx) {
-            guard let id = Records.id(e, ctx) else { continue }
+            guard let id = Records.id(e, ctx), let title = Records.title(e, id: id, ctx) else { continue }
             let r = e.reader
             let sid = String(id)
-            guard let title = r.requiredString("title", .title).value, !title.isEmpty else {
-                ctx.dropped(e.path, id: sid, "missing title")
-                continue
-            }
             let closed: Bool
             switch r.requiredBool("closed") {
             case .success(let b): closed = b

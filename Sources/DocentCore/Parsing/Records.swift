@@ -38,6 +38,15 @@ enum Records {
     }
 
     /// The record id: `nid`, else the member key. Reports and returns nil when unusable.
+    /// A record's non-empty `title` (cleaned as a title), or nil with the record dropped.
+    static func title(_ e: Entry, id: Int, _ ctx: ReadContext) -> String? {
+        guard let title = e.reader.requiredString("title", .title).value, !title.isEmpty else {
+            ctx.dropped(e.path, id: String(id), "missing title")
+            return nil
+        }
+        return title
+    }
+
     static func id(_ e: Entry, field: String = "nid", _ ctx: ReadContext) -> Int? {
         switch e.reader.requiredInt(field) {
         case .success(let n): return n

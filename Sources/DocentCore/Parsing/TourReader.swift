@@ -21,12 +21,9 @@ enum TourReader {
     }
 
     static func tour(_ e: Records.Entry, id: Int, index: Int, app: AppData, categories: Set<String>, _ ctx: ReadContext) -> Tour? {
+        guard let title = Records.title(e, id: id, ctx) else { return nil }
         let r = e.reader
         let sid = String(id)
-        guard let title = r.requiredString("title", .title).value, !title.isEmpty else {
-            ctx.dropped(e.path, id: sid, "missing title")
-            return nil
-        }
         let description = r.isMissing("description_html") ? r.string("description", .rich) : r.string("description_html", .rich)
         let intro = r.isMissing("intro_html") ? r.string("intro", .rich) : r.string("intro_html", .rich)
         let introAudio: Int

@@ -37,15 +37,18 @@ class EndToEndTestCase: XCTestCase {
     /// Escape; returns once Home shows its tours and the exhibitions have arrived.
     func startAndDismissOverlays(home: URL? = nil) throws -> TmuxSession {
         let s = try start(home: home)
-        let welcome = try UIStrings.get("en", "help.welcomeTitle")
+        try dismissFirstRun(s)
+        return s
+    }
+
+    /// On a first start: closes the welcome help and the launch message, waits for Home.
+    func dismissFirstRun(_ s: TmuxSession) throws {
         let dismiss = try UIStrings.get("en", "overlay.dismiss")
-        try s.waitFor(welcome, dismiss)
+        try s.waitFor(try UIStrings.get("en", "help.welcomeTitle"), dismiss)
         try s.sendKeys("Escape")
-        let launch = try SampleData.launchMessageTitle()
-        try s.waitFor(launch, dismiss)
+        try s.waitFor(try SampleData.launchMessageTitle(), dismiss)
         try s.sendKeys("Escape")
         try waitForHome(s, language: "en")
-        return s
     }
 
     /// Waits until Home is up in `language`: featured tours and the exhibitions loaded, no
