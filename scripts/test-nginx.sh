@@ -11,6 +11,9 @@
 #                Data-Aggregator style JSON endpoint.
 #   /slow/       the same files at 2 KiB/s (limit_rate), for timeout tests.
 #   /norange/    the same files with Range disabled (max_ranges 0: always 200 and the full body).
+#   /status500/  POST to a static file answers 500 with the file (a SOAP fault's way).
+# Besides access.log, requests.log has one line a request: the request line, status, the SOAPAction
+# and Content-Type headers and the request length (what a SOAP client sent).
 #
 # Everything (nginx.conf, pid, logs, temp dirs) lives in one directory under ${TMPDIR:-/tmp};
 # `stop` removes it. The port is the first free one from a random start in 18000-28999:
@@ -60,6 +63,8 @@ http {
     $types_line
     default_type application/octet-stream;
     access_log $dir/access.log;
+    log_format docent '"\$request" \$status "\$http_soapaction" "\$content_type" \$request_length';
+    access_log $dir/requests.log docent;
     client_body_temp_path $dir/body;
     proxy_temp_path $dir/proxy;
     fastcgi_temp_path $dir/fastcgi;
@@ -80,6 +85,10 @@ http {
         location /norange/ {
             alias $root/;
             max_ranges 0;
+        }
+        location /status500/ {
+            alias $root/;
+            error_page 405 =500 \$uri;
         }
     }
 }

@@ -24,6 +24,7 @@ public enum RootView {
         let content = PageBuilder.content(state.page.route, state)
         var title: String?
         if case .list(let t, _) = content { title = t }
+        if case .memberForm = content { title = s("member.title") }
         if title == nil && state.depth == 1 { title = s("title.\(state.tab.rawValue)") }
         Widgets.rule(&screen, titleRow, title: title)
         let inner = Rect(x: contentArea.x + 1, y: contentArea.y, width: contentArea.width - 2, height: contentArea.height)
@@ -42,6 +43,8 @@ public enum RootView {
             MapScreen.render(&screen, inner, state: state)
         case .search:
             SearchScreen.render(&screen, inner, state: state)
+        case .memberForm:
+            MemberScreen.render(&screen, inner, state: state)
         case .player(let page):
             let (controls, text) = inner.splitTop(PlayerLayout.controlRows)
             PlayerViews.controls(&screen, controls, state: state)
@@ -77,7 +80,14 @@ public enum StatusLine {
         }
         screen.fill(area, style: Style(role: .muted, reverse: true))
         // On Search every printable key is typed into the query, so q, ? and digits are not keys there.
-        let hints = state.page.route == .search ? s("hints.search") : state.depth > 1 ? s("hints.detail") : s("hints.list")
+        let hints: String
+        if state.page.route == .search {
+            hints = s("hints.search")
+        } else if state.page.route == .memberCard, state.member.card == nil {
+            hints = s("hints.memberForm")  // typed keys go into the form
+        } else {
+            hints = state.depth > 1 ? s("hints.detail") : s("hints.list")
+        }
         screen.put(" " + TextWidth.truncate(hints, to: area.width - 2), x: area.x, y: area.y, style: Style(role: .muted, reverse: true), clip: area)
     }
 }

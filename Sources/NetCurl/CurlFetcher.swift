@@ -71,7 +71,7 @@ public struct CurlFetcher: Fetching {
         set(cs_curl_setopt_str(curl, CURLOPT_URL, curlURL))
         set(cs_curl_setopt_ptr(curl, CURLOPT_ERRORBUFFER, errorBuffer))
         set(cs_curl_setopt_long(curl, CURLOPT_NOSIGNAL, 1))
-        set(cs_curl_setopt_long(curl, CURLOPT_FAILONERROR, 1))
+        set(cs_curl_setopt_long(curl, CURLOPT_FAILONERROR, request.errorBodies ? 0 : 1))
         set(cs_curl_setopt_str(curl, CURLOPT_PROTOCOLS_STR, filePath == nil ? "http,https" : "file"))
         set(cs_curl_setopt_str(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
         set(cs_curl_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 1))
@@ -170,8 +170,10 @@ public struct CurlFetcher: Fetching {
         if filePath != nil {
             return .success(FetchResponse(status: 200, body: state.body))
         }
-        if status >= 400 {  // FAILONERROR should have caught it; never hand out an error page
-            return .failure(.http(status: status, url: displayURL))
+        if status >= 400 {
+            // Only when asked for (FAILONERROR off): the caller reads the status.
+            if request.errorBodies { return .success(FetchResponse(status: status, body: state.body)) }
+            return .failure(.http(status: status, url: displayURL))  // never hand out an error page
         }
         var contentType = state.headers["content-type"]
         if contentType == nil {

@@ -89,6 +89,14 @@ public final class SQLiteSettingsStore: SettingsStoring, Sendable {
                 CREATE TABLE tour_status (tour_id INTEGER PRIMARY KEY, started INTEGER NOT NULL, finished INTEGER NOT NULL);
                 """)
         }
+        migrator.registerMigration("v3-member-card") { db in
+            try db.execute(sql: """
+                CREATE TABLE member_card (
+                    id INTEGER PRIMARY KEY CHECK (id = 1), member_id TEXT NOT NULL, zip TEXT NOT NULL,
+                    level TEXT NOT NULL, expiration REAL NOT NULL, holder1 TEXT NOT NULL, holder2 TEXT,
+                    holder_index INTEGER NOT NULL, checked_at REAL NOT NULL);
+                """)
+        }
         return migrator
     }
 
@@ -128,6 +136,7 @@ public final class SQLiteSettingsStore: SettingsStoring, Sendable {
             settings.introSeen = values[Key.introSeen].flatMap(Self.bool) ?? settings.introSeen
             settings.seenMessageIDs = Set(seen)
             settings.progress = try Self.loadProgress(db)
+            settings.memberCard = try Self.loadMemberCard(db)
             return settings
         }
     }
@@ -152,7 +161,32 @@ public final class SQLiteSettingsStore: SettingsStoring, Sendable {
                 try db.execute(sql: "INSERT INTO seen_message (id) VALUES (?)", arguments: [id])
             }
             try Self.saveProgress(settings.progress, db)
+            try Self.saveMemberCard(settings.memberCard, db)
         }
+    }
+
+    /// The member card, whole, so it shows offline (nil when signed out).
+    static func loadMemberCard(_ db: Database) throws -> MemberCard? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM member_card WHERE id = 1"),
+            let id = row["member_id"] as String?, let zip = row["zip"] as String?, let level = row["level"] as String?,
+            let expiration = row["expiration"] as Double?, let first = row["holder1"] as String?,
+            let index = row["holder_index"] as Int?, let checked = row["checked_at"] as Double?
+        else { return nil }
+        let holders = [first] + ((row["holder2"] as String?).map { [$0] } ?? [])
+        return MemberCard(
+            memberID: id, zip: zip, level: level, expiration: Date(timeIntervalSince1970: expiration), holders: holders,
+            holderIndex: min(max(index, 0), holders.count - 1), checkedAt: Date(timeIntervalSince1970: checked))
+    }
+
+    static func saveMemberCard(_ card: MemberCard?, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM member_card")
+        guard let c = card, let first = c.holders.first else { return }
+        try db.execute(
+            sql: """
+                INSERT INTO member_card (id, member_id, zip, level, expiration, holder1, holder2, holder_index, checked_at)
+                VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [c.memberID, c.zip, c.level, c.expiration.timeIntervalSince1970, first, c.holders.dropFirst().first, c.holderIndex, c.checkedAt.timeIntervalSince1970])
     }
 
     /// Tour position, listened stops and artworks, started/finished tours.

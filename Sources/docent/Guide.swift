@@ -96,6 +96,7 @@ struct Guide: ParsableCommand {
             store: store, options: options, audio: audio)
         var state = AppState(source: source, catalog: catalog, language: language ?? .english, now: Date())
         state.timeZone = .current
+        state.memberCardURL = cfg.memberCardURL.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
         let loop = GuideLoop(state: state, backend: backend, effects: effects, audio: audio)
         loop.exitAfterFirstLoadedFrame = env["DOCENT_BENCH_FIRST_FRAME"] == "1"
         loop.send(.launched(restored: restored, languageOverride: language))

@@ -9,21 +9,15 @@ extension LiveEffects {
     func runSearch(_ effect: SearchEffect, mailbox: Mailbox) {
         switch effect {
         case .autocomplete(let token, let request):
-            spawnSearch { [fetcher] in
+            background { [fetcher] in
                 let r = fetcher.fetch(request).map(\.body).mapError { LoadFailure($0.description) }
                 mailbox.post(.search(.autocompleteLoaded(token: token, r)))
             }
         case .multisearch(let token, let request):
-            spawnSearch { [fetcher] in
+            background { [fetcher] in
                 let r = fetcher.fetch(request).map(\.body).mapError { LoadFailure($0.description) }
                 mailbox.post(.search(.multisearchLoaded(token: token, r)))
             }
         }
-    }
-
-    private func spawnSearch(_ work: @escaping @Sendable () -> Void) {
-        let t = Thread(block: work)
-        t.stackSize = 4 << 20
-        t.start()
     }
 }

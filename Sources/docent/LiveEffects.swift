@@ -61,6 +61,8 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
             runMap(effect, mailbox: mailbox)
         case .search(let effect):
             runSearch(effect, mailbox: mailbox)
+        case .member(let effect):
+            runMember(effect, mailbox: mailbox)
         case .quit, .timer:
             break  // the loop handles these itself
         }
@@ -72,7 +74,7 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
         return diagnostics
     }
 
-    private func background(_ work: @escaping @Sendable () -> Void) {
+    func background(_ work: @escaping @Sendable () -> Void) {
         let t = Thread(block: work)
         t.stackSize = 4 << 20
         t.start()

@@ -149,6 +149,19 @@ final class CurlFetcherTests: XCTestCase {
         XCTAssertEqual(response.body, Self.json)
     }
 
+    func testErrorBodiesAreHandedBackOnlyWhenAsked() throws {
+        // nginx's /status500/ answers a POST with the file and status 500, as SOAP faults come.
+        var request = FetchRequest(url: "\(try server.base)/status500/object.json", method: .post, body: Array("<x/>".utf8))
+        XCTAssertEqual(failure(fetcher.fetch(request)), .http(status: 500, url: "\(try server.base)/status500/object.json"))
+        request.errorBodies = true
+        let response = try ok(fetcher.fetch(request))
+        XCTAssertEqual(response.status, 500)
+        XCTAssertEqual(response.body, Self.json)
+        // A 404 too: the caller reads the status.
+        let missing = try ok(fetcher.fetch(FetchRequest(url: "\(try server.base)/nope.json", errorBodies: true)))
+        XCTAssertEqual(missing.status, 404)
+    }
+
     func testHeadReturnsNoBody() throws {
         let response = try ok(fetcher.fetch(FetchRequest(url: "\(try server.base)/big.bin", method: .head)))
         XCTAssertEqual(response.status, 200)

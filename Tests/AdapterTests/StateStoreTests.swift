@@ -73,12 +73,62 @@ final class StateStoreTests: XCTestCase {
         XCTAssertNil(try store.load().get()?.progress.current)
     }
 
+    func testMemberCardRoundTripAndSignOut() throws {
+        let card = MemberCard(
+            memberID: "40417", zip: "60603", level: "Sustaining Fellow Gold", expiration: Date(timeIntervalSince1970: 1_806_451_200),
+            holders: ["Ada Wren", "Basil Wren"], holderIndex: 1, checkedAt: Date(timeIntervalSince1970: 1_795_000_000.5))
+        do {
+            let store = try openStore()
+            try store.save(PersistedSettings(introSeen: true, memberCard: card)).get()
+        }
+        XCTAssertEqual(try openStore().load().get()?.memberCard, card)
+        // One holder; then signed out: nothing left in the table.
+        var single = card
+        single.holders = ["Ada Wren"]
+        single.holderIndex = 0
+        let store = try openStore()
+        try store.save(PersistedSettings(memberCard: single)).get()
+        XCTAssertEqual(try store.load().get()?.memberCard, single)
+        try store.save(PersistedSettings(introSeen: true)).get()
+        XCTAssertNil(try store.load().get()?.memberCard)
+        let raw = try DatabaseQueue(path: path("nested/dir/state.sqlite"))
+        XCTAssertEqual(try raw.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM member_card") }, 0)
+    }
+
+    func testAVersion2DatabaseUpgradesKeepingItsSettings() throws {
+        // A database as the previous release left it: v1 and v2 only, with a setting saved.
+        let file = path("old/state.sqlite")
+        try FileManager.default.createDirectory(atPath: path("old"), withIntermediateDirectories: true)
+        do {
+            let q = try DatabaseQueue(path: file)
+            var old = DatabaseMigrator()
+            old.registerMigration("v1") { db in
+                try db.execute(sql: "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL); CREATE TABLE seen_message (id INTEGER PRIMARY KEY);")
+            }
+            old.registerMigration("v2-tour-progress") { db in
+                try db.execute(sql: """
+                    CREATE TABLE tour_position (id INTEGER PRIMARY KEY CHECK (id = 1), tour_id INTEGER NOT NULL, stop_index INTEGER,
+                        seconds REAL NOT NULL, language TEXT NOT NULL, mode TEXT NOT NULL);
+                    CREATE TABLE listened_stop (tour_id INTEGER NOT NULL, stop_index INTEGER NOT NULL, PRIMARY KEY (tour_id, stop_index));
+                    CREATE TABLE listened_artwork (artwork_id INTEGER PRIMARY KEY);
+                    CREATE TABLE tour_status (tour_id INTEGER PRIMARY KEY, started INTEGER NOT NULL, finished INTEGER NOT NULL);
+                    INSERT INTO settings (key, value) VALUES ('language', 'es');
+                    """)
+            }
+            try old.migrate(q)
+        }
+        let store = try SQLiteSettingsStore.open(path: file).get()
+        XCTAssertEqual(try store.appliedMigrations().get(), ["v1", "v2-tour-progress", "v3-member-card"])
+        XCTAssertEqual(try store.load().get()?.language, .spanish)
+        XCTAssertNil(try store.load().get()?.memberCard)
+    }
+
     func testMigrationIsIdempotent() throws {
         let first = try openStore()
         try first.save(PersistedSettings(language: .spanish)).get()
         let second = try openStore()
         let third = try openStore()
-        XCTAssertEqual(try third.appliedMigrations().get(), ["v1", "v2-tour-progress"])
+        XCTAssertEqual(try third.appliedMigrations().get(), ["v1", "v2-tour-progress", "v3-member-card"])
         XCTAssertEqual(try second.load().get()?.language, .spanish)
     }
 

@@ -21,12 +21,16 @@ public struct FetchRequest: Hashable, Sendable {
     public var timeoutSeconds: Double
     /// Give up when the body exceeds this many bytes (hostile or wrong URLs).
     public var maxBytes: Int
+    /// Hand back the body of an HTTP error answer (status 400 and above) instead of failing:
+    /// a SOAP service reports its faults that way.
+    public var errorBodies: Bool
 
     public init(
         url: String, method: Method = .get, body: [UInt8]? = nil, headers: [String: String] = [:],
         etag: String? = nil, lastModified: String? = nil, timeoutSeconds: Double = 20,
-        maxBytes: Int = 256 * 1024 * 1024
+        maxBytes: Int = 256 * 1024 * 1024, errorBodies: Bool = false
     ) {
+        self.errorBodies = errorBodies
         self.url = url
         self.method = method
         self.body = body

@@ -61,6 +61,8 @@ public enum AppAction: Equatable, Sendable {
     case map(MapAction)
     /// The Search tab's own actions.
     case search(SearchAction)
+    /// The member card (Info).
+    case member(MemberAction)
 }
 
 /// What a background fetch was for.
@@ -79,5 +81,6 @@ public indirect enum Effect: Equatable, Sendable {
     case persist(PersistedSettings)
     case map(MapEffect)
     case search(SearchEffect)
+    case member(MemberEffect)
     case quit
 }

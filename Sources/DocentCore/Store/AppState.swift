@@ -54,9 +54,12 @@ public struct PersistedSettings: Equatable, Sendable {
     public var introSeen: Bool
     /// Tours and artworks heard, and where the visitor was.
     public var progress: ListeningProgress
+    /// The confirmed member card, if the visitor signed in.
+    public var memberCard: MemberCard?
 
-    public init(language: Language? = nil, lastTab: Tab = .home, seenMessageIDs: Set<Int> = [], locationEnabled: Bool = true, introSeen: Bool = false, progress: ListeningProgress = ListeningProgress()) {
+    public init(language: Language? = nil, lastTab: Tab = .home, seenMessageIDs: Set<Int> = [], locationEnabled: Bool = true, introSeen: Bool = false, progress: ListeningProgress = ListeningProgress(), memberCard: MemberCard? = nil) {
         self.progress = progress
+        self.memberCard = memberCard
         self.language = language
         self.lastTab = lastTab
         self.seenMessageIDs = seenMessageIDs
@@ -97,6 +100,10 @@ public struct AppState: Equatable, Sendable {
     /// The running tour, if any.
     public var tour: TourSession?
     public var progress = ListeningProgress()
+    /// The member card and its sign-in form.
+    public var member = MemberState()
+    /// The membership service (configuration `member_card_url`); nil: no member card.
+    public var memberCardURL: String?
     /// How far a text overlay (help) is scrolled.
     public var overlayScroll = 0
     /// The resume offer is made once per run.
@@ -135,6 +142,6 @@ public struct AppState: Equatable, Sendable {
     public var audioLanguages: [Language] { catalog.languages }
 
     public var settings: PersistedSettings {
-        PersistedSettings(language: language, lastTab: tab, seenMessageIDs: seenMessageIDs, locationEnabled: locationEnabled, introSeen: introSeen, progress: progress)
+        PersistedSettings(language: language, lastTab: tab, seenMessageIDs: seenMessageIDs, locationEnabled: locationEnabled, introSeen: introSeen, progress: progress, memberCard: member.card)
     }
 }

@@ -37,6 +37,9 @@ public enum PageBuilder {
         case .keypad: return .keypad
         case .map: return .map
         case .search: return .search
+        case .memberCard:
+            guard state.member.card != nil else { return .memberForm }
+            return .list(title: s("member.title"), rows: memberCardRows(state))
         case .player:
             guard let page = playerPage(app, state) else { return .message(s("player.nothing")) }
             return .player(page)
@@ -210,6 +213,9 @@ public enum PageBuilder {
         }
         rows.append(Row(.header, s("info.museum")))
         rows.append(Row(.item, s("info.hours"), action: .push(.museumInfo)))
+        if state.memberCardURL != nil {
+            rows.append(Row(.item, s("info.memberCard"), detail: state.member.card?.holder ?? s("member.signIn"), action: .member(.open)))
+        }
         let e = app.endpoints
         for (key, url) in [("info.tickets", e.ticketsURL), ("info.membership", e.membershipURL), ("info.website", e.websiteURL)] {
             if let u = url { rows.append(Row(.link(url: u), s(key), detail: u)) }
@@ -303,6 +309,51 @@ public enum PageBuilder {
         f.dateStyle = date
         f.timeStyle = time
         return f
+    }
+
+    // MARK: Member card
+
+    /// A message in the current language with the CMS's placeholders (%FIRST_NAME%,
+    /// %EXPIRATION_DATE%, …) filled from the member card, or emptied without one.
+    public static func messageText(_ m: Message, _ state: AppState) -> (title: String, body: String, actionTitle: String?, actionURL: String?) {
+        let t = m.text(state.language)
+        let fill = { (text: String) in MemberCardAPI.fillPlaceholders(text, card: state.member.card) { formatCardDate($0, state) } }
+        return (fill(t.title), fill(t.body), t.actionTitle.map(fill), m.actionURL.map(fill))
+    }
+
+    /// A card date: the service gives a day in UTC, so it is shown as that day everywhere.
+    public static func formatCardDate(_ d: Date, _ state: AppState) -> String {
+        var utc = state
+        utc.timeZone = TimeZone(identifier: "UTC") ?? state.timeZone
+        return formatDate(d, utc)
+    }
+
+    static func memberCardRows(_ state: AppState) -> [Row] {
+        let s = state.strings
+        guard let card = state.member.card else { return [] }
+        var rows: [Row] = [Row(.header, card.holder)]
+        var level = card.isLifetime ? s("member.lifeMember") : card.level
+        if card.isReciprocal { level += " · " + s("member.reciprocal") }
+        rows.append(Row(.note, level))
+        rows.append(Row(.note, s("member.id", ["id": card.memberID])))
+        if !card.isLifetime {
+            let date = formatCardDate(card.expiration, state)
+            rows.append(Row(.note, s(card.hasExpired(at: state.now) ? "member.expired" : "member.validThrough", ["date": date])))
+        }
+        switch state.member.status {
+        case .checking: rows.append(Row(.note, s("member.checking")))
+        case .recheckFailed(let why):
+            rows.append(Row(.note, s("member.notChecked", ["date": formatDateTime(card.checkedAt, state), "reason": Reducer.memberFailureText(why, state)])))
+        default: rows.append(Row(.note, s("member.checked", ["date": formatDateTime(card.checkedAt, state)])))
+        }
+        rows.append(Row(.header, s("member.actions")))
+        if card.holders.count > 1 {
+            let other = card.holders[(card.holderIndex + 1) % card.holders.count]
+            rows.append(Row(.item, s("member.switchHolder", ["name": other]), action: .member(.switchHolder)))
+        }
+        rows.append(Row(.item, s("member.recheck"), action: .member(.recheck)))
+        rows.append(Row(.item, s("member.signOut"), action: .member(.signOut)))
+        return rows
     }
 
     public static func formatDate(_ d: Date, _ state: AppState) -> String {

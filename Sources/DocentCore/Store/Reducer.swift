@@ -7,6 +7,7 @@ public enum Reducer {
         if let effects = reduceTour(&state, action) { return effects }
         if let effects = reduceMap(&state, action) { return effects }
         if let effects = reduceSearch(&state, action) { return effects }
+        if let effects = reduceMember(&state, action) { return effects }
         switch action {
         case .launched(let restored, let override):
             return launched(&state, restored, override)
@@ -111,6 +112,7 @@ public enum Reducer {
             state.locationEnabled = r.locationEnabled
             state.introSeen = r.introSeen
             state.progress = r.progress
+            state.member.card = r.memberCard
             if state.tabs.contains(r.lastTab) { state.tab = r.lastTab }
             if let l = r.language, state.catalog.tables[l] != nil { state.language = l }
         }
@@ -135,7 +137,8 @@ public enum Reducer {
                 $0.kind == .launch && ($0.persistent || !state.seenMessageIDs.contains($0.id))
             }.map(\.id)
             if state.overlay == nil { showNextMessage(&state) }
-            var effects: [Effect] = []
+            queueExpirationMessages(&state)
+            var effects = recheckStoredCard(&state)
             if let r = DataAggregator.exhibitionsRequest(app: app, now: state.now) {
                 state.exhibitions = .loading
                 effects.append(.fetch(.exhibitions, r))
@@ -253,6 +256,9 @@ public enum Reducer {
             let total = text.lines(width: state.viewportWidth, strings: state.strings).count
             let maxScroll = max(0, total - (state.viewportRows - PlayerLayout.controlRows))
             page.scroll = min(max(0, page.scroll.addingReportingOverflow(delta).partialValue), maxScroll)
+        case .memberForm:
+            if delta != 0 { state.member.field = delta > 0 ? 1 : 0 }
+            return
         case .message, .keypad, .map, .search:
             return
         }
@@ -303,6 +309,8 @@ public enum Reducer {
             return [.persist(state.settings)]
         case .startTour(let id, let stop):
             return reduce(&state, .tour(.start(tourID: id, stop: stop)))
+        case .member(let a):
+            return reduce(&state, .member(a))
         }
     }
 

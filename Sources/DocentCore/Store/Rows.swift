@@ -7,6 +7,7 @@ public enum RowAction: Equatable, Sendable {
     case toggleLocation
     /// Start a tour at its intro (nil) or at a stop.
     case startTour(Int, stop: Int?)
+    case member(MemberAction)
 }
 
 /// One line of a list screen, in the current language. The reducer uses `action` to know
@@ -112,6 +113,8 @@ public enum PageContent: Equatable, Sendable {
     case map
     /// The search field and results (drawn by the search screen from `AppState.search`).
     case search
+    /// The member card sign-in form (drawn by the member screen from `AppState.member`).
+    case memberForm
 }
 
 extension Row {

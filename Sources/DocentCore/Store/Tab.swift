@@ -30,6 +30,8 @@ public enum Route: Hashable, Sendable {
     case map
     /// The search field and results.
     case search
+    /// The member card, or the form to sign in (Info).
+    case memberCard
 
     /// The root of each tab.
     public static func root(of tab: Tab) -> Route {

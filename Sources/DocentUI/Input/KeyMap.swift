@@ -6,6 +6,7 @@ public enum KeyMap {
         // Screens with their own keys go first: search takes typed text, the map zooms and pans.
         if state.page.route == .search, let a = SearchScreen.action(for: key, in: state) { return a }
         if state.page.route == .map, let a = MapScreen.action(for: key, in: state) { return a }
+        if state.page.route == .memberCard, let a = MemberScreen.action(for: key, in: state) { return a }
         if let a = playerAction(key, state) { return a }
         let onKeypad = state.page.route == .keypad
         switch key {

@@ -57,9 +57,9 @@ public enum OverlayView {
             box(&screen, title: s("tour.resumeTitle"), text: text, footer: s("tour.resumeFooter"))
         case .message(let id):
             guard let m = state.museum?.messages.first(where: { $0.id == id }) else { return }
-            let t = m.text(state.language)
+            let t = PageBuilder.messageText(m, state)
             var body = t.body
-            if let url = m.actionURL { body += "\n\n" + (t.actionTitle ?? s("link.more")) + ": " + url }
+            if let url = t.actionURL { body += "\n\n" + (t.actionTitle ?? s("link.more")) + ": " + url }
             box(&screen, title: t.title, text: body, footer: s("overlay.dismiss"))
         }
     }
