@@ -32,7 +32,7 @@ public protocol DocumentCaching: Sendable {
 public struct DocentConfig: Equatable, Sendable {
     /// appData location: a path or URL.
     public var dataSource: String?
-    /// Member card SOAP endpoint (unused until the member card lands).
+    /// The membership service (SOAP) for the member card; nil: no member card.
     public var memberCardURL: String?
     /// Print dropped records at start (to the log), like the seed's printDataErrors.
     public var printDataErrors: Bool
