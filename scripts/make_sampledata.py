@@ -942,7 +942,44 @@ MESSAGES = [
                   "<p>請告訴我們您對這條導覽路線的看法，協助我們規劃下一條路線。</p>"),
          action="https://example.org/survey/water-and-light",
          action_title=("Take the survey", "Responder la encuesta", "填寫問卷")),
+    # Shown to a signed-in member within 30 days of the card's expiry (CMS placeholders).
+    dict(nid="6003", message_type="member_expiration", persistent=False, tour_exit=None,
+         expiration_threshold=2592000,
+         title=("Time to renew, %FIRST_NAME%", "Es hora de renovar, %FIRST_NAME%",
+                "%FIRST_NAME%，該續訂會籍了"),
+         message=("<p>Your membership ends on %EXPIRATION_DATE%. Renew at the front desk or online "
+                  "and keep your free admission.</p>",
+                  "<p>Su membresía termina el %EXPIRATION_DATE%. Renuévela en el mostrador o en "
+                  "línea y conserve la entrada gratuita.</p>",
+                  "<p>您的會籍將於 %EXPIRATION_DATE% 到期。請在服務台或網上續訂，繼續享有免費入場。</p>"),
+         action="https://example.org/membership/renew?member=%CARD_ID%",
+         action_title=("Renew", "Renovar", "續訂")),
 ]
+
+# A membership service answer for trying the member card offline: point `member_card_url`
+# at this file and any member ID and ZIP code sign in as this fictional member.
+MEMBER_CARD_DEMO = """<?xml version="1.0" encoding="UTF-8"?>
+<SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/" xmlns:ns1="urn:xmethods-delayed-quotes">
+  <SOAP-ENV:Body>
+    <ns1:member_soap_retrieveResponse>
+      <response_object>
+        <ResultCode>0</ResultCode>
+        <Memberships>
+          <Member-1>
+            <PrimaryConstituentID>20260417</PrimaryConstituentID>
+            <MemberLevel>Sustaining Fellow Silver</MemberLevel>
+            <Expiration>12/31/2035</Expiration>
+            <CardHolder>Ines Calloway</CardHolder>
+          </Member-1>
+          <Member-2>
+            <CardHolder>Tomas Calloway</CardHolder>
+          </Member-2>
+        </Memberships>
+      </response_object>
+    </ns1:member_soap_retrieveResponse>
+  </SOAP-ENV:Body>
+</SOAP-ENV:Envelope>
+"""
 
 EXHIBITIONS = [
     dict(id=7101, gallery="g101", title="Tidewater: Painting the Working Harbour",
@@ -1344,7 +1381,7 @@ class Builder:
                 "action": m["action"],
                 "action_title": m["action_title"][0],
                 "tour_exit": m["tour_exit"],
-                "expiration_threshold": None,
+                "expiration_threshold": m.get("expiration_threshold"),
                 "translations": [
                     {"language": lang, "title": m["title"][i], "message": m["message"][i],
                      "action_title": m["action_title"][i]}
@@ -1697,6 +1734,9 @@ a real place.
   transcript is exactly what is spoken (after decoding HTML entities).
 * `maps/floor0.pdf` … `maps/floor3.pdf` — 2400×2400 pt vector floor plans,
   geo-registered by the anchors in `map_floors`.
+* `member/demo-card.xml` — a membership service answer for trying the member card
+  offline: set `member_card_url` to this file's path and any member ID and ZIP code sign in
+  as a fictional member (a real service checks them).
 * `search/exhibitions.json`, `search/events.json`, `search/msearch.json`,
   `search/autocomplete.json` — static stand-ins for the Data Aggregator API. Events
   repeat weekly from 2026-01-01 to 2036-12-31; exhibitions run from 2025 into the
@@ -1745,6 +1785,10 @@ def main():
     dump_json(os.path.join(OUT, "search", "events.json"), search_response(events), compact=True)
     dump_json(os.path.join(OUT, "search", "msearch.json"), msearch(b))
     dump_json(os.path.join(OUT, "search", "autocomplete.json"), AUTOCOMPLETE)
+
+    os.makedirs(os.path.join(OUT, "member"), exist_ok=True)
+    with open(os.path.join(OUT, "member", "demo-card.xml"), "w", encoding="utf-8") as fh:
+        fh.write(MEMBER_CARD_DEMO)
 
     os.makedirs(os.path.join(OUT, "maps"), exist_ok=True)
     for f in range(4):

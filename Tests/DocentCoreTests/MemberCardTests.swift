@@ -171,6 +171,17 @@ final class MemberCardTests: XCTestCase {
             .failure(LoadFailure("cannot reach http://x: Connection refused")))
     }
 
+    func testSampleDataDemoCardAndReminder() throws {
+        let root = Fixtures.repoRoot.appendingPathComponent("SampleData")
+        let card = try MemberCardAPI.parse(try Fixtures.bytes(root.appendingPathComponent("member/demo-card.xml")), memberID: "1", zip: "2", now: Self.now).get()
+        XCTAssertEqual(card.holders.count, 2)
+        XCTAssertTrue(card.isReciprocal)
+        let app = try AppDataReader.read(try Fixtures.bytes(root.appendingPathComponent("appData.json")), source: root.appendingPathComponent("appData.json").path).get()
+        let reminders = app.messages.filter { if case .memberExpiration = $0.kind { return true } else { return false } }
+        XCTAssertEqual(reminders.map(\.kind), [.memberExpiration(thresholdSeconds: 30 * 86_400)])
+        XCTAssertTrue(reminders.first?.english.title.contains("%FIRST_NAME%") ?? false)
+    }
+
     func testPlaceholders() throws {
         let card = try MemberCardAPI.parse(Self.answer(), memberID: "40417", zip: "60603", now: Self.now).get()
         let text = "Dear %FIRST_NAME% (%NAME%), card %CARD_ID% / %ZIP_CODE% ends %EXPIRATION_DATE%. 100% sure."
