@@ -99,7 +99,7 @@ public enum Hyperlinks {
 
     /// One run of cells to write again: a link (url) or, where a link has gone but the cells
     /// have not changed, plain text again (nil) so the terminal forgets the old link.
-    public struct Span: Equatable, Sendable {
+    public struct Span: Hashable, Sendable {
         public var y: Int
         public var x: Int
         public var width: Int
@@ -121,20 +121,15 @@ public enum Hyperlinks {
         let now = current.flatMap(rowSpans)
         if full { return now }
         let before = previous.flatMap(rowSpans)
-        let beforeSet = Set(before.map(Key.init))
-        let nowSet = Set(now.map(Key.init))
-        var out = now.filter { changedRows.contains($0.y) || !beforeSet.contains(Key($0)) }
-        for old in before where !nowSet.contains(Key(old)) {
+        let beforeSet = Set(before)
+        let nowSet = Set(now)
+        var out = now.filter { changedRows.contains($0.y) || !beforeSet.contains($0) }
+        for old in before where !nowSet.contains(old) {
             // Only the cells no current link on the row covers.
             let covered = now.filter { $0.y == old.y }
             for piece in subtract(old, covered) { out.append(Span(y: piece.y, x: piece.x, width: piece.width, url: nil)) }
         }
         return out
-    }
-
-    private struct Key: Hashable {
-        var y: Int, x: Int, width: Int, url: String?
-        init(_ s: Span) { (y, x, width, url) = (s.y, s.x, s.width, s.url) }
     }
 
     private static func rowSpans(_ link: Screen.Link) -> [Span] {

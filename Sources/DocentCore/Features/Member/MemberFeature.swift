@@ -77,7 +77,8 @@ extension Reducer {
             return []
         case .typed(let text):
             guard state.page.route == .memberCard, state.member.card == nil, !state.member.isChecking else { return [] }
-            let clean = String(text.filter { !$0.isNewline && $0.asciiValue.map { $0 >= 0x20 && $0 != 0x7F } ?? $0.isLetter })
+            // Printable characters only (IDs and ZIP codes are letters, digits and a few marks).
+            let clean = String(text.filter { !$0.isNewline && ($0.isLetter || $0.isNumber || $0.isPunctuation || $0.isSymbol || $0 == " ") })
             if state.member.field == 0 {
                 state.member.memberID = String((state.member.memberID + clean).prefix(MemberState.maxFieldLength))
             } else {
