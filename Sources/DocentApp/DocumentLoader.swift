@@ -4,13 +4,13 @@ import Foundation
 /// Fetches and reads an appData: a file directly; an http(s) URL revalidated against the
 /// cached copy (ETag / Last-Modified), falling back to that copy when offline.
 public enum DocumentLoader {
-    public static func load(source: String, fetcher: any Fetching, cache: DocumentCaching?, options: ReadOptions, now: Date = Date()) -> (Result<Museum, LoadFailure>, String?) {
+    public static func load(source: String, fetcher: any Fetching, cache: DocumentCaching?, options: ReadOptions, now: Date = Date()) -> (Result<Museum, LoadFailure>, Phrase?) {
         let isHTTP = source.hasPrefix("http://") || source.hasPrefix("https://")
         let cached = isHTTP ? cache?.cached(for: source) : nil
         var request = FetchRequest(url: source, timeoutSeconds: 30)
         request.etag = cached?.etag
         request.lastModified = cached?.lastModified
-        var note: String?
+        var note: Phrase?
         let bytes: [UInt8]
         switch fetcher.fetch(request) {
         case .success(let r) where r.status == 304:
@@ -27,7 +27,7 @@ public enum DocumentLoader {
             let f = DateFormatter()
             f.locale = Locale(identifier: "en_US_POSIX")
             f.dateFormat = "yyyy-MM-dd HH:mm"
-            note = "Offline: using the copy saved \(f.string(from: when)) (\(e.description))"
+            note = .key("banner.offlineCopy", ["date": .verbatim(f.string(from: when)), "reason": .verbatim(e.description)])
         }
         switch AppDataReader.read(bytes, source: source, options: options) {
         case .success(let app): return (.success(Museum(app)), note)

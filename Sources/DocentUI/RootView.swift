@@ -24,7 +24,7 @@ public enum RootView {
         let content = PageBuilder.content(state.page.route, state)
         var title: String?
         if case .list(let t, _) = content { title = t }
-        if case .memberForm = content { title = s("member.title") }
+        if case .custom(_, let t) = content { title = t }
         if title == nil && state.depth == 1 { title = s("title.\(state.tab.rawValue)") }
         Widgets.rule(&screen, titleRow, title: title)
         let inner = Rect(x: contentArea.x + 1, y: contentArea.y, width: contentArea.width - 2, height: contentArea.height)
@@ -39,12 +39,8 @@ public enum RootView {
             }
         case .keypad:
             KeypadView.render(&screen, inner, state: state)
-        case .map:
-            MapScreen.render(&screen, inner, state: state)
-        case .search:
-            SearchScreen.render(&screen, inner, state: state)
-        case .memberForm:
-            MemberScreen.render(&screen, inner, state: state)
+        case .custom(let id, _):
+            Registry.entry(id)?.render(&screen, inner, state)
         case .player(let page):
             let (controls, text) = inner.splitTop(PlayerLayout.controlRows)
             PlayerViews.controls(&screen, controls, state: state)
@@ -75,19 +71,12 @@ public enum StatusLine {
         if let b = state.banner {
             let role: Style.Role = b.level == .error ? .error : b.level == .warning ? .warning : .accent
             screen.fill(area, style: Style(role: role, reverse: true))
-            screen.put(" " + TextWidth.truncate(b.text, to: area.width - 2), x: area.x, y: area.y, style: Style(role: role, reverse: true), clip: area)
+            screen.put(" " + TextWidth.truncate(b.text(s), to: area.width - 2), x: area.x, y: area.y, style: Style(role: role, reverse: true), clip: area)
             return
         }
         screen.fill(area, style: Style(role: .muted, reverse: true))
-        // On Search every printable key is typed into the query, so q, ? and digits are not keys there.
-        let hints: String
-        if state.page.route == .search {
-            hints = s("hints.search")
-        } else if state.page.route == .memberCard, state.member.card == nil {
-            hints = s("hints.memberForm")  // typed keys go into the form
-        } else {
-            hints = state.depth > 1 ? s("hints.detail") : s("hints.list")
-        }
+        // A feature's own page may say its own (where typed keys are text, say).
+        let hints = Registry.entry(for: state)?.hints(state) ?? (state.depth > 1 ? s("hints.detail") : s("hints.list"))
         screen.put(" " + TextWidth.truncate(hints, to: area.width - 2), x: area.x, y: area.y, style: Style(role: .muted, reverse: true), clip: area)
     }
 }

@@ -6,7 +6,7 @@ import TOMLKit
 ///
 /// ```toml
 /// data = "appData.json"            # a path (relative to this file) or a URL
-/// member_card_url = "https://…"
+/// some_feature_key = "…"           # string keys a feature declares (Feature.configKeys)
 /// print_data_errors = true
 /// language = "zh"
 ///
@@ -18,7 +18,7 @@ import TOMLKit
 /// Unknown keys are ignored and reported as warnings; a key of the wrong type is a failure.
 public enum ConfigLoader {
     /// The keys this loader understands, for the unknown-key warnings.
-    static let topLevelKeys: Set<String> = ["data", "member_card_url", "print_data_errors", "url_rewrite", "language", "hyperlinks"]
+    static let topLevelKeys: Set<String> = ["data", "print_data_errors", "url_rewrite", "language", "hyperlinks"]
 
     /// `$XDG_CONFIG_HOME/docent/config.toml`, or `$HOME/.config/docent/config.toml`.
     public static func defaultPath(environment: [String: String]) -> String {
@@ -27,16 +27,16 @@ public enum ConfigLoader {
 
     /// Loads the file at the default path, or the empty configuration if there is none
     /// (having no configuration file is normal; having a broken one is not).
-    public static func loadDefault(environment: [String: String]) -> Result<(config: DocentConfig, warnings: [String]), LoadFailure> {
+    public static func loadDefault(environment: [String: String], featureKeys: Set<String> = []) -> Result<(config: DocentConfig, warnings: [String]), LoadFailure> {
         let path = defaultPath(environment: environment)
         guard FileManager.default.fileExists(atPath: path) else { return .success((DocentConfig(), [])) }
-        return load(path: path, environment: environment)
+        return load(path: path, environment: environment, featureKeys: featureKeys)
     }
 
     /// Loads a configuration file. A missing file is a failure here: the caller asked for it.
     ///
     /// A relative `data` path is resolved against the file's directory, and `~/` against `$HOME`.
-    public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> Result<(config: DocentConfig, warnings: [String]), LoadFailure> {
+    public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment, featureKeys: Set<String> = []) -> Result<(config: DocentConfig, warnings: [String]), LoadFailure> {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             return .failure(LoadFailure("the configuration file \(path) does not exist"))
@@ -53,11 +53,11 @@ public enum ConfigLoader {
         guard let text = String(data: data, encoding: .utf8) else {
             return .failure(LoadFailure("the configuration file \(path) is not UTF-8 text"))
         }
-        return parse(text, path: path, environment: environment)
+        return parse(text, path: path, environment: environment, featureKeys: featureKeys)
     }
 
     /// Parses configuration text; `path` names the file in messages and anchors relative paths.
-    public static func parse(_ text: String, path: String, environment: [String: String] = [:]) -> Result<(config: DocentConfig, warnings: [String]), LoadFailure> {
+    public static func parse(_ text: String, path: String, environment: [String: String] = [:], featureKeys: Set<String> = []) -> Result<(config: DocentConfig, warnings: [String]), LoadFailure> {
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -72,7 +72,7 @@ public enum ConfigLoader {
         var warnings: [String] = []
         let problem = { (message: String) in LoadFailure("in the configuration file \(path): \(message)") }
 
-        for key in table.keys.sorted() where !topLevelKeys.contains(key) {
+        for key in table.keys.sorted() where !topLevelKeys.contains(key) && !featureKeys.contains(key) {
             warnings.append("unknown key '\(key)' ignored")
         }
 
@@ -82,9 +82,11 @@ public enum ConfigLoader {
             guard !trimmed.isEmpty else { return .failure(problem("data must not be empty")) }
             config.dataSource = resolveDataPath(trimmed, configPath: path, environment: environment)
         }
-        if let value = table["member_card_url"] {
-            guard let url = value.string else { return .failure(problem("member_card_url must be a string, not \(describe(value.type))")) }
-            config.memberCardURL = url
+        // The features' own keys (strings); each feature reads its own at launch.
+        for key in featureKeys.sorted() {
+            guard let value = table[key] else { continue }
+            guard let text = value.string else { return .failure(problem("\(key) must be a string, not \(describe(value.type))")) }
+            config.features[key] = text
         }
         if let value = table["print_data_errors"] {
             guard let flag = value.bool else { return .failure(problem("print_data_errors must be true or false")) }

@@ -12,11 +12,14 @@ public final class SQLiteSettingsStore: SettingsStoring, Sendable {
     /// Whether the database was opened read-only (every `save` then fails).
     public let readOnly: Bool
     private let dbQueue: DatabaseQueue
+    /// The features' own tables.
+    private let features: [any FeatureStorage]
 
     /// How long a statement waits for another program's lock before giving up.
     public static let busyTimeout: TimeInterval = 2
 
-    private init(path: String, readOnly: Bool, dbQueue: DatabaseQueue) {
+    private init(path: String, readOnly: Bool, dbQueue: DatabaseQueue, features: [any FeatureStorage]) {
+        self.features = features
         self.path = path
         self.readOnly = readOnly
         self.dbQueue = dbQueue
@@ -31,7 +34,8 @@ public final class SQLiteSettingsStore: SettingsStoring, Sendable {
     ///
     /// With `readOnly`, the file must exist and be fully migrated; nothing is written to it, and
     /// `save` reports a failure.
-    public static func open(path: String, readOnly: Bool = false) -> Result<SQLiteSettingsStore, LoadFailure> {
+    /// `features`: each feature's own tables (their migrations run after the store's own).
+    public static func open(path: String, readOnly: Bool = false, features: [any FeatureStorage] = []) -> Result<SQLiteSettingsStore, LoadFailure> {
         if !readOnly {
             let dir = Support.directory(of: path)
             if !dir.isEmpty {
@@ -55,22 +59,22 @@ public final class SQLiteSettingsStore: SettingsStoring, Sendable {
         }
         do {
             if readOnly {
-                let complete = try dbQueue.read { db in try migrator.hasCompletedMigrations(db) }
+                let complete = try dbQueue.read { db in try migrator(features).hasCompletedMigrations(db) }
                 guard complete else {
                     return .failure(LoadFailure("the state database \(path) was opened read-only but needs an upgrade this program cannot write"))
                 }
             } else {
-                try migrator.migrate(dbQueue)
+                try migrator(features).migrate(dbQueue)
             }
         } catch {
             return .failure(failure(error, path: path, doing: "prepare"))
         }
-        return .success(SQLiteSettingsStore(path: path, readOnly: readOnly, dbQueue: dbQueue))
+        return .success(SQLiteSettingsStore(path: path, readOnly: readOnly, dbQueue: dbQueue, features: features))
     }
 
     /// The schema, as named migrations. Never edit a shipped migration: append a new one
     /// ("v2-tour-progress", …) so existing databases upgrade in place.
-    static var migrator: DatabaseMigrator {
+    static func migrator(_ features: [any FeatureStorage]) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(sql: """
@@ -89,20 +93,16 @@ public final class SQLiteSettingsStore: SettingsStoring, Sendable {
                 CREATE TABLE tour_status (tour_id INTEGER PRIMARY KEY, started INTEGER NOT NULL, finished INTEGER NOT NULL);
                 """)
         }
-        migrator.registerMigration("v3-member-card") { db in
-            try db.execute(sql: """
-                CREATE TABLE member_card (
-                    id INTEGER PRIMARY KEY CHECK (id = 1), member_id TEXT NOT NULL, zip TEXT NOT NULL,
-                    level TEXT NOT NULL, expiration REAL NOT NULL, holder1 TEXT NOT NULL, holder2 TEXT,
-                    holder_index INTEGER NOT NULL, checked_at REAL NOT NULL);
-                """)
+        // Then each feature's own tables, in registry order.
+        for storage in features {
+            for m in storage.migrations { migrator.registerMigration(m.name, migrate: m.body) }
         }
         return migrator
     }
 
     /// The names of the migrations applied to the database, oldest first.
     public func appliedMigrations() -> Result<[String], LoadFailure> {
-        run(doing: "read") { db in try Self.migrator.appliedMigrations(db) }
+        run(doing: "read") { db in try Self.migrator(features).appliedMigrations(db) }
     }
 
     /// The database's journal mode as SQLite reports it ("wal" once opened for writing).
@@ -136,7 +136,9 @@ public final class SQLiteSettingsStore: SettingsStoring, Sendable {
             settings.introSeen = values[Key.introSeen].flatMap(Self.bool) ?? settings.introSeen
             settings.seenMessageIDs = Set(seen)
             settings.progress = try Self.loadProgress(db)
-            settings.memberCard = try Self.loadMemberCard(db)
+            for storage in features {
+                if let value = try storage.loadValue(db) { settings.saves.values[storage.feature] = value }
+            }
             return settings
         }
     }
@@ -161,32 +163,8 @@ public final class SQLiteSettingsStore: SettingsStoring, Sendable {
                 try db.execute(sql: "INSERT INTO seen_message (id) VALUES (?)", arguments: [id])
             }
             try Self.saveProgress(settings.progress, db)
-            try Self.saveMemberCard(settings.memberCard, db)
+            for storage in features { try storage.saveValue(settings.saves.values[storage.feature], db) }
         }
-    }
-
-    /// The member card, whole, so it shows offline (nil when signed out).
-    static func loadMemberCard(_ db: Database) throws -> MemberCard? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM member_card WHERE id = 1"),
-            let id = row["member_id"] as String?, let zip = row["zip"] as String?, let level = row["level"] as String?,
-            let expiration = row["expiration"] as Double?, let first = row["holder1"] as String?,
-            let index = row["holder_index"] as Int?, let checked = row["checked_at"] as Double?
-        else { return nil }
-        let holders = [first] + ((row["holder2"] as String?).map { [$0] } ?? [])
-        return MemberCard(
-            memberID: id, zip: zip, level: level, expiration: Date(timeIntervalSince1970: expiration), holders: holders,
-            holderIndex: min(max(index, 0), holders.count - 1), checkedAt: Date(timeIntervalSince1970: checked))
-    }
-
-    static func saveMemberCard(_ card: MemberCard?, _ db: Database) throws {
-        try db.execute(sql: "DELETE FROM member_card")
-        guard let c = card, let first = c.holders.first else { return }
-        try db.execute(
-            sql: """
-                INSERT INTO member_card (id, member_id, zip, level, expiration, holder1, holder2, holder_index, checked_at)
-                VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [c.memberID, c.zip, c.level, c.expiration.timeIntervalSince1970, first, c.holders.dropFirst().first, c.holderIndex, c.checkedAt.timeIntervalSince1970])
     }
 
     /// Tour position, listened stops and artworks, started/finished tours.

@@ -81,7 +81,7 @@ for code in ["en", "es", "zh"] {
     }
 }
 
-var state = AppState(source: path, catalog: StringCatalog(tables: tables), now: Date())
+var state = AppState(source: path, catalog: StringCatalog(tables: tables), now: Date(), features: FeatureSet([AnyFeature(SearchFeature.self)]))
 _ = Reducer.reduce(&state, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
 let museum = Museum(app)
 let buildStart = monotonicNanos()

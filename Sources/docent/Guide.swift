@@ -34,7 +34,7 @@ struct Guide: ParsableCommand {
         var cfg = DocentConfig()
         let configPath = config ?? ConfigLoader.defaultPath(environment: env)
         if config != nil || FileManager.default.fileExists(atPath: configPath) {
-            switch ConfigLoader.load(path: configPath) {
+            switch ConfigLoader.load(path: configPath, featureKeys: Registry.features.configKeys) {
             case .success(let (c, _)): cfg = c
             case .failure(let f): throw failure("configuration \(configPath): \(f.message)")
             }
@@ -62,7 +62,7 @@ struct Guide: ParsableCommand {
         var store: SettingsStoring?
         var restored: PersistedSettings?
         var stateProblem: String?
-        switch SQLiteSettingsStore.open(path: statePath ?? SQLiteSettingsStore.defaultPath(environment: env)) {
+        switch SQLiteSettingsStore.open(path: statePath ?? SQLiteSettingsStore.defaultPath(environment: env), features: Runners.storages) {
         case .success(let s):
             store = s
             switch s.load() {
@@ -93,10 +93,10 @@ struct Guide: ParsableCommand {
         let audio = LiveAudioEngine()
         let effects = LiveEffects(
             fetcher: CurlFetcher(), cache: FileDocumentCache(directory: FileDocumentCache.defaultDirectory(environment: env)),
-            store: store, options: options, audio: audio)
-        var state = AppState(source: source, catalog: catalog, language: language ?? .english, now: Date())
+            store: store, options: options, audio: audio, environment: env)
+        var state = AppState(source: source, catalog: catalog, language: language ?? .english, now: Date(), features: Registry.features)
         state.timeZone = .current
-        state.memberCardURL = cfg.memberCardURL.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        state.config = cfg.features
         let loop = GuideLoop(state: state, backend: backend, effects: effects, audio: audio)
         loop.exitAfterFirstLoadedFrame = env["DOCENT_BENCH_FIRST_FRAME"] == "1"
         loop.send(.launched(restored: restored, languageOverride: language))

@@ -16,12 +16,17 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
     private(set) var diagnostics: [Diagnostic] = []
     private let lock = NSLock()
 
-    init(fetcher: CurlFetcher, cache: DocumentCaching?, store: SettingsStoring?, options: ReadOptions, audio: AudioEngine?) {
+    /// Each feature's runner, by feature (see `Runners`).
+    private var runners: [FeatureID: AnyRunner] = [:]
+
+    init(fetcher: CurlFetcher, cache: DocumentCaching?, store: SettingsStoring?, options: ReadOptions, audio: AudioEngine?, environment: [String: String]) {
         self.audio = audio
         self.fetcher = fetcher
         self.cache = cache
         self.store = store
         self.options = options
+        let context = RunnerContext(fetcher: fetcher, environment: environment, background: { [unowned self] work in self.background(work) })
+        for r in Runners.all(context) { runners[r.feature] = r }
     }
 
     func run(_ effect: Effect, mailbox: Mailbox) {
@@ -57,12 +62,12 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
             case .seek(let t): audio.seek(to: t)
             case .volume(let v): audio.setVolume(v)
             }
-        case .map(let effect):
-            runMap(effect, mailbox: mailbox)
-        case .search(let effect):
-            runSearch(effect, mailbox: mailbox)
-        case .member(let effect):
-            runMember(effect, mailbox: mailbox)
+        case .feature(let value):
+            // A feature's effect with no runner to take it is a wiring mistake, never silent.
+            guard let runner = runners[value.feature], runner.run(value, mailbox) else {
+                assertionFailure("no runner takes \(value)")
+                return
+            }
         case .quit, .timer:
             break  // the loop handles these itself
         }

@@ -174,7 +174,7 @@ final class MapRasterTests: XCTestCase {
         app.mapFloors = app.mapFloors.map {
             MapFloor(floor: $0.floor, label: $0.label, planURL: Self.aicDir.appendingPathComponent("map_floor\($0.floor.number).pdf").path, anchorPoints: $0.anchorPoints, anchorLocations: $0.anchorLocations)
         }
-        var s = AppState(source: docURL.path, catalog: Self.catalog, now: Date(timeIntervalSince1970: 1_800_000_000))
+        var s = AppState(source: docURL.path, catalog: Self.catalog, now: Date(timeIntervalSince1970: 1_800_000_000), features: Registry.features)
         _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
         _ = Reducer.reduce(&s, .documentLoaded(.success(Museum(app)), note: nil))
         let vp = RootView.viewport(for: size)

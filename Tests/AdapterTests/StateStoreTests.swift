@@ -20,7 +20,7 @@ final class StateStoreTests: XCTestCase {
     private func path(_ name: String) -> String { tempDir + "/" + name }
 
     private func openStore(_ name: String = "nested/dir/state.sqlite", readOnly: Bool = false) throws -> SQLiteSettingsStore {
-        switch SQLiteSettingsStore.open(path: path(name), readOnly: readOnly) {
+        switch SQLiteSettingsStore.open(path: path(name), readOnly: readOnly, features: [MemberStorage()]) {
         case .success(let store): return store
         case .failure(let failure): throw failure
         }
@@ -73,24 +73,30 @@ final class StateStoreTests: XCTestCase {
         XCTAssertNil(try store.load().get()?.progress.current)
     }
 
+    static func saves(_ card: MemberCard) -> FeatureSaves {
+        var s = FeatureSaves()
+        s[MemberFeature.self] = card
+        return s
+    }
+
     func testMemberCardRoundTripAndSignOut() throws {
         let card = MemberCard(
             memberID: "40417", zip: "60603", level: "Sustaining Fellow Gold", expiration: Date(timeIntervalSince1970: 1_806_451_200),
             holders: ["Ada Wren", "Basil Wren"], holderIndex: 1, checkedAt: Date(timeIntervalSince1970: 1_795_000_000.5))
         do {
             let store = try openStore()
-            try store.save(PersistedSettings(introSeen: true, memberCard: card)).get()
+            try store.save(PersistedSettings(introSeen: true, saves: Self.saves(card))).get()
         }
-        XCTAssertEqual(try openStore().load().get()?.memberCard, card)
+        XCTAssertEqual(try openStore().load().get()?.saves[MemberFeature.self], card)
         // One holder; then signed out: nothing left in the table.
         var single = card
         single.holders = ["Ada Wren"]
         single.holderIndex = 0
         let store = try openStore()
-        try store.save(PersistedSettings(memberCard: single)).get()
-        XCTAssertEqual(try store.load().get()?.memberCard, single)
+        try store.save(PersistedSettings(saves: Self.saves(single))).get()
+        XCTAssertEqual(try store.load().get()?.saves[MemberFeature.self], single)
         try store.save(PersistedSettings(introSeen: true)).get()
-        XCTAssertNil(try store.load().get()?.memberCard)
+        XCTAssertNil(try store.load().get()?.saves[MemberFeature.self])
         let raw = try DatabaseQueue(path: path("nested/dir/state.sqlite"))
         XCTAssertEqual(try raw.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM member_card") }, 0)
     }
@@ -117,10 +123,10 @@ final class StateStoreTests: XCTestCase {
             }
             try old.migrate(q)
         }
-        let store = try SQLiteSettingsStore.open(path: file).get()
+        let store = try SQLiteSettingsStore.open(path: file, features: [MemberStorage()]).get()
         XCTAssertEqual(try store.appliedMigrations().get(), ["v1", "v2-tour-progress", "v3-member-card"])
         XCTAssertEqual(try store.load().get()?.language, .spanish)
-        XCTAssertNil(try store.load().get()?.memberCard)
+        XCTAssertNil(try store.load().get()?.saves[MemberFeature.self])
     }
 
     func testMigrationIsIdempotent() throws {
@@ -214,7 +220,7 @@ final class StateStoreTests: XCTestCase {
     }
 
     private func loadConfig(_ text: String) throws -> Result<(config: DocentConfig, warnings: [String]), LoadFailure> {
-        ConfigLoader.load(path: try writeConfig(text), environment: ["HOME": "/home/u"])
+        ConfigLoader.load(path: try writeConfig(text), environment: ["HOME": "/home/u"], featureKeys: [MemberFeature.configKey])
     }
 
     func testConfigAllKeys() throws {
@@ -230,7 +236,7 @@ final class StateStoreTests: XCTestCase {
             to = "https://public/"
             """).get()
         XCTAssertEqual(config, DocentConfig(
-            dataSource: "https://example.org/appData.json", memberCardURL: "https://example.org/soap", printDataErrors: true,
+            dataSource: "https://example.org/appData.json", features: ["member_card_url": "https://example.org/soap"], printDataErrors: true,
             rewrite: URLResolver.Rewrite(from: "http://internal/", to: "https://public/"), language: .chinese, hyperlinks: .never))
         XCTAssertEqual(warnings, [])
     }

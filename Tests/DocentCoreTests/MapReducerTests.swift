@@ -17,7 +17,7 @@ final class MapReducerTests: XCTestCase {
 
     func loaded() throws -> AppState {
         let m = try XCTUnwrap(Self.museum, "SampleData reads")
-        var s = AppState(source: Self.sampleSource, catalog: StringCatalog(tables: [.english: [:]]), now: Date(timeIntervalSince1970: 0))
+        var s = AppState(source: Self.sampleSource, catalog: StringCatalog(tables: [.english: [:]]), now: Date(timeIntervalSince1970: 0), features: CoreFixtures.features)
         _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
         _ = Reducer.reduce(&s, .documentLoaded(.success(m), note: nil))
         _ = Reducer.reduce(&s, .viewportChanged(rows: 36, width: 118))
@@ -68,7 +68,7 @@ final class MapReducerTests: XCTestCase {
 
     func testTheMapRestoredAsLastTabLoadsItsPlanWhenTheDocumentArrives() throws {
         let m = try XCTUnwrap(Self.museum)
-        var s = AppState(source: Self.sampleSource, catalog: StringCatalog(tables: [.english: [:]]), now: Date(timeIntervalSince1970: 0))
+        var s = AppState(source: Self.sampleSource, catalog: StringCatalog(tables: [.english: [:]]), now: Date(timeIntervalSince1970: 0), features: CoreFixtures.features)
         _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(lastTab: .map, introSeen: true), languageOverride: nil))
         XCTAssertEqual(s.tab, .map)
         let e = Reducer.reduce(&s, .documentLoaded(.success(m), note: nil))
@@ -148,7 +148,7 @@ final class MapReducerTests: XCTestCase {
         XCTAssertEqual(Reducer.reduce(&s, .map(.selectFloor(Floor(7)))), [])
         XCTAssertEqual(s.map.floor, Floor(1))
         // A click on a floor chip.
-        XCTAssertEqual(Reducer.reduce(&s, .clicked(tag: "map:floor:2")), [])
+        XCTAssertEqual(Reducer.reduce(&s, .map(.selectFloor(Floor(2)))), [])
         XCTAssertEqual(s.map.floor, Floor(2))
     }
 
@@ -166,7 +166,7 @@ final class MapReducerTests: XCTestCase {
         // An artwork with commentary: Enter opens its card, Enter again plays.
         let app = try XCTUnwrap(s.museum)
         let art = try XCTUnwrap(app.sortedArtworks.first { $0.floor == Floor(1) && $0.hasAudio })
-        _ = Reducer.reduce(&s, .clicked(tag: "map:item:o\(art.id)"))
+        _ = Reducer.reduce(&s, .map(.clickItem(.artwork(art.id))))
         XCTAssertEqual(s.map.selection, .artwork(art.id))
         XCTAssertTrue(s.map.cardOpen)
         let e = Reducer.reduce(&s, .map(.activate))

@@ -48,7 +48,7 @@ final class DocumentLoaderTests: XCTestCase {
         let f = FakeFetcher([.failure(.unreachable(url: url, reason: "Could not resolve host"))])
         let (r, note) = DocumentLoader.load(source: url, fetcher: f, cache: cache, options: ReadOptions())
         XCTAssertEqual(try r.get().data.tours.count, 2)
-        let n = try XCTUnwrap(note)
+        let n = try XCTUnwrap(note).text(UIFixtures.catalog.strings(for: .english))
         XCTAssertTrue(n.hasPrefix("Offline: using the copy saved 2026-"), n)
         XCTAssertTrue(n.contains("Could not resolve host"), n)
     }

@@ -56,7 +56,7 @@ final class MapScreenTests: XCTestCase {
     func mapState(size: Size = Size(width: 120, height: 40), language: Language = .english) throws -> AppState {
         let m = try XCTUnwrap(Self.museum, "SampleData reads")
         let raster = try XCTUnwrap(Self.floor1, "the raster fixture reads")
-        var s = AppState(source: Self.sampleSource, catalog: UIFixtures.catalog, language: language, now: UIFixtures.now)
+        var s = AppState(source: Self.sampleSource, catalog: UIFixtures.catalog, language: language, now: UIFixtures.now, features: Registry.features)
         _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
         _ = Reducer.reduce(&s, .documentLoaded(.success(m), note: nil))
         let vp = RootView.viewport(for: size)
@@ -141,12 +141,12 @@ final class MapScreenTests: XCTestCase {
         var s = try mapState(size: Size(width: 80, height: 24))
         let app = try XCTUnwrap(s.museum)
         let art = try XCTUnwrap(app.sortedArtworks.first { $0.floor == Floor(1) && $0.hasAudio })
-        _ = Reducer.reduce(&s, .clicked(tag: "map:item:o\(art.id)"))
+        _ = Reducer.reduce(&s, .map(.clickItem(.artwork(art.id))))
         let screen = render(s, Size(width: 80, height: 24))
         assertSnapshot(screen, named: "map-card-artwork-80x24")
         XCTAssertTrue((0..<24).map(screen.row).joined().contains("Enter: play commentary"))
         // Clicking the card plays.
-        let e = Reducer.reduce(&s, .clicked(tag: "map:card"))
+        let e = Reducer.reduce(&s, .map(.activate))
         XCTAssertEqual(s.player.track?.artworkID, art.id)
         XCTAssertFalse(e.isEmpty)
     }
@@ -198,7 +198,7 @@ final class MapScreenTests: XCTestCase {
         s.tour = TourSession(machine: TourMachine(tour: tour), language: .english)
         let screen = render(s)
         for (i, stop) in tour.stops.enumerated() where app.artworks[stop.artworkID]?.floor == Floor(1) {
-            let region = try XCTUnwrap(screen.hitRegions.first { $0.tag == "map:item:o\(stop.artworkID)" }, "stop \(i + 1) is drawn")
+            let region = try XCTUnwrap(screen.hitRegions.first { $0.action == .map(.clickItem(.artwork(stop.artworkID))) }, "stop \(i + 1) is drawn")
             XCTAssertEqual(screen[region.rect.x, region.rect.y].text, String(i + 1).prefix(1).description)
         }
     }
@@ -270,13 +270,16 @@ final class MapScreenTests: XCTestCase {
         var s = try mapState()
         let screen = render(s)
         // The header is row 2 (tab bar, title rule, header).
-        let chip = try XCTUnwrap(screen.hitRegions.first { $0.tag == "map:floor:2" })
+        let chip = try XCTUnwrap(screen.hitRegions.first { $0.action == .map(.selectFloor(Floor(2))) })
         let a = try XCTUnwrap(KeyMap.click(x: chip.rect.x, y: chip.rect.y, on: screen))
         _ = Reducer.reduce(&s, a)
         XCTAssertEqual(s.map.floor, Floor(2))
-        let mark = try XCTUnwrap(render(s).hitRegions.first { $0.tag.hasPrefix("map:item:a") })
-        _ = Reducer.reduce(&s, .clicked(tag: mark.tag))
+        let mark = try XCTUnwrap(render(s).hitRegions.first {
+            if case .feature(let v) = $0.action, case .clickItem(.annotation)? = v.as(MapAction.self) { return true }
+            return false
+        })
+        _ = Reducer.reduce(&s, mark.action)
         XCTAssertTrue(s.map.cardOpen)
-        XCTAssertEqual(s.map.selection.map { "map:item:" + $0.tag }, mark.tag)
+        XCTAssertEqual(s.map.selection.map { .map(.clickItem($0)) }, mark.action)
     }
 }

@@ -23,7 +23,7 @@ final class MemberCardReducerTests: XCTestCase {
 
     func state(_ language: Language = .english, size: Size? = nil, url: String? = MemberCardReducerTests.url) -> AppState {
         var s = UIFixtures.loadedState(language: language, size: size ?? big)
-        s.memberCardURL = url
+        s.member.serviceURL = url
         return s
     }
 
@@ -43,7 +43,7 @@ final class MemberCardReducerTests: XCTestCase {
     func openForm(_ s: inout AppState) {
         _ = Reducer.reduce(&s, .selectTab(.info))
         let rows = Reducer.rows(s) ?? []
-        guard let i = rows.firstIndex(where: { $0.action == .member(.open) }) else { return XCTFail("no member card row on Info") }
+        guard let i = rows.firstIndex(where: { $0.action == .send(.member(.open)) }) else { return XCTFail("no member card row on Info") }
         s.page.selection = i
         _ = Reducer.reduce(&s, .activate)
     }
@@ -64,14 +64,14 @@ final class MemberCardReducerTests: XCTestCase {
     func testInfoOffersTheCardOnlyWhenAServiceIsConfigured() {
         var without = state(url: nil)
         _ = Reducer.reduce(&without, .selectTab(.info))
-        XCTAssertFalse((Reducer.rows(without) ?? []).contains { $0.action == .member(.open) })
+        XCTAssertFalse((Reducer.rows(without) ?? []).contains { $0.action == .send(.member(.open)) })
         XCTAssertEqual(Reducer.reduce(&without, .member(.open)), [])
         XCTAssertEqual(without.page.route, .info, "no page without a service")
 
         var with = state()
         openForm(&with)
         XCTAssertEqual(with.page.route, .memberCard)
-        XCTAssertEqual(PageBuilder.content(.memberCard, with), .memberForm)
+        XCTAssertEqual(PageBuilder.content(.memberCard, with), .custom(MemberFeature.id, title: "Member card"))
     }
 
     // MARK: The form
@@ -133,10 +133,10 @@ final class MemberCardReducerTests: XCTestCase {
         XCTAssertEqual(card.zip, "60603")
         XCTAssertEqual(card.checkedAt, s.now)
         XCTAssertEqual(effects, [.persist(s.settings)])
-        XCTAssertEqual(s.settings.memberCard, card)
+        XCTAssertEqual(s.settings.saves[MemberFeature.self], card)
         XCTAssertEqual(s.member.status, .idle)
         XCTAssertEqual(s.member.zip, "", "the typed ZIP is not kept outside the card")
-        XCTAssertEqual(s.banner?.text, "Welcome, Ada! Your member card is ready under Info.")
+        XCTAssertEqual(s.banner?.text(s.strings), "Welcome, Ada! Your member card is ready under Info.")
         // The card expires within the message's 60 days: the reminder, placeholders filled.
         XCTAssertEqual(s.overlay, .message(id: 8))
         let m = try XCTUnwrap(s.museum?.messages.first { $0.id == 8 })
@@ -184,11 +184,11 @@ final class MemberCardReducerTests: XCTestCase {
         XCTAssertEqual(s.page.route, .memberCard)
         assertSnapshot(RootView.render(s, size: big), named: "member-card-80x24")
         let rows = try XCTUnwrap(Reducer.rows(s))
-        XCTAssertEqual(rows[s.page.selection].action, .member(.switchHolder), "the first action is selected")
+        XCTAssertEqual(rows[s.page.selection].action, .send(.member(.switchHolder)), "the first action is selected")
         // Switch holder: Basil on the card, saved.
         XCTAssertEqual(Reducer.reduce(&s, .activate), [.persist(s.settings)])
         XCTAssertEqual(s.member.card?.holder, "Basil Wren")
-        XCTAssertEqual(s.settings.memberCard?.holderIndex, 1)
+        XCTAssertEqual(s.settings.saves[MemberFeature.self]?.holderIndex, 1)
         // Check again: the same request, quietly.
         XCTAssertEqual(
             Reducer.reduce(&s, .member(.recheck)),
@@ -200,15 +200,20 @@ final class MemberCardReducerTests: XCTestCase {
         XCTAssertNil(s.member.card)
         XCTAssertEqual(s.member.memberID, "")
         XCTAssertEqual(effects, [.persist(s.settings)])
-        XCTAssertNil(s.settings.memberCard)
-        XCTAssertEqual(PageBuilder.content(.memberCard, s), .memberForm)
+        XCTAssertNil(s.settings.saves[MemberFeature.self])
+        XCTAssertEqual(PageBuilder.content(.memberCard, s), .custom(MemberFeature.id, title: "Member card"))
+        // The service stays configured: Info still offers to sign in.
+        _ = Reducer.reduce(&s, .back)
+        XCTAssertTrue((Reducer.rows(s) ?? []).contains { $0.action == .send(.member(.open)) })
     }
 
     func testStoredCardIsShownAndCheckedAgainAtStart() throws {
         let card = try XCTUnwrap(signedIn().member.card)
-        var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now)
-        s.memberCardURL = Self.url
-        _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true, memberCard: card), languageOverride: nil))
+        var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
+        s.config[MemberFeature.configKey] = Self.url
+        var saves = FeatureSaves()
+        saves[MemberFeature.self] = card
+        _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true, saves: saves), languageOverride: nil))
         XCTAssertEqual(s.member.card, card)
         let effects = Reducer.reduce(&s, .documentLoaded(.success(UIFixtures.museum()), note: nil))
         XCTAssertTrue(effects.contains(.member(.validate(token: 1, MemberCardAPI.request(url: Self.url, memberID: "40417", zip: "60603")))), "\(effects)")
@@ -231,11 +236,11 @@ final class MemberCardReducerTests: XCTestCase {
     }
 
     func testNoRecheckWithoutAServiceOrACard() {
-        var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now)
+        var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
         _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
-        s.memberCardURL = Self.url
+        s.member.serviceURL = Self.url
         let effects = Reducer.reduce(&s, .documentLoaded(.success(UIFixtures.museum()), note: nil))
-        XCTAssertFalse(effects.contains { if case .member = $0 { return true } else { return false } })
+        XCTAssertFalse(effects.contains { if case .feature(let v) = $0 { return v.feature == MemberFeature.id } else { return false } })
     }
 
     // MARK: Screens
@@ -264,10 +269,10 @@ final class MemberCardReducerTests: XCTestCase {
         var s = state()
         openForm(&s)
         let screen = RootView.render(s, size: big)
-        guard let y = (0..<screen.height).first(where: { screen.hitTag(x: 2, y: $0) == "member:field:1" }) else {
+        guard let y = (0..<screen.height).first(where: { screen.hitAction(x: 2, y: $0) == .member(.focusField(1)) }) else {
             return XCTFail("no click target for the ZIP field:\n\(screen.dump())")
         }
-        _ = Reducer.reduce(&s, .clicked(tag: screen.hitTag(x: 2, y: y) ?? ""))
+        _ = Reducer.reduce(&s, KeyMap.click(x: 2, y: y, on: screen) ?? .quit)
         XCTAssertEqual(s.member.field, 1)
     }
 }

@@ -15,7 +15,7 @@ final class ReducerTests: XCTestCase {
     }
 
     func fresh() -> AppState {
-        AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now)
+        AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
     }
 
     func testFirstLaunchShowsIntroAndLoads() {
@@ -71,15 +71,20 @@ final class ReducerTests: XCTestCase {
         var s = fresh()
         send(&s, .documentLoaded(.failure(LoadFailure("file not found: /x")), note: nil)) {
             $0.document = .failed("file not found: /x")
-            $0.banner = Banner("The museum data could not be loaded.", level: .error)
+            $0.banner = Banner(.key("banner.documentFailed"), level: .error)
         }
         var o = fresh()
         o.introSeen = true
         let m = UIFixtures.museum()
-        let effects = Reducer.reduce(&o, .documentLoaded(.success(m), note: "Offline: using the copy saved 2026-11-20 10:00"))
+        let note = Phrase.key("banner.offlineCopy", ["date": .verbatim("2026-11-20 10:00"), "reason": .verbatim("cannot reach x")])
+        let effects = Reducer.reduce(&o, .documentLoaded(.success(m), note: note))
         XCTAssertEqual(effects.count, 2)
-        XCTAssertEqual(o.documentNote, "Offline: using the copy saved 2026-11-20 10:00")
-        XCTAssertEqual(o.banner, Banner("Offline: using the copy saved 2026-11-20 10:00", level: .warning))
+        XCTAssertEqual(o.documentNote, note)
+        XCTAssertEqual(o.banner, Banner(note, level: .warning))
+        XCTAssertEqual(o.banner?.text(o.strings), "Offline: using the copy saved 2026-11-20 10:00 (cannot reach x)")
+        // Drawn in the language on screen, even for a banner shown before the switch.
+        o.language = .spanish
+        XCTAssertEqual(o.banner?.text(o.strings), "Sin conexión: se usa la copia guardada el 2026-11-20 10:00 (cannot reach x)")
     }
 
     func testFetchResultsFailuresStayInTheirSection() {
@@ -105,7 +110,7 @@ final class ReducerTests: XCTestCase {
         send(&s, .previousTab, effects: saved(.info)) { $0.tab = .info }
         send(&s, .selectTab(.info))
         if !tabs.contains(.search) { send(&s, .selectTab(.search)) }  // not available: nothing happens
-        send(&s, .clicked(tag: "tab:home"), effects: saved(.home)) { $0.tab = .home }
+        send(&s, .selectTab(.home), effects: saved(.home)) { $0.tab = .home }
     }
 
     func testMoveSkipsHeadersAndClamps() {
@@ -132,7 +137,7 @@ final class ReducerTests: XCTestCase {
         // See-all opens with the first selectable row selected.
         send(&s, .move(2)) { $0.page.selection = 4 }
         send(&s, .activate) { $0.stacks[.home] = [Page(.home, selection: 4), Page(.allTours, selection: 0)] }
-        send(&s, .clicked(tag: "row:1")) {
+        send(&s, .clickRow(1)) {
             $0.stacks[.home] = [Page(.home, selection: 4), Page(.allTours, selection: 1), Page(.tourDetail(501), selection: 3)]
         }
     }
@@ -160,7 +165,7 @@ final class ReducerTests: XCTestCase {
             $0.overlay = nil
         }
         send(&s, .setLanguage(Language(code: "ko")))
-        send(&s, .clicked(tag: "lang:1"), effects: [.persist(PersistedSettings(language: .spanish, lastTab: .home, introSeen: true))]) {
+        send(&s, .setLanguage(.spanish), effects: [.persist(PersistedSettings(language: .spanish, lastTab: .home, introSeen: true))]) {
             $0.language = .spanish
         }
     }
@@ -200,7 +205,7 @@ final class ReducerTests: XCTestCase {
     func testPersistenceFailureIsABanner() {
         var s = UIFixtures.loadedState()
         send(&s, .persistenceFailed("database is locked")) {
-            $0.banner = Banner("Your settings could not be saved (database is locked); the guide keeps running with them in memory.", level: .warning)
+            $0.banner = Banner(.key("banner.stateNotSaved", ["reason": .verbatim("database is locked")]), level: .warning)
         }
     }
 

@@ -24,7 +24,7 @@ final class ScreenSnapshotTests: XCTestCase {
     }
 
     func testHomeWhileLoadingAndOffline() {
-        var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now)
+        var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
         assertSnapshot(render(s, big), named: "loading-80x24")
         _ = Reducer.reduce(&s, .documentLoaded(.success(UIFixtures.museum()), note: nil))
         s.overlay = nil
@@ -33,7 +33,7 @@ final class ScreenSnapshotTests: XCTestCase {
     }
 
     func testDocumentFailed() {
-        var s = AppState(source: "/nowhere/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now)
+        var s = AppState(source: "/nowhere/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
         _ = Reducer.reduce(&s, .documentLoaded(.failure(LoadFailure("file not found: /nowhere/appData.json")), note: nil))
         assertSnapshot(render(s, big), named: "document-failed-80x24")
         assertSnapshot(render(s, small), named: "document-failed-40x12")

@@ -33,7 +33,7 @@ final class SearchTests: XCTestCase {
 
     /// The sample museum loaded, exhibitions fetched, on the Search tab.
     func loaded(_ museum: Museum = SearchTests.fileMuseum, language: Language = .english, size: Size = Size(width: 80, height: 24)) -> AppState {
-        var s = AppState(source: Self.sampleURL.path, catalog: UIFixtures.catalog, language: language, now: UIFixtures.now)
+        var s = AppState(source: Self.sampleURL.path, catalog: UIFixtures.catalog, language: language, now: UIFixtures.now, features: Registry.features)
         _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
         _ = Reducer.reduce(&s, .documentLoaded(.success(museum), note: nil))
         _ = Reducer.reduce(&s, .fetched(.exhibitions, .success(Self.sampleBytes("exhibitions.json"))))
@@ -279,7 +279,7 @@ final class SearchTests: XCTestCase {
         type(&s, "harb")
         let token = s.search.live.token
         let e = Reducer.reduce(&s, .search(.liveDue(token: token, .autocomplete)))
-        guard case .search(.autocomplete(_, let ac))? = e.first else { return XCTFail("\(e)") }
+        guard case .feature(let v)? = e.first, case .autocomplete(_, let ac)? = v.as(SearchEffect.self) else { return XCTFail("\(e)") }
         XCTAssertTrue(ac.url.hasSuffix("search/autocomplete.json"))
         _ = Reducer.reduce(&s, .search(.autocompleteLoaded(token: token, .success(Self.sampleBytes("autocomplete.json")))))
         XCTAssertEqual(s.search.live.suggestions.count, 3)
@@ -353,19 +353,22 @@ final class SearchTests: XCTestCase {
         _ = Reducer.reduce(&s, .search(.setFilter(.onMap)))
         _ = Reducer.reduce(&s, .search(.activate))
         XCTAssertEqual(s.tab, .search)
-        XCTAssertEqual(s.banner?.text, "The map is not available in this guide yet.")
+        XCTAssertEqual(s.banner?.text(s.strings), "The map is not available in this guide yet.")
     }
 
     func testClicksOnRowsAndFilters() {
         var s = loaded()
         type(&s, "harbour")
         let screen = RootView.render(s, size: Size(width: 80, height: 24))
-        let filter = screen.hitRegions.first { $0.tag == "search:filter:1" }
+        let filter = screen.hitRegions.first { $0.action == .search(.setFilter(.artworks)) }
         XCTAssertNotNil(filter)
         if let f = filter { _ = Reducer.reduce(&s, KeyMap.click(x: f.rect.x, y: f.rect.y, on: screen) ?? .quit) }
         XCTAssertEqual(s.search.filter, .artworks)
         let screen2 = RootView.render(s, size: Size(width: 80, height: 24))
-        let row = screen2.hitRegions.last { $0.tag.hasPrefix("search:row:") }
+        let row = screen2.hitRegions.last {
+            if case .feature(let v) = $0.action, case .clickRow? = v.as(SearchAction.self) { return true }
+            return false
+        }
         XCTAssertNotNil(row)
         if let r = row { _ = Reducer.reduce(&s, KeyMap.click(x: r.rect.x, y: r.rect.y, on: screen2) ?? .quit) }
         XCTAssertEqual(s.page.route, .player)

@@ -39,7 +39,7 @@ final class TabBarTests: XCTestCase {
                 let reversed = (0..<width).filter { screen[$0, 0].style.reverse }
                 XCTAssertFalse(reversed.isEmpty, "current tab highlighted")
                 // A click on the current tab's name lands on it.
-                XCTAssertEqual(reversed.first.flatMap { screen.hitTag(x: $0, y: 0) }, "tab:\(tab.rawValue)")
+                XCTAssertEqual(reversed.first.flatMap { screen.hitAction(x: $0, y: 0) }, .selectTab(tab))
             }
         }
     }

@@ -145,7 +145,7 @@ final class TourReducerTests: XCTestCase {
     }
 
     func testResumeOfferAtStart() {
-        var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now)
+        var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
         var saved = PersistedSettings(seenMessageIDs: [7], introSeen: true)
         saved.progress.current = TourProgress(tourID: 500, stopIndex: 1, seconds: 12.4, language: .spanish, mode: .continuous)
         _ = Reducer.reduce(&s, .launched(restored: saved, languageOverride: nil))
@@ -159,7 +159,7 @@ final class TourReducerTests: XCTestCase {
         XCTAssertEqual(s.tour?.machine.mode, .continuous)
         XCTAssertEqual(s.tour?.language, .spanish)
         // Declining forgets the place but keeps the marks.
-        var d = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now)
+        var d = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
         saved.progress.listenedStops = [500: [0]]
         _ = Reducer.reduce(&d, .launched(restored: saved, languageOverride: nil))
         _ = Reducer.reduce(&d, .documentLoaded(.success(Self.museum), note: nil))

@@ -19,7 +19,7 @@ public struct AudioRequest: Hashable, Sendable {
 }
 
 /// Where playback stands.
-public enum PlaybackStatus: String, Hashable, Sendable {
+public enum PlaybackStatus: String, Hashable, Sendable, CaseIterable {
     case idle, loading, buffering, playing, paused, ended, failed
 }
 

@@ -32,8 +32,8 @@ public protocol DocumentCaching: Sendable {
 public struct DocentConfig: Equatable, Sendable {
     /// appData location: a path or URL.
     public var dataSource: String?
-    /// The membership service (SOAP) for the member card; nil: no member card.
-    public var memberCardURL: String?
+    /// The features' own keys (see `Feature.configKeys`), as written.
+    public var features: [String: String]
     /// Print dropped records at start (to the log), like the seed's printDataErrors.
     public var printDataErrors: Bool
     /// The v1 internal→external URL prefix rewrite.
@@ -43,9 +43,9 @@ public struct DocentConfig: Equatable, Sendable {
     /// OSC 8 hyperlinks: auto (by terminal), always or never; nil: not set.
     public var hyperlinks: HyperlinkMode?
 
-    public init(dataSource: String? = nil, memberCardURL: String? = nil, printDataErrors: Bool = false, rewrite: URLResolver.Rewrite? = nil, language: Language? = nil, hyperlinks: HyperlinkMode? = nil) {
+    public init(dataSource: String? = nil, features: [String: String] = [:], printDataErrors: Bool = false, rewrite: URLResolver.Rewrite? = nil, language: Language? = nil, hyperlinks: HyperlinkMode? = nil) {
         self.dataSource = dataSource
-        self.memberCardURL = memberCardURL
+        self.features = features
         self.printDataErrors = printDataErrors
         self.rewrite = rewrite
         self.language = language

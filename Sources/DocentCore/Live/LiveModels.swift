@@ -55,6 +55,8 @@ public enum Remote<Value: Equatable & Sendable>: Equatable, Sendable {
     case loading
     case loaded(Value)
     case failed(String)
+    /// The museum does not publish this (no endpoint in its data).
+    case notPublished
 
     public var value: Value? {
         if case .loaded(let v) = self { return v }

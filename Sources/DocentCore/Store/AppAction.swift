@@ -1,11 +1,11 @@
 import Foundation
 
 /// Every event the guide reacts to: keys (already mapped), results of effects, time.
-public enum AppAction: Equatable, Sendable {
+public indirect enum AppAction: Equatable, Sendable {
     /// Start-up: what was restored from the last run (nil when nothing was, first run).
     case launched(restored: PersistedSettings?, languageOverride: Language?)
     /// The appData arrived (with a note such as "offline copy"), or could not be used.
-    case documentLoaded(Result<Museum, LoadFailure>, note: String?)
+    case documentLoaded(Result<Museum, LoadFailure>, note: Phrase?)
     /// A background fetch finished.
     case fetched(FetchPurpose, Result<[UInt8], LoadFailure>)
     /// Saving state failed: say so once, keep running on what is in memory.
@@ -28,8 +28,10 @@ public enum AppAction: Equatable, Sendable {
     case openLanguagePicker
     case setLanguage(Language)
     case dismissOverlay
-    /// A click on a region the renderer tagged.
-    case clicked(tag: String)
+    /// A click on row `index` of the list on screen: select it, then activate it.
+    case clickRow(Int)
+    /// A click on choice `index` of the box on screen: select it, then activate it.
+    case clickChoice(Int)
     /// The content area changed size (rows available to lists).
     case viewportChanged(rows: Int, width: Int)
     case tick(Date)
@@ -57,12 +59,8 @@ public enum AppAction: Equatable, Sendable {
 
     /// Tours: start, arrive, next/previous, mode, leave, resume.
     case tour(TourAction)
-    /// The Map tab's own actions.
-    case map(MapAction)
-    /// The Search tab's own actions.
-    case search(SearchAction)
-    /// The member card (Info).
-    case member(MemberAction)
+    /// One feature's own action (see `Feature`); the registry finds who handles it.
+    case feature(FeatureValue)
 }
 
 /// What a background fetch was for.
@@ -79,8 +77,7 @@ public indirect enum Effect: Equatable, Sendable {
     case timer(TimerID, milliseconds: Int, action: AppAction)
     case fetch(FetchPurpose, FetchRequest)
     case persist(PersistedSettings)
-    case map(MapEffect)
-    case search(SearchEffect)
-    case member(MemberEffect)
+    /// One feature's own effect, run by that feature's runner in the shell.
+    case feature(FeatureValue)
     case quit
 }

@@ -14,15 +14,19 @@ public enum DocumentState: Equatable, Sendable {
     case failed(String)
 }
 
-/// A one-line notice in the status bar.
+/// A one-line notice in the status bar. Its words are a `Phrase`, put into the current
+/// language when drawn, so a language change reaches a banner already on screen.
 public struct Banner: Equatable, Sendable {
     public enum Level: Equatable, Sendable { case info, warning, error }
-    public var text: String
+    public var phrase: Phrase
     public var level: Level
-    public init(_ text: String, level: Level = .info) {
-        self.text = text
+    public init(_ phrase: Phrase, level: Level = .info) {
+        self.phrase = phrase
         self.level = level
     }
+
+    /// The banner's words in `strings`' language.
+    public func text(_ strings: Strings) -> String { phrase.text(strings) }
 }
 
 /// Something drawn over the current screen that takes the keys until dismissed.
@@ -54,12 +58,12 @@ public struct PersistedSettings: Equatable, Sendable {
     public var introSeen: Bool
     /// Tours and artworks heard, and where the visitor was.
     public var progress: ListeningProgress
-    /// The confirmed member card, if the visitor signed in.
-    public var memberCard: MemberCard?
+    /// What each feature keeps (its own storage in the shell reads and writes it).
+    public var saves: FeatureSaves
 
-    public init(language: Language? = nil, lastTab: Tab = .home, seenMessageIDs: Set<Int> = [], locationEnabled: Bool = true, introSeen: Bool = false, progress: ListeningProgress = ListeningProgress(), memberCard: MemberCard? = nil) {
+    public init(language: Language? = nil, lastTab: Tab = .home, seenMessageIDs: Set<Int> = [], locationEnabled: Bool = true, introSeen: Bool = false, progress: ListeningProgress = ListeningProgress(), saves: FeatureSaves = FeatureSaves()) {
         self.progress = progress
-        self.memberCard = memberCard
+        self.saves = saves
         self.language = language
         self.lastTab = lastTab
         self.seenMessageIDs = seenMessageIDs
@@ -72,7 +76,7 @@ public struct PersistedSettings: Equatable, Sendable {
 public struct AppState: Equatable, Sendable {
     public var document: DocumentState
     /// A note about where the document came from ("offline: using the copy from …").
-    public var documentNote: String?
+    public var documentNote: Phrase?
     public var catalog: StringCatalog
     public var language: Language
     public var tab: Tab = .home
@@ -96,23 +100,24 @@ public struct AppState: Equatable, Sendable {
     public var quitting = false
     public var player = PlayerState()
     public var keypad = KeypadState()
-    public var map = MapState()
     /// The running tour, if any.
     public var tour: TourSession?
     public var progress = ListeningProgress()
-    /// The member card and its sign-in form.
-    public var member = MemberState()
-    /// The membership service (configuration `member_card_url`); nil: no member card.
-    public var memberCardURL: String?
+    /// The features of this guide (the registry), and each one's own state.
+    public let features: FeatureSet
+    public var featureStates = FeatureStates()
+    /// The configuration file's settings that belong to features (`key = "value"`), read
+    /// by the features themselves at launch.
+    public var config: [String: String] = [:]
     /// How far a text overlay (help) is scrolled.
     public var overlayScroll = 0
     /// The resume offer is made once per run.
     public var resumeOffered = false
-    public var search = SearchState()
     /// Dates and times are shown in this zone (the museum visitor's local time; UTC in tests).
     public var timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current
 
-    public init(source: String, catalog: StringCatalog, language: Language = .english, now: Date) {
+    public init(source: String, catalog: StringCatalog, language: Language = .english, now: Date, features: FeatureSet) {
+        self.features = features
         document = .loading(source: source)
         self.catalog = catalog
         self.language = language
@@ -142,6 +147,8 @@ public struct AppState: Equatable, Sendable {
     public var audioLanguages: [Language] { catalog.languages }
 
     public var settings: PersistedSettings {
-        PersistedSettings(language: language, lastTab: tab, seenMessageIDs: seenMessageIDs, locationEnabled: locationEnabled, introSeen: introSeen, progress: progress, memberCard: member.card)
+        var saves = FeatureSaves()
+        for f in features.all { if let v = f.saved(self) { saves.values[f.id] = v } }
+        return PersistedSettings(language: language, lastTab: tab, seenMessageIDs: seenMessageIDs, locationEnabled: locationEnabled, introSeen: introSeen, progress: progress, saves: saves)
     }
 }

@@ -35,11 +35,9 @@ public enum PageBuilder {
         case .museumInfo: return .text(museumInfoPage(app, state))
         case .about: return .text(aboutPage(app, state))
         case .keypad: return .keypad
-        case .map: return .map
-        case .search: return .search
-        case .memberCard:
-            guard state.member.card != nil else { return .memberForm }
-            return .list(title: s("member.title"), rows: memberCardRows(state))
+        case .feature(let r):
+            guard let f = state.features[id: r.feature], let content = f.content(r, state) else { return .message(s("error.gone")) }
+            return content
         case .player:
             guard let page = playerPage(app, state) else { return .message(s("player.nothing")) }
             return .player(page)
@@ -84,6 +82,7 @@ public enum PageBuilder {
         switch remote {
         case .idle, .loading: return [Row(.note, s("home.loading.\(kind)"))]
         case .failed(let why): return [Row(.note, s("home.unavailable.\(kind)", ["reason": why]))]
+        case .notPublished: return [Row(.note, s("home.unavailable.\(kind)", ["reason": s("home.notConfigured")]))]
         case .loaded(let items):
             if items.isEmpty { return [Row(.note, s("home.none.\(kind)"))] }
             return (limit.map { Array(items.prefix($0)) } ?? items).map(row)
@@ -94,13 +93,22 @@ public enum PageBuilder {
         let (text, fellBack) = t.text(state.language)
         var detail = [stopsText(t.stops.count, state.strings)]
         if let d = text.duration { detail.insert(d, at: 0) }
-        let title = t.banner.map { "\(text.title) [\(state.strings("banner.\($0.lowercased())"))]" } ?? text.title
+        let title = t.banner.map { "\(text.title) [\(tourBanner($0, state.strings))]" } ?? text.title
         if state.progress.finished.contains(t.id) {
             detail.append(state.strings("tour.finished"))
         } else if state.progress.started.contains(t.id) {
             detail.append(state.strings("tour.started"))
         }
         return Row(.item, title, detail: detail.joined(separator: " · "), action: .push(.tourDetail(t.id)), fellBack: fellBack && !t.translations.isEmpty && state.language != .english)
+    }
+
+    /// The CMS's tour banners we translate ("New", "Featured"); any other is the museum's own
+    /// word, shown as written rather than as a missing key.
+    static let tourBanners = ["featured", "new"]
+
+    static func tourBanner(_ banner: String, _ s: Strings) -> String {
+        let k = banner.lowercased()
+        return tourBanners.contains(k) ? s("banner.\(k)") : banner
     }
 
     static func allTourRows(_ app: AppData, _ state: AppState) -> [Row] {
@@ -213,9 +221,7 @@ public enum PageBuilder {
         }
         rows.append(Row(.header, s("info.museum")))
         rows.append(Row(.item, s("info.hours"), action: .push(.museumInfo)))
-        if state.memberCardURL != nil {
-            rows.append(Row(.item, s("info.memberCard"), detail: state.member.card?.holder ?? s("member.signIn"), action: .member(.open)))
-        }
+        for f in state.features.all { rows += f.rows(.infoMuseum, state) }
         let e = app.endpoints
         for (key, url) in [("info.tickets", e.ticketsURL), ("info.membership", e.membershipURL), ("info.website", e.websiteURL)] {
             if let u = url { rows.append(Row(.link(url: u), s(key), detail: u)) }
@@ -256,7 +262,7 @@ public enum PageBuilder {
         let facts = [
             s("about.source", ["source": app.source]),
             s("about.counts", ["artworks": String(c.artworks), "tours": String(c.tours), "galleries": String(c.galleries)]),
-        ] + (state.documentNote.map { [$0] } ?? [])
+        ] + (state.documentNote.map { [$0.text(s)] } ?? [])
         return TextPage(title: s("about.title"), facts: facts, body: s("about.body") + "\n\n" + s("about.credits"))
     }
 
@@ -311,49 +317,29 @@ public enum PageBuilder {
         return f
     }
 
-    // MARK: Member card
+    // MARK: Messages
 
-    /// A message in the current language with the CMS's placeholders (%FIRST_NAME%,
-    /// %EXPIRATION_DATE%, …) filled from the member card, or emptied without one.
+    /// A message in the current language with the CMS's `%NAME%` placeholders filled by the
+    /// features that know them (a placeholder no feature fills stays as written).
     public static func messageText(_ m: Message, _ state: AppState) -> (title: String, body: String, actionTitle: String?, actionURL: String?) {
         let t = m.text(state.language)
-        let fill = { (text: String) in MemberCardAPI.fillPlaceholders(text, card: state.member.card) { formatCardDate($0, state) } }
+        var values: [String: String] = [:]
+        for f in state.features.all { values.merge(f.placeholders(state)) { a, _ in a } }
+        let fill = { (text: String) -> String in
+            guard text.contains("%") else { return text }
+            var out = text
+            for (k, v) in values.sorted(by: { $0.key < $1.key }) { out = out.replacingOccurrences(of: "%\(k)%", with: v) }
+            return out
+        }
         return (fill(t.title), fill(t.body), t.actionTitle.map(fill), m.actionURL.map(fill))
     }
 
-    /// A card date: the service gives a day in UTC, so it is shown as that day everywhere.
-    public static func formatCardDate(_ d: Date, _ state: AppState) -> String {
+    /// A calendar day (a date without a time, such as a card's expiry): shown as that day in
+    /// every time zone.
+    public static func formatDay(_ d: Date, _ state: AppState) -> String {
         var utc = state
         utc.timeZone = TimeZone(identifier: "UTC") ?? state.timeZone
         return formatDate(d, utc)
-    }
-
-    static func memberCardRows(_ state: AppState) -> [Row] {
-        let s = state.strings
-        guard let card = state.member.card else { return [] }
-        var rows: [Row] = [Row(.header, card.holder)]
-        var level = card.isLifetime ? s("member.lifeMember") : card.level
-        if card.isReciprocal { level += " · " + s("member.reciprocal") }
-        rows.append(Row(.note, level))
-        rows.append(Row(.note, s("member.id", ["id": card.memberID])))
-        if !card.isLifetime {
-            let date = formatCardDate(card.expiration, state)
-            rows.append(Row(.note, s(card.hasExpired(at: state.now) ? "member.expired" : "member.validThrough", ["date": date])))
-        }
-        switch state.member.status {
-        case .checking: rows.append(Row(.note, s("member.checking")))
-        case .recheckFailed(let why):
-            rows.append(Row(.note, s("member.notChecked", ["date": formatDateTime(card.checkedAt, state), "reason": Reducer.memberFailureText(why, state)])))
-        default: rows.append(Row(.note, s("member.checked", ["date": formatDateTime(card.checkedAt, state)])))
-        }
-        rows.append(Row(.header, s("member.actions")))
-        if card.holders.count > 1 {
-            let other = card.holders[(card.holderIndex + 1) % card.holders.count]
-            rows.append(Row(.item, s("member.switchHolder", ["name": other]), action: .member(.switchHolder)))
-        }
-        rows.append(Row(.item, s("member.recheck"), action: .member(.recheck)))
-        rows.append(Row(.item, s("member.signOut"), action: .member(.signOut)))
-        return rows
     }
 
     public static func formatDate(_ d: Date, _ state: AppState) -> String {

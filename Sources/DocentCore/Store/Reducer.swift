@@ -2,12 +2,47 @@ import Foundation
 
 /// The one place state changes. Pure: returns the effects for the shell to run.
 public enum Reducer {
+    /// Reduces `action`, then tells every feature when what is on screen changed.
     public static func reduce(_ state: inout AppState, _ action: AppAction) -> [Effect] {
+        let before = Place(state)
+        var effects = dispatch(&state, action)
+        if Place(state) != before { effects += broadcast(.navigated, &state) }
+        return effects
+    }
+
+    /// What is on screen, coarsely: a change is the `.navigated` moment.
+    struct Place: Equatable {
+        var tab: Tab
+        var route: Route
+        var depth: Int
+        var ready: Bool
+        init(_ s: AppState) {
+            tab = s.tab
+            route = s.page.route
+            depth = s.depth
+            ready = s.museum != nil
+        }
+    }
+
+    /// Tells every feature, in registry order, about a shared moment.
+    static func broadcast(_ event: FeatureEvent, _ state: inout AppState) -> [Effect] {
+        var effects: [Effect] = []
+        for f in state.features.all { effects += f.react(event, &state) }
+        return effects
+    }
+
+    /// One action, without the `.navigated` check (for actions that send others).
+    static func dispatch(_ state: inout AppState, _ action: AppAction) -> [Effect] {
+        if case .feature(let value) = action {
+            guard let f = state.features[id: value.feature], let effects = f.reduce(&state, value) else {
+                // A feature's action with no feature to take it is a wiring mistake, never silent.
+                assertionFailure("no registered feature takes \(value)")
+                return []
+            }
+            return effects
+        }
         if let effects = reducePlayer(&state, action) { return effects }
         if let effects = reduceTour(&state, action) { return effects }
-        if let effects = reduceMap(&state, action) { return effects }
-        if let effects = reduceSearch(&state, action) { return effects }
-        if let effects = reduceMember(&state, action) { return effects }
         switch action {
         case .launched(let restored, let override):
             return launched(&state, restored, override)
@@ -17,7 +52,7 @@ public enum Reducer {
             fetched(&state, purpose, result)
             return []
         case .persistenceFailed(let why):
-            state.banner = Banner(state.strings("banner.stateNotSaved", ["reason": why]), level: .warning)
+            state.banner = Banner(.key("banner.stateNotSaved", ["reason": .verbatim(why)]), level: .warning)
             return []
         case .selectTab(let t):
             guard state.tabs.contains(t), state.overlay == nil || isPassive(state.overlay) else { return [] }
@@ -32,21 +67,17 @@ public enum Reducer {
             state.tab = state.tabs[j]
             return [.persist(state.settings)]
         case .move(let delta):
-            move(&state, delta)
-            return []
+            return move(&state, delta)
         case .page(let pages):
-            move(&state, pages * max(1, state.viewportRows - 1))
-            return []
+            return move(&state, pages * max(1, state.viewportRows - 1))
         case .moveToStart:
-            move(&state, Int.min / 2)
-            return []
+            return move(&state, Int.min / 2)
         case .moveToEnd:
-            move(&state, Int.max / 2)
-            return []
+            return move(&state, Int.max / 2)
         case .activate:
             return activate(&state)
         case .back:
-            if state.overlay != nil { return reduce(&state, .dismissOverlay) }
+            if state.overlay != nil { return dispatch(&state, .dismissOverlay) }
             if state.page.route == .keypad, !state.keypad.input.isEmpty {
                 state.keypad.input = ""
                 state.keypad.notice = nil
@@ -78,24 +109,38 @@ public enum Reducer {
                 state.overlay = nil
                 showNextMessage(&state)
             }
-            return [.persist(state.settings)]
+            return broadcast(.languageChanged, &state) + [.persist(state.settings)]
         case .dismissOverlay:
             return dismissOverlay(&state)
-        case .clicked(let tag):
-            return clicked(&state, tag)
+        case .clickRow(let i):
+            guard state.overlay == nil, let rows = rows(state), rows.indices.contains(i), rows[i].isSelectable else { return [] }
+            state.page.selection = i
+            return activate(&state)
+        case .clickChoice(let i):
+            switch state.overlay {
+            case .keypadChooser(let number, _)?: state.overlay = .keypadChooser(number: number, selection: i)
+            case .audioLanguage?: state.overlay = .audioLanguage(selection: i)
+            case .tourLanguage(let id, let stop, _)?: state.overlay = .tourLanguage(tourID: id, stop: stop, selection: i)
+            case .languagePicker?: state.overlay = .languagePicker(selection: i)
+            default: return []
+            }
+            return activate(&state)
         case .viewportChanged(let rows, let width):
             state.viewportRows = max(1, rows)
             state.viewportWidth = max(1, width)
             return []
         case .tick(let now):
             state.now = now
-            return []
+            return broadcast(.tick, &state)
         case .quit:
             state.quitting = true
             var effects: [Effect] = [.persist(state.settings)]
             if state.player.isActive { effects.append(.audio(.stop)) }
             return effects + [.quit]
-        default:
+        case .feature, .keypadDigit, .keypadDelete, .keypadGo, .keypadFlashEnded, .play, .playerSnapshot, .togglePause,
+            .seekBy, .volumeBy, .stopAudio, .openPlayer, .openAudioLanguages, .tour:
+            // Taken above by the feature reducers; reaching here is a wiring mistake.
+            assertionFailure("unhandled action \(action)")
             return []
         }
     }
@@ -112,22 +157,23 @@ public enum Reducer {
             state.locationEnabled = r.locationEnabled
             state.introSeen = r.introSeen
             state.progress = r.progress
-            state.member.card = r.memberCard
+            for (id, value) in r.saves.values { state.features[id: id]?.restore(value, &state) }
             if state.tabs.contains(r.lastTab) { state.tab = r.lastTab }
             if let l = r.language, state.catalog.tables[l] != nil { state.language = l }
         }
         if let l = override, state.catalog.tables[l] != nil { state.language = l }
         if !state.introSeen { state.overlay = .help(firstRun: true) }
-        guard case .loading(let source) = state.document else { return [] }
-        return [.loadDocument(source: source)]
+        let hooks = broadcast(.launched, &state)
+        guard case .loading(let source) = state.document else { return hooks }
+        return [.loadDocument(source: source)] + hooks
     }
 
-    static func documentLoaded(_ state: inout AppState, _ result: Result<Museum, LoadFailure>, _ note: String?) -> [Effect] {
+    static func documentLoaded(_ state: inout AppState, _ result: Result<Museum, LoadFailure>, _ note: Phrase?) -> [Effect] {
         switch result {
         case .failure(let f):
             state.document = .failed(f.message)
-            state.banner = Banner(state.strings("banner.documentFailed"), level: .error)
-            return []
+            state.banner = Banner(.key("banner.documentFailed"), level: .error)
+            return broadcast(.documentLoaded, &state)
         case .success(let museum):
             state.document = .ready(museum)
             state.documentNote = note
@@ -137,21 +183,20 @@ public enum Reducer {
                 $0.kind == .launch && ($0.persistent || !state.seenMessageIDs.contains($0.id))
             }.map(\.id)
             if state.overlay == nil { showNextMessage(&state) }
-            queueExpirationMessages(&state)
-            var effects = recheckStoredCard(&state)
+            var effects: [Effect] = []
             if let r = DataAggregator.exhibitionsRequest(app: app, now: state.now) {
                 state.exhibitions = .loading
                 effects.append(.fetch(.exhibitions, r))
             } else {
-                state.exhibitions = .failed(state.strings("home.notConfigured"))
+                state.exhibitions = .notPublished
             }
             if let r = DataAggregator.eventsRequest(app: app, now: state.now) {
                 state.events = .loading
                 effects.append(.fetch(.events, r))
             } else {
-                state.events = .failed(state.strings("home.notConfigured"))
+                state.events = .notPublished
             }
-            return effects
+            return effects + broadcast(.documentLoaded, &state)
         }
     }
 
@@ -217,33 +262,33 @@ public enum Reducer {
         return nil
     }
 
-    static func move(_ state: inout AppState, _ delta: Int) {
+    static func move(_ state: inout AppState, _ delta: Int) -> [Effect] {
         func clamp(_ sel: Int, _ n: Int) -> Int { min(max(0, sel.addingReportingOverflow(delta).partialValue), max(0, n - 1)) }
         switch state.overlay {
         case .languagePicker(let sel)?:
             state.overlay = .languagePicker(selection: clamp(sel, state.catalog.languages.count))
-            return
+            return []
         case .keypadChooser(let number, let sel)?:
             let n = state.museum?.keypad.lookup(number).count ?? 0
             state.overlay = .keypadChooser(number: number, selection: clamp(sel, n))
-            return
+            return []
         case .audioLanguage(let sel)?:
             state.overlay = .audioLanguage(selection: clamp(sel, state.audioLanguages.count))
-            return
+            return []
         case .help?:
             state.overlayScroll = min(max(0, state.overlayScroll.addingReportingOverflow(delta).partialValue), 60)
-            return
+            return []
         case .tourLanguage(let id, let stop, let sel)?:
             state.overlay = .tourLanguage(tourID: id, stop: stop, selection: clamp(sel, state.audioLanguages.count))
-            return
+            return []
         default: break
         }
-        guard state.overlay == nil else { return }
+        guard state.overlay == nil else { return [] }
         var page = state.page
         switch PageBuilder.content(page.route, state) {
         case .list(_, let rows):
             let selectable = rows.indices.filter { rows[$0].isSelectable }
-            guard !selectable.isEmpty else { return }
+            guard !selectable.isEmpty else { return [] }
             let effective = Row.effectiveSelection(rows, page.selection) ?? selectable[0]
             let current = selectable.firstIndex(of: effective) ?? 0
             let target = min(max(0, current.addingReportingOverflow(delta).partialValue), selectable.count - 1)
@@ -256,20 +301,21 @@ public enum Reducer {
             let total = text.lines(width: state.viewportWidth, strings: state.strings).count
             let maxScroll = max(0, total - (state.viewportRows - PlayerLayout.controlRows))
             page.scroll = min(max(0, page.scroll.addingReportingOverflow(delta).partialValue), maxScroll)
-        case .memberForm:
-            if delta != 0 { state.member.field = delta > 0 ? 1 : 0 }
-            return
-        case .message, .keypad, .map, .search:
-            return
+        case .custom(let id, _):
+            // A feature's own screen: the mouse wheel (its keys are its own).
+            return state.features[id: id]?.move(delta, &state) ?? []
+        case .message, .keypad:
+            return []
         }
         state.page = page
+        return []
     }
 
     static func activate(_ state: inout AppState) -> [Effect] {
         if case .languagePicker(let sel) = state.overlay {
             let langs = state.catalog.languages
             guard langs.indices.contains(sel) else { return [] }
-            return reduce(&state, .setLanguage(langs[sel]))
+            return dispatch(&state, .setLanguage(langs[sel]))
         }
         if case .keypadChooser(let number, let sel) = state.overlay {
             let targets = state.museum?.keypad.lookup(number) ?? []
@@ -285,11 +331,11 @@ public enum Reducer {
             guard state.audioLanguages.indices.contains(sel) else { return [] }
             return beginTour(&state, id, stop: stop, language: state.audioLanguages[sel], seconds: 0)
         }
-        if state.overlay == .leaveTour { return reduce(&state, .tour(.leave)) }
-        if state.overlay == .resumeTour { return reduce(&state, .tour(.resume)) }
+        if state.overlay == .leaveTour { return dispatch(&state, .tour(.leave)) }
+        if state.overlay == .resumeTour { return dispatch(&state, .tour(.resume)) }
         if state.overlay != nil { return dismissOverlay(&state) }
         if state.page.route == .keypad { return keypadGo(&state) }
-        if state.page.route == .player, case .waiting? = state.tour?.machine.position { return reduce(&state, .tour(.event(.arrived))) }
+        if state.page.route == .player, case .waiting? = state.tour?.machine.position { return dispatch(&state, .tour(.event(.arrived))) }
         guard let rows = rows(state) else { return [] }
         let page = state.page
         guard let i = Row.effectiveSelection(rows, page.selection), let action = rows[i].action else { return [] }
@@ -303,14 +349,14 @@ public enum Reducer {
             state.page.selection = firstSelectable(route, state)
             return []
         case .openLanguagePicker:
-            return reduce(&state, .openLanguagePicker)
+            return dispatch(&state, .openLanguagePicker)
         case .toggleLocation:
             state.locationEnabled.toggle()
             return [.persist(state.settings)]
         case .startTour(let id, let stop):
-            return reduce(&state, .tour(.start(tourID: id, stop: stop)))
-        case .member(let a):
-            return reduce(&state, .member(a))
+            return dispatch(&state, .tour(.start(tourID: id, stop: stop)))
+        case .send(let a):
+            return dispatch(&state, a)
         }
     }
 
@@ -319,46 +365,6 @@ public enum Reducer {
             return rows.indices.first { rows[$0].isSelectable } ?? 0
         }
         return 0
-    }
-
-    /// Click tags: `tab:<name>`, `row:<index>`, `lang:<index>`, `overlay`.
-    static func clicked(_ state: inout AppState, _ tag: String) -> [Effect] {
-        let parts = tag.split(separator: ":", maxSplits: 1).map(String.init)
-        guard let kind = parts.first else { return [] }
-        let arg = parts.count > 1 ? parts[1] : ""
-        switch kind {
-        case "tab":
-            guard let t = Tab(rawValue: arg) else { return [] }
-            return reduce(&state, .selectTab(t))
-        case "row":
-            guard state.overlay == nil, let i = Int(arg), let rows = rows(state), rows.indices.contains(i), rows[i].isSelectable else { return [] }
-            state.page.selection = i
-            return activate(&state)
-        case "lang":
-            guard let i = Int(arg), state.catalog.languages.indices.contains(i) else { return [] }
-            return reduce(&state, .setLanguage(state.catalog.languages[i]))
-        case "overlay":
-            return dismissOverlay(&state)
-        case "choice":
-            guard let i = Int(arg) else { return [] }
-            switch state.overlay {
-            case .keypadChooser(let number, _)?: state.overlay = .keypadChooser(number: number, selection: i)
-            case .audioLanguage?: state.overlay = .audioLanguage(selection: i)
-            case .tourLanguage(let id, let stop, _)?: state.overlay = .tourLanguage(tourID: id, stop: stop, selection: i)
-            default: return []
-            }
-            return activate(&state)
-        case "key":
-            switch arg {
-            case "del": return reduce(&state, .keypadDelete)
-            case "go": return reduce(&state, .keypadGo)
-            default: return arg.count == 1 ? reduce(&state, .keypadDigit(Character(arg))) : []
-            }
-        case "player":
-            return reduce(&state, .openPlayer)
-        default:
-            return []
-        }
     }
 }
 

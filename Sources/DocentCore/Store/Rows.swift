@@ -1,13 +1,14 @@
 import Foundation
 
 /// What activating a row does.
-public enum RowAction: Equatable, Sendable {
+public indirect enum RowAction: Equatable, Sendable {
     case push(Route)
     case openLanguagePicker
     case toggleLocation
     /// Start a tour at its intro (nil) or at a stop.
     case startTour(Int, stop: Int?)
-    case member(MemberAction)
+    /// Send this action (a feature's rows carry their own).
+    case send(AppAction)
 }
 
 /// One line of a list screen, in the current language. The reducer uses `action` to know
@@ -109,12 +110,8 @@ public enum PageContent: Equatable, Sendable {
     case keypad
     /// The full player view (a text page of the loaded track, drawn under the controls).
     case player(TextPage)
-    /// The floor plan (drawn by the map screen from `AppState.map`).
-    case map
-    /// The search field and results (drawn by the search screen from `AppState.search`).
-    case search
-    /// The member card sign-in form (drawn by the member screen from `AppState.member`).
-    case memberForm
+    /// A screen a feature draws itself (its view in DocentUI), under `title`.
+    case custom(FeatureID, title: String?)
 }
 
 extension Row {

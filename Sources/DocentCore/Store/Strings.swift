@@ -27,6 +27,21 @@ public struct Strings: Equatable, Sendable {
     public static let empty = Strings(language: .english, table: [:])
 }
 
+/// Words not yet in any language: a UI string key with its arguments, or text that is not
+/// ours to translate (a name, a server's reason). State keeps phrases, never translated
+/// sentences; the renderer puts them into the language on screen.
+public indirect enum Phrase: Equatable, Sendable {
+    case key(String, [String: Phrase] = [:])
+    case verbatim(String)
+
+    public func text(_ strings: Strings) -> String {
+        switch self {
+        case .verbatim(let t): return t
+        case .key(let k, let args): return strings(k, args.mapValues { $0.text(strings) })
+        }
+    }
+}
+
 /// Every language's strings, as loaded at start.
 public struct StringCatalog: Equatable, Sendable {
     public var tables: [Language: [String: String]]

@@ -26,12 +26,8 @@ public enum Route: Hashable, Sendable {
     case keypad
     /// The full player: title, tombstone, gallery, transcript, credits.
     case player
-    /// The floor plan.
-    case map
-    /// The search field and results.
-    case search
-    /// The member card, or the form to sign in (Info).
-    case memberCard
+    /// A page of a feature's own (see `Feature.Route`).
+    case feature(FeatureValue)
 
     /// The root of each tab.
     public static func root(of tab: Tab) -> Route {

@@ -3,10 +3,8 @@
 public enum KeyMap {
     public static func action(for key: Key, in state: AppState) -> AppAction? {
         if state.overlay != nil { return overlayAction(key, state) }
-        // Screens with their own keys go first: search takes typed text, the map zooms and pans.
-        if state.page.route == .search, let a = SearchScreen.action(for: key, in: state) { return a }
-        if state.page.route == .map, let a = MapScreen.action(for: key, in: state) { return a }
-        if state.page.route == .memberCard, let a = MemberScreen.action(for: key, in: state) { return a }
+        // A feature's own page takes its keys first (search takes typed text, the map pans).
+        if let a = Registry.entry(for: state)?.keys(key, state) { return a }
         if let a = playerAction(key, state) { return a }
         let onKeypad = state.page.route == .keypad
         switch key {
@@ -86,6 +84,6 @@ public enum KeyMap {
 
     /// A click: whatever the renderer tagged at that cell.
     public static func click(x: Int, y: Int, on screen: Screen) -> AppAction? {
-        screen.hitTag(x: x, y: y).map { .clicked(tag: $0) }
+        screen.hitAction(x: x, y: y)
     }
 }

@@ -32,10 +32,10 @@ public struct Screen: Equatable, Sendable {
         }
     }
 
-    /// A rectangle that a click maps to an opaque tag the app understands.
+    /// A rectangle and the action a click on it sends (typed: no string to parse).
     public struct HitRegion: Equatable, Sendable {
         public var rect: Rect
-        public var tag: String
+        public var action: AppAction
     }
 
     public init(width: Int, height: Int) {
@@ -110,13 +110,13 @@ public struct Screen: Equatable, Sendable {
         links.append(Link(rect: rect, url: url))
     }
 
-    public mutating func addHitRegion(_ rect: Rect, tag: String) {
-        hitRegions.append(HitRegion(rect: rect, tag: tag))
+    public mutating func addHitRegion(_ rect: Rect, action: AppAction) {
+        hitRegions.append(HitRegion(rect: rect, action: action))
     }
 
-    /// The tag under a click, topmost first.
-    public func hitTag(x: Int, y: Int) -> String? {
-        hitRegions.last { $0.rect.contains(x: x, y: y) }?.tag
+    /// The action under a click, topmost first.
+    public func hitAction(x: Int, y: Int) -> AppAction? {
+        hitRegions.last { $0.rect.contains(x: x, y: y) }?.action
     }
 
     /// The text of row `y`, trailing spaces kept (wide characters appear once).

@@ -1,7 +1,7 @@
 /// A scrolling list of rows with a selection. The first visible row is derived from the
 /// selection so the selected row is always on screen.
 public enum ListView {
-    public static func render(_ screen: inout Screen, _ area: Rect, rows: [Row], selection: Int, strings: Strings) {
+    public static func render(_ screen: inout Screen, _ area: Rect, rows: [Row], selection: Int, strings: Strings, click: (Int) -> AppAction = AppAction.clickRow) {
         guard !area.isEmpty else { return }
         // Lay rows out as display lines (notes wrap; items and headers are one line).
         var lines: [(row: Int, text: String, first: Bool)] = []
@@ -41,7 +41,7 @@ public enum ListView {
                     let w = min(area.width - detailWidth, TextWidth.width(text))
                     screen.restyle(Rect(x: area.x, y: y, width: w, height: 1)) { $0 = Style(role: .highlight, reverse: true) }
                 }
-                screen.addHitRegion(Rect(x: area.x, y: y, width: area.width, height: 1), tag: "row:\(line.row)")
+                screen.addHitRegion(Rect(x: area.x, y: y, width: area.width, height: 1), action: click(line.row))
                 if case .link(let url) = r.kind, !detailRect.isEmpty {
                     screen.addLink(detailRect, url: url)
                 }

@@ -19,7 +19,7 @@ public enum OverlayView {
                 let style = i == sel ? Style(role: .highlight, reverse: true) : .plain
                 screen.fill(row, style: style)
                 screen.put(l, x: row.x + 1, y: y, style: style, clip: row)
-                screen.addHitRegion(row, tag: "lang:\(i)")
+                screen.addHitRegion(row, action: .setLanguage(langs[i]))
             }
         case .keypadChooser(let number, let sel):
             guard let app = state.museum else { return }
@@ -74,7 +74,7 @@ public enum OverlayView {
             let style = i == selection ? Style(role: .highlight, reverse: true) : .plain
             screen.fill(row, style: style)
             screen.put(TextWidth.truncate(l, to: row.width - 1), x: row.x + 1, y: y, style: style, clip: row)
-            screen.addHitRegion(row, tag: "choice:\(i)")
+            screen.addHitRegion(row, action: .clickChoice(i))
         }
     }
 
@@ -90,7 +90,7 @@ public enum OverlayView {
         screen.put(" " + TextWidth.truncate(title, to: area.width - 6) + " ", x: area.x + 2, y: area.y, style: Style(role: .title, bold: true))
         let f = " " + TextWidth.truncate(footer, to: area.width - 6) + " "
         screen.put(f, x: area.maxX - 2 - TextWidth.width(f), y: area.maxY - 1, style: Style(role: .muted))
-        screen.addHitRegion(area, tag: "overlay")
+        screen.addHitRegion(area, action: .dismissOverlay)
     }
 
     /// A box with wrapped text, as large as the screen allows (the text is cut if it must be).

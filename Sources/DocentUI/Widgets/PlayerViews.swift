@@ -69,7 +69,7 @@ public enum PlayerViews {
             }
         }
         screen.put(right, x: area.maxX - rw, y: area.y, style: Style(role: .accent), clip: area)
-        screen.addHitRegion(area, tag: "player:open")
+        screen.addHitRegion(area, action: .openPlayer)
     }
 
     /// The controls of the full player: state and bar, time and volume, key hints.
@@ -127,7 +127,7 @@ public enum KeypadView {
                 }
                 let lw = TextWidth.width(label)
                 screen.put(label, x: rect.x + max(1, (keyW - lw) / 2), y: rect.y + keyH / 2, style: style, clip: rect)
-                screen.addHitRegion(rect, tag: "key:\(key)")
+                screen.addHitRegion(rect, action: key == "del" ? .keypadDelete : key == "go" ? .keypadGo : .keypadDigit(Character(key)))
             }
         }
         y += keyH * 4

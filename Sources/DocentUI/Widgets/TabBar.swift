@@ -17,7 +17,7 @@ public enum TabBar {
             let w = TextWidth.width(label)
             let style = tabs[i] == current ? Style(role: .highlight, bold: true, reverse: true) : Style(role: .title)
             screen.put(label, x: x, y: area.y, style: style, clip: area)
-            screen.addHitRegion(Rect(x: x, y: area.y, width: min(w, area.maxX - x), height: 1), tag: "tab:\(tabs[i].rawValue)")
+            screen.addHitRegion(Rect(x: x, y: area.y, width: min(w, area.maxX - x), height: 1), action: .selectTab(tabs[i]))
             x += w
             if i < layout.range.upperBound - 1 {
                 screen.put("│", x: x, y: area.y, style: .dim, clip: area)

@@ -44,8 +44,6 @@ public struct MapState: Equatable, Sendable {
     public var plans: [Floor: PlanStatus] = [:]
     /// The "you are here" artwork the map last centred on, so it centres once per new place.
     public var centredOnArtwork: Int?
-    /// Set while the map hook lets the main reducer run an action first (see `reduceMap`).
-    var passThrough = false
 
     public init() {}
 
@@ -83,6 +81,8 @@ public enum MapAction: Equatable, Sendable {
     case show(MapItemID)
     case rasterReady(floor: Floor, url: String, raster: PlanRaster)
     case rasterFailed(floor: Floor, url: String, message: String)
+    /// A click on an item: select it, or act on it when its card is already open.
+    case clickItem(MapItemID)
 }
 
 /// Work the shell does for the map.
@@ -93,36 +93,57 @@ public enum MapEffect: Equatable, Sendable {
     case loadPlan(floor: Floor, url: String, pixelsPerPoint: Double)
 }
 
-extension Reducer {
-    /// The map's part of the reducer; nil when the action is not the map's.
-    ///
-    /// Besides its own actions, the map watches the ones that can bring it on screen (tab
-    /// changes, the document arriving): it lets the main reducer run them first, then asks
-    /// for the plan and centres on "you are here" if the map is now showing.
-    static func reduceMap(_ state: inout AppState, _ action: AppAction) -> [Effect]? {
-        if case .map(let a) = action { return MapReducer.reduce(&state, a) }
-        if state.map.passThrough {
-            state.map.passThrough = false
-            return nil
-        }
-        switch action {
-        case .clicked(let tag) where tag.hasPrefix("map:"):
-            return MapReducer.clicked(&state, String(tag.dropFirst(4)))
-        case .move(let d) where MapReducer.isShowing(state) && state.overlay == nil:
-            // Only the mouse wheel gets here on the map (its keys are the map's own).
-            if state.map.textMode { return MapReducer.reduce(&state, .selectStep(d < 0 ? -1 : 1)) }
-            return MapReducer.reduce(&state, .zoom(d < 0 ? 1 : -1))
-        case .selectTab, .nextTab, .previousTab, .launched, .documentLoaded, .back, .clicked:
-            let wasShowing = MapReducer.isShowing(state)
-            state.map.passThrough = true
-            var effects = Reducer.reduce(&state, action)
-            state.map.passThrough = false
-            effects += MapReducer.afterNavigation(&state, wasShowing: wasShowing)
-            return effects
-        default:
-            return nil
-        }
+/// The Map tab as a feature: floor plans, zoom and pan, items and their cards. Drawn by
+/// `MapScreen` (DocentUI); plans are fetched and rasterised by its runner in the shell.
+public enum MapFeature: Feature {
+    public typealias State = MapState
+    public typealias Action = MapAction
+    public typealias Effect = MapEffect
+    /// The feature's one page: the floor plan.
+    public enum Route: Hashable, Sendable { case plan }
+    public static let id = FeatureID("map")
+    public static let initialState = MapState()
+
+    public static func content(_ route: Route, _ state: AppState) -> PageContent { .custom(id, title: nil) }
+
+    /// The mouse wheel zooms the drawing, or moves through the text list.
+    public static func move(_ delta: Int, _ state: inout AppState) -> [DocentCore.Effect] {
+        if state.map.textMode { return MapReducer.reduce(&state, .selectStep(delta < 0 ? -1 : 1)) }
+        return MapReducer.reduce(&state, .zoom(delta < 0 ? 1 : -1))
     }
+
+    public static func reduce(_ state: inout AppState, _ action: MapAction) -> [DocentCore.Effect] {
+        MapReducer.reduce(&state, action)
+    }
+
+    /// Whenever what is on screen changes and the map is now showing (a tab change, the
+    /// document arriving, a page closed over it): ask for the plan, centre on "you are here".
+    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+        guard event == .navigated, MapReducer.isShowing(state), let app = state.museum else { return [] }
+        return MapReducer.opened(&state, app)
+    }
+}
+
+extension AppState {
+    /// The map's state.
+    public var map: MapState {
+        get { self[MapFeature.self] }
+        _modify { yield &self[MapFeature.self] }
+        set { self[MapFeature.self] = newValue }
+    }
+}
+
+extension AppAction {
+    public static func map(_ a: MapAction) -> AppAction { MapFeature.action(a) }
+}
+
+extension Route {
+    /// The floor plan.
+    public static var map: Route { MapFeature.route(.plan) }
+}
+
+extension Effect {
+    public static func map(_ e: MapEffect) -> Effect { MapFeature.effect(e) }
 }
 
 /// The map's reducer proper.
@@ -136,6 +157,10 @@ enum MapReducer {
         switch action {
         case .appeared:
             return opened(&state, app)
+        case .clickItem(let id):
+            guard state.overlay == nil else { return [] }
+            if state.map.selection == id, state.map.cardOpen { return reduce(&state, .activate) }
+            return reduce(&state, .select(id))
         case .pan(let dx, let dy):
             guard let v = viewport(state, app) else { return [] }
             let stepX = Double(v.dotsWide) * v.pointsPerDot / 4, stepY = Double(v.dotsHigh) * v.pointsPerDot / 4
@@ -356,7 +381,7 @@ enum MapReducer {
             return []
         }
         guard let action = cardAction(state, app, sel) else { return [] }
-        return Reducer.reduce(&state, action)
+        return Reducer.dispatch(&state, action)
     }
 
     /// What Enter does on an item's card: play an artwork's commentary, start a tour.
@@ -402,28 +427,6 @@ enum MapReducer {
     // MARK: Clicks
 
     /// Tags: `floor:<n>`, `item:<id>`, `card`, `close`, `zoom:+1`/`zoom:-1`.
-    static func clicked(_ state: inout AppState, _ tag: String) -> [Effect] {
-        guard state.overlay == nil else { return [] }
-        let parts = tag.split(separator: ":", maxSplits: 1).map(String.init)
-        let arg = parts.count > 1 ? parts[1] : ""
-        switch parts.first ?? "" {
-        case "floor":
-            guard let n = Int(arg) else { return [] }
-            return reduce(&state, .selectFloor(Floor(n)))
-        case "item":
-            guard let id = MapItemID(tag: arg) else { return [] }
-            if state.map.selection == id, state.map.cardOpen { return reduce(&state, .activate) }
-            return reduce(&state, .select(id))
-        case "card":
-            return reduce(&state, .activate)
-        case "close":
-            return reduce(&state, .dismiss)
-        case "zoom":
-            return reduce(&state, .zoom(Int(arg) ?? 0))
-        default:
-            return []
-        }
-    }
 }
 
 extension MapAction {

@@ -4,6 +4,8 @@ import Foundation
 /// service confirms it, re-checked at every start, and the `member_expiration` messages its
 /// expiry date triggers. Off unless the configuration names the service (`member_card_url`).
 public struct MemberState: Equatable, Sendable {
+    /// The membership service (configuration `member_card_url`); nil: no member card.
+    public var serviceURL: String?
     /// The confirmed card (also restored from the state database).
     public var card: MemberCard?
     /// What the visitor is typing.
@@ -55,25 +57,41 @@ public enum MemberAction: Equatable, Sendable {
     case switchHolder
     /// Forget the card.
     case signOut
+    /// A click on field 0 (member ID) or 1 (ZIP code).
+    case focusField(Int)
 }
 
 public enum MemberEffect: Equatable, Sendable {
     case validate(token: Int, FetchRequest)
 }
 
-extension Reducer {
-    /// The member card part of the reducer; nil when the action is not its own.
-    static func reduceMember(_ state: inout AppState, _ action: AppAction) -> [Effect]? {
-        if case .clicked(let tag) = action, tag.hasPrefix("member:field:") {
-            if state.member.card == nil, let i = Int(tag.dropFirst("member:field:".count)), i == 0 || i == 1 { state.member.field = i }
-            return []
-        }
-        guard case .member(let a) = action else { return nil }
+/// The member card as a feature of the guide: its state, actions, page, Info row, saved card
+/// and message placeholders. The form is drawn by `MemberView` (DocentUI); the service is
+/// asked by `MemberRunner` (the executable); the card is stored by `MemberStorage`.
+public enum MemberFeature: Feature {
+    public typealias State = MemberState
+    public typealias Action = MemberAction
+    public typealias Effect = MemberEffect
+    public typealias Saved = MemberCard
+
+    /// The feature's one page: the card, or the form to sign in.
+    public enum Route: Hashable, Sendable { case card }
+
+    public static let id = FeatureID("member")
+    public static let initialState = MemberState()
+    /// The configuration key naming the membership service.
+    public static let configKey = "member_card_url"
+    public static let configKeys = [configKey]
+
+    public static func reduce(_ state: inout AppState, _ a: MemberAction) -> [DocentCore.Effect] {
         switch a {
+        case .focusField(let i):
+            if state.member.card == nil, i == 0 || i == 1 { state.member.field = i }
+            return []
         case .open:
-            guard state.memberCardURL != nil else { return [] }
-            if state.page.route != .memberCard { push(&state, .memberCard) }
-            state.page.selection = firstSelectable(.memberCard, state)
+            guard state.member.serviceURL != nil else { return [] }
+            if state.page.route != .memberCard { Reducer.push(&state, .memberCard) }
+            state.page.selection = Reducer.firstSelectable(.memberCard, state)
             return []
         case .typed(let text):
             guard state.page.route == .memberCard, state.member.card == nil, !state.member.isChecking else { return [] }
@@ -128,23 +146,24 @@ extension Reducer {
         case .signOut:
             guard state.member.card != nil else { return [] }
             // Nothing of the card is kept (a shared kiosk must not remember it).
-            let token = state.member.token
+            let token = state.member.token, service = state.member.serviceURL
             state.member = MemberState()
             state.member.token = token &+ 1
+            state.member.serviceURL = service
             state.page.selection = 0
-            state.banner = Banner(state.strings("member.signedOut"))
+            state.banner = Banner(.key("member.signedOut"))
             return [.persist(state.settings)]
         }
     }
 
-    static func validate(_ state: inout AppState, memberID: String, zip: String, signingIn: Bool) -> [Effect] {
-        guard let url = state.memberCardURL else { return [] }
+    static func validate(_ state: inout AppState, memberID: String, zip: String, signingIn: Bool) -> [DocentCore.Effect] {
+        guard let url = state.member.serviceURL else { return [] }
         state.member.token = state.member.token &+ 1
         state.member.status = .checking(signingIn: signingIn)
-        return [.member(.validate(token: state.member.token, MemberCardAPI.request(url: url, memberID: memberID, zip: zip)))]
+        return [effect(.validate(token: state.member.token, MemberCardAPI.request(url: url, memberID: memberID, zip: zip)))]
     }
 
-    static func answered(_ state: inout AppState, _ result: Result<[UInt8], LoadFailure>, signingIn: Bool) -> [Effect] {
+    static func answered(_ state: inout AppState, _ result: Result<[UInt8], LoadFailure>, signingIn: Bool) -> [DocentCore.Effect] {
         let typedZip = signingIn ? state.member.zip.trimmingCharacters(in: .whitespaces) : state.member.card?.zip ?? ""
         let typedID = signingIn ? state.member.memberID.trimmingCharacters(in: .whitespaces) : state.member.card?.memberID ?? ""
         let outcome: Result<MemberCard, MemberCardFailure>
@@ -159,8 +178,8 @@ extension Reducer {
             state.member.status = .idle
             state.member.zip = ""
             if signingIn {
-                state.banner = Banner(state.strings("member.welcome", ["name": card.firstName.isEmpty ? card.holder : card.firstName]))
-                if state.page.route == .memberCard { state.page.selection = firstSelectable(.memberCard, state) }
+                state.banner = Banner(.key("member.welcome", ["name": .verbatim(card.firstName.isEmpty ? card.holder : card.firstName)]))
+                if state.page.route == .memberCard { state.page.selection = Reducer.firstSelectable(.memberCard, state) }
             }
             queueExpirationMessages(&state)
             return [.persist(state.settings)]
@@ -174,7 +193,7 @@ extension Reducer {
             if why == .notFound {
                 state.member.card = nil
                 state.member.status = .failed(.notFound)
-                state.banner = Banner(state.strings("member.noLongerValid"), level: .warning)
+                state.banner = Banner(.key("member.noLongerValid"), level: .warning)
                 return [.persist(state.settings)]
             }
             state.member.status = .recheckFailed(why)
@@ -183,8 +202,8 @@ extension Reducer {
     }
 
     /// At start, with a stored card: check it again (quietly).
-    static func recheckStoredCard(_ state: inout AppState) -> [Effect] {
-        guard let card = state.member.card, state.memberCardURL != nil else { return [] }
+    static func recheckStoredCard(_ state: inout AppState) -> [DocentCore.Effect] {
+        guard let card = state.member.card, state.member.serviceURL != nil else { return [] }
         return validate(&state, memberID: card.memberID, zip: card.zip, signingIn: false)
     }
 
@@ -203,11 +222,11 @@ extension Reducer {
         let new = due.filter { !waiting.contains($0) }
         guard !new.isEmpty else { return }
         state.messageQueue += new
-        if state.overlay == nil { showNextMessage(&state) }
+        if state.overlay == nil { Reducer.showNextMessage(&state) }
     }
 
     /// The words for a failure, in the current language.
-    public static func memberFailureText(_ f: MemberCardFailure, _ state: AppState) -> String {
+    public static func failureText(_ f: MemberCardFailure, _ state: AppState) -> String {
         let s = state.strings
         switch f {
         case .network(let why): return s("member.error.network", ["reason": why])
@@ -216,4 +235,97 @@ extension Reducer {
         case .unreadable(let why): return s("member.error.unreadable", ["reason": why])
         }
     }
+
+    // MARK: Hooks
+
+    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+        switch event {
+        case .launched:
+            let url = state.config[configKey]?.trimmingCharacters(in: .whitespaces) ?? ""
+            state.member.serviceURL = url.isEmpty ? nil : url
+            return []
+        case .documentLoaded:
+            guard state.museum != nil else { return [] }
+            queueExpirationMessages(&state)
+            return recheckStoredCard(&state)
+        case .languageChanged, .tick, .navigated:
+            return []
+        }
+    }
+
+    public static func content(_ route: Route, _ state: AppState) -> PageContent {
+        let s = state.strings
+        guard state.member.card != nil else { return .custom(id, title: s("member.title")) }
+        return .list(title: s("member.title"), rows: cardRows(state))
+    }
+
+    /// Info's "Member card" row, when the museum has a membership service.
+    public static func rows(for slot: RowSlot, _ state: AppState) -> [Row] {
+        guard slot == .infoMuseum, state.member.serviceURL != nil else { return [] }
+        let s = state.strings
+        return [Row(.item, s("info.memberCard"), detail: state.member.card?.holder ?? s("member.signIn"), action: .send(action(.open)))]
+    }
+
+    /// The CMS placeholders of `member_expiration` messages; emptied without a card, never
+    /// shown raw.
+    public static func placeholders(_ state: AppState) -> [String: String] {
+        let card = state.member.card
+        return [
+            "CARD_ID": card?.memberID ?? "", "ZIP_CODE": card?.zip ?? "", "NAME": card?.holder ?? "",
+            "FIRST_NAME": card?.firstName ?? "", "EXPIRATION_DATE": card.map { PageBuilder.formatDay($0.expiration, state) } ?? "",
+        ]
+    }
+
+    public static func saved(_ state: AppState) -> MemberCard? { state.member.card }
+    public static func restore(_ saved: MemberCard, _ state: inout AppState) { state.member.card = saved }
+
+    static func cardRows(_ state: AppState) -> [Row] {
+        let s = state.strings
+        guard let card = state.member.card else { return [] }
+        var rows: [Row] = [Row(.header, card.holder)]
+        var level = card.isLifetime ? s("member.lifeMember") : card.level
+        if card.isReciprocal { level += " · " + s("member.reciprocal") }
+        rows.append(Row(.note, level))
+        rows.append(Row(.note, s("member.id", ["id": card.memberID])))
+        if !card.isLifetime {
+            let date = PageBuilder.formatDay(card.expiration, state)
+            rows.append(Row(.note, s(card.hasExpired(at: state.now) ? "member.expired" : "member.validThrough", ["date": date])))
+        }
+        switch state.member.status {
+        case .checking: rows.append(Row(.note, s("member.checking")))
+        case .recheckFailed(let why):
+            rows.append(Row(.note, s("member.notChecked", ["date": PageBuilder.formatDateTime(card.checkedAt, state), "reason": failureText(why, state)])))
+        default: rows.append(Row(.note, s("member.checked", ["date": PageBuilder.formatDateTime(card.checkedAt, state)])))
+        }
+        rows.append(Row(.header, s("member.actions")))
+        if card.holders.count > 1 {
+            let other = card.holders[(card.holderIndex + 1) % card.holders.count]
+            rows.append(Row(.item, s("member.switchHolder", ["name": other]), action: .send(action(.switchHolder))))
+        }
+        rows.append(Row(.item, s("member.recheck"), action: .send(action(.recheck))))
+        rows.append(Row(.item, s("member.signOut"), action: .send(action(.signOut))))
+        return rows
+    }
+}
+
+extension AppState {
+    /// The member card's state.
+    public var member: MemberState {
+        get { self[MemberFeature.self] }
+        _modify { yield &self[MemberFeature.self] }
+        set { self[MemberFeature.self] = newValue }
+    }
+}
+
+extension AppAction {
+    public static func member(_ a: MemberAction) -> AppAction { MemberFeature.action(a) }
+}
+
+extension Effect {
+    public static func member(_ e: MemberEffect) -> Effect { MemberFeature.effect(e) }
+}
+
+extension Route {
+    /// The member card page.
+    public static var memberCard: Route { MemberFeature.route(.card) }
 }

@@ -147,6 +147,8 @@ public enum SearchAction: Equatable, Sendable {
     /// Show a result on the map (through `MapAction.show`).
     case showOnMap(SearchMapTarget)
     /// A debounce timer fired for request `token`.
+    /// A click on result row `index`: select it, then open it.
+    case clickRow(Int)
     case liveDue(token: Int, LiveSearchStage)
     case autocompleteLoaded(token: Int, Result<[UInt8], LoadFailure>)
     case multisearchLoaded(token: Int, Result<[UInt8], LoadFailure>)
@@ -165,32 +167,65 @@ public enum SearchEffect: Equatable, Sendable {
     case multisearch(token: Int, FetchRequest)
 }
 
-extension Reducer {
-    /// The search part of the reducer; nil when the action is not search's. It also builds
-    /// the index when a document loads (and returns nil so the main reducer goes on).
-    static func reduceSearch(_ state: inout AppState, _ action: AppAction) -> [Effect]? {
-        switch action {
-        case .documentLoaded(.success(let museum), _):
-            if state.search.index.map({ $0.source !== museum }) ?? true {
-                var fresh = SearchState()
-                fresh.index = SearchIndex(app: museum.data, source: museum)
-                fresh.live.status = LiveSearch.isAvailable(app: museum.data) ? .idle : .off
-                fresh.returnTab = state.search.returnTab
-                state.search = fresh
-            }
-            return nil
-        case .clicked(let tag) where tag.hasPrefix("search:"):
-            return searchClicked(&state, tag)
-        case .move(let d) where state.page.route == .search && state.overlay == nil:
-            // Only the mouse wheel gets here on the search screen (its keys are its own).
-            return reduce(&state, search: .move(d))
-        case .search(let a):
-            return reduce(&state, search: a)
-        default:
-            return nil
-        }
+/// The Search tab as a feature: the query, results by kind, live API results, "show on map".
+/// Drawn by `SearchScreen` (DocentUI); live requests run in its runner in the shell.
+public enum SearchFeature: Feature {
+    public typealias State = SearchState
+    public typealias Action = SearchAction
+    public typealias Effect = SearchEffect
+    /// The feature's one page: the field and the results.
+    public enum Route: Hashable, Sendable { case query }
+    public static let id = FeatureID("search")
+    public static let initialState = SearchState()
+
+    public static func reduce(_ state: inout AppState, _ action: SearchAction) -> [DocentCore.Effect] {
+        Reducer.reduce(&state, search: action)
     }
 
+    public static func content(_ route: Route, _ state: AppState) -> PageContent { .custom(id, title: nil) }
+
+    /// The mouse wheel on the results (the keys are search's own).
+    public static func move(_ delta: Int, _ state: inout AppState) -> [DocentCore.Effect] {
+        Reducer.reduce(&state, search: .move(delta))
+    }
+
+    /// A new museum: a new index (the query typed so far is dropped with it).
+    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+        guard event == .documentLoaded, case .ready(let museum) = state.document else { return [] }
+        if state.search.index.map({ $0.source !== museum }) ?? true {
+            var fresh = SearchState()
+            fresh.index = SearchIndex(app: museum.data, source: museum)
+            fresh.live.status = LiveSearch.isAvailable(app: museum.data) ? .idle : .off
+            fresh.returnTab = state.search.returnTab
+            state.search = fresh
+        }
+        return []
+    }
+}
+
+extension AppState {
+    /// Search's state.
+    public var search: SearchState {
+        get { self[SearchFeature.self] }
+        _modify { yield &self[SearchFeature.self] }
+        set { self[SearchFeature.self] = newValue }
+    }
+}
+
+extension AppAction {
+    public static func search(_ a: SearchAction) -> AppAction { SearchFeature.action(a) }
+}
+
+extension Effect {
+    public static func search(_ e: SearchEffect) -> Effect { SearchFeature.effect(e) }
+}
+
+extension Route {
+    /// The search field and results.
+    public static var search: Route { SearchFeature.route(.query) }
+}
+
+extension Reducer {
     static func reduce(_ state: inout AppState, search action: SearchAction) -> [Effect] {
         switch action {
         case .appeared:
@@ -215,7 +250,7 @@ extension Reducer {
             if !state.search.query.isEmpty { return reduce(&state, search: .clear) }
             let back = state.search.returnTab.flatMap { $0 != .search && state.tabs.contains($0) ? $0 : nil } ?? .home
             state.search.returnTab = nil
-            return reduce(&state, .selectTab(back))
+            return dispatch(&state, .selectTab(back))
         case .setQuery(let q):
             state.search.query = String(q.prefix(SearchState.maxQueryLength))
             state.search.filter = .all
@@ -232,6 +267,12 @@ extension Reducer {
         case .moveToEnd:
             moveSearchSelection(&state, by: Int.max / 2)
             return []
+        case .clickRow(let i):
+            guard state.overlay == nil, state.page.route == .search else { return [] }
+            let rows = SearchPage.rows(state)
+            guard rows.indices.contains(i), rows[i].row.isSelectable else { return [] }
+            state.search.selection = i
+            return reduce(&state, search: .activate)
         case .nextFilter, .previousFilter:
             guard state.search.results != nil else { return [] }
             let all = SearchFilter.allCases
@@ -247,14 +288,14 @@ extension Reducer {
             return performSearch(&state, action)
         case .showSelectionOnMap:
             guard let action = SearchPage.selectedAction(state), let target = mapTarget(action) else { return [] }
-            return reduce(&state, .search(.showOnMap(target)))
+            return dispatch(&state, .search(.showOnMap(target)))
         case .showOnMap(let target):
             guard state.tabs.contains(.map) else {
-                state.banner = Banner(state.strings("search.noMap"))
+                state.banner = Banner(.key("search.noMap"))
                 return []
             }
             guard let item = mapItem(target, state) else { return [] }
-            return reduce(&state, .map(.show(item)))
+            return dispatch(&state, .map(.show(item)))
         case .liveDue(let token, let stage):
             return liveDue(&state, token, stage)
         case .autocompleteLoaded(let token, let result):
@@ -475,8 +516,8 @@ extension Reducer {
         switch action {
         case .open(.artwork(let id)):
             guard let a = state.museum?.artworks[id] else { return [] }
-            guard let c = a.commentaries.first else { return reduce(&state, .search(.showOnMap(.artwork(id)))) }
-            let effects = reduce(&state, .play(audioID: c.audioID, artworkID: id, tourID: nil))
+            guard let c = a.commentaries.first else { return dispatch(&state, .search(.showOnMap(.artwork(id)))) }
+            let effects = dispatch(&state, .play(audioID: c.audioID, artworkID: id, tourID: nil))
             if state.player.track?.artworkID == id, state.page.route != .player { push(&state, .player) }
             return effects
         case .open(.tour(let id)):
@@ -496,29 +537,11 @@ extension Reducer {
             return perform(&state, .push(.exhibitionDetail(e.id)))
         case .open(.gallery), .open(.annotation), .openLiveArtwork, .amenities:
             guard let target = mapTarget(action) else { return [] }
-            return reduce(&state, .search(.showOnMap(target)))
+            return dispatch(&state, .search(.showOnMap(target)))
         case .query(let q):
             return reduce(&state, search: .setQuery(q))
         case .filter(let f):
             return reduce(&state, search: .setFilter(f))
-        }
-    }
-
-    /// Click tags: `search:row:<index>`, `search:filter:<index>`.
-    static func searchClicked(_ state: inout AppState, _ tag: String) -> [Effect] {
-        let parts = tag.split(separator: ":").map(String.init)
-        guard parts.count == 3, let i = Int(parts[2]), state.overlay == nil, state.page.route == .search else { return [] }
-        switch parts[1] {
-        case "row":
-            let rows = SearchPage.rows(state)
-            guard rows.indices.contains(i), rows[i].row.isSelectable else { return [] }
-            state.search.selection = i
-            return reduce(&state, search: .activate)
-        case "filter":
-            guard let f = SearchFilter(rawValue: i) else { return [] }
-            return reduce(&state, search: .setFilter(f))
-        default:
-            return []
         }
     }
 }

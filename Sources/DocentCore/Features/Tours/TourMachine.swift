@@ -1,5 +1,5 @@
 /// Listening modes for a tour.
-public enum TourMode: String, Equatable, Sendable {
+public enum TourMode: String, Equatable, Sendable, CaseIterable {
     /// After a stop and the next bumper, wait until the visitor says they have arrived.
     case guided
     /// Play on: bumper, next stop, bumper…

@@ -1,6 +1,11 @@
 /// The Search tab: the query line, the filter line, the results (drawn from `AppState.search`
 /// through `SearchPage.rows`, the same rows the reducer acts on) and a line of keys.
-public enum SearchScreen {
+public enum SearchScreen: FeatureView {
+    public typealias Core = SearchFeature
+
+    /// Every printable key is typed into the query, so q, ? and digits are not keys here.
+    public static func hints(_ state: AppState) -> String? { state.strings("hints.search") }
+
     public static func render(_ screen: inout Screen, _ area: Rect, state: AppState) {
         guard !area.isEmpty else { return }
         let s = state.strings
@@ -23,11 +28,8 @@ public enum SearchScreen {
             if narrow, row.kind == .item { row.detail = nil }
             return row
         }
-        ListView.render(&screen, listArea, rows: rows, selection: state.search.selection, strings: s)
-        // Clicks on rows are search's own (the list's `row:` tags belong to list pages).
-        for region in screen.hitRegions where region.tag.hasPrefix("row:") && region.rect.y >= listArea.y && region.rect.y < listArea.maxY {
-            screen.addHitRegion(region.rect, tag: "search:" + region.tag)
-        }
+        // Clicks on rows are search's own (the list's rows belong to list pages).
+        ListView.render(&screen, listArea, rows: rows, selection: state.search.selection, strings: s, click: { .search(.clickRow($0)) })
     }
 
     /// `Search: query▌` and, on the right, a quiet note about the live search.
@@ -78,7 +80,7 @@ public enum SearchScreen {
                 let w = TextWidth.width(labels[i])
                 let style = f == current ? Style(role: .highlight, bold: true, reverse: true) : Style(role: count(f) == 0 ? .muted : .normal)
                 screen.put(labels[i], x: x, y: area.y, style: style, clip: area)
-                screen.addHitRegion(Rect(x: x, y: area.y, width: w, height: 1), tag: "search:filter:\(f.rawValue)")
+                screen.addHitRegion(Rect(x: x, y: area.y, width: w, height: 1), action: .search(.setFilter(f)))
                 x += w + 1
             }
         } else {

@@ -1,6 +1,7 @@
 /// The member card sign-in form: member ID and ZIP code, what is happening, what went wrong.
-/// (A confirmed card is an ordinary list page; see `PageBuilder.memberCardRows`.)
-public enum MemberScreen {
+/// (A confirmed card is an ordinary list page; see `MemberFeature.cardRows`.)
+public enum MemberView: FeatureView {
+    public typealias Core = MemberFeature
     public static func render(_ screen: inout Screen, _ area: Rect, state: AppState) {
         let s = state.strings
         let m = state.member
@@ -27,19 +28,24 @@ public enum MemberScreen {
             while TextWidth.width(shown) > room { shown.removeFirst() }
             let w = screen.put(shown, x: x, y: y, style: Style(underline: true), clip: box)
             if active, !state.member.isChecking { screen.put("▏", x: x + w, y: y, style: Style(role: .highlight, bold: true), clip: box) }
-            screen.addHitRegion(Rect(x: area.x, y: y, width: labelWidth + 2 + fieldWidth, height: 1), tag: "member:field:\(i)")
+            screen.addHitRegion(Rect(x: area.x, y: y, width: labelWidth + 2 + fieldWidth, height: 1), action: .member(.focusField(i)))
             y += 1
         }
         y += 1
         switch m.status {
         case .checking: line(s("member.checking"), Style(role: .accent, bold: true))
-        case .failed(let why): line(Reducer.memberFailureText(why, state), Style(role: .error))
+        case .failed(let why): line(MemberFeature.failureText(why, state), Style(role: .error))
         default: line(s(m.field == 0 ? "member.formNext" : "member.formSubmit"), Style(role: .muted))
         }
         y += 1
         line(s("member.intro"), .plain)
         y += 1
         line(s("member.privacy"), Style(role: .muted))
+    }
+
+    /// On the form, typed keys go into the fields.
+    public static func hints(_ state: AppState) -> String? {
+        state.member.card == nil ? state.strings("hints.memberForm") : nil
     }
 
     /// The form's own keys: typing goes into the fields (digits included, so not to the

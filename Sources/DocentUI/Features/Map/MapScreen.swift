@@ -3,7 +3,8 @@ import Foundation
 
 /// The Map tab: a header (floors, zoom, plan status), the floor plan in braille with the
 /// annotations on it (or the text list), a line of key hints; the card and the legend on top.
-public enum MapScreen {
+public enum MapScreen: FeatureView {
+    public typealias Core = MapFeature
     public static func render(_ screen: inout Screen, _ area: Rect, state: AppState) {
         let s = state.strings
         guard area.width > 0, area.height > 0, let app = state.museum else { return }
@@ -42,7 +43,7 @@ public enum MapScreen {
             let chip = " \(f.label) "
             let current = f == scene.floor
             let w = screen.put(chip, x: x, y: area.y, style: current ? Style(role: .highlight, bold: true, reverse: true) : .plain, clip: area)
-            screen.addHitRegion(Rect(x: x, y: area.y, width: w, height: 1), tag: "map:floor:\(f.number)")
+            screen.addHitRegion(Rect(x: x, y: area.y, width: w, height: 1), action: .map(.selectFloor(f)))
             x += w
         }
         x += screen.put("  ", x: x, y: area.y, clip: area)
@@ -294,7 +295,7 @@ struct MapLabels {
         let selected = item.id == state.map.selection
         let marked = item.id == state.map.highlight || item.id == scene.here
         let forced = selected || marked
-        let tag = "map:item:\(item.id.tag)"
+        let click = AppAction.map(.clickItem(item.id))
         if let pin = MapScreen.pin(item, scene: scene) {
             let w = TextWidth.width(pin)
             // The pin's own cell, else the nearest free neighbour.
@@ -310,7 +311,7 @@ struct MapLabels {
             guard let r = spot else { return }
             screen.put(pin, x: r.x, y: r.y, style: pinStyle(item, scene: scene, selected: selected, marked: marked), clip: area)
             occupy(r)
-            screen.addHitRegion(r, tag: tag)
+            screen.addHitRegion(r, action: click)
             // Artwork titles close in: everywhere at the closest level, near the middle one
             // level out (the AIC app opens pins within 15 m of the centre).
             if case .artwork = item.kind, showsTitle(item, state: state, scene: scene) || forced {
@@ -320,7 +321,7 @@ struct MapLabels {
                     let style = forced ? Style(role: .highlight, reverse: selected) : Style(role: .normal)
                     screen.put(title, x: tr.x, y: tr.y, style: style, clip: area)
                     occupy(tr)
-                    screen.addHitRegion(tr, tag: tag)
+                    screen.addHitRegion(tr, action: click)
                 }
             }
             return
@@ -365,7 +366,7 @@ struct MapLabels {
             screen.put(l, x: r.x + (w - lw) / 2, y: r.y + k, style: style, clip: area)
         }
         occupy(r)
-        screen.addHitRegion(r, tag: tag)
+        screen.addHitRegion(r, action: click)
     }
 
     func showsTitle(_ item: MapItem, state: AppState, scene: MapScene) -> Bool {

@@ -48,9 +48,9 @@ enum MapCard {
         let fy = box.maxY - 2
         guard fy > box.y else { return }
         screen.put(f, x: box.x + 2, y: fy, style: Style(role: action == nil ? .muted : .accent, bold: action != nil), clip: box.inset(1))
-        screen.addHitRegion(box, tag: "map:card")
+        screen.addHitRegion(box, action: .map(.activate))
         screen.put("×", x: box.maxX - 2, y: box.y, style: Style(role: .accent))
-        screen.addHitRegion(Rect(x: box.maxX - 2, y: box.y, width: 1, height: 1), tag: "map:close")
+        screen.addHitRegion(Rect(x: box.maxX - 2, y: box.y, width: 1, height: 1), action: .map(.dismiss))
     }
 }
 
@@ -112,7 +112,7 @@ enum MapTextList {
                 let style = isSel ? Style(role: .highlight, reverse: true) : item.id == state.map.highlight ? Style(role: .highlight, bold: true) : .plain
                 if isSel { screen.fill(row, style: style) }
                 screen.put(TextWidth.truncate(text, to: canvas.width), x: canvas.x, y: y, style: style, clip: canvas)
-                screen.addHitRegion(row, tag: "map:item:\(item.id.tag)")
+                screen.addHitRegion(row, action: .map(.clickItem(item.id)))
             }
         }
     }
@@ -160,6 +160,6 @@ enum MapLegend {
             guard y < inner.maxY else { break }
             screen.put(l, x: box.x + 2, y: y, style: Style(role: .muted), clip: inner)
         }
-        screen.addHitRegion(box, tag: "map:close")
+        screen.addHitRegion(box, action: .map(.dismiss))
     }
 }

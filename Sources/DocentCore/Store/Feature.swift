@@ -1,0 +1,235 @@
+import Foundation
+
+/// A feature's name in the registry, in actions, effects, routes and saved state.
+public struct FeatureID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let rawValue: String
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public static func < (a: FeatureID, b: FeatureID) -> Bool { a.rawValue < b.rawValue }
+    public var description: String { rawValue }
+}
+
+/// A value of one feature's own type (an action, an effect, a route, an overlay, saved
+/// state), carried through the shared types without them knowing it. Equality and hashing
+/// are the value's own; a value of another type is never equal.
+public struct FeatureValue: Hashable, Sendable, CustomStringConvertible {
+    public let feature: FeatureID
+    public let value: any Sendable
+    private let equals: @Sendable (any Sendable) -> Bool
+    private let hashInto: @Sendable (inout Hasher) -> Void
+
+    public init<T: Equatable & Sendable>(_ feature: FeatureID, _ value: T) {
+        self.feature = feature
+        self.value = value
+        equals = { ($0 as? T) == value }
+        // Equal values have the same type, so they take the same branch and hash alike.
+        if let h = value as? any Hashable {
+            let key = UncheckedHashable(AnyHashable(h))
+            hashInto = { $0.combine(key.value) }
+        } else {
+            hashInto = { _ in }
+        }
+    }
+
+    /// The value, when it is a `T`.
+    public func `as`<T>(_: T.Type) -> T? { value as? T }
+
+    public static func == (a: FeatureValue, b: FeatureValue) -> Bool { a.feature == b.feature && a.equals(b.value) }
+    public func hash(into h: inout Hasher) {
+        h.combine(feature)
+        hashInto(&h)
+    }
+    public var description: String { "\(feature):\(value)" }
+}
+
+/// A hashable copy of a Sendable value (it came from one, so sharing it is safe).
+private struct UncheckedHashable: @unchecked Sendable {
+    let value: AnyHashable
+    init(_ v: AnyHashable) { value = v }
+}
+
+/// Every feature's state, by feature. A feature reads and writes its own part through
+/// `AppState[F.self]`; nothing else knows its type.
+public struct FeatureStates: Equatable, Sendable {
+    fileprivate struct Box: Sendable {
+        let value: any Sendable
+        let equals: @Sendable (any Sendable) -> Bool
+        /// Whether it holds the feature's initial state (asked only when comparing).
+        let isInitial: @Sendable () -> Bool
+        init<F: Feature>(_ v: F.State, of _: F.Type) {
+            value = v
+            equals = { ($0 as? F.State) == v }
+            isInitial = { v == F.initialState }
+        }
+    }
+    fileprivate var boxes: [FeatureID: Box] = [:]
+    public init() {}
+
+    /// A feature never written and one holding its initial state compare equal.
+    public static func == (a: FeatureStates, b: FeatureStates) -> Bool {
+        for (k, box) in a.boxes {
+            if let other = b.boxes[k] {
+                guard box.equals(other.value) else { return false }
+            } else if !box.isInitial() {
+                return false
+            }
+        }
+        for (k, box) in b.boxes where a.boxes[k] == nil && !box.isInitial() { return false }
+        return true
+    }
+
+    public subscript<F: Feature>(_ feature: F.Type) -> F.State {
+        get { boxes[F.id]?.value as? F.State ?? F.initialState }
+        _modify {
+            // Take the value out first so it is uniquely referenced while it changes.
+            var v = boxes.removeValue(forKey: F.id)?.value as? F.State ?? F.initialState
+            defer { boxes[F.id] = Box(v, of: F.self) }
+            yield &v
+        }
+        set { boxes[F.id] = Box(newValue, of: F.self) }
+    }
+}
+
+/// Saved values of the features, by feature, as the state database hands them back and takes
+/// them (each feature's storage in the shell reads and writes its own).
+public struct FeatureSaves: Equatable, Sendable {
+    public var values: [FeatureID: FeatureValue] = [:]
+    public init() {}
+    public subscript<F: Feature>(_ feature: F.Type) -> F.Saved? {
+        get { values[F.id]?.as(F.Saved.self) }
+        set { values[F.id] = newValue.map { FeatureValue(F.id, $0) } }
+    }
+}
+
+/// Moments every feature may react to, after the shared reducer has handled them.
+public enum FeatureEvent: Equatable, Sendable {
+    /// Start-up; saved values are already in state.
+    case launched
+    /// The museum arrived (or failed).
+    case documentLoaded
+    /// The visitor chose another language.
+    case languageChanged
+    /// The clock moved (every 30 s, and on demand).
+    case tick
+    /// The tab or the page on top changed (something may have come on screen).
+    case navigated
+}
+
+/// Where in a shared list a feature may add rows.
+public enum RowSlot: Hashable, Sendable {
+    /// Info, under "The museum".
+    case infoMuseum
+}
+
+/// One feature of the guide: its state, actions, routes, effects, hooks and saved values.
+/// Registered once (`Registry` in DocentUI); the shared reducer forwards to it by id and
+/// knows nothing of its types. Its screens live beside it in DocentUI, its effect runner in
+/// the executable. Shaped after TCA's scoped reducers.
+public protocol Feature {
+    associatedtype State: Equatable & Sendable
+    associatedtype Action: Equatable & Sendable
+    associatedtype Route: Hashable & Sendable = Never
+    associatedtype Effect: Equatable & Sendable = Never
+    associatedtype Saved: Equatable & Sendable = Never
+
+    static var id: FeatureID { get }
+    static var initialState: State { get }
+    /// Its keys in config.toml (string values, handed to it in `AppState.config`).
+    static var configKeys: [String] { get }
+
+    /// The feature's own actions.
+    static func reduce(_ state: inout AppState, _ action: Action) -> [DocentCore.Effect]
+    /// A shared moment (after the shared reducer ran).
+    static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect]
+    /// What one of its routes shows.
+    static func content(_ route: Route, _ state: AppState) -> PageContent
+    /// The mouse wheel (or a list move) on one of its own screens (`PageContent.custom`).
+    static func move(_ delta: Int, _ state: inout AppState) -> [DocentCore.Effect]
+    /// Rows it adds to a shared list.
+    static func rows(for slot: RowSlot, _ state: AppState) -> [Row]
+    /// `%NAME%` placeholders it fills in museum messages (nil: none of its own).
+    static func placeholders(_ state: AppState) -> [String: String]
+    /// What it keeps between runs (nil: nothing to keep).
+    static func saved(_ state: AppState) -> Saved?
+    /// Restores what it kept.
+    static func restore(_ saved: Saved, _ state: inout AppState)
+}
+
+extension Feature {
+    public static var configKeys: [String] { [] }
+    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] { [] }
+    public static func rows(for slot: RowSlot, _ state: AppState) -> [Row] { [] }
+    public static func move(_ delta: Int, _ state: inout AppState) -> [DocentCore.Effect] { [] }
+    public static func placeholders(_ state: AppState) -> [String: String] { [:] }
+    public static func saved(_ state: AppState) -> Saved? { nil }
+    public static func restore(_ saved: Saved, _ state: inout AppState) {}
+
+    /// Wraps one of its actions for the shared loop.
+    public static func action(_ a: Action) -> AppAction { .feature(FeatureValue(id, a)) }
+    /// Wraps one of its effects for the shell.
+    public static func effect(_ e: Effect) -> DocentCore.Effect { .feature(FeatureValue(id, e)) }
+    /// One of its routes as a shared route.
+    public static func route(_ r: Route) -> DocentCore.Route { .feature(FeatureValue(id, r)) }
+}
+
+extension Feature where Route == Never {
+    public static func content(_ route: Never, _ state: AppState) -> PageContent { switch route {} }
+}
+
+/// A feature, type-erased, as the registry holds it.
+public struct AnyFeature: Sendable {
+    public let id: FeatureID
+    public let configKeys: [String]
+    let reduce: @Sendable (inout AppState, FeatureValue) -> [Effect]?
+    let react: @Sendable (FeatureEvent, inout AppState) -> [Effect]
+    let content: @Sendable (FeatureValue, AppState) -> PageContent?
+    let rows: @Sendable (RowSlot, AppState) -> [Row]
+    let move: @Sendable (Int, inout AppState) -> [Effect]
+    let placeholders: @Sendable (AppState) -> [String: String]
+    let saved: @Sendable (AppState) -> FeatureValue?
+    let restore: @Sendable (FeatureValue, inout AppState) -> Void
+
+    public init<F: Feature>(_ f: F.Type) {
+        id = F.id
+        configKeys = F.configKeys
+        reduce = { state, v in v.as(F.Action.self).map { F.reduce(&state, $0) } }
+        react = { F.react(to: $0, &$1) }
+        content = { r, state in r.as(F.Route.self).map { F.content($0, state) } }
+        rows = { F.rows(for: $0, $1) }
+        move = { F.move($0, &$1) }
+        placeholders = { F.placeholders($0) }
+        saved = { F.saved($0).map { FeatureValue(F.id, $0) } }
+        restore = { v, state in if let s = v.as(F.Saved.self) { F.restore(s, &state) } }
+    }
+}
+
+/// The features of this guide, in the order they hear shared moments. Compared by the ids.
+public struct FeatureSet: Equatable, Sendable {
+    public let all: [AnyFeature]
+    private let byID: [FeatureID: Int]
+
+    public init(_ features: [AnyFeature]) {
+        all = features
+        var m: [FeatureID: Int] = [:]
+        for (i, f) in features.enumerated() { m[f.id] = m[f.id] ?? i }
+        byID = m
+    }
+
+    public subscript(id id: FeatureID) -> AnyFeature? { byID[id].map { all[$0] } }
+    public var ids: [FeatureID] { all.map(\.id) }
+    /// Every feature's config.toml keys.
+    public var configKeys: Set<String> { Set(all.flatMap(\.configKeys)) }
+    public static func == (a: FeatureSet, b: FeatureSet) -> Bool { a.ids == b.ids }
+    public static let none = FeatureSet([])
+}
+
+extension AppState {
+    /// A feature's own state.
+    public subscript<F: Feature>(_ feature: F.Type) -> F.State {
+        get { featureStates[F.self] }
+        _modify { yield &featureStates[F.self] }
+        set { featureStates[F.self] = newValue }
+    }
+
+    /// Whether a feature is part of this guide.
+    public func has<F: Feature>(_ feature: F.Type) -> Bool { features[id: F.id] != nil }
+}

@@ -1,0 +1,48 @@
+/// A feature's part of the screen: how it draws its own pages and which keys it takes there.
+/// Lives beside the feature's core part (`Feature`), in the feature's folder of this target.
+public protocol FeatureView {
+    associatedtype Core: Feature
+    /// Draws one of its own screens (`PageContent.custom`).
+    static func render(_ screen: inout Screen, _ area: Rect, state: AppState)
+    /// Its keys on its own pages, before the shared ones; nil: the shared ones.
+    static func action(for key: Key, in state: AppState) -> AppAction?
+    /// The status line's hints on its own pages; nil: the usual ones.
+    static func hints(_ state: AppState) -> String?
+}
+
+extension FeatureView {
+    public static func action(for key: Key, in state: AppState) -> AppAction? { nil }
+    public static func hints(_ state: AppState) -> String? { nil }
+}
+
+/// One registered feature: its core part and its view, type-erased.
+public struct FeatureEntry: Sendable {
+    public let core: AnyFeature
+    let render: @Sendable (inout Screen, Rect, AppState) -> Void
+    let keys: @Sendable (Key, AppState) -> AppAction?
+    let hints: @Sendable (AppState) -> String?
+
+    public init<V: FeatureView>(_ view: V.Type) {
+        core = AnyFeature(V.Core.self)
+        render = { V.render(&$0, $1, state: $2) }
+        keys = { V.action(for: $0, in: $1) }
+        hints = { V.hints($0) }
+    }
+
+    public var id: FeatureID { core.id }
+}
+
+extension Registry {
+    /// The core parts, for `AppState(features:)`.
+    public static let features = FeatureSet(entries.map(\.core))
+
+    private static let byID: [FeatureID: FeatureEntry] = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+
+    /// The entry of the feature whose page is on top, if it is a feature's own page.
+    static func entry(for state: AppState) -> FeatureEntry? {
+        if case .feature(let r) = state.page.route { return byID[r.feature] }
+        return nil
+    }
+
+    static func entry(_ id: FeatureID) -> FeatureEntry? { byID[id] }
+}

@@ -1,0 +1,10 @@
+/// The features of the guide, in the order they hear shared moments. Adding a feature is one
+/// line here (see ARCHITECTURE.md, "Adding a feature"); its effect runner, if it has effects,
+/// is one line in the executable's `Runners.swift`.
+public enum Registry {
+    public static let entries: [FeatureEntry] = [
+        FeatureEntry(MapScreen.self),
+        FeatureEntry(SearchScreen.self),
+        FeatureEntry(MemberView.self),
+    ]
+}

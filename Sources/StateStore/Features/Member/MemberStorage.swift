@@ -1,0 +1,47 @@
+import DocentCore
+import Foundation
+import GRDB
+
+/// The member card's table: the whole card, so it shows offline (no row when signed out).
+public struct MemberStorage: FeatureStorage {
+    public typealias Core = MemberFeature
+    public init() {}
+
+    public var migrations: [FeatureMigration] {
+        [
+            FeatureMigration("v3-member-card") { db in
+                try db.execute(sql: """
+                    CREATE TABLE member_card (
+                        id INTEGER PRIMARY KEY CHECK (id = 1), member_id TEXT NOT NULL, zip TEXT NOT NULL,
+                        level TEXT NOT NULL, expiration REAL NOT NULL, holder1 TEXT NOT NULL, holder2 TEXT,
+                        holder_index INTEGER NOT NULL, checked_at REAL NOT NULL);
+                    """)
+            }
+        ]
+    }
+
+    /// The member card, whole, so it shows offline (nil when signed out).
+    public func load(_ db: Database) throws -> MemberCard? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM member_card WHERE id = 1"),
+            let id = row["member_id"] as String?, let zip = row["zip"] as String?, let level = row["level"] as String?,
+            let expiration = row["expiration"] as Double?, let first = row["holder1"] as String?,
+            let index = row["holder_index"] as Int?, let checked = row["checked_at"] as Double?
+        else { return nil }
+        let holders = [first] + ((row["holder2"] as String?).map { [$0] } ?? [])
+        return MemberCard(
+            memberID: id, zip: zip, level: level, expiration: Date(timeIntervalSince1970: expiration), holders: holders,
+            holderIndex: min(max(index, 0), holders.count - 1), checkedAt: Date(timeIntervalSince1970: checked))
+    }
+
+    public func save(_ card: MemberCard?, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM member_card")
+        guard let c = card, let first = c.holders.first else { return }
+        try db.execute(
+            sql: """
+                INSERT INTO member_card (id, member_id, zip, level, expiration, holder1, holder2, holder_index, checked_at)
+                VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [c.memberID, c.zip, c.level, c.expiration.timeIntervalSince1970, first, c.holders.dropFirst().first, c.holderIndex, c.checkedAt.timeIntervalSince1970])
+    }
+
+}

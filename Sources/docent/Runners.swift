@@ -1,0 +1,51 @@
+import DocentApp
+import DocentCore
+import Foundation
+import NetCurl
+import StateStore
+
+/// What a feature's runner may use: the HTTP client, the environment, a way to run blocking
+/// work off the loop thread (tracked, so quitting can wait for it).
+struct RunnerContext: Sendable {
+    let fetcher: CurlFetcher
+    let environment: [String: String]
+    let background: @Sendable (@escaping @Sendable () -> Void) -> Void
+}
+
+/// Runs one feature's effects in the shell; results go back through the mailbox as that
+/// feature's actions.
+protocol FeatureRunner: Sendable {
+    associatedtype Core: Feature
+    init(context: RunnerContext)
+    func run(_ effect: Core.Effect, mailbox: Mailbox)
+}
+
+/// A runner, type-erased, by feature.
+struct AnyRunner: Sendable {
+    let feature: FeatureID
+    let run: @Sendable (FeatureValue, Mailbox) -> Bool
+
+    init<R: FeatureRunner>(_ type: R.Type, context: RunnerContext) {
+        let runner = R(context: context)
+        feature = R.Core.id
+        run = { value, mailbox in
+            guard let e = value.as(R.Core.Effect.self) else { return false }
+            runner.run(e, mailbox: mailbox)
+            return true
+        }
+    }
+}
+
+/// The features whose effects need the outside world, and those that keep something in the
+/// state database: one line each.
+enum Runners {
+    static let storages: [any FeatureStorage] = [MemberStorage()]
+
+    static func all(_ context: RunnerContext) -> [AnyRunner] {
+        [
+            AnyRunner(MapRunner.self, context: context),
+            AnyRunner(SearchRunner.self, context: context),
+            AnyRunner(MemberRunner.self, context: context),
+        ]
+    }
+}
