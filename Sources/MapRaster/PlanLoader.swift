@@ -3,7 +3,7 @@ import Foundation
 
 /// Floor-plan rasters on disk, keyed by the plan's URL **and** its content (a hash of the
 /// PDF bytes) and the resolution, never by file name alone: a changed plan under the same name
-/// gets a new raster (the AIC iOS app's bug, spec §h.19). An HTTP ETag is remembered per URL
+/// gets a new raster (the AIC iOS app's bug, spec §h.19). An HTTP ETag is kept per URL
 /// so an unchanged plan costs a 304 and no PDF work.
 public struct PlanCache: Sendable {
     public let directory: String

@@ -206,7 +206,7 @@ final class ReaderRulesTests: XCTestCase {
     }
 
     func testDocumentOrderDoesNotMatter() throws {
-        // The same galleries in the opposite member order give the same result.
+        // The same galleries in the opposite field order give the same result.
         let a = try read()
         let swapped = Self.base.replacingOccurrences(of: "\"100\": {\"nid\": 100", with: "\"1000\": {\"nid\": 100")
         let b = try read(swapped)

@@ -1,4 +1,4 @@
-/// A parsed JSON value. Objects keep their members in document order (JSON objects are
+/// A parsed JSON value. Objects keep their fields in document order (JSON objects are
 /// unordered, so nothing may depend on that order; it only makes reports reproducible).
 /// Numbers keep what a reader needs: exact integers, doubles, and the raw text of anything
 /// that fits neither (ids beyond Int64, `1e999`), so such values can be reported, not trapped.
@@ -15,7 +15,7 @@ public enum JSON: Sendable, Equatable {
     case array([JSON])
     case object(JSONObject)
 
-    /// The member `key` if this is an object.
+    /// The field `key` if this is an object.
     public subscript(key: String) -> JSON? {
         if case .object(let o) = self { return o[key] }
         return nil
@@ -51,19 +51,19 @@ public enum JSON: Sendable, Equatable {
     }
 }
 
-/// A JSON object: members in document order; lookups return the last duplicate, as most
+/// A JSON object: fields in document order; lookups return the last duplicate, as most
 /// JSON readers (Python's among them) do.
 public struct JSONObject: Sendable, Equatable {
-    public var members: [(key: String, value: JSON)]
+    public var fields: [(key: String, value: JSON)]
 
-    public init(_ members: [(key: String, value: JSON)] = []) {
-        self.members = members
+    public init(_ fields: [(key: String, value: JSON)] = []) {
+        self.fields = fields
     }
 
     public subscript(key: String) -> JSON? {
-        var i = members.count - 1
+        var i = fields.count - 1
         while i >= 0 {
-            if members[i].key == key { return members[i].value }
+            if fields[i].key == key { return fields[i].value }
             i -= 1
         }
         return nil
@@ -72,24 +72,24 @@ public struct JSONObject: Sendable, Equatable {
     /// `self[key]` for a reader's field name (lowercase ASCII letters, digits and `_`), with
     /// lengths compared first. String equality is canonical equivalence, and the only
     /// non-ASCII text equivalent to ASCII text is U+212A, U+037E and U+1FEF (K ; `), so such
-    /// a name equals only strings of its own bytes: most members are passed over without a
+    /// a name equals only strings of its own bytes: most fields are passed over without a
     /// string comparison (lengths are stored; most field names differ in length).
     func value(forFieldName key: String) -> JSON? {
         assert(key.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }, "not a field name: \(key)")
         let length = key.utf8.count
-        var i = members.count - 1
+        var i = fields.count - 1
         while i >= 0 {
-            if members[i].key.utf8.count == length && members[i].key == key { return members[i].value }
+            if fields[i].key.utf8.count == length && fields[i].key == key { return fields[i].value }
             i -= 1
         }
         return nil
     }
 
-    public var count: Int { members.count }
-    public var keys: [String] { members.map(\.key) }
+    public var count: Int { fields.count }
+    public var keys: [String] { fields.map(\.key) }
 
     public static func == (a: JSONObject, b: JSONObject) -> Bool {
-        a.members.count == b.members.count
-            && zip(a.members, b.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        a.fields.count == b.fields.count
+            && zip(a.fields, b.fields).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }
 }

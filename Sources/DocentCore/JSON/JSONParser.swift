@@ -51,10 +51,10 @@ private struct Cursor {
     let maxDepth: Int
     var i = 0
     var depth = 0
-    /// Members and items of the containers being read, innermost last. Each container is
+    /// Fields and items of the containers being read, innermost last. Each container is
     /// moved out at its end into an array of exactly its size: one allocation per container,
     /// no growth slack kept in the tree, no copying (retain + release) of its values.
-    let memberStack = ScratchStack<(key: String, value: JSON)>()
+    let fieldStack = ScratchStack<(key: String, value: JSON)>()
     let itemStack = ScratchStack<JSON>()
     var interner = StringInterner()
 
@@ -140,11 +140,11 @@ private struct Cursor {
             depth -= 1
             return .object(JSONObject([]))
         }
-        let base = memberStack.count
+        let base = fieldStack.count
         while true {
             skipSpace()
             guard i < buf.count else { throw error(.truncated) }
-            guard buf[i] == UInt8(ascii: "\"") else { throw error(.unexpected("\(describe(buf[i])) where a member name was expected")) }
+            guard buf[i] == UInt8(ascii: "\"") else { throw error(.unexpected("\(describe(buf[i])) where a field name was expected")) }
             let key = try string()
             skipSpace()
             guard i < buf.count else { throw error(.truncated) }
@@ -152,7 +152,7 @@ private struct Cursor {
             i += 1
             skipSpace()
             let v = try value()
-            memberStack.push((key, v))
+            fieldStack.push((key, v))
             skipSpace()
             guard i < buf.count else { throw error(.truncated) }
             if buf[i] == UInt8(ascii: ",") {
@@ -162,7 +162,7 @@ private struct Cursor {
             if buf[i] == UInt8(ascii: "}") {
                 i += 1
                 depth -= 1
-                return .object(JSONObject(memberStack.pop(from: base)))
+                return .object(JSONObject(fieldStack.pop(from: base)))
             }
             throw error(.unexpected("\(describe(buf[i])) where ',' or '}' was expected"))
         }
@@ -465,7 +465,7 @@ private struct StringInterner {
         return h ^ (h >> 32)
     }
 
-    /// The stored string equal to `bytes`, if any. Remembers the hash for `insert`.
+    /// The stored string equal to `bytes`, if any. Keeps the hash for `insert`.
     mutating func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         let h = Self.hash(bytes)
         pending = h

@@ -9,7 +9,7 @@ public enum AppDataFormat: String, Hashable, Sendable {
 }
 
 /// Everything the guide knows about a museum, read from one appData document. Collections
-/// are sorted deterministically (by id, `weight` or `sort`), never by JSON member order.
+/// are sorted deterministically (by id, `weight` or `sort`), never by JSON field order.
 public struct AppData: Sendable {
     public var format: AppDataFormat
     /// Where the document came from; relative URLs were resolved against it.

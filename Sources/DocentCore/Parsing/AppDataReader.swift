@@ -106,7 +106,7 @@ public enum AppDataReader {
             }
         }
         if case .object(let objects)? = root["objects"] {
-            for (_, v) in objects.members.prefix(50) {
+            for (_, v) in objects.fields.prefix(50) {
                 if let o = v.objectValue, case .array? = o["audio"], o["audio_commentary"] == nil { return .v1 }
             }
         }

@@ -7,8 +7,8 @@ enum MapReader {
             return []
         }
         var out: [MapFloor] = []
-        for (key, value) in o.members {
-            let path = JSONPath.member("map_floors", key)
+        for (key, value) in o.fields {
+            let path = JSONPath.key("map_floors", key)
             guard key.hasPrefix("map_floor"), let n = Int(key.dropFirst("map_floor".count)), n >= 0, n < 100 else {
                 ctx.dropped(path, id: key, "floor keys are map_floor0 … map_floor3")
                 continue

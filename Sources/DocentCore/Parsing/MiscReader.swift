@@ -39,7 +39,7 @@ enum MiscReader {
         guard let o = v?.objectValue else { return s }
         switch o["search_strings"] {
         case .object(let m)?:
-            let sorted = m.members.enumerated().sorted {
+            let sorted = m.fields.enumerated().sorted {
                 (Int($0.element.key) ?? .max, $0.offset) < (Int($1.element.key) ?? .max, $1.offset)
             }
             s.strings = sorted.compactMap { $0.element.value.stringValue.map { TextCleaner.clean($0, .title) } }
@@ -138,7 +138,7 @@ enum KeypadBuilder {
         for t in app.tours {
             if let n = t.selectorNumber {
                 if n < 0 || n > 99_999 {
-                    ctx.warning(JSONPath.member("tours", String(t.id)), id: String(t.id), "keypad number \(n) has more than 5 digits")
+                    ctx.warning(JSONPath.key("tours", String(t.id)), id: String(t.id), "keypad number \(n) has more than 5 digits")
                     continue
                 }
                 k.addTour(number: n, tourID: t.id)

@@ -17,7 +17,7 @@ final class ReadContext {
         self.resolver = resolver
     }
 
-    /// `resolver.resolve(raw)`, remembered.
+    /// `resolver.resolve(raw)`, cached.
     func resolve(_ raw: String) -> String? {
         if let hit = resolvedURLs[raw] { return hit }
         let r = resolver.resolve(raw)
@@ -25,7 +25,7 @@ final class ReadContext {
         return r
     }
 
-    /// `Language.fromTag(tag)`, remembered.
+    /// `Language.fromTag(tag)`, cached.
     func language(_ tag: String) -> Language? {
         if let hit = languages[tag] { return hit }
         let l = Language.fromTag(tag)
@@ -77,7 +77,7 @@ final class ReadContext {
 /// Every record gets its path whether or not it is reported, so they are built by copying
 /// bytes into a string of the exact size (string interpolation costs ten times as much).
 enum JSONPath {
-    static func member(_ base: String, _ key: String) -> String {
+    static func key(_ base: String, _ key: String) -> String {
         build(base.utf8.count + key.utf8.count + 4) { b in
             b.string(base)
             b.byte(0x5B)  // ["key"]

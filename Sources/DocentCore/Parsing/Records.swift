@@ -13,8 +13,8 @@ enum Records {
         switch value {
         case .object(let o):
             out.reserveCapacity(o.count)
-            for (k, v) in o.members {
-                let path = JSONPath.member(name, k)
+            for (k, v) in o.fields {
+                let path = JSONPath.key(name, k)
                 guard case .object(let rec) = v else {
                     ctx.dropped(path, id: k, "expected an object, found \(v.kindName)")
                     continue
@@ -37,7 +37,7 @@ enum Records {
         return out
     }
 
-    /// The record id: `nid`, else the member key. Reports and returns nil when unusable.
+    /// The record id: `nid`, else the field key. Reports and returns nil when unusable.
     /// A record's non-empty `title` (cleaned as a title), or nil with the record dropped.
     static func title(_ e: Entry, id: Int, _ ctx: ReadContext) -> String? {
         guard let title = e.reader.requiredString("title", .title).value, !title.isEmpty else {

@@ -119,10 +119,10 @@ public enum PageBuilder {
         let grouped = !app.tours.isEmpty && app.tours.allSatisfy { $0.category != nil }
         if grouped {
             for c in app.tourCategories {
-                let members = app.tours.filter { $0.category == c.name }
-                guard !members.isEmpty else { continue }
+                let inCategory = app.tours.filter { $0.category == c.name }
+                guard !inCategory.isEmpty else { continue }
                 rows.append(Row(.header, c.name(state.language)))
-                rows += members.map { tourRow($0, state) }
+                rows += inCategory.map { tourRow($0, state) }
             }
         } else {
             rows += app.tours.map { tourRow($0, state) }

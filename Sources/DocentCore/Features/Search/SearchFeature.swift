@@ -324,7 +324,7 @@ extension Reducer {
 
     // MARK: Query
 
-    /// `/`: the Search tab, on its field, remembering where the visitor came from.
+    /// `/`: the Search tab, on its field, keeping where the visitor came from.
     static func openSearch(_ state: inout AppState) -> [Effect] {
         guard state.tabs.contains(.search) else { return [] }
         if state.overlay != nil {

@@ -11,7 +11,7 @@ public enum SearchText {
         return folder.fold(text)
     }
 
-    /// Folds many strings, remembering how each non-ASCII character folds: Foundation's
+    /// Folds many strings, keeping how each non-ASCII character folds: Foundation's
     /// folding is slow on Linux, and folding is per character (case folding, diacritics and
     /// width do not depend on neighbours), so each distinct character is folded once.
     public struct Folder {
