@@ -28,6 +28,52 @@ final class LanguageTests: EndToEndTestCase {
         }
     }
 
+    /// Text already on screen changes with the language: a banner shown before the switch,
+    /// the keypad's notice about a number, and a tour's page left open on another tab.
+    func testSwitchingLanguageRedrawsBannerKeypadNoticeAndOpenPage() throws {
+        // A state database that cannot be created: the guide says so in a banner that stays.
+        let s = try start(command: TmuxSession.guideCommand(extra: ["--state", "/dev/null/docent/state.sqlite"]))
+        try dismissFirstRun(s)
+        let bannerEN = try UIStrings.prefix("en", "banner.stateNotSaved")
+        try s.waitFor(bannerEN)
+        // Tours: open the first tour's page, and leave it open.
+        try s.sendKeys("F4")
+        try s.waitFor("─ \(try UIStrings.get("en", "title.tours")) ─")
+        try s.sendKeys("Enter")
+        try s.waitFor(try UIStrings.get("en", "tour.start"), try UIStrings.get("en", "tour.stopsHeading"))
+        // Audio Guide: a number no artwork has.
+        try s.sendKeys("F2")
+        try s.waitFor("─ \(try UIStrings.get("en", "title.audioGuide")) ─", "[ _ _ _ _ _ ]")
+        try s.sendKeys("9", "9", "9", "Enter")
+        // The notice up to the number (the rest may be shortened to fit the width).
+        func notice(_ code: String) throws -> String {
+            let text = try UIStrings.fill(code, "keypad.unknown", ["number": "999"])
+            return String(text[..<(text.range(of: "999")?.upperBound ?? text.endIndex)])
+        }
+        let noticeEN = try notice("en")
+        var screen = try s.waitUntil("the English notice and banner") {
+            ScreenText.flattened($0).contains(ScreenText.flattened(noticeEN)) && $0.contains(bannerEN)
+        }
+
+        // L, Español: the notice and the banner are in Spanish at once, nothing English left.
+        try s.sendKeys("L")
+        try s.waitFor("○ Español")
+        try s.sendKeys("Down", "Enter")
+        let noticeES = try notice("es")
+        let bannerES = try UIStrings.prefix("es", "banner.stateNotSaved")
+        screen = try s.waitUntil("the Spanish notice and banner") {
+            ScreenText.flattened($0).contains(ScreenText.flattened(noticeES)) && $0.contains(bannerES)
+        }
+        XCTAssertFalse(ScreenText.flattened(screen).contains(ScreenText.flattened(noticeEN)), "English notice left:\n\(screen)")
+        XCTAssertFalse(screen.contains(bannerEN), "English banner left:\n\(screen)")
+        // The tour page still open on Tours, now in Spanish.
+        try s.sendKeys("F4")
+        screen = try s.waitFor(try UIStrings.get("es", "tour.start"), try UIStrings.get("es", "tour.stopsHeading"), bannerES)
+        XCTAssertFalse(screen.contains(try UIStrings.get("en", "tour.stopsHeading")), screen)
+        try s.sendKeys("q")
+        XCTAssertEqual(try s.waitForExit().status, 0)
+    }
+
     func testLanguagePickerSwitchesToSpanishThenChineseAndPersists() throws {
         let home = try makeTemporaryDirectory()
         let tour = try SampleData.firstFeaturedTour()
