@@ -50,7 +50,8 @@ final class ReducerTests: XCTestCase {
         let ev = try XCTUnwrap(DataAggregator.eventsRequest(app: m.data, now: UIFixtures.now))
         XCTAssertEqual(ex.url, "/museum/search/exhibitions.json", "file endpoints are read, not POSTed")
         XCTAssertEqual(ex.method, .get)
-        send(&s, .documentLoaded(.success(m), note: nil), effects: [.fetch(.exhibitions, ex), .fetch(.events, ev)]) {
+        // The search index is built off the loop thread: asked for, not built here.
+        send(&s, .documentLoaded(.success(m), note: nil), effects: [.fetch(.exhibitions, ex), .fetch(.events, ev), .search(.buildIndex(m))]) {
             $0.document = .ready(m)
             $0.overlay = .message(id: 7)
             $0.exhibitions = .loading
@@ -78,7 +79,7 @@ final class ReducerTests: XCTestCase {
         let m = UIFixtures.museum()
         let note = Phrase.key("banner.offlineCopy", ["date": .verbatim("2026-11-20 10:00"), "reason": .verbatim("cannot reach x")])
         let effects = Reducer.reduce(&o, .documentLoaded(.success(m), note: note))
-        XCTAssertEqual(effects.count, 2)
+        XCTAssertEqual(effects.count, 3, "exhibitions, events, the search index")
         XCTAssertEqual(o.documentNote, note)
         XCTAssertEqual(o.banner, Banner(note, level: .warning))
         XCTAssertEqual(o.banner?.text(o.strings), "Offline: using the copy saved 2026-11-20 10:00 (cannot reach x)")

@@ -35,7 +35,7 @@ final class SearchTests: XCTestCase {
     func loaded(_ museum: Museum = SearchTests.fileMuseum, language: Language = .english, size: Size = Size(width: 80, height: 24)) -> AppState {
         var s = AppState(source: Self.sampleURL.path, catalog: UIFixtures.catalog, language: language, now: UIFixtures.now, features: Registry.features)
         _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
-        _ = Reducer.reduce(&s, .documentLoaded(.success(museum), note: nil))
+        UIFixtures.settle(&s, Reducer.reduce(&s, .documentLoaded(.success(museum), note: nil)))
         _ = Reducer.reduce(&s, .fetched(.exhibitions, .success(Self.sampleBytes("exhibitions.json"))))
         _ = Reducer.reduce(&s, .fetched(.events, .failure(LoadFailure("offline"))))
         let vp = RootView.viewport(for: size)
@@ -114,6 +114,30 @@ final class SearchTests: XCTestCase {
         _ = Reducer.reduce(&u, .search(.activate))
         XCTAssertEqual(u.search.query, app.search.strings[0])
         XCTAssertNotNil(u.search.results)
+    }
+
+    // MARK: The index, built off the loop thread
+
+    func testQueryTypedBeforeTheIndexArrivesIsAnsweredWhenItDoes() throws {
+        var s = AppState(source: Self.sampleURL.path, catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
+        _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
+        let m = Self.fileMuseum
+        let effects = Reducer.reduce(&s, .documentLoaded(.success(m), note: nil))
+        XCTAssertTrue(effects.contains(.search(.buildIndex(m))), "\(effects)")
+        XCTAssertNil(s.search.index, "not built on the loop thread")
+        s.overlay = nil
+        _ = Reducer.reduce(&s, .search(.open))
+        type(&s, "harbour")
+        XCTAssertTrue(texts(s).allSatisfy { !$0.contains("Harbo") }, "nothing to match yet")
+        // An index of another museum (a reload raced it) is dropped.
+        let stale = BuiltIndex(SearchIndex(app: m.data, source: Museum(m.data)))
+        XCTAssertEqual(Reducer.reduce(&s, .search(.indexBuilt(stale))), [])
+        XCTAssertNil(s.search.index)
+        // The real one: the query typed meanwhile is answered.
+        let built = BuiltIndex(SearchIndex(app: m.data, source: m))
+        _ = Reducer.reduce(&s, .search(.indexBuilt(built)))
+        XCTAssertTrue(s.search.index === built.index)
+        XCTAssertTrue(texts(s).contains { $0.contains("Harbo") }, "\(texts(s))")
     }
 
     // MARK: Local results

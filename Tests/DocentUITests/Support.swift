@@ -33,11 +33,20 @@ enum UIFixtures {
         }
     }
 
+    /// Runs the effects the tests stand in for the shell: the search index is built here, as
+    /// the runner builds it on its thread, and handed back.
+    static func settle(_ s: inout AppState, _ effects: [Effect]) {
+        for e in effects {
+            guard case .feature(let v) = e, case .buildIndex(let m)? = v.as(SearchEffect.self) else { continue }
+            settle(&s, Reducer.reduce(&s, .search(.indexBuilt(BuiltIndex(SearchIndex(app: m.data, source: m))))))
+        }
+    }
+
     /// A state with the museum loaded, exhibitions and events fetched, overlays dismissed.
     static func loadedState(language: Language = .english, size: Size = Size(width: 80, height: 24)) -> AppState {
         var s = AppState(source: "/museum/appData.json", catalog: catalog, language: language, now: now, features: Registry.features)
         _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
-        _ = Reducer.reduce(&s, .documentLoaded(.success(museum()), note: nil))
+        settle(&s, Reducer.reduce(&s, .documentLoaded(.success(museum()), note: nil)))
         _ = Reducer.reduce(&s, .fetched(.exhibitions, .success(bytes("exhibitions.json"))))
         _ = Reducer.reduce(&s, .fetched(.events, .success(bytes("events.json"))))
         let vp = RootView.viewport(for: size)

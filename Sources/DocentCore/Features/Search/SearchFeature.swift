@@ -149,6 +149,8 @@ public enum SearchAction: Equatable, Sendable {
     /// A debounce timer fired for request `token`.
     /// A click on result row `index`: select it, then open it.
     case clickRow(Int)
+    /// The museum's index is ready (see `SearchEffect.buildIndex`).
+    case indexBuilt(BuiltIndex)
     case liveDue(token: Int, LiveSearchStage)
     case autocompleteLoaded(token: Int, Result<[UInt8], LoadFailure>)
     case multisearchLoaded(token: Int, Result<[UInt8], LoadFailure>)
@@ -165,6 +167,16 @@ public enum LiveSearchStage: Hashable, Sendable {
 public enum SearchEffect: Equatable, Sendable {
     case autocomplete(token: Int, FetchRequest)
     case multisearch(token: Int, FetchRequest)
+    /// Index the museum (off the loop thread: a large collection takes a while); the index
+    /// comes back as `SearchAction.indexBuilt`.
+    case buildIndex(Museum)
+}
+
+/// A built index as an action carries it: compared by identity.
+public struct BuiltIndex: Equatable, Sendable {
+    public let index: SearchIndex
+    public init(_ index: SearchIndex) { self.index = index }
+    public static func == (a: BuiltIndex, b: BuiltIndex) -> Bool { a.index === b.index }
 }
 
 /// The Search tab as a feature: the query, results by kind, live API results, "show on map".
@@ -189,17 +201,16 @@ public enum SearchFeature: Feature {
         Reducer.reduce(&state, search: .move(delta))
     }
 
-    /// A new museum: a new index (the query typed so far is dropped with it).
+    /// A new museum: a new index, built off the loop thread (the query typed so far is
+    /// dropped with the old one). Until it arrives the guide answers keys as usual.
     public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
         guard event == .documentLoaded, case .ready(let museum) = state.document else { return [] }
-        if state.search.index.map({ $0.source !== museum }) ?? true {
-            var fresh = SearchState()
-            fresh.index = SearchIndex(app: museum.data, source: museum)
-            fresh.live.status = LiveSearch.isAvailable(app: museum.data) ? .idle : .off
-            fresh.returnTab = state.search.returnTab
-            state.search = fresh
-        }
-        return []
+        guard state.search.index.map({ $0.source !== museum }) ?? true else { return [] }
+        var fresh = SearchState()
+        fresh.live.status = LiveSearch.isAvailable(app: museum.data) ? .idle : .off
+        fresh.returnTab = state.search.returnTab
+        state.search = fresh
+        return [effect(.buildIndex(museum))]
     }
 }
 
@@ -267,6 +278,11 @@ extension Reducer {
         case .moveToEnd:
             moveSearchSelection(&state, by: Int.max / 2)
             return []
+        case .indexBuilt(let built):
+            // An index of a museum that is no longer the one loaded is dropped.
+            guard case .ready(let museum) = state.document, built.index.source === museum else { return [] }
+            state.search.index = built.index
+            return state.search.results != nil ? rerun(&state) : state.search.query.isEmpty ? [] : queryChanged(&state)
         case .clickRow(let i):
             guard state.overlay == nil, state.page.route == .search else { return [] }
             let rows = SearchPage.rows(state)

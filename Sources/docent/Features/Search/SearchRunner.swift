@@ -22,6 +22,10 @@ struct SearchRunner: FeatureRunner {
                 let r = fetcher.fetch(request).map(\.body).mapError { LoadFailure($0.description) }
                 mailbox.post(.search(.multisearchLoaded(token: token, r)))
             }
+        case .buildIndex(let museum):
+            context.background {
+                mailbox.post(.search(.indexBuilt(BuiltIndex(SearchIndex(app: museum.data, source: museum)))))
+            }
         }
     }
 }
