@@ -15,7 +15,13 @@ let package = Package(
     ],
     targets: [
         // Pure targets: Foundation only. `scripts/check-boundaries.sh` enforces it.
-        .target(name: "DocentCore"),
+        // The JSON value and parser; text measuring, wrapping and cleaning.
+        .target(name: "DocentJSON"),
+        .target(name: "DocentText"),
+        // appData models, readers and validation (and the fetching interface they check URLs with).
+        .target(name: "DocentReading", dependencies: ["DocentJSON", "DocentText"]),
+        // The store and the features.
+        .target(name: "DocentCore", dependencies: ["DocentReading", "DocentJSON", "DocentText"]),
         .target(name: "DocentUI", dependencies: ["DocentCore"]),
         .target(name: "DocentApp", dependencies: ["DocentCore", "DocentUI"]),
 

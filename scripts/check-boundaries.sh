@@ -3,7 +3,7 @@
 # Glibc-level I/O. The pure core decides; only adapters touch the outside world.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-pure=(Sources/DocentCore Sources/DocentUI Sources/DocentApp)
+pure=(Sources/DocentJSON Sources/DocentText Sources/DocentReading Sources/DocentCore Sources/DocentUI Sources/DocentApp)
 bad=$(grep -rnE '^\s*(@testable\s+)?import\s+(CNcursesw|CCurl|CMpg123|CPulse|CPoppler|CShims|MapRaster|Glibc|Musl|Darwin|GRDB|TOMLKit|SQLite3|TerminalCurses|NetCurl|AudioPlayback|StateStore)\b' "${pure[@]}" || true)
 io=$(grep -rnE '\b(fopen|fread|fwrite|fclose|FileHandle|FileManager|Data\(contentsOf|contentsOfFile|write\(toFile|write\(to:|Process\(|getenv|setenv|isatty|usleep|sleep\()' "${pure[@]}" || true)
 if [ -n "$bad$io" ]; then

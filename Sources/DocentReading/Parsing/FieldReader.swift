@@ -2,31 +2,31 @@ import Foundation
 
 /// Typed reads of one record's fields, with the quirks of real data accepted and every
 /// failure described. A reader for one record; it knows the record's JSON path.
-struct FieldReader {
-    let object: JSONObject
-    let path: String
+public struct FieldReader {
+    public let object: JSONObject
+    public let path: String
 
-    init(_ object: JSONObject, path: String) {
+    public init(_ object: JSONObject, path: String) {
         self.object = object
         self.path = path
     }
 
     /// What went wrong reading a required field.
-    struct Failure: Error {
-        let message: String
+    public struct Failure: Error {
+        public let message: String
     }
 
-    subscript(key: String) -> JSON? { object.value(forFieldName: key) }
+    public subscript(key: String) -> JSON? { object.value(forFieldName: key) }
 
     /// True when the field is absent or null.
-    func isMissing(_ key: String) -> Bool {
+    public func isMissing(_ key: String) -> Bool {
         guard let v = self[key] else { return true }
         return v == .null
     }
 
     // MARK: integers ("int*": a number or a string of base-10 digits)
 
-    static func int(_ v: JSON) -> Result<Int, Failure> {
+    public static func int(_ v: JSON) -> Result<Int, Failure> {
         switch v {
         case .integer(let i): return .success(i)
         case .double(let d) where d == d.rounded() && abs(d) < 9e15: return .success(Int(d))
@@ -42,13 +42,13 @@ struct FieldReader {
         }
     }
 
-    func requiredInt(_ key: String) -> Result<Int, Failure> {
+    public func requiredInt(_ key: String) -> Result<Int, Failure> {
         guard let v = self[key], v != .null else { return .failure(Failure(message: "missing \(key)")) }
         return Self.int(v).mapError { Failure(message: "\(key): \($0.message)") }
     }
 
     /// nil when absent, null or an empty string; a failure when present but not a number.
-    func optionalInt(_ key: String) -> Result<Int?, Failure> {
+    public func optionalInt(_ key: String) -> Result<Int?, Failure> {
         guard let v = self[key], v != .null else { return .success(nil) }
         if case .string(let s) = v, Trim.isBlank(s) { return .success(nil) }
         return Self.int(v).map { Optional($0) }.mapError { Failure(message: "\(key): \($0.message)") }
@@ -56,27 +56,27 @@ struct FieldReader {
 
     // MARK: strings
 
-    func requiredString(_ key: String, _ options: TextCleaner.Options = .plain) -> Result<String, Failure> {
+    public func requiredString(_ key: String, _ options: TextCleaner.Options = .plain) -> Result<String, Failure> {
         guard let v = self[key], v != .null else { return .failure(Failure(message: "missing \(key)")) }
         guard case .string(let s) = v else { return .failure(Failure(message: "\(key) should be text, found \(v.kindName)")) }
         return .success(TextCleaner.clean(s, options))
     }
 
     /// The cleaned text, or "" when absent, null or not text.
-    func string(_ key: String, _ options: TextCleaner.Options = .plain) -> String {
+    public func string(_ key: String, _ options: TextCleaner.Options = .plain) -> String {
         guard case .string(let s)? = self[key] else { return "" }
         return TextCleaner.clean(s, options)
     }
 
     /// The raw (uncleaned) string, or nil.
-    func rawString(_ key: String) -> String? {
+    public func rawString(_ key: String) -> String? {
         guard case .string(let s)? = self[key] else { return nil }
         return s
     }
 
     // MARK: booleans
 
-    func requiredBool(_ key: String) -> Result<Bool, Failure> {
+    public func requiredBool(_ key: String) -> Result<Bool, Failure> {
         guard let v = self[key], v != .null else { return .failure(Failure(message: "missing \(key)")) }
         switch v {
         case .bool(let b): return .success(b)
@@ -90,7 +90,7 @@ struct FieldReader {
     // MARK: positions
 
     /// "lat,lon" with any spaces; both finite, in range.
-    static func latLon(_ text: String) -> LatLon? {
+    public static func latLon(_ text: String) -> LatLon? {
         if let pair = asciiPair(text) {
             guard let (a, b) = pair, let lat = Double(a), let lon = Double(b),
                 lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180
@@ -107,7 +107,7 @@ struct FieldReader {
     /// For ASCII text with spaces only around its two parts: the parts, or nil for "not
     /// two parts"; the outer nil means "use the general path". Same results as filtering
     /// out whitespace and splitting on ",".
-    static func asciiPair(_ text: String) -> (Substring, Substring)?? {
+    public static func asciiPair(_ text: String) -> (Substring, Substring)?? {
         let u = text.utf8
         var comma: String.Index?
         for i in u.indices {
@@ -132,14 +132,14 @@ struct FieldReader {
         return .some((a, b))
     }
 
-    static func planPoint(_ text: String) -> PlanPoint? {
+    public static func planPoint(_ text: String) -> PlanPoint? {
         let parts = text.filter { !$0.isWhitespace }.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), x.isFinite, y.isFinite else { return nil }
         return PlanPoint(x: x, y: y)
     }
 
     /// `location`, else `latitude` + `longitude`.
-    func location() -> Result<LatLon, Failure> {
+    public func location() -> Result<LatLon, Failure> {
         if let s = rawString("location"), let ll = Self.latLon(s) { return .success(ll) }
         if let lat = rawString("latitude"), let lon = rawString("longitude"), let ll = Self.latLon(lat + "," + lon) {
             return .success(ll)
@@ -154,7 +154,7 @@ struct FieldReader {
     // MARK: floors
 
     /// `"LL"` → 0, otherwise a number 0…99.
-    static func floor(_ v: JSON) -> Result<Floor, Failure> {
+    public static func floor(_ v: JSON) -> Result<Floor, Failure> {
         if case .string(let s) = v, Trim.spaces(s).uppercased() == "LL" { return .success(.lowerLevel) }
         switch int(v) {
         case .success(let n) where n >= 0 && n < 100: return .success(Floor(n))
@@ -163,27 +163,27 @@ struct FieldReader {
         }
     }
 
-    func optionalFloor(_ key: String = "floor") -> Result<Floor?, Failure> {
+    public func optionalFloor(_ key: String = "floor") -> Result<Floor?, Failure> {
         guard let v = self[key], v != .null else { return .success(nil) }
         if case .string(let s) = v, s.isEmpty { return .success(nil) }
         return Self.floor(v).map { Optional($0) }
     }
 
     /// The record's translations array; `[]` or absent gives none.
-    func translations() -> [(index: Int, object: JSONObject)] {
+    public func translations() -> [(index: Int, object: JSONObject)] {
         guard case .array(let items)? = self["translations"] else { return [] }
         return items.enumerated().compactMap { i, v in v.objectValue.map { (i, $0) } }
     }
 
     /// A short, safe excerpt of a value for messages.
-    static func clip(_ s: String) -> String {
+    public static func clip(_ s: String) -> String {
         let cleaned = TextCleaner.clean(s, .title)
         return cleaned.count > 40 ? String(cleaned.prefix(40)) + "…" : cleaned
     }
 }
 
 extension Result {
-    var value: Success? {
+    public var value: Success? {
         if case .success(let v) = self { return v }
         return nil
     }

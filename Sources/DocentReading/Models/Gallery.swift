@@ -21,7 +21,7 @@ public struct Gallery: Hashable, Sendable, Identifiable {
         self.floor = floor
     }
 
-    static func displayTitle(for title: String) -> String {
+    public static func displayTitle(for title: String) -> String {
         for prefix in ["Galleries ", "Gallery "] where title.hasPrefix(prefix) {
             let rest = title.dropFirst(prefix.count)
             if !rest.isEmpty { return String(rest) }

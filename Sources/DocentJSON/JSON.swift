@@ -74,7 +74,7 @@ public struct JSONObject: Sendable, Equatable {
     /// non-ASCII text equivalent to ASCII text is U+212A, U+037E and U+1FEF (K ; `), so such
     /// a name equals only strings of its own bytes: most fields are passed over without a
     /// string comparison (lengths are stored; most field names differ in length).
-    func value(forFieldName key: String) -> JSON? {
+    public func value(forFieldName key: String) -> JSON? {
         assert(key.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }, "not a field name: \(key)")
         let length = key.utf8.count
         var i = fields.count - 1
