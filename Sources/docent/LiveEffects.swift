@@ -41,11 +41,6 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
                 }
                 mailbox.post(.documentLoaded(result, note: note))
             }
-        case .fetch(let purpose, let request):
-            background { [fetcher] in
-                let r = fetcher.fetch(request).map(\.body).mapError { LoadFailure($0.description) }
-                mailbox.post(.fetched(purpose, r))
-            }
         case .persist(let settings):
             guard let store else { return }
             if case .failure(let f) = store.save(settings), !reportedSaveFailure {

@@ -43,6 +43,7 @@ enum Runners {
 
     static func all(_ context: RunnerContext) -> [AnyRunner] {
         [
+            AnyRunner(HomeRunner.self, context: context),
             AnyRunner(MapRunner.self, context: context),
             AnyRunner(SearchRunner.self, context: context),
             AnyRunner(MemberRunner.self, context: context),

@@ -6,8 +6,6 @@ public indirect enum AppAction: Equatable, Sendable {
     case launched(restored: PersistedSettings?, languageOverride: Language?)
     /// The appData arrived (with a note such as "offline copy"), or could not be used.
     case documentLoaded(Result<Museum, LoadFailure>, note: Phrase?)
-    /// A background fetch finished.
-    case fetched(FetchPurpose, Result<[UInt8], LoadFailure>)
     /// Saving state failed: say so once, keep running on what is in memory.
     case persistenceFailed(String)
 
@@ -63,19 +61,12 @@ public indirect enum AppAction: Equatable, Sendable {
     case feature(FeatureValue)
 }
 
-/// What a background fetch was for.
-public enum FetchPurpose: Hashable, Sendable {
-    case exhibitions
-    case events
-}
-
 /// What the shell must do. Values, not closures, so reducer tests compare them exactly.
 public indirect enum Effect: Equatable, Sendable {
     case loadDocument(source: String)
     case audio(AudioCommand)
     /// Send `action` after `milliseconds`, replacing a pending timer with the same id.
     case timer(TimerID, milliseconds: Int, action: AppAction)
-    case fetch(FetchPurpose, FetchRequest)
     case persist(PersistedSettings)
     /// One feature's own effect, run by that feature's runner in the shell.
     case feature(FeatureValue)

@@ -83,8 +83,6 @@ public struct AppState: Equatable, Sendable {
     public var tabs: [Tab] = Tab.available
     /// One navigation stack per tab.
     public var stacks: [Tab: [Page]] = [:]
-    public var exhibitions: Remote<[Exhibition]> = .idle
-    public var events: Remote<[Event]> = .idle
     public var overlay: Overlay?
     /// Messages still to show, in order.
     public var messageQueue: [Int] = []

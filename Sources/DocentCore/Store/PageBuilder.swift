@@ -2,10 +2,8 @@ import Foundation
 
 /// Builds what each route shows, in the current language, from the state.
 public enum PageBuilder {
-    /// Home shows this many of each kind before "see all".
+    /// Home shows this many tours before "see all".
     public static let homeTours = 6
-    public static let homeExhibitions = 6
-    public static let homeEvents = 8
 
     public static func content(_ route: Route, _ state: AppState) -> PageContent {
         let s = state.strings
@@ -16,24 +14,10 @@ public enum PageBuilder {
         }
         guard let app = state.museum else { return .message("") }
         switch route {
-        case .home: return .list(title: nil, rows: homeRows(app, state))
         case .allTours: return .list(title: state.tab == .tours && state.depth == 1 ? nil : s("home.allTours"), rows: allTourRows(app, state))
-        case .allExhibitions:
-            return .list(title: s("home.allExhibitions"), rows: remoteRows(state.exhibitions, limit: nil, state: state, kind: "exhibitions", row: { exhibitionRow($0, state) }))
-        case .allEvents:
-            return .list(title: s("home.allEvents"), rows: remoteRows(state.events, limit: nil, state: state, kind: "events", row: { eventRow($0, state) }))
         case .tourDetail(let id):
             guard let t = app.tour(id) else { return .message(s("error.gone")) }
             return .list(title: nil, rows: tourRows(t, app, state))
-        case .exhibitionDetail(let id):
-            guard let e = state.exhibitions.value?.first(where: { $0.id == id }) else { return .message(s("error.gone")) }
-            return .text(exhibitionPage(e, app, state))
-        case .eventDetail(let id):
-            guard let e = state.events.value?.first(where: { $0.id == id }) else { return .message(s("error.gone")) }
-            return .text(eventPage(e, state))
-        case .info: return .list(title: nil, rows: infoRows(app, state))
-        case .museumInfo: return .text(museumInfoPage(app, state))
-        case .about: return .text(aboutPage(app, state))
         case .keypad: return .keypad
         case .feature(let r):
             guard let f = state.features[id: r.feature], let content = f.content(r, state) else { return .message(s("error.gone")) }
@@ -44,49 +28,11 @@ public enum PageBuilder {
         }
     }
 
-    // MARK: Home
+    // MARK: Tours (Home lists the featured ones)
 
     static func featuredTours(_ app: AppData) -> [Tour] {
         let featured = app.featuredTourIDs.compactMap { app.tour($0) }
         return featured.isEmpty ? app.tours : featured
-    }
-
-    static func homeRows(_ app: AppData, _ state: AppState) -> [Row] {
-        let s = state.strings
-        var rows: [Row] = []
-        if let intro = app.generalInfo.text("home_member_prompt_text", state.language), !intro.text.isEmpty {
-            rows.append(Row(.note, intro.text, fellBack: intro.fellBack))
-        }
-        rows.append(Row(.header, s("home.featuredTours")))
-        let tours = featuredTours(app)
-        if tours.isEmpty { rows.append(Row(.note, s("home.noTours"))) }
-        for t in tours.prefix(homeTours) { rows.append(tourRow(t, state)) }
-        if app.tours.count > 0 {
-            rows.append(Row(.item, s("home.seeAllTours", ["count": String(app.tours.count)]), action: .push(.allTours)))
-        }
-        rows.append(Row(.header, s("home.onView")))
-        rows += remoteRows(state.exhibitions, limit: homeExhibitions, state: state, kind: "exhibitions", row: { exhibitionRow($0, state) })
-        if let list = state.exhibitions.value, list.count > homeExhibitions {
-            rows.append(Row(.item, s("home.seeAllExhibitions", ["count": String(list.count)]), action: .push(.allExhibitions)))
-        }
-        rows.append(Row(.header, s("home.events")))
-        rows += remoteRows(state.events, limit: homeEvents, state: state, kind: "events", row: { eventRow($0, state) })
-        if let list = state.events.value, list.count > homeEvents {
-            rows.append(Row(.item, s("home.seeAllEvents", ["count": String(list.count)]), action: .push(.allEvents)))
-        }
-        return rows
-    }
-
-    static func remoteRows<T>(_ remote: Remote<[T]>, limit: Int?, state: AppState, kind: String, row: (T) -> Row) -> [Row] {
-        let s = state.strings
-        switch remote {
-        case .idle, .loading: return [Row(.note, s("home.loading.\(kind)"))]
-        case .failed(let why): return [Row(.note, s("home.unavailable.\(kind)", ["reason": why]))]
-        case .notPublished: return [Row(.note, s("home.unavailable.\(kind)", ["reason": s("home.notConfigured")]))]
-        case .loaded(let items):
-            if items.isEmpty { return [Row(.note, s("home.none.\(kind)"))] }
-            return (limit.map { Array(items.prefix($0)) } ?? items).map(row)
-        }
     }
 
     static func tourRow(_ t: Tour, _ state: AppState) -> Row {
@@ -128,14 +74,6 @@ public enum PageBuilder {
             rows += app.tours.map { tourRow($0, state) }
         }
         return rows
-    }
-
-    static func exhibitionRow(_ e: Exhibition, _ state: AppState) -> Row {
-        Row(.item, e.title, detail: state.strings("exhibition.through", ["date": formatDate(e.endAt, state)]), action: .push(.exhibitionDetail(e.id)))
-    }
-
-    static func eventRow(_ e: Event, _ state: AppState) -> Row {
-        Row(.item, e.title, detail: formatDateTime(e.startAt, state), action: .push(.eventDetail(e.id)))
     }
 
     // MARK: Details
@@ -191,80 +129,7 @@ public enum PageBuilder {
         return out
     }
 
-    static func exhibitionPage(_ e: Exhibition, _ app: AppData, _ state: AppState) -> TextPage {
-        let s = state.strings
-        var facts = [s("exhibition.through", ["date": formatDate(e.endAt, state)])]
-        if let gid = e.galleryID, let g = app.galleries.values.first(where: { $0.galleryID == gid && !$0.closed }) {
-            facts.append("\(galleryLabel(g.displayTitle, s)), \(s("floor.label", ["floor": g.floor.label]))")
-        }
-        var links: [(String, String)] = []
-        if let u = e.webURL, !u.isEmpty { links.append((s("link.website"), u)) }
-        return TextPage(title: e.title, facts: facts, body: e.shortDescription, links: links)
-    }
-
-    static func eventPage(_ e: Event, _ state: AppState) -> TextPage {
-        var facts = [formatDateTime(e.startAt, state) + " – " + formatTime(e.endAt, state)]
-        if !e.location.isEmpty { facts.append(e.location) }
-        var links: [(String, String)] = []
-        if let u = e.buttonURL, !u.isEmpty { links.append((e.buttonText ?? state.strings("link.register"), u)) }
-        let body = e.description.isEmpty ? e.shortDescription : e.description
-        return TextPage(title: e.title, facts: facts, body: body, links: links)
-    }
-
     // MARK: Info
-
-    static func infoRows(_ app: AppData, _ state: AppState) -> [Row] {
-        let s = state.strings
-        var rows: [Row] = []
-        if let sub = app.generalInfo.text("info_subtitle", state.language), !sub.text.isEmpty {
-            rows.append(Row(.note, sub.text, fellBack: sub.fellBack))
-        }
-        rows.append(Row(.header, s("info.museum")))
-        rows.append(Row(.item, s("info.hours"), action: .push(.museumInfo)))
-        for f in state.features.all { rows += f.rows(.infoMuseum, state) }
-        let e = app.endpoints
-        for (key, url) in [("info.tickets", e.ticketsURL), ("info.membership", e.membershipURL), ("info.website", e.websiteURL)] {
-            if let u = url { rows.append(Row(.link(url: u), s(key), detail: u)) }
-        }
-        rows.append(Row(.header, s("info.settings")))
-        rows.append(Row(.item, s("info.language"), detail: state.language.nativeName, action: .openLanguagePicker))
-        rows.append(Row(.item, s("info.location"), detail: s(state.locationEnabled ? "setting.on" : "setting.off"), action: .toggleLocation))
-        rows.append(Row(.header, s("info.aboutHeader")))
-        rows.append(Row(.item, s("info.about"), action: .push(.about)))
-        return rows
-    }
-
-    static func museumInfoPage(_ app: AppData, _ state: AppState) -> TextPage {
-        let s = state.strings
-        let gi = app.generalInfo
-        var parts: [String] = []
-        var fellBack = false
-        func add(_ titleKey: String, _ textKey: String) {
-            guard let body = gi.text(textKey, state.language), !body.text.isEmpty else { return }
-            let title = gi.text(titleKey, state.language)?.text ?? ""
-            parts.append(title.isEmpty ? body.text : "\(title)\n\(body.text)")
-            fellBack = fellBack || body.fellBack
-        }
-        if let h = gi.text("museum_hours", state.language), !h.text.isEmpty {
-            parts.append(s("info.hoursHeading") + "\n" + h.text)
-            fellBack = fellBack || h.fellBack
-        }
-        add("gift_shops_title", "gift_shops_text")
-        add("members_lounge_title", "members_lounge_text")
-        add("restrooms_title", "restrooms_text")
-        if parts.isEmpty { parts.append(s("info.noInfo")) }
-        return TextPage(title: s("info.hours"), body: parts.joined(separator: "\n\n"), fellBack: fellBack && state.language != .english)
-    }
-
-    static func aboutPage(_ app: AppData, _ state: AppState) -> TextPage {
-        let s = state.strings
-        let c = ValidationReport(app: app).counts
-        let facts = [
-            s("about.source", ["source": app.source]),
-            s("about.counts", ["artworks": String(c.artworks), "tours": String(c.tours), "galleries": String(c.galleries)]),
-        ] + (state.documentNote.map { [$0.text(s)] } ?? [])
-        return TextPage(title: s("about.title"), facts: facts, body: s("about.body") + "\n\n" + s("about.credits"))
-    }
 
     /// "Gallery 201" for numbered galleries, the name itself for named ones.
     public static func galleryLabel(_ displayTitle: String, _ s: Strings) -> String {

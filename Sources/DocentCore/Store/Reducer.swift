@@ -48,9 +48,6 @@ public enum Reducer {
             return launched(&state, restored, override)
         case .documentLoaded(let result, let note):
             return documentLoaded(&state, result, note)
-        case .fetched(let purpose, let result):
-            fetched(&state, purpose, result)
-            return []
         case .persistenceFailed(let why):
             state.banner = Banner(.key("banner.stateNotSaved", ["reason": .verbatim(why)]), level: .warning)
             return []
@@ -183,32 +180,7 @@ public enum Reducer {
                 $0.kind == .launch && ($0.persistent || !state.seenMessageIDs.contains($0.id))
             }.map(\.id)
             if state.overlay == nil { showNextMessage(&state) }
-            var effects: [Effect] = []
-            if let r = DataAggregator.exhibitionsRequest(app: app, now: state.now) {
-                state.exhibitions = .loading
-                effects.append(.fetch(.exhibitions, r))
-            } else {
-                state.exhibitions = .notPublished
-            }
-            if let r = DataAggregator.eventsRequest(app: app, now: state.now) {
-                state.events = .loading
-                effects.append(.fetch(.events, r))
-            } else {
-                state.events = .notPublished
-            }
-            return effects + broadcast(.documentLoaded, &state)
-        }
-    }
-
-    static func fetched(_ state: inout AppState, _ purpose: FetchPurpose, _ result: Result<[UInt8], LoadFailure>) {
-        guard let app = state.museum else { return }
-        switch purpose {
-        case .exhibitions:
-            state.exhibitions = result.flatMap { DataAggregator.exhibitions(from: $0, app: app, now: state.now) }
-                .map(Remote.loaded).fold { .failed($0.message) }
-        case .events:
-            state.events = result.flatMap { DataAggregator.events(from: $0, now: state.now) }
-                .map(Remote.loaded).fold { .failed($0.message) }
+            return broadcast(.documentLoaded, &state)
         }
     }
 
@@ -365,15 +337,5 @@ public enum Reducer {
             return rows.indices.first { rows[$0].isSelectable } ?? 0
         }
         return 0
-    }
-}
-
-extension Result {
-    /// Collapses a result into one value.
-    func fold(_ onFailure: (Failure) -> Success) -> Success {
-        switch self {
-        case .success(let v): return v
-        case .failure(let e): return onFailure(e)
-        }
     }
 }

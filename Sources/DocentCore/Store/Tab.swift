@@ -12,16 +12,8 @@ public enum Tab: String, CaseIterable, Hashable, Sendable {
 
 /// A place in a tab's navigation stack.
 public enum Route: Hashable, Sendable {
-    case home
     case allTours
-    case allExhibitions
-    case allEvents
     case tourDetail(Int)
-    case exhibitionDetail(Int)
-    case eventDetail(String)
-    case info
-    case museumInfo
-    case about
     /// The Audio Guide keypad.
     case keypad
     /// The full player: title, tombstone, gallery, transcript, credits.

@@ -29,6 +29,14 @@ public struct FeatureEntry: Sendable {
         hints = { V.hints($0) }
     }
 
+    /// A feature without pages of its own to draw (its pages are lists and texts).
+    public init<F: Feature>(core: F.Type) {
+        self.core = AnyFeature(F.self)
+        render = { _, _, _ in }
+        keys = { _, _ in nil }
+        hints = { _ in nil }
+    }
+
     public var id: FeatureID { core.id }
 }
 

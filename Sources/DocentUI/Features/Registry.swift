@@ -3,6 +3,8 @@
 /// is one line in the executable's `Runners.swift`.
 public enum Registry {
     public static let entries: [FeatureEntry] = [
+        FeatureEntry(core: HomeFeature.self),
+        FeatureEntry(core: InfoFeature.self),
         FeatureEntry(MapScreen.self),
         FeatureEntry(SearchScreen.self),
         FeatureEntry(MemberView.self),

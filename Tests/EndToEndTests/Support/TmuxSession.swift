@@ -154,7 +154,9 @@ final class TmuxSession {
                 if again == last { return last }
                 last = again
             }
-            if !allowExit, last.contains("EXIT_STATUS=") {
+            // An exit ends the wait, unless what we wait for is on screen (waiting for the exit
+            // status itself: the shell prints `stty -a` under it, so that screen never holds still).
+            if !allowExit, last.contains("EXIT_STATUS="), !predicate(last) {
                 throw E2EError("the guide exited while waiting for \(what). Screen:\n\(framed(last))")
             }
             if Date() > deadline {

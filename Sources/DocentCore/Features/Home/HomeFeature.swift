@@ -1,0 +1,200 @@
+import Foundation
+
+/// Home: the featured tours, the exhibitions on view and today's events (both from the
+/// museum's Data Aggregator, fetched by `HomeRunner` when the museum loads), and their pages.
+public enum HomeFeature: Feature {
+    public struct State: Equatable, Sendable {
+        public var exhibitions: Remote<[Exhibition]> = .idle
+        public var events: Remote<[Event]> = .idle
+        public init() {}
+    }
+
+    public enum Action: Equatable, Sendable {
+        /// A Data Aggregator answer arrived.
+        case fetched(FetchPurpose, Result<[UInt8], LoadFailure>)
+    }
+
+    public enum Effect: Equatable, Sendable {
+        /// Ask the Data Aggregator; the answer comes back as `.fetched` with the same purpose.
+        case fetch(FetchPurpose, FetchRequest)
+    }
+
+    public enum Route: Hashable, Sendable {
+        case home, allExhibitions, allEvents
+        case exhibition(Int)
+        case event(String)
+    }
+
+    public static let id = FeatureID("home")
+    public static let initialState = State()
+    /// Home shows this many of each kind before "see all".
+    public static let homeExhibitions = 6
+    public static let homeEvents = 8
+
+    public static func reduce(_ state: inout AppState, _ action: Action) -> [DocentCore.Effect] {
+        switch action {
+        case .fetched(let purpose, let result):
+            guard let app = state.museum else { return [] }
+            switch purpose {
+            case .exhibitions:
+                state.exhibitions = result.flatMap { DataAggregator.exhibitions(from: $0, app: app, now: state.now) }
+                    .map(Remote.loaded).fold { .failed($0.message) }
+            case .events:
+                state.events = result.flatMap { DataAggregator.events(from: $0, now: state.now) }
+                    .map(Remote.loaded).fold { .failed($0.message) }
+            }
+            return []
+        }
+    }
+
+    /// A museum arrived: ask for what is on view and today's events, where it publishes them.
+    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+        guard event == .documentLoaded, let app = state.museum else { return [] }
+        var effects: [DocentCore.Effect] = []
+        if let r = DataAggregator.exhibitionsRequest(app: app, now: state.now) {
+            state.exhibitions = .loading
+            effects.append(effect(.fetch(.exhibitions, r)))
+        } else {
+            state.exhibitions = .notPublished
+        }
+        if let r = DataAggregator.eventsRequest(app: app, now: state.now) {
+            state.events = .loading
+            effects.append(effect(.fetch(.events, r)))
+        } else {
+            state.events = .notPublished
+        }
+        return effects
+    }
+
+    public static func content(_ route: Route, _ state: AppState) -> PageContent {
+        let s = state.strings
+        guard let app = state.museum else { return .message("") }
+        switch route {
+        case .home: return .list(title: nil, rows: homeRows(app, state))
+        case .allExhibitions:
+            return .list(title: s("home.allExhibitions"), rows: remoteRows(state.exhibitions, limit: nil, state: state, kind: "exhibitions", row: { exhibitionRow($0, state) }))
+        case .allEvents:
+            return .list(title: s("home.allEvents"), rows: remoteRows(state.events, limit: nil, state: state, kind: "events", row: { eventRow($0, state) }))
+        case .exhibition(let id):
+            guard let e = state.exhibitions.value?.first(where: { $0.id == id }) else { return .message(s("error.gone")) }
+            return .text(exhibitionPage(e, app, state))
+        case .event(let id):
+            guard let e = state.events.value?.first(where: { $0.id == id }) else { return .message(s("error.gone")) }
+            return .text(eventPage(e, state))
+        }
+    }
+
+    static func homeRows(_ app: AppData, _ state: AppState) -> [Row] {
+        let s = state.strings
+        var rows: [Row] = []
+        if let intro = app.generalInfo.text("home_member_prompt_text", state.language), !intro.text.isEmpty {
+            rows.append(Row(.note, intro.text, fellBack: intro.fellBack))
+        }
+        rows.append(Row(.header, s("home.featuredTours")))
+        let tours = PageBuilder.featuredTours(app)
+        if tours.isEmpty { rows.append(Row(.note, s("home.noTours"))) }
+        for t in tours.prefix(PageBuilder.homeTours) { rows.append(PageBuilder.tourRow(t, state)) }
+        if app.tours.count > 0 {
+            rows.append(Row(.item, s("home.seeAllTours", ["count": String(app.tours.count)]), action: .push(.allTours)))
+        }
+        rows.append(Row(.header, s("home.onView")))
+        rows += remoteRows(state.exhibitions, limit: homeExhibitions, state: state, kind: "exhibitions", row: { exhibitionRow($0, state) })
+        if let list = state.exhibitions.value, list.count > homeExhibitions {
+            rows.append(Row(.item, s("home.seeAllExhibitions", ["count": String(list.count)]), action: .push(.allExhibitions)))
+        }
+        rows.append(Row(.header, s("home.events")))
+        rows += remoteRows(state.events, limit: homeEvents, state: state, kind: "events", row: { eventRow($0, state) })
+        if let list = state.events.value, list.count > homeEvents {
+            rows.append(Row(.item, s("home.seeAllEvents", ["count": String(list.count)]), action: .push(.allEvents)))
+        }
+        return rows
+    }
+
+    static func remoteRows<T>(_ remote: Remote<[T]>, limit: Int?, state: AppState, kind: String, row: (T) -> Row) -> [Row] {
+        let s = state.strings
+        switch remote {
+        case .idle, .loading: return [Row(.note, s("home.loading.\(kind)"))]
+        case .failed(let why): return [Row(.note, s("home.unavailable.\(kind)", ["reason": why]))]
+        case .notPublished: return [Row(.note, s("home.unavailable.\(kind)", ["reason": s("home.notConfigured")]))]
+        case .loaded(let items):
+            if items.isEmpty { return [Row(.note, s("home.none.\(kind)"))] }
+            return (limit.map { Array(items.prefix($0)) } ?? items).map(row)
+        }
+    }
+
+    static func exhibitionRow(_ e: Exhibition, _ state: AppState) -> Row {
+        Row(.item, e.title, detail: state.strings("exhibition.through", ["date": PageBuilder.formatDate(e.endAt, state)]), action: .push(.exhibitionDetail(e.id)))
+    }
+
+    static func eventRow(_ e: Event, _ state: AppState) -> Row {
+        Row(.item, e.title, detail: PageBuilder.formatDateTime(e.startAt, state), action: .push(.eventDetail(e.id)))
+    }
+
+    static func exhibitionPage(_ e: Exhibition, _ app: AppData, _ state: AppState) -> TextPage {
+        let s = state.strings
+        var facts = [s("exhibition.through", ["date": PageBuilder.formatDate(e.endAt, state)])]
+        if let gid = e.galleryID, let g = app.galleries.values.first(where: { $0.galleryID == gid && !$0.closed }) {
+            facts.append("\(PageBuilder.galleryLabel(g.displayTitle, s)), \(s("floor.label", ["floor": g.floor.label]))")
+        }
+        var links: [(String, String)] = []
+        if let u = e.webURL, !u.isEmpty { links.append((s("link.website"), u)) }
+        return TextPage(title: e.title, facts: facts, body: e.shortDescription, links: links)
+    }
+
+    static func eventPage(_ e: Event, _ state: AppState) -> TextPage {
+        var facts = [PageBuilder.formatDateTime(e.startAt, state) + " – " + PageBuilder.formatTime(e.endAt, state)]
+        if !e.location.isEmpty { facts.append(e.location) }
+        var links: [(String, String)] = []
+        if let u = e.buttonURL, !u.isEmpty { links.append((e.buttonText ?? state.strings("link.register"), u)) }
+        let body = e.description.isEmpty ? e.shortDescription : e.description
+        return TextPage(title: e.title, facts: facts, body: body, links: links)
+    }
+}
+
+/// What a Data Aggregator fetch was for.
+public enum FetchPurpose: Hashable, Sendable {
+    case exhibitions
+    case events
+}
+
+extension AppState {
+    /// The exhibitions on view (Home's).
+    public var exhibitions: Remote<[Exhibition]> {
+        get { self[HomeFeature.self].exhibitions }
+        set { self[HomeFeature.self].exhibitions = newValue }
+    }
+
+    /// Today's events (Home's).
+    public var events: Remote<[Event]> {
+        get { self[HomeFeature.self].events }
+        set { self[HomeFeature.self].events = newValue }
+    }
+}
+
+extension AppAction {
+    public static func fetched(_ purpose: FetchPurpose, _ result: Result<[UInt8], LoadFailure>) -> AppAction {
+        HomeFeature.action(.fetched(purpose, result))
+    }
+}
+
+extension Effect {
+    public static func fetch(_ purpose: FetchPurpose, _ request: FetchRequest) -> Effect { HomeFeature.effect(.fetch(purpose, request)) }
+}
+
+extension Route {
+    public static var home: Route { HomeFeature.route(.home) }
+    public static var allExhibitions: Route { HomeFeature.route(.allExhibitions) }
+    public static var allEvents: Route { HomeFeature.route(.allEvents) }
+    public static func exhibitionDetail(_ id: Int) -> Route { HomeFeature.route(.exhibition(id)) }
+    public static func eventDetail(_ id: String) -> Route { HomeFeature.route(.event(id)) }
+}
+
+extension Result {
+    /// Collapses a result into one value.
+    func fold(_ onFailure: (Failure) -> Success) -> Success {
+        switch self {
+        case .success(let v): return v
+        case .failure(let e): return onFailure(e)
+        }
+    }
+}

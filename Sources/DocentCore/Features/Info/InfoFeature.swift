@@ -1,0 +1,81 @@
+import Foundation
+
+/// Info: the museum's hours and services, its links, the settings, and about the guide.
+/// Other features add their rows under "The museum" (`rows(for: .infoMuseum)`).
+public enum InfoFeature: Feature {
+    public struct State: Equatable, Sendable { public init() {} }
+    public enum Action: Equatable, Sendable {}
+    public enum Route: Hashable, Sendable { case info, museum, about }
+    public static let id = FeatureID("info")
+    public static let initialState = State()
+
+    public static func reduce(_ state: inout AppState, _ action: Action) -> [DocentCore.Effect] {}
+
+    public static func content(_ route: Route, _ state: AppState) -> PageContent {
+        guard let app = state.museum else { return .message("") }
+        switch route {
+        case .info: return .list(title: nil, rows: infoRows(app, state))
+        case .museum: return .text(museumInfoPage(app, state))
+        case .about: return .text(aboutPage(app, state))
+        }
+    }
+
+    static func infoRows(_ app: AppData, _ state: AppState) -> [Row] {
+        let s = state.strings
+        var rows: [Row] = []
+        if let sub = app.generalInfo.text("info_subtitle", state.language), !sub.text.isEmpty {
+            rows.append(Row(.note, sub.text, fellBack: sub.fellBack))
+        }
+        rows.append(Row(.header, s("info.museum")))
+        rows.append(Row(.item, s("info.hours"), action: .push(.museumInfo)))
+        for f in state.features.all { rows += f.rows(.infoMuseum, state) }
+        let e = app.endpoints
+        for (key, url) in [("info.tickets", e.ticketsURL), ("info.membership", e.membershipURL), ("info.website", e.websiteURL)] {
+            if let u = url { rows.append(Row(.link(url: u), s(key), detail: u)) }
+        }
+        rows.append(Row(.header, s("info.settings")))
+        rows.append(Row(.item, s("info.language"), detail: state.language.nativeName, action: .openLanguagePicker))
+        rows.append(Row(.item, s("info.location"), detail: s(state.locationEnabled ? "setting.on" : "setting.off"), action: .toggleLocation))
+        rows.append(Row(.header, s("info.aboutHeader")))
+        rows.append(Row(.item, s("info.about"), action: .push(.about)))
+        return rows
+    }
+
+    static func museumInfoPage(_ app: AppData, _ state: AppState) -> TextPage {
+        let s = state.strings
+        let gi = app.generalInfo
+        var parts: [String] = []
+        var fellBack = false
+        func add(_ titleKey: String, _ textKey: String) {
+            guard let body = gi.text(textKey, state.language), !body.text.isEmpty else { return }
+            let title = gi.text(titleKey, state.language)?.text ?? ""
+            parts.append(title.isEmpty ? body.text : "\(title)\n\(body.text)")
+            fellBack = fellBack || body.fellBack
+        }
+        if let h = gi.text("museum_hours", state.language), !h.text.isEmpty {
+            parts.append(s("info.hoursHeading") + "\n" + h.text)
+            fellBack = fellBack || h.fellBack
+        }
+        add("gift_shops_title", "gift_shops_text")
+        add("members_lounge_title", "members_lounge_text")
+        add("restrooms_title", "restrooms_text")
+        if parts.isEmpty { parts.append(s("info.noInfo")) }
+        return TextPage(title: s("info.hours"), body: parts.joined(separator: "\n\n"), fellBack: fellBack && state.language != .english)
+    }
+
+    static func aboutPage(_ app: AppData, _ state: AppState) -> TextPage {
+        let s = state.strings
+        let c = ValidationReport(app: app).counts
+        let facts = [
+            s("about.source", ["source": app.source]),
+            s("about.counts", ["artworks": String(c.artworks), "tours": String(c.tours), "galleries": String(c.galleries)]),
+        ] + (state.documentNote.map { [$0.text(s)] } ?? [])
+        return TextPage(title: s("about.title"), facts: facts, body: s("about.body") + "\n\n" + s("about.credits"))
+    }
+}
+
+extension Route {
+    public static var info: Route { InfoFeature.route(.info) }
+    public static var museumInfo: Route { InfoFeature.route(.museum) }
+    public static var about: Route { InfoFeature.route(.about) }
+}

@@ -1,0 +1,20 @@
+import DocentApp
+import DocentCore
+import Foundation
+
+/// Asks the museum's Data Aggregator for exhibitions and events on a thread of its own.
+struct HomeRunner: FeatureRunner {
+    typealias Core = HomeFeature
+    let context: RunnerContext
+
+    func run(_ effect: HomeFeature.Effect, mailbox: Mailbox) {
+        switch effect {
+        case .fetch(let purpose, let request):
+            let fetcher = context.fetcher
+            context.background {
+                let r = fetcher.fetch(request).map(\.body).mapError { LoadFailure($0.description) }
+                mailbox.post(.fetched(purpose, r))
+            }
+        }
+    }
+}
