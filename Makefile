@@ -6,7 +6,7 @@ DATA ?= SampleData/appData.json
 RELEASE_BIN = .build/release/docent
 DEBUG_BIN = .build/debug/docent
 
-.PHONY: all deps deps-test build build-release run test check-boundaries bench sampledata clean
+.PHONY: all deps deps-test build build-release run test test-core test-ui test-app test-adapters test-e2e check-boundaries bench sampledata clean
 
 all: build
 
@@ -25,13 +25,29 @@ build-release: deps
 run: build-release
 	$(RELEASE_BIN) --data $(DATA) $(ARGS)
 
+# The rules, then the proof that they catch every probe (scripts/test-boundaries.sh).
 check-boundaries:
 	@scripts/check-boundaries.sh
+	@scripts/test-boundaries.sh
 
 # The XCTest runner's summary is the last line (Swift Testing is disabled: every test is XCTest).
 test: deps-test check-boundaries
 	$(SWIFT) build
 	$(SWIFT) test --disable-swift-testing
+
+# Faster loops while working on one part (`make test` still runs everything, and is what CI runs).
+SWIFT_TEST = $(SWIFT) test --disable-swift-testing
+test-core: deps-test
+	$(SWIFT_TEST) --filter DocentCoreTests
+test-ui: deps-test
+	$(SWIFT_TEST) --filter DocentUITests
+test-app: deps-test
+	$(SWIFT_TEST) --filter DocentAppTests
+test-adapters: deps-test
+	$(SWIFT_TEST) --filter AdapterTests
+test-e2e: deps-test
+	$(SWIFT) build
+	$(SWIFT_TEST) --filter EndToEndTests
 
 # Every figure is a ratio against an anchor measured in the same run (see README).
 bench: deps-test build-release

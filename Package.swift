@@ -63,11 +63,15 @@ let package = Package(
         // `scripts/bench-search.sh`: per-keystroke search latency against SQLite FTS5.
         .executableTarget(name: "docent-search-bench", dependencies: ["DocentCore"]),
 
+        // Fakes of every protocol the pure targets consume, shared by the unit tests.
+        .target(name: "DocentTestSupport", dependencies: ["DocentCore", "DocentUI", "DocentApp"], path: "Tests/DocentTestSupport"),
         .testTarget(name: "DocentCoreTests", dependencies: ["DocentCore"]),
+        // The run loop itself, headless: timers, the mailbox, resizes, quitting.
+        .testTarget(name: "DocentAppTests", dependencies: ["DocentApp", "DocentUI", "DocentCore", "DocentTestSupport"]),
         // Drives the real `docent` binary under tmux (it needs `swift build` first).
         .testTarget(name: "EndToEndTests"),
         .testTarget(
-            name: "DocentUITests", dependencies: ["DocentUI", "DocentApp", "DocentCore"],
+            name: "DocentUITests", dependencies: ["DocentUI", "DocentApp", "DocentCore", "DocentTestSupport"],
             exclude: ["Snapshots", "Fixtures"]),
         .testTarget(
             name: "AdapterTests",

@@ -4,7 +4,7 @@ import Foundation
 /// Fetches and reads an appData: a file directly; an http(s) URL revalidated against the
 /// cached copy (ETag / Last-Modified), falling back to that copy when offline.
 public enum DocumentLoader {
-    public static func load(source: String, fetcher: any Fetching, cache: DocumentCaching?, options: ReadOptions, now: Date = Date()) -> (Result<Museum, LoadFailure>, Phrase?) {
+    public static func load(source: String, fetcher: any Fetching, cache: DocumentCaching?, options: ReadOptions, now: Date) -> (Result<Museum, LoadFailure>, Phrase?) {
         let isHTTP = source.hasPrefix("http://") || source.hasPrefix("https://")
         let cached = isHTTP ? cache?.cached(for: source) : nil
         var request = FetchRequest(url: source, timeoutSeconds: 30)

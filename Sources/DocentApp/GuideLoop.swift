@@ -2,35 +2,44 @@ import Foundation
 import DocentCore
 import DocentUI
 
-/// The run loop: render, wait for input (up to 100 ms), map keys to actions, reduce, run
-/// effects, drain their results. One thread owns the state.
+/// The run loop: render, wait for input or a result (the mailbox wakes the wait), map keys to
+/// actions, reduce, run effects, drain their results. One thread owns the state; it only
+/// decides and draws (I/O runs in effect handlers on their own threads).
 public final class GuideLoop {
     public private(set) var state: AppState
     public private(set) var lastScreen: Screen?
     let backend: TerminalBackend
     let effects: EffectHandling
-    let mailbox = Mailbox()
+    public let mailbox = Mailbox()
+    /// The wall clock, for `.tick` (what the screen shows as "now").
     let clock: () -> Date
+    /// A monotonic clock in nanoseconds, for timers and the tick interval: a wall clock that
+    /// jumps (NTP, a suspended laptop) must not fire or starve them.
+    let monotonic: () -> UInt64
     /// Polled every turn; its changes arrive as `.playerSnapshot`.
     let audio: AudioEngine?
     var lastSnapshot: PlayerSnapshot?
-    var timers: [TimerID: (due: Date, action: AppAction)] = [:]
+    var timers: [TimerID: (due: UInt64, action: AppAction)] = [:]
     var lastSize: Size?
-    var lastTick: Date
+    var lastTick: UInt64
     var quit = false
     /// Set by every action; the frame is rendered only when something may have changed.
     var needsDraw = true
     /// For `make bench`: `step()` returns false right after the first frame drawn with the
     /// museum loaded (DOCENT_BENCH_FIRST_FRAME=1).
     public var exitAfterFirstLoadedFrame = false
+    /// How often `.tick` is sent.
+    public static let tickInterval: UInt64 = 30_000_000_000
 
-    public init(state: AppState, backend: TerminalBackend, effects: EffectHandling, audio: AudioEngine? = nil, clock: @escaping () -> Date = Date.init) {
+    public init(state: AppState, backend: TerminalBackend, effects: EffectHandling, audio: AudioEngine? = nil, clock: @escaping () -> Date, monotonic: @escaping () -> UInt64) {
         self.state = state
         self.backend = backend
         self.effects = effects
         self.audio = audio
         self.clock = clock
-        self.lastTick = clock()
+        self.monotonic = monotonic
+        self.lastTick = monotonic()
+        mailbox.wakes(backend.waker)
     }
 
     /// Sends one action: reduce, then run what it returns.
@@ -41,7 +50,7 @@ public final class GuideLoop {
             case .quit:
                 quit = true
             case .timer(let id, let ms, let action):
-                timers[id] = (clock().addingTimeInterval(Double(ms) / 1000), action)
+                timers[id] = (monotonic() &+ UInt64(max(0, ms)) &* 1_000_000, action)
             default:
                 effects.run(effect, mailbox: mailbox)
             }
@@ -57,31 +66,32 @@ public final class GuideLoop {
         if quit { return false }
         draw()
         if exitAfterFirstLoadedFrame && state.museum != nil { return false }
-        // While the museum is still loading its result arrives through the mailbox, which
-        // does not wake the terminal wait: poll it often so the first frame is not late.
-        var wait = mailbox.isEmpty ? (state.museum == nil ? min(timeoutMilliseconds, 5) : timeoutMilliseconds) : 0
+        var wait = mailbox.isEmpty ? timeoutMilliseconds : 0
         if let next = timers.values.map(\.due).min() {
-            wait = min(wait, max(0, Int(next.timeIntervalSince(clock()) * 1000)))
+            let now = monotonic()
+            wait = min(wait, next <= now ? 0 : Int(min(UInt64(Int.max), (next - now + 999_999) / 1_000_000)))
         }
         let events = backend.readEvents(timeoutMilliseconds: wait)
         for e in events { handle(e) }
-        let now = clock()
-        if now.timeIntervalSince(lastTick) >= 30 {
+        let now = monotonic()
+        if now &- lastTick >= Self.tickInterval {
             lastTick = now
-            send(.tick(now))
+            send(.tick(clock()))
         }
         return !quit
     }
 
-    /// Runs until quit. Returns the final state (already persisted by the quit action).
+    /// Runs until quit, then lets the effect handler finish (pending saves, running threads).
+    /// Returns the final state (already persisted by the quit action).
     public func run() -> AppState {
         while step() {}
+        effects.shutdown()
         return state
     }
 
     func fireTimers() {
-        let now = clock()
-        for (id, t) in timers where t.due <= now {
+        let now = monotonic()
+        for (id, t) in timers.sorted(by: { $0.value.due < $1.value.due }) where t.due <= now {
             timers[id] = nil
             send(t.action)
         }

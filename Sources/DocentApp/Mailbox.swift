@@ -7,13 +7,23 @@ import DocentUI
 public final class Mailbox: @unchecked Sendable {
     private let lock = NSLock()
     private var pending: [AppAction] = []
+    private var waker: Waker = .none
 
     public init() {}
+
+    /// Who to wake when something arrives (the terminal wait of the loop).
+    public func wakes(_ waker: Waker) {
+        lock.lock()
+        self.waker = waker
+        lock.unlock()
+    }
 
     public func post(_ action: AppAction) {
         lock.lock()
         pending.append(action)
+        let w = waker
         lock.unlock()
+        w.wake()
     }
 
     public func drain() -> [AppAction] {
@@ -36,4 +46,7 @@ public protocol EffectHandling: AnyObject {
     /// Starts `effect`; whatever it produces comes back through `mailbox`. Must not block
     /// for long (network work belongs on its own thread).
     func run(_ effect: Effect, mailbox: Mailbox)
+    /// At quit, after the last effect: finish what was acknowledged (pending saves) and wait,
+    /// a bounded time, for the threads still running.
+    func shutdown()
 }

@@ -20,11 +20,33 @@ public final class CursesBackend: TerminalBackend {
     var previous: Screen?
     var previousTerminalSize: Size?
     private(set) var isOpen = true
+    /// A pipe polled beside standard input: a byte written to it ends a wait (`waker`).
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    public let waker: Waker
 
     private init(window: UnsafeMutablePointer<WINDOW>, theme: CursesTheme, hyperlinks: Bool) {
         self.window = window
         self.theme = theme
         self.hyperlinks = hyperlinks
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) == 0 {
+            for fd in fds {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            }
+        } else {
+            fds = [-1, -1]
+        }
+        wakeRead = fds[0]
+        wakeWrite = fds[1]
+        let fd = fds[1]
+        // write(2) is thread-safe; a full pipe (EAGAIN) already means "wake up".
+        waker = Waker {
+            guard fd >= 0 else { return }
+            var b: UInt8 = 1
+            _ = write(fd, &b, 1)
+        }
     }
 
     deinit { restore() }
@@ -104,8 +126,20 @@ public final class CursesBackend: TerminalBackend {
         guard isOpen else { return [] }
         if takeQuitSignal() { return [.quitSignal] }
         var inputs: [CursesInput] = []
-        wtimeout(window, Int32(clamping: max(timeoutMilliseconds, -1)))
-        if let first = readOne() {
+        // Input ncurses already holds first; then wait on the terminal and the wake pipe
+        // together (a signal, such as a resize, ends the wait too).
+        wtimeout(window, 0)
+        var first = readOne()
+        if first == nil, timeoutMilliseconds != 0, wakeRead >= 0 {
+            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&fds, 2, Int32(clamping: max(timeoutMilliseconds, -1)))
+            if fds[1].revents != 0 { drainWakePipe() }
+            first = readOne()
+        } else if first == nil, timeoutMilliseconds != 0 {
+            wtimeout(window, Int32(clamping: max(timeoutMilliseconds, -1)))
+            first = readOne()
+        }
+        if let first {
             inputs.append(first)
             wtimeout(window, 0)
             while inputs.count < 4096, let next = readOne() { inputs.append(next) }
@@ -113,6 +147,11 @@ public final class CursesBackend: TerminalBackend {
         var events = CursesKeyDecoder.events(from: inputs)
         if takeQuitSignal() { events.append(.quitSignal) }
         return events
+    }
+
+    private func drainWakePipe() {
+        var buf = [UInt8](repeating: 0, count: 64)
+        while read(wakeRead, &buf, buf.count) > 0 {}
     }
 
     private func takeQuitSignal() -> Bool {

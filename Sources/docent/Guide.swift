@@ -62,12 +62,17 @@ struct Guide: ParsableCommand {
         var store: SettingsStoring?
         var restored: PersistedSettings?
         var stateProblem: String?
+        // A database whose settings could not be read is left alone: saving over it would
+        // destroy what someone may still recover.
+        var stateWritable = true
         switch SQLiteSettingsStore.open(path: statePath ?? SQLiteSettingsStore.defaultPath(environment: env), features: Runners.storages) {
         case .success(let s):
             store = s
             switch s.load() {
             case .success(let r): restored = r
-            case .failure(let f): stateProblem = f.message
+            case .failure(let f):
+                stateProblem = f.message
+                stateWritable = false
             }
         case .failure(let f): stateProblem = f.message
         }
@@ -93,11 +98,13 @@ struct Guide: ParsableCommand {
         let audio = LiveAudioEngine()
         let effects = LiveEffects(
             fetcher: CurlFetcher(), cache: FileDocumentCache(directory: FileDocumentCache.defaultDirectory(environment: env)),
-            store: store, options: options, audio: audio, environment: env)
+            store: store, options: options, audio: audio, environment: env, writesAllowed: stateWritable)
         var state = AppState(source: source, catalog: catalog, language: language ?? .english, now: Date(), features: Registry.features)
         state.timeZone = .current
         state.config = cfg.features
-        let loop = GuideLoop(state: state, backend: backend, effects: effects, audio: audio)
+        let loop = GuideLoop(
+            state: state, backend: backend, effects: effects, audio: audio,
+            clock: Date.init, monotonic: { DispatchTime.now().uptimeNanoseconds })
         loop.exitAfterFirstLoadedFrame = env["DOCENT_BENCH_FIRST_FRAME"] == "1"
         loop.send(.launched(restored: restored, languageOverride: language))
         if let p = stateProblem { loop.send(.persistenceFailed(p)) }

@@ -2,29 +2,42 @@ import DocentApp
 import DocentCore
 import Foundation
 import NetCurl
+import StateStore
 
-/// Runs effects for real: curl on background threads, SQLite on the loop thread (it is fast
-/// and keeps saves ordered).
+/// Runs effects for real: documents, features' work and curl on background threads that are
+/// counted so quitting can wait for them; settings through a coalescing writer thread, so the
+/// loop thread never waits on SQLite.
 final class LiveEffects: EffectHandling, @unchecked Sendable {
     let fetcher: CurlFetcher
     let cache: DocumentCaching?
     let store: SettingsStoring?
     let options: ReadOptions
     let audio: AudioEngine?
-    private var reportedSaveFailure = false
     /// Diagnostics of the loaded document, for --print-data-errors at exit.
     private(set) var diagnostics: [Diagnostic] = []
     private let lock = NSLock()
+    /// Background threads still running (for `shutdown`).
+    private let running = NSCondition()
+    private var runningCount = 0
+    private var writer: PersistenceWriter?
+    /// A state database reported as damaged is never written (`--state` pointed at a file
+    /// the guide could not read as its own).
+    private let writesAllowed: Bool
 
     /// Each feature's runner, by feature (see `Runners`).
     private var runners: [FeatureID: AnyRunner] = [:]
 
-    init(fetcher: CurlFetcher, cache: DocumentCaching?, store: SettingsStoring?, options: ReadOptions, audio: AudioEngine?, environment: [String: String]) {
+    /// How long quitting waits for pending saves and running threads. A thread stuck in a
+    /// 20 s curl timeout is not waited for that long: the process exits and ends it.
+    static let shutdownTimeout: TimeInterval = 2
+
+    init(fetcher: CurlFetcher, cache: DocumentCaching?, store: SettingsStoring?, options: ReadOptions, audio: AudioEngine?, environment: [String: String], writesAllowed: Bool = true) {
         self.audio = audio
         self.fetcher = fetcher
         self.cache = cache
         self.store = store
         self.options = options
+        self.writesAllowed = writesAllowed
         let context = RunnerContext(fetcher: fetcher, environment: environment, background: { [unowned self] work in self.background(work) })
         for r in Runners.all(context) { runners[r.feature] = r }
     }
@@ -33,7 +46,7 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
         switch effect {
         case .loadDocument(let source):
             background { [self] in
-                let (result, note) = DocumentLoader.load(source: source, fetcher: fetcher, cache: cache, options: options)
+                let (result, note) = DocumentLoader.load(source: source, fetcher: fetcher, cache: cache, options: options, now: Date())
                 if case .success(let m) = result {
                     lock.lock()
                     diagnostics = m.data.diagnostics
@@ -42,11 +55,11 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
                 mailbox.post(.documentLoaded(result, note: note))
             }
         case .persist(let settings):
-            guard let store else { return }
-            if case .failure(let f) = store.save(settings), !reportedSaveFailure {
-                reportedSaveFailure = true
-                mailbox.post(.persistenceFailed(f.message))
+            guard let store, writesAllowed else { return }
+            if writer == nil {
+                writer = PersistenceWriter(store: store) { message in mailbox.post(.persistenceFailed(message)) }
             }
+            writer?.save(settings)
         case .audio(let command):
             guard let audio else { return }
             switch command {
@@ -68,16 +81,42 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
         }
     }
 
+    /// Writes the settings still pending and waits for running threads, both bounded.
+    func shutdown() {
+        let deadline = Date().addingTimeInterval(Self.shutdownTimeout)
+        writer?.stop(timeout: Self.shutdownTimeout)
+        running.lock()
+        while runningCount > 0, running.wait(until: deadline) {}
+        running.unlock()
+    }
+
+    /// Threads still running (tests and `shutdown`).
+    var runningThreads: Int {
+        running.lock()
+        defer { running.unlock() }
+        return runningCount
+    }
+
     var loadedDiagnostics: [Diagnostic] {
         lock.lock()
         defer { lock.unlock() }
         return diagnostics
     }
 
+    /// Runs blocking work on a thread of its own (two cores: never in the cooperative pool),
+    /// counted until it ends.
     func background(_ work: @escaping @Sendable () -> Void) {
-        let t = Thread(block: work)
+        running.lock()
+        runningCount += 1
+        running.unlock()
+        let t = Thread { [running] in
+            work()
+            running.lock()
+            self.runningCount -= 1
+            running.broadcast()
+            running.unlock()
+        }
         t.stackSize = 4 << 20
         t.start()
     }
 }
-

@@ -2,25 +2,10 @@ import XCTest
 
 @testable import DocentApp
 @testable import DocentCore
+import DocentTestSupport
 
 /// The appData cache: revalidation with ETag, offline start from the last good copy.
 final class DocumentLoaderTests: XCTestCase {
-    final class FakeFetcher: Fetching, @unchecked Sendable {
-        var responses: [Result<FetchResponse, FetchError>]
-        var requests: [FetchRequest] = []
-        init(_ r: [Result<FetchResponse, FetchError>]) { responses = r }
-        func fetch(_ request: FetchRequest) -> Result<FetchResponse, FetchError> {
-            requests.append(request)
-            return responses.isEmpty ? .failure(.other(url: request.url, reason: "no more")) : responses.removeFirst()
-        }
-    }
-
-    final class MemoryCache: DocumentCaching, @unchecked Sendable {
-        var docs: [String: CachedDocument] = [:]
-        func cached(for url: String) -> CachedDocument? { docs[url] }
-        func store(_ doc: CachedDocument, for url: String) { docs[url] = doc }
-    }
-
     let url = "https://museum.example/appData.json"
     var body: [UInt8] { UIFixtures.bytes("museum.json") }
     let when = Date(timeIntervalSince1970: 1_790_000_000)
@@ -46,7 +31,7 @@ final class DocumentLoaderTests: XCTestCase {
         let cache = MemoryCache()
         cache.docs[url] = CachedDocument(body: body, etag: nil, lastModified: nil, fetchedAt: 1_790_000_000)
         let f = FakeFetcher([.failure(.unreachable(url: url, reason: "Could not resolve host"))])
-        let (r, note) = DocumentLoader.load(source: url, fetcher: f, cache: cache, options: ReadOptions())
+        let (r, note) = DocumentLoader.load(source: url, fetcher: f, cache: cache, options: ReadOptions(), now: UIFixtures.now)
         XCTAssertEqual(try r.get().data.tours.count, 2)
         let n = try XCTUnwrap(note).text(UIFixtures.catalog.strings(for: .english))
         XCTAssertTrue(n.hasPrefix("Offline: using the copy saved 2026-"), n)
@@ -55,7 +40,7 @@ final class DocumentLoaderTests: XCTestCase {
 
     func testOfflineWithoutCacheFailsClearly() {
         let f = FakeFetcher([.failure(.unreachable(url: url, reason: "Could not resolve host"))])
-        let (r, note) = DocumentLoader.load(source: url, fetcher: f, cache: MemoryCache(), options: ReadOptions())
+        let (r, note) = DocumentLoader.load(source: url, fetcher: f, cache: MemoryCache(), options: ReadOptions(), now: UIFixtures.now)
         XCTAssertNil(note)
         guard case .failure(let e) = r else { return XCTFail("should fail") }
         XCTAssertEqual(e.message, "cannot reach \(url): Could not resolve host")
@@ -64,14 +49,14 @@ final class DocumentLoaderTests: XCTestCase {
     func testFilesAreNotCached() throws {
         let cache = MemoryCache()
         let f = FakeFetcher([.success(FetchResponse(status: 200, body: body))])
-        _ = try DocumentLoader.load(source: "/srv/appData.json", fetcher: f, cache: cache, options: ReadOptions()).0.get()
+        _ = try DocumentLoader.load(source: "/srv/appData.json", fetcher: f, cache: cache, options: ReadOptions(), now: UIFixtures.now).0.get()
         XCTAssertTrue(cache.docs.isEmpty)
         XCTAssertNil(f.requests.first?.etag)
     }
 
     func testBadDocumentIsAFailureNotACrash() {
         let f = FakeFetcher([.success(FetchResponse(status: 200, body: Array("[1, 2".utf8)))])
-        let (r, _) = DocumentLoader.load(source: "/srv/appData.json", fetcher: f, cache: nil, options: ReadOptions())
+        let (r, _) = DocumentLoader.load(source: "/srv/appData.json", fetcher: f, cache: nil, options: ReadOptions(), now: UIFixtures.now)
         guard case .failure(let e) = r else { return XCTFail("should fail") }
         XCTAssertTrue(e.message.contains("truncated"), e.message)
     }

@@ -108,3 +108,16 @@ final class ScreenSnapshotTests: XCTestCase {
         assertSnapshot(render(s, big), named: "banner-80x24")
     }
 }
+
+/// Drawing a page of dates makes its formatters once, not per row and frame.
+final class DateFormatCacheTests: XCTestCase {
+    func testASecondFrameMakesNoFormatter() {
+        var s = UIFixtures.loadedState()
+        Reducer.push(&s, .allEvents)
+        _ = RootView.render(s, size: Size(width: 80, height: 24))
+        let made = DateFormats.shared.made
+        for _ in 0..<3 { _ = RootView.render(s, size: Size(width: 80, height: 24)) }
+        XCTAssertEqual(DateFormats.shared.made, made)
+        XCTAssertTrue(PageBuilder.formatter(s, date: .long, time: .none) === PageBuilder.formatter(s, date: .long, time: .none))
+    }
+}

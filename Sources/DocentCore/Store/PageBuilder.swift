@@ -173,13 +173,7 @@ public enum PageBuilder {
     // MARK: Dates
 
     static func formatter(_ state: AppState, date: DateFormatter.Style, time: DateFormatter.Style) -> DateFormatter {
-        let f = DateFormatter()
-        let ids = ["en": "en_US", "es": "es_ES", "zh": "zh_Hans_CN"]
-        f.locale = Locale(identifier: ids[state.language.code] ?? "en_US")
-        f.timeZone = state.timeZone
-        f.dateStyle = date
-        f.timeStyle = time
-        return f
+        DateFormats.shared.formatter(language: state.language, timeZone: state.timeZone, date: date, time: time)
     }
 
     // MARK: Messages

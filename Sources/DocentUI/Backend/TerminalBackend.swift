@@ -10,6 +10,18 @@ public protocol TerminalBackend: AnyObject {
     func draw(_ screen: Screen)
     /// Puts the terminal back the way it was found. Safe to call more than once.
     func restore()
+    /// Ends a `readEvents` wait early from any thread (a result arrived in the mailbox).
+    var waker: Waker { get }
+}
+
+/// Wakes a terminal wait from any thread: the mailbox calls it when a result arrives, so the
+/// loop handles it at once instead of at the end of its wait.
+public final class Waker: Sendable {
+    private let action: @Sendable () -> Void
+    public init(_ action: @escaping @Sendable () -> Void) { self.action = action }
+    public func wake() { action() }
+    /// A waker that does nothing (a backend whose waits are never long).
+    public static let none = Waker {}
 }
 
 /// A width × height in cells.

@@ -1,0 +1,149 @@
+import DocentTestSupport
+import XCTest
+
+@testable import DocentApp
+@testable import DocentCore
+@testable import DocentUI
+
+/// The run loop, headless: a fake terminal, recorded effects, clocks the test moves.
+final class GuideLoopTests: XCTestCase {
+    static let catalog = StringCatalog(tables: [.english: ["tab.home": "Home", "small.text": "Too small: {have}, need {need}"]])
+
+    func makeLoop(size: Size = Size(width: 80, height: 24), script: [[InputEvent]] = [], audio: FakeAudioEngine? = nil) -> (GuideLoop, FakeBackend, RecordingEffects, TestClock) {
+        let backend = FakeBackend(size: size, script: script)
+        let effects = RecordingEffects()
+        let clock = TestClock()
+        var state = AppState(source: "/museum/appData.json", catalog: Self.catalog, now: clock.wall, features: Registry.features)
+        state.introSeen = true
+        let loop = GuideLoop(state: state, backend: backend, effects: effects, audio: audio, clock: clock.clock, monotonic: clock.monotonic)
+        return (loop, backend, effects, clock)
+    }
+
+    // MARK: Drawing
+
+    func testFirstStepDrawsAndIdleStepsDrawNothing() {
+        let (loop, backend, _, _) = makeLoop()
+        loop.step()
+        XCTAssertEqual(backend.drawn.count, 1)
+        XCTAssertEqual(loop.state.viewportRows, RootView.viewport(for: backend.size).rows, "the first frame tells the state its size")
+        loop.step()
+        loop.step()
+        XCTAssertEqual(backend.drawn.count, 1, "nothing changed: nothing drawn")
+        XCTAssertEqual(backend.waits, [100, 100, 100], "an idle loop waits its full turn")
+    }
+
+    func testResizeRedrawsAndTellsTheState() {
+        let (loop, backend, _, _) = makeLoop(script: [[], [.resize(Size(width: 100, height: 30))]])
+        loop.step()
+        // The terminal grows while the loop waits; the resize event comes with it.
+        backend.duringWait = { $0.size = Size(width: 100, height: 30) }
+        loop.step()
+        backend.duringWait = nil
+        loop.step()
+        XCTAssertEqual(backend.drawn.count, 2)
+        XCTAssertEqual(backend.drawn.last?.width, 100)
+        XCTAssertEqual(loop.state.viewportWidth, RootView.viewport(for: Size(width: 100, height: 30)).width)
+    }
+
+    func testTooSmallScreenTakesOnlyQuitAndPause() throws {
+        let (loop, backend, effects, _) = makeLoop(size: Size(width: 20, height: 5), script: [[.key(.char("L")), .key(.tab), .key(.char("?"))], [.key(.char(" "))], [.key(.char("q"))]])
+        loop.step()
+        let screen = try XCTUnwrap(backend.drawn.last)
+        XCTAssertTrue((0..<screen.height).contains { screen.row($0).contains("Too small") }, screen.dump())
+        loop.step()
+        XCTAssertNil(loop.state.overlay, "L and ? do nothing on the too-small screen")
+        XCTAssertEqual(loop.state.tab, .home, "Tab does nothing on the too-small screen")
+        loop.step()  // Space: toggles pause (nothing is playing: no effect, but it is taken)
+        XCTAssertFalse(loop.step(), "q quits even here")
+        XCTAssertEqual(effects.ran.filter { if case .persist = $0 { return true } else { return false } }.count, 1, "the quit saves once")
+    }
+
+    // MARK: Timers
+
+    func testTimersFireInOrderOnTheMonotonicClockAndReplaceByID() {
+        let (loop, backend, _, clock) = makeLoop()
+        loop.step()
+        // Two timers of the keypad flash: the second replaces the first.
+        loop.send(.keypadDigit("1"))
+        XCTAssertEqual(loop.state.keypad.pressed, "1")
+        XCTAssertEqual(loop.timers.count, 1)
+        loop.send(.keypadDigit("2"))
+        XCTAssertEqual(loop.timers.count, 1, "same id: replaced")
+        loop.step()
+        XCTAssertLessThanOrEqual(backend.waits.last ?? 1000, 150, "the wait ends by the timer's due time")
+        XCTAssertEqual(loop.state.keypad.pressed, "2", "not due yet")
+        clock.advance(milliseconds: 1_000)
+        loop.step()
+        XCTAssertNil(loop.state.keypad.pressed, "fired once due")
+        XCTAssertTrue(loop.timers.isEmpty)
+    }
+
+    func testTickComesEveryThirtySecondsOfMonotonicTime() {
+        let (loop, _, _, clock) = makeLoop()
+        loop.step()
+        let before = loop.state.now
+        clock.advance(milliseconds: 29_000)
+        loop.step()
+        XCTAssertEqual(loop.state.now, before)
+        clock.advance(milliseconds: 1_000)
+        loop.step()
+        XCTAssertEqual(loop.state.now, clock.wall, "the tick carries the wall clock")
+    }
+
+    // MARK: The mailbox
+
+    func testAResultPostedDuringTheWaitWakesItAndIsHandledNextTurn() {
+        let (loop, backend, effects, _) = makeLoop()
+        loop.send(.launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
+        XCTAssertEqual(effects.ran, [.loadDocument(source: "/museum/appData.json")])
+        let failure = AppAction.documentLoaded(.failure(LoadFailure("file not found: /museum/appData.json")), note: nil)
+        backend.duringWait = { _ in loop.mailbox.post(failure) }
+        loop.step()
+        XCTAssertEqual(backend.wakes, 1, "posting woke the terminal wait")
+        backend.duringWait = nil
+        loop.step()
+        XCTAssertEqual(loop.state.document, .failed("file not found: /museum/appData.json"))
+        XCTAssertEqual(backend.waits.last, 100)
+    }
+
+    func testAResultAlreadyWaitingMeansNoWait() {
+        let (loop, backend, _, _) = makeLoop()
+        loop.step()
+        backend.duringWait = { _ in loop.mailbox.post(.tick(Date(timeIntervalSince1970: 0))) }
+        loop.step()
+        backend.duringWait = nil
+        // The result came after this turn drained the mailbox; the next turn takes it first.
+        loop.step()
+        XCTAssertEqual(loop.state.now, Date(timeIntervalSince1970: 0))
+    }
+
+    // MARK: Audio
+
+    func testPlayerSnapshotSentOnlyWhenSomethingVisibleChanged() {
+        let audio = FakeAudioEngine()
+        let (loop, _, _, _) = makeLoop(audio: audio)
+        audio.current = PlayerSnapshot(token: 0, status: .idle, position: 0, volume: 1)
+        loop.step()
+        let first = loop.state.player.snapshot
+        audio.current.position = 0.01  // rounds to the same tenth: not visible
+        loop.step()
+        XCTAssertEqual(loop.state.player.snapshot, first)
+        XCTAssertEqual(audio.snapshotsTaken, 2)
+    }
+
+    // MARK: Quitting
+
+    func testEveryQuitPathEndsRunAndShutsTheEffectsDown() {
+        for (name, events) in [("q", [InputEvent.key(.char("q"))]), ("Ctrl-C", [.key(.ctrl("c"))]), ("signal", [.quitSignal])] {
+            let (loop, _, effects, _) = makeLoop(script: [[], events])
+            let final = loop.run()
+            XCTAssertTrue(final.quitting, name)
+            XCTAssertEqual(effects.shutdowns, 1, "\(name): effects shut down once")
+            XCTAssertTrue(effects.ran.contains { if case .persist = $0 { return true } else { return false } }, "\(name): settings saved")
+        }
+        // The quit effect from the reducer ends it too (the kiosk or a test may send it).
+        let (loop, _, _, _) = makeLoop()
+        loop.send(.quit)
+        XCTAssertFalse(loop.step())
+    }
+}
