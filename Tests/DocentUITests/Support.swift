@@ -57,15 +57,17 @@ enum UIFixtures {
     }
 }
 
-/// Compares `screen.dump()` with `Snapshots/<name>.txt`. `RECORD_SNAPSHOTS=1` rewrites them;
-/// a missing snapshot is written and the test fails, so CI never passes on an unrecorded one.
+/// Compares `screen.dump()` (lossless: text, every cell's style, links) with
+/// `Snapshots/<name>.txt`. `RECORD_SNAPSHOTS=1` rewrites the file and fails the test, as does
+/// a missing snapshot (written, then failed): nothing is ever recorded by a passing run, so a
+/// run with recording left on cannot go green by accident.
 func assertSnapshot(_ screen: Screen, named name: String, file: StaticString = #filePath, line: UInt = #line) {
     let url = UIFixtures.testsDir.appendingPathComponent("Snapshots/\(name).txt")
     let actual = screen.dump()
     let record = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] != nil
     guard !record, let expected = try? String(contentsOf: url, encoding: .utf8) else {
         try? actual.write(to: url, atomically: true, encoding: .utf8)
-        if !record { XCTFail("recorded a new snapshot \(name); review and commit it", file: file, line: line) }
+        XCTFail(record ? "recorded snapshot \(name); run again without RECORD_SNAPSHOTS" : "recorded a new snapshot \(name); review and commit it", file: file, line: line)
         return
     }
     if expected != actual {

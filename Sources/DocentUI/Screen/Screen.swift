@@ -126,34 +126,41 @@ public struct Screen: Equatable, Sendable {
         return s
     }
 
-    /// A text snapshot: the rows, a separator, then one style letter per cell
-    /// (`.` normal, `R` reverse, `B` bold, `D` dim, `U` underline, or the role's letter).
+    /// A lossless text snapshot: the rows; a separator; one code per cell for its whole style
+    /// (role and every attribute), codes given in order of first appearance and listed under
+    /// the grid (`.` is the plain style); then the link regions. A change of colour on a bold
+    /// or reversed cell changes the snapshot.
     public func dump() -> String {
         var out: [String] = []
         for y in 0..<height { out.append(row(y)) }
         out.append(String(repeating: "-", count: width))
+        var codes: [Style: Character] = [.plain: "."]
+        var order: [Style] = []
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         for y in 0..<height {
             var line = ""
-            for x in 0..<width { line.append(Self.styleLetter(self[x, y].style)) }
+            for x in 0..<width {
+                let st = self[x, y].style
+                if codes[st] == nil {
+                    codes[st] = order.count < alphabet.count ? alphabet[order.count] : "?"
+                    order.append(st)
+                }
+                line.append(codes[st] ?? "?")
+            }
             out.append(line)
         }
+        for st in order { out.append("\(codes[st] ?? "?") = \(Self.describe(st))") }
+        for l in links { out.append("link \(l.rect.x),\(l.rect.y) \(l.rect.width)x\(l.rect.height) \(l.url)") }
         return out.joined(separator: "\n") + "\n"
     }
 
-    static func styleLetter(_ s: Style) -> Character {
-        if s.reverse { return "R" }
-        if s.bold { return "B" }
-        if s.underline { return "U" }
-        if s.dim { return "D" }
-        switch s.role {
-        case .normal: return "."
-        case .accent: return "a"
-        case .muted: return "m"
-        case .highlight: return "h"
-        case .warning: return "w"
-        case .error: return "e"
-        case .success: return "s"
-        case .title: return "t"
-        }
+    /// A style in words: its role, then its attributes ("accent bold reverse").
+    static func describe(_ s: Style) -> String {
+        var parts = ["\(s.role)"]
+        if s.bold { parts.append("bold") }
+        if s.reverse { parts.append("reverse") }
+        if s.dim { parts.append("dim") }
+        if s.underline { parts.append("underline") }
+        return parts.joined(separator: " ")
     }
 }
