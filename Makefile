@@ -6,7 +6,7 @@ DATA ?= SampleData/appData.json
 RELEASE_BIN = .build/release/docent
 DEBUG_BIN = .build/debug/docent
 
-.PHONY: all deps deps-test build build-release run test test-core test-ui test-app test-adapters test-e2e check-boundaries bench sampledata clean
+.PHONY: textwidth all deps deps-test build build-release run test test-core test-ui test-app test-adapters test-e2e check-boundaries bench sampledata clean
 
 all: build
 
@@ -52,6 +52,10 @@ test-e2e: deps-test
 # Every figure is a ratio against an anchor measured in the same run (see README).
 bench: deps-test build-release
 	@st=0; scripts/bench.sh || st=1; scripts/bench-search.sh || st=1; scripts/bench-audio.py || st=1; exit $$st
+
+# Regenerates the character-width tables from the Unicode Character Database (pinned version).
+textwidth:
+	python3 scripts/gen-textwidth.py
 
 sampledata:
 	python3 scripts/make_sampledata.py
