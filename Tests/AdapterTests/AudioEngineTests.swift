@@ -276,7 +276,7 @@ final class AudioEngineTests: XCTestCase {
 
         // A seek while paused moves the position and stays paused.
         engine.seek(to: 6)
-        usleep(300_000)
+        wait(engine, 3, "at 6 s") { abs($0.position - 6) < 0.1 }
         XCTAssertEqual(engine.snapshot().status, .paused)
         XCTAssertEqual(engine.snapshot().position, 6, accuracy: 0.1)
 

@@ -112,7 +112,8 @@ final class AudioRingBufferTests: XCTestCase {
             result.set(r)
             done.fulfill()
         }
-        usleep(50_000)
+        // The writer has filled the buffer and must now wait for room: that is what to interrupt.
+        XCTAssertTrue(waitUntil { ring.fill == 8 }, "the writer fills the buffer")
         XCTAssertNil(result.get(), "blocked on a full buffer")
         ring.interruptWriter()
         wait(for: [done], timeout: 5)
@@ -130,7 +131,7 @@ final class AudioRingBufferTests: XCTestCase {
             result.set([UInt8](repeating: 1, count: 10).withUnsafeBytes { ring.write($0) })
             done.fulfill()
         }
-        usleep(20_000)
+        XCTAssertTrue(waitUntil { ring.fill == 4 }, "the writer fills the buffer, then waits")
         ring.close()
         wait(for: [done], timeout: 5)
         XCTAssertEqual(result.get(), .closed)
@@ -158,6 +159,17 @@ final class AudioRingBufferTests: XCTestCase {
         wakeup.wait(timeout: 5)
         XCTAssertLessThan(Date().timeIntervalSince(start), 1)
     }
+    /// Polls an observable condition (no sleep: the other thread's progress is what is
+    /// waited for), giving up after `seconds`.
+    func waitUntil(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while !condition() {
+            if Date() > deadline { return false }
+            sched_yield()
+        }
+        return true
+    }
+
 }
 
 /// A value shared with a helper thread in a test.
@@ -169,4 +181,5 @@ final class LockedBox<Value>: @unchecked Sendable {
 
     func get() -> Value { lock.withLock { value } }
     func set(_ newValue: Value) { lock.withLock { value = newValue } }
+
 }
