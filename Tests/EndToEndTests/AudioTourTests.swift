@@ -81,9 +81,11 @@ final class AudioTourTests: EndToEndTestCase {
         try s.sendKeys("F4")
         try s.waitFor(title)
         for _ in 0..<12 {
-            if let sel = ScreenText.selectedRow(try s.screen()), sel.text.contains(title) { break }
+            let before = ScreenText.selectedRow(try s.screen())
+            if let sel = before, sel.text.contains(title) { break }
             try s.sendKeys("Down")
-            usleep(60_000)
+            // Wait for the selection to move (the screen answering the key), not for a while.
+            try s.waitUntil("the selection to move") { ScreenText.selectedRow($0)?.index != before?.index }
         }
         try s.sendKeys("Enter")
         try s.waitFor(try UIStrings.get("en", "tour.start"))

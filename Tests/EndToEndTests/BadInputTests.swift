@@ -38,7 +38,6 @@ final class BadInputTests: EndToEndTestCase {
         try s.sendKeys("F6")
         try s.waitFor("─ \(try UIStrings.get("en", "title.info")) ─")
         try s.sendKeys("Enter")
-        usleep(100_000)
         try s.sendKeys("F1")
         try s.waitFor("─ \(try UIStrings.get("en", "title.home")) ─")
         try quitCleanly(s)
