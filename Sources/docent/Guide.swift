@@ -62,19 +62,31 @@ struct Guide: ParsableCommand {
         var store: SettingsStoring?
         var restored: PersistedSettings?
         var stateProblem: String?
-        // A database whose settings could not be read is left alone: saving over it would
-        // destroy what someone may still recover.
+        // A database whose settings could not be read is left alone: saving over it (or
+        // even opening it for writing, which converts and migrates) would destroy what
+        // someone may still recover. So it is read first without writing.
         var stateWritable = true
-        switch SQLiteSettingsStore.open(path: statePath ?? SQLiteSettingsStore.defaultPath(environment: env), features: Runners.storages) {
-        case .success(let s):
-            store = s
-            switch s.load() {
-            case .success(let r): restored = r
-            case .failure(let f):
-                stateProblem = f.message
-                stateWritable = false
+        let stateFile = statePath ?? SQLiteSettingsStore.defaultPath(environment: env)
+        var readable = true
+        if case .success(let ro) = SQLiteSettingsStore.open(path: stateFile, readOnly: true, features: Runners.storages),
+            case .failure(let f) = ro.load()
+        {
+            readable = false
+            stateProblem = f.message
+            stateWritable = false
+        }
+        if readable {
+            switch SQLiteSettingsStore.open(path: stateFile, features: Runners.storages) {
+            case .success(let s):
+                store = s
+                switch s.load() {
+                case .success(let r): restored = r
+                case .failure(let f):
+                    stateProblem = f.message
+                    stateWritable = false
+                }
+            case .failure(let f): stateProblem = f.message
             }
-        case .failure(let f): stateProblem = f.message
         }
 
         // Hyperlinks: the flag, else DOCENT_HYPERLINKS, else the configuration, else auto.
