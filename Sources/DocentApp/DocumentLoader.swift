@@ -3,8 +3,14 @@ import Foundation
 
 /// Fetches and reads an appData: a file directly; an http(s) URL revalidated against the
 /// cached copy (ETag / Last-Modified), falling back to that copy when offline.
+///
+/// The clock and the time zone come from the caller (a pure target reads neither): `now` stamps
+/// a fresh copy, `timeZone` shows when the offline copy was saved, with its abbreviation so a
+/// UTC default is never taken for local time. The adapter passes the user's zone.
 public enum DocumentLoader {
-    public static func load(source: String, fetcher: any Fetching, cache: DocumentCaching?, options: ReadOptions, now: Date) -> (Result<Museum, LoadFailure>, Phrase?) {
+    public static let utc = TimeZone(secondsFromGMT: 0)!
+
+    public static func load(source: String, fetcher: any Fetching, cache: DocumentCaching?, options: ReadOptions, now: Date, timeZone: TimeZone = utc) -> (Result<Museum, LoadFailure>, Phrase?) {
         let isHTTP = source.hasPrefix("http://") || source.hasPrefix("https://")
         let cached = isHTTP ? cache?.cached(for: source) : nil
         var request = FetchRequest(url: source, timeoutSeconds: 30)
@@ -26,7 +32,8 @@ public enum DocumentLoader {
             let when = Date(timeIntervalSince1970: c.fetchedAt)
             let f = DateFormatter()
             f.locale = Locale(identifier: "en_US_POSIX")
-            f.dateFormat = "yyyy-MM-dd HH:mm"
+            f.timeZone = timeZone
+            f.dateFormat = "yyyy-MM-dd HH:mm zzz"
             note = .key("banner.offlineCopy", ["date": .verbatim(f.string(from: when)), "reason": .verbatim(e.description)])
         }
         switch AppDataReader.read(bytes, source: source, options: options) {

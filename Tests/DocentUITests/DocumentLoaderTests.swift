@@ -34,8 +34,17 @@ final class DocumentLoaderTests: XCTestCase {
         let (r, note) = DocumentLoader.load(source: url, fetcher: f, cache: cache, options: ReadOptions(), now: UIFixtures.now)
         XCTAssertEqual(try r.get().data.tours.count, 2)
         let n = try XCTUnwrap(note).text(UIFixtures.catalog.strings(for: .english))
-        XCTAssertTrue(n.hasPrefix("Offline: using the copy saved 2026-"), n)
-        XCTAssertTrue(n.contains("Could not resolve host"), n)
+        XCTAssertEqual(n, "Offline: using the copy saved 2026-09-21 14:13 GMT (cannot reach \(url): Could not resolve host)")
+    }
+
+    func testTheSavedTimeIsShownInTheCallersTimeZone() throws {
+        let cache = MemoryCache()
+        cache.docs[url] = CachedDocument(body: body, etag: nil, lastModified: nil, fetchedAt: 1_790_000_000)
+        let f = FakeFetcher([.failure(.unreachable(url: url, reason: "offline"))])
+        let madrid = try XCTUnwrap(TimeZone(identifier: "Europe/Madrid"))
+        let (_, note) = DocumentLoader.load(source: url, fetcher: f, cache: cache, options: ReadOptions(), now: UIFixtures.now, timeZone: madrid)
+        let n = try XCTUnwrap(note).text(UIFixtures.catalog.strings(for: .english))
+        XCTAssertTrue(n.hasPrefix("Offline: using the copy saved 2026-09-21 16:13 GMT+2"), n)
     }
 
     func testOfflineWithoutCacheFailsClearly() {
