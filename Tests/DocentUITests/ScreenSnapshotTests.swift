@@ -16,6 +16,21 @@ final class ScreenSnapshotTests: XCTestCase {
         return s
     }
 
+    /// The dump is lossless: a colour change under bold and reverse shows, and so do a link and
+    /// a click target (position, size, action), so a moved target fails a snapshot.
+    func testDumpKeepsEveryAttributeLinksAndClickTargets() {
+        var a = Screen(width: 4, height: 1)
+        a.put("ab", x: 0, y: 0, style: Style(role: .accent, bold: true, reverse: true))
+        var b = a
+        b.restyle(Rect(x: 1, y: 0, width: 1, height: 1)) { $0.role = .warning }
+        XCTAssertEqual(a.row(0), b.row(0))
+        XCTAssertNotEqual(a.dump(), b.dump())
+        XCTAssertEqual(b.dump(), "ab  \n----\nab..\na = accent bold reverse\nb = warning bold reverse\n")
+        a.addLink(Rect(x: 0, y: 0, width: 2, height: 1), url: "https://museum.example/")
+        a.addHitRegion(Rect(x: 2, y: 0, width: 2, height: 1), action: .selectTab(.map))
+        XCTAssertEqual(a.dump(), "ab  \n----\naa..\na = accent bold reverse\nlink 0,0 2x1 https://museum.example/\nclick 2,0 2x1 selectTab(Tab.map)\n")
+    }
+
     func testHome() {
         assertSnapshot(render(state(), big), named: "home-80x24")
         assertSnapshot(render(state(size: small), small), named: "home-40x12")

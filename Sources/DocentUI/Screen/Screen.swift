@@ -128,8 +128,9 @@ public struct Screen: Equatable, Sendable {
 
     /// A lossless text snapshot: the rows; a separator; one code per cell for its whole style
     /// (role and every attribute), codes given in order of first appearance and listed under
-    /// the grid (`.` is the plain style); then the link regions. A change of colour on a bold
-    /// or reversed cell changes the snapshot.
+    /// the grid (`.` is the plain style); then the link regions; then the click regions in the
+    /// order drawn (later ones on top) with the action each sends. A change of colour on a bold
+    /// or reversed cell, or a click target moved or re-aimed, changes the snapshot.
     public func dump() -> String {
         var out: [String] = []
         for y in 0..<height { out.append(row(y)) }
@@ -151,7 +152,18 @@ public struct Screen: Equatable, Sendable {
         }
         for st in order { out.append("\(codes[st] ?? "?") = \(Self.describe(st))") }
         for l in links { out.append("link \(l.rect.x),\(l.rect.y) \(l.rect.width)x\(l.rect.height) \(l.url)") }
+        for h in hitRegions { out.append("click \(h.rect.x),\(h.rect.y) \(h.rect.width)x\(h.rect.height) \(Self.describe(h.action))") }
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// An action as Swift prints it, without the module names it would repeat on every line
+    /// ("selectTab(Tab.home)", not "selectTab(DocentCore.Tab.home)").
+    static func describe(_ action: AppAction) -> String {
+        var text = String(describing: action)
+        for module in ["DocentCore", "DocentReading", "DocentText", "DocentJSON", "DocentUI", "DocentApp"] {
+            text = text.replacing(module + ".", with: "")
+        }
+        return text
     }
 
     /// A style in words: its role, then its attributes ("accent bold reverse").
