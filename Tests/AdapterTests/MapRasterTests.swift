@@ -11,7 +11,7 @@ final class MapRasterTests: XCTestCase {
     static let testsDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     static let repoRoot = testsDir.deletingLastPathComponent().deletingLastPathComponent()
     static let aicDir = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/reference/aic")
-    static var record: Bool { ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] != nil }
+    static var record: Bool { !["", "0"].contains(ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] ?? "") }
 
     func samplePlan(_ n: Int) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: Self.repoRoot.appendingPathComponent("SampleData/maps/floor\(n).pdf")))

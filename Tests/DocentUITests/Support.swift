@@ -57,17 +57,23 @@ enum UIFixtures {
     }
 }
 
-/// Compares `screen.dump()` (lossless: text, every cell's style, links) with
+/// Compares `screen.dump()` (lossless: text, every cell's style, links, click targets) with
 /// `Snapshots/<name>.txt`. `RECORD_SNAPSHOTS=1` rewrites the file and fails the test, as does
 /// a missing snapshot (written, then failed): nothing is ever recorded by a passing run, so a
-/// run with recording left on cannot go green by accident.
+/// run with recording left on cannot go green by accident. (`RECORD_SNAPSHOTS=0` or empty
+/// does not record.)
 func assertSnapshot(_ screen: Screen, named name: String, file: StaticString = #filePath, line: UInt = #line) {
     let url = UIFixtures.testsDir.appendingPathComponent("Snapshots/\(name).txt")
     let actual = screen.dump()
-    let record = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] != nil
+    let flag = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] ?? ""
+    let record = !flag.isEmpty && flag != "0"
     guard !record, let expected = try? String(contentsOf: url, encoding: .utf8) else {
-        try? actual.write(to: url, atomically: true, encoding: .utf8)
-        XCTFail(record ? "recorded snapshot \(name); run again without RECORD_SNAPSHOTS" : "recorded a new snapshot \(name); review and commit it", file: file, line: line)
+        do {
+            try actual.write(to: url, atomically: true, encoding: .utf8)
+            XCTFail(record ? "recorded snapshot \(name); run again without RECORD_SNAPSHOTS" : "recorded a new snapshot \(name); review and commit it", file: file, line: line)
+        } catch {
+            XCTFail("snapshot \(name) \(record ? "not recorded" : "missing and not written"): \(error)", file: file, line: line)
+        }
         return
     }
     if expected != actual {
