@@ -23,7 +23,7 @@ build-release: deps
 	$(SWIFT) build -c release
 
 run: build-release
-	$(RELEASE_BIN) --data $(DATA) $(ARGS)
+	$(RELEASE_BIN) --data $(DATA)
 
 # The rules, then the proof that they catch every probe (scripts/test-boundaries.sh).
 check-boundaries:
@@ -36,18 +36,20 @@ test: deps-test check-boundaries
 	$(SWIFT) test --disable-swift-testing
 
 # Faster loops while working on one part (`make test` still runs everything, and is what CI runs).
+# The filters are anchored on the test module, so a class such as JSONAdapterTests in another
+# module is not pulled in.
 SWIFT_TEST = $(SWIFT) test --disable-swift-testing
 test-core: deps-test
-	$(SWIFT_TEST) --filter DocentCoreTests
+	$(SWIFT_TEST) --filter '^DocentCoreTests\.'
 test-ui: deps-test
-	$(SWIFT_TEST) --filter DocentUITests
+	$(SWIFT_TEST) --filter '^DocentUITests\.'
 test-app: deps-test
-	$(SWIFT_TEST) --filter DocentAppTests
+	$(SWIFT_TEST) --filter '^DocentAppTests\.'
 test-adapters: deps-test
-	$(SWIFT_TEST) --filter AdapterTests
+	$(SWIFT_TEST) --filter '^AdapterTests\.'
 test-e2e: deps-test
 	$(SWIFT) build
-	$(SWIFT_TEST) --filter EndToEndTests
+	$(SWIFT_TEST) --filter '^EndToEndTests\.'
 
 # Every figure is a ratio against an anchor measured in the same run (see README).
 bench: deps-test build-release
