@@ -175,7 +175,7 @@ final class AudioEngineTests: XCTestCase {
         XCTAssertEqual(ended.token, 7)
         XCTAssertEqual(ended.position, duration, accuracy: 0.01)
         XCTAssertNil(ended.failure)
-        usleep(300_000)
+        XCTAssertTrue(recorder.waitForMore(seconds: 0.3), "the recording goes on past the end")
         let samples = recorder.stop()
         let rms = AudioTestSupport.rms(samples)
         let span = audibleSpan(samples)
@@ -198,7 +198,7 @@ final class AudioEngineTests: XCTestCase {
         XCTAssertEqual(playing.duration ?? 0, Self.shorter.seconds, accuracy: 0.04)
         if let startup = engine.startupLatency { print("audio: play → first PCM write \(Int(startup * 1000)) ms (file)") }
         wait(engine, 7, "ended") { $0.status == .ended }
-        usleep(200_000)
+        XCTAssertTrue(recorder.waitForMore(seconds: 0.2), "the recording goes on past the end")
         XCTAssertGreaterThan(AudioTestSupport.rms(recorder.stop()), 0.01)
 
         engine.play(AudioRequest(token: 2, url: URL(fileURLWithPath: path).absoluteString, title: "file URL"))
@@ -268,9 +268,17 @@ final class AudioEngineTests: XCTestCase {
         engine.pause()
         XCTAssertEqual(engine.snapshot().status, .paused)
         XCTAssertTrue(AudioTestSupport.waitUntil(2) { env.pulse.sinkInputs().first?["Corked"] == "yes" }, "corked on the server")
-        usleep(150_000)
+        // A report already under way may still land: wait until the position stops moving
+        // (the same on two reads 100 ms apart), then watch that it holds for a while.
+        var previous = engine.snapshot().position
+        XCTAssertTrue(AudioTestSupport.waitUntil(3) {
+            usleep(100_000)
+            let now = engine.snapshot().position
+            defer { previous = now }
+            return abs(now - previous) < 0.01
+        }, "the position settles once paused")
         let held = engine.snapshot().position
-        usleep(600_000)
+        usleep(600_000)  // deliberately lets time pass: a paused track must not advance
         XCTAssertEqual(engine.snapshot().position, held, accuracy: 0.05, "position holds while paused")
         XCTAssertEqual(engine.snapshot().status, .paused)
 
@@ -321,7 +329,7 @@ final class AudioEngineTests: XCTestCase {
         XCTAssertTrue(AudioTestSupport.waitUntil(2) { env.pulse.sinkInputs().isEmpty })
         print("audio: stop → stream gone in \(Int(Date().timeIntervalSince(stoppedAt) * 1000)) ms (includes pactl)")
         XCTAssertEqual(logEvents(), ["start first", "stopped first", "start second", "stopped second"])
-        usleep(300_000)
+        usleep(300_000)  // deliberately lets time pass: a late report would arrive in it
         XCTAssertEqual(engine.snapshot().status, .idle, "no late report from the stopped tracks")
     }
 
@@ -394,7 +402,7 @@ final class AudioEngineTests: XCTestCase {
         guard case .noSoundServer(let why) = s.failure else { return XCTFail("expected .noSoundServer, got \(String(describing: s.failure))") }
         XCTAssertEqual(why, "Connection refused")
         XCTAssertFalse(s.outputAvailable)
-        usleep(700_000)
+        usleep(700_000)  // deliberately lets time pass: more than one 0.5 s probe interval
         XCTAssertFalse(engine.snapshot().outputAvailable, "still none after a probe")
 
         try late.start()

@@ -138,9 +138,24 @@ final class MonitorRecorder {
         process.standardError = FileHandle.nullDevice
         process.terminationHandler = { [done] _ in done.signal() }
         try process.run()
-        // Recording has begun once parec created its file and the stream exists.
-        AudioTestSupport.waitUntil(3) { FileManager.default.fileExists(atPath: self.file.path) }
-        usleep(100_000)
+        // Recording has begun once parec wrote its first samples: the record stream is up and
+        // the monitor delivers (silence until something plays). Creating the file is not enough.
+        AudioTestSupport.waitUntil(5) { self.recordedBytes > 0 }
+    }
+
+    /// Bytes parec has written so far (2 per sample).
+    var recordedBytes: Int {
+        ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size]) as? NSNumber)?.intValue ?? 0
+    }
+
+    /// Waits until the recording holds `seconds` more audio than when called, or `timeout`
+    /// passes. The monitor reaches parec with a delay; measuring in the recording's own time
+    /// (its samples) rather than the wall clock means the tail of what just played has been
+    /// written even when a loaded machine slows parec down.
+    @discardableResult
+    func waitForMore(seconds: Double, timeout: Double = 5) -> Bool {
+        let target = recordedBytes + Int(seconds * Double(Self.rate)) * 2
+        return AudioTestSupport.waitUntil(timeout) { self.recordedBytes >= target }
     }
 
     /// Stops parec and returns the samples.
