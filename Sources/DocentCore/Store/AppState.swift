@@ -112,7 +112,7 @@ public struct AppState: Equatable, Sendable {
     /// The resume offer is made once per run.
     public var resumeOffered = false
     /// Dates and times are shown in this zone (the museum visitor's local time; UTC in tests).
-    public var timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current
+    public var timeZone: TimeZone = TimeZone(secondsFromGMT: 0)!
 
     public init(source: String, catalog: StringCatalog, language: Language = .english, now: Date, features: FeatureSet) {
         self.features = features
