@@ -37,16 +37,11 @@ public enum RootView {
             for (k, l) in Wrap.lines(text, width: inner.width).prefix(inner.height).enumerated() {
                 screen.put(l, x: inner.x, y: inner.y + k, style: Style(role: .muted))
             }
-        case .keypad:
-            KeypadView.render(&screen, inner, state: state)
         case .custom(let id, _):
             Registry.entry(id)?.render(&screen, inner, state)
-        case .player(let page):
-            let (controls, text) = inner.splitTop(PlayerLayout.controlRows)
-            PlayerViews.controls(&screen, controls, state: state)
-            TextView.render(&screen, text, page: page, scroll: state.page.scroll, strings: s)
         }
-        PlayerViews.mini(&screen, mini, state: state)
+        // The line under every page belongs to one feature (the mini player).
+        for e in Registry.entries where e.footer(&screen, mini, state) { break }
         StatusLine.render(&screen, status, state: state)
         if let o = state.overlay { OverlayView.render(&screen, o, state: state) }
         return screen

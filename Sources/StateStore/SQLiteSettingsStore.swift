@@ -73,24 +73,14 @@ public final class SQLiteSettingsStore: SettingsStoring, Sendable {
     }
 
     /// The schema, as named migrations. Never edit a shipped migration: append a new one
-    /// ("v2-tour-progress", …) so existing databases upgrade in place.
+    /// (a feature's in its storage, as tours' "v2-tour-progress") so existing databases upgrade
+    /// in place.
     static func migrator(_ features: [any FeatureStorage]) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(sql: """
                 CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
                 CREATE TABLE seen_message (id INTEGER PRIMARY KEY);
-                """)
-        }
-        migrator.registerMigration("v2-tour-progress") { db in
-            try db.execute(sql: """
-                CREATE TABLE tour_position (
-                    id INTEGER PRIMARY KEY CHECK (id = 1), tour_id INTEGER NOT NULL, stop_index INTEGER,
-                    seconds REAL NOT NULL, language TEXT NOT NULL, mode TEXT NOT NULL);
-                CREATE TABLE listened_stop (tour_id INTEGER NOT NULL, stop_index INTEGER NOT NULL,
-                    PRIMARY KEY (tour_id, stop_index));
-                CREATE TABLE listened_artwork (artwork_id INTEGER PRIMARY KEY);
-                CREATE TABLE tour_status (tour_id INTEGER PRIMARY KEY, started INTEGER NOT NULL, finished INTEGER NOT NULL);
                 """)
         }
         // Then each feature's own tables, in registry order.
@@ -123,11 +113,11 @@ public final class SQLiteSettingsStore: SettingsStoring, Sendable {
         run(doing: "read settings from") { db in
             var values: [String: String] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT key, value FROM settings") {
-                if let key = row["key"] as String?, let value = row["value"] as String? { values[key] = value }
+                if let key = row.decoded("key", as: String.self), let value = row.decoded("value", as: String.self) { values[key] = value }
             }
             // Nothing saved yet: a first run.
             guard !values.isEmpty else { return nil }
-            let seen = try Int.fetchAll(db, sql: "SELECT id FROM seen_message")
+            let seen = try Row.fetchAll(db, sql: "SELECT id FROM seen_message").compactMap { $0.decoded("id", as: Int.self) }
             var settings = PersistedSettings()
             // Unreadable values fall back to the defaults: settings are a convenience, not data.
             settings.language = values[Key.language].flatMap(Language.fromTag)
@@ -135,7 +125,6 @@ public final class SQLiteSettingsStore: SettingsStoring, Sendable {
             settings.locationEnabled = values[Key.locationEnabled].flatMap(Self.bool) ?? settings.locationEnabled
             settings.introSeen = values[Key.introSeen].flatMap(Self.bool) ?? settings.introSeen
             settings.seenMessageIDs = Set(seen)
-            settings.progress = try Self.loadProgress(db)
             for storage in features {
                 if let value = try storage.loadValue(db) { settings.saves.values[storage.feature] = value }
             }
@@ -162,55 +151,7 @@ public final class SQLiteSettingsStore: SettingsStoring, Sendable {
             for id in settings.seenMessageIDs.sorted() {
                 try db.execute(sql: "INSERT INTO seen_message (id) VALUES (?)", arguments: [id])
             }
-            try Self.saveProgress(settings.progress, db)
             for storage in features { try storage.saveValue(settings.saves.values[storage.feature], db) }
-        }
-    }
-
-    /// Tour position, listened stops and artworks, started/finished tours.
-    static func loadProgress(_ db: Database) throws -> ListeningProgress {
-        var p = ListeningProgress()
-        if let row = try Row.fetchOne(db, sql: "SELECT tour_id, stop_index, seconds, language, mode FROM tour_position WHERE id = 1"),
-            let tour = row["tour_id"] as Int?, let seconds = row["seconds"] as Double?,
-            let lang = (row["language"] as String?).flatMap(Language.fromTag),
-            let mode = (row["mode"] as String?).flatMap(TourMode.init(rawValue:))
-        {
-            p.current = TourProgress(tourID: tour, stopIndex: row["stop_index"] as Int?, seconds: seconds, language: lang, mode: mode)
-        }
-        for row in try Row.fetchAll(db, sql: "SELECT tour_id, stop_index FROM listened_stop") {
-            if let t = row["tour_id"] as Int?, let k = row["stop_index"] as Int? { p.listenedStops[t, default: []].insert(k) }
-        }
-        p.listenedArtworks = Set(try Int.fetchAll(db, sql: "SELECT artwork_id FROM listened_artwork"))
-        for row in try Row.fetchAll(db, sql: "SELECT tour_id, started, finished FROM tour_status") {
-            guard let t = row["tour_id"] as Int? else { continue }
-            if (row["started"] as Int?) == 1 { p.started.insert(t) }
-            if (row["finished"] as Int?) == 1 { p.finished.insert(t) }
-        }
-        return p
-    }
-
-    static func saveProgress(_ p: ListeningProgress, _ db: Database) throws {
-        try db.execute(sql: "DELETE FROM tour_position")
-        if let c = p.current {
-            try db.execute(
-                sql: "INSERT INTO tour_position (id, tour_id, stop_index, seconds, language, mode) VALUES (1, ?, ?, ?, ?, ?)",
-                arguments: [c.tourID, c.stopIndex, c.seconds, c.language.code, c.mode.rawValue])
-        }
-        try db.execute(sql: "DELETE FROM listened_stop")
-        for (t, stops) in p.listenedStops.sorted(by: { $0.key < $1.key }) {
-            for k in stops.sorted() {
-                try db.execute(sql: "INSERT INTO listened_stop (tour_id, stop_index) VALUES (?, ?)", arguments: [t, k])
-            }
-        }
-        try db.execute(sql: "DELETE FROM listened_artwork")
-        for a in p.listenedArtworks.sorted() {
-            try db.execute(sql: "INSERT INTO listened_artwork (artwork_id) VALUES (?)", arguments: [a])
-        }
-        try db.execute(sql: "DELETE FROM tour_status")
-        for t in p.started.union(p.finished).sorted() {
-            try db.execute(
-                sql: "INSERT INTO tour_status (tour_id, started, finished) VALUES (?, ?, ?)",
-                arguments: [t, p.started.contains(t) ? 1 : 0, p.finished.contains(t) ? 1 : 0])
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// Small helpers shared by the StateStore adapters: XDG base directories, a stable hash and
 /// atomic file writes.
@@ -106,5 +107,14 @@ enum Support {
         let boilerplate = "The operation could not be completed. "
         let text = ns.localizedDescription
         return text.hasPrefix(boilerplate) ? String(text.dropFirst(boilerplate.count)) : text
+    }
+}
+
+extension Row {
+    /// The column's value as `T`, or nil when it is NULL or of another type. GRDB's own
+    /// subscript stops the program on a value it cannot convert (a text where a number was
+    /// written); a state database edited by hand or damaged must never do that.
+    func decoded<T: DatabaseValueConvertible>(_ column: String, as _: T.Type) -> T? {
+        T.fromDatabaseValue(self[column] as DatabaseValue)
     }
 }

@@ -20,7 +20,7 @@ final class StateStoreTests: XCTestCase {
     private func path(_ name: String) -> String { tempDir + "/" + name }
 
     private func openStore(_ name: String = "nested/dir/state.sqlite", readOnly: Bool = false) throws -> SQLiteSettingsStore {
-        switch SQLiteSettingsStore.open(path: path(name), readOnly: readOnly, features: [MemberStorage()]) {
+        switch SQLiteSettingsStore.open(path: path(name), readOnly: readOnly, features: [TourStorage(), MemberStorage()]) {
         case .success(let store): return store
         case .failure(let failure): throw failure
         }
@@ -123,7 +123,7 @@ final class StateStoreTests: XCTestCase {
             }
             try old.migrate(q)
         }
-        let store = try SQLiteSettingsStore.open(path: file, features: [MemberStorage()]).get()
+        let store = try SQLiteSettingsStore.open(path: file, features: [TourStorage(), MemberStorage()]).get()
         XCTAssertEqual(try store.appliedMigrations().get(), ["v1", "v2-tour-progress", "v3-member-card"])
         XCTAssertEqual(try store.load().get()?.language, .spanish)
         XCTAssertNil(try store.load().get()?.saves[MemberFeature.self])

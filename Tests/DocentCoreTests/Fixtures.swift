@@ -43,5 +43,8 @@ enum Fixtures {
 
 /// The core features these tests exercise (the guide's own registry lives in DocentUI).
 enum CoreFixtures {
-    static let features = FeatureSet([AnyFeature(MapFeature.self), AnyFeature(SearchFeature.self), AnyFeature(MemberFeature.self)])
+    static let features = FeatureSet([
+        AnyFeature(KeypadFeature.self), AnyFeature(TourFeature.self), AnyFeature(PlayerFeature.self), AnyFeature(MapFeature.self),
+        AnyFeature(SearchFeature.self), AnyFeature(MemberFeature.self),
+    ])
 }

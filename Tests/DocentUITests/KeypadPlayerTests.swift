@@ -1,3 +1,4 @@
+import DocentTestSupport
 import XCTest
 
 @testable import DocentCore
@@ -27,42 +28,65 @@ final class KeypadPlayerTests: XCTestCase {
         return s
     }
 
-    func type(_ s: inout AppState, _ digits: String) {
-        for d in digits { _ = Reducer.reduce(&s, .keypadDigit(d)) }
+    static let flash: Effect = .timer(.keypadFlash, milliseconds: 150, action: .keypadFlashEnded)
+
+    /// Types `digits`, stating each change: the Audio Guide's keypad comes forward (saved), the digit is
+    /// added (a sixth is refused), its key lights up.
+    func type(_ s: inout AppState, _ digits: String, file: StaticString = #filePath, line: UInt = #line) {
+        for d in digits {
+            var after = s
+            after.tab = .audioGuide
+            // From the keypad itself, not from a player on top of it.
+            if after.page.route != .keypad { after.stacks[.audioGuide] = [Page(.keypad)] }
+            if after.keypad.input.count < 5 {
+                after.keypad.input.append(d)
+                after.keypad.notice = nil
+            } else {
+                after.keypad.notice = .tooLong
+            }
+            after.keypad.pressed = String(d)
+            let saved: [Effect] = s.tab == .audioGuide ? [] : [.persist(after.settings)]
+            send(&s, .keypadDigit(d), effects: saved + [Self.flash], file: file, line: line) { $0 = after }
+        }
     }
 
-    func request(_ token: Int, _ url: String, _ title: String) -> Effect {
-        .audio(.play(AudioRequest(token: token, url: url, title: title)))
+    func request(_ token: Int, _ url: String, _ title: String, at start: Double = 0) -> Effect {
+        .audio(.play(AudioRequest(token: token, url: url, title: title, startAt: start)))
+    }
+
+    /// GO on a number with one artwork: the number goes, the player opens and loads it.
+    func goPlays(_ s: inout AppState, token: Int, audio: Int, artwork: Int?, tour: Int? = nil, url: String, title: String,
+                 language: Language, requested: Language? = nil, transcript: String, file: StaticString = #filePath, line: UInt = #line) {
+        send(&s, .keypadGo, effects: [Self.flash, request(token, url, title)], file: file, line: line) {
+            $0.keypad = KeypadState()
+            $0.keypad.pressed = "go"
+            $0.stacks[.audioGuide] = [Page(.keypad), Page(.player)]
+            $0.player.track = Track(audioID: audio, artworkID: artwork, tourID: tour, language: language, requested: requested ?? language,
+                                    title: title, url: url, transcript: transcript)
+            $0.player.nextToken = token + 1
+            $0.player.snapshot = PlayerSnapshot(token: token, status: .loading, position: 0, volume: $0.player.volume)
+        }
     }
 
     func testDigitFromAnyTabGoesToTheKeypad() {
         var s = loaded()
-        let e = Reducer.reduce(&s, .keypadDigit("1"))
-        XCTAssertEqual(s.tab, .audioGuide)
+        XCTAssertEqual(s.tab, .home)
+        type(&s, "1")
         XCTAssertEqual(s.page.route, .keypad)
-        XCTAssertEqual(s.keypad.input, "1")
-        XCTAssertEqual(s.keypad.pressed, "1")
-        XCTAssertEqual(e, [.persist(s.settings), .timer(.keypadFlash, milliseconds: 150, action: .keypadFlashEnded)])
-        _ = Reducer.reduce(&s, .keypadFlashEnded)
-        XCTAssertNil(s.keypad.pressed)
+        send(&s, .keypadFlashEnded) { $0.keypad.pressed = nil }
     }
 
     func testHitClearsInputPlaysAndOpensThePlayer() {
         var s = loaded()
         type(&s, "102")
-        let e = Reducer.reduce(&s, .keypadGo)
-        XCTAssertEqual(e, [.timer(.keypadFlash, milliseconds: 150, action: .keypadFlashEnded), request(1, "/museum/audio/12.mp3", "Clay Vessel")])
-        XCTAssertEqual(s.keypad.input, "")
+        goPlays(&s, token: 1, audio: 12, artwork: 101, url: "/museum/audio/12.mp3", title: "Clay Vessel", language: .english, transcript: "Made of river clay.")
         XCTAssertEqual(s.page.route, .player)
-        XCTAssertEqual(s.player.track?.artworkID, 101)
-        XCTAssertEqual(s.player.snapshot.status, .loading)
     }
 
     func testLeadingZerosAreIgnored() {
         var s = loaded()
         type(&s, "00102")
-        _ = Reducer.reduce(&s, .keypadGo)
-        XCTAssertEqual(s.player.track?.audioID, 12)
+        goPlays(&s, token: 1, audio: 12, artwork: 101, url: "/museum/audio/12.mp3", title: "Clay Vessel", language: .english, transcript: "Made of river clay.")
     }
 
     func testSixthDigitIsRefused() {
@@ -75,124 +99,155 @@ final class KeypadPlayerTests: XCTestCase {
     func testUnknownNumberSaysSoAndKeepsTheInput() {
         var s = loaded()
         type(&s, "777")
-        _ = Reducer.reduce(&s, .keypadGo)
-        XCTAssertEqual(s.keypad.input, "777")
-        XCTAssertEqual(s.keypad.notice, .unknown("777"))
-        XCTAssertNil(s.player.track)
-        _ = Reducer.reduce(&s, .keypadDelete)
-        XCTAssertEqual(s.keypad.input, "77")
-        XCTAssertNil(s.keypad.notice)
-        _ = Reducer.reduce(&s, .back)
-        XCTAssertEqual(s.keypad.input, "", "Esc clears the number")
+        send(&s, .keypadGo, effects: [Self.flash]) {
+            $0.keypad.pressed = "go"
+            $0.keypad.notice = .unknown("777")
+        }
+        send(&s, .keypadDelete, effects: [Self.flash]) {
+            $0.keypad.input = "77"
+            $0.keypad.pressed = "del"
+            $0.keypad.notice = nil
+        }
+        XCTAssertEqual(KeyMap.action(for: .escape, in: s), .keypad(.clear), "Esc on the keypad with a number typed")
+        send(&s, .keypad(.clear)) { $0.keypad.input = "" }
+        XCTAssertEqual(KeyMap.action(for: .escape, in: s), .back, "with nothing typed, Esc is the usual back")
     }
 
     func testEmptyGo() {
         var s = loaded()
-        _ = Reducer.reduce(&s, .selectTab(.audioGuide))
-        _ = Reducer.reduce(&s, .keypadGo)
-        XCTAssertEqual(s.keypad.notice, .empty)
+        send(&s, .selectTab(.audioGuide), effects: [.persist({ var a = s; a.tab = .audioGuide; return a.settings }())]) { $0.tab = .audioGuide }
+        send(&s, .keypadGo, effects: [Self.flash]) {
+            $0.keypad.pressed = "go"
+            $0.keypad.notice = .empty
+        }
     }
 
     func testSharedNumberOpensAChooser() {
         var s = loaded()
         type(&s, "101")
-        _ = Reducer.reduce(&s, .keypadGo)
-        XCTAssertEqual(s.overlay, .keypadChooser(number: "101", selection: 0))
-        XCTAssertNil(s.player.track)
-        _ = Reducer.reduce(&s, .move(1))
-        XCTAssertEqual(s.overlay, .keypadChooser(number: "101", selection: 1))
-        let e = Reducer.reduce(&s, .activate)
-        XCTAssertEqual(e, [request(1, "/museum/audio/10.mp3", "Welcome")])
-        XCTAssertEqual(s.player.track?.artworkID, 101)
-        XCTAssertNil(s.overlay)
-        XCTAssertEqual(s.keypad.input, "")
+        send(&s, .keypadGo, effects: [Self.flash]) {
+            $0.keypad.pressed = "go"
+            $0.overlay = .keypadChooser(number: "101", selection: 0)
+        }
+        send(&s, .move(1)) { $0.overlay = .keypadChooser(number: "101", selection: 1) }
+        send(&s, .activate, effects: [request(1, "/museum/audio/10.mp3", "Welcome")]) {
+            $0.overlay = nil
+            $0.keypad.input = ""
+            $0.stacks[.audioGuide] = [Page(.keypad), Page(.player)]
+            $0.player.track = Track(audioID: 10, artworkID: 101, tourID: nil, language: .english, requested: .english,
+                                    title: "Welcome", url: "/museum/audio/10.mp3", transcript: "Welcome to the tour.")
+            $0.player.nextToken = 2
+            $0.player.snapshot = PlayerSnapshot(token: 1, status: .loading, position: 0, volume: 0.8)
+        }
     }
 
     func testTourNumberWinsAndPlaysTheIntro() {
         var s = loaded()
         type(&s, "900")
-        _ = Reducer.reduce(&s, .keypadGo)
-        XCTAssertEqual(s.player.track?.tourID, 501)
-        XCTAssertEqual(s.player.track?.audioID, 10)
+        goPlays(&s, token: 1, audio: 10, artwork: nil, tour: 501, url: "/museum/audio/10.mp3", title: "Welcome", language: .english, transcript: "Welcome to the tour.")
     }
 
     func testLanguageFallbackIsMarked() {
         var s = loaded(.chinese)
         type(&s, "102")
-        _ = Reducer.reduce(&s, .keypadGo)
-        XCTAssertEqual(s.player.track?.language, .english)
-        XCTAssertEqual(s.player.track?.requested, .chinese)
+        goPlays(&s, token: 1, audio: 12, artwork: 101, url: "/museum/audio/12.mp3", title: "Clay Vessel", language: .english, requested: .chinese, transcript: "Made of river clay.")
         XCTAssertEqual(s.player.track?.fellBack, true)
     }
 
     func testSwitchingTheTrackLanguage() {
         var s = loaded()
         type(&s, "102")
-        _ = Reducer.reduce(&s, .keypadGo)
-        _ = Reducer.reduce(&s, .stopAudio)
-        // Artwork 100 (number 101 is shared; use the chooser's first entry) has Spanish.
+        goPlays(&s, token: 1, audio: 12, artwork: 101, url: "/museum/audio/12.mp3", title: "Clay Vessel", language: .english, transcript: "Made of river clay.")
+        send(&s, .stopAudio, effects: [.audio(.stop)]) {
+            $0.player.track = nil
+            $0.player.snapshot = PlayerSnapshot(token: 1, volume: 0.8)
+        }
+        // Artwork 100 (number 101 is shared; the chooser's first entry) has Spanish.
         type(&s, "101")
-        _ = Reducer.reduce(&s, .keypadGo)
-        _ = Reducer.reduce(&s, .activate)
-        XCTAssertEqual(s.player.track?.artworkID, 100)
-        _ = Reducer.reduce(&s, .openAudioLanguages)
-        XCTAssertEqual(s.overlay, .audioLanguage(selection: 0))
-        _ = Reducer.reduce(&s, .move(1))
-        let e = Reducer.reduce(&s, .activate)
-        XCTAssertEqual(e, [request(3, "/museum/audio/11-es.mp3", "Harbor at Dawn")])
-        XCTAssertEqual(s.player.track?.language, .spanish)
-        XCTAssertEqual(s.player.track?.transcript, "Un puerto tranquilo.")
+        XCTAssertEqual(s.stacks[.audioGuide], [Page(.keypad)], "typing starts from the keypad, not the player on top")
+        send(&s, .keypadGo, effects: [Self.flash]) {
+            $0.keypad.pressed = "go"
+            $0.overlay = .keypadChooser(number: "101", selection: 0)
+        }
+        let harbor = Track(audioID: 11, artworkID: 100, tourID: nil, language: .english, requested: .english,
+                           title: "Harbor at Dawn", url: "/museum/audio/11.mp3", transcript: "A quiet harbor.")
+        send(&s, .activate, effects: [request(2, "/museum/audio/11.mp3", "Harbor at Dawn")]) {
+            $0.overlay = nil
+            $0.keypad.input = ""
+            $0.stacks[.audioGuide] = [Page(.keypad), Page(.player)]
+            $0.player.track = harbor
+            $0.player.nextToken = 3
+            $0.player.snapshot = PlayerSnapshot(token: 2, status: .loading, position: 0, volume: 0.8)
+        }
+        send(&s, .openAudioLanguages) { $0.overlay = .audioLanguage(selection: 0) }
+        send(&s, .move(1)) { $0.overlay = .audioLanguage(selection: 1) }
+        send(&s, .activate, effects: [request(3, "/museum/audio/11-es.mp3", "Harbor at Dawn")]) {
+            $0.overlay = nil
+            $0.player.track = Track(audioID: 11, artworkID: 100, tourID: nil, language: .spanish, requested: .spanish,
+                                    title: "Harbor at Dawn", url: "/museum/audio/11-es.mp3", transcript: "Un puerto tranquilo.")
+            $0.player.nextToken = 4
+            $0.player.snapshot = PlayerSnapshot(token: 3, status: .loading, position: 0, volume: 0.8)
+        }
     }
 
     func testSnapshotsOnlyForTheCurrentToken() {
         var s = loaded()
         type(&s, "102")
-        _ = Reducer.reduce(&s, .keypadGo)
-        let stale = PlayerSnapshot(token: 99, status: .playing, position: 3)
-        XCTAssertEqual(Reducer.reduce(&s, .playerSnapshot(stale)), [])
-        XCTAssertEqual(s.player.snapshot.status, .loading)
+        goPlays(&s, token: 1, audio: 12, artwork: 101, url: "/museum/audio/12.mp3", title: "Clay Vessel", language: .english, transcript: "Made of river clay.")
+        send(&s, .playerSnapshot(PlayerSnapshot(token: 99, status: .playing, position: 3)))
         let fresh = PlayerSnapshot(token: 1, status: .playing, position: 3, duration: 20, volume: 0.8)
-        _ = Reducer.reduce(&s, .playerSnapshot(fresh))
-        XCTAssertEqual(s.player.snapshot, fresh)
+        send(&s, .playerSnapshot(fresh)) { $0.player.snapshot = fresh }
     }
 
     func testPauseSeekVolumeStop() {
         var s = loaded()
         type(&s, "102")
-        _ = Reducer.reduce(&s, .keypadGo)
-        _ = Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: 1, status: .playing, position: 5, duration: 12, volume: 0.8)))
-        XCTAssertEqual(Reducer.reduce(&s, .togglePause), [.audio(.pause)])
-        XCTAssertEqual(s.player.snapshot.status, .paused)
-        XCTAssertEqual(Reducer.reduce(&s, .togglePause), [.audio(.resume)])
-        XCTAssertEqual(Reducer.reduce(&s, .seekBy(10)), [.audio(.seek(11.5))], "clamped before the end")
-        XCTAssertEqual(Reducer.reduce(&s, .seekBy(-30)), [.audio(.seek(0))])
-        XCTAssertEqual(Reducer.reduce(&s, .volumeBy(0.05)), [.audio(.volume(0.85))])
-        for _ in 0..<10 { _ = Reducer.reduce(&s, .volumeBy(0.05)) }
-        XCTAssertEqual(s.player.volume, 1)
-        XCTAssertEqual(Reducer.reduce(&s, .volumeBy(0.05)), [])
-        XCTAssertEqual(Reducer.reduce(&s, .stopAudio), [.audio(.stop)])
-        XCTAssertNil(s.player.track)
-        XCTAssertEqual(Reducer.reduce(&s, .togglePause), [])
+        goPlays(&s, token: 1, audio: 12, artwork: 101, url: "/museum/audio/12.mp3", title: "Clay Vessel", language: .english, transcript: "Made of river clay.")
+        let playing = PlayerSnapshot(token: 1, status: .playing, position: 5, duration: 12, volume: 0.8)
+        send(&s, .playerSnapshot(playing)) { $0.player.snapshot = playing }
+        send(&s, .togglePause, effects: [.audio(.pause)]) { $0.player.snapshot.status = .paused }
+        send(&s, .togglePause, effects: [.audio(.resume)]) { $0.player.snapshot.status = .playing }
+        send(&s, .seekBy(10), effects: [.audio(.seek(11.5))]) { $0.player.snapshot.position = 11.5 }
+        send(&s, .seekBy(-30), effects: [.audio(.seek(0))]) { $0.player.snapshot.position = 0 }
+        for v in [0.85, 0.9, 0.95, 1.0] {
+            send(&s, .volumeBy(0.05), effects: [.audio(.volume(v))]) {
+                $0.player.volume = v
+                $0.player.snapshot.volume = v
+            }
+        }
+        send(&s, .volumeBy(0.05))  // at 100 % nothing changes
+        send(&s, .stopAudio, effects: [.audio(.stop)]) {
+            $0.player.track = nil
+            $0.player.snapshot = PlayerSnapshot(token: 1, volume: 1)
+        }
+        send(&s, .togglePause)
     }
 
     func testNoSoundServerRetriesWhenOneAppears() {
         var s = loaded()
         type(&s, "102")
-        _ = Reducer.reduce(&s, .keypadGo)
+        goPlays(&s, token: 1, audio: 12, artwork: 101, url: "/museum/audio/12.mp3", title: "Clay Vessel", language: .english, transcript: "Made of river clay.")
         let down = PlayerSnapshot(token: 1, status: .failed, position: 0, volume: 0.8, failure: .noSoundServer("Connection refused"), outputAvailable: false)
-        XCTAssertEqual(Reducer.reduce(&s, .playerSnapshot(down)), [])
+        send(&s, .playerSnapshot(down)) { $0.player.snapshot = down }
         XCTAssertEqual(s.page.route, .player, "the transcript stays on screen")
         var up = down
         up.outputAvailable = true
-        XCTAssertEqual(Reducer.reduce(&s, .playerSnapshot(up)), [request(2, "/museum/audio/12.mp3", "Clay Vessel")])
+        send(&s, .playerSnapshot(up), effects: [request(2, "/museum/audio/12.mp3", "Clay Vessel")]) {
+            $0.player.nextToken = 3
+            $0.player.snapshot = PlayerSnapshot(token: 2, status: .loading, position: 0, volume: 0.8)
+        }
     }
 
     func testEndedReplaysFromTheStart() {
         var s = loaded()
         type(&s, "102")
-        _ = Reducer.reduce(&s, .keypadGo)
-        _ = Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: 1, status: .ended, position: 12, duration: 12, volume: 0.8)))
-        XCTAssertEqual(Reducer.reduce(&s, .togglePause), [request(2, "/museum/audio/12.mp3", "Clay Vessel")])
+        goPlays(&s, token: 1, audio: 12, artwork: 101, url: "/museum/audio/12.mp3", title: "Clay Vessel", language: .english, transcript: "Made of river clay.")
+        let ended = PlayerSnapshot(token: 1, status: .ended, position: 12, duration: 12, volume: 0.8)
+        send(&s, .playerSnapshot(ended)) { $0.player.snapshot = ended }
+        send(&s, .togglePause, effects: [request(2, "/museum/audio/12.mp3", "Clay Vessel")]) {
+            $0.player.nextToken = 3
+            $0.player.snapshot = PlayerSnapshot(token: 2, status: .loading, position: 0, volume: 0.8)
+        }
     }
 
     func testPlayerKeysWorkOnEveryTab() {

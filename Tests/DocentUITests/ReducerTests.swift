@@ -1,3 +1,4 @@
+import DocentTestSupport
 import XCTest
 
 @testable import DocentCore
@@ -6,14 +7,6 @@ import XCTest
 /// TCA-style: every action states the exact change to the state and the exact effects.
 final class ReducerTests: XCTestCase {
     /// Sends `action`; `expect` describes the change by mutating a copy of the old state.
-    func send(_ state: inout AppState, _ action: AppAction, effects: [Effect] = [], file: StaticString = #filePath, line: UInt = #line, _ expect: (inout AppState) -> Void = { _ in }) {
-        var expected = state
-        expect(&expected)
-        let got = Reducer.reduce(&state, action)
-        XCTAssertEqual(got, effects, "effects", file: file, line: line)
-        XCTAssertEqual(state, expected, "state", file: file, line: line)
-    }
-
     func fresh() -> AppState {
         AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
     }

@@ -62,9 +62,11 @@ final class TourReducerTests: XCTestCase {
         // Intro ends; stop 1 has no bumper: guided waits there.
         XCTAssertEqual(playedURLs(finishClip(&s)), [])
         XCTAssertEqual(s.tour?.machine.position, .waiting(at: 0))
-        XCTAssertTrue(PageBuilder.tourStatus(s).contains { $0.contains("Press Enter when you reach Harbor at Dawn, Gallery 101") })
+        XCTAssertTrue(TourFeature.tourStatus(s).contains { $0.contains("Press Enter when you reach Harbor at Dawn, Gallery 101") })
         XCTAssertEqual(KeyMap.action(for: .char(" "), in: s), .tour(.event(.arrived)))
-        XCTAssertEqual(playedURLs(Reducer.reduce(&s, .activate)), ["/museum/audio/11.mp3"], "Enter on the player: arrived")
+        XCTAssertEqual(s.page.route, .player)
+        XCTAssertEqual(KeyMap.action(for: .enter, in: s), .tour(.event(.arrived)), "Enter on the player: arrived")
+        XCTAssertEqual(playedURLs(Reducer.reduce(&s, .tour(.event(.arrived)))), ["/museum/audio/11.mp3"])
         // Stop 1 ends: the bumper to stop 2 plays, then guided waits.
         XCTAssertEqual(playedURLs(finishClip(&s)), ["/museum/audio/10.mp3"])
         XCTAssertEqual(s.tour?.machine.position, .bumper(to: 1))
@@ -108,7 +110,7 @@ final class TourReducerTests: XCTestCase {
         let token = s.player.snapshot.token
         _ = Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .failed, volume: 0.8, failure: .http(status: 404))))
         XCTAssertEqual(s.tour?.failed, true)
-        XCTAssertTrue(PageBuilder.tourStatus(s).contains { $0.contains("r to retry") })
+        XCTAssertTrue(TourFeature.tourStatus(s).contains { $0.contains("r to retry") })
         XCTAssertEqual(KeyMap.action(for: .char("r"), in: s), .tour(.event(.retry)))
         XCTAssertEqual(playedURLs(Reducer.reduce(&s, .tour(.event(.retry)))), ["/museum/audio/11.mp3"])
         XCTAssertEqual(s.tour?.failed, false)

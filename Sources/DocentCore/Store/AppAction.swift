@@ -35,28 +35,6 @@ public indirect enum AppAction: Equatable, Sendable {
     case tick(Date)
     case quit
 
-    // Audio Guide keypad
-    case keypadDigit(Character)
-    case keypadDelete
-    case keypadGo
-    case keypadFlashEnded
-
-    // Player (reachable from every tab)
-    /// Play a recording: an artwork's commentary or a tour's intro.
-    case play(audioID: Int, artworkID: Int?, tourID: Int?)
-    /// The engine's state changed (polled by the loop).
-    case playerSnapshot(PlayerSnapshot)
-    case togglePause
-    case seekBy(Double)
-    case volumeBy(Double)
-    case stopAudio
-    /// Open the full player view on the current tab.
-    case openPlayer
-    /// Choose another language for the commentary that is loaded.
-    case openAudioLanguages
-
-    /// Tours: start, arrive, next/previous, mode, leave, resume.
-    case tour(TourAction)
     /// One feature's own action (see `Feature`); the registry finds who handles it.
     case feature(FeatureValue)
 }
@@ -71,4 +49,12 @@ public indirect enum Effect: Equatable, Sendable {
     /// One feature's own effect, run by that feature's runner in the shell.
     case feature(FeatureValue)
     case quit
+}
+
+/// A named timer: scheduling one again replaces it. Each feature names its own
+/// (`TimerID.keypadFlash` lives with the keypad).
+public struct TimerID: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
 }

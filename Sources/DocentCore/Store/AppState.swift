@@ -37,16 +37,8 @@ public enum Overlay: Equatable, Sendable {
     case languagePicker(selection: Int)
     /// A launch or tour-exit message from the museum.
     case message(id: Int)
-    /// A keypad number shared by several things: choose one.
-    case keypadChooser(number: String, selection: Int)
-    /// Play the current commentary in another language; indexes `AppState.audioLanguages`.
-    case audioLanguage(selection: Int)
-    /// Choose the language of a tour before it starts; indexes `AppState.audioLanguages`.
-    case tourLanguage(tourID: Int, stop: Int?, selection: Int)
-    /// "Leave the tour?"
-    case leaveTour
-    /// "Resume <tour> at stop N (m:ss)?" shown at start.
-    case resumeTour
+    /// One of a feature's own boxes (`Feature.Overlay`).
+    case feature(FeatureValue)
 }
 
 /// What survives a restart (stored in SQLite by the app layer).
@@ -56,13 +48,10 @@ public struct PersistedSettings: Equatable, Sendable {
     public var seenMessageIDs: Set<Int>
     public var locationEnabled: Bool
     public var introSeen: Bool
-    /// Tours and artworks heard, and where the visitor was.
-    public var progress: ListeningProgress
     /// What each feature keeps (its own storage in the shell reads and writes it).
     public var saves: FeatureSaves
 
-    public init(language: Language? = nil, lastTab: Tab = .home, seenMessageIDs: Set<Int> = [], locationEnabled: Bool = true, introSeen: Bool = false, progress: ListeningProgress = ListeningProgress(), saves: FeatureSaves = FeatureSaves()) {
-        self.progress = progress
+    public init(language: Language? = nil, lastTab: Tab = .home, seenMessageIDs: Set<Int> = [], locationEnabled: Bool = true, introSeen: Bool = false, saves: FeatureSaves = FeatureSaves()) {
         self.saves = saves
         self.language = language
         self.lastTab = lastTab
@@ -96,11 +85,6 @@ public struct AppState: Equatable, Sendable {
     /// Columns available to text (for wrapping when bounding scroll).
     public var viewportWidth = 78
     public var quitting = false
-    public var player = PlayerState()
-    public var keypad = KeypadState()
-    /// The running tour, if any.
-    public var tour: TourSession?
-    public var progress = ListeningProgress()
     /// The features of this guide (the registry), and each one's own state.
     public let features: FeatureSet
     public var featureStates = FeatureStates()
@@ -109,8 +93,6 @@ public struct AppState: Equatable, Sendable {
     public var config: [String: String] = [:]
     /// How far a text overlay (help) is scrolled.
     public var overlayScroll = 0
-    /// The resume offer is made once per run.
-    public var resumeOffered = false
     /// Dates and times are shown in this zone (the museum visitor's local time; UTC in tests).
     public var timeZone: TimeZone = TimeZone(secondsFromGMT: 0)!
 
@@ -147,6 +129,6 @@ public struct AppState: Equatable, Sendable {
     public var settings: PersistedSettings {
         var saves = FeatureSaves()
         for f in features.all { if let v = f.saved(self) { saves.values[f.id] = v } }
-        return PersistedSettings(language: language, lastTab: tab, seenMessageIDs: seenMessageIDs, locationEnabled: locationEnabled, introSeen: introSeen, progress: progress, saves: saves)
+        return PersistedSettings(language: language, lastTab: tab, seenMessageIDs: seenMessageIDs, locationEnabled: locationEnabled, introSeen: introSeen, saves: saves)
     }
 }

@@ -112,12 +112,34 @@ public enum FeatureEvent: Equatable, Sendable {
     case tick
     /// The tab or the page on top changed (something may have come on screen).
     case navigated
+    /// The player's engine reported a change; `before` is what the player showed until now
+    /// (the new report is in `state.player.snapshot`).
+    case playerChanged(before: PlayerSnapshot)
+    /// Start-up's boxes (the welcome, the museum's messages) are done and nothing is on top:
+    /// a feature may offer something once (tours offer to resume).
+    case settled
+    /// The visitor quits; what a feature must stop (the player's sound) is said here.
+    case quitting
+}
+
+/// What the visitor does to a feature's box (`Feature.Overlay`); the shared keys send these.
+public enum OverlayInput: Equatable, Sendable {
+    /// Up/down by this many rows.
+    case move(Int)
+    /// Enter on the box.
+    case activate
+    /// A click on choice `index`: select it, then activate it.
+    case choose(Int)
+    /// Esc: the box has already been taken off the screen.
+    case dismissed
 }
 
 /// Where in a shared list a feature may add rows.
 public enum RowSlot: Hashable, Sendable {
     /// Info, under "The museum".
     case infoMuseum
+    /// Lines over the full player (a running tour says where it is).
+    case playerStatus
 }
 
 /// One feature of the guide: its state, actions, routes, effects, hooks and saved values.
@@ -130,6 +152,8 @@ public protocol Feature {
     associatedtype Route: Hashable & Sendable = Never
     associatedtype Effect: Equatable & Sendable = Never
     associatedtype Saved: Equatable & Sendable = Never
+    /// Its boxes drawn over the screen (a chooser, a question).
+    associatedtype Overlay: Equatable & Sendable = Never
 
     static var id: FeatureID { get }
     static var initialState: State { get }
@@ -152,6 +176,8 @@ public protocol Feature {
     static func saved(_ state: AppState) -> Saved?
     /// Restores what it kept.
     static func restore(_ saved: Saved, _ state: inout AppState)
+    /// The visitor's keys on one of its boxes.
+    static func overlay(_ input: OverlayInput, _ overlay: Overlay, _ state: inout AppState) -> [DocentCore.Effect]
 }
 
 extension Feature {
@@ -169,6 +195,22 @@ extension Feature {
     public static func effect(_ e: Effect) -> DocentCore.Effect { .feature(FeatureValue(id, e)) }
     /// One of its routes as a shared route.
     public static func route(_ r: Route) -> DocentCore.Route { .feature(FeatureValue(id, r)) }
+    /// One of its boxes as the shared overlay.
+    public static func show(_ o: Overlay) -> DocentCore.Overlay { .feature(FeatureValue(id, o)) }
+    /// Its box on screen, if one of its boxes is.
+    public static func overlay(in state: AppState) -> Overlay? {
+        if case .feature(let v)? = state.overlay { return v.as(Overlay.self) }
+        return nil
+    }
+    /// Its route on top of the current tab, if one of its routes is.
+    public static func route(in state: AppState) -> Route? {
+        if case .feature(let v) = state.page.route { return v.as(Route.self) }
+        return nil
+    }
+}
+
+extension Feature where Overlay == Never {
+    public static func overlay(_ input: OverlayInput, _ overlay: Never, _ state: inout AppState) -> [DocentCore.Effect] {}
 }
 
 extension Feature where Route == Never {
@@ -187,6 +229,7 @@ public struct AnyFeature: Sendable {
     let placeholders: @Sendable (AppState) -> [String: String]
     let saved: @Sendable (AppState) -> FeatureValue?
     let restore: @Sendable (FeatureValue, inout AppState) -> Void
+    let overlay: @Sendable (OverlayInput, FeatureValue, inout AppState) -> [Effect]?
 
     public init<F: Feature>(_ f: F.Type) {
         id = F.id
@@ -199,6 +242,7 @@ public struct AnyFeature: Sendable {
         placeholders = { F.placeholders($0) }
         saved = { F.saved($0).map { FeatureValue(F.id, $0) } }
         restore = { v, state in if let s = v.as(F.Saved.self) { F.restore(s, &state) } }
+        overlay = { input, v, state in v.as(F.Overlay.self).map { F.overlay(input, $0, &state) } }
     }
 }
 

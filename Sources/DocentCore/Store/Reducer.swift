@@ -41,8 +41,6 @@ public enum Reducer {
             }
             return effects
         }
-        if let effects = reducePlayer(&state, action) { return effects }
-        if let effects = reduceTour(&state, action) { return effects }
         switch action {
         case .launched(let restored, let override):
             return launched(&state, restored, override)
@@ -75,11 +73,6 @@ public enum Reducer {
             return activate(&state)
         case .back:
             if state.overlay != nil { return dispatch(&state, .dismissOverlay) }
-            if state.page.route == .keypad, !state.keypad.input.isEmpty {
-                state.keypad.input = ""
-                state.keypad.notice = nil
-                return []
-            }
             guard var stack = state.stacks[state.tab], stack.count > 1 else { return [] }
             stack.removeLast()
             state.stacks[state.tab] = stack
@@ -102,11 +95,12 @@ public enum Reducer {
         case .setLanguage(let l):
             guard state.catalog.tables[l] != nil else { return [] }
             state.language = l
+            var effects: [Effect] = []
             if case .languagePicker = state.overlay {
                 state.overlay = nil
-                showNextMessage(&state)
+                effects += showNextMessage(&state)
             }
-            return broadcast(.languageChanged, &state) + [.persist(state.settings)]
+            return effects + broadcast(.languageChanged, &state) + [.persist(state.settings)]
         case .dismissOverlay:
             return dismissOverlay(&state)
         case .clickRow(let i):
@@ -115,11 +109,9 @@ public enum Reducer {
             return activate(&state)
         case .clickChoice(let i):
             switch state.overlay {
-            case .keypadChooser(let number, _)?: state.overlay = .keypadChooser(number: number, selection: i)
-            case .audioLanguage?: state.overlay = .audioLanguage(selection: i)
-            case .tourLanguage(let id, let stop, _)?: state.overlay = .tourLanguage(tourID: id, stop: stop, selection: i)
+            case .feature(let v)?: return state.features[id: v.feature]?.overlay(.choose(i), v, &state) ?? []
             case .languagePicker?: state.overlay = .languagePicker(selection: i)
-            default: return []
+            case .help?, .message?, nil: return []
             }
             return activate(&state)
         case .viewportChanged(let rows, let width):
@@ -131,12 +123,9 @@ public enum Reducer {
             return broadcast(.tick, &state)
         case .quit:
             state.quitting = true
-            var effects: [Effect] = [.persist(state.settings)]
-            if state.player.isActive { effects.append(.audio(.stop)) }
-            return effects + [.quit]
-        case .feature, .keypadDigit, .keypadDelete, .keypadGo, .keypadFlashEnded, .play, .playerSnapshot, .togglePause,
-            .seekBy, .volumeBy, .stopAudio, .openPlayer, .openAudioLanguages, .tour:
-            // Taken above by the feature reducers; reaching here is a wiring mistake.
+            return [.persist(state.settings)] + broadcast(.quitting, &state) + [.quit]
+        case .feature:
+            // Taken above; reaching here is a wiring mistake.
             assertionFailure("unhandled action \(action)")
             return []
         }
@@ -153,7 +142,6 @@ public enum Reducer {
             state.seenMessageIDs = r.seenMessageIDs
             state.locationEnabled = r.locationEnabled
             state.introSeen = r.introSeen
-            state.progress = r.progress
             for (id, value) in r.saves.values { state.features[id: id]?.restore(value, &state) }
             if state.tabs.contains(r.lastTab) { state.tab = r.lastTab }
             if let l = r.language, state.catalog.tables[l] != nil { state.language = l }
@@ -179,26 +167,19 @@ public enum Reducer {
             state.messageQueue = app.messages.filter {
                 $0.kind == .launch && ($0.persistent || !state.seenMessageIDs.contains($0.id))
             }.map(\.id)
-            if state.overlay == nil { showNextMessage(&state) }
-            return broadcast(.documentLoaded, &state)
+            let shown = state.overlay == nil ? showNextMessage(&state) : []
+            return shown + broadcast(.documentLoaded, &state)
         }
     }
 
-    static func showNextMessage(_ state: inout AppState) {
+    /// Shows the next queued message; when none is left and nothing is on top, the features
+    /// hear `.settled` (tours offer to resume).
+    static func showNextMessage(_ state: inout AppState) -> [Effect] {
         guard !state.messageQueue.isEmpty else {
-            offerResume(&state)
-            return
+            return state.overlay == nil ? broadcast(.settled, &state) : []
         }
         state.overlay = .message(id: state.messageQueue.removeFirst())
-    }
-
-    /// At start, after the intro and messages: offer to resume an unfinished tour.
-    static func offerResume(_ state: inout AppState) {
-        guard state.overlay == nil, state.tour == nil, !state.resumeOffered, let p = state.progress.current,
-            state.museum?.tour(p.tourID) != nil
-        else { return }
-        state.resumeOffered = true
-        state.overlay = .resumeTour
+        return []
     }
 
     static func dismissOverlay(_ state: inout AppState) -> [Effect] {
@@ -206,6 +187,7 @@ public enum Reducer {
         state.overlay = nil
         state.overlayScroll = 0
         var changed = false
+        var effects: [Effect] = []
         switch o {
         case .help(let first):
             if first {
@@ -217,14 +199,12 @@ public enum Reducer {
                 state.seenMessageIDs.insert(id)
                 changed = true
             }
-        case .languagePicker, .keypadChooser, .audioLanguage, .tourLanguage, .leaveTour: break
-        case .resumeTour:
-            // Declined: forget the saved place (the listened marks stay).
-            state.progress.current = nil
-            changed = true
+        case .languagePicker: break
+        case .feature(let v):
+            effects += state.features[id: v.feature]?.overlay(.dismissed, v, &state) ?? []
         }
-        showNextMessage(&state)
-        return changed ? [.persist(state.settings)] : []
+        effects += showNextMessage(&state)
+        return (changed ? [.persist(state.settings)] : []) + effects
     }
 
     // MARK: Lists
@@ -234,28 +214,25 @@ public enum Reducer {
         return nil
     }
 
+    /// `sel` moved by `delta` within `0..<n` (never overflowing).
+    static func clamp(_ sel: Int, _ delta: Int, _ n: Int) -> Int {
+        min(max(0, sel.addingReportingOverflow(delta).partialValue), max(0, n - 1))
+    }
+
     static func move(_ state: inout AppState, _ delta: Int) -> [Effect] {
-        func clamp(_ sel: Int, _ n: Int) -> Int { min(max(0, sel.addingReportingOverflow(delta).partialValue), max(0, n - 1)) }
         switch state.overlay {
         case .languagePicker(let sel)?:
-            state.overlay = .languagePicker(selection: clamp(sel, state.catalog.languages.count))
-            return []
-        case .keypadChooser(let number, let sel)?:
-            let n = state.museum?.keypad.lookup(number).count ?? 0
-            state.overlay = .keypadChooser(number: number, selection: clamp(sel, n))
-            return []
-        case .audioLanguage(let sel)?:
-            state.overlay = .audioLanguage(selection: clamp(sel, state.audioLanguages.count))
+            state.overlay = .languagePicker(selection: clamp(sel, delta, state.catalog.languages.count))
             return []
         case .help?:
             state.overlayScroll = min(max(0, state.overlayScroll.addingReportingOverflow(delta).partialValue), 60)
             return []
-        case .tourLanguage(let id, let stop, let sel)?:
-            state.overlay = .tourLanguage(tourID: id, stop: stop, selection: clamp(sel, state.audioLanguages.count))
+        case .feature(let v)?:
+            return state.features[id: v.feature]?.overlay(.move(delta), v, &state) ?? []
+        case .message?:
             return []
-        default: break
+        case nil: break
         }
-        guard state.overlay == nil else { return [] }
         var page = state.page
         switch PageBuilder.content(page.route, state) {
         case .list(_, let rows):
@@ -269,14 +246,10 @@ public enum Reducer {
             let total = text.lines(width: state.viewportWidth, strings: state.strings).count
             let maxScroll = max(0, total - state.viewportRows)
             page.scroll = min(max(0, page.scroll.addingReportingOverflow(delta).partialValue), maxScroll)
-        case .player(let text):
-            let total = text.lines(width: state.viewportWidth, strings: state.strings).count
-            let maxScroll = max(0, total - (state.viewportRows - PlayerLayout.controlRows))
-            page.scroll = min(max(0, page.scroll.addingReportingOverflow(delta).partialValue), maxScroll)
         case .custom(let id, _):
             // A feature's own screen: the mouse wheel (its keys are its own).
             return state.features[id: id]?.move(delta, &state) ?? []
-        case .message, .keypad:
+        case .message:
             return []
         }
         state.page = page
@@ -289,25 +262,10 @@ public enum Reducer {
             guard langs.indices.contains(sel) else { return [] }
             return dispatch(&state, .setLanguage(langs[sel]))
         }
-        if case .keypadChooser(let number, let sel) = state.overlay {
-            let targets = state.museum?.keypad.lookup(number) ?? []
-            guard targets.indices.contains(sel) else { return [] }
-            return open(&state, targets[sel])
+        if case .feature(let v)? = state.overlay {
+            return state.features[id: v.feature]?.overlay(.activate, v, &state) ?? []
         }
-        if case .audioLanguage(let sel) = state.overlay {
-            state.overlay = nil
-            guard let t = state.player.track, state.audioLanguages.indices.contains(sel) else { return [] }
-            return play(&state, audioID: t.audioID, artworkID: t.artworkID, tourID: t.tourID, language: state.audioLanguages[sel])
-        }
-        if case .tourLanguage(let id, let stop, let sel) = state.overlay {
-            guard state.audioLanguages.indices.contains(sel) else { return [] }
-            return beginTour(&state, id, stop: stop, language: state.audioLanguages[sel], seconds: 0)
-        }
-        if state.overlay == .leaveTour { return dispatch(&state, .tour(.leave)) }
-        if state.overlay == .resumeTour { return dispatch(&state, .tour(.resume)) }
         if state.overlay != nil { return dismissOverlay(&state) }
-        if state.page.route == .keypad { return keypadGo(&state) }
-        if state.page.route == .player, case .waiting? = state.tour?.machine.position { return dispatch(&state, .tour(.event(.arrived))) }
         guard let rows = rows(state) else { return [] }
         let page = state.page
         guard let i = Row.effectiveSelection(rows, page.selection), let action = rows[i].action else { return [] }
@@ -325,11 +283,16 @@ public enum Reducer {
         case .toggleLocation:
             state.locationEnabled.toggle()
             return [.persist(state.settings)]
-        case .startTour(let id, let stop):
-            return dispatch(&state, .tour(.start(tourID: id, stop: stop)))
         case .send(let a):
             return dispatch(&state, a)
         }
+    }
+
+    /// Puts `route` on top of the current tab's stack.
+    static func push(_ state: inout AppState, _ route: Route) {
+        var stack = state.stacks[state.tab] ?? [Page(Route.root(of: state.tab))]
+        stack.append(Page(route))
+        state.stacks[state.tab] = stack
     }
 
     static func firstSelectable(_ route: Route, _ state: AppState) -> Int {

@@ -5,8 +5,6 @@ public indirect enum RowAction: Equatable, Sendable {
     case push(Route)
     case openLanguagePicker
     case toggleLocation
-    /// Start a tour at its intro (nil) or at a stop.
-    case startTour(Int, stop: Int?)
     /// Send this action (a feature's rows carry their own).
     case send(AppAction)
 }
@@ -106,10 +104,6 @@ public enum PageContent: Equatable, Sendable {
     case text(TextPage)
     /// Nothing to show yet (loading) or the reason it cannot be shown.
     case message(String)
-    /// The Audio Guide keypad.
-    case keypad
-    /// The full player view (a text page of the loaded track, drawn under the controls).
-    case player(TextPage)
     /// A screen a feature draws itself (its view in DocentUI), under `title`.
     case custom(FeatureID, title: String?)
 }

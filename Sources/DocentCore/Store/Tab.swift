@@ -12,12 +12,6 @@ public enum Tab: String, CaseIterable, Hashable, Sendable {
 
 /// A place in a tab's navigation stack.
 public enum Route: Hashable, Sendable {
-    case allTours
-    case tourDetail(Int)
-    /// The Audio Guide keypad.
-    case keypad
-    /// The full player: title, tombstone, gallery, transcript, credits.
-    case player
     /// A page of a feature's own (see `Feature.Route`).
     case feature(FeatureValue)
 

@@ -8,11 +8,25 @@ public protocol FeatureView {
     static func action(for key: Key, in state: AppState) -> AppAction?
     /// The status line's hints on its own pages; nil: the usual ones.
     static func hints(_ state: AppState) -> String?
+    /// Its keys on every page (after the page's own, before the shared ones): the keypad's
+    /// digits, the player's Space. nil: not one of its keys here.
+    static func anywhere(_ key: Key, in state: AppState) -> AppAction?
+    /// Draws one of its boxes over the screen.
+    static func renderOverlay(_ screen: inout Screen, _ overlay: Core.Overlay, state: AppState)
+    /// Draws the line under every page, if it owns it (the mini player); false: not its line.
+    static func footer(_ screen: inout Screen, _ area: Rect, state: AppState) -> Bool
 }
 
 extension FeatureView {
+    public static func render(_ screen: inout Screen, _ area: Rect, state: AppState) {}
     public static func action(for key: Key, in state: AppState) -> AppAction? { nil }
     public static func hints(_ state: AppState) -> String? { nil }
+    public static func anywhere(_ key: Key, in state: AppState) -> AppAction? { nil }
+    public static func footer(_ screen: inout Screen, _ area: Rect, state: AppState) -> Bool { false }
+}
+
+extension FeatureView where Core.Overlay == Never {
+    public static func renderOverlay(_ screen: inout Screen, _ overlay: Never, state: AppState) {}
 }
 
 /// One registered feature: its core part and its view, type-erased.
@@ -21,12 +35,18 @@ public struct FeatureEntry: Sendable {
     let render: @Sendable (inout Screen, Rect, AppState) -> Void
     let keys: @Sendable (Key, AppState) -> AppAction?
     let hints: @Sendable (AppState) -> String?
+    let anywhere: @Sendable (Key, AppState) -> AppAction?
+    let overlay: @Sendable (inout Screen, FeatureValue, AppState) -> Void
+    let footer: @Sendable (inout Screen, Rect, AppState) -> Bool
 
     public init<V: FeatureView>(_ view: V.Type) {
         core = AnyFeature(V.Core.self)
         render = { V.render(&$0, $1, state: $2) }
         keys = { V.action(for: $0, in: $1) }
         hints = { V.hints($0) }
+        anywhere = { V.anywhere($0, in: $1) }
+        overlay = { screen, v, state in if let o = v.as(V.Core.Overlay.self) { V.renderOverlay(&screen, o, state: state) } }
+        footer = { V.footer(&$0, $1, state: $2) }
     }
 
     /// A feature without pages of its own to draw (its pages are lists and texts).
@@ -35,6 +55,9 @@ public struct FeatureEntry: Sendable {
         render = { _, _, _ in }
         keys = { _, _ in nil }
         hints = { _ in nil }
+        anywhere = { _, _ in nil }
+        overlay = { _, _, _ in }
+        footer = { _, _, _ in false }
     }
 
     public var id: FeatureID { core.id }

@@ -4,6 +4,9 @@
 public enum Registry {
     public static let entries: [FeatureEntry] = [
         FeatureEntry(core: HomeFeature.self),
+        FeatureEntry(KeypadView.self),
+        FeatureEntry(ToursView.self),
+        FeatureEntry(PlayerView.self),
         FeatureEntry(core: InfoFeature.self),
         FeatureEntry(MapScreen.self),
         FeatureEntry(SearchScreen.self),

@@ -1,4 +1,5 @@
-/// Modal boxes: help (also the first-run introduction), the language picker, messages.
+/// Modal boxes: help (also the first-run introduction), the language picker, messages; a
+/// feature's own boxes are drawn by its view (`FeatureView.renderOverlay`) in the same frames.
 public enum OverlayView {
     public static func render(_ screen: inout Screen, _ overlay: Overlay, state: AppState) {
         let s = state.strings
@@ -21,46 +22,14 @@ public enum OverlayView {
                 screen.put(l, x: row.x + 1, y: y, style: style, clip: row)
                 screen.addHitRegion(row, action: .setLanguage(langs[i]))
             }
-        case .keypadChooser(let number, let sel):
-            guard let app = state.museum else { return }
-            let lines = app.keypad.lookup(number).map { t -> String in
-                switch t {
-                case .artwork(let id, _):
-                    guard let a = app.artworks[id] else { return "?" }
-                    return "\(a.title) — \(PageBuilder.galleryLabel(a.galleryTitle, s))"
-                case .tour(let id): return app.tour(id)?.text(state.language).text.title ?? "?"
-                }
-            }
-            choices(&screen, title: s("keypad.chooseTitle", ["number": number]), lines: lines, selection: sel, footer: s("language.footer"))
-        case .audioLanguage(let sel):
-            let audio = state.player.track.flatMap { state.museum?.audioFiles[$0.audioID] }
-            let lines = state.audioLanguages.map { l -> String in
-                let has = l == .english || audio?.translations[l] != nil
-                return l.nativeName + (has ? "" : " " + s("player.englishInstead"))
-            }
-            choices(&screen, title: s("player.audioLanguageTitle"), lines: lines, selection: sel, footer: s("language.footer"))
-        case .tourLanguage(let id, _, let sel):
-            let tour = state.museum?.tour(id)
-            let lines = state.audioLanguages.map { l -> String in
-                let has = l == .english || tour?.translations[l] != nil
-                return l.nativeName + (has ? "" : " " + s("player.englishInstead"))
-            }
-            choices(&screen, title: s("tour.languageTitle", ["tour": tour?.text(state.language).text.title ?? ""]), lines: lines, selection: sel, footer: s("language.footer"))
-        case .leaveTour:
-            let title = state.tour.flatMap { state.museum?.tour($0.machine.tourID) }?.text(state.language).text.title ?? ""
-            box(&screen, title: s("tour.leaveTitle"), text: s("tour.leaveText", ["tour": title]), footer: s("tour.leaveFooter"))
-        case .resumeTour:
-            guard let p = state.progress.current, let tour = state.museum?.tour(p.tourID) else { return }
-            let title = tour.text(state.language).text.title
-            let text = p.stopIndex.map { s("tour.resumeStop", ["tour": title, "n": String($0 + 1), "time": PlayerViews.time(p.seconds)]) }
-                ?? s("tour.resumeIntro", ["tour": title])
-            box(&screen, title: s("tour.resumeTitle"), text: text, footer: s("tour.resumeFooter"))
         case .message(let id):
             guard let m = state.museum?.messages.first(where: { $0.id == id }) else { return }
             let t = PageBuilder.messageText(m, state)
             var body = t.body
             if let url = t.actionURL { body += "\n\n" + (t.actionTitle ?? s("link.more")) + ": " + url }
             box(&screen, title: t.title, text: body, footer: s("overlay.dismiss"))
+        case .feature(let v):
+            Registry.entry(v.feature)?.overlay(&screen, v, state)
         }
     }
 

@@ -28,6 +28,7 @@ public enum HomeFeature: Feature {
     public static let id = FeatureID("home")
     public static let initialState = State()
     /// Home shows this many of each kind before "see all".
+    public static let homeTours = 6
     public static let homeExhibitions = 6
     public static let homeEvents = 8
 
@@ -91,9 +92,9 @@ public enum HomeFeature: Feature {
             rows.append(Row(.note, intro.text, fellBack: intro.fellBack))
         }
         rows.append(Row(.header, s("home.featuredTours")))
-        let tours = PageBuilder.featuredTours(app)
+        let tours = TourFeature.featuredTours(app)
         if tours.isEmpty { rows.append(Row(.note, s("home.noTours"))) }
-        for t in tours.prefix(PageBuilder.homeTours) { rows.append(PageBuilder.tourRow(t, state)) }
+        for t in tours.prefix(HomeFeature.homeTours) { rows.append(TourFeature.tourRow(t, state)) }
         if app.tours.count > 0 {
             rows.append(Row(.item, s("home.seeAllTours", ["count": String(app.tours.count)]), action: .push(.allTours)))
         }

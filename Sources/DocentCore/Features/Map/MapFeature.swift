@@ -439,18 +439,15 @@ extension MapAction {
             guard let id, app.artworks[id] != nil else { return nil }
             return .map(.show(.artwork(id)))
         }
-        switch state.page.route {
-        case .tourDetail(let id):
+        if case .detail(let id)? = TourFeature.route(in: state) {
             guard let t = app.tour(id) else { return nil }
             if t.location != nil, t.floor != nil { return .map(.show(.tour(id))) }
             return artwork(t.stops.first?.artworkID)
-        case .player, .keypad:
-            if let a = artwork(state.player.track?.artworkID) { return a }
-            if let m = state.tour?.machine, let k = m.currentStop, m.stops.indices.contains(k) { return artwork(m.stops[k].artworkID) }
-            return nil
-        default:
-            return nil
         }
+        guard state.page.route == .player || state.page.route == .keypad else { return nil }
+        if let a = artwork(state.player.track?.artworkID) { return a }
+        if let m = state.tour?.machine, let k = m.currentStop, m.stops.indices.contains(k) { return artwork(m.stops[k].artworkID) }
+        return nil
     }
 }
 

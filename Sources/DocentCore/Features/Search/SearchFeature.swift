@@ -227,6 +227,11 @@ extension AppAction {
     public static func search(_ a: SearchAction) -> AppAction { SearchFeature.action(a) }
 }
 
+extension TimerID {
+    /// Search: autocomplete 0.3 s, then multisearch 0.5 s after the last keystroke.
+    public static let searchDebounce = TimerID("searchDebounce")
+}
+
 extension Effect {
     public static func search(_ e: SearchEffect) -> Effect { SearchFeature.effect(e) }
 }

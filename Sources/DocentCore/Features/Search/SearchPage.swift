@@ -177,7 +177,7 @@ public enum SearchPage {
     static func tourRow(_ t: Tour, _ state: AppState) -> SearchRow {
         let (text, fellBack) = t.text(state.language)
         return SearchRow(
-            Row(.item, text.title, detail: PageBuilder.stopsText(t.stops.count, state.strings), fellBack: fellBack && !t.translations.isEmpty && state.language != .english),
+            Row(.item, text.title, detail: TourFeature.stopsText(t.stops.count, state.strings), fellBack: fellBack && !t.translations.isEmpty && state.language != .english),
             .open(.tour(t.id)))
     }
 

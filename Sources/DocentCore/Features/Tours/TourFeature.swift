@@ -50,14 +50,47 @@ public enum TourAction: Equatable, Sendable {
     case resume
 }
 
-extension Reducer {
-    static func reduceTour(_ state: inout AppState, _ action: AppAction) -> [Effect]? {
-        guard case .tour(let a) = action else { return nil }
+/// Tours: the list and a tour's page, the tour machine driving the player, the tour-language
+/// question, "leave the tour?", the offer to resume, and what was heard (kept between runs).
+public enum TourFeature: Feature {
+    public struct State: Equatable, Sendable {
+        /// The running tour, if any.
+        public var session: TourSession?
+        /// What was heard and where the visitor was (saved).
+        public var progress = ListeningProgress()
+        /// The resume offer is made once per run.
+        public var resumeOffered = false
+        public init() {}
+    }
+    public typealias Action = TourAction
+    public enum Route: Hashable, Sendable {
+        /// Every tour (the Tours tab's root; "See all tours" from Home).
+        case all
+        case detail(Int)
+    }
+    public enum Overlay: Equatable, Sendable {
+        /// Choose the language of a tour before it starts; indexes `AppState.audioLanguages`.
+        case language(tourID: Int, stop: Int?, selection: Int)
+        /// "Leave the tour?"
+        case leave
+        /// "Resume <tour> at stop N (m:ss)?" shown at start.
+        case resume
+    }
+    public typealias Saved = ListeningProgress
+
+    public static let id = FeatureID("tours")
+    public static let initialState = State()
+
+    /// Nothing heard and no place kept saves nothing (a first run's database stays empty).
+    public static func saved(_ state: AppState) -> ListeningProgress? { state.progress == ListeningProgress() ? nil : state.progress }
+    public static func restore(_ saved: ListeningProgress, _ state: inout AppState) { state.progress = saved }
+
+    public static func reduce(_ state: inout AppState, _ a: TourAction) -> [DocentCore.Effect] {
         switch a {
         case .start(let id, let stop):
             guard state.museum?.tour(id) != nil else { return [] }
             let langs = state.audioLanguages
-            state.overlay = .tourLanguage(tourID: id, stop: stop, selection: langs.firstIndex(of: state.language) ?? 0)
+            state.overlay = show(.language(tourID: id, stop: stop, selection: langs.firstIndex(of: state.language) ?? 0))
             return []
         case .begin(let id, let stop, let lang, let seconds):
             return beginTour(&state, id, stop: stop, language: lang, seconds: seconds)
@@ -76,21 +109,17 @@ extension Reducer {
             return tourPlay(&state, command) + progressEffects(&state)
         case .askLeave:
             guard state.tour != nil, state.overlay == nil else { return [] }
-            state.overlay = .leaveTour
+            state.overlay = show(.leave)
             return []
         case .leave:
             guard let session = state.tour else { return [] }
             state.overlay = nil
             state.tour = nil
             state.progress.current = nil
-            var effects: [Effect] = []
-            if state.player.track?.tourID == session.machine.tourID {
-                state.player.track = nil
-                state.player.snapshot = PlayerSnapshot(token: state.player.snapshot.token, volume: state.player.volume)
-                effects.append(.audio(.stop))
-            }
+            var effects: [DocentCore.Effect] = []
+            if state.player.track?.tourID == session.machine.tourID { effects += PlayerFeature.stop(&state) }
             state.messageQueue += (state.museum?.messages ?? []).filter { $0.kind == .tourExit(tourID: session.machine.tourID) }.map(\.id)
-            showNextMessage(&state)
+            effects += Reducer.showNextMessage(&state)
             return effects + [.persist(state.settings)]
         case .resume:
             guard let p = state.progress.current else { return [] }
@@ -105,7 +134,71 @@ extension Reducer {
         }
     }
 
-    static func beginTour(_ state: inout AppState, _ id: Int, stop: Int?, language: Language, seconds: Double) -> [Effect] {
+    public static func overlay(_ input: OverlayInput, _ o: Overlay, _ state: inout AppState) -> [DocentCore.Effect] {
+        switch (o, input) {
+        case (.language(let id, let stop, let sel), .move(let d)):
+            state.overlay = show(.language(tourID: id, stop: stop, selection: Reducer.clamp(sel, d, state.audioLanguages.count)))
+            return []
+        case (.language(let id, let stop, _), .choose(let i)):
+            state.overlay = show(.language(tourID: id, stop: stop, selection: i))
+            return overlay(.activate, .language(tourID: id, stop: stop, selection: i), &state)
+        case (.language(let id, let stop, let sel), .activate):
+            guard state.audioLanguages.indices.contains(sel) else { return [] }
+            return beginTour(&state, id, stop: stop, language: state.audioLanguages[sel], seconds: 0)
+        case (.leave, .activate):
+            return reduce(&state, .leave)
+        case (.resume, .activate):
+            return reduce(&state, .resume)
+        case (.resume, .dismissed):
+            // Declined: forget the saved place (the listened marks stay).
+            state.progress.current = nil
+            return [.persist(state.settings)]
+        case (.leave, .choose), (.resume, .choose):
+            return overlay(.activate, o, &state)
+        case (.language, .dismissed), (.leave, .dismissed), (.leave, .move), (.resume, .move):
+            return []
+        }
+    }
+
+    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+        switch event {
+        case .playerChanged(let before):
+            return playerChanged(&state, before: before, after: state.player.snapshot)
+        case .settled:
+            offerResume(&state)
+            return []
+        case .launched, .documentLoaded, .languageChanged, .tick, .navigated, .quitting:
+            return []
+        }
+    }
+
+    public static func content(_ route: Route, _ state: AppState) -> PageContent {
+        guard let app = state.museum else { return .message("") }
+        let s = state.strings
+        switch route {
+        case .all: return .list(title: state.tab == .tours && state.depth == 1 ? nil : s("home.allTours"), rows: allTourRows(app, state))
+        case .detail(let id):
+            guard let t = app.tour(id) else { return .message(s("error.gone")) }
+            return .list(title: nil, rows: tourRows(t, app, state))
+        }
+    }
+
+    /// Over the player: where the tour is and what to do next.
+    public static func rows(for slot: RowSlot, _ state: AppState) -> [Row] {
+        guard slot == .playerStatus else { return [] }
+        return tourStatus(state).map { Row(.note, $0) }
+    }
+
+    /// At start, after the intro and messages: offer to resume an unfinished tour.
+    static func offerResume(_ state: inout AppState) {
+        guard state.overlay == nil, state.tour == nil, !state[TourFeature.self].resumeOffered, let p = state.progress.current,
+            state.museum?.tour(p.tourID) != nil
+        else { return }
+        state[TourFeature.self].resumeOffered = true
+        state.overlay = show(.resume)
+    }
+
+    static func beginTour(_ state: inout AppState, _ id: Int, stop: Int?, language: Language, seconds: Double) -> [DocentCore.Effect] {
         guard let tour = state.museum?.tour(id) else { return [] }
         state.overlay = nil
         let start: TourPosition = stop.map { tour.stops.indices.contains($0) ? .stop($0) : .intro } ?? .intro
@@ -113,19 +206,20 @@ extension Reducer {
         let mode = state.tour?.machine.mode ?? .guided
         state.tour = TourSession(machine: TourMachine(tour: tour, mode: mode, start: start, listened: listened), language: language)
         state.progress.started.insert(id)
-        if state.page.route != .player { push(&state, .player) }
+        PlayerFeature.showPlayer(&state)
         return tourPlay(&state, state.tour?.machine.command, at: seconds) + progressEffects(&state, force: true)
     }
 
     /// Plays what the machine asks for, in the tour's language (English when missing, marked).
-    static func tourPlay(_ state: inout AppState, _ command: TourCommand?, at seconds: Double = 0) -> [Effect] {
+    static func tourPlay(_ state: inout AppState, _ command: TourCommand?, at seconds: Double = 0) -> [DocentCore.Effect] {
         guard let command, var session = state.tour else { return [] }
         session.failed = false
         switch command {
         case .play(let audioID, let artworkID, _):
             state.tour = session
-            let effects = play(&state, audioID: audioID, artworkID: artworkID, tourID: session.machine.tourID, language: session.language, at: seconds)
-            state.tour?.clipToken = state.player.snapshot.token
+            let effects = PlayerFeature.play(&state, audioID: audioID, artworkID: artworkID, tourID: session.machine.tourID, language: session.language, at: seconds)
+            let token = state.player.snapshot.token
+            state.tour?.clipToken = token
             state.tour?.savedAt = seconds
             return effects
         case .silence:
@@ -144,7 +238,7 @@ extension Reducer {
 
     /// The tour's side of a player snapshot: a finished clip moves the tour on; a failed one
     /// offers retry or skip; listening time is saved every 5 s.
-    static func tourSnapshot(_ state: inout AppState, before: PlayerSnapshot, after snap: PlayerSnapshot) -> [Effect] {
+    static func playerChanged(_ state: inout AppState, before: PlayerSnapshot, after snap: PlayerSnapshot) -> [DocentCore.Effect] {
         guard var session = state.tour, session.clipToken == snap.token else { return [] }
         if snap.status == .ended, before.status != .ended {
             if case .stop(let k) = session.machine.position, let a = session.machine.stops[safe: k]?.artworkID {
@@ -169,7 +263,7 @@ extension Reducer {
     }
 
     /// Records where the tour is and asks the shell to save it.
-    static func progressEffects(_ state: inout AppState, force: Bool = true) -> [Effect] {
+    static func progressEffects(_ state: inout AppState, force: Bool = true) -> [DocentCore.Effect] {
         guard let session = state.tour else { return [] }
         let m = session.machine
         for k in m.listened { state.progress.listenedStops[m.tourID, default: []].insert(k) }
@@ -188,6 +282,150 @@ extension Reducer {
     static func isStopPosition(_ p: TourPosition) -> Bool {
         if case .stop = p { return true }
         return false
+    }
+
+    // MARK: Pages (Home lists the featured ones)
+
+    /// The featured tours (every tour when none is featured).
+    public static func featuredTours(_ app: AppData) -> [Tour] {
+        let featured = app.featuredTourIDs.compactMap { app.tour($0) }
+        return featured.isEmpty ? app.tours : featured
+    }
+
+    public static func tourRow(_ t: Tour, _ state: AppState) -> Row {
+        let (text, fellBack) = t.text(state.language)
+        var detail = [stopsText(t.stops.count, state.strings)]
+        if let d = text.duration { detail.insert(d, at: 0) }
+        let title = t.banner.map { "\(text.title) [\(tourBanner($0, state.strings))]" } ?? text.title
+        if state.progress.finished.contains(t.id) {
+            detail.append(state.strings("tour.finished"))
+        } else if state.progress.started.contains(t.id) {
+            detail.append(state.strings("tour.started"))
+        }
+        return Row(.item, title, detail: detail.joined(separator: " · "), action: .push(.tourDetail(t.id)), fellBack: fellBack && !t.translations.isEmpty && state.language != .english)
+    }
+
+    /// The CMS's tour banners we translate ("New", "Featured"); any other is the museum's own
+    /// word, shown as written rather than as a missing key.
+    static let tourBanners = ["featured", "new"]
+
+    static func tourBanner(_ banner: String, _ s: Strings) -> String {
+        let k = banner.lowercased()
+        return tourBanners.contains(k) ? s("banner.\(k)") : banner
+    }
+
+    static func allTourRows(_ app: AppData, _ state: AppState) -> [Row] {
+        var rows: [Row] = []
+        if let intro = app.generalInfo.text("see_all_tours_intro", state.language), !intro.text.isEmpty {
+            rows.append(Row(.note, intro.text, fellBack: intro.fellBack))
+        }
+        let grouped = !app.tours.isEmpty && app.tours.allSatisfy { $0.category != nil }
+        if grouped {
+            for c in app.tourCategories {
+                let inCategory = app.tours.filter { $0.category == c.name }
+                guard !inCategory.isEmpty else { continue }
+                rows.append(Row(.header, c.name(state.language)))
+                rows += inCategory.map { tourRow($0, state) }
+            }
+        } else {
+            rows += app.tours.map { tourRow($0, state) }
+        }
+        return rows
+    }
+
+    /// A tour: its texts, a start row, and one row per stop (Enter starts there).
+    static func tourRows(_ t: Tour, _ app: AppData, _ state: AppState) -> [Row] {
+        let s = state.strings
+        let (text, fellBack) = t.text(state.language)
+        var rows: [Row] = [Row(.header, text.title)]
+        var facts: [String] = []
+        if let d = text.duration { facts.append(d) }
+        facts.append(stopsText(t.stops.count, s))
+        if let f = t.floor { facts.append(s("floor.label", ["floor": f.label])) }
+        if let n = t.selectorNumber { facts.append(s("tour.keypad", ["number": String(n)])) }
+        rows.append(Row(.note, facts.joined(separator: " · ")))
+        for para in [text.description, text.intro] where !para.isEmpty {
+            rows.append(Row(.note, para, fellBack: fellBack && state.language != .english))
+        }
+        let running = state.tour?.machine.tourID == t.id
+        rows.append(Row(.item, s(running ? "tour.restart" : "tour.start"), action: .send(.tour(.start(tourID: t.id, stop: nil)))))
+        rows.append(Row(.header, s("tour.stopsHeading")))
+        let heard = state.progress.listenedStops[t.id] ?? []
+        for (i, stop) in t.stops.enumerated() {
+            guard let a = app.artworks[stop.artworkID] else { continue }
+            let mark = heard.contains(i) ? " ✓" : ""
+            rows.append(Row(
+                .item, "\(i + 1). \(a.title)\(mark)",
+                detail: "\(PageBuilder.galleryLabel(a.galleryTitle, s)), \(s("floor.label", ["floor": a.floor.label]))",
+                action: .send(.tour(.start(tourID: t.id, stop: i)))))
+        }
+        return rows
+    }
+
+    /// The running tour, as lines over the player: where we are, what to do next.
+    public static func tourStatus(_ state: AppState) -> [String] {
+        guard let session = state.tour, let app = state.museum, let tour = app.tour(session.machine.tourID) else { return [] }
+        let s = state.strings
+        let m = session.machine
+        var out: [String] = []
+        let mode = s("tour.mode.\(m.mode.rawValue)")
+        let title = tour.text(session.language).text.title
+        switch m.position {
+        case .intro: out.append(s("tour.status.intro", ["tour": title, "mode": mode]))
+        case .complete: out.append(s("tour.status.complete", ["tour": title]))
+        case .bumper(let k), .waiting(let k), .stop(let k):
+            out.append(s("tour.status.stop", ["tour": title, "n": String(k + 1), "count": String(m.stops.count), "mode": mode]))
+        }
+        if case .waiting(let k) = m.position, let a = app.artworks[m.stops[k].artworkID] {
+            out.append(s("tour.arrive", ["title": a.title, "gallery": PageBuilder.galleryLabel(a.galleryTitle, s)]))
+        }
+        if session.failed { out.append(s("tour.failed")) }
+        out.append(s("tour.keys"))
+        return out
+    }
+
+    public static func stopsText(_ n: Int, _ s: Strings) -> String {
+        n == 1 ? s("tour.stopsOne") : s("tour.stops", ["count": String(n)])
+    }
+}
+
+extension AppAction {
+    public static func tour(_ a: TourAction) -> AppAction { TourFeature.action(a) }
+}
+
+extension Route {
+    /// Every tour.
+    public static var allTours: Route { TourFeature.route(.all) }
+    /// One tour's page.
+    public static func tourDetail(_ id: Int) -> Route { TourFeature.route(.detail(id)) }
+}
+
+extension Overlay {
+    public static func tourLanguage(tourID: Int, stop: Int?, selection: Int) -> Overlay {
+        TourFeature.show(.language(tourID: tourID, stop: stop, selection: selection))
+    }
+    public static var leaveTour: Overlay { TourFeature.show(.leave) }
+    public static var resumeTour: Overlay { TourFeature.show(.resume) }
+}
+
+extension PersistedSettings {
+    /// Tours' part of what is kept (nothing heard, no place: empty).
+    public var progress: ListeningProgress {
+        get { saves[TourFeature.self] ?? ListeningProgress() }
+        set { saves[TourFeature.self] = newValue == ListeningProgress() ? nil : newValue }
+    }
+}
+
+extension AppState {
+    /// The running tour, if any.
+    public var tour: TourSession? {
+        get { self[TourFeature.self].session }
+        set { self[TourFeature.self].session = newValue }
+    }
+    /// Tours and artworks heard, and where the visitor was.
+    public var progress: ListeningProgress {
+        get { self[TourFeature.self].progress }
+        set { self[TourFeature.self].progress = newValue }
     }
 }
 

@@ -23,8 +23,10 @@ enum MapCard {
         if case .gallery(true) = item.kind { body = s("map.closedText") }
         let action = MapScene.cardAction(state, item.id)
         var footer = [String]()
-        if case .play? = action { footer.append(s("map.card.play")) }
-        if case .tour? = action { footer.append(s("map.card.tour")) }
+        if case .feature(let v)? = action {
+            if case .play? = v.as(PlayerAction.self) { footer.append(s("map.card.play")) }
+            if v.as(TourAction.self) != nil { footer.append(s("map.card.tour")) }
+        }
         footer.append(s("map.card.close"))
 
         let width = min(canvas.width, 64)

@@ -218,6 +218,11 @@ public enum MapScreen: FeatureView {
         return a.allSatisfy(\.isNumber) ? s("gallery.short", ["gallery": a]) : a
     }
 
+    /// `v` on any page shows what it is about on the map (an artwork, a tour's start).
+    public static func anywhere(_ key: Key, in state: AppState) -> AppAction? {
+        key == .char("v") ? MapAction.showOnMap(from: state) : nil
+    }
+
     // MARK: Keys
 
     /// Keys the map handles itself; nil lets the global key map decide. Arrows and h/j/k/l

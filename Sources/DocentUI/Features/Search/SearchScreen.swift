@@ -92,6 +92,11 @@ public enum SearchScreen: FeatureView {
     }
 
     /// Keys the search screen handles itself: typed characters (digits too) go to the query,
+    /// `/` on any page opens the search.
+    public static func anywhere(_ key: Key, in state: AppState) -> AppAction? {
+        key == .char("/") ? .search(.open) : nil
+    }
+
     /// Backspace deletes, Ctrl-U clears, Esc clears or leaves, ↑↓ PgUp PgDn Home End move,
     /// ←→ change the filter, Enter acts, Ctrl-O shows the selection on the map. Anything else
     /// (Tab, F-keys, Ctrl-C) is left to the global key map.

@@ -23,11 +23,11 @@ public struct MemberStorage: FeatureStorage {
     /// The member card, whole, so it shows offline (nil when signed out).
     public func load(_ db: Database) throws -> MemberCard? {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM member_card WHERE id = 1"),
-            let id = row["member_id"] as String?, let zip = row["zip"] as String?, let level = row["level"] as String?,
-            let expiration = row["expiration"] as Double?, let first = row["holder1"] as String?,
-            let index = row["holder_index"] as Int?, let checked = row["checked_at"] as Double?
+            let id = row.decoded("member_id", as: String.self), let zip = row.decoded("zip", as: String.self), let level = row.decoded("level", as: String.self),
+            let expiration = row.decoded("expiration", as: Double.self), let first = row.decoded("holder1", as: String.self),
+            let index = row.decoded("holder_index", as: Int.self), let checked = row.decoded("checked_at", as: Double.self)
         else { return nil }
-        let holders = [first] + ((row["holder2"] as String?).map { [$0] } ?? [])
+        let holders = [first] + ((row.decoded("holder2", as: String.self)).map { [$0] } ?? [])
         return MemberCard(
             memberID: id, zip: zip, level: level, expiration: Date(timeIntervalSince1970: expiration), holders: holders,
             holderIndex: min(max(index, 0), holders.count - 1), checkedAt: Date(timeIntervalSince1970: checked))

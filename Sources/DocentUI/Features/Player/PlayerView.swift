@@ -1,7 +1,54 @@
 import Foundation
 
-/// The one-line player under every tab and the controls at the top of the full player.
-public enum PlayerViews {
+/// The player's screens: the one-line player under every tab, the full player (controls over
+/// the page), its keys on every tab and the commentary-language box.
+public enum PlayerView: FeatureView {
+    public typealias Core = PlayerFeature
+
+    /// The full player: the controls, then the page of the track under them.
+    public static func render(_ screen: inout Screen, _ area: Rect, state: AppState) {
+        guard let app = state.museum, let page = PlayerFeature.page(app, state) else { return }
+        let (controlArea, text) = area.splitTop(PlayerLayout.controlRows)
+        controls(&screen, controlArea, state: state)
+        TextView.render(&screen, text, page: page, scroll: state.page.scroll, strings: state.strings)
+    }
+
+    /// On the full player, `a` chooses the commentary's language.
+    public static func action(for key: Key, in state: AppState) -> AppAction? {
+        key == .char("a") ? .openAudioLanguages : nil
+    }
+
+    /// The player's keys work on every tab: Space pause, ←/→ seek 10 s, +/- volume, s stop,
+    /// p open the full player.
+    public static func anywhere(_ key: Key, in state: AppState) -> AppAction? {
+        switch key {
+        case .char(" "): return .togglePause
+        case .left: return .seekBy(-10)
+        case .right: return .seekBy(10)
+        case .char("+"), .char("="): return .volumeBy(0.05)
+        case .char("-"), .char("_"): return .volumeBy(-0.05)
+        case .char("s"): return .stopAudio
+        case .char("p"): return .openPlayer
+        default: return nil
+        }
+    }
+
+    public static func footer(_ screen: inout Screen, _ area: Rect, state: AppState) -> Bool {
+        mini(&screen, area, state: state)
+        return true
+    }
+
+    public static func renderOverlay(_ screen: inout Screen, _ overlay: PlayerFeature.Overlay, state: AppState) {
+        guard case .language(let sel) = overlay else { return }
+        let s = state.strings
+        let audio = state.player.track.flatMap { state.museum?.audioFiles[$0.audioID] }
+        let lines = state.audioLanguages.map { l -> String in
+            let has = l == .english || audio?.translations[l] != nil
+            return l.nativeName + (has ? "" : " " + s("player.englishInstead"))
+        }
+        OverlayView.choices(&screen, title: s("player.audioLanguageTitle"), lines: lines, selection: sel, footer: s("language.footer"))
+    }
+
     /// "1:05" / "12:03" (and "1:02:03" past an hour).
     public static func time(_ seconds: Double) -> String {
         let t = max(0, Int(seconds.rounded(.down)))
@@ -85,61 +132,3 @@ public enum PlayerViews {
     }
 }
 
-/// The Audio Guide: the big 3×4 keypad, what was typed, and what GO found.
-public enum KeypadView {
-    static let keys: [[String]] = [["1", "2", "3"], ["4", "5", "6"], ["7", "8", "9"], ["del", "0", "go"]]
-
-    public static func render(_ screen: inout Screen, _ area: Rect, state: AppState) {
-        let s = state.strings
-        let k = state.keypad
-        var y = area.y
-        let subtitle = state.museum?.generalInfo.text("audio_subtitle", state.language)?.text ?? ""
-        let prompt = subtitle.isEmpty ? s("keypad.prompt") : subtitle
-        for l in Wrap.lines(prompt, width: area.width).prefix(2) {
-            screen.put(l, x: area.x, y: y, style: Style(role: .muted), clip: area)
-            y += 1
-        }
-        // The number typed so far, in a wide field.
-        let field = k.input.isEmpty ? "_ _ _ _ _" : k.input.map(String.init).joined(separator: " ")
-        let fieldX = area.x + max(0, (area.width - 13) / 2)
-        screen.put("[ " + field.padding(toLength: 9, withPad: " ", startingAt: 0) + " ]", x: fieldX, y: y, style: Style(role: .title, bold: true), clip: area)
-        y += 1
-        // Key size shrinks with the space available.
-        let rowsLeft = area.maxY - y - 1
-        let keyH = rowsLeft >= 12 ? 3 : 1
-        let keyW = area.width >= 40 ? 9 : 7
-        let gridW = keyW * 3 + 2
-        let x0 = area.x + max(0, (area.width - gridW) / 2)
-        for (r, row) in keys.enumerated() {
-            for (c, key) in row.enumerated() {
-                let rect = Rect(x: x0 + c * (keyW + 1), y: y + r * keyH, width: keyW, height: keyH)
-                guard rect.maxY <= area.maxY else { continue }
-                let label = key == "del" ? "⌫" : key == "go" ? s("keypad.go") : key
-                let pressed = k.pressed == key
-                let style = pressed ? Style(role: .highlight, bold: true, reverse: true) : key == "go" ? Style(role: .accent, bold: true) : .plain
-                if keyH == 3 {
-                    screen.fill(rect, style: style)
-                    Widgets.box(&screen, rect, style: style)
-                } else {
-                    screen.fill(rect, style: pressed ? style : Style(reverse: false))
-                    screen.put("[", x: rect.x, y: rect.y, style: style)
-                    screen.put("]", x: rect.maxX - 1, y: rect.y, style: style)
-                }
-                let lw = TextWidth.width(label)
-                screen.put(label, x: rect.x + max(1, (keyW - lw) / 2), y: rect.y + keyH / 2, style: style, clip: rect)
-                screen.addHitRegion(rect, action: key == "del" ? .keypadDelete : key == "go" ? .keypadGo : .keypadDigit(Character(key)))
-            }
-        }
-        y += keyH * 4
-        if y < area.maxY, let n = k.notice {
-            let text: String
-            switch n {
-            case .empty: text = s("keypad.empty")
-            case .unknown(let num): text = s("keypad.unknown", ["number": num])
-            case .tooLong: text = s("keypad.tooLong")
-            }
-            let line = TextWidth.truncate(text, to: area.width)
-            screen.put(line, x: area.x + max(0, (area.width - TextWidth.width(line)) / 2), y: y, style: Style(role: .warning, bold: true), clip: area)
-        }
-    }
-}

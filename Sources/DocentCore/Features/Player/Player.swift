@@ -59,32 +59,6 @@ public enum AudioCommand: Equatable, Sendable {
     case volume(Double)
 }
 
-/// The Audio Guide keypad: digits typed so far, the key to light up, what the last GO said.
-public struct KeypadState: Equatable, Sendable {
-    public enum Notice: Equatable, Sendable {
-        /// GO with nothing typed.
-        case empty
-        /// No artwork or tour has this number.
-        case unknown(String)
-        /// A sixth digit was refused.
-        case tooLong
-    }
-
-    public var input = ""
-    /// The key shown pressed ("0"…"9", "del", "go"); cleared by a short timer.
-    public var pressed: String?
-    public var notice: Notice?
-
-    public init() {}
-}
-
-/// Named timers: scheduling one again replaces it.
-public enum TimerID: Hashable, Sendable {
-    case keypadFlash
-    /// Search: autocomplete 0.3 s, then multisearch 0.5 s after the last keystroke.
-    case searchDebounce
-}
-
 /// The full player's fixed layout: rows of controls above the scrolling page.
 public enum PlayerLayout {
     public static let controlRows = 3

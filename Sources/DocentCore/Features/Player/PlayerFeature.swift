@@ -1,0 +1,223 @@
+import Foundation
+
+/// The player, reachable from every tab: what is loaded, the engine's reports, the full
+/// player page and its language box. Other features play through `PlayerFeature.play`.
+public enum PlayerFeature: Feature {
+    public typealias State = PlayerState
+    public typealias Action = PlayerAction
+    public enum Route: Hashable, Sendable {
+        /// The full player: title, tombstone, gallery, transcript, credits.
+        case full
+    }
+    public enum Overlay: Equatable, Sendable {
+        /// Play the current commentary in another language; indexes `AppState.audioLanguages`.
+        case language(selection: Int)
+    }
+
+    public static let id = FeatureID("player")
+    public static let initialState = PlayerState()
+
+    public static func reduce(_ state: inout AppState, _ action: PlayerAction) -> [DocentCore.Effect] {
+        switch action {
+        case .play(let audioID, let artworkID, let tourID):
+            return play(&state, audioID: audioID, artworkID: artworkID, tourID: tourID, language: state.language)
+        case .snapshot(let snap):
+            return snapshot(&state, snap)
+        case .togglePause:
+            guard state.player.track != nil else { return [] }
+            switch state.player.snapshot.status {
+            case .playing, .buffering, .loading:
+                state.player.snapshot.status = .paused
+                return [.audio(.pause)]
+            case .paused:
+                state.player.snapshot.status = .playing
+                return [.audio(.resume)]
+            case .ended, .failed, .idle:
+                return replay(&state, from: 0)
+            }
+        case .seekBy(let delta):
+            guard state.player.isActive else { return [] }
+            let snap = state.player.snapshot
+            var target = max(0, snap.position + delta)
+            if let d = snap.duration { target = min(target, max(0, d - 0.5)) }
+            state.player.snapshot.position = target
+            return [.audio(.seek(target))]
+        case .volumeBy(let delta):
+            let v = min(1, max(0, ((state.player.volume + delta) * 20).rounded() / 20))
+            guard v != state.player.volume else { return [] }
+            state.player.volume = v
+            state.player.snapshot.volume = v
+            return [.audio(.volume(v))]
+        case .stop:
+            return stop(&state)
+        case .open:
+            guard state.player.track != nil, state.overlay == nil else { return [] }
+            showPlayer(&state)
+            return []
+        case .openLanguages:
+            guard let t = state.player.track, state.overlay == nil else { return [] }
+            state.overlay = show(.language(selection: state.audioLanguages.firstIndex(of: t.requested) ?? 0))
+            return []
+        }
+    }
+
+    public static func overlay(_ input: OverlayInput, _ o: Overlay, _ state: inout AppState) -> [DocentCore.Effect] {
+        guard case .language(let sel) = o else { return [] }
+        switch input {
+        case .move(let d):
+            state.overlay = show(.language(selection: Reducer.clamp(sel, d, state.audioLanguages.count)))
+            return []
+        case .choose(let i):
+            state.overlay = show(.language(selection: i))
+            return overlay(.activate, .language(selection: i), &state)
+        case .activate:
+            state.overlay = nil
+            guard let t = state.player.track, state.audioLanguages.indices.contains(sel) else { return [] }
+            return play(&state, audioID: t.audioID, artworkID: t.artworkID, tourID: t.tourID, language: state.audioLanguages[sel])
+        case .dismissed:
+            return []
+        }
+    }
+
+    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+        guard event == .quitting, state.player.isActive else { return [] }
+        return [.audio(.stop)]
+    }
+
+    public static func content(_ route: Route, _ state: AppState) -> PageContent {
+        guard let app = state.museum, page(app, state) != nil else { return .message(state.strings("player.nothing")) }
+        return .custom(id, title: nil)
+    }
+
+    /// The mouse wheel or the arrows on the full player: scroll the page under the controls.
+    public static func move(_ delta: Int, _ state: inout AppState) -> [DocentCore.Effect] {
+        guard let app = state.museum, let text = page(app, state) else { return [] }
+        let total = text.lines(width: state.viewportWidth, strings: state.strings).count
+        let maxScroll = max(0, total - (state.viewportRows - PlayerLayout.controlRows))
+        state.page.scroll = min(max(0, state.page.scroll.addingReportingOverflow(delta).partialValue), maxScroll)
+        return []
+    }
+
+    // MARK: For other features
+
+    /// Loads a recording in `language` (English when it has none, marked) and starts it.
+    public static func play(_ state: inout AppState, audioID: Int, artworkID: Int?, tourID: Int?, language: Language, at position: Double = 0) -> [DocentCore.Effect] {
+        guard let audio = state.museum?.audioFiles[audioID] else { return [] }
+        let (version, _) = audio.version(for: language)
+        let token = state.player.nextToken
+        state.player.nextToken += 1
+        state.player.track = Track(
+            audioID: audioID, artworkID: artworkID, tourID: tourID, language: version.language, requested: language,
+            title: version.trackTitle.isEmpty ? audio.title : version.trackTitle, url: version.url, transcript: version.transcript)
+        state.player.snapshot = PlayerSnapshot(token: token, status: .loading, position: position, volume: state.player.volume)
+        state.player.transcriptScroll = 0
+        return [.audio(.play(AudioRequest(token: token, url: version.url, title: state.player.track?.title ?? "", startAt: position)))]
+    }
+
+    /// Unloads the track and silences the engine.
+    public static func stop(_ state: inout AppState) -> [DocentCore.Effect] {
+        guard state.player.track != nil else { return [] }
+        state.player.track = nil
+        state.player.snapshot = PlayerSnapshot(token: state.player.snapshot.token, volume: state.player.volume)
+        return [.audio(.stop)]
+    }
+
+    /// Puts the full player on top of the current tab (once).
+    public static func showPlayer(_ state: inout AppState) {
+        if state.page.route != .player { Reducer.push(&state, .player) }
+    }
+
+    static func replay(_ state: inout AppState, from position: Double) -> [DocentCore.Effect] {
+        guard let t = state.player.track else { return [] }
+        return play(&state, audioID: t.audioID, artworkID: t.artworkID, tourID: t.tourID, language: t.requested, at: position)
+    }
+
+    static func snapshot(_ state: inout AppState, _ snap: PlayerSnapshot) -> [DocentCore.Effect] {
+        guard state.player.track != nil, snap.token == state.player.snapshot.token else { return [] }
+        let before = state.player.snapshot
+        state.player.snapshot = snap
+        let others = Reducer.broadcast(.playerChanged(before: before), &state)
+        if !others.isEmpty { return others }
+        // No sound server earlier, one now: try again where we were.
+        if snap.status == .failed, case .noSoundServer? = snap.failure, snap.outputAvailable, !before.outputAvailable || before.status != .failed {
+            return replay(&state, from: before.position)
+        }
+        return []
+    }
+
+    // MARK: The page
+
+    /// The loaded track as a page: what other features say over it (a running tour), the
+    /// artwork's facts, then the transcript in the language playing.
+    public static func page(_ app: AppData, _ state: AppState) -> TextPage? {
+        let s = state.strings
+        let over = state.features.all.flatMap { $0.rows(.playerStatus, state) }.map(\.text)
+        guard let track = state.player.track else {
+            return over.isEmpty ? nil : TextPage(title: over[0], facts: Array(over.dropFirst()), body: "")
+        }
+        var facts: [String] = over
+        var title = track.title
+        var credits = ""
+        if let a = track.artworkID.flatMap({ app.artworks[$0] }) {
+            if a.title != track.title { facts.append(a.title) }
+            title = track.title.isEmpty ? a.title : track.title
+            facts += a.tombstone.split(separator: "\n").map(String.init)
+            facts.append("\(PageBuilder.galleryLabel(a.galleryTitle, s)), \(s("floor.label", ["floor": a.floor.label]))")
+            credits = a.credits
+        } else if let t = track.tourID.flatMap({ app.tour($0) }) {
+            facts.append(t.text(state.language).text.title)
+        }
+        facts.append(s("player.language", ["language": track.language.nativeName]))
+        if track.fellBack {
+            facts.append(s("player.fellBack", ["language": track.requested.nativeName]))
+        }
+        var body = track.transcript.isEmpty ? s("player.noTranscript") : track.transcript
+        if !credits.isEmpty { body += "\n\n" + s("player.credits") + "\n" + credits }
+        return TextPage(title: title, facts: facts, body: body)
+    }
+}
+
+/// The player's actions.
+public enum PlayerAction: Equatable, Sendable {
+    /// Play a recording: an artwork's commentary or a tour's intro.
+    case play(audioID: Int, artworkID: Int?, tourID: Int?)
+    /// The engine's state changed (polled by the loop).
+    case snapshot(PlayerSnapshot)
+    case togglePause
+    case seekBy(Double)
+    case volumeBy(Double)
+    case stop
+    /// Open the full player view on the current tab.
+    case open
+    /// Choose another language for the commentary that is loaded.
+    case openLanguages
+}
+
+extension AppAction {
+    public static func player(_ a: PlayerAction) -> AppAction { PlayerFeature.action(a) }
+    public static func play(audioID: Int, artworkID: Int?, tourID: Int?) -> AppAction { .player(.play(audioID: audioID, artworkID: artworkID, tourID: tourID)) }
+    public static func playerSnapshot(_ s: PlayerSnapshot) -> AppAction { .player(.snapshot(s)) }
+    public static var togglePause: AppAction { .player(.togglePause) }
+    public static func seekBy(_ d: Double) -> AppAction { .player(.seekBy(d)) }
+    public static func volumeBy(_ d: Double) -> AppAction { .player(.volumeBy(d)) }
+    public static var stopAudio: AppAction { .player(.stop) }
+    public static var openPlayer: AppAction { .player(.open) }
+    public static var openAudioLanguages: AppAction { .player(.openLanguages) }
+}
+
+extension Route {
+    /// The full player.
+    public static var player: Route { PlayerFeature.route(.full) }
+}
+
+extension Overlay {
+    public static func audioLanguage(selection: Int) -> Overlay { PlayerFeature.show(.language(selection: selection)) }
+}
+
+extension AppState {
+    /// The shared player: every tab reads it, only the player's actions change it.
+    public var player: PlayerState {
+        get { self[PlayerFeature.self] }
+        set { self[PlayerFeature.self] = newValue }
+    }
+}

@@ -1,0 +1,45 @@
+/// Tours draw no page of their own (theirs are lists); they bring their keys while a tour
+/// runs and their three boxes: the tour's language, "leave the tour?", "resume?".
+public enum ToursView: FeatureView {
+    public typealias Core = TourFeature
+
+    /// While a tour runs, on every tab: > next, < previous, m mode, x leave, r retry after a
+    /// failure; Space or Enter (on the player) when waiting at a stop says "arrived".
+    public static func anywhere(_ key: Key, in state: AppState) -> AppAction? {
+        guard let t = state.tour else { return nil }
+        let waiting: Bool
+        if case .waiting = t.machine.position { waiting = true } else { waiting = false }
+        switch key {
+        case .char(" ") where waiting: return .tour(.event(.arrived))
+        case .enter where waiting && state.page.route == .player: return .tour(.event(.arrived))
+        case .char(">"), .char("."): return .tour(.event(.next))
+        case .char("<"), .char(","): return .tour(.event(.previous(secondsIntoClip: 0)))
+        case .char("m"): return .tour(.toggleMode)
+        case .char("x"): return .tour(.askLeave)
+        case .char("r") where t.failed: return .tour(.event(.retry))
+        default: return nil
+        }
+    }
+
+    public static func renderOverlay(_ screen: inout Screen, _ overlay: TourFeature.Overlay, state: AppState) {
+        let s = state.strings
+        switch overlay {
+        case .language(let id, _, let sel):
+            let tour = state.museum?.tour(id)
+            let lines = state.audioLanguages.map { l -> String in
+                let has = l == .english || tour?.translations[l] != nil
+                return l.nativeName + (has ? "" : " " + s("player.englishInstead"))
+            }
+            OverlayView.choices(&screen, title: s("tour.languageTitle", ["tour": tour?.text(state.language).text.title ?? ""]), lines: lines, selection: sel, footer: s("language.footer"))
+        case .leave:
+            let title = state.tour.flatMap { state.museum?.tour($0.machine.tourID) }?.text(state.language).text.title ?? ""
+            OverlayView.box(&screen, title: s("tour.leaveTitle"), text: s("tour.leaveText", ["tour": title]), footer: s("tour.leaveFooter"))
+        case .resume:
+            guard let p = state.progress.current, let tour = state.museum?.tour(p.tourID) else { return }
+            let title = tour.text(state.language).text.title
+            let text = p.stopIndex.map { s("tour.resumeStop", ["tour": title, "n": String($0 + 1), "time": PlayerView.time(p.seconds)]) }
+                ?? s("tour.resumeIntro", ["tour": title])
+            OverlayView.box(&screen, title: s("tour.resumeTitle"), text: text, footer: s("tour.resumeFooter"))
+        }
+    }
+}
