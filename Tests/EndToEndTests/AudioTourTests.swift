@@ -144,12 +144,19 @@ final class AudioTourTests: EndToEndTestCase {
         // Intro, then the bumper to stop 1, then wait.
         let arrive = try UIStrings.prefix("en", "tour.arrive")
         try s.waitUntil("the guided wait", timeout: 60) { screen in ScreenText.flattened(screen).contains(arrive) }
-        usleep(1_500_000)
+        usleep(1_500_000)  // deliberately lets time pass: nothing may start while the tour waits
         XCTAssertEqual(started(log), Array(clips.prefix(2)), "nothing plays while waiting")
         try s.sendKeys("Enter")
         try s.waitUntil("stop 1 to start", timeout: 10) { _ in self.started(log).count == 3 }
         XCTAssertEqual(started(log).last, clips[2])
-        usleep(6_500_000)  // more than 5 s of listening: the position is saved
+        // More than 5 s of listening (the mini player's clock says so): the position is saved.
+        try s.waitUntil("6 s of stop 1", timeout: 30) { screen in
+            ScreenText.lines(screen).contains { line in
+                guard let r = line.range(of: #"\d+:\d\d / "#, options: .regularExpression) else { return false }
+                let parts = line[r].dropLast(3).split(separator: ":").compactMap { Int($0) }
+                return parts.count == 2 && parts[0] * 60 + parts[1] >= 6
+            }
+        }
         try s.sendKeys("q")
         try s.waitFor("EXIT_STATUS=0")
 

@@ -30,13 +30,20 @@ final class HyperlinkEndToEndTests: EndToEndTestCase {
             // Wait for the frame the key caused (every key used here changes the screen).
             try s.waitUntil("the screen to change after \(key)") { $0 != before }
         }
-        // Let the last frame's bytes reach the pipe, then stop recording.
-        usleep(300_000)
-        try s.tmux(["pipe-pane", "-t", s.target])
         let screen = try s.screenWithAttributes()
-        let raw = [UInt8]((try? Data(contentsOf: rawFile)) ?? Data())
         try s.sendKeys("q")
         XCTAssertEqual(try s.waitForExit().status, 0)
+        // Everything the guide wrote is in the file once the shell's line after it is: the
+        // wrapper prints EXIT_STATUS only when the guide has gone.
+        let deadline = Date().addingTimeInterval(TmuxSession.defaultTimeout)
+        var raw: [UInt8] = []
+        repeat {
+            raw = [UInt8]((try? Data(contentsOf: rawFile)) ?? Data())
+            if occurrences(of: "EXIT_STATUS=", in: raw) > 0 { break }
+            usleep(TmuxSession.pollInterval)
+        } while Date() < deadline
+        try s.tmux(["pipe-pane", "-t", s.target])
+        XCTAssertGreaterThan(occurrences(of: "EXIT_STATUS=", in: raw), 0, "the recording reached the guide's exit")
         return (raw, screen)
     }
 

@@ -145,11 +145,11 @@ final class TmuxSession {
         while true {
             last = try capture()
             if predicate(last) {
-                // A frame can be caught half drawn: a screen counts once it has held still for
-                // 10 ms, so every assertion made on it sees the whole frame. (A screen that
-                // never holds still is taken as it is at the deadline.)
+                // A frame can be caught half drawn: a screen counts once a second capture
+                // (another tmux round trip) finds it unchanged, so every assertion made on it
+                // sees the whole frame. (A screen that never holds still is taken as it is at
+                // the deadline.)
                 lastMatch = last
-                usleep(10_000)
                 let again = try capture()
                 if again == last { return last }
                 last = again
