@@ -15,6 +15,11 @@ public enum PopplerRasterizer {
     /// The largest raster made, in pixels; the scale is lowered to fit (a plan with no
     /// margin at all would otherwise be 4800 × 4800 at 2 px/pt).
     public static let maxPixels = 12_000_000
+    /// The largest page side accepted, in points (about 70 m; the PDF format's own limit is
+    /// 14,400 units). A bigger page is a broken file, not a plan.
+    public static let maxPageSide = 200_000.0
+    /// The overview never exceeds this many pixels, whatever the page size.
+    public static let maxOverviewPixels = 2_000_000.0
 
     /// Timings of the last steps, for the benchmark.
     public struct Timing: Sendable {
@@ -51,10 +56,15 @@ public enum PopplerRasterizer {
         }
         timing.open = lap()
         let (pw, ph) = page.size
-        guard pw > 0, ph > 0 else { return .failure(LoadFailure("the PDF page has no size")) }
+        guard pw.isFinite, ph.isFinite, pw > 0, ph > 0 else { return .failure(LoadFailure("the PDF page has no size")) }
+        guard pw <= maxPageSide, ph <= maxPageSide else {
+            return .failure(LoadFailure(String(
+                format: "the PDF page is %.6g × %.6g points; a floor plan is at most %.0f points a side", pw, ph, maxPageSide)))
+        }
 
         // Pass 1: a small overview of the whole page, to find the building.
-        let ow = max(8, Int((pw * overviewScale).rounded())), oh = max(8, Int((ph * overviewScale).rounded()))
+        let os = min(overviewScale, (maxOverviewPixels / (pw * ph)).squareRoot())
+        let ow = max(8, Int((pw * os).rounded())), oh = max(8, Int((ph * os).rounded()))
         guard let overview = page.render(x: 0, y: 0, width: ow, height: oh, scale: Double(ow) / pw) else {
             return .failure(LoadFailure("cairo could not make a \(ow)×\(oh) image"))
         }

@@ -34,6 +34,48 @@ final class MapRasterTests: XCTestCase {
         return r
     }
 
+    /// A one-page PDF with a square drawn on it, its page box as given (offsets computed, so
+    /// poppler reads it without repairing).
+    static func pdf(mediaBox: String) -> [UInt8] {
+        let content = "0 0 0 RG 4 w 100 100 m 300 100 l 300 300 l 100 300 l h S"
+        let objects = [
+            "<< /Type /Catalog /Pages 2 0 R >>",
+            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [\(mediaBox)] /Contents 4 0 R >>",
+            "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream",
+        ]
+        var out = "%PDF-1.4\n"
+        var offsets: [Int] = []
+        for (i, o) in objects.enumerated() {
+            offsets.append(out.utf8.count)
+            out += "\(i + 1) 0 obj\n\(o)\nendobj\n"
+        }
+        let xref = out.utf8.count
+        out += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
+        for o in offsets { out += String(format: "%010d 00000 n \n", o) }
+        out += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        return Array(out.utf8)
+    }
+
+    func testAbsurdPageSizesAreRefusedWithTheirSize() throws {
+        // A sane page still works, so the refusals below are about the size alone.
+        let ok = try rasterise(Self.pdf(mediaBox: "0 0 400 400"))
+        XCTAssertGreaterThan(ok.width, 0)
+        for box in ["0 0 20000000000 20000000000", "0 0 10000000000000000000000 10000000000000000000000", "0 0 20000000000 600"] {
+            guard case .failure(let f) = PopplerRasterizer.rasterise(pdf: Self.pdf(mediaBox: box), pixelsPerPoint: 2) else {
+                XCTFail("a \(box) page was rasterised")
+                continue
+            }
+            XCTAssertTrue(f.message.contains("at most 200000 points"), f.message)
+        }
+        // A negative box: poppler normalises it, or the page has no size; either way a bounded
+        // overview (no 2 GB image) and an answer.
+        switch PopplerRasterizer.rasterise(pdf: Self.pdf(mediaBox: "0 0 -2000000000 -2000000000"), pixelsPerPoint: 2) {
+        case .success(let r): XCTAssertLessThanOrEqual(r.width * r.height, PopplerRasterizer.maxPixels)
+        case .failure(let f): XCTAssertFalse(f.message.isEmpty)
+        }
+    }
+
     func rasterise(_ pdf: [UInt8], scale: Double = 2) throws -> PlanRaster {
         switch PopplerRasterizer.rasterise(pdf: pdf, pixelsPerPoint: scale) {
         case .success(let r): return r

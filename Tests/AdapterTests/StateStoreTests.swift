@@ -79,6 +79,44 @@ final class StateStoreTests: XCTestCase {
         return s
     }
 
+    /// A value of the wrong type (written by hand, another program, a damaged page) is read as
+    /// missing; what else is in the database still loads, and nothing stops the program.
+    func testWronglyTypedValuesAreReadAsMissing() throws {
+        let card = MemberCard(
+            memberID: "40417", zip: "60603", level: "Member", expiration: Date(timeIntervalSince1970: 1_806_451_200),
+            holders: ["Ada Wren"], holderIndex: 0, checkedAt: Date(timeIntervalSince1970: 1_795_000_000))
+        var settings = PersistedSettings(language: .spanish, seenMessageIDs: [4, 5], introSeen: true, saves: Self.saves(card))
+        settings.progress = ListeningProgress(
+            current: TourProgress(tourID: 4001, stopIndex: 2, seconds: 7.5, language: .chinese, mode: .continuous),
+            listenedStops: [4001: [0, 1]], listenedArtworks: [1101], started: [4001])
+        try openStore().save(settings).get()
+        let raw = try DatabaseQueue(path: path("nested/dir/state.sqlite"))
+        try raw.write { db in
+            try db.execute(sql: "UPDATE tour_position SET seconds = 'abc'")
+            try db.execute(sql: "UPDATE member_card SET expiration = 'next year'")
+            try db.execute(sql: "INSERT INTO listened_stop (tour_id, stop_index) VALUES ('x', 3)")
+            try db.execute(sql: "UPDATE settings SET value = x'ff00' WHERE key = 'language'")
+        }
+        try raw.close()
+        let loaded = try XCTUnwrap(try openStore().load().get())
+        XCTAssertNil(loaded.progress.current, "a text where seconds were: no place to resume")
+        XCTAssertNil(loaded.saves[MemberFeature.self], "a text expiry: no card")
+        XCTAssertEqual(loaded.progress.listenedStops, [4001: [0, 1]], "the readable rows stay")
+        XCTAssertEqual(loaded.progress.listenedArtworks, [1101])
+        XCTAssertEqual(loaded.seenMessageIDs, [4, 5])
+        XCTAssertNil(loaded.language, "a blob as the language")
+        XCTAssertTrue(loaded.introSeen)
+        // A blob as the language, read back once more through the other path.
+        try raw_write(path("nested/dir/state.sqlite"), "UPDATE tour_position SET language = x'00ff', seconds = 3")
+        XCTAssertNil(try openStore().load().get()?.progress.current)
+    }
+
+    private func raw_write(_ file: String, _ sql: String) throws {
+        let q = try DatabaseQueue(path: file)
+        try q.write { try $0.execute(sql: sql) }
+        try q.close()
+    }
+
     func testMemberCardRoundTripAndSignOut() throws {
         let card = MemberCard(
             memberID: "40417", zip: "60603", level: "Sustaining Fellow Gold", expiration: Date(timeIntervalSince1970: 1_806_451_200),

@@ -89,17 +89,25 @@ public struct FieldReader {
 
     // MARK: positions
 
+    /// The latitudes a Web-Mercator map shows (the AIC apps' MapKit and our plans): beyond them
+    /// the projection runs to infinity. No museum lies there.
+    public static let maxLatitude = 85.05112878
+
+    /// Plan points (anchors) further than this from the page's origin are a mistake: a PDF page
+    /// is at most 14,400 points wide, even with generous margins this is far beyond.
+    public static let maxPlanCoordinate = 1_000_000.0
+
     /// "lat,lon" with any spaces; both finite, in range.
-    public static func latLon(_ text: String) -> LatLon? {
+    public static func latLon(_ text: String, limit: Double = maxLatitude) -> LatLon? {
         if let pair = asciiPair(text) {
             guard let (a, b) = pair, let lat = Double(a), let lon = Double(b),
-                lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180
+                lat.isFinite, lon.isFinite, abs(lat) <= limit, abs(lon) <= 180
             else { return nil }
             return LatLon(lat: lat, lon: lon)
         }
         let parts = text.filter { !$0.isWhitespace }.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]),
-            lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180
+            lat.isFinite, lon.isFinite, abs(lat) <= limit, abs(lon) <= 180
         else { return nil }
         return LatLon(lat: lat, lon: lon)
     }
@@ -134,7 +142,9 @@ public struct FieldReader {
 
     public static func planPoint(_ text: String) -> PlanPoint? {
         let parts = text.filter { !$0.isWhitespace }.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), x.isFinite, y.isFinite else { return nil }
+        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), x.isFinite, y.isFinite,
+            abs(x) <= maxPlanCoordinate, abs(y) <= maxPlanCoordinate
+        else { return nil }
         return PlanPoint(x: x, y: y)
     }
 
@@ -146,6 +156,9 @@ public struct FieldReader {
         }
         if let v = self["location"], v != .null {
             let shown = v.stringValue.map { "\"\(Self.clip($0))\"" } ?? v.kindName
+            if let text = v.stringValue, let ll = Self.latLon(text, limit: 90) {
+                return .failure(Failure(message: "location \(shown) lies beyond ±85° latitude (\(ll.lat)), where no map can show it"))
+            }
             return .failure(Failure(message: "location \(shown) is not \"latitude,longitude\""))
         }
         return .failure(Failure(message: "missing location"))

@@ -24,10 +24,10 @@ enum MapReader {
             }
             guard let p1 = r.rawString("anchor_pixel_1").flatMap(FieldReader.planPoint),
                 let p2 = r.rawString("anchor_pixel_2").flatMap(FieldReader.planPoint),
-                let l1 = r.rawString("anchor_location_1").flatMap(FieldReader.latLon),
-                let l2 = r.rawString("anchor_location_2").flatMap(FieldReader.latLon)
+                let l1 = r.rawString("anchor_location_1").flatMap({ FieldReader.latLon($0) }),
+                let l2 = r.rawString("anchor_location_2").flatMap({ FieldReader.latLon($0) })
             else {
-                ctx.dropped(path, id: key, "anchor_pixel_1/2 and anchor_location_1/2 must be \"x,y\" and \"lat,lon\"")
+                ctx.dropped(path, id: key, "anchor_pixel_1/2 and anchor_location_1/2 must be \"x,y\" within ±1,000,000 points and \"lat,lon\" within ±85° latitude")
                 continue
             }
             if p1 == p2 || l1 == l2 {

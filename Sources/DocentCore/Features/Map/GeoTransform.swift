@@ -38,6 +38,8 @@ public struct GeoTransform: Equatable, Sendable {
         let th = atan2(m2.y - m1.y, m2.x - m1.x)
         // Rotate the PDF displacement counter-clockwise by θ, then per metre.
         let e = PlanPoint(x: (dx * cos(th) - dy * sin(th)) / d, y: (dx * sin(th) + dy * cos(th)) / d)
+        // Anchors the reader let through always give finite numbers; this keeps it so.
+        guard e.x.isFinite, e.y.isFinite, e.x != 0 || e.y != 0, m1.x.isFinite, m1.y.isFinite, m2.x.isFinite, m2.y.isFinite else { return nil }
         east = e
         south = PlanPoint(x: e.y, y: -e.x)
         tangentPlan = PlanPoint(x: (points.0.x + points.1.x) / 2, y: (points.0.y + points.1.y) / 2)

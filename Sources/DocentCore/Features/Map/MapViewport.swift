@@ -29,9 +29,9 @@ public struct MapViewport: Hashable, Sendable {
 
     /// The cell a plan point falls in, or nil when it is outside the window.
     public func cell(_ p: PlanPoint) -> (col: Int, row: Int)? {
-        let c = Int(((p.x - left) / (pointsPerDot * 2)).rounded(.down))
-        let r = Int(((top - p.y) / (pointsPerDot * 4)).rounded(.down))
-        guard c >= 0, c < cols, r >= 0, r < rows else { return nil }
+        guard let c = Int(cell: (p.x - left) / (pointsPerDot * 2)), let r = Int(cell: (top - p.y) / (pointsPerDot * 4)),
+            c >= 0, c < cols, r >= 0, r < rows
+        else { return nil }
         return (c, r)
     }
 
@@ -71,5 +71,14 @@ public enum MapLayout {
     public static func pointsPerDot(fit: PlanRect, cols: Int, rows: Int, zoom: Int) -> Double {
         let fitScale = max(fit.width / Double(max(1, cols * 2)), fit.height / Double(max(1, rows * 4)))
         return max(fitScale, 1e-6) / MapZoom.factor(zoom)
+    }
+}
+
+extension Int {
+    /// A cell or dot index from a plan distance, rounded down; nil when it is not finite or
+    /// too far to mean anything (a plain `Int(_:)` stops the program there).
+    public init?(cell d: Double) {
+        guard d.isFinite, abs(d) < 1e15 else { return nil }
+        self = Int(d.rounded(.down))
     }
 }

@@ -182,7 +182,7 @@ public enum LiveSearch {
                 let gid = r.optionalInt("gallery_id").value ?? nil, let g = openGalleries[gid], keep(title, artist),
                 !out.liveArtworks.contains(where: { $0.id == id })
             else { continue }
-            let location = r.rawString("latlon").flatMap(FieldReader.latLon) ?? g.location
+            let location = r.rawString("latlon").flatMap({ FieldReader.latLon($0) }) ?? g.location
             out.liveArtworks.append(LiveArtwork(id: id, title: title, artist: artist, galleryID: g.id, galleryTitle: g.title, floor: g.floor, location: location))
         }
         // Tours.

@@ -19,15 +19,15 @@ public enum MapCanvas {
                 let a = toPixel(start + Double(i) * step), b = toPixel(start + Double(i + 1) * step)
                 let lo = min(a, b), hi = max(a, b)
                 if hi - lo < 1 {
-                    let c = Int(((lo + hi) / 2).rounded(.down))
+                    let c = pixel((lo + hi) / 2)
                     return (c, c + 1)
                 }
-                return (Int(lo.rounded(.down)), Int(hi.rounded(.down)))
+                return (pixel(lo), pixel(hi))
             }
         }
         let xs = spans(count: v.dotsWide, start: v.left, step: s) { ($0 - raster.origin.x) * ppp }
         let ys = spans(count: v.dotsHigh, start: v.top, step: -s) { (raster.origin.y - $0) * ppp }
-        let need = max(1, Int((block * 0.35).rounded(.down)))
+        let need = max(1, Int(cell: block * 0.35) ?? 1)
         // Skip dot columns and rows entirely off the raster.
         let w = raster.width, h = raster.height
         for (j, (y0, y1)) in ys.enumerated() where y1 > 0 && y0 < h {
@@ -39,6 +39,12 @@ public enum MapCanvas {
             }
         }
         return out
+    }
+
+    /// A raster pixel index, rounded down; off the raster (-1, or far beyond its size) when the
+    /// value is not finite or out of range, so a span there is simply skipped.
+    static func pixel(_ d: Double) -> Int {
+        Int(cell: d).map { Swift.min(Swift.max($0, -1), Int(Int32.max)) } ?? (d > 0 ? Int(Int32.max) : -1)
     }
 
     /// The character of a dot mask (a space for none).
@@ -59,9 +65,7 @@ public enum MapCanvas {
         while x < box.maxX {
             var y = (box.minY / spacing).rounded(.up) * spacing
             while y < box.maxY {
-                let dx = Int(((x - v.left) / v.pointsPerDot).rounded(.down))
-                let dy = Int(((v.top - y) / v.pointsPerDot).rounded(.down))
-                if dx >= 0, dx < v.dotsWide, dy >= 0, dy < v.dotsHigh {
+                if let dx = Int(cell: (x - v.left) / v.pointsPerDot), let dy = Int(cell: (v.top - y) / v.pointsPerDot), dx >= 0, dx < v.dotsWide, dy >= 0, dy < v.dotsHigh {
                     out[(dy / 4) * v.cols + dx / 2] |= dotBits[dx % 2][dy % 4]
                 }
                 y += spacing
