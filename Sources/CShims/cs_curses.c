@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 attr_t cs_A_NORMAL(void) { return A_NORMAL; }
@@ -29,6 +30,16 @@ void cs_getmaxyx(WINDOW *win, int *rows, int *cols) {
 
 int cs_colors(void) { return COLORS; }
 int cs_set_escdelay(int ms) { return set_escdelay(ms); }
+
+int cs_disable_flow_control(void) {
+    struct termios t;
+    if (tcgetattr(STDIN_FILENO, &t) != 0) return -1;
+    t.c_iflag &= ~(tcflag_t)(IXON | IXOFF);
+    if (tcsetattr(STDIN_FILENO, TCSANOW, &t) != 0) return -1;
+    // Record it as the program's mode, so a resize or resume comes back to it.
+    def_prog_mode();
+    return 0;
+}
 int cs_KEY_F(int n) { return KEY_F(n); }
 int cs_wcwidth(wchar_t c) { return wcwidth(c); }
 int cs_wcswidth(const wchar_t *s, size_t n) { return wcswidth(s, n); }
@@ -126,7 +137,7 @@ void cs_install_crash_handlers(void) {
 
 static volatile sig_atomic_t quit_signal = 0;
 
-static const int quit_signals[] = {SIGINT, SIGTERM, SIGHUP};
+static const int quit_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 #define QUIT_COUNT ((int)(sizeof quit_signals / sizeof quit_signals[0]))
 static struct sigaction saved_quit[QUIT_COUNT];
 static int quit_installed = 0;

@@ -83,6 +83,7 @@ public final class CursesBackend: TerminalBackend {
         _ = leaveok(window, true)
         _ = curs_set(0)
         _ = cs_set_escdelay(25)
+        _ = cs_disable_flow_control()
         let theme = CursesTheme(wantColors: colors)
         _ = cs_enable_mouse()
         // Links are written after doupdate; ncurses must not leave rows for later when keys
@@ -121,7 +122,7 @@ public final class CursesBackend: TerminalBackend {
 
     /// Waits up to `timeoutMilliseconds` (negative: no limit) for input, then takes everything
     /// else already pending, so held-down keys never lag behind. Reports `.quitSignal` once
-    /// per SIGINT/SIGTERM/SIGHUP.
+    /// per SIGINT/SIGTERM/SIGHUP/SIGQUIT.
     public func readEvents(timeoutMilliseconds: Int) -> [InputEvent] {
         guard isOpen else { return [] }
         if takeQuitSignal() { return [.quitSignal] }

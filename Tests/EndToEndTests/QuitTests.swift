@@ -50,6 +50,40 @@ final class QuitTests: EndToEndTestCase {
         XCTAssertNotEqual(kill(pid, 0), 0, "docent \(pid) still running after SIGTERM")
     }
 
+    /// Ctrl-\ (SIGQUIT) ends the guide like SIGTERM: saved, status 0, the terminal cooked, and
+    /// no runtime crash report written over the screen.
+    func testCtrlBackslashQuitsLikeSigterm() throws {
+        let home = try makeTemporaryDirectory()
+        let s = try startAndDismissOverlays(home: home)
+        let infoTitle = "─ \(try UIStrings.get("en", "title.info")) ─"
+        try s.sendKeys("F6")
+        try s.waitFor(infoTitle)
+        try s.sendKeys("C-\\")
+        let exit = try s.waitForExit()
+        XCTAssertEqual(exit.status, 0, exit.after)
+        assertTerminalRestored(exit.after)
+        let history = try s.history()
+        XCTAssertFalse(history.contains("Quit") || history.contains("core dumped") || history.contains("Fatal"), history)
+        // It saved like any quit: the next start opens on Info.
+        let again = try start(home: home)
+        try again.waitFor(infoTitle)
+        try again.sendKeys("q")
+        XCTAssertEqual(try again.waitForExit().status, 0)
+    }
+
+    /// Ctrl-S is not terminal flow control while the guide runs (it froze every key until
+    /// Ctrl-Q); the shell gets its flow control back at exit (checked by `ixon` above).
+    func testCtrlSDoesNotFreezeTheGuide() throws {
+        let s = try startAndDismissOverlays()
+        try s.sendKeys("C-s")
+        try s.sendKeys("F6")
+        try s.waitFor("─ \(try UIStrings.get("en", "title.info")) ─")
+        try s.sendKeys("q")
+        let exit = try s.waitForExit()
+        XCTAssertEqual(exit.status, 0, exit.after)
+        assertTerminalRestored(exit.after)
+    }
+
     func testQuitFromOverlaysAndDetailPage() throws {
         // q works on the first-run welcome overlay, before anything else.
         let s = try start()

@@ -25,6 +25,10 @@ void cs_getmaxyx(WINDOW *win, int *rows, int *cols);
 int cs_colors(void);
 /// Sets ESCDELAY (milliseconds ncurses waits after ESC for the rest of a sequence).
 int cs_set_escdelay(int ms);
+/// Turns off terminal flow control (Ctrl-S/Ctrl-Q) in the program's terminal mode, so Ctrl-S
+/// reaches the guide instead of freezing its output; endwin puts the shell's mode (with flow
+/// control) back. Returns 0 on success.
+int cs_disable_flow_control(void);
 /// KEY_F(n).
 int cs_KEY_F(int n);
 /// wcwidth()/wcswidth(), hidden from Swift's Glibc module.
@@ -63,11 +67,11 @@ mmask_t cs_enable_mouse(void);
 /// there before (the Swift backtracer's) and re-deliver, so the backtrace prints on a sane
 /// terminal. Idempotent.
 void cs_install_crash_handlers(void);
-/// SIGINT/SIGTERM/SIGHUP set a flag (no SA_RESTART, so a blocking read returns); SIGPIPE is
+/// SIGINT/SIGTERM/SIGHUP/SIGQUIT set a flag (no SA_RESTART, so a blocking read returns); SIGPIPE is
 /// ignored. Idempotent: returns 1 if this call installed them, 0 if they already were.
 int cs_install_quit_handlers(void);
 /// The signal number that asked to quit, or 0.
-/// Puts back the SIGINT/SIGTERM/SIGHUP handlers that were there before
+/// Puts back the SIGINT/SIGTERM/SIGHUP/SIGQUIT handlers that were there before
 /// cs_install_quit_handlers() (for when the terminal could not be opened after all).
 void cs_uninstall_quit_handlers(void);
 int cs_quit_requested(void);

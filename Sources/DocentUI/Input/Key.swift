@@ -18,6 +18,6 @@ public enum InputEvent: Hashable, Sendable {
     case click(x: Int, y: Int)
     case scrollUp, scrollDown
     case resize(Size)
-    /// SIGINT/SIGTERM/SIGHUP arrived: quit cleanly, saving state.
+    /// SIGINT/SIGTERM/SIGHUP/SIGQUIT arrived: quit cleanly, saving state.
     case quitSignal
 }

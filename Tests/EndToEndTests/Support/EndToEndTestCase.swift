@@ -67,7 +67,7 @@ class EndToEndTestCase: XCTestCase {
     /// After the wrapper's EXIT_STATUS line: `stty -a` must show a cooked terminal again.
     func assertTerminalRestored(_ sttyOutput: String, file: StaticString = #filePath, line: UInt = #line) {
         let words = Set(sttyOutput.split(whereSeparator: { $0.isWhitespace }).map(String.init))
-        for flag in ["icanon", "echo", "isig", "icrnl", "opost"] {
+        for flag in ["icanon", "echo", "isig", "icrnl", "opost", "ixon"] {
             XCTAssertTrue(
                 words.contains(flag),
                 "terminal not restored: `stty -a` lacks \(flag) (has -\(flag)? \(words.contains("-" + flag))):\n\(sttyOutput)",
