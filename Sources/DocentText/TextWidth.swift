@@ -15,6 +15,10 @@ public enum TextWidth {
 
     /// Width of one grapheme (what a terminal cell shows).
     public static func width(of character: Character) -> Int {
+        // Measured as drawn: without its format characters (see `TerminalText`).
+        if character.unicodeScalars.contains(where: TerminalText.isFormat) {
+            return TerminalText.visible(String(character)).reduce(0) { $0 + width(of: $1) }
+        }
         var total = 0
         var first = true
         for s in character.unicodeScalars {

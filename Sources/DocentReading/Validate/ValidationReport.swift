@@ -1,3 +1,4 @@
+import DocentText
 import Foundation
 
 /// What `docent validate` tells a content author about a document: counts, everything
@@ -153,7 +154,8 @@ public struct ValidationReport: Sendable {
                 for d in notes { out.append("  \(d.path)\(d.id.map { " (id \($0))" } ?? ""): \(d.message)") }
             }
         }
-        return out.joined(separator: "\n") + "\n"
+        // Record text quoted in messages may hold bidi overrides: never let them reach a terminal.
+        return TerminalText.visible(out.joined(separator: "\n")) + "\n"
     }
 
     /// The machine-readable report (stable key order).

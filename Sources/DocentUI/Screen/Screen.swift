@@ -59,7 +59,7 @@ public struct Screen: Equatable, Sendable {
         guard y >= area.y, y < area.maxY, y >= 0, y < height else { return 0 }
         var cx = x
         let limit = min(area.maxX, width)
-        for ch in text {
+        for ch in TerminalText.visible(text) {
             let w = TextWidth.width(of: ch)
             if w == 0 { continue }
             if cx + w > limit { break }

@@ -1,0 +1,21 @@
+/// The one place where text meets the terminal's idea of characters. Invisible format
+/// characters (Unicode category Cf: zero-width joiners, bidi marks, embeddings, overrides and
+/// isolates, soft hyphens, tags) are removed before anything is measured or drawn: a terminal
+/// draws some of them as U+FFFD, joins emoji with others into glyphs of a width nobody can
+/// predict, and lets an override (U+202E) reverse what follows on screen. Emoji joined by
+/// U+200D fall apart into their parts, each of a known width.
+public enum TerminalText {
+    /// `text` without its format characters (unchanged, and not copied, when it has none).
+    public static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isFormat) else { return text }
+        var out = String.UnicodeScalarView()
+        for s in text.unicodeScalars where !isFormat(s) { out.append(s) }
+        return String(out)
+    }
+
+    /// A format character (General_Category Cf).
+    public static func isFormat(_ s: Unicode.Scalar) -> Bool {
+        // Below U+00AD nothing is Cf; most text never reaches the property lookup.
+        s.value >= 0xAD && s.properties.generalCategory == .format
+    }
+}
