@@ -64,11 +64,14 @@ struct Guide: ParsableCommand {
         var stateProblem: String?
         // A database whose settings could not be read is left alone: saving over it (or
         // even opening it for writing, which converts and migrates) would destroy what
-        // someone may still recover. So it is read first without writing.
+        // someone may still recover. So it is read first without writing. The probe reads the
+        // store's own tables only: a feature whose table a newer version adds (an upgrade
+        // still to write) must not make a healthy database look damaged, nor a damaged one
+        // look like it merely needs an upgrade (and then be migrated).
         var stateWritable = true
         let stateFile = statePath ?? SQLiteSettingsStore.defaultPath(environment: env)
         var readable = true
-        if case .success(let ro) = SQLiteSettingsStore.open(path: stateFile, readOnly: true, features: Runners.storages),
+        if case .success(let ro) = SQLiteSettingsStore.open(path: stateFile, readOnly: true, features: []),
             case .failure(let f) = ro.load()
         {
             readable = false

@@ -39,7 +39,7 @@ struct AnyRunner: Sendable {
 /// The features whose effects need the outside world, and those that keep something in the
 /// state database: one line each.
 enum Runners {
-    static let storages: [any FeatureStorage] = [TourStorage(), MemberStorage()]
+    static let storages: [any FeatureStorage] = [TourStorage(), MemberStorage(), PlayerStorage()]
 
     static func all(_ context: RunnerContext) -> [AnyRunner] {
         [

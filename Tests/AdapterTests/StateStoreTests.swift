@@ -20,7 +20,7 @@ final class StateStoreTests: XCTestCase {
     private func path(_ name: String) -> String { tempDir + "/" + name }
 
     private func openStore(_ name: String = "nested/dir/state.sqlite", readOnly: Bool = false) throws -> SQLiteSettingsStore {
-        switch SQLiteSettingsStore.open(path: path(name), readOnly: readOnly, features: [TourStorage(), MemberStorage()]) {
+        switch SQLiteSettingsStore.open(path: path(name), readOnly: readOnly, features: [TourStorage(), MemberStorage(), PlayerStorage()]) {
         case .success(let store): return store
         case .failure(let failure): throw failure
         }
@@ -111,6 +111,15 @@ final class StateStoreTests: XCTestCase {
         XCTAssertNil(try openStore().load().get()?.progress.current)
     }
 
+    func testVolumeRoundTrip() throws {
+        var settings = PersistedSettings(introSeen: true)
+        settings.saves[PlayerFeature.self] = 0.65
+        try openStore().save(settings).get()
+        XCTAssertEqual(try openStore().load().get()?.saves[PlayerFeature.self], 0.65)
+        try raw_write(path("nested/dir/state.sqlite"), "UPDATE player_settings SET volume = 'loud'")
+        XCTAssertNil(try openStore().load().get()?.saves[PlayerFeature.self], "a text volume is missing, not a crash")
+    }
+
     private func raw_write(_ file: String, _ sql: String) throws {
         let q = try DatabaseQueue(path: file)
         try q.write { try $0.execute(sql: sql) }
@@ -161,8 +170,8 @@ final class StateStoreTests: XCTestCase {
             }
             try old.migrate(q)
         }
-        let store = try SQLiteSettingsStore.open(path: file, features: [TourStorage(), MemberStorage()]).get()
-        XCTAssertEqual(try store.appliedMigrations().get(), ["v1", "v2-tour-progress", "v3-member-card"])
+        let store = try SQLiteSettingsStore.open(path: file, features: [TourStorage(), MemberStorage(), PlayerStorage()]).get()
+        XCTAssertEqual(try store.appliedMigrations().get(), ["v1", "v2-tour-progress", "v3-member-card", "v4-player-settings"])
         XCTAssertEqual(try store.load().get()?.language, .spanish)
         XCTAssertNil(try store.load().get()?.saves[MemberFeature.self])
     }
@@ -172,7 +181,7 @@ final class StateStoreTests: XCTestCase {
         try first.save(PersistedSettings(language: .spanish)).get()
         let second = try openStore()
         let third = try openStore()
-        XCTAssertEqual(try third.appliedMigrations().get(), ["v1", "v2-tour-progress", "v3-member-card"])
+        XCTAssertEqual(try third.appliedMigrations().get(), ["v1", "v2-tour-progress", "v3-member-card", "v4-player-settings"])
         XCTAssertEqual(try second.load().get()?.language, .spanish)
     }
 

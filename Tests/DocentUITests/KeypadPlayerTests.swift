@@ -210,17 +210,34 @@ final class KeypadPlayerTests: XCTestCase {
         send(&s, .seekBy(10), effects: [.audio(.seek(11.5))]) { $0.player.snapshot.position = 11.5 }
         send(&s, .seekBy(-30), effects: [.audio(.seek(0))]) { $0.player.snapshot.position = 0 }
         for v in [0.85, 0.9, 0.95, 1.0] {
-            send(&s, .volumeBy(0.05), effects: [.audio(.volume(v))]) {
-                $0.player.volume = v
-                $0.player.snapshot.volume = v
-            }
+            var after = s
+            after.player.volume = v
+            after.player.snapshot.volume = v
+            send(&s, .volumeBy(0.05), effects: [.audio(.volume(v)), .persist(after.settings)]) { $0 = after }
         }
+        XCTAssertEqual(s.settings.saves[PlayerFeature.self], 1, "the volume is kept between runs")
         send(&s, .volumeBy(0.05))  // at 100 % nothing changes
         send(&s, .stopAudio, effects: [.audio(.stop)]) {
             $0.player.track = nil
             $0.player.snapshot = PlayerSnapshot(token: 1, volume: 1)
         }
         send(&s, .togglePause)
+    }
+
+    /// Set to 65 %, the volume comes back at 65 % on the next start, and the engine hears it
+    /// before anything plays.
+    func testVolumeIsKeptBetweenRuns() {
+        var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
+        var saved = PersistedSettings(introSeen: true)
+        saved.saves[PlayerFeature.self] = 0.65
+        send(&s, .launched(restored: saved, languageOverride: nil), effects: [.loadDocument(source: "/museum/appData.json"), .audio(.volume(0.65))]) {
+            $0.introSeen = true
+            $0.player.volume = 0.65
+            $0.player.snapshot.volume = 0.65
+        }
+        XCTAssertEqual(s.settings.saves[PlayerFeature.self], 0.65)
+        // The default is not written at all.
+        XCTAssertNil(UIFixtures.loadedState().settings.saves[PlayerFeature.self])
     }
 
     func testNoSoundServerRetriesWhenOneAppears() {

@@ -14,8 +14,21 @@ public enum PlayerFeature: Feature {
         case language(selection: Int)
     }
 
+    /// The volume kept between runs (nil: the default, nothing to keep).
+    public typealias Saved = Double
+
     public static let id = FeatureID("player")
     public static let initialState = PlayerState()
+
+    public static func saved(_ state: AppState) -> Double? {
+        state.player.volume == PlayerState().volume ? nil : state.player.volume
+    }
+
+    public static func restore(_ saved: Double, _ state: inout AppState) {
+        guard saved.isFinite else { return }
+        state.player.volume = min(1, max(0, saved))
+        state.player.snapshot.volume = state.player.volume
+    }
 
     public static func reduce(_ state: inout AppState, _ action: PlayerAction) -> [DocentCore.Effect] {
         switch action {
@@ -47,7 +60,7 @@ public enum PlayerFeature: Feature {
             guard v != state.player.volume else { return [] }
             state.player.volume = v
             state.player.snapshot.volume = v
-            return [.audio(.volume(v))]
+            return [.audio(.volume(v)), .persist(state.settings)]
         case .stop:
             return stop(&state)
         case .open:
@@ -80,8 +93,15 @@ public enum PlayerFeature: Feature {
     }
 
     public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
-        guard event == .quitting, state.player.isActive else { return [] }
-        return [.audio(.stop)]
+        switch event {
+        case .launched:
+            // A volume kept from the last run is the engine's from the start.
+            return saved(state) == nil ? [] : [.audio(.volume(state.player.volume))]
+        case .quitting:
+            return state.player.isActive ? [.audio(.stop)] : []
+        case .documentLoaded, .languageChanged, .tick, .navigated, .playerChanged, .settled:
+            return []
+        }
     }
 
     public static func content(_ route: Route, _ state: AppState) -> PageContent {
