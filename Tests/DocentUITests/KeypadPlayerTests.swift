@@ -38,6 +38,7 @@ final class KeypadPlayerTests: XCTestCase {
             after.tab = .audioGuide
             // From the keypad itself, not from a player on top of it.
             if after.page.route != .keypad { after.stacks[.audioGuide] = [Page(.keypad)] }
+            if case .unknown? = after.keypad.notice { after.keypad.input = "" }
             if after.keypad.input.count < 5 {
                 after.keypad.input.append(d)
                 after.keypad.notice = nil
@@ -111,6 +112,24 @@ final class KeypadPlayerTests: XCTestCase {
         XCTAssertEqual(KeyMap.action(for: .escape, in: s), .keypad(.clear), "Esc on the keypad with a number typed")
         send(&s, .keypad(.clear)) { $0.keypad.input = "" }
         XCTAssertEqual(KeyMap.action(for: .escape, in: s), .back, "with nothing typed, Esc is the usual back")
+    }
+
+    /// "999 Enter" finds nothing; typing 102 then is a new number, not "99910" and "at most 5
+    /// digits" (issue 17 #3).
+    func testAfterAnUnknownNumberTheNextDigitStartsANewOne() {
+        var s = loaded()
+        type(&s, "999")
+        send(&s, .keypadGo, effects: [Self.flash]) {
+            $0.keypad.pressed = "go"
+            $0.keypad.notice = .unknown("999")
+        }
+        send(&s, .keypadDigit("1"), effects: [Self.flash]) {
+            $0.keypad.input = "1"
+            $0.keypad.notice = nil
+            $0.keypad.pressed = "1"
+        }
+        type(&s, "02")
+        goPlays(&s, token: 1, audio: 12, artwork: 101, url: "/museum/audio/12.mp3", title: "Clay Vessel", language: .english, transcript: "Made of river clay.")
     }
 
     func testEmptyGo() {

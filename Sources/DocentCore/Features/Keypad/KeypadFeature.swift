@@ -92,6 +92,9 @@ public enum KeypadFeature: Feature {
         }
         // Typing starts a new number from the keypad itself, not from a player on top of it.
         if state.page.route != .keypad { state.stacks[.audioGuide] = [Page(.keypad)] }
+        // After a GO that found nothing, the next digit starts a new number (the old one is
+        // still shown with its notice until then).
+        if case .unknown? = state.keypad.notice { state.keypad.input = "" }
         guard state.keypad.input.count < KeypadIndex.maxDigits else {
             state.keypad.notice = .tooLong
             return effects + flash(&state, String(d))
