@@ -15,7 +15,11 @@ public enum TerminalText {
 
     /// A format character (General_Category Cf).
     public static func isFormat(_ s: Unicode.Scalar) -> Bool {
-        // Below U+00AD nothing is Cf; most text never reaches the property lookup.
-        s.value >= 0xAD && s.properties.generalCategory == .format
+        // Below U+00AD nothing is Cf, nor from U+3000 to U+FEFE (CJK, kana, Hangul: no format
+        // characters there in Unicode 17): Latin and Chinese text never reach the property
+        // lookup, which every measured and drawn character passes through.
+        let v = s.value
+        guard v >= 0xAD, v < 0x3000 || v >= 0xFEFF else { return false }
+        return s.properties.generalCategory == .format
     }
 }

@@ -22,6 +22,17 @@ final class FormatCharacterTests: XCTestCase {
         }
     }
 
+    /// The fast path of `isFormat` (no lookup below U+00AD or in U+3000…U+FEFE) agrees with
+    /// the Unicode property on every code point.
+    func testFormatTestAgreesWithTheUnicodeProperty() {
+        var disagree: [UInt32] = []
+        for v in UInt32(0)...0x10FFFF {
+            guard let s = Unicode.Scalar(v) else { continue }
+            if TerminalText.isFormat(s) != (s.properties.generalCategory == .format) { disagree.append(v) }
+        }
+        XCTAssertEqual(disagree, [])
+    }
+
     func testTextWithoutFormatCharactersIsUntouched() {
         for t in ["plain", "Café ☕︎", "港務長", "e\u{301}", "🇪🇸"] {
             XCTAssertEqual(TerminalText.visible(t), t)
