@@ -33,6 +33,13 @@ public enum OverlayView {
         }
     }
 
+    /// The languages a recording can be asked in, each marked when English will play instead
+    /// (`translated`: whether the recording has that language; English always plays as itself).
+    static func audioLanguageLines(_ state: AppState, translated: (Language) -> Bool) -> [String] {
+        let instead = " " + state.strings("player.englishInstead")
+        return state.audioLanguages.map { $0.nativeName + ($0 == .english || translated($0) ? "" : instead) }
+    }
+
     static func choices(_ screen: inout Screen, title: String, lines: [String], selection: Int, footer: String) {
         let width = max(30, lines.map(TextWidth.width).max() ?? 0, TextWidth.width(footer) + 4) + 2
         let area = boxArea(screen, contentWidth: width, contentHeight: lines.count)

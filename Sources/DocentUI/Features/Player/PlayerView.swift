@@ -42,10 +42,7 @@ public enum PlayerView: FeatureView {
         guard case .language(let sel) = overlay else { return }
         let s = state.strings
         let audio = state.player.track.flatMap { state.museum?.audioFiles[$0.audioID] }
-        let lines = state.audioLanguages.map { l -> String in
-            let has = l == .english || audio?.translations[l] != nil
-            return l.nativeName + (has ? "" : " " + s("player.englishInstead"))
-        }
+        let lines = OverlayView.audioLanguageLines(state) { audio?.translations[$0] != nil }
         OverlayView.choices(&screen, title: s("player.audioLanguageTitle"), lines: lines, selection: sel, footer: s("language.footer"))
     }
 

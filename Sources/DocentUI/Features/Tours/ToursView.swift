@@ -26,10 +26,7 @@ public enum ToursView: FeatureView {
         switch overlay {
         case .language(let id, _, let sel):
             let tour = state.museum?.tour(id)
-            let lines = state.audioLanguages.map { l -> String in
-                let has = l == .english || tour?.translations[l] != nil
-                return l.nativeName + (has ? "" : " " + s("player.englishInstead"))
-            }
+            let lines = OverlayView.audioLanguageLines(state) { tour?.translations[$0] != nil }
             OverlayView.choices(&screen, title: s("tour.languageTitle", ["tour": tour?.text(state.language).text.title ?? ""]), lines: lines, selection: sel, footer: s("language.footer"))
         case .leave:
             let title = state.tour.flatMap { state.museum?.tour($0.machine.tourID) }?.text(state.language).text.title ?? ""
