@@ -9,6 +9,7 @@ import TOMLKit
 /// some_feature_key = "…"           # string keys a feature declares (Feature.configKeys)
 /// print_data_errors = true
 /// language = "zh"
+/// time_zone = "America/Chicago"    # the museum's; default: the offsets in its event feed
 ///
 /// [url_rewrite]
 /// from = "http://internal/"
@@ -18,7 +19,7 @@ import TOMLKit
 /// Unknown keys are ignored and reported as warnings; a key of the wrong type is a failure.
 public enum ConfigLoader {
     /// The keys this loader understands, for the unknown-key warnings.
-    static let topLevelKeys: Set<String> = ["data", "print_data_errors", "url_rewrite", "language", "hyperlinks"]
+    static let topLevelKeys: Set<String> = ["data", "print_data_errors", "url_rewrite", "language", "hyperlinks", "time_zone"]
 
     /// `$XDG_CONFIG_HOME/docent/config.toml`, or `$HOME/.config/docent/config.toml`.
     public static func defaultPath(environment: [String: String]) -> String {
@@ -105,6 +106,15 @@ public enum ConfigLoader {
                 return .failure(problem("hyperlinks must be \"auto\", \"always\" or \"never\""))
             }
             config.hyperlinks = mode
+        }
+        if let value = table["time_zone"] {
+            guard let name = value.string else { return .failure(problem("time_zone must be a string such as \"America/Chicago\", not \(describe(value.type))")) }
+            // Only IANA names: an abbreviation ("CST") or an offset would be ambiguous or ignore
+            // daylight saving time.
+            guard name.contains("/") || name == "UTC", let zone = TimeZone(identifier: name) else {
+                return .failure(problem("time_zone \"\(name)\" is not a time zone name such as \"America/Chicago\" or \"Europe/Paris\""))
+            }
+            config.timeZone = zone
         }
         if let value = table["url_rewrite"] {
             guard let rewrite = value.table else { return .failure(problem("url_rewrite must be a table with 'from' and 'to'")) }

@@ -116,6 +116,7 @@ struct Guide: ParsableCommand {
             store: store, options: options, audio: audio, environment: env, writesAllowed: stateWritable)
         var state = AppState(source: source, catalog: catalog, language: language ?? .english, now: Date(), features: Registry.features)
         state.timeZone = .current
+        state.museumTimeZone = cfg.timeZone
         state.config = cfg.features
         let loop = GuideLoop(
             state: state, backend: backend, effects: effects, audio: audio,

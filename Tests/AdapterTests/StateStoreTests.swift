@@ -322,6 +322,17 @@ final class StateStoreTests: XCTestCase {
         XCTAssertEqual(try loadConfig(#"hyperlinks = "Auto""#).get().config.hyperlinks, .auto)
     }
 
+    /// Issue 17 #1: the museum's zone is an IANA name; anything else is refused with an example.
+    func testConfigTimeZone() throws {
+        XCTAssertEqual(try loadConfig(#"time_zone = "America/Chicago""#).get().config.timeZone, TimeZone(identifier: "America/Chicago"))
+        XCTAssertEqual(try loadConfig(#"time_zone = "UTC""#).get().config.timeZone, TimeZone(identifier: "UTC"))
+        XCTAssertNil(try loadConfig(#"data = "a.json""#).get().config.timeZone)
+        for bad in [#""Mars/Olympus""#, #""CST""#, #""-06:00""#, #""""#] {
+            XCTAssertTrue(failureMessage(try loadConfig("time_zone = \(bad)")).contains("is not a time zone name such as \"America/Chicago\""), bad)
+        }
+        XCTAssertTrue(failureMessage(try loadConfig("time_zone = 6")).contains("time_zone must be a string"))
+    }
+
     func testConfigUnknownKeysWarn() throws {
         let (config, warnings) = try loadConfig("""
             foo = 1

@@ -133,6 +133,6 @@ final class DateFormatCacheTests: XCTestCase {
         let made = DateFormats.shared.made
         for _ in 0..<3 { _ = RootView.render(s, size: Size(width: 80, height: 24)) }
         XCTAssertEqual(DateFormats.shared.made, made)
-        XCTAssertTrue(PageBuilder.formatter(s, date: .long, time: .none) === PageBuilder.formatter(s, date: .long, time: .none))
+        XCTAssertTrue(PageBuilder.formatter(s, zone: nil, date: .long, time: .none) === PageBuilder.formatter(s, zone: nil, date: .long, time: .none))
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 /// Where user state lives between runs (SQLite in the live app, memory in tests).
 public protocol SettingsStoring: AnyObject {
     /// The saved settings, nil on a first run, or why they could not be read.
@@ -42,6 +43,8 @@ public struct DocentConfig: Equatable, Sendable {
     public var language: Language?
     /// OSC 8 hyperlinks: auto (by terminal), always or never; nil: not set.
     public var hyperlinks: HyperlinkMode?
+    /// The museum's time zone (`time_zone`, an IANA name such as "America/Chicago").
+    public var timeZone: TimeZone?
 
     public init(dataSource: String? = nil, features: [String: String] = [:], printDataErrors: Bool = false, rewrite: URLResolver.Rewrite? = nil, language: Language? = nil, hyperlinks: HyperlinkMode? = nil) {
         self.dataSource = dataSource

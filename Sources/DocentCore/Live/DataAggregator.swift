@@ -73,7 +73,8 @@ public enum DataAggregator {
                 list.append(Exhibition(
                     id: id, title: title, shortDescription: r.string("short_description", .rich),
                     imageURL: override ?? r.rawString("image_url"), galleryID: r.optionalInt("gallery_id").value ?? nil,
-                    webURL: r.rawString("web_url"), startAt: start, endAt: end))
+                    webURL: r.rawString("web_url"), startAt: start, endAt: end,
+                    utcOffset: r.rawString("aic_end_at").map(utcOffset) ?? 0))
             }
             let rank = Dictionary(app.exhibitionOrder.map { ($0.exhibitionID, $0.sort) }, uniquingKeysWith: { a, _ in a })
             return list.sorted { a, b in
@@ -101,7 +102,8 @@ public enum DataAggregator {
                 list.append(Event(
                     id: id, title: title, shortDescription: r.string("short_description", .rich),
                     description: r.string("description", .rich), location: r.string("location", .title), startAt: start,
-                    endAt: end, buttonText: bt.isEmpty ? nil : bt, buttonURL: r.rawString("button_url")))
+                    endAt: end, buttonText: bt.isEmpty ? nil : bt, buttonURL: r.rawString("button_url"),
+                    utcOffset: r.rawString("start_at").map(utcOffset) ?? 0))
             }
             return list.sorted { ($0.startAt, $0.id) < ($1.startAt, $1.id) }
         }
@@ -130,6 +132,25 @@ public enum DataAggregator {
             if let d = p.date(from: s) { return d }
         }
         return nil
+    }
+
+    /// The offset from UTC a date was written with, in seconds east ("…-06:00" is -21600; "Z",
+    /// no offset, and the older "yyyy-MM-dd HH:mm:ss", which is read as UTC, are 0). Bounded to
+    /// the ±18 hours `TimeZone(secondsFromGMT:)` accepts.
+    public static func utcOffset(_ s: String) -> Int {
+        let chars = Array(s.utf8)
+        // The offset follows the time: look after the 'T' (or the space) only, so the date's
+        // own hyphens are never read as a sign.
+        guard let t = chars.firstIndex(where: { $0 == UInt8(ascii: "T") || $0 == UInt8(ascii: " ") }),
+            let sign = chars[t...].lastIndex(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") })
+        else { return 0 }
+        let digits = chars[(sign + 1)...].filter { $0 != UInt8(ascii: ":") }
+        guard digits.count == 4 || digits.count == 2, digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return 0 }
+        let value = digits.reduce(0) { $0 * 10 + Int($1 - 48) }
+        let hours = digits.count == 4 ? value / 100 : value, minutes = digits.count == 4 ? value % 100 : 0
+        guard hours <= 18, minutes < 60 else { return 0 }
+        let seconds = hours * 3600 + minutes * 60
+        return chars[sign] == UInt8(ascii: "-") ? -seconds : seconds
     }
 
     final class Formatters: @unchecked Sendable {

@@ -93,8 +93,12 @@ public struct AppState: Equatable, Sendable {
     public var config: [String: String] = [:]
     /// How far a text overlay (help) is scrolled.
     public var overlayScroll = 0
-    /// Dates and times are shown in this zone (the museum visitor's local time; UTC in tests).
+    /// The machine's zone (UTC in tests): for the visitor's own instants (when a card was
+    /// checked) when no museum zone is configured; never for what the museum dated.
     public var timeZone: TimeZone = TimeZone(secondsFromGMT: 0)!
+    /// The museum's zone (`time_zone` in the configuration, an IANA name); nil: events and
+    /// exhibitions show in the offsets the museum wrote them with.
+    public var museumTimeZone: TimeZone?
 
     public init(source: String, catalog: StringCatalog, language: Language = .english, now: Date, features: FeatureSet) {
         self.features = features

@@ -24,10 +24,16 @@ public enum PageBuilder {
 
     // MARK: Dates
 
-    static func formatter(_ state: AppState, date: DateFormatter.Style, time: DateFormatter.Style) -> DateFormatter {
-        DateFormats.shared.formatter(language: state.language, timeZone: state.timeZone, date: date, time: time)
+    static func formatter(_ state: AppState, zone: TimeZone?, date: DateFormatter.Style, time: DateFormatter.Style) -> DateFormatter {
+        DateFormats.shared.formatter(language: state.language, timeZone: zone ?? state.museumTimeZone ?? state.timeZone, date: date, time: time)
     }
 
+    /// Where the museum's clocks are for something the museum dated with `utcOffset` (an event,
+    /// an exhibition): the configured `time_zone`, else the offset the museum wrote. Never the
+    /// machine's zone, so every machine shows the same Home.
+    public static func museumZone(utcOffset: Int, _ state: AppState) -> TimeZone {
+        state.museumTimeZone ?? TimeZone(secondsFromGMT: utcOffset) ?? TimeZone(secondsFromGMT: 0)!
+    }
     // MARK: Messages
 
     /// A message in the current language with the CMS's `%NAME%` placeholders filled by the
@@ -48,20 +54,26 @@ public enum PageBuilder {
     /// A calendar day (a date without a time, such as a card's expiry): shown as that day in
     /// every time zone.
     public static func formatDay(_ d: Date, _ state: AppState) -> String {
-        var utc = state
-        utc.timeZone = TimeZone(identifier: "UTC") ?? state.timeZone
-        return formatDate(d, utc)
+        formatDate(d, state, zone: TimeZone(secondsFromGMT: 0))
     }
 
-    public static func formatDate(_ d: Date, _ state: AppState) -> String {
-        formatter(state, date: .long, time: .none).string(from: d)
+    /// The day as the museum wrote it (an exhibition's last day: "-06:00" in the feed means
+    /// that day in that offset, whatever the machine's zone or the configured one).
+    public static func formatDay(_ d: Date, writtenWith utcOffset: Int, _ state: AppState) -> String {
+        formatDate(d, state, zone: TimeZone(secondsFromGMT: utcOffset))
     }
 
-    public static func formatDateTime(_ d: Date, _ state: AppState) -> String {
-        formatter(state, date: .medium, time: .short).string(from: d)
+    /// `zone` nil: the museum's configured zone, else the machine's (for instants that are the
+    /// visitor's own, such as when a card was checked).
+    public static func formatDate(_ d: Date, _ state: AppState, zone: TimeZone? = nil) -> String {
+        formatter(state, zone: zone, date: .long, time: .none).string(from: d)
     }
 
-    public static func formatTime(_ d: Date, _ state: AppState) -> String {
-        formatter(state, date: .none, time: .short).string(from: d)
+    public static func formatDateTime(_ d: Date, _ state: AppState, zone: TimeZone? = nil) -> String {
+        formatter(state, zone: zone, date: .medium, time: .short).string(from: d)
+    }
+
+    public static func formatTime(_ d: Date, _ state: AppState, zone: TimeZone? = nil) -> String {
+        formatter(state, zone: zone, date: .none, time: .short).string(from: d)
     }
 }

@@ -10,8 +10,11 @@ public struct Exhibition: Hashable, Sendable, Identifiable {
     public let webURL: String?
     public let startAt: Date
     public let endAt: Date
+    /// The offset from UTC its dates were written with (seconds east), so its last day shows
+    /// as the museum wrote it on every machine.
+    public let utcOffset: Int
 
-    public init(id: Int, title: String, shortDescription: String, imageURL: String?, galleryID: Int?, webURL: String?, startAt: Date, endAt: Date) {
+    public init(id: Int, title: String, shortDescription: String, imageURL: String?, galleryID: Int?, webURL: String?, startAt: Date, endAt: Date, utcOffset: Int = 0) {
         self.id = id
         self.title = title
         self.shortDescription = shortDescription
@@ -20,6 +23,7 @@ public struct Exhibition: Hashable, Sendable, Identifiable {
         self.webURL = webURL
         self.startAt = startAt
         self.endAt = endAt
+        self.utcOffset = utcOffset
     }
 }
 
@@ -34,8 +38,11 @@ public struct Event: Hashable, Sendable, Identifiable {
     public let endAt: Date
     public let buttonText: String?
     public let buttonURL: String?
+    /// The offset from UTC its times were written with (seconds east): the museum's local time
+    /// when no `time_zone` is configured.
+    public let utcOffset: Int
 
-    public init(id: String, title: String, shortDescription: String, description: String, location: String, startAt: Date, endAt: Date, buttonText: String?, buttonURL: String?) {
+    public init(id: String, title: String, shortDescription: String, description: String, location: String, startAt: Date, endAt: Date, buttonText: String?, buttonURL: String?, utcOffset: Int = 0) {
         self.id = id
         self.title = title
         self.shortDescription = shortDescription
@@ -45,6 +52,7 @@ public struct Event: Hashable, Sendable, Identifiable {
         self.endAt = endAt
         self.buttonText = buttonText
         self.buttonURL = buttonURL
+        self.utcOffset = utcOffset
     }
 }
 

@@ -124,16 +124,16 @@ public enum HomeFeature: Feature {
     }
 
     static func exhibitionRow(_ e: Exhibition, _ state: AppState) -> Row {
-        Row(.item, e.title, detail: state.strings("exhibition.through", ["date": PageBuilder.formatDate(e.endAt, state)]), action: .push(.exhibitionDetail(e.id)))
+        Row(.item, e.title, detail: state.strings("exhibition.through", ["date": PageBuilder.formatDay(e.endAt, writtenWith: e.utcOffset, state)]), action: .push(.exhibitionDetail(e.id)))
     }
 
     static func eventRow(_ e: Event, _ state: AppState) -> Row {
-        Row(.item, e.title, detail: PageBuilder.formatDateTime(e.startAt, state), action: .push(.eventDetail(e.id)))
+        Row(.item, e.title, detail: PageBuilder.formatDateTime(e.startAt, state, zone: PageBuilder.museumZone(utcOffset: e.utcOffset, state)), action: .push(.eventDetail(e.id)))
     }
 
     static func exhibitionPage(_ e: Exhibition, _ app: AppData, _ state: AppState) -> TextPage {
         let s = state.strings
-        var facts = [s("exhibition.through", ["date": PageBuilder.formatDate(e.endAt, state)])]
+        var facts = [s("exhibition.through", ["date": PageBuilder.formatDay(e.endAt, writtenWith: e.utcOffset, state)])]
         if let gid = e.galleryID, let g = app.galleries.values.first(where: { $0.galleryID == gid && !$0.closed }) {
             facts.append("\(PageBuilder.galleryLabel(g.displayTitle, s)), \(s("floor.label", ["floor": g.floor.label]))")
         }
@@ -143,7 +143,8 @@ public enum HomeFeature: Feature {
     }
 
     static func eventPage(_ e: Event, _ state: AppState) -> TextPage {
-        var facts = [PageBuilder.formatDateTime(e.startAt, state) + " – " + PageBuilder.formatTime(e.endAt, state)]
+        let zone = PageBuilder.museumZone(utcOffset: e.utcOffset, state)
+        var facts = [PageBuilder.formatDateTime(e.startAt, state, zone: zone) + " – " + PageBuilder.formatTime(e.endAt, state, zone: zone)]
         if !e.location.isEmpty { facts.append(e.location) }
         var links: [(String, String)] = []
         if let u = e.buttonURL, !u.isEmpty { links.append((e.buttonText ?? state.strings("link.register"), u)) }

@@ -204,7 +204,8 @@ public enum LiveSearch {
             out.exhibitions.append(Exhibition(
                 id: id, title: title, shortDescription: r.string("short_description", .rich),
                 imageURL: override ?? r.rawString("image_url"), galleryID: r.optionalInt("gallery_id").value ?? nil,
-                webURL: r.rawString("web_url"), startAt: start, endAt: end))
+                webURL: r.rawString("web_url"), startAt: start, endAt: end,
+                utcOffset: r.rawString("aic_end_at").map(DataAggregator.utcOffset) ?? 0))
         }
         return .success(out)
     }

@@ -182,7 +182,7 @@ public enum SearchPage {
     }
 
     static func exhibitionRow(_ e: Exhibition, _ state: AppState) -> SearchRow {
-        SearchRow(Row(.item, e.title, detail: state.strings("exhibition.through", ["date": PageBuilder.formatDate(e.endAt, state)])), .openExhibition(e))
+        SearchRow(Row(.item, e.title, detail: state.strings("exhibition.through", ["date": PageBuilder.formatDay(e.endAt, writtenWith: e.utcOffset, state)])), .openExhibition(e))
     }
 
     // MARK: Selection
