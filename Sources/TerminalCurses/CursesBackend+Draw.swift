@@ -19,8 +19,10 @@ extension CursesBackend {
             for x in 0..<width {
                 let cell = screen[x, y]
                 if cell.continuation { continue }
-                if !full, let previous, previous[x, y] == cell { continue }
                 let wide = x + 1 < screen.width && screen[x + 1, y].continuation
+                // Unchanged, and so is its right half if it is wide (a wide character whose
+                // second column was covered and is uncovered now must be written again whole).
+                if !full, let previous, previous[x, y] == cell, !wide || previous[x + 1, y] == screen[x + 1, y] { continue }
                 put(cell, x: x, y: y, columns: wide ? (x + 1 < width ? 2 : 0) : 1)
                 wrote = true
                 changedRows.insert(y)

@@ -63,6 +63,9 @@ enum UIFixtures {
 /// run with recording left on cannot go green by accident. (`RECORD_SNAPSHOTS=0` or empty
 /// does not record.)
 func assertSnapshot(_ screen: Screen, named name: String, file: StaticString = #filePath, line: UInt = #line) {
+    // Every snapshot also checks that no wide character is left split (issue 17 #2).
+    let split = screen.splitWideCells()
+    XCTAssertTrue(split.isEmpty, "snapshot \(name): wide characters split at \(split.prefix(5).map { "(\($0.x),\($0.y))" })", file: file, line: line)
     let url = UIFixtures.testsDir.appendingPathComponent("Snapshots/\(name).txt")
     let actual = screen.dump()
     let flag = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] ?? ""

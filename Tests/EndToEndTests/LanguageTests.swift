@@ -131,4 +131,41 @@ final class LanguageTests: EndToEndTestCase {
         try again.sendKeys("q")
         XCTAssertEqual(try again.waitForExit().status, 0)
     }
+
+    /// Issue 17 #2: boxes over Chinese text. A box edge that falls on half of a wide character
+    /// blanks its other half, and closing the box brings back every cell: Home after the welcome
+    /// and the `?` box are closed is exactly Home drawn afresh by a second start.
+    func testClosingBoxesOverChineseRestoresEveryCell() throws {
+        let home = try makeTemporaryDirectory()
+        let command = TmuxSession.guideCommand(extra: ["--lang", "zh"])
+        let s = try start(command: command, home: home)
+        let dismiss = try UIStrings.get("zh", "overlay.dismiss")
+        try s.waitFor(try UIStrings.get("zh", "help.welcomeTitle"), dismiss)
+        try s.sendKeys("Escape")
+        // The launch message takes the welcome's place in the same frame.
+        let launch = try s.waitForGone(try UIStrings.get("zh", "help.welcomeTitle"))
+        XCTAssertTrue(launch.contains(dismiss), "the launch message after the welcome:\n\(launch)")
+        try s.sendKeys("Escape")
+        let closed = try waitForHome(s, language: "zh")
+        XCTAssertFalse(closed.contains("\u{FFFD}"), "a replacement character after closing the welcome:\n\(closed)")
+        for corner in ["┌", "┐", "└", "┘"] {
+            XCTAssertFalse(closed.contains(corner), "\(corner) left after closing the welcome:\n\(closed)")
+        }
+        // The key help over Home, closed again: the screen is what it was.
+        let helpTitle = "─ \(try UIStrings.get("zh", "help.title")) ─"
+        try s.sendKeys("?")
+        try s.waitFor(helpTitle)
+        try s.sendKeys("Escape")
+        let again = try s.waitForGone(helpTitle)
+        XCTAssertEqual(again, closed, "Home after closing ?")
+        try s.sendKeys("q")
+        XCTAssertEqual(try s.waitForExit().status, 0)
+
+        // A second start draws Home in full, with no box ever over it: the same cells.
+        let fresh = try start(command: command, home: home)
+        let drawn = try waitForHome(fresh, language: "zh")
+        XCTAssertEqual(drawn, closed, "Home drawn afresh")
+        try fresh.sendKeys("q")
+        XCTAssertEqual(try fresh.waitForExit().status, 0)
+    }
 }

@@ -88,13 +88,37 @@ public struct Screen: Equatable, Sendable {
     }
 
     /// Fills `rect` with spaces in `style`. Links under it are cut away (an overlay hides them).
+    /// A wide character cut by the rectangle's left or right edge loses its outside half too
+    /// (a box over Chinese text never leaves half a character for the terminal to garble).
     public mutating func fill(_ rect: Rect, style: Style = .plain) {
         if !links.isEmpty, !rect.isEmpty { links = links.flatMap { $0.uncovered(by: rect) } }
+        let x0 = max(rect.x, 0), x1 = min(rect.maxX, width)
+        guard x0 < x1 else { return }
         for yy in max(rect.y, 0)..<min(rect.maxY, height) {
-            for xx in max(rect.x, 0)..<min(rect.maxX, width) {
+            clearWide(at: x0, y: yy)
+            clearWide(at: x1 - 1, y: yy)
+            for xx in x0..<x1 {
                 self[xx, yy] = Cell(" ", style: style)
             }
         }
+    }
+
+    /// Where the grid breaks its own rule that a wide character is one cell followed by its
+    /// continuation: a continuation with no wide character before it, or a wide character
+    /// without its continuation. Always empty for grids made by `put` and `fill`.
+    public func splitWideCells() -> [(x: Int, y: Int)] {
+        var out: [(x: Int, y: Int)] = []
+        for y in 0..<height {
+            for x in 0..<width {
+                let cell = self[x, y]
+                if cell.continuation {
+                    if x == 0 || self[x - 1, y].continuation || TextWidth.width(self[x - 1, y].text) != 2 { out.append((x, y)) }
+                } else if TextWidth.width(cell.text) == 2, x + 1 >= width || !self[x + 1, y].continuation {
+                    out.append((x, y))
+                }
+            }
+        }
+        return out
     }
 
     /// Applies `style` to every cell in `rect`, keeping the text.
