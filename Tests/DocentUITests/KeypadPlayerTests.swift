@@ -114,6 +114,43 @@ final class KeypadPlayerTests: XCTestCase {
         XCTAssertEqual(KeyMap.action(for: .escape, in: s), .back, "with nothing typed, Esc is the usual back")
     }
 
+    /// Digits left on the keypad are put away when the visitor leaves the Audio Guide, so a digit
+    /// typed later starts a new number (issue 17 #3).
+    func testLeavingTheAudioGuidePutsTheNumberAway() {
+        var s = loaded()
+        type(&s, "99")
+        send(&s, .keypadGo, effects: [Self.flash]) {
+            $0.keypad.pressed = "go"
+            $0.keypad.notice = .unknown("99")
+        }
+        type(&s, "1")
+        var after = s
+        after.tab = .tours
+        send(&s, .selectTab(.tours), effects: [.persist(after.settings)]) {
+            $0.tab = .tours
+            $0.keypad.input = ""
+            $0.keypad.notice = nil
+        }
+        type(&s, "2")
+        XCTAssertEqual(s.keypad.input, "2")
+    }
+
+    /// `v` with a number typed shows that number's artwork on the map; with a number nothing has,
+    /// it says so as GO would (issue 17 #3).
+    func testVWithANumberTypedShowsThatNumbersArtwork() {
+        var s = loaded()
+        s.player.track = Track(audioID: 11, artworkID: 100, tourID: nil, language: .english, requested: .english,
+                               title: "Harbor at Dawn", url: "/museum/audio/11.mp3", transcript: "")
+        type(&s, "102")
+        XCTAssertEqual(KeyMap.action(for: .char("v"), in: s), .map(.show(.artwork(101))), "the typed number's artwork, not the one playing")
+        type(&s, "9")
+        send(&s, .keypad(.clear)) { $0.keypad.input = "" }
+        XCTAssertEqual(KeyMap.action(for: .char("v"), in: s), .map(.show(.artwork(100))), "with nothing typed: the artwork playing")
+        type(&s, "999")
+        XCTAssertEqual(KeyMap.action(for: .char("v"), in: s), .keypad(.notOnMap))
+        send(&s, .keypad(.notOnMap)) { $0.keypad.notice = .unknown("999") }
+    }
+
     /// "999 Enter" finds nothing; typing 102 then is a new number, not "99910" and "at most 5
     /// digits" (issue 17 #3).
     func testAfterAnUnknownNumberTheNextDigitStartsANewOne() {

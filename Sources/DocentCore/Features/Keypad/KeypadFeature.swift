@@ -54,7 +54,21 @@ public enum KeypadFeature: Feature {
         case .flashEnded:
             state.keypad.pressed = nil
             return []
+        case .notOnMap:
+            // `v` with a number no artwork or tour has: said as GO would say it.
+            guard !state.keypad.input.isEmpty else { return [] }
+            state.keypad.notice = .unknown(state.keypad.input)
+            return []
         }
+    }
+
+    /// Leaving the Audio Guide puts the half-typed number away: a digit later starts afresh
+    /// (a number is never finished on another tab, and nothing typed waits unseen).
+    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+        guard event == .navigated, state.tab != .audioGuide, !state.keypad.input.isEmpty || state.keypad.notice != nil else { return [] }
+        state.keypad.input = ""
+        state.keypad.notice = nil
+        return []
     }
 
     public static func overlay(_ input: OverlayInput, _ o: Overlay, _ state: inout AppState) -> [DocentCore.Effect] {
@@ -154,6 +168,8 @@ public enum KeypadAction: Equatable, Sendable {
     case go
     /// The pressed key's light goes out.
     case flashEnded
+    /// `v` with a number typed that nothing has.
+    case notOnMap
 }
 
 extension TimerID {

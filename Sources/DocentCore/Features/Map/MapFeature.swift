@@ -431,8 +431,8 @@ enum MapReducer {
 
 extension MapAction {
     /// "Show on map" for what is on screen elsewhere, for other screens to bind to a key: the
-    /// artwork playing or the running tour's current stop on the player and the keypad, a
-    /// tour's start on its page. nil when there is nothing to show.
+    /// number typed on the keypad, else the artwork playing or the running tour's current stop
+    /// on the player and the keypad; a tour's start on its page. nil when there is nothing to show.
     public static func showOnMap(from state: AppState) -> AppAction? {
         guard let app = state.museum else { return nil }
         func artwork(_ id: Int?) -> AppAction? {
@@ -445,6 +445,21 @@ extension MapAction {
             return artwork(t.stops.first?.artworkID)
         }
         guard state.page.route == .player || state.page.route == .keypad else { return nil }
+        // A number typed on the keypad: what it opens (the first that has a place), before
+        // what is playing.
+        if state.page.route == .keypad, !state.keypad.input.isEmpty {
+            for target in app.keypad.lookup(state.keypad.input) {
+                switch target {
+                case .artwork(let id, _):
+                    if let a = artwork(id) { return a }
+                case .tour(let id):
+                    guard let t = app.tour(id) else { continue }
+                    if t.location != nil, t.floor != nil { return .map(.show(.tour(id))) }
+                    if let a = artwork(t.stops.first?.artworkID) { return a }
+                }
+            }
+            return nil
+        }
         if let a = artwork(state.player.track?.artworkID) { return a }
         if let m = state.tour?.machine, let k = m.currentStop, m.stops.indices.contains(k) { return artwork(m.stops[k].artworkID) }
         return nil

@@ -71,9 +71,16 @@ public enum KeypadView: FeatureView {
         }
     }
 
-    /// Digits type a number from every tab (the Audio Guide comes forward).
+    /// Digits type a number from every tab (the Audio Guide comes forward). `v` with a
+    /// number typed that nothing has says so here; a number something has is shown on the map
+    /// by the map's own `v` (`MapAction.showOnMap`).
     public static func anywhere(_ key: Key, in state: AppState) -> AppAction? {
         if case .char(let c) = key, c.isASCII, c.isNumber { return .keypadDigit(c) }
+        if key == .char("v"), state.page.route == .keypad, !state.keypad.input.isEmpty,
+            state.museum?.keypad.lookup(state.keypad.input).isEmpty ?? false
+        {
+            return .keypad(.notOnMap)
+        }
         return nil
     }
 
