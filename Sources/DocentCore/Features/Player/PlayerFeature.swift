@@ -3,6 +3,14 @@ import Foundation
 /// The player, reachable from every tab: what is loaded, the engine's reports, the full
 /// player page and its language box. Other features play through `PlayerFeature.play`.
 public enum PlayerFeature: Feature {
+    /// "m:ss" (or "h:mm:ss"); a position that is not a number, or absurd, reads as 0:00 or
+    /// the largest shown, never a trap.
+    public static func clock(_ seconds: Double) -> String {
+        let t = seconds.isFinite ? Int(min(max(0, seconds), 359_999).rounded(.down)) : 0
+        let (h, m, s) = (t / 3600, (t % 3600) / 60, t % 60)
+        return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
+    }
+
     public typealias State = PlayerState
     public typealias Action = PlayerAction
     public enum Route: Hashable, Sendable {

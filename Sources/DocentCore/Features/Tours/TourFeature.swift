@@ -73,8 +73,9 @@ public enum TourFeature: Feature {
         case language(tourID: Int, stop: Int?, selection: Int)
         /// "Leave the tour?"
         case leave
-        /// "Resume <tour> at stop N (m:ss)?" shown at start.
-        case resume
+        /// "Welcome back" at start, with a saved place: resume there, not now (the place is kept),
+        /// or forget it.
+        case resume(selection: Int)
     }
     public typealias Saved = ListeningProgress
 
@@ -113,9 +114,10 @@ public enum TourFeature: Feature {
             return []
         case .leave:
             guard let session = state.tour else { return [] }
+            // The place is kept (as after `q`): the tour's page and the next start offer it.
+            _ = progressEffects(&state, force: false)
             state.overlay = nil
             state.tour = nil
-            state.progress.current = nil
             var effects: [DocentCore.Effect] = []
             if state.player.track?.tourID == session.machine.tourID { effects += PlayerFeature.stop(&state) }
             state.messageQueue += (state.museum?.messages ?? []).filter { $0.kind == .tourExit(tourID: session.machine.tourID) }.map(\.id)
@@ -147,15 +149,29 @@ public enum TourFeature: Feature {
             return beginTour(&state, id, stop: stop, language: state.audioLanguages[sel], seconds: 0)
         case (.leave, .activate):
             return reduce(&state, .leave)
-        case (.resume, .activate):
-            return reduce(&state, .resume)
-        case (.resume, .dismissed):
-            // Declined: forget the saved place (the listened marks stay).
-            state.progress.current = nil
-            return [.persist(state.settings)]
-        case (.leave, .choose), (.resume, .choose):
+        case (.resume(let sel), .move(let d)):
+            state.overlay = show(.resume(selection: Reducer.clamp(sel, d, resumeChoices)))
+            return []
+        case (.resume, .choose(let i)):
+            state.overlay = show(.resume(selection: i))
+            return overlay(.activate, .resume(selection: i), &state)
+        case (.resume(let sel), .activate):
+            switch sel {
+            case 0: return reduce(&state, .resume)
+            case 1:
+                // Not now: the place stays for the tour's page and the next start.
+                state.overlay = nil
+                return []
+            default:
+                // Forget it (the stops heard stay marked).
+                state.overlay = nil
+                state.progress.current = nil
+                return [.persist(state.settings)]
+            }
+        case (.leave, .choose):
             return overlay(.activate, o, &state)
-        case (.language, .dismissed), (.leave, .dismissed), (.leave, .move), (.resume, .move):
+        case (.language, .dismissed), (.leave, .dismissed), (.leave, .move), (.resume, .dismissed):
+            // Esc on "welcome back" is "not now": the place is kept.
             return []
         }
     }
@@ -189,13 +205,16 @@ public enum TourFeature: Feature {
         return tourStatus(state).map { Row(.note, $0) }
     }
 
+    /// The resume box's choices: resume, not now, forget.
+    static let resumeChoices = 3
+
     /// At start, after the intro and messages: offer to resume an unfinished tour.
     static func offerResume(_ state: inout AppState) {
         guard state.overlay == nil, state.tour == nil, !state[TourFeature.self].resumeOffered, let p = state.progress.current,
             state.museum?.tour(p.tourID) != nil
         else { return }
         state[TourFeature.self].resumeOffered = true
-        state.overlay = show(.resume)
+        state.overlay = show(.resume(selection: 0))
     }
 
     static func beginTour(_ state: inout AppState, _ id: Int, stop: Int?, language: Language, seconds: Double) -> [DocentCore.Effect] {
@@ -348,6 +367,10 @@ public enum TourFeature: Feature {
             rows.append(Row(.note, para, fellBack: fellBack && state.language != .english))
         }
         let running = state.tour?.machine.tourID == t.id
+        if !running, let p = state.progress.current, p.tourID == t.id {
+            let text = p.stopIndex.map { s("tour.resumeRow", ["n": String($0 + 1), "time": PlayerFeature.clock(p.seconds)]) } ?? s("tour.resumeRowIntro")
+            rows.append(Row(.item, text, action: .send(.tour(.resume))))
+        }
         rows.append(Row(.item, s(running ? "tour.restart" : "tour.start"), action: .send(.tour(.start(tourID: t.id, stop: nil)))))
         rows.append(Row(.header, s("tour.stopsHeading")))
         let heard = state.progress.listenedStops[t.id] ?? []
@@ -405,7 +428,7 @@ extension Overlay {
         TourFeature.show(.language(tourID: tourID, stop: stop, selection: selection))
     }
     public static var leaveTour: Overlay { TourFeature.show(.leave) }
-    public static var resumeTour: Overlay { TourFeature.show(.resume) }
+    public static var resumeTour: Overlay { TourFeature.show(.resume(selection: 0)) }
 }
 
 extension PersistedSettings {

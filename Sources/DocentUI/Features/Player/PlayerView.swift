@@ -47,11 +47,7 @@ public enum PlayerView: FeatureView {
     }
 
     /// "1:05" / "12:03" (and "1:02:03" past an hour).
-    public static func time(_ seconds: Double) -> String {
-        let t = max(0, Int(seconds.rounded(.down)))
-        let (h, m, s) = (t / 3600, (t % 3600) / 60, t % 60)
-        return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
-    }
+    public static func time(_ seconds: Double) -> String { PlayerFeature.clock(seconds) }
 
     static func glyph(_ status: PlaybackStatus) -> String {
         switch status {

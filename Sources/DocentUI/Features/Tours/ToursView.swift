@@ -31,12 +31,14 @@ public enum ToursView: FeatureView {
         case .leave:
             let title = state.tour.flatMap { state.museum?.tour($0.machine.tourID) }?.text(state.language).text.title ?? ""
             OverlayView.box(&screen, title: s("tour.leaveTitle"), text: s("tour.leaveText", ["tour": title]), footer: s("tour.leaveFooter"))
-        case .resume:
+        case .resume(let sel):
             guard let p = state.progress.current, let tour = state.museum?.tour(p.tourID) else { return }
             let title = tour.text(state.language).text.title
-            let text = p.stopIndex.map { s("tour.resumeStop", ["tour": title, "n": String($0 + 1), "time": PlayerView.time(p.seconds)]) }
-                ?? s("tour.resumeIntro", ["tour": title])
-            OverlayView.box(&screen, title: s("tour.resumeTitle"), text: text, footer: s("tour.resumeFooter"))
+            let text = p.stopIndex.map { s("tour.resumeStop", ["n": String($0 + 1), "time": PlayerView.time(p.seconds)]) }
+                ?? s("tour.resumeIntro")
+            OverlayView.choices(
+                &screen, title: s("tour.resumeTitle", ["tour": title]), lines: [text, s("tour.resumeLater"), s("tour.resumeForget")], selection: sel,
+                footer: s("tour.resumeFooter"))
         }
     }
 }

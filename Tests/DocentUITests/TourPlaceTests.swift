@@ -1,0 +1,92 @@
+import DocentTestSupport
+import XCTest
+
+@testable import DocentCore
+@testable import DocentUI
+
+/// Issue 17 #7 and #17: a tour's place is kept after `x` and after "not now", offered on the
+/// tour's page and at the next start, and forgotten only when the visitor says so.
+final class TourPlaceTests: XCTestCase {
+    func loaded() -> AppState {
+        var s = UIFixtures.loadedState()
+        s.document = .ready(TourReducerTests.museum)
+        return s
+    }
+
+    /// Tour 500 started at stop 2 (index 1) in English, 14 s into its clip.
+    func listening(_ s: inout AppState) {
+        _ = Reducer.reduce(&s, .tour(.start(tourID: 500, stop: 1)))
+        _ = Reducer.reduce(&s, .activate)
+        let token = s.player.snapshot.token
+        _ = Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .playing, position: 14, duration: 30, volume: 0.8)))
+    }
+
+    static let place = TourProgress(tourID: 500, stopIndex: 1, seconds: 14, language: .english, mode: .guided)
+
+    func rows(_ s: AppState) -> [Row] {
+        guard case .list(_, let rows) = TourFeature.content(.detail(500), s) else { return [] }
+        return rows
+    }
+
+    func testLeavingKeepsThePlaceAndTheTourPageOffersIt() {
+        var s = loaded()
+        listening(&s)
+        XCTAssertEqual(KeyMap.action(for: .char("x"), in: s), .tour(.askLeave))
+        send(&s, .tour(.askLeave)) { $0.overlay = .leaveTour }
+        var after = s
+        after.tour = nil
+        after.progress.current = Self.place
+        _ = PlayerFeature.stop(&after)
+        after.overlay = .message(id: 8)  // the museum's tour-exit message
+        send(&s, .activate, effects: [.audio(.stop), .persist(after.settings)]) { $0 = after }
+        // The tour's page: resume there first, then start from the intro.
+        let items = rows(s).filter { $0.kind == .item }.map(\.text)
+        XCTAssertEqual(Array(items.prefix(2)), ["▶ Resume at stop 2 (0:14)", "▶ Start the tour (intro)"])
+        XCTAssertEqual(rows(s).first { $0.text == "▶ Resume at stop 2 (0:14)" }?.action, .send(.tour(.resume)))
+        // And the next start offers it.
+        var next = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
+        var restored = s.settings
+        restored.seenMessageIDs.formUnion([7, 8])
+        _ = Reducer.reduce(&next, .launched(restored: restored, languageOverride: nil))
+        _ = Reducer.reduce(&next, .documentLoaded(.success(TourReducerTests.museum), note: nil))
+        XCTAssertEqual(next.overlay, .resumeTour)
+    }
+
+    func testNotNowKeepsThePlaceAndForgetForgetsIt() {
+        var saved = PersistedSettings(seenMessageIDs: [7], introSeen: true)
+        saved.progress.current = Self.place
+        saved.progress.listenedStops = [500: [0]]
+        func welcomed() -> AppState {
+            var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
+            _ = Reducer.reduce(&s, .launched(restored: saved, languageOverride: nil))
+            _ = Reducer.reduce(&s, .documentLoaded(.success(TourReducerTests.museum), note: nil))
+            XCTAssertEqual(s.overlay, .resumeTour)
+            return s
+        }
+        // Esc: not now, nothing saved or forgotten.
+        var s = welcomed()
+        send(&s, .back) { $0.overlay = nil }
+        XCTAssertEqual(s.progress.current, Self.place)
+        // The second choice says the same in words.
+        s = welcomed()
+        send(&s, .move(1)) { $0.overlay = TourFeature.show(.resume(selection: 1)) }
+        send(&s, .activate) { $0.overlay = nil }
+        // The third forgets the place; the stops heard stay marked.
+        s = welcomed()
+        var after = s
+        after.overlay = nil
+        after.progress.current = nil
+        send(&s, .clickChoice(2), effects: [.persist(after.settings)]) { $0 = after }
+        XCTAssertEqual(s.progress.listenedStops, [500: [0]])
+        XCTAssertEqual(rows(s).filter { $0.kind == .item }.first?.text, "▶ Start the tour (intro)")
+    }
+
+    func testWelcomeBackBoxSnapshot() {
+        var s = loaded()
+        s.progress.current = Self.place
+        s.overlay = .resumeTour
+        assertSnapshot(RootView.render(s, size: Size(width: 80, height: 24)), named: "tour-resume-80x24")
+        s.overlay = TourFeature.show(.resume(selection: 2))
+        assertSnapshot(RootView.render(s, size: Size(width: 40, height: 12)), named: "tour-resume-forget-40x12")
+    }
+}
