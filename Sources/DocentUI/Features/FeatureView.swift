@@ -15,6 +15,8 @@ public protocol FeatureView {
     static func renderOverlay(_ screen: inout Screen, _ overlay: Core.Overlay, state: AppState)
     /// Draws the line under every page, if it owns it (the mini player); false: not its line.
     static func footer(_ screen: inout Screen, _ area: Rect, state: AppState) -> Bool
+    /// Its part of the key help (`?`) now: nil when its keys do nothing in this state.
+    static func help(_ state: AppState) -> HelpSection?
 }
 
 extension FeatureView {
@@ -23,6 +25,7 @@ extension FeatureView {
     public static func hints(_ state: AppState) -> String? { nil }
     public static func anywhere(_ key: Key, in state: AppState) -> AppAction? { nil }
     public static func footer(_ screen: inout Screen, _ area: Rect, state: AppState) -> Bool { false }
+    public static func help(_ state: AppState) -> HelpSection? { nil }
 }
 
 extension FeatureView where Core.Overlay == Never {
@@ -38,6 +41,7 @@ public struct FeatureEntry: Sendable {
     let anywhere: @Sendable (Key, AppState) -> AppAction?
     let overlay: @Sendable (inout Screen, FeatureValue, AppState) -> Void
     let footer: @Sendable (inout Screen, Rect, AppState) -> Bool
+    let help: @Sendable (AppState) -> HelpSection?
 
     public init<V: FeatureView>(_ view: V.Type) {
         core = AnyFeature(V.Core.self)
@@ -47,6 +51,7 @@ public struct FeatureEntry: Sendable {
         anywhere = { V.anywhere($0, in: $1) }
         overlay = { screen, v, state in if let o = v.as(V.Core.Overlay.self) { V.renderOverlay(&screen, o, state: state) } }
         footer = { V.footer(&$0, $1, state: $2) }
+        help = { V.help($0) }
     }
 
     /// A feature without pages of its own to draw (its pages are lists and texts).
@@ -58,6 +63,7 @@ public struct FeatureEntry: Sendable {
         anywhere = { _, _ in nil }
         overlay = { _, _, _ in }
         footer = { _, _, _ in false }
+        help = { _ in nil }
     }
 
     public var id: FeatureID { core.id }

@@ -7,7 +7,7 @@ public enum OverlayView {
         case .help(let firstRun):
             var text = ""
             if firstRun { text = s("help.intro") + "\n\n" }
-            text += s("help.keys")
+            text += HelpSection.text(HelpSection.current(state))
             box(&screen, title: s(firstRun ? "help.welcomeTitle" : "help.title"), text: text, footer: s("overlay.dismiss"), scroll: state.overlayScroll)
         case .languagePicker(let sel):
             let langs = state.catalog.languages

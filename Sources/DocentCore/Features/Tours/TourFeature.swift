@@ -403,8 +403,24 @@ public enum TourFeature: Feature {
             out.append(s("tour.arrive", ["title": a.title, "gallery": PageBuilder.galleryLabel(a.galleryTitle, s)]))
         }
         if session.failed { out.append(s("tour.failed")) }
-        out.append(s("tour.keys"))
+        out.append(keyHints(session, s))
         return out
+    }
+
+    /// The tour's keys that do something now: "arrived" only while a guided tour waits, next
+    /// and mode not once the tour is complete, retry only after a failure.
+    static func keyHints(_ session: TourSession, _ s: Strings) -> String {
+        let m = session.machine
+        var keys: [String] = []
+        if case .waiting = m.position { keys.append(s("tour.key.arrived")) }
+        if m.position != .complete {
+            keys.append(s("tour.key.next"))
+        }
+        if m.position != .intro { keys.append(s("tour.key.previous")) }
+        if m.position != .complete { keys.append(s("tour.key.mode")) }
+        if session.failed { keys.append(s("tour.key.retry")) }
+        keys.append(s("tour.key.leave"))
+        return keys.joined(separator: " · ")
     }
 
     public static func stopsText(_ n: Int, _ s: Strings) -> String {

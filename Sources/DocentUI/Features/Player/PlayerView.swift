@@ -33,6 +33,37 @@ public enum PlayerView: FeatureView {
         }
     }
 
+    /// With a recording loaded: the player's keys.
+    public static func help(_ state: AppState) -> HelpSection? {
+        guard state.player.track != nil else { return nil }
+        return HelpSection(title: state.strings("help.section.player"), table: state.strings("help.playerKeys"))
+    }
+
+    /// The keys that do something now, for the full player's hint line: Space says what it
+    /// will do (pause, play, play again), seeking only while there is sound to seek in.
+    public static func keyHints(_ state: AppState) -> String {
+        let s = state.strings
+        let p = state.player
+        var keys: [String] = []
+        var sounding = false
+        switch p.snapshot.status {
+        case .playing, .buffering, .loading:
+            keys.append(s("player.key.pause"))
+            sounding = true
+        case .paused:
+            keys.append(s("player.key.play"))
+            sounding = true
+        case .ended, .failed, .idle: if p.track != nil { keys.append(s("player.key.again")) }
+        }
+        if sounding { keys.append(s("player.key.seek")) }
+        keys.append(s("player.key.volume"))
+        if p.track != nil { keys.append(s("player.key.language")) }
+        if MapAction.showOnMap(from: state) != nil { keys.append(s("player.key.map")) }
+        if p.track != nil { keys.append(s("player.key.stop")) }
+        keys.append(s("player.key.text"))
+        return keys.joined(separator: " · ")
+    }
+
     public static func footer(_ screen: inout Screen, _ area: Rect, state: AppState) -> Bool {
         mini(&screen, area, state: state)
         return true
@@ -121,7 +152,7 @@ public enum PlayerView: FeatureView {
         let timingText = timing(p.snapshot)
         Widgets.line(&screen, area, y: area.y, text: status, detail: timingText + "  " + vol, style: Style(role: p.snapshot.status == .failed ? .error : .accent, bold: true), detailStyle: Style(role: .muted))
         screen.put(bar(fraction(p.snapshot), width: area.width), x: area.x, y: area.y + 1, style: Style(role: .accent), clip: area)
-        screen.put(TextWidth.truncate(s("player.keys"), to: area.width), x: area.x, y: area.y + 2, style: Style(role: .muted), clip: area)
+        screen.put(TextWidth.truncate(keyHints(state), to: area.width), x: area.x, y: area.y + 2, style: Style(role: .muted), clip: area)
     }
 }
 

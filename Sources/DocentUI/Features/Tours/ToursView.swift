@@ -21,6 +21,16 @@ public enum ToursView: FeatureView {
         }
     }
 
+    /// While a tour runs: its keys, "arrived" only when a guided tour can wait, retry only after
+    /// a failure (the table's lines: arrived, next/previous, mode, leave, retry).
+    public static func help(_ state: AppState) -> HelpSection? {
+        guard let t = state.tour else { return nil }
+        var section = HelpSection(title: state.strings("help.section.tour"), table: state.strings("help.tourKeys"))
+        let canArrive = t.machine.mode == .guided && t.machine.position != .complete
+        section.lines = section.lines.enumerated().filter { i, _ in (i != 0 || canArrive) && (i != 4 || t.failed) }.map(\.element)
+        return section
+    }
+
     public static func renderOverlay(_ screen: inout Screen, _ overlay: TourFeature.Overlay, state: AppState) {
         let s = state.strings
         switch overlay {
