@@ -178,6 +178,9 @@ public protocol Feature {
     static func restore(_ saved: Saved, _ state: inout AppState)
     /// The visitor's keys on one of its boxes.
     static func overlay(_ input: OverlayInput, _ overlay: Overlay, _ state: inout AppState) -> [DocentCore.Effect]
+    /// Where on the museum's map one of its pages is about (`v` shows it): a tour's start, an
+    /// exhibition's gallery. nil: nowhere in particular.
+    static func place(_ route: Route, _ state: AppState) -> MapItemID?
 }
 
 extension Feature {
@@ -188,6 +191,7 @@ extension Feature {
     public static func placeholders(_ state: AppState) -> [String: String] { [:] }
     public static func saved(_ state: AppState) -> Saved? { nil }
     public static func restore(_ saved: Saved, _ state: inout AppState) {}
+    public static func place(_ route: Route, _ state: AppState) -> MapItemID? { nil }
 
     /// Wraps one of its actions for the shared loop.
     public static func action(_ a: Action) -> AppAction { .feature(FeatureValue(id, a)) }
@@ -230,6 +234,7 @@ public struct AnyFeature: Sendable {
     let saved: @Sendable (AppState) -> FeatureValue?
     let restore: @Sendable (FeatureValue, inout AppState) -> Void
     let overlay: @Sendable (OverlayInput, FeatureValue, inout AppState) -> [Effect]?
+    let placeOf: @Sendable (FeatureValue, AppState) -> MapItemID?
 
     public init<F: Feature>(_ f: F.Type) {
         id = F.id
@@ -243,7 +248,11 @@ public struct AnyFeature: Sendable {
         saved = { F.saved($0).map { FeatureValue(F.id, $0) } }
         restore = { v, state in if let s = v.as(F.Saved.self) { F.restore(s, &state) } }
         overlay = { input, v, state in v.as(F.Overlay.self).map { F.overlay(input, $0, &state) } }
+        placeOf = { r, state in r.as(F.Route.self).flatMap { F.place($0, state) } }
     }
+
+    /// Where the page `route` (one of this feature's) is about on the map.
+    public func place(_ route: FeatureValue, _ state: AppState) -> MapItemID? { placeOf(route, state) }
 }
 
 /// The features of this guide, in the order they hear shared moments. Compared by the ids.

@@ -85,6 +85,34 @@ public enum HomeFeature: Feature {
         }
     }
 
+    /// An exhibition's page is about its gallery; an event's about the gallery its location
+    /// names ("Gallery 201", "Gallery 104 (Lantern Court)", "Lantern Court").
+    public static func place(_ route: Route, _ state: AppState) -> MapItemID? {
+        guard let app = state.museum else { return nil }
+        switch route {
+        case .exhibition(let id):
+            guard let gid = state.exhibitions.value?.first(where: { $0.id == id })?.galleryID else { return nil }
+            return app.galleries.values.filter { $0.galleryID == gid && !$0.closed }.map(\.id).min().map(MapItemID.gallery)
+        case .event(let id):
+            guard let e = state.events.value?.first(where: { $0.id == id }) else { return nil }
+            return gallery(named: e.location, app).map(MapItemID.gallery)
+        case .home, .allExhibitions, .allEvents:
+            return nil
+        }
+    }
+
+    /// The open gallery a free-text location names: a named gallery whose name it contains
+    /// (the longest wins), else a numbered gallery whose number stands in it as a word.
+    static func gallery(named location: String, _ app: AppData) -> Int? {
+        let text = location.lowercased()
+        guard !text.isEmpty else { return nil }
+        let open = app.galleries.values.filter { !$0.closed }.sorted { $0.id < $1.id }
+        let named = open.filter { !$0.displayTitle.allSatisfy(\.isNumber) && text.contains($0.displayTitle.lowercased()) }
+        if let best = named.max(by: { $0.displayTitle.count < $1.displayTitle.count }) { return best.id }
+        let words = Set(text.split(whereSeparator: { !$0.isNumber }).map(String.init))
+        return open.first { !$0.displayTitle.isEmpty && $0.displayTitle.allSatisfy(\.isNumber) && words.contains($0.displayTitle) }?.id
+    }
+
     static func homeRows(_ app: AppData, _ state: AppState) -> [Row] {
         let s = state.strings
         var rows: [Row] = []

@@ -431,18 +431,18 @@ enum MapReducer {
 
 extension MapAction {
     /// "Show on map" for what is on screen elsewhere, for other screens to bind to a key: the
-    /// number typed on the keypad, else the artwork playing or the running tour's current stop
-    /// on the player and the keypad; a tour's start on its page. nil when there is nothing to show.
+    /// place of the page on top (`Feature.place`: a tour's start, an exhibition's or event's
+    /// gallery); on the player and the keypad the number typed, else the artwork playing or the
+    /// running tour's current stop. nil when there is nothing to show.
     public static func showOnMap(from state: AppState) -> AppAction? {
         guard let app = state.museum else { return nil }
         func artwork(_ id: Int?) -> AppAction? {
             guard let id, app.artworks[id] != nil else { return nil }
             return .map(.show(.artwork(id)))
         }
-        if case .detail(let id)? = TourFeature.route(in: state) {
-            guard let t = app.tour(id) else { return nil }
-            if t.location != nil, t.floor != nil { return .map(.show(.tour(id))) }
-            return artwork(t.stops.first?.artworkID)
+        // A feature's page that is about a place (a tour, an exhibition, an event).
+        if case .feature(let r) = state.page.route, let f = state.features[id: r.feature], let p = f.place(r, state) {
+            return MapContent.locate(app, p) != nil ? .map(.show(p)) : nil
         }
         guard state.page.route == .player || state.page.route == .keypad else { return nil }
         // A number typed on the keypad: what it opens (the first that has a place), before

@@ -199,6 +199,13 @@ public enum TourFeature: Feature {
         }
     }
 
+    /// A tour's page is about where it starts (its own place, else its first stop).
+    public static func place(_ route: Route, _ state: AppState) -> MapItemID? {
+        guard case .detail(let id) = route, let t = state.museum?.tour(id) else { return nil }
+        if t.location != nil, t.floor != nil { return .tour(id) }
+        return t.stops.first.map { .artwork($0.artworkID) }
+    }
+
     /// Over the player: where the tour is and what to do next.
     public static func rows(for slot: RowSlot, _ state: AppState) -> [Row] {
         guard slot == .playerStatus else { return [] }
