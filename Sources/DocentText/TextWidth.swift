@@ -1,3 +1,5 @@
+import Foundation
+
 /// Display width of text in terminal cells, in pure Swift (the core may not call `wcwidth`).
 /// East Asian Wide and Fullwidth characters take two cells, combining marks and other
 /// zero-width code points take none, everything else one. Grapheme clusters are measured by
@@ -58,6 +60,44 @@ public enum TextWidth {
         if maxWidth <= 0 { return "" }
         if width(text) <= maxWidth { return text }
         let (head, _) = prefix(text, fitting: maxWidth - 1)
+        return head + "…"
+    }
+
+    /// Key hints ("Space pause · ←→ 10 s · …") shortened to `maxWidth` cells by whole hints,
+    /// then "…", so no key is left half-named ("Enter selec…"). The hint for `?` (help) is kept
+    /// at the end when it fits, so a narrow screen still says how to see every key. `fit` when
+    /// not even the first hint fits.
+    public static func fitHints(_ text: String, to maxWidth: Int) -> String {
+        if maxWidth <= 0 { return "" }
+        if width(text) <= maxWidth { return text }
+        let separator = " · "
+        var parts = text.components(separatedBy: separator)
+        if parts.count > 1 {
+            let help = parts.firstIndex { $0.hasPrefix("? ") }.map { parts.remove(at: $0) }
+            let tail = help.map { " … · " + $0 } ?? " …"
+            var kept = ""
+            for p in parts {
+                let candidate = kept.isEmpty ? p : kept + separator + p
+                guard width(candidate) + width(tail) <= maxWidth else { break }
+                kept = candidate
+            }
+            if !kept.isEmpty { return kept + tail }
+        }
+        return fit(text, to: maxWidth)
+    }
+
+    /// `text` shortened to `maxWidth` cells at the end of a word, then "…"; a first word or
+    /// a text without spaces (Chinese) is cut by characters as `truncate` does.
+    public static func fit(_ text: String, to maxWidth: Int) -> String {
+        if maxWidth <= 0 { return "" }
+        if width(text) <= maxWidth { return text }
+        let (head, _) = prefix(text, fitting: maxWidth - 1)
+        // The word ends exactly where the room does.
+        if text.dropFirst(head.count).first == " ", head.last != " " { return head + "…" }
+        if let space = head.lastIndex(of: " "), head[..<space].contains(where: { $0 != " " }) {
+            let words = head[..<space].replacingOccurrences(of: "[ ·]+$", with: "", options: .regularExpression)
+            if !words.isEmpty { return words + "…" }
+        }
         return head + "…"
     }
 

@@ -66,13 +66,13 @@ public enum StatusLine {
         if let b = state.banner {
             let role: Style.Role = b.level == .error ? .error : b.level == .warning ? .warning : .accent
             screen.fill(area, style: Style(role: role, reverse: true))
-            screen.put(" " + TextWidth.truncate(b.text(s), to: area.width - 2), x: area.x, y: area.y, style: Style(role: role, reverse: true), clip: area)
+            screen.put(" " + TextWidth.fit(b.text(s), to: area.width - 2), x: area.x, y: area.y, style: Style(role: role, reverse: true), clip: area)
             return
         }
         screen.fill(area, style: Style(role: .muted, reverse: true))
         // A feature's own page may say its own (where typed keys are text, say).
         let detail = MapAction.showOnMap(from: state) != nil ? s("hints.detailMap") : s("hints.detail")
         let hints = Registry.entry(for: state)?.hints(state) ?? (state.depth > 1 ? detail : s("hints.list"))
-        screen.put(" " + TextWidth.truncate(hints, to: area.width - 2), x: area.x, y: area.y, style: Style(role: .muted, reverse: true), clip: area)
+        screen.put(" " + TextWidth.fitHints(hints, to: area.width - 2), x: area.x, y: area.y, style: Style(role: .muted, reverse: true), clip: area)
     }
 }

@@ -12,7 +12,7 @@ public enum OverlayView {
         case .languagePicker(let sel):
             let langs = state.catalog.languages
             let lines = langs.map { ($0 == state.language ? "● " : "○ ") + $0.nativeName }
-            let area = boxArea(screen, contentWidth: max(24, lines.map(TextWidth.width).max() ?? 0), contentHeight: lines.count)
+            let area = boxArea(screen, contentWidth: max(24, lines.map(TextWidth.width).max() ?? 0, TextWidth.width(s("language.footer")) + 2), contentHeight: lines.count)
             frame(&screen, area, title: s("language.title"), footer: s("language.footer"))
             for (i, l) in lines.enumerated() {
                 let y = area.y + 2 + i
@@ -63,8 +63,8 @@ public enum OverlayView {
     static func frame(_ screen: inout Screen, _ area: Rect, title: String, footer: String) {
         screen.fill(area, style: .plain)
         Widgets.box(&screen, area, style: Style(role: .accent))
-        screen.put(" " + TextWidth.truncate(title, to: area.width - 6) + " ", x: area.x + 2, y: area.y, style: Style(role: .title, bold: true))
-        let f = " " + TextWidth.truncate(footer, to: area.width - 6) + " "
+        screen.put(" " + TextWidth.fit(title, to: area.width - 6) + " ", x: area.x + 2, y: area.y, style: Style(role: .title, bold: true))
+        let f = " " + TextWidth.fitHints(footer, to: area.width - 6) + " "
         screen.put(f, x: area.maxX - 2 - TextWidth.width(f), y: area.maxY - 1, style: Style(role: .muted))
         screen.addHitRegion(area, action: .dismissOverlay)
     }

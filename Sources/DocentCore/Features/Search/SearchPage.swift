@@ -164,7 +164,8 @@ public enum SearchPage {
     }
 
     static func galleryText(_ galleryTitle: String, _ state: AppState) -> String {
-        state.strings("gallery.short", ["gallery": Gallery.displayTitle(for: galleryTitle)])
+        // "Gallery 301" for a numbered one, the name alone for a named hall.
+        PageBuilder.galleryLabel(Gallery.displayTitle(for: galleryTitle), state.strings)
     }
 
     /// An artwork: its title; the artist and the gallery as detail.

@@ -150,9 +150,12 @@ public enum PlayerView: FeatureView {
         let status = "\(glyph(p.snapshot.status)) " + statusText(p, s)
         let vol = s("player.volume", ["percent": String(Int((p.volume * 100).rounded()))])
         let timingText = timing(p.snapshot)
-        Widgets.line(&screen, area, y: area.y, text: status, detail: timingText + "  " + vol, style: Style(role: p.snapshot.status == .failed ? .error : .accent, bold: true), detailStyle: Style(role: .muted))
+        // The volume goes before the time is shortened (never "Vol 8…").
+        let full = timingText + "  " + vol
+        let detail = TextWidth.width(full) <= area.width / 2 ? full : timingText
+        Widgets.line(&screen, area, y: area.y, text: status, detail: detail, style: Style(role: p.snapshot.status == .failed ? .error : .accent, bold: true), detailStyle: Style(role: .muted))
         screen.put(bar(fraction(p.snapshot), width: area.width), x: area.x, y: area.y + 1, style: Style(role: .accent), clip: area)
-        screen.put(TextWidth.truncate(keyHints(state), to: area.width), x: area.x, y: area.y + 2, style: Style(role: .muted), clip: area)
+        screen.put(TextWidth.fitHints(keyHints(state), to: area.width), x: area.x, y: area.y + 2, style: Style(role: .muted), clip: area)
     }
 }
 
