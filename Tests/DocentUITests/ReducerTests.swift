@@ -215,6 +215,8 @@ final class ReducerTests: XCTestCase {
         var o = s
         o.overlay = .help(firstRun: false)
         XCTAssertEqual(KeyMap.action(for: .escape, in: o), .dismissOverlay)
-        XCTAssertNil(KeyMap.action(for: .tab, in: o))
+        XCTAssertEqual(KeyMap.action(for: .tab, in: o), .nextTab, "the help closes on the tab keys it teaches (WelcomeTests)")
+        o.overlay = .message(id: 7)
+        XCTAssertNil(KeyMap.action(for: .tab, in: o), "a museum's message is read before moving on")
     }
 }

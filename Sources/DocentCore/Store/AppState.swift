@@ -99,9 +99,12 @@ public struct AppState: Equatable, Sendable {
     /// The museum's zone (`time_zone` in the configuration, an IANA name); nil: events and
     /// exhibitions show in the offsets the museum wrote them with.
     public var museumTimeZone: TimeZone?
+    /// Where the museum's data comes from (`--data`), named when it cannot be used.
+    public let source: String
 
     public init(source: String, catalog: StringCatalog, language: Language = .english, now: Date, features: FeatureSet) {
         self.features = features
+        self.source = source
         document = .loading(source: source)
         self.catalog = catalog
         self.language = language

@@ -6,7 +6,7 @@ public enum PageBuilder {
         let s = state.strings
         switch state.document {
         case .loading: return .message(s("status.loading"))
-        case .failed(let why): return .message(s("error.document", ["reason": why]))
+        case .failed(let why): return .message(s("error.document", ["reason": why, "source": state.source]))
         case .ready: break
         }
         guard state.museum != nil, case .feature(let r) = route, let f = state.features[id: r.feature], let content = f.content(r, state) else {

@@ -51,16 +51,17 @@ public enum Reducer {
             return []
         case .selectTab(let t):
             guard state.tabs.contains(t), state.overlay == nil || isPassive(state.overlay) else { return [] }
-            state.overlay = nil
-            if state.tab == t { return [] }
+            let closing = closeHelpForTabKey(&state)
+            if state.tab == t { return closing }
             state.tab = t
-            return [.persist(state.settings)]
+            return closing.filter { !$0.isPersist } + [.persist(state.settings)]
         case .nextTab, .previousTab:
-            guard let i = state.tabs.firstIndex(of: state.tab), state.overlay == nil else { return [] }
+            guard let i = state.tabs.firstIndex(of: state.tab), state.overlay == nil || isPassive(state.overlay) else { return [] }
+            let closing = closeHelpForTabKey(&state)
             let n = state.tabs.count
             let j = action == .nextTab ? (i + 1) % n : (i + n - 1) % n
             state.tab = state.tabs[j]
-            return [.persist(state.settings)]
+            return closing.filter { !$0.isPersist } + [.persist(state.settings)]
         case .move(let delta):
             return move(&state, delta)
         case .page(let pages):
@@ -131,10 +132,18 @@ public enum Reducer {
         }
     }
 
-    /// Overlays that a tab switch may simply close.
+    /// Overlays that a tab key closes (and then does its work): the key help, and the welcome,
+    /// which teaches those keys.
     static func isPassive(_ o: Overlay?) -> Bool {
-        if case .help(let first)? = o { return !first }
+        if case .help? = o { return true }
         return false
+    }
+
+    /// Closes the key help or the welcome for a tab key (the welcome counts as read; the
+    /// museum's next message, if any, shows over the new tab).
+    static func closeHelpForTabKey(_ state: inout AppState) -> [Effect] {
+        guard case .help? = state.overlay else { return [] }
+        return dismissOverlay(&state)
     }
 
     static func launched(_ state: inout AppState, _ restored: PersistedSettings?, _ override: Language?) -> [Effect] {
@@ -158,6 +167,9 @@ public enum Reducer {
         case .failure(let f):
             state.document = .failed(f.message)
             state.banner = Banner(.key("banner.documentFailed"), level: .error)
+            // The welcome would hide why nothing works: it is closed (not counted as read,
+            // so it comes back once the data is right).
+            if case .help(firstRun: true)? = state.overlay { state.overlay = nil }
             return broadcast(.documentLoaded, &state)
         case .success(let museum):
             state.document = .ready(museum)
@@ -300,5 +312,13 @@ public enum Reducer {
             return rows.indices.first { rows[$0].isSelectable } ?? 0
         }
         return 0
+    }
+}
+
+extension Effect {
+    /// A settings save (several in one step are said once, with the last settings).
+    var isPersist: Bool {
+        if case .persist = self { return true }
+        return false
     }
 }

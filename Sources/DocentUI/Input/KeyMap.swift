@@ -46,8 +46,17 @@ public enum KeyMap {
             if case .languagePicker = state.overlay { return .dismissOverlay }
             return .openLanguagePicker
         case .function(let n) where (1...6).contains(n): return tabAction(n)
+        // The help and the welcome teach the tab keys: they close on them and do them.
+        case .tab: return isHelp(state.overlay) ? .nextTab : nil
+        case .backTab: return isHelp(state.overlay) ? .previousTab : nil
+        case .alt(let c): return isHelp(state.overlay) ? c.wholeNumberValue.flatMap { (1...6).contains($0) ? tabAction($0) : nil } : nil
         default: return nil
         }
+    }
+
+    static func isHelp(_ o: Overlay?) -> Bool {
+        if case .help? = o { return true }
+        return false
     }
 
     /// A click: whatever the renderer tagged at that cell.
