@@ -73,8 +73,13 @@ public enum ConfigLoader {
         var warnings: [String] = []
         let problem = { (message: String) in LoadFailure("in the configuration file \(path): \(message)") }
 
-        for key in table.keys.sorted() where !topLevelKeys.contains(key) && !featureKeys.contains(key) {
-            warnings.append("unknown key '\(key)' ignored")
+        let known = topLevelKeys.union(featureKeys)
+        for key in table.keys.sorted() where !known.contains(key) {
+            if let guess = suggestion(for: key, among: known) {
+                warnings.append("unknown key '\(key)' ignored; did you mean '\(guess)'?")
+            } else {
+                warnings.append("unknown key '\(key)' ignored")
+            }
         }
 
         if let value = table["data"] {
@@ -131,6 +136,33 @@ public enum ConfigLoader {
             config.rewrite = URLResolver.Rewrite(from: from, to: to)
         }
         return .success((config, warnings))
+    }
+
+    /// The known key a mistyped one most likely meant: at most two edits away (one for keys of
+    /// four letters or fewer), the nearest, then the first by name.
+    public static func suggestion(for key: String, among known: Set<String>) -> String? {
+        let typed = Array(key.lowercased())
+        let limit = typed.count <= 4 ? 1 : 2
+        let scored = known.map { ($0, editDistance(typed, Array($0))) }.filter { $0.1 <= limit }
+        return scored.min { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }?.0
+    }
+
+    /// Levenshtein distance with adjacent swaps counted as one edit ("langauge" → "language").
+    /// Written out here: a dozen lines, for a handful of short keys, once per start.
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+            }
+        }
+        return d[a.count][b.count]
     }
 
     /// URLs stay as they are; `~/` is the home directory; other relative paths are relative to

@@ -9,6 +9,25 @@ struct Docent: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "docent",
         abstract: "A terminal museum guide for appData.json museums.",
+        discussion: """
+            With no subcommand, docent opens the guide. Its options:
+              --data <path|url>       the museum's appData.json (default: `data` in the
+                                      configuration, else the bundled SampleData)
+              --lang <en|es|zh>       the interface language
+              --config <file>         the configuration (default:
+                                      $XDG_CONFIG_HOME/docent/config.toml)
+              --hyperlinks <mode>     clickable links: auto, always or never
+              --state <file>          the state database (default:
+                                      $XDG_DATA_HOME/docent/state.sqlite)
+            See 'docent help guide' for them in full; 'docent help validate' checks data.
+
+            Exit status:
+              0   after quitting normally (q, Ctrl-C, SIGTERM, SIGHUP)
+              1   the guide cannot start (a configuration error, an unknown
+                  language, no terminal, no UI strings); for validate, the data
+                  cannot be used
+              64  bad usage (an unknown option or subcommand, a missing value)
+            """,
         version: DocentVersion.string,
         subcommands: [Guide.self, Validate.self],
         defaultSubcommand: Guide.self)

@@ -8,8 +8,10 @@ struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check an appData.json and report what the guide would drop.",
         discussion: """
-            Exit status 0 when the guide can run on the document (even with dropped records),
-            1 when it cannot (not JSON, not an object, truncated, nothing usable), 2 on bad usage.
+            Exit status:
+              0   the guide can run on the document (even with dropped records)
+              1   it cannot (not JSON, not an object, truncated, nothing usable)
+              64  bad usage (an unknown option, no source)
             """)
 
     @Argument(help: "Path or URL of the appData.json (file://, http:// and https:// work).")

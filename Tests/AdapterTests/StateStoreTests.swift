@@ -346,6 +346,26 @@ final class StateStoreTests: XCTestCase {
         XCTAssertEqual(warnings, ["unknown key 'foo' ignored", "unknown key 'url_rewrite.extra' ignored"])
     }
 
+    /// Issue 17 #14: a mistyped key is still ignored, and the warning names the key meant.
+    func testConfigMistypedKeySuggestsTheRightOne() throws {
+        let (config, warnings) = try loadConfig("""
+            langauge = "es"
+            hyperlink = "never"
+            timezone = "Europe/Paris"
+            dta = "a.json"
+            """).get()
+        XCTAssertNil(config.language)
+        XCTAssertEqual(warnings, [
+            "unknown key 'dta' ignored; did you mean 'data'?",
+            "unknown key 'hyperlink' ignored; did you mean 'hyperlinks'?",
+            "unknown key 'langauge' ignored; did you mean 'language'?",
+            "unknown key 'timezone' ignored; did you mean 'time_zone'?",
+        ])
+        // A feature's own keys are suggested too.
+        XCTAssertEqual(ConfigLoader.suggestion(for: "member_card_ur", among: ["member_card_url", "data"]), "member_card_url")
+        XCTAssertNil(ConfigLoader.suggestion(for: "colour_scheme", among: ["language", "data"]))
+    }
+
     func testConfigMissingFile() throws {
         XCTAssertTrue(failureMessage(ConfigLoader.load(path: path("nope.toml"))).contains("does not exist"))
         // At the default path, no file is simply no configuration.

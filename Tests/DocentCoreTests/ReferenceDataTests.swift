@@ -22,7 +22,7 @@ final class ReferenceDataTests: XCTestCase {
         XCTAssertEqual(r.counts.keypadNumbers, 9)
         XCTAssertEqual(r.droppedCount, 0)
         XCTAssertEqual(r.warningCount, 0)
-        XCTAssertEqual(r.missingBumpers.count, 8, "the sample tour has no bumpers")
+        XCTAssertEqual(r.missingBumpers.count, 9, "the sample tour has no bumpers, to its first stop (after the intro) either")
         XCTAssertTrue(r.sharedKeypadNumbers.isEmpty)
         // The object-level 109 on 1037 is a v1 leftover: the keypad follows audio_commentary.
         XCTAssertEqual(app.keypad.lookup("109"), [.artwork(artworkID: 1254, audioID: 1025)])
@@ -85,5 +85,15 @@ final class ReferenceDataTests: XCTestCase {
         if case .notAnObject = e {} else { XCTFail("got \(e)") }
         guard case .failure(let e2) = try read("search/exhibitions.json") else { return XCTFail("should fail") }
         if case .nothingUsable = e2 {} else { XCTFail("got \(e2)") }
+    }
+
+    /// Issue 17 #14: the family tour's first stop has no walking directions after the intro;
+    /// validate says so.
+    func testSampleDataFirstStopWithoutBumperIsReported() throws {
+        let url = Fixtures.repoRoot.appendingPathComponent("SampleData/appData.json")
+        let app = try AppDataReader.read(try Fixtures.bytes(url), source: url.path).get()
+        let r = ValidationReport(app: app)
+        XCTAssertEqual(r.missingBumpers.map { "\($0.tourID)/\($0.stopIndex)/\($0.artworkID)" }, ["4003/1/1121"])
+        XCTAssertTrue(r.text().contains("tour 4003 stop 1 (artwork 1121)"), r.text())
     }
 }

@@ -11,7 +11,7 @@ public struct ValidationReport: Sendable {
         public var searchStrings = 0, exhibitionsListed = 0
     }
 
-    /// A tour stop (2nd or later, or 1st after an intro) with no bumper clip.
+    /// A tour stop with no bumper clip (the first one too: it follows the introduction).
     public struct MissingBumper: Sendable, Equatable {
         public var tourID: Int
         public var stopIndex: Int
@@ -69,7 +69,9 @@ public struct ValidationReport: Sendable {
             }
         }
         for t in app.tours {
-            for (i, s) in t.stops.enumerated() where s.bumperID == nil && i > 0 {
+            // Every tour starts with its introduction, so the first stop is walked to as well
+            // (the guide plays a bumper after the intro when there is one).
+            for (i, s) in t.stops.enumerated() where s.bumperID == nil {
                 missingBumpers.append(MissingBumper(tourID: t.id, stopIndex: i + 1, artworkID: s.artworkID))
             }
         }
