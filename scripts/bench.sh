@@ -11,6 +11,8 @@
 #                on Info with OSC 8 hyperlinks forced on (idle must stay 0; per ↓ reported)
 #   4. map       first map frame (poppler rasterise + trim + draw) and per pan step vs
 #                `pdftoppm` rasterising the same page (docent-map-bench; see bench_map)
+#   5. validate  `docent validate --json` on SampleData plus 500,000 records it drops vs the
+#                text report of the same document: time and peak RSS (issue 17 #18)
 #
 # Usage: scripts/bench.sh [--bin-dir DIR]   (default .build/release; `make bench` builds it)
 # Needs python3 and tmux. Temporary files, tmux servers and XDG directories are private to
@@ -44,6 +46,8 @@ STARTUP_RUNS=10
 IDLE_BYTES_MAX=0
 PRESS_BYTES_MAX=200
 PRESSES=20
+VALIDATE_TIME_RATIO_MAX=2.0
+VALIDATE_RSS_RATIO_MAX=1.5
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/docent-bench-run.XXXXXX")
 SOCK=docentbench-$$
@@ -338,8 +342,40 @@ bench_map() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# 5. validate --json against the text report, on a document with 500,000 dropped records.
+bench_validate() {
+  local doc=$LARGE_DIR/dropped-500k.json
+  mkdir -p "$LARGE_DIR"
+  if [ ! -s "$doc" ]; then
+    "$PY" - "$SAMPLE" "$doc" <<'PYEOF'
+import json, sys
+o = json.load(open(sys.argv[1], encoding="utf-8"))
+for i in range(500000):
+    o["objects"]["x%d" % i] = {"nid": "x%d" % i}
+json.dump(o, open(sys.argv[2], "w", encoding="utf-8"))
+PYEOF
+  fi
+  local tt=() jt=() tr=() jr=() i t0 t1 line
+  for i in 0 1 2 3; do
+    t0=$(now_ns); line=$( { /usr/bin/time -f '%M' "$DOCENT" validate "$doc" >/dev/null; } 2>&1 | tail -1); t1=$(now_ns)
+    [ "$i" = 0 ] && continue
+    tt+=("$((t1 - t0))"); tr+=("$line")
+    t0=$(now_ns); line=$( { /usr/bin/time -f '%M' "$DOCENT" validate --json "$doc" >/dev/null; } 2>&1 | tail -1); t1=$(now_ns)
+    jt+=("$((t1 - t0))"); jr+=("$line")
+  done
+  local tm jm ratio trss jrss rratio v1 v2
+  tm=$(median "${tt[@]}"); jm=$(median "${jt[@]}")
+  trss=$(printf '%s\n' "${tr[@]}" | sort -n | tail -1); jrss=$(printf '%s\n' "${jr[@]}" | sort -n | tail -1)
+  ratio=$(calc "$jm / $tm"); rratio=$(calc "$jrss / $trss")
+  v1=$(verdict "$ratio <= $VALIDATE_TIME_RATIO_MAX"); v2=$(verdict "$rratio <= $VALIDATE_RSS_RATIO_MAX")
+  say "validate --json: $(calc "$jm / 1e9") s vs text report $(calc "$tm / 1e9") s → ratio $ratio (target ≤ $VALIDATE_TIME_RATIO_MAX) $v1;" \
+    "peak RSS $(calc "$jrss / 1024" .0f) MB vs $(calc "$trss / 1024" .0f) MB → ratio $rratio (target ≤ $VALIDATE_RSS_RATIO_MAX) $v2"
+  [ "$v1" = PASS ] && [ "$v2" = PASS ]
+}
+
+# ---------------------------------------------------------------------------------------------
 failures=0
-for b in bench_load bench_startup bench_output bench_map; do
+for b in bench_load bench_startup bench_output bench_map bench_validate; do
   set +e
   (set -e; "$b")
   rc=$?
@@ -351,7 +387,7 @@ for b in bench_load bench_startup bench_output bench_map; do
   esac
 done
 if [ "$failures" -gt 0 ]; then
-  say "bench: $failures of 4 benchmarks missed a target or failed (results in ${RESULTS#"$ROOT"/})"
+  say "bench: $failures of 5 benchmarks missed a target or failed (results in ${RESULTS#"$ROOT"/})"
   exit 1
 fi
 say "bench: all targets met (results in ${RESULTS#"$ROOT"/})"

@@ -49,7 +49,12 @@ struct Validate: ParsableCommand {
         case .success(let app):
             var report = ValidationReport(app: app)
             if checkURLs { report.checkURLs(in: app, with: fetcher) }
-            print(json ? report.json() : report.text(verbose: verbose), terminator: "")
+            if json {
+                // Written as it is made: a report of half a million records never sits whole in memory.
+                report.writeJSON { FileHandle.standardOutput.write(Data($0.utf8)) }
+            } else {
+                print(report.text(verbose: verbose), terminator: "")
+            }
         }
     }
 
