@@ -38,6 +38,8 @@ public struct MapState: Equatable, Sendable {
     public var textMode = false
     /// The glyph legend and keys.
     public var legendOpen = false
+    /// How far the legend is scrolled (lines; the view stops at its end).
+    public var legendScroll = 0
     /// Marked by "show on map".
     public var highlight: MapItemID?
     /// Plans by floor.
@@ -73,6 +75,8 @@ public enum MapAction: Equatable, Sendable {
     case dismiss
     case toggleText
     case toggleLegend
+    /// Scroll the open legend by this many lines (a small terminal shows part of it).
+    case scrollLegend(Int)
     /// Back to "you are here", or to the middle of the plan.
     case recentre
     /// Try the current floor's plan again after a failure.
@@ -225,6 +229,11 @@ enum MapReducer {
             return []
         case .toggleLegend:
             state.map.legendOpen.toggle()
+            state.map.legendScroll = 0
+            return []
+        case .scrollLegend(let d):
+            guard state.map.legendOpen else { return [] }
+            state.map.legendScroll = min(max(0, state.map.legendScroll.addingReportingOverflow(d).partialValue), 200)
             return []
         case .recentre:
             if let here = hereArtwork(state, app), let loc = MapContent.locate(app, .artwork(here)) {
@@ -352,9 +361,14 @@ enum MapReducer {
                 }
         }
         guard !order.isEmpty else { return }
+        let d = min(max(d, -1_000_000), 1_000_000)
         if let sel = state.map.selection, let i = order.firstIndex(where: { $0.id == sel }) {
             let j = state.map.textMode ? min(max(0, i + d), order.count - 1) : ((i + d) % order.count + order.count) % order.count
             state.map.selection = order[j].id
+        } else if state.map.textMode {
+            // Nothing selected: down from before the first row, up from after the last (Home
+            // and End are the longest steps).
+            state.map.selection = order[min(max(0, d > 0 ? d - 1 : order.count + d), order.count - 1)].id
         } else {
             state.map.selection = (d >= 0 ? order.first : order.last)?.id
         }
@@ -410,7 +424,8 @@ enum MapReducer {
     static func viewport(_ map: MapState, _ app: AppData, cols: Int, rows: Int) -> MapViewport {
         let fit = MapLayout.fitBox(raster: map.raster, items: MapContent.items(app, floor: map.floor))
         let s = MapLayout.pointsPerDot(fit: fit, cols: cols, rows: rows, zoom: map.zoom)
-        let c = clamp(map.centre ?? fit.centre, fit)
+        // Zoom level 1 (0 here) is the whole floor, whatever was centred before.
+        let c = map.zoom == 0 ? fit.centre : clamp(map.centre ?? fit.centre, fit)
         return MapViewport(cols: cols, rows: rows, centre: c, pointsPerDot: s)
     }
 

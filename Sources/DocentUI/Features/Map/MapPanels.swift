@@ -135,33 +135,46 @@ enum MapLegend {
         return out
     }
 
+    /// The legend's lines: the glyphs in one or two columns, a blank line, the keys wrapped.
+    /// A terminal too small for all of them shows part, scrolled by ↑↓ (`legendScroll`).
     static func render(_ screen: inout Screen, _ canvas: Rect, state: AppState) {
         let s = state.strings
-        let items = entries(s).map { "\($0.0)  \($0.1)" }
-        let colWidth = (items.map(TextWidth.width).max() ?? 10) + 2
+        let items = entries(s)
+        let colWidth = (items.map { TextWidth.width("\($0.0)  \($0.1)") }.max() ?? 10) + 2
         let width = min(canvas.width, max(40, min(canvas.width, colWidth * 2 + 4)))
         let columns = width - 4 >= colWidth * 2 ? 2 : 1
         let perColumn = (items.count + columns - 1) / columns
         let keys = Wrap.lines(s("map.legendKeys"), width: max(1, width - 4))
-        let height = min(canvas.height, perColumn + keys.count + 4)
+        // Each line: up to `columns` glyph entries, or one line of keys.
+        enum Line { case glyphs([(String, String)]), text(String) }
+        var lines: [Line] = (0..<perColumn).map { row in
+            .glyphs((0..<columns).compactMap { col in items.indices.contains(col * perColumn + row) ? items[col * perColumn + row] : nil })
+        }
+        lines.append(.text(""))
+        lines += keys.map { .text($0) }
+        let height = min(canvas.height, lines.count + 2)
         let box = Rect(x: canvas.x + (canvas.width - width) / 2, y: canvas.y + max(0, (canvas.height - height) / 2), width: width, height: height)
         screen.fill(box, style: .plain)
         Widgets.box(&screen, box, style: Style(role: .accent))
-        screen.put(" " + TextWidth.truncate(s("map.legendTitle"), to: width - 6) + " ", x: box.x + 2, y: box.y, style: Style(role: .title, bold: true))
+        screen.put(" " + TextWidth.fit(s("map.legendTitle"), to: width - 6) + " ", x: box.x + 2, y: box.y, style: Style(role: .title, bold: true))
         let inner = box.inset(1)
-        for (i, e) in items.enumerated() {
-            let col = i / perColumn, row = i % perColumn
-            let x = box.x + 2 + col * colWidth, y = box.y + 1 + row
-            guard y < inner.maxY else { continue }
-            let glyph = String(e.prefix(1))
-            screen.put(glyph, x: x, y: y, style: Style(role: .accent, bold: true), clip: inner)
-            screen.put(String(e.dropFirst()), x: x + 1, y: y, style: .plain, clip: inner)
+        let visible = max(0, box.height - 2)
+        let top = max(0, min(state.map.legendScroll, lines.count - visible))
+        for (k, line) in lines.dropFirst(top).prefix(visible).enumerated() {
+            let y = box.y + 1 + k
+            switch line {
+            case .glyphs(let entries):
+                for (col, e) in entries.enumerated() {
+                    let x = box.x + 2 + col * colWidth
+                    screen.put(e.0, x: x, y: y, style: Style(role: .accent, bold: true), clip: inner)
+                    screen.put("  " + e.1, x: x + 1, y: y, style: .plain, clip: inner)
+                }
+            case .text(let t):
+                screen.put(t, x: box.x + 2, y: y, style: Style(role: .muted), clip: inner)
+            }
         }
-        for (k, l) in keys.enumerated() {
-            let y = box.y + 2 + perColumn + k
-            guard y < inner.maxY else { break }
-            screen.put(l, x: box.x + 2, y: y, style: Style(role: .muted), clip: inner)
-        }
+        if top + visible < lines.count { screen.put("↓", x: box.maxX - 2, y: box.maxY - 2, style: .dim) }
+        if top > 0 { screen.put("↑", x: box.maxX - 2, y: box.y + 1, style: .dim) }
         screen.addHitRegion(box, action: .map(.dismiss))
     }
 }

@@ -24,8 +24,8 @@ public enum MapScreen: FeatureView {
             renderMap(&screen, canvas, state: state, scene: scene)
         }
         if !hints.isEmpty {
-            let key = state.map.cardOpen ? "map.hintsCard" : state.map.textMode ? "map.hintsText" : "map.hints"
-            screen.put(TextWidth.truncate(s(key), to: hints.width), x: hints.x, y: hints.y, style: Style(role: .muted), clip: hints)
+            let key = state.map.legendOpen ? "map.hintsLegend" : state.map.cardOpen ? "map.hintsCard" : state.map.textMode ? "map.hintsText" : "map.hints"
+            screen.put(TextWidth.fitHints(s(key), to: hints.width), x: hints.x, y: hints.y, style: Style(role: .muted), clip: hints)
         }
         if state.map.cardOpen, let sel = state.map.selection, let item = scene.items.first(where: { $0.id == sel }) {
             MapCard.render(&screen, canvas, state: state, scene: scene, item: item)
@@ -247,12 +247,23 @@ public enum MapScreen: FeatureView {
         case .char("r"): return .map(.retry)
         default: break
         }
+        if m.legendOpen {
+            switch key {
+            case .up, .char("k"): return .map(.scrollLegend(-1))
+            case .down, .char("j"): return .map(.scrollLegend(1))
+            case .pageUp: return .map(.scrollLegend(-max(1, state.viewportRows - 6)))
+            case .pageDown: return .map(.scrollLegend(max(1, state.viewportRows - 6)))
+            default: break
+            }
+        }
         if m.textMode {
             switch key {
             case .up, .char("k"): return .map(.selectStep(-1))
             case .down, .char("j"): return .map(.selectStep(1))
             case .pageUp: return .map(.selectStep(-max(1, state.viewportRows - 4)))
             case .pageDown: return .map(.selectStep(max(1, state.viewportRows - 4)))
+            case .home, .char("g"): return .map(.selectStep(-1_000_000))
+            case .end, .char("G"): return .map(.selectStep(1_000_000))
             default: return nil
             }
         }
