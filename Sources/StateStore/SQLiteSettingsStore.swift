@@ -111,6 +111,7 @@ public final class SQLiteSettingsStore: SettingsStoring, Sendable {
 
     public func load() -> Result<PersistedSettings?, LoadFailure> {
         run(doing: "read settings from") { db in
+            ReadProblems.count = 0
             var values: [String: String] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT key, value FROM settings") {
                 if let key = row.decoded("key", as: String.self), let value = row.decoded("value", as: String.self) { values[key] = value }
@@ -128,6 +129,7 @@ public final class SQLiteSettingsStore: SettingsStoring, Sendable {
             for storage in features {
                 if let value = try storage.loadValue(db) { settings.saves.values[storage.feature] = value }
             }
+            settings.skippedValues = ReadProblems.count
             return settings
         }
     }

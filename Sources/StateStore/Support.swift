@@ -115,6 +115,20 @@ extension Row {
     /// subscript stops the program on a value it cannot convert (a text where a number was
     /// written); a state database edited by hand or damaged must never do that.
     func decoded<T: DatabaseValueConvertible>(_ column: String, as _: T.Type) -> T? {
-        T.fromDatabaseValue(self[column] as DatabaseValue)
+        let raw = self[column] as DatabaseValue
+        let value = T.fromDatabaseValue(raw)
+        if value == nil, !raw.isNull { ReadProblems.count += 1 }
+        return value
+    }
+}
+
+/// Values a load found but could not read (a text where a number was written), counted on
+/// the thread that loads, so the guide can say some saved values were skipped.
+enum ReadProblems {
+    private static let key = "docent.state.readProblems"
+
+    static var count: Int {
+        get { Thread.current.threadDictionary[key] as? Int ?? 0 }
+        set { Thread.current.threadDictionary[key] = newValue }
     }
 }

@@ -106,6 +106,8 @@ final class StateStoreTests: XCTestCase {
         XCTAssertEqual(loaded.seenMessageIDs, [4, 5])
         XCTAssertNil(loaded.language, "a blob as the language")
         XCTAssertTrue(loaded.introSeen)
+        XCTAssertEqual(loaded.skippedValues, 4, "seconds, expiry, a stop's tour and the language were skipped (and said)")
+        XCTAssertEqual(try openStore().load().get()?.skippedValues, 4, "counted afresh at every load")
         // A blob as the language, read back once more through the other path.
         try raw_write(path("nested/dir/state.sqlite"), "UPDATE tour_position SET language = x'00ff', seconds = 3")
         XCTAssertNil(try openStore().load().get()?.progress.current)

@@ -33,6 +33,15 @@ final class ReducerTests: XCTestCase {
         send(&t, .launched(restored: PersistedSettings(language: Language(code: "ko"), introSeen: true), languageOverride: nil), effects: [.loadDocument(source: "/museum/appData.json")]) {
             $0.introSeen = true
         }
+        // Saved values that could not be read are said, not silently dropped (issue 17 #0).
+        var u = fresh()
+        var damaged = PersistedSettings(introSeen: true)
+        damaged.skippedValues = 2
+        send(&u, .launched(restored: damaged, languageOverride: nil), effects: [.loadDocument(source: "/museum/appData.json")]) {
+            $0.introSeen = true
+            $0.banner = Banner(.key("banner.stateValuesSkipped", ["count": .verbatim("2")]), level: .warning)
+        }
+        XCTAssertEqual(u.banner?.text(u.strings), "2 saved values could not be read and were left out; the rest of your settings are restored.")
     }
 
     func testDocumentLoadedQueuesUnseenLaunchMessageAndFetches() throws {

@@ -50,6 +50,9 @@ public struct PersistedSettings: Equatable, Sendable {
     public var introSeen: Bool
     /// What each feature keeps (its own storage in the shell reads and writes it).
     public var saves: FeatureSaves
+    /// Saved values that could not be read and were left out (a damaged or hand-edited
+    /// database); said in a banner at start, never saved.
+    public var skippedValues = 0
 
     public init(language: Language? = nil, lastTab: Tab = .home, seenMessageIDs: Set<Int> = [], locationEnabled: Bool = true, introSeen: Bool = false, saves: FeatureSaves = FeatureSaves()) {
         self.saves = saves

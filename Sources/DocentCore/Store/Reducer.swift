@@ -154,6 +154,9 @@ public enum Reducer {
             for (id, value) in r.saves.values { state.features[id: id]?.restore(value, &state) }
             if state.tabs.contains(r.lastTab) { state.tab = r.lastTab }
             if let l = r.language, state.catalog.tables[l] != nil { state.language = l }
+            if r.skippedValues > 0 {
+                state.banner = Banner(.key("banner.stateValuesSkipped", ["count": .verbatim(String(r.skippedValues))]), level: .warning)
+            }
         }
         if let l = override, state.catalog.tables[l] != nil { state.language = l }
         if !state.introSeen { state.overlay = .help(firstRun: true) }
