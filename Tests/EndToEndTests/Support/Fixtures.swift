@@ -70,10 +70,21 @@ enum UIStrings {
     }
 
     /// Whether `line` shows the key hints `key`, whole or cut short with "…" (narrow panes).
+    /// Whether `line` shows the hints of `key`: whole, or shortened as the guide shortens them
+    /// (whole hints kept, then "…", then the `? help` hint when it fits; or cut by words).
     static func showsHints(_ line: String, _ code: String, _ key: String) throws -> Bool {
         let full = try get(code, key)
         let shown = line.trimmingCharacters(in: .whitespaces)
         if shown == full { return true }
+        let parts = full.components(separatedBy: " · ")
+        var shownParts = shown.components(separatedBy: " · ")
+        if let cut = shownParts.firstIndex(where: { $0.hasSuffix(" …") }) {
+            let tail = shownParts[(cut + 1)...]
+            guard tail.count <= 1, tail.allSatisfy({ parts.contains($0) && $0.hasPrefix("? ") }) else { return false }
+            shownParts = Array(shownParts[...cut])
+            shownParts[cut] = String(shownParts[cut].dropLast(2))
+            return parts.starts(with: shownParts)
+        }
         guard shown.hasSuffix("…"), shown.count > 10 else { return false }
         return full.hasPrefix(String(shown.dropLast()).trimmingCharacters(in: .whitespaces))
     }
