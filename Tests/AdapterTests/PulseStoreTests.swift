@@ -279,6 +279,17 @@ final class PulseStoreTests: XCTestCase {
         XCTAssertEqual(try store.recountMismatches(), [])
     }
 
+    func testIdentityIsKeptInTheStateDatabase() throws {
+        let state = try SQLiteSettingsStore.open(path: tempDir + "/state.sqlite", features: [PulseStorage()]).get()
+        var settings = PersistedSettings(introSeen: true)
+        let identity = PulseIdentity(credentials: alice, nextSequence: UInt64.max - 1)
+        settings.saves[PulseFeature.self] = identity
+        try state.save(settings).get()
+        let again = try SQLiteSettingsStore.open(path: tempDir + "/state.sqlite", features: [PulseStorage()]).get()
+        XCTAssertEqual(try again.load().get()?.saves[PulseFeature.self], identity)
+        XCTAssertEqual(try again.appliedMigrations().get(), ["v1", "v4-pulse-identity"])
+    }
+
     // MARK: Several processes
 
     static let workerDB = "DOCENT_PULSE_WORKER_DB"
