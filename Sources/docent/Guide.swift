@@ -28,6 +28,9 @@ struct Guide: ParsableCommand {
     @Option(name: .customLong("state"), help: "State database (default: $XDG_DATA_HOME/docent/state.sqlite).")
     var statePath: String?
 
+    @Option(name: .customLong("pulse"), help: "Where Visitor Pulse lives: sqlite:PATH, a file every guide of this machine may share (default: $XDG_DATA_HOME/docent/pulse.sqlite).")
+    var pulse: String?
+
     func run() throws {
         let env = ProcessInfo.processInfo.environment
         // Configuration: file, then flags.
@@ -118,6 +121,10 @@ struct Guide: ParsableCommand {
         state.timeZone = .current
         state.museumTimeZone = cfg.timeZone
         state.config = cfg.features
+        if let pulse {
+            if case .failure(let f) = PulseLocation.parse(pulse) { throw failure("--pulse: \(f.message)") }
+            state.config[PulseFeature.configKey] = pulse
+        }
         let loop = GuideLoop(
             state: state, backend: backend, effects: effects, audio: audio,
             clock: Date.init, monotonic: { DispatchTime.now().uptimeNanoseconds })

@@ -39,7 +39,7 @@ struct AnyRunner: Sendable {
 /// The features whose effects need the outside world, and those that keep something in the
 /// state database: one line each.
 enum Runners {
-    static let storages: [any FeatureStorage] = [TourStorage(), MemberStorage(), PlayerStorage()]
+    static let storages: [any FeatureStorage] = [TourStorage(), MemberStorage(), PlayerStorage(), PulseStorage()]
 
     static func all(_ context: RunnerContext) -> [AnyRunner] {
         [
@@ -47,6 +47,7 @@ enum Runners {
             AnyRunner(MapRunner.self, context: context),
             AnyRunner(SearchRunner.self, context: context),
             AnyRunner(MemberRunner.self, context: context),
+            AnyRunner(PulseRunner.self, context: context),
         ]
     }
 }

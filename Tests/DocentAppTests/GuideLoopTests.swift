@@ -95,7 +95,7 @@ final class GuideLoopTests: XCTestCase {
     func testAResultPostedDuringTheWaitWakesItAndIsHandledNextTurn() {
         let (loop, backend, effects, _) = makeLoop()
         loop.send(.launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
-        XCTAssertEqual(effects.ran, [.loadDocument(source: "/museum/appData.json")])
+        XCTAssertEqual(effects.ran, [.loadDocument(source: "/museum/appData.json"), .pulse(.open(.defaultFile, identity: nil, seed: "/museum/pulse/seed.json"))])
         let failure = AppAction.documentLoaded(.failure(LoadFailure("file not found: /museum/appData.json")), note: nil)
         backend.duringWait = { _ in loop.mailbox.post(failure) }
         loop.step()

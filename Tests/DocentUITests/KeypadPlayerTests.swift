@@ -286,7 +286,7 @@ final class KeypadPlayerTests: XCTestCase {
         var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
         var saved = PersistedSettings(introSeen: true)
         saved.saves[PlayerFeature.self] = 0.65
-        send(&s, .launched(restored: saved, languageOverride: nil), effects: [.loadDocument(source: "/museum/appData.json"), .audio(.volume(0.65))]) {
+        send(&s, .launched(restored: saved, languageOverride: nil), effects: [.loadDocument(source: "/museum/appData.json"), .audio(.volume(0.65)), .pulse(.open(.defaultFile, identity: nil, seed: "/museum/pulse/seed.json"))]) {
             $0.introSeen = true
             $0.player.volume = 0.65
             $0.player.snapshot.volume = 0.65

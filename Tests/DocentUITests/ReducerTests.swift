@@ -13,7 +13,7 @@ final class ReducerTests: XCTestCase {
 
     func testFirstLaunchShowsIntroAndLoads() {
         var s = fresh()
-        send(&s, .launched(restored: nil, languageOverride: nil), effects: [.loadDocument(source: "/museum/appData.json")]) {
+        send(&s, .launched(restored: nil, languageOverride: nil), effects: [.loadDocument(source: "/museum/appData.json"), .pulse(.open(.defaultFile, identity: nil, seed: "/museum/pulse/seed.json"))]) {
             $0.overlay = .help(firstRun: true)
         }
     }
@@ -21,7 +21,7 @@ final class ReducerTests: XCTestCase {
     func testRestoredSettingsAndLanguageOverride() {
         var s = fresh()
         let saved = PersistedSettings(language: .spanish, lastTab: .info, seenMessageIDs: [7], locationEnabled: false, introSeen: true)
-        send(&s, .launched(restored: saved, languageOverride: .chinese), effects: [.loadDocument(source: "/museum/appData.json")]) {
+        send(&s, .launched(restored: saved, languageOverride: .chinese), effects: [.loadDocument(source: "/museum/appData.json"), .pulse(.open(.defaultFile, identity: nil, seed: "/museum/pulse/seed.json"))]) {
             $0.language = .chinese
             $0.tab = .info
             $0.seenMessageIDs = [7]
@@ -30,14 +30,14 @@ final class ReducerTests: XCTestCase {
         }
         // A language without UI strings is ignored.
         var t = fresh()
-        send(&t, .launched(restored: PersistedSettings(language: Language(code: "ko"), introSeen: true), languageOverride: nil), effects: [.loadDocument(source: "/museum/appData.json")]) {
+        send(&t, .launched(restored: PersistedSettings(language: Language(code: "ko"), introSeen: true), languageOverride: nil), effects: [.loadDocument(source: "/museum/appData.json"), .pulse(.open(.defaultFile, identity: nil, seed: "/museum/pulse/seed.json"))]) {
             $0.introSeen = true
         }
         // Saved values that could not be read are said, not silently dropped (issue 17 #0).
         var u = fresh()
         var damaged = PersistedSettings(introSeen: true)
         damaged.skippedValues = 2
-        send(&u, .launched(restored: damaged, languageOverride: nil), effects: [.loadDocument(source: "/museum/appData.json")]) {
+        send(&u, .launched(restored: damaged, languageOverride: nil), effects: [.loadDocument(source: "/museum/appData.json"), .pulse(.open(.defaultFile, identity: nil, seed: "/museum/pulse/seed.json"))]) {
             $0.introSeen = true
             $0.banner = Banner(.key("banner.stateValuesSkipped", ["count": .verbatim("2")]), level: .warning)
         }

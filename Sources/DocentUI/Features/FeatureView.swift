@@ -11,6 +11,9 @@ public protocol FeatureView {
     /// Its keys on every page (after the page's own, before the shared ones): the keypad's
     /// digits, the player's Space. nil: not one of its keys here.
     static func anywhere(_ key: Key, in state: AppState) -> AppAction?
+    /// Its keys while one of its boxes is on screen, before the shared box keys (the Pulse
+    /// box's digits, typing in a box); nil: the shared ones.
+    static func overlayKeys(_ key: Key, _ overlay: Core.Overlay, state: AppState) -> AppAction?
     /// Draws one of its boxes over the screen.
     static func renderOverlay(_ screen: inout Screen, _ overlay: Core.Overlay, state: AppState)
     /// Draws the line under every page, if it owns it (the mini player); false: not its line.
@@ -26,6 +29,7 @@ extension FeatureView {
     public static func anywhere(_ key: Key, in state: AppState) -> AppAction? { nil }
     public static func footer(_ screen: inout Screen, _ area: Rect, state: AppState) -> Bool { false }
     public static func help(_ state: AppState) -> HelpSection? { nil }
+    public static func overlayKeys(_ key: Key, _ overlay: Core.Overlay, state: AppState) -> AppAction? { nil }
 }
 
 extension FeatureView where Core.Overlay == Never {
@@ -40,6 +44,7 @@ public struct FeatureEntry: Sendable {
     let hints: @Sendable (AppState) -> String?
     let anywhere: @Sendable (Key, AppState) -> AppAction?
     let overlay: @Sendable (inout Screen, FeatureValue, AppState) -> Void
+    let overlayKeys: @Sendable (Key, FeatureValue, AppState) -> AppAction?
     let footer: @Sendable (inout Screen, Rect, AppState) -> Bool
     let help: @Sendable (AppState) -> HelpSection?
 
@@ -50,6 +55,7 @@ public struct FeatureEntry: Sendable {
         hints = { V.hints($0) }
         anywhere = { V.anywhere($0, in: $1) }
         overlay = { screen, v, state in if let o = v.as(V.Core.Overlay.self) { V.renderOverlay(&screen, o, state: state) } }
+        overlayKeys = { key, v, state in v.as(V.Core.Overlay.self).flatMap { V.overlayKeys(key, $0, state: state) } }
         footer = { V.footer(&$0, $1, state: $2) }
         help = { V.help($0) }
     }
@@ -62,6 +68,7 @@ public struct FeatureEntry: Sendable {
         hints = { _ in nil }
         anywhere = { _, _ in nil }
         overlay = { _, _, _ in }
+        overlayKeys = { _, _, _ in nil }
         footer = { _, _, _ in false }
         help = { _ in nil }
     }

@@ -36,6 +36,8 @@ public enum KeyMap {
     }
 
     static func overlayAction(_ key: Key, _ state: AppState) -> AppAction? {
+        // A feature's box may take keys of its own first (digits, typed text).
+        if case .feature(let v)? = state.overlay, let a = Registry.entry(v.feature)?.overlayKeys(key, v, state) { return a }
         switch key {
         case .up, .char("k"): return .move(-1)
         case .down, .char("j"): return .move(1)

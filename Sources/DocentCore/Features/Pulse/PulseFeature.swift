@@ -1,0 +1,421 @@
+import Foundation
+
+/// The visitor's identity in Pulse and the next note sequence (kept in the state database).
+public struct PulseIdentity: Equatable, Sendable {
+    public var credentials: VisitorCredentials
+    /// The sequence of the visitor's next note.
+    public var nextSequence: UInt64
+    public init(credentials: VisitorCredentials, nextSequence: UInt64) {
+        self.credentials = credentials
+        self.nextSequence = nextSequence
+    }
+}
+
+public struct PulseState: Equatable, Sendable {
+    /// Where the store is (configuration `pulse`, or `--pulse`).
+    public var location: PulseLocation = .defaultFile
+    public var identity: PulseIdentity?
+    /// The store was opened and the visitor is known to it.
+    public var ready = false
+    /// What the store showed last.
+    public var snapshot: PulseSnapshot?
+    /// A change check is under way (one at a time).
+    public var checking = false
+    /// The highlighted choice of the Pulse box (0…4).
+    public var boxSelection = 0
+    /// The note being written, for `draftSubject`; kept when the editor is closed with Esc.
+    public var draft = ""
+    public var draftSubject: PulseSubject?
+    /// The editor's cursor, in characters from the start.
+    public var cursor = 0
+    /// A note was sent and its answer is awaited.
+    public var sending = false
+    /// The notes list: whose, what, which row, exact times or ages.
+    public var notes: [PulseNote] = []
+    public var notesSubject: PulseSubject?
+    public var noteSelection = 0
+    public var exactTimes = false
+    /// The last note this visitor reported from the list (`u` takes it back).
+    public var lastReport: NoteID?
+    public init() {}
+}
+
+public enum PulseAction: Equatable, Sendable {
+    /// `f`: the Pulse box for what is open or playing.
+    case open
+    /// A numbered choice of the box (1 like, 2 meh, 3 not for me, 4 write, 5 read).
+    case choose(Int)
+    // The note editor.
+    case typed(String)
+    case cursorLeft, cursorRight, cursorHome, cursorEnd, deleteBackward, deleteForward
+    case send
+    // The notes list.
+    case report
+    case undoReport
+    case toggleTimes
+    /// The periodic change check.
+    case check
+    // Answers from the store.
+    case opened(Result<VisitorCredentials, PulseStoreError>)
+    case checked(Result<PulseSnapshot?, PulseStoreError>)
+    case reacted(PulseSubject, Result<PulseCounts, PulseStoreError>)
+    case posted(Result<PostOutcome, PulseStoreError>)
+    case notesLoaded(PulseSubject, Result<[PulseNote], PulseStoreError>)
+    case reported(NoteID, Result<Bool, PulseStoreError>)
+}
+
+public enum PulseEffect: Equatable, Sendable {
+    /// Open the store, load the seed into it if it is empty, make the visitor known (creating
+    /// an identity when `identity` is nil).
+    /// `seed`: the museum's seed file next to a local appData (`pulse/seed.json`), if any.
+    case open(PulseLocation, identity: VisitorCredentials?, seed: String?)
+    case check(viewer: VisitorID?, dayStart: Date, since: PulseVersion?)
+    case react(ReactionValue?, PulseSubject, VisitorCredentials)
+    case post(NoteDraft, VisitorCredentials)
+    case loadNotes(PulseSubject, viewer: VisitorID?)
+    case report(NoteID, Bool, VisitorCredentials)
+    case recordPlay(PulseSubject)
+}
+
+/// Visitor Pulse in the guide: reactions, notes and reports on what is open or playing,
+/// through the `PulseStore` the runner holds. The rules are `PulseRules`; the box, the editor
+/// and the notes list are drawn by `PulseView`.
+public enum PulseFeature: Feature {
+    public typealias State = PulseState
+    public typealias Action = PulseAction
+    public typealias Effect = PulseEffect
+    public typealias Saved = PulseIdentity
+
+    public enum Overlay: Equatable, Sendable {
+        /// The numbered choices for a subject.
+        case box(PulseSubject)
+        /// Writing a note on a subject.
+        case editor(PulseSubject)
+        /// Reading a subject's notes.
+        case notes(PulseSubject)
+    }
+
+    public static let id = FeatureID("pulse")
+    public static let initialState = PulseState()
+    public static let configKey = "pulse"
+    public static let configKeys = [configKey]
+    /// The change check's timer, and how often it runs.
+    public static let checkTimer = TimerID("pulseCheck")
+    public static let checkMilliseconds = 5_000
+    public static let rules = PulseRules.standard
+
+    public static func reduce(_ state: inout AppState, _ a: PulseAction) -> [DocentCore.Effect] {
+        switch a {
+        case .open:
+            guard let subject = currentSubject(state) else { return [] }
+            state.pulse.boxSelection = 0
+            state.overlay = show(.box(subject))
+            return []
+        case .choose(let n):
+            guard case .box(let subject)? = overlay(in: state), (1...5).contains(n) else { return [] }
+            state.pulse.boxSelection = n - 1
+            switch n {
+            case 1, 2, 3: return react(&state, [.up, .meh, .down][n - 1], subject)
+            case 4:
+                if state.pulse.draftSubject != subject {
+                    state.pulse.draft = ""
+                    state.pulse.cursor = 0
+                    state.pulse.draftSubject = subject
+                }
+                state.overlay = show(.editor(subject))
+                return []
+            default:
+                state.pulse.notes = []
+                state.pulse.notesSubject = subject
+                state.pulse.noteSelection = 0
+                state.pulse.lastReport = nil
+                state.overlay = show(.notes(subject))
+                return [effect(.loadNotes(subject, viewer: state.pulse.identity?.credentials.visitor))]
+            }
+        case .typed(let text):
+            guard case .editor? = overlay(in: state), !state.pulse.sending else { return [] }
+            var chars = Array(state.pulse.draft)
+            let clean = Array(text.filter { c in !c.unicodeScalars.contains { $0.value < 0x20 || ($0.value >= 0x7F && $0.value < 0xA0) } })
+            let at = min(max(0, state.pulse.cursor), chars.count)
+            // Typing stops at the limit (the counter says why).
+            let room = NoteText.maxCells - TextWidth.width(String(chars))
+            var fitting: [Character] = []
+            var used = 0
+            for c in clean {
+                let w = TextWidth.width(of: c)
+                if used + w > room { break }
+                fitting.append(c)
+                used += w
+            }
+            chars.insert(contentsOf: fitting, at: at)
+            state.pulse.draft = String(chars)
+            state.pulse.cursor = at + fitting.count
+            return []
+        case .cursorLeft, .cursorRight, .cursorHome, .cursorEnd, .deleteBackward, .deleteForward:
+            guard case .editor? = overlay(in: state) else { return [] }
+            edit(&state.pulse, a)
+            return []
+        case .send:
+            guard case .editor(let subject)? = overlay(in: state), !state.pulse.sending else { return [] }
+            switch NoteText.clean(state.pulse.draft) {
+            case .failure(let p):
+                state.banner = Banner(PulseStoreError.badText(p).phrase, level: .warning)
+                return []
+            case .success:
+                guard state.pulse.ready, var identity = state.pulse.identity else {
+                    state.banner = Banner(.key("pulse.notReady"), level: .warning)
+                    return []
+                }
+                // The sequence never goes back, even if the clock does (see DECISIONS.md).
+                let millis = UInt64(max(0, (state.now.timeIntervalSince1970 * 1000).rounded(.down)).clamped(to: 0...9e15))
+                let seq = max(identity.nextSequence, millis)
+                identity.nextSequence = seq + 1
+                state.pulse.identity = identity
+                state.pulse.sending = true
+                let draft = NoteDraft(id: NoteID(visitor: identity.credentials.visitor, sequence: seq), subject: subject, language: state.language, text: state.pulse.draft)
+                return [effect(.post(draft, identity.credentials)), .persist(state.settings)]
+            }
+        case .report, .undoReport:
+            guard case .notes? = overlay(in: state), let creds = state.pulse.identity?.credentials, state.pulse.ready else { return [] }
+            if a == .report {
+                guard state.pulse.notes.indices.contains(state.pulse.noteSelection) else { return [] }
+                let note = state.pulse.notes[state.pulse.noteSelection]
+                // Gone for the reporter at once; the store is told.
+                state.pulse.notes.remove(at: state.pulse.noteSelection)
+                state.pulse.noteSelection = min(state.pulse.noteSelection, max(0, state.pulse.notes.count - 1))
+                state.pulse.lastReport = note.id
+                state.pulse.snapshot?.myReports.insert(note.id)
+                state.banner = Banner(.key("pulse.reported"))
+                return [effect(.report(note.id, true, creds))]
+            }
+            guard let id = state.pulse.lastReport else { return [] }
+            state.pulse.lastReport = nil
+            state.pulse.snapshot?.myReports.remove(id)
+            state.banner = Banner(.key("pulse.reportUndone"))
+            return [effect(.report(id, false, creds))]
+        case .toggleTimes:
+            state.pulse.exactTimes.toggle()
+            return []
+        case .check:
+            var out: [DocentCore.Effect] = [.timer(checkTimer, milliseconds: checkMilliseconds, action: action(.check))]
+            if state.pulse.ready, !state.pulse.checking {
+                state.pulse.checking = true
+                out.append(effect(.check(viewer: state.pulse.identity?.credentials.visitor, dayStart: dayStart(state), since: state.pulse.snapshot?.version)))
+            }
+            return out
+        case .opened(.success(let creds)):
+            state.pulse.ready = true
+            var out: [DocentCore.Effect] = []
+            if state.pulse.identity?.credentials != creds {
+                state.pulse.identity = PulseIdentity(credentials: creds, nextSequence: 0)
+                out.append(.persist(state.settings))
+            }
+            state.pulse.checking = true
+            out.append(effect(.check(viewer: creds.visitor, dayStart: dayStart(state), since: nil)))
+            out.append(.timer(checkTimer, milliseconds: checkMilliseconds, action: action(.check)))
+            return out
+        case .opened(.failure(let e)):
+            state.banner = Banner(e.phrase, level: .warning)
+            return []
+        case .checked(let result):
+            state.pulse.checking = false
+            switch result {
+            case .success(nil): return []
+            case .success(let snap?):
+                state.pulse.snapshot = snap
+                // Something changed: the open notes list is read again.
+                if case .notes(let s)? = overlay(in: state) { return [effect(.loadNotes(s, viewer: state.pulse.identity?.credentials.visitor))] }
+                return []
+            case .failure: return []  // the next check tries again; nothing on screen changes
+            }
+        case .reacted(let subject, let result):
+            switch result {
+            case .success(let counts): state.pulse.snapshot?.counts[subject] = counts
+            case .failure(let e):
+                state.banner = Banner(e.phrase, level: .warning)
+                // The optimistic change is undone by the next snapshot, whatever its version.
+                if let v = state.pulse.snapshot?.version { state.pulse.snapshot?.version = PulseVersion(v.value - 1) }
+            }
+            return []
+        case .posted(let result):
+            state.pulse.sending = false
+            switch result {
+            case .success(let outcome):
+                let note: PulseNote
+                switch outcome {
+                case .created(let n), .alreadyStored(let n): note = n
+                }
+                state.pulse.draft = ""
+                state.pulse.cursor = 0
+                state.pulse.draftSubject = nil
+                state.banner = Banner(.key("pulse.noteSent"))
+                if case .editor? = overlay(in: state) { state.overlay = nil }
+                state.pulse.snapshot?.noteCounts[note.subject, default: 0] += 1
+                return []
+            case .failure(let e):
+                state.banner = Banner(e.phrase, level: .warning)
+                return []
+            }
+        case .notesLoaded(let subject, let result):
+            guard state.pulse.notesSubject == subject else { return [] }
+            switch result {
+            case .success(let notes):
+                let selected = state.pulse.notes.indices.contains(state.pulse.noteSelection) ? state.pulse.notes[state.pulse.noteSelection].id : nil
+                state.pulse.notes = notes
+                state.pulse.noteSelection = selected.flatMap { id in notes.firstIndex { $0.id == id } } ?? min(state.pulse.noteSelection, max(0, notes.count - 1))
+            case .failure(let e): state.banner = Banner(e.phrase, level: .warning)
+            }
+            return []
+        case .reported(_, let result):
+            if case .failure(let e) = result { state.banner = Banner(e.phrase, level: .warning) }
+            if let s = state.pulse.notesSubject, case .notes? = overlay(in: state) {
+                return [effect(.loadNotes(s, viewer: state.pulse.identity?.credentials.visitor))]
+            }
+            return []
+        }
+    }
+
+    /// A reaction: the same choice again withdraws it. Shown at once; the store's counts
+    /// follow.
+    static func react(_ state: inout AppState, _ chosen: ReactionValue, _ subject: PulseSubject) -> [DocentCore.Effect] {
+        guard state.pulse.ready, let creds = state.pulse.identity?.credentials, state.pulse.snapshot != nil else {
+            state.banner = Banner(.key("pulse.notReady"), level: .warning)
+            return []
+        }
+        let old = state.pulse.snapshot?.mine[subject]
+        let new = PulseRules.toggled(old, pressing: chosen)
+        let counts = (state.pulse.snapshot?.counts[subject] ?? .zero).changed(from: old, to: new)
+        state.pulse.snapshot?.mine[subject] = new
+        state.pulse.snapshot?.counts[subject] = counts
+        state.banner = Banner(.key(new == nil ? "pulse.withdrawn" : "pulse.reacted"))
+        return [effect(.react(new, subject, creds))]
+    }
+
+    static func edit(_ p: inout PulseState, _ a: PulseAction) {
+        var chars = Array(p.draft)
+        let at = min(max(0, p.cursor), chars.count)
+        switch a {
+        case .cursorLeft: p.cursor = max(0, at - 1)
+        case .cursorRight: p.cursor = min(chars.count, at + 1)
+        case .cursorHome: p.cursor = 0
+        case .cursorEnd: p.cursor = chars.count
+        case .deleteBackward:
+            guard at > 0 else { return }
+            chars.remove(at: at - 1)
+            p.cursor = at - 1
+        case .deleteForward:
+            guard at < chars.count else { return }
+            chars.remove(at: at)
+        default: return
+        }
+        p.draft = String(chars)
+    }
+
+    /// `pulse/seed.json` beside a local appData (a remote museum's seed is loaded by its
+    /// service, issue 13).
+    static func seedPath(_ state: AppState) -> String? {
+        guard case .loading(let source) = state.document else { return nil }
+        var path = source
+        if path.hasPrefix("file://") { path = String(path.dropFirst(7)) }
+        guard path.hasPrefix("/"), let slash = path.lastIndex(of: "/") else { return nil }
+        return String(path[...slash]) + "pulse/seed.json"
+    }
+
+    /// The start of the visitor's day, in the museum's zone.
+    static func dayStart(_ state: AppState) -> Date {
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = state.timeZone
+        return cal.startOfDay(for: state.now)
+    }
+
+    /// What `f` is about: the page open (an exhibition, a tour), else what is playing (the
+    /// stop of a tour, an artwork), else the museum.
+    public static func currentSubject(_ state: AppState) -> PulseSubject? {
+        guard state.museum != nil else { return nil }
+        if let r = HomeFeature.route(in: state), case .exhibition(let id) = r { return .exhibition(id) }
+        if let r = TourFeature.route(in: state), case .detail(let id) = r { return .tour(id) }
+        if let track = state.player.track {
+            if let a = track.artworkID { return .artwork(a) }
+            if let t = track.tourID { return .tour(t) }
+        }
+        return .museum
+    }
+
+    /// A subject's name as the visitor knows it.
+    public static func title(_ subject: PulseSubject, _ state: AppState) -> String {
+        let s = state.strings
+        guard let app = state.museum else { return subject.key }
+        let parts = subject.key.split(separator: ":", maxSplits: 1)
+        let id = parts.count == 2 ? Int(parts[1]) : nil
+        switch subject.kind {
+        case "artwork": if let id, let a = app.artworks[id] { return a.title }
+        case "tour": if let id, let t = app.tour(id) { return t.text(state.language).text.title }
+        case "exhibition":
+            if let id, case .loaded(let items) = state[HomeFeature.self].exhibitions, let e = items.first(where: { $0.id == id }) { return e.title }
+            return s("pulse.exhibition")
+        case "museum": return s("pulse.museum")
+        default: break
+        }
+        return subject.key
+    }
+
+    // MARK: Hooks
+
+    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+        switch event {
+        case .launched:
+            switch PulseLocation.parse(state.config[configKey]) {
+            case .success(let l): state.pulse.location = l
+            case .failure(let f):
+                state.banner = Banner(.key("pulse.error.unavailable", ["reason": .verbatim(f.message)]), level: .warning)
+                return []
+            }
+            return [effect(.open(state.pulse.location, identity: state.pulse.identity?.credentials, seed: seedPath(state)))]
+        case .playerChanged(let before):
+            // A commentary that starts counts as a play (anonymous).
+            guard let track = state.player.track, let a = track.artworkID, state.player.snapshot.token != before.token, state.pulse.ready else { return [] }
+            return [effect(.recordPlay(.artwork(a)))]
+        case .documentLoaded, .languageChanged, .tick, .navigated, .settled, .quitting:
+            return []
+        }
+    }
+
+    public static func overlay(_ input: OverlayInput, _ o: Overlay, _ state: inout AppState) -> [DocentCore.Effect] {
+        switch (o, input) {
+        case (.box, .move(let d)):
+            state.pulse.boxSelection = min(4, max(0, state.pulse.boxSelection + d))
+            return []
+        case (.box, .activate): return reduce(&state, .choose(state.pulse.boxSelection + 1))
+        case (.box, .choose(let i)): return reduce(&state, .choose(i + 1))
+        case (.editor, .activate): return reduce(&state, .send)
+        case (.notes, .move(let d)):
+            state.pulse.noteSelection = min(max(0, state.pulse.notes.count - 1), max(0, state.pulse.noteSelection + d))
+            return []
+        case (.notes, .activate): return reduce(&state, .toggleTimes)
+        case (_, .dismissed), (.editor, _), (.notes, _), (.box, _): return []
+        }
+    }
+
+    public static func saved(_ state: AppState) -> PulseIdentity? { state.pulse.identity }
+    public static func restore(_ saved: PulseIdentity, _ state: inout AppState) { state.pulse.identity = saved }
+}
+
+extension Double {
+    fileprivate func clamped(to r: ClosedRange<Double>) -> Double { Swift.min(Swift.max(self, r.lowerBound), r.upperBound) }
+}
+
+extension AppState {
+    public var pulse: PulseState {
+        get { self[PulseFeature.self] }
+        _modify { yield &self[PulseFeature.self] }
+        set { self[PulseFeature.self] = newValue }
+    }
+}
+
+extension AppAction {
+    public static func pulse(_ a: PulseAction) -> AppAction { PulseFeature.action(a) }
+}
+
+extension Effect {
+    public static func pulse(_ e: PulseEffect) -> Effect { PulseFeature.effect(e) }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// Where Pulse lives: the embedded SQLite file (`StateStore.SQLitePulseStore`, the default),
+/// and later the Pulse service over HTTP (issue 13). The interface sits beside its consumer;
+/// the feature talks to nothing else, so a store is swapped without touching it.
+///
+/// Shaped for a remote store: every call is `async` and may fail with `PulseStoreError`;
+/// writes carry ids the client chose (a note's `NoteID`; a reaction is keyed by subject and
+/// visitor), so a retried write is the same write; reads say which `PulseVersion` they saw,
+/// and `snapshot(… since:)` answers nil while nothing changed (an ETag and a 304 over HTTP, one
+/// indexed row in SQLite). Counts are computed by the store in the same transaction as the
+/// rows, never sent by a client. The store keeps time (the server's clock wins).
+public protocol PulseStore: Sendable {
+    /// Makes the visitor known to the store (the same credentials again: nothing changes).
+    /// Fails with `.badCredentials` when the id is known with another secret.
+    func register(_ credentials: VisitorCredentials) async throws(PulseStoreError)
+    /// What the guide shows of Pulse, for `viewer`; nil when the store is still at `since`.
+    func snapshot(viewer: VisitorID?, dayStart: Date, since: PulseVersion?) async throws(PulseStoreError) -> PulseSnapshot?
+    /// The notes on a subject that `viewer` may see, newest first.
+    func notes(on subject: PulseSubject, viewer: VisitorID?) async throws(PulseStoreError) -> [PulseNote]
+    /// Sets (or with nil withdraws) the visitor's reaction; answers the subject's counts.
+    func react(_ value: ReactionValue?, on subject: PulseSubject, as credentials: VisitorCredentials) async throws(PulseStoreError) -> PulseCounts
+    /// Stores a note under its client-chosen id: the same id and text again is the same note.
+    func post(_ draft: NoteDraft, as credentials: VisitorCredentials) async throws(PulseStoreError) -> PostOutcome
+    /// Reports a note (`true`) or takes the report back (`false`).
+    func report(_ note: NoteID, _ reported: Bool, as credentials: VisitorCredentials) async throws(PulseStoreError)
+    /// A commentary of this subject was played (feeds "popular right now"; anonymous).
+    func recordPlay(_ subject: PulseSubject) async throws(PulseStoreError)
+    /// Loads a museum's seed when the store has never been seeded; true when it was loaded.
+    func seedIfEmpty(_ seed: PulseSeed) async throws(PulseStoreError) -> Bool
+}
+
+/// A store's change counter: it grows with every write, so "changed since N" is one compare.
+public struct PulseVersion: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let value: Int64
+    public init(_ value: Int64) { self.value = value }
+    public static func < (a: PulseVersion, b: PulseVersion) -> Bool { a.value < b.value }
+    public var description: String { "v\(value)" }
+}
+
+/// A note as a client submits it.
+public struct NoteDraft: Hashable, Sendable {
+    public let id: NoteID
+    public let subject: PulseSubject
+    public let language: Language
+    /// Raw text; the store cleans it with `NoteText.clean` (the same function as the guide).
+    public let text: String
+    public init(id: NoteID, subject: PulseSubject, language: Language, text: String) {
+        self.id = id
+        self.subject = subject
+        self.language = language
+        self.text = text
+    }
+}
+
+public enum PostOutcome: Hashable, Sendable {
+    /// A new note.
+    case created(PulseNote)
+    /// The same id and text were stored before (a retry): nothing new.
+    case alreadyStored(PulseNote)
+}
+
+/// Why a store refused or failed. Each case has a sentence for the visitor.
+public enum PulseStoreError: Error, Hashable, Sendable {
+    /// Too many writes: wait, and try again.
+    case rateLimited(PulseRules.Limit)
+    /// A note with this id exists with other text (a client bug, never a retry).
+    case conflict(NoteID)
+    /// The note text cannot be stored.
+    case badText(NoteText.Problem)
+    /// The visitor is unknown or the secret does not match.
+    case badCredentials
+    /// Reporting or reacting to a note that is not there.
+    case noSuchNote(NoteID)
+    /// A subject key the store does not accept.
+    case badSubject(String)
+    /// The store cannot be reached or used (the reason in the store's words).
+    case unavailable(String)
+
+    /// The phrase a visitor reads.
+    public var phrase: Phrase {
+        switch self {
+        case .rateLimited(.notes(let s)): return .key("pulse.error.notesLimit", ["minutes": .verbatim(String(max(1, (s + 59) / 60)))])
+        case .rateLimited(.reactions(let s)): return .key("pulse.error.reactionsLimit", ["seconds": .verbatim(String(s))])
+        case .conflict: return .key("pulse.error.conflict")
+        case .badText(.empty): return .key("pulse.error.empty")
+        case .badText(.tooLong(let n)): return .key("pulse.error.tooLong", ["cells": .verbatim(String(n)), "max": .verbatim(String(NoteText.maxCells))])
+        case .badCredentials: return .key("pulse.error.identity")
+        case .noSuchNote: return .key("pulse.error.noSuchNote")
+        case .badSubject: return .key("pulse.error.noSuchNote")
+        case .unavailable(let why): return .key("pulse.error.unavailable", ["reason": .verbatim(why)])
+        }
+    }
+}
+
+/// What the guide shows of Pulse at one version.
+public struct PulseSnapshot: Hashable, Sendable {
+    public var version: PulseVersion
+    /// Reactions per subject (subjects nobody reacted to are absent).
+    public var counts: [PulseSubject: PulseCounts]
+    /// Notes the viewer can read, per subject.
+    public var noteCounts: [PulseSubject: Int]
+    /// The viewer's own reactions.
+    public var mine: [PulseSubject: ReactionValue]
+    /// Notes the viewer reported (still reported).
+    public var myReports: Set<NoteID>
+    /// Featured subjects active now.
+    public var featured: [PulseFeatured]
+    /// Announcements not yet expired (future ones too: they start by the clock).
+    public var announcements: [PulseAnnouncement]
+    /// Activity per subject: the last hour, since `dayStart`, the newest.
+    public var activity: [PulseSubject: PulseActivitySummary]
+    /// Subjects with a curator's note (the cold-start picks).
+    public var curatorPicks: Set<PulseSubject>
+    /// The store's clock when the snapshot was taken.
+    public var takenAt: Date
+
+    public init(
+        version: PulseVersion, counts: [PulseSubject: PulseCounts] = [:], noteCounts: [PulseSubject: Int] = [:], mine: [PulseSubject: ReactionValue] = [:],
+        myReports: Set<NoteID> = [], featured: [PulseFeatured] = [], announcements: [PulseAnnouncement] = [],
+        activity: [PulseSubject: PulseActivitySummary] = [:], curatorPicks: Set<PulseSubject> = [], takenAt: Date
+    ) {
+        self.version = version
+        self.counts = counts
+        self.noteCounts = noteCounts
+        self.mine = mine
+        self.myReports = myReports
+        self.featured = featured
+        self.announcements = announcements
+        self.activity = activity
+        self.curatorPicks = curatorPicks
+        self.takenAt = takenAt
+    }
+}

@@ -1,0 +1,501 @@
+import DocentCore
+import Foundation
+import GRDB
+
+/// Pulse in one SQLite file (WAL), shared by every guide process of a machine: the default
+/// store, `$XDG_DATA_HOME/docent/pulse.sqlite` or `--pulse sqlite:PATH`.
+///
+/// Every write is one `BEGIN IMMEDIATE` transaction that checks the visitor, applies the rate
+/// limit, changes the row, changes the counts by the difference and bumps the version, so
+/// counts stay equal to a recount of the rows however many processes write at once. The rules
+/// (who sees a note, what is kept) are `PulseRules`, the same the service will apply.
+public final class SQLitePulseStore: PulseStore, Sendable {
+    public let path: String
+    public let rules: PulseRules
+    private let dbQueue: DatabaseQueue
+    private let clock: @Sendable () -> Date
+
+    /// How long a write waits for another process's transaction.
+    public static let busyTimeout: TimeInterval = 5
+
+    private init(path: String, dbQueue: DatabaseQueue, rules: PulseRules, clock: @escaping @Sendable () -> Date) {
+        self.path = path
+        self.dbQueue = dbQueue
+        self.rules = rules
+        self.clock = clock
+    }
+
+    /// `$XDG_DATA_HOME/docent/pulse.sqlite`, or `$HOME/.local/share/docent/pulse.sqlite`.
+    public static func defaultPath(environment: [String: String]) -> String {
+        // (Written in two parts: the strings test takes any "pulse.x" literal for a UI key.)
+        Support.xdgPath("XDG_DATA_HOME", fallback: ".local/share", file: "pulse" + ".sqlite", environment: environment)
+    }
+
+    /// Opens (creating it and its directory if needed) and migrates the file.
+    public static func open(path: String, rules: PulseRules = .standard, clock: @escaping @Sendable () -> Date) -> Result<SQLitePulseStore, LoadFailure> {
+        let dir = Support.directory(of: path)
+        if !dir.isEmpty {
+            do {
+                try Support.makeDirectory(dir)
+            } catch {
+                return .failure(LoadFailure("cannot create the directory \(dir) for Pulse (\(Support.describe(error)))"))
+            }
+        }
+        var config = Configuration()
+        config.journalMode = .wal
+        config.busyMode = .timeout(busyTimeout)
+        config.label = "docent.pulse"
+        do {
+            let q = try DatabaseQueue(path: path, configuration: config)
+            try migrator.migrate(q)
+            return .success(SQLitePulseStore(path: path, dbQueue: q, rules: rules, clock: clock))
+        } catch {
+            return .failure(LoadFailure("cannot open Pulse at \(path) (\(Self.describe(error)))"))
+        }
+    }
+
+    /// The schema, as named migrations (never edited once shipped).
+    static var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        m.registerMigration("pulse-v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+                INSERT INTO meta (key, value) VALUES ('version', 0), ('seeded', 0);
+                CREATE TABLE visitor (id TEXT PRIMARY KEY, secret TEXT NOT NULL, created REAL NOT NULL);
+                CREATE TABLE note (
+                    id TEXT PRIMARY KEY, visitor TEXT NOT NULL, seq INTEGER NOT NULL, subject TEXT NOT NULL,
+                    language TEXT NOT NULL, text TEXT NOT NULL, created REAL NOT NULL,
+                    author TEXT NOT NULL CHECK (author IN ('visitor', 'curator')),
+                    reports INTEGER NOT NULL DEFAULT 0, decision TEXT, restored_at REAL);
+                CREATE INDEX note_subject ON note (subject, created);
+                CREATE TABLE reaction (
+                    subject TEXT NOT NULL, visitor TEXT NOT NULL, value INTEGER NOT NULL CHECK (value IN (-1, 0, 1)),
+                    at REAL NOT NULL, PRIMARY KEY (subject, visitor));
+                CREATE INDEX reaction_visitor ON reaction (visitor);
+                CREATE TABLE counts (
+                    subject TEXT PRIMARY KEY, up INTEGER NOT NULL DEFAULT 0, meh INTEGER NOT NULL DEFAULT 0,
+                    down INTEGER NOT NULL DEFAULT 0);
+                CREATE TABLE report (note TEXT NOT NULL, visitor TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (note, visitor));
+                CREATE INDEX report_visitor ON report (visitor);
+                CREATE TABLE featured (subject TEXT PRIMARY KEY, tier INTEGER NOT NULL, from_at REAL, until_at REAL);
+                CREATE TABLE featured_tagline (subject TEXT NOT NULL, language TEXT NOT NULL, text TEXT NOT NULL, PRIMARY KEY (subject, language));
+                CREATE TABLE announcement (
+                    id TEXT PRIMARY KEY, style TEXT NOT NULL, feeds TEXT NOT NULL, positions TEXT NOT NULL,
+                    languages TEXT NOT NULL, from_at REAL, until_at REAL, link TEXT);
+                CREATE TABLE announcement_text (id TEXT NOT NULL, language TEXT NOT NULL, text TEXT NOT NULL, PRIMARY KEY (id, language));
+                CREATE TABLE activity (subject TEXT NOT NULL, kind TEXT NOT NULL, visitor TEXT, at REAL NOT NULL);
+                CREATE INDEX activity_at ON activity (at);
+                CREATE INDEX activity_visitor ON activity (visitor, kind, at);
+                """)
+        }
+        return m
+    }
+
+    // MARK: PulseStore
+
+    public func register(_ credentials: VisitorCredentials) async throws(PulseStoreError) {
+        try write { db, now in
+            if let secret = try String.fetchOne(db, sql: "SELECT secret FROM visitor WHERE id = ?", arguments: [credentials.visitor.rawValue]) {
+                guard secret == credentials.secret else { throw PulseStoreError.badCredentials }
+                return false
+            }
+            try db.execute(sql: "INSERT INTO visitor (id, secret, created) VALUES (?, ?, ?)", arguments: [credentials.visitor.rawValue, credentials.secret, now.timeIntervalSince1970])
+            return false  // nobody sees a new visitor: the version stays
+        }
+    }
+
+    public func snapshot(viewer: VisitorID?, dayStart: Date, since: PulseVersion?) async throws(PulseStoreError) -> PulseSnapshot? {
+        let now = clock()
+        let rules = self.rules
+        return try read { db in
+            let version = PulseVersion(try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'version'") ?? 0)
+            if let since, since == version { return nil }
+            var snap = PulseSnapshot(version: version, takenAt: now)
+            for row in try Row.fetchAll(db, sql: "SELECT subject, up, meh, down FROM counts WHERE up + meh + down > 0 AND subject NOT LIKE 'note:%'") {
+                guard let s = row.decoded("subject", as: String.self).flatMap(PulseSubject.init) else { continue }
+                snap.counts[s] = PulseCounts(up: row.decoded("up", as: Int.self) ?? 0, meh: row.decoded("meh", as: Int.self) ?? 0, down: row.decoded("down", as: Int.self) ?? 0)
+            }
+            if let viewer {
+                for row in try Row.fetchAll(db, sql: "SELECT subject, value FROM reaction WHERE visitor = ?", arguments: [viewer.rawValue]) {
+                    guard let s = row.decoded("subject", as: String.self).flatMap(PulseSubject.init),
+                        let v = row.decoded("value", as: Int.self).flatMap(ReactionValue.init(rawValue:))
+                    else { continue }
+                    snap.mine[s] = v
+                }
+                snap.myReports = try Self.reports(of: viewer, db)
+            }
+            let notes = try Self.notes(db, subject: nil)
+            let kept = rules.retained(notes, now: now)
+            for n in rules.visible(notes.filter { kept.contains($0.id) }, reportedByViewer: snap.myReports) {
+                snap.noteCounts[n.subject, default: 0] += 1
+            }
+            snap.curatorPicks = Set(notes.filter { $0.author == .curator }.map(\.subject))
+            snap.featured = try Self.featured(db).filter { $0.isActive(at: now) }
+            snap.announcements = try Self.announcements(db).filter { a in a.until.map { now < $0 } ?? true }
+            let hour = now.addingTimeInterval(-rules.recentWindow).timeIntervalSince1970
+            let day = dayStart.timeIntervalSince1970
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT subject, SUM(at >= ?) AS recent, SUM(at >= ?) AS today, MAX(at) AS last FROM activity
+                    WHERE kind IN ('play', 'reaction', 'note') AND at >= ? AND at <= ? GROUP BY subject
+                    """, arguments: [hour, day, min(hour, day), now.timeIntervalSince1970])
+            {
+                guard let s = row.decoded("subject", as: String.self).flatMap(PulseSubject.init) else { continue }
+                snap.activity[s] = PulseActivitySummary(
+                    recent: row.decoded("recent", as: Int.self) ?? 0, today: row.decoded("today", as: Int.self) ?? 0,
+                    last: row.decoded("last", as: Double.self).map(Date.init(timeIntervalSince1970:)))
+            }
+            return snap
+        }
+    }
+
+    public func notes(on subject: PulseSubject, viewer: VisitorID?) async throws(PulseStoreError) -> [PulseNote] {
+        let now = clock()
+        let rules = self.rules
+        return try read { db in
+            let all = try Self.notes(db, subject: subject)
+            let kept = rules.retained(all, now: now)
+            let mine = try viewer.map { try Self.reports(of: $0, db) } ?? []
+            return rules.visible(all.filter { kept.contains($0.id) }, reportedByViewer: mine)
+        }
+    }
+
+    public func react(_ value: ReactionValue?, on subject: PulseSubject, as credentials: VisitorCredentials) async throws(PulseStoreError) -> PulseCounts {
+        let rules = self.rules
+        return try write { db, now in
+            try Self.check(credentials, db)
+            if let id = subject.noteID, try Self.noteExists(id, db) == false { throw PulseStoreError.noSuchNote(id) }
+            let old = try Int.fetchOne(db, sql: "SELECT value FROM reaction WHERE subject = ? AND visitor = ?", arguments: [subject.key, credentials.visitor.rawValue])
+                .flatMap(ReactionValue.init(rawValue:))
+            // The same reaction again (a retry) changes nothing.
+            if old == value { return (try Self.counts(subject, db), false) }
+            try Self.limitReactions(credentials.visitor, now: now, rules: rules, db)
+            if let value {
+                try db.execute(
+                    sql: """
+                        INSERT INTO reaction (subject, visitor, value, at) VALUES (?, ?, ?, ?)
+                        ON CONFLICT (subject, visitor) DO UPDATE SET value = excluded.value, at = excluded.at
+                        """, arguments: [subject.key, credentials.visitor.rawValue, value.rawValue, now.timeIntervalSince1970])
+            } else {
+                try db.execute(sql: "DELETE FROM reaction WHERE subject = ? AND visitor = ?", arguments: [subject.key, credentials.visitor.rawValue])
+            }
+            let d = PulseCounts.zero.changed(from: old, to: value)
+            try db.execute(sql: "INSERT INTO counts (subject) VALUES (?) ON CONFLICT (subject) DO NOTHING", arguments: [subject.key])
+            try db.execute(sql: "UPDATE counts SET up = up + ?, meh = meh + ?, down = down + ? WHERE subject = ?", arguments: [d.up, d.meh, d.down, subject.key])
+            // Activity goes to what the visitor reacted to (a note's reactions warm its artwork).
+            let target = try subject.noteID.flatMap { try Self.noteSubject($0, db) } ?? subject
+            try Self.activity(target, .reaction, credentials.visitor, now, db)
+            return (try Self.counts(subject, db), true)
+        }
+    }
+
+    public func post(_ draft: NoteDraft, as credentials: VisitorCredentials) async throws(PulseStoreError) -> PostOutcome {
+        let rules = self.rules
+        let text: String
+        switch NoteText.clean(draft.text) {
+        case .success(let t): text = t
+        case .failure(let p): throw .badText(p)
+        }
+        return try write { db, now in
+            try Self.check(credentials, db)
+            guard draft.id.visitor == credentials.visitor else { throw PulseStoreError.badCredentials }
+            if let row = try Row.fetchOne(db, sql: "SELECT subject, text FROM note WHERE id = ?", arguments: [draft.id.key]) {
+                guard row.decoded("subject", as: String.self) == draft.subject.key, row.decoded("text", as: String.self) == text else {
+                    throw PulseStoreError.conflict(draft.id)
+                }
+                guard let stored = try Self.notes(db, id: draft.id) else { throw PulseStoreError.noSuchNote(draft.id) }
+                return (.alreadyStored(stored), false)
+            }
+            let recent = try Self.times(of: credentials.visitor, kinds: ["note"], since: now.addingTimeInterval(-3600), db)
+            if let wait = PulseRules.check(recent, now: now, limit: rules.notesPerHour, per: 3600) { throw PulseStoreError.rateLimited(.notes(retryAfter: wait)) }
+            try db.execute(
+                sql: "INSERT INTO note (id, visitor, seq, subject, language, text, created, author) VALUES (?, ?, ?, ?, ?, ?, ?, 'visitor')",
+                arguments: [draft.id.key, draft.id.visitor.rawValue, Int64(bitPattern: draft.id.sequence), draft.subject.key, draft.language.code, text, now.timeIntervalSince1970])
+            try Self.activity(draft.subject, .note, credentials.visitor, now, db)
+            guard let stored = try Self.notes(db, id: draft.id) else { throw PulseStoreError.noSuchNote(draft.id) }
+            return (.created(stored), true)
+        }
+    }
+
+    public func report(_ note: NoteID, _ reported: Bool, as credentials: VisitorCredentials) async throws(PulseStoreError) {
+        let rules = self.rules
+        try write { db, now in
+            try Self.check(credentials, db)
+            guard try Self.noteExists(note, db) else { throw PulseStoreError.noSuchNote(note) }
+            let existing = try Double.fetchOne(db, sql: "SELECT at FROM report WHERE note = ? AND visitor = ?", arguments: [note.key, credentials.visitor.rawValue])
+            if reported == (existing != nil) { return false }  // a retry
+            try Self.limitReactions(credentials.visitor, now: now, rules: rules, db)
+            let restoredAt = try Double.fetchOne(db, sql: "SELECT restored_at FROM note WHERE id = ?", arguments: [note.key])
+            if reported {
+                try db.execute(sql: "INSERT INTO report (note, visitor, at) VALUES (?, ?, ?)", arguments: [note.key, credentials.visitor.rawValue, now.timeIntervalSince1970])
+                try db.execute(sql: "UPDATE note SET reports = reports + 1 WHERE id = ?", arguments: [note.key])
+            } else {
+                try db.execute(sql: "DELETE FROM report WHERE note = ? AND visitor = ?", arguments: [note.key, credentials.visitor.rawValue])
+                // A report made before staff restored the note no longer counted.
+                if let at = existing, at > (restoredAt ?? -Double.infinity) {
+                    try db.execute(sql: "UPDATE note SET reports = reports - 1 WHERE id = ?", arguments: [note.key])
+                }
+            }
+            try db.execute(sql: "INSERT INTO activity (subject, kind, visitor, at) VALUES (?, 'report', ?, ?)", arguments: [PulseSubject.note(note).key, credentials.visitor.rawValue, now.timeIntervalSince1970])
+            return true
+        }
+    }
+
+    public func recordPlay(_ subject: PulseSubject) async throws(PulseStoreError) {
+        try write { db, now in
+            try Self.activity(subject, .play, nil, now, db)
+            return true
+        }
+    }
+
+    public func seedIfEmpty(_ seed: PulseSeed) async throws(PulseStoreError) -> Bool {
+        try write { db, now in
+            guard try Int.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'seeded'") == 0 else { return (false, false) }
+            try db.execute(sql: "UPDATE meta SET value = 1 WHERE key = 'seeded'")
+            for f in seed.featured {
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO featured (subject, tier, from_at, until_at) VALUES (?, ?, ?, ?)",
+                    arguments: [f.subject.key, f.tier, f.from?.timeIntervalSince1970, f.until?.timeIntervalSince1970])
+                for (lang, text) in f.taglines {
+                    try db.execute(sql: "INSERT OR REPLACE INTO featured_tagline (subject, language, text) VALUES (?, ?, ?)", arguments: [f.subject.key, lang.code, text])
+                }
+            }
+            for n in seed.notes {
+                let id = NoteID(visitor: .curator, sequence: n.sequence)
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO note (id, visitor, seq, subject, language, text, created, author) VALUES (?, ?, ?, ?, ?, ?, ?, 'curator')",
+                    arguments: [id.key, id.visitor.rawValue, Int64(bitPattern: n.sequence), n.subject.key, n.language.code, n.text, now.timeIntervalSince1970])
+            }
+            for a in seed.announcements {
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO announcement (id, style, feeds, positions, languages, from_at, until_at, link) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    arguments: [
+                        a.id, a.style.rawValue, a.feeds.map(\.source).joined(separator: "\n"), a.positions.map(String.init).joined(separator: ","),
+                        a.languages.map(\.code).joined(separator: ","), a.from?.timeIntervalSince1970, a.until?.timeIntervalSince1970, a.link,
+                    ])
+                for (lang, text) in a.text {
+                    try db.execute(sql: "INSERT OR REPLACE INTO announcement_text (id, language, text) VALUES (?, ?, ?)", arguments: [a.id, lang.code, text])
+                }
+            }
+            return (true, true)
+        }
+    }
+
+    // MARK: Upkeep and checks
+
+    /// Deletes notes past retention (keeping highlights) with their reactions and reports, and
+    /// activity older than two days. Answers how many notes went.
+    @discardableResult
+    public func purge() throws(PulseStoreError) -> Int {
+        let rules = self.rules
+        return try write { db, now in
+            let all = try Self.notes(db, subject: nil)
+            let kept = rules.retained(all, now: now)
+            let gone = all.filter { !kept.contains($0.id) }
+            for n in gone {
+                let s = PulseSubject.note(n.id).key
+                try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [n.id.key])
+                try db.execute(sql: "DELETE FROM reaction WHERE subject = ?", arguments: [s])
+                try db.execute(sql: "DELETE FROM counts WHERE subject = ?", arguments: [s])
+                try db.execute(sql: "DELETE FROM report WHERE note = ?", arguments: [n.id.key])
+            }
+            try db.execute(sql: "DELETE FROM activity WHERE at < ?", arguments: [now.addingTimeInterval(-2 * 86400).timeIntervalSince1970])
+            return (gone.count, !gone.isEmpty)
+        }
+    }
+
+    /// Subjects whose kept counts differ from a recount of the reaction rows (empty: exact),
+    /// and notes whose report count differs from their counting reports.
+    public func recountMismatches() throws(PulseStoreError) -> [String] {
+        try read { db in
+            var out: [String] = []
+            var rows: [String: [ReactionValue]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT subject, value FROM reaction") {
+                if let s = row.decoded("subject", as: String.self), let v = row.decoded("value", as: Int.self).flatMap(ReactionValue.init(rawValue:)) {
+                    rows[s, default: []].append(v)
+                }
+            }
+            var kept: [String: PulseCounts] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT subject, up, meh, down FROM counts") {
+                if let s = row.decoded("subject", as: String.self) {
+                    kept[s] = PulseCounts(up: row.decoded("up", as: Int.self) ?? -1, meh: row.decoded("meh", as: Int.self) ?? -1, down: row.decoded("down", as: Int.self) ?? -1)
+                }
+            }
+            for s in Set(rows.keys).union(kept.keys).sorted() {
+                let recount = PulseCounts.recount(rows[s] ?? [])
+                let stored = kept[s] ?? .zero
+                if recount != stored { out.append("\(s): kept \(stored), rows \(recount)") }
+            }
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT n.id, n.reports, (SELECT COUNT(*) FROM report r WHERE r.note = n.id AND r.at > COALESCE(n.restored_at, -1e300)) AS actual
+                    FROM note n
+                    """)
+            where row.decoded("reports", as: Int.self) != row.decoded("actual", as: Int.self) {
+                out.append("note \(row.decoded("id", as: String.self) ?? "?"): reports")
+            }
+            return out
+        }
+    }
+
+    /// The store's version (tests; the snapshot carries it too).
+    public func version() throws(PulseStoreError) -> PulseVersion {
+        try read { db in PulseVersion(try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'version'") ?? 0) }
+    }
+
+    // MARK: Transactions
+
+    /// One immediate transaction; `body` answers its result and whether anything visible
+    /// changed (then the version grows in the same transaction).
+    private func write<T>(_ body: @escaping (Database, Date) throws -> (T, Bool)) throws(PulseStoreError) -> T {
+        let now = clock()
+        do {
+            return try dbQueue.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    let (value, changed) = try body(db, now)
+                    if changed { try db.execute(sql: "UPDATE meta SET value = value + 1 WHERE key = 'version'") }
+                    result = value
+                    return .commit
+                }
+                guard let result else { throw PulseStoreError.unavailable("no result") }
+                return result
+            }
+        } catch let e as PulseStoreError {
+            throw e
+        } catch {
+            throw .unavailable(Self.describe(error))
+        }
+    }
+
+    private func write(_ body: @escaping (Database, Date) throws -> Bool) throws(PulseStoreError) {
+        let _: Void = try write { db, now in ((), try body(db, now)) }
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws(PulseStoreError) -> T {
+        do {
+            return try dbQueue.read(body)
+        } catch let e as PulseStoreError {
+            throw e
+        } catch {
+            throw .unavailable(Self.describe(error))
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let d = error as? DatabaseError { return d.message ?? "SQLite error \(d.resultCode.rawValue)" }
+        return Support.describe(error)
+    }
+
+    // MARK: Queries
+
+    private static func check(_ c: VisitorCredentials, _ db: Database) throws {
+        guard try String.fetchOne(db, sql: "SELECT secret FROM visitor WHERE id = ?", arguments: [c.visitor.rawValue]) == c.secret else {
+            throw PulseStoreError.badCredentials
+        }
+    }
+
+    private static func limitReactions(_ v: VisitorID, now: Date, rules: PulseRules, _ db: Database) throws {
+        let recent = try times(of: v, kinds: ["reaction", "report"], since: now.addingTimeInterval(-60), db)
+        if let wait = PulseRules.check(recent, now: now, limit: rules.reactionsPerMinute, per: 60) { throw PulseStoreError.rateLimited(.reactions(retryAfter: wait)) }
+    }
+
+    private static func times(of v: VisitorID, kinds: [String], since: Date, _ db: Database) throws -> [Date] {
+        let marks = kinds.map { _ in "?" }.joined(separator: ",")
+        return try Double.fetchAll(
+            db, sql: "SELECT at FROM activity WHERE visitor = ? AND kind IN (\(marks)) AND at > ?",
+            arguments: StatementArguments([v.rawValue] + kinds + [String(since.timeIntervalSince1970)]) ?? []
+        ).map(Date.init(timeIntervalSince1970:))
+    }
+
+    private static func activity(_ s: PulseSubject, _ kind: PulseActivity.Kind, _ v: VisitorID?, _ at: Date, _ db: Database) throws {
+        try db.execute(sql: "INSERT INTO activity (subject, kind, visitor, at) VALUES (?, ?, ?, ?)", arguments: [s.key, kind.rawValue, v?.rawValue, at.timeIntervalSince1970])
+    }
+
+    private static func counts(_ s: PulseSubject, _ db: Database) throws -> PulseCounts {
+        guard let row = try Row.fetchOne(db, sql: "SELECT up, meh, down FROM counts WHERE subject = ?", arguments: [s.key]) else { return .zero }
+        return PulseCounts(up: row.decoded("up", as: Int.self) ?? 0, meh: row.decoded("meh", as: Int.self) ?? 0, down: row.decoded("down", as: Int.self) ?? 0)
+    }
+
+    private static func noteExists(_ id: NoteID, _ db: Database) throws -> Bool {
+        try Int.fetchOne(db, sql: "SELECT 1 FROM note WHERE id = ?", arguments: [id.key]) != nil
+    }
+
+    private static func noteSubject(_ id: NoteID, _ db: Database) throws -> PulseSubject? {
+        try String.fetchOne(db, sql: "SELECT subject FROM note WHERE id = ?", arguments: [id.key]).flatMap(PulseSubject.init)
+    }
+
+    private static func reports(of v: VisitorID, _ db: Database) throws -> Set<NoteID> {
+        Set(try String.fetchAll(db, sql: "SELECT note FROM report WHERE visitor = ?", arguments: [v.rawValue]).compactMap { NoteID(key: $0) })
+    }
+
+    private static let noteColumns = """
+        SELECT n.id, n.subject, n.language, n.text, n.created, n.author, n.reports, n.decision,
+               COALESCE(c.up, 0) AS up, COALESCE(c.meh, 0) AS meh, COALESCE(c.down, 0) AS down
+        FROM note n LEFT JOIN counts c ON c.subject = 'note:' || n.id
+        """
+
+    private static func notes(_ db: Database, subject: PulseSubject?) throws -> [PulseNote] {
+        let rows =
+            try subject.map { try Row.fetchAll(db, sql: noteColumns + " WHERE n.subject = ?", arguments: [$0.key]) }
+            ?? Row.fetchAll(db, sql: noteColumns)
+        return rows.compactMap { Self.note($0) }
+    }
+
+    private static func notes(_ db: Database, id: NoteID) throws -> PulseNote? {
+        try Row.fetchOne(db, sql: noteColumns + " WHERE n.id = ?", arguments: [id.key]).flatMap { Self.note($0) }
+    }
+
+    /// A row that cannot be read as a note is left out, never a crash.
+    private static func note(_ row: GRDB.Row) -> PulseNote? {
+        guard let id = row.decoded("id", as: String.self).flatMap({ NoteID(key: $0) }),
+            let subject = row.decoded("subject", as: String.self).flatMap(PulseSubject.init),
+            let lang = row.decoded("language", as: String.self).flatMap(Language.fromTag),
+            let text = row.decoded("text", as: String.self), let created = row.decoded("created", as: Double.self)
+        else { return nil }
+        return PulseNote(
+            id: id, subject: subject, language: lang, text: text, createdAt: Date(timeIntervalSince1970: created),
+            author: row.decoded("author", as: String.self) == "curator" ? .curator : .visitor,
+            counts: PulseCounts(up: row.decoded("up", as: Int.self) ?? 0, meh: row.decoded("meh", as: Int.self) ?? 0, down: row.decoded("down", as: Int.self) ?? 0),
+            reports: row.decoded("reports", as: Int.self) ?? 0, decision: row.decoded("decision", as: String.self).flatMap(StaffDecision.init(rawValue:)))
+    }
+
+    private static func featured(_ db: Database) throws -> [PulseFeatured] {
+        var taglines: [String: [Language: String]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT subject, language, text FROM featured_tagline") {
+            if let s = row.decoded("subject", as: String.self), let l = row.decoded("language", as: String.self).flatMap(Language.fromTag), let t = row.decoded("text", as: String.self) {
+                taglines[s, default: [:]][l] = t
+            }
+        }
+        return try Row.fetchAll(db, sql: "SELECT subject, tier, from_at, until_at FROM featured ORDER BY subject").compactMap { row in
+            guard let key = row.decoded("subject", as: String.self), let s = PulseSubject(key), let tier = row.decoded("tier", as: Int.self) else { return nil }
+            return PulseFeatured(
+                subject: s, tier: tier, taglines: taglines[key] ?? [:], from: row.decoded("from_at", as: Double.self).map(Date.init(timeIntervalSince1970:)),
+                until: row.decoded("until_at", as: Double.self).map(Date.init(timeIntervalSince1970:)))
+        }
+    }
+
+    /// Announcements; one whose patterns no longer compile is left out.
+    private static func announcements(_ db: Database) throws -> [PulseAnnouncement] {
+        var texts: [String: [Language: String]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, language, text FROM announcement_text") {
+            if let s = row.decoded("id", as: String.self), let l = row.decoded("language", as: String.self).flatMap(Language.fromTag), let t = row.decoded("text", as: String.self) {
+                texts[s, default: [:]][l] = t
+            }
+        }
+        return try Row.fetchAll(db, sql: "SELECT * FROM announcement ORDER BY id").compactMap { row in
+            guard let id = row.decoded("id", as: String.self), let style = row.decoded("style", as: String.self).flatMap(PulseAnnouncement.Style.init),
+                let feedText = row.decoded("feeds", as: String.self)
+            else { return nil }
+            let feeds = feedText.split(separator: "\n").compactMap { PulsePattern(String($0)) }
+            guard !feeds.isEmpty else { return nil }
+            return PulseAnnouncement(
+                id: id, feeds: feeds, positions: (row.decoded("positions", as: String.self) ?? "").split(separator: ",").compactMap { Int($0) },
+                style: style, languages: (row.decoded("languages", as: String.self) ?? "").split(separator: ",").compactMap { Language.fromTag(String($0)) },
+                from: row.decoded("from_at", as: Double.self).map(Date.init(timeIntervalSince1970:)),
+                until: row.decoded("until_at", as: Double.self).map(Date.init(timeIntervalSince1970:)), text: texts[id] ?? [:], link: row.decoded("link", as: String.self))
+        }
+    }
+}

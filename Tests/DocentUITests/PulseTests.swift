@@ -1,0 +1,247 @@
+import Foundation
+import DocentTestSupport
+import XCTest
+
+@testable import DocentCore
+@testable import DocentUI
+
+/// Visitor Pulse in the guide: the box `f` opens, reactions, the editor, the notes list.
+final class PulseTests: XCTestCase {
+    let big = Size(width: 80, height: 24)
+    let small = RootView.minimumSize
+    let creds = VisitorCredentials(visitor: VisitorID("visitor01")!, secret: "s")
+
+    func ready(_ language: Language = .english, size: Size? = nil) -> AppState {
+        var s = UIFixtures.loadedState(language: language, size: size ?? big)
+        _ = Reducer.reduce(&s, .pulse(.opened(.success(creds))))
+        _ = Reducer.reduce(&s, .pulse(.checked(.success(PulseSnapshot(version: PulseVersion(3), counts: [.museum: PulseCounts(up: 4, down: 9)], noteCounts: [.museum: 2], takenAt: s.now)))))
+        return s
+    }
+
+    func key(_ s: inout AppState, _ k: Key) -> [Effect] {
+        guard let a = KeyMap.action(for: k, in: s) else { return [] }
+        return Reducer.reduce(&s, a)
+    }
+
+    func note(_ seq: UInt64, _ text: String, minutesAgo: Double, _ s: AppState, lang: Language = .english, up: Int = 0, down: Int = 0, author: NoteAuthor = .visitor) -> PulseNote {
+        PulseNote(
+            id: NoteID(visitor: VisitorID("other0001")!, sequence: seq), subject: .museum, language: lang, text: text,
+            createdAt: s.now.addingTimeInterval(-minutesAgo * 60), author: author, counts: PulseCounts(up: up, down: down))
+    }
+
+    func testLaunchOpensTheStoreWithTheSavedIdentity() {
+        var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
+        let saved = PulseIdentity(credentials: creds, nextSequence: 5)
+        var settings = PersistedSettings(introSeen: true)
+        settings.saves[PulseFeature.self] = saved
+        let effects = Reducer.reduce(&s, .launched(restored: settings, languageOverride: nil))
+        XCTAssertTrue(effects.contains(.pulse(.open(.defaultFile, identity: creds, seed: "/museum/pulse/seed.json"))), "\(effects)")
+        XCTAssertEqual(s.pulse.identity, saved)
+    }
+
+    func testOpenedKeepsANewIdentityAndStartsTheChangeCheck() {
+        var s = UIFixtures.loadedState()
+        var after = s
+        after.pulse.identity = PulseIdentity(credentials: creds, nextSequence: 0)
+        XCTAssertEqual(after.settings.saves[PulseFeature.self], after.pulse.identity)
+        send(
+            &s, .pulse(.opened(.success(creds))),
+            effects: [
+                .persist(after.settings),
+                .pulse(.check(viewer: creds.visitor, dayStart: PulseFeature.dayStart(s), since: nil)),
+                .timer(PulseFeature.checkTimer, milliseconds: 5000, action: .pulse(.check)),
+            ]
+        ) {
+            $0.pulse.ready = true
+            $0.pulse.identity = PulseIdentity(credentials: self.creds, nextSequence: 0)
+            $0.pulse.checking = true
+        }
+    }
+
+    func testChangeCheckAsksSinceTheVersionAndRedrawsNothingWhenUnchanged() {
+        var s = ready()
+        send(&s, .pulse(.check), effects: [.timer(PulseFeature.checkTimer, milliseconds: 5000, action: .pulse(.check)), .pulse(.check(viewer: creds.visitor, dayStart: PulseFeature.dayStart(s), since: PulseVersion(3)))]) {
+            $0.pulse.checking = true
+        }
+        // One at a time: a second tick while the first is out only re-arms the timer.
+        send(&s, .pulse(.check), effects: [.timer(PulseFeature.checkTimer, milliseconds: 5000, action: .pulse(.check))])
+        let before = RootView.render(s, size: big)
+        send(&s, .pulse(.checked(.success(nil)))) { $0.pulse.checking = false }
+        XCTAssertEqual(RootView.render(s, size: big), before, "no change, the same frame (so no bytes to the terminal)")
+    }
+
+    func testFOpensTheBoxForWhatIsOpen() {
+        var s = ready()
+        XCTAssertEqual(key(&s, .char("f")), [])
+        XCTAssertEqual(s.overlay, PulseFeature.show(.box(.museum)))
+        _ = Reducer.reduce(&s, .dismissOverlay)
+        s.stacks[.home] = [Page(.home), Page(HomeFeature.route(.exhibition(7101)))]
+        _ = key(&s, .char("f"))
+        XCTAssertEqual(s.overlay, PulseFeature.show(.box(.exhibition(7101))))
+    }
+
+    func testLikeThenSameAgainWithdrawsAndDigitsPick() {
+        var s = ready()
+        _ = key(&s, .char("f"))
+        send(&s, .pulse(.choose(1)), effects: [.pulse(.react(.up, .museum, creds))]) {
+            $0.pulse.snapshot?.mine[.museum] = .up
+            $0.pulse.snapshot?.counts[.museum] = PulseCounts(up: 5, down: 9)
+            $0.banner = Banner(.key("pulse.reacted"))
+        }
+        XCTAssertEqual(KeyMap.action(for: .char("3"), in: s), .pulse(.choose(3)))
+        XCTAssertEqual(KeyMap.action(for: .char("9"), in: s), nil)
+        send(&s, .pulse(.choose(1)), effects: [.pulse(.react(nil, .museum, creds))]) {
+            $0.pulse.snapshot?.mine[.museum] = nil
+            $0.pulse.snapshot?.counts[.museum] = PulseCounts(up: 4, down: 9)
+            $0.banner = Banner(.key("pulse.withdrawn"))
+        }
+        // Arrows and Enter too.
+        _ = key(&s, .down)
+        _ = key(&s, .down)
+        XCTAssertEqual(key(&s, .enter), [.pulse(.react(.down, .museum, creds))])
+        send(&s, .pulse(.reacted(.museum, .success(PulseCounts(up: 4, down: 10))))) { $0.pulse.snapshot?.counts[.museum] = PulseCounts(up: 4, down: 10) }
+    }
+
+    func testBeforeTheStoreIsReadyAReactionSaysSo() {
+        var s = UIFixtures.loadedState()
+        _ = key(&s, .char("f"))
+        send(&s, .pulse(.choose(2))) {
+            $0.pulse.boxSelection = 1
+            $0.banner = Banner(.key("pulse.notReady"), level: .warning)
+        }
+    }
+
+    func testRateLimitIsAPlainSentence() {
+        var s = ready()
+        send(&s, .pulse(.reacted(.museum, .failure(.rateLimited(.reactions(retryAfter: 40)))))) {
+            $0.banner = Banner(.key("pulse.error.reactionsLimit", ["seconds": .verbatim("40")]), level: .warning)
+            $0.pulse.snapshot?.version = PulseVersion(2)
+        }
+        XCTAssertEqual(s.banner?.text(s.strings), "That was a lot of reactions at once; please wait 40 s and try again.")
+    }
+
+    func testEditorWideCharactersCursorAndDraftKeptOnEsc() {
+        var s = ready()
+        _ = key(&s, .char("f"))
+        _ = key(&s, .char("4"))
+        XCTAssertEqual(s.overlay, PulseFeature.show(.editor(.museum)))
+        for k: Key in [.char("画"), .char("a"), .left, .char("b"), .char(" "), .char("q"), .char("?"), .home, .char("x"), .end, .backspace] { _ = key(&s, k) }
+        XCTAssertEqual(s.pulse.draft, "x画b q?")
+        XCTAssertEqual(s.pulse.draft.count, 6)
+        XCTAssertEqual(NoteText.cells(s.pulse.draft), 7)
+        _ = key(&s, .escape)
+        XCTAssertNil(s.overlay)
+        _ = key(&s, .char("f"))
+        _ = key(&s, .char("4"))
+        XCTAssertEqual(s.pulse.draft, "x画b q?", "Esc kept the draft")
+        // Typing stops at 280 cells.
+        _ = Reducer.reduce(&s, .pulse(.typed(String(repeating: "画", count: 200))))
+        XCTAssertEqual(NoteText.cells(s.pulse.draft), 279)
+    }
+
+    func testSendPostsWithAClientIDAndClosesOnSuccess() {
+        var s = ready()
+        _ = key(&s, .char("f"))
+        _ = key(&s, .char("4"))
+        _ = Reducer.reduce(&s, .pulse(.typed("Lovely blue")))
+        let seq = UInt64(s.now.timeIntervalSince1970 * 1000)
+        let draft = NoteDraft(id: NoteID(visitor: creds.visitor, sequence: seq), subject: .museum, language: .english, text: "Lovely blue")
+        let effects = key(&s, .enter)
+        XCTAssertEqual(effects.first, .pulse(.post(draft, creds)))
+        XCTAssertEqual(s.pulse.identity?.nextSequence, seq + 1)
+        XCTAssertTrue(s.pulse.sending)
+        XCTAssertEqual(key(&s, .enter), [], "no second send while the first is out")
+        let stored = PulseNote(id: draft.id, subject: .museum, language: .english, text: "Lovely blue", createdAt: s.now)
+        send(&s, .pulse(.posted(.success(.created(stored))))) {
+            $0.pulse.sending = false
+            $0.pulse.draft = ""
+            $0.pulse.cursor = 0
+            $0.pulse.draftSubject = nil
+            $0.banner = Banner(.key("pulse.noteSent"))
+            $0.overlay = nil
+            $0.pulse.snapshot?.noteCounts[.museum] = 3
+        }
+    }
+
+    func testEmptyNoteIsNotSent() {
+        var s = ready()
+        _ = key(&s, .char("f"))
+        _ = key(&s, .char("4"))
+        _ = Reducer.reduce(&s, .pulse(.typed("   ")))
+        send(&s, .pulse(.send)) { $0.banner = Banner(.key("pulse.error.empty"), level: .warning) }
+    }
+
+    func testNotesReportGoneAtOnceAndUndo() {
+        var s = ready()
+        _ = key(&s, .char("f"))
+        XCTAssertEqual(key(&s, .char("5")), [.pulse(.loadNotes(.museum, viewer: creds.visitor))])
+        let a = note(1, "first", minutesAgo: 12, s), b = note(2, "second", minutesAgo: 1, s)
+        _ = Reducer.reduce(&s, .pulse(.notesLoaded(.museum, .success([b, a]))))
+        _ = key(&s, .down)
+        send(&s, .pulse(.report), effects: [.pulse(.report(a.id, true, creds))]) {
+            $0.pulse.notes = [b]
+            $0.pulse.noteSelection = 0
+            $0.pulse.lastReport = a.id
+            $0.pulse.snapshot?.myReports = [a.id]
+            $0.banner = Banner(.key("pulse.reported"))
+        }
+        XCTAssertEqual(KeyMap.action(for: .char("u"), in: s), .pulse(.undoReport))
+        send(&s, .pulse(.undoReport), effects: [.pulse(.report(a.id, false, creds))]) {
+            $0.pulse.lastReport = nil
+            $0.pulse.snapshot?.myReports = []
+            $0.banner = Banner(.key("pulse.reportUndone"))
+        }
+        // The store's answer reloads the list (the note is back).
+        XCTAssertEqual(Reducer.reduce(&s, .pulse(.reported(a.id, .success(false)))), [.pulse(.loadNotes(.museum, viewer: creds.visitor))])
+    }
+
+    // MARK: Screens
+
+    func snapshotState(_ language: Language, size: Size) -> AppState {
+        var s = ready(language, size: size)
+        s.pulse.snapshot?.mine[.museum] = .up
+        return s
+    }
+
+    func testBoxSnapshots() {
+        for (lang, size, name) in [(Language.english, big, "pulse-box-80x24"), (.english, small, "pulse-box-40x12"), (.chinese, big, "pulse-box-zh-80x24")] {
+            var s = snapshotState(lang, size: size)
+            _ = key(&s, .char("f"))
+            assertSnapshot(RootView.render(s, size: size), named: name)
+        }
+    }
+
+    func testEditorSnapshots() {
+        for (size, name) in [(big, "pulse-editor-80x24"), (small, "pulse-editor-40x12")] {
+            var s = snapshotState(.english, size: size)
+            _ = key(&s, .char("f"))
+            _ = key(&s, .char("4"))
+            _ = Reducer.reduce(&s, .pulse(.typed("The blue shifts 藍 halfway")))
+            _ = key(&s, .left)
+            assertSnapshot(RootView.render(s, size: size), named: name)
+        }
+    }
+
+    func testNotesSnapshots() {
+        for (lang, size, name) in [(Language.english, big, "pulse-notes-80x24"), (.english, small, "pulse-notes-40x12"), (.spanish, big, "pulse-notes-es-80x24")] {
+            var s = snapshotState(lang, size: size)
+            _ = key(&s, .char("f"))
+            _ = key(&s, .char("5"))
+            let notes = [
+                note(3, "Fíjese en el borde: el azul cambia de tono.", minutesAgo: 0.5, s, lang: .spanish, up: 2),
+                note(2, "Never a negative number here", minutesAgo: 12, s, down: 7),
+                note(1, "请细看边缘：织工中途换了靛蓝染缸。", minutesAgo: 60 * 26, s, lang: .chinese, author: .curator),
+            ]
+            _ = Reducer.reduce(&s, .pulse(.notesLoaded(.museum, .success(notes))))
+            assertSnapshot(RootView.render(s, size: size), named: name)
+        }
+    }
+
+    func testEmptyNotesSnapshot() {
+        var s = snapshotState(.english, size: big)
+        _ = key(&s, .char("f"))
+        _ = key(&s, .char("5"))
+        _ = Reducer.reduce(&s, .pulse(.notesLoaded(.museum, .success([]))))
+        assertSnapshot(RootView.render(s, size: big), named: "pulse-notes-empty-80x24")
+    }
+}
