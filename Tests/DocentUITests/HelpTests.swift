@@ -114,4 +114,18 @@ final class HelpTests: XCTestCase {
         XCTAssertTrue(ended.hasPrefix("Space play again"), ended)
         XCTAssertFalse(ended.contains("10 s"), "nothing to seek in after the end: \(ended)")
     }
+
+    /// At 40 columns a pair that does not fit puts its meaning on its own indented line, never
+    /// half under the keys' column.
+    func testNarrowHelpStacksWhatDoesNotFit() {
+        var s = loaded()
+        s.language = .chinese
+        let text = HelpSection.text(HelpSection.current(s), width: 34)
+        let lines = text.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.contains("Tab / Shift-Tab"), text)
+        XCTAssertTrue(lines.contains("\u{00A0}\u{00A0}\u{00A0}\u{00A0}下一个 / 上一个标签页"), text)
+        XCTAssertTrue(lines.allSatisfy { TextWidth.width($0) <= 34 }, text)
+        s.overlay = .help(firstRun: false)
+        assertSnapshot(RootView.render(s, size: Size(width: 40, height: 12)), named: "help-zh-40x12")
+    }
 }

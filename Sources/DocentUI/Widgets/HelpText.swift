@@ -22,7 +22,9 @@ public struct HelpSection: Equatable, Sendable {
 
     /// The sections as the help box's text: a title line each, then the pairs, the keys padded
     /// to the widest (at most `maxKeys` cells; a wider key has its meaning after two spaces).
-    public static func text(_ sections: [HelpSection], maxKeys: Int = 22) -> String {
+    /// A pair that does not fit in `width` cells puts its meaning on the next line, indented,
+    /// so a narrow terminal never breaks a meaning under the keys' column.
+    public static func text(_ sections: [HelpSection], maxKeys: Int = 22, width: Int = .max) -> String {
         let keyWidth = min(maxKeys, sections.flatMap(\.lines).map { TextWidth.width($0.keys) }.max() ?? 0)
         var out: [String] = []
         for (i, section) in sections.enumerated() {
@@ -30,7 +32,14 @@ public struct HelpSection: Equatable, Sendable {
             if sections.count > 1 { out.append(section.title) }
             for l in section.lines {
                 let pad = max(0, keyWidth - TextWidth.width(l.keys))
-                out.append(l.keys + String(repeating: " ", count: pad) + "  " + l.meaning)
+                let line = l.keys + String(repeating: " ", count: pad) + "  " + l.meaning
+                if TextWidth.width(line) <= width || l.keys.isEmpty {
+                    out.append(line)
+                } else {
+                    out.append(l.keys)
+                    // No-break spaces: the wrapper keeps them, so the meaning stays indented.
+                    out.append("\u{00A0}\u{00A0}\u{00A0}\u{00A0}" + l.meaning)
+                }
             }
         }
         return out.joined(separator: "\n")

@@ -7,7 +7,7 @@ public enum OverlayView {
         case .help(let firstRun):
             var text = ""
             if firstRun { text = s("help.intro") + "\n\n" }
-            text += HelpSection.text(HelpSection.current(state))
+            text += HelpSection.text(HelpSection.current(state), width: boxTextWidth(screen))
             box(&screen, title: s(firstRun ? "help.welcomeTitle" : "help.title"), text: text, footer: s("overlay.dismiss"), scroll: state.overlayScroll)
         case .languagePicker(let sel):
             let langs = state.catalog.languages
@@ -71,6 +71,9 @@ public enum OverlayView {
 
     /// A box with wrapped text, as large as the screen allows (the text is cut if it must be).
     /// Lines of wrapped text a box shows on this screen (the help overlay scrolls by them).
+    /// The width of text inside a text box on this screen.
+    static func boxTextWidth(_ screen: Screen) -> Int { max(1, min(screen.width - 2, 72) - 4) }
+
     public static func boxLines(_ text: String, screen: Size) -> (lines: [String], visible: Int) {
         let maxWidth = min(screen.width - 2, 72)
         let lines = Wrap.lines(text, width: max(1, maxWidth - 4))
