@@ -370,7 +370,7 @@ final class TrackProducer {
                 if decoder.isNotAudio { return .failed(.notAudio) }
                 return .needMore
             case .failed(let why):
-                if decoder.framesDecoded == 0 { return .failed(.notAudio) }
+                if decoder.framesDecoded == 0, decoder.format == nil { return .failed(.notAudio) }
                 return .failed(.other("MP3 decoding failed: \(why)"))
             }
         }

@@ -26,6 +26,7 @@ final class AudioEngineTests: XCTestCase {
     static let short = (name: "3208-en.mp3", seconds: 2.988)
     static let shorter = (name: "3215-en.mp3", seconds: 2.340)
     static let long = (name: "2044-zh-hant.mp3", seconds: 12.420)
+    static let minutes = (name: "minutes.mp3", seconds: 120.0)
 
     override class func setUp() {
         super.setUp()
@@ -36,6 +37,14 @@ final class AudioEngineTests: XCTestCase {
             for name in [short.name, shorter.name, long.name] {
                 try fm.copyItem(at: AudioTestSupport.sampleAudio.appendingPathComponent(name), to: root.appendingPathComponent(name))
             }
+            // A 2-minute clip made here (SampleData's are short, so saved positions inside a
+            // clip were never tried): a sine through sox, encoded by lame at 32 kbit/s.
+            let wav = root.appendingPathComponent("minutes.wav").path
+            let made = AudioTestSupport.run("sox", ["-n", "-r", "22050", "-c", "1", wav, "synth", "120", "sine", "440", "vol", "0.5"])
+            guard made.status == 0 else { throw AudioTestSupport.Failure(description: "sox: \(made.output)") }
+            let encoded = AudioTestSupport.run("lame", ["--quiet", "-b", "32", wav, root.appendingPathComponent(Self.minutes.name).path], timeout: 60)
+            guard encoded.status == 0 else { throw AudioTestSupport.Failure(description: "lame: \(encoded.output)") }
+            try fm.removeItem(atPath: wav)
             let text = String(repeating: "This is a web page, not a recording of anything at all.\n", count: 2000)
             try Data(text.utf8).write(to: root.appendingPathComponent("page.mp3"))
         } catch {
@@ -218,6 +227,31 @@ final class AudioEngineTests: XCTestCase {
         let again = wait(engine, 3, "replaying") { $0.status == .playing }
         XCTAssertGreaterThanOrEqual(again.position, 1.5)
         XCTAssertEqual(again.token, 3)
+    }
+
+    /// Issue 17 #6: a saved place inside a clip plays from there (0:10 of a 12 s file, 0:40
+    /// and 1:30 of a 2-minute one, from a file and over HTTP), and the sound reaches the sink.
+    func testResumingInsideAClipFindsTheNextFrame() throws {
+        let env = try env()
+        let engine = makeEngine()
+        let cases: [(url: String, at: Double)] = [
+            (env.root.appendingPathComponent(Self.long.name).path, 10),
+            ("\(env.nginx.base)/\(Self.long.name)", 10),
+            (env.root.appendingPathComponent(Self.minutes.name).path, 40),
+            ("\(env.nginx.base)/\(Self.minutes.name)", 40),
+            ("\(env.nginx.base)/\(Self.minutes.name)", 90),
+            ("\(env.nginx.base)/norange/\(Self.minutes.name)", 40),
+        ]
+        for (i, c) in cases.enumerated() {
+            let token = 60 + i
+            engine.play(AudioRequest(token: token, url: c.url, title: "resume", startAt: c.at))
+            let playing = wait(engine, 5, "\(c.url) from \(c.at) s playing") { $0.token == token && ($0.status == .playing || $0.status == .failed) }
+            XCTAssertEqual(playing.status, .playing, "\(c.url) from \(c.at) s: \(String(describing: playing.failure))")
+            XCTAssertGreaterThanOrEqual(playing.position, c.at - 0.1, c.url)
+            let later = wait(engine, 3, "\(c.url) advancing") { $0.token == token && $0.position > c.at + 0.5 }
+            XCTAssertLessThan(later.position, c.at + 3, c.url)
+        }
+        engine.stop()
     }
 
     // MARK: - Seeking
