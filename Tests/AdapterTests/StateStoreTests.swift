@@ -71,6 +71,23 @@ final class StateStoreTests: XCTestCase {
         settings.progress.current = nil
         try store.save(settings).get()
         XCTAssertNil(try store.load().get()?.progress.current)
+        // Walking directions and a guided wait are kept as such (issue 17 #19).
+        for part in TourPart.allCases {
+            settings.progress.current = TourProgress(tourID: 4001, stopIndex: 3, seconds: 4.5, language: .english, mode: .guided, part: part)
+            try store.save(settings).get()
+            XCTAssertEqual(try store.load().get()?.progress.current?.part, part)
+        }
+    }
+
+    /// A database written before the part was kept reads its place as a stop's commentary.
+    func testAPlaceSavedBeforeTheWalkWasKeptIsAStop() throws {
+        var settings = PersistedSettings(introSeen: true)
+        settings.progress.current = TourProgress(tourID: 4001, stopIndex: 2, seconds: 7.5, language: .english, mode: .guided, part: .walk)
+        try openStore().save(settings).get()
+        // Back to the table as the earlier guide wrote it.
+        try raw_write(path("nested/dir/state.sqlite"), "ALTER TABLE tour_position DROP COLUMN part; DELETE FROM grdb_migrations WHERE identifier = 'v5-tour-position-part'")
+        settings.progress.current?.part = .stop
+        XCTAssertEqual(try openStore().load().get()?.progress.current, settings.progress.current)
     }
 
     static func saves(_ card: MemberCard) -> FeatureSaves {
@@ -173,7 +190,7 @@ final class StateStoreTests: XCTestCase {
             try old.migrate(q)
         }
         let store = try SQLiteSettingsStore.open(path: file, features: [TourStorage(), MemberStorage(), PlayerStorage()]).get()
-        XCTAssertEqual(try store.appliedMigrations().get(), ["v1", "v2-tour-progress", "v3-member-card", "v4-player-settings"])
+        XCTAssertEqual(try store.appliedMigrations().get(), ["v1", "v2-tour-progress", "v5-tour-position-part", "v3-member-card", "v4-player-settings"])
         XCTAssertEqual(try store.load().get()?.language, .spanish)
         XCTAssertNil(try store.load().get()?.saves[MemberFeature.self])
     }
@@ -183,7 +200,7 @@ final class StateStoreTests: XCTestCase {
         try first.save(PersistedSettings(language: .spanish)).get()
         let second = try openStore()
         let third = try openStore()
-        XCTAssertEqual(try third.appliedMigrations().get(), ["v1", "v2-tour-progress", "v3-member-card", "v4-player-settings"])
+        XCTAssertEqual(try third.appliedMigrations().get(), ["v1", "v2-tour-progress", "v5-tour-position-part", "v3-member-card", "v4-player-settings"])
         XCTAssertEqual(try second.load().get()?.language, .spanish)
     }
 

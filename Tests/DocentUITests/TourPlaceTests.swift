@@ -89,4 +89,33 @@ final class TourPlaceTests: XCTestCase {
         s.overlay = TourFeature.show(.resume(selection: 2))
         assertSnapshot(RootView.render(s, size: Size(width: 40, height: 12)), named: "tour-resume-forget-40x12")
     }
+
+    /// Issue 17 #19: a guide stopped during walking directions (kill -9, q) resumes at those
+    /// directions, where they were, not at the next stop's artwork.
+    func testAPlaceDuringWalkingDirectionsResumesThere() {
+        var s = loaded()
+        _ = Reducer.reduce(&s, .tour(.start(tourID: 500, stop: 0)))
+        _ = Reducer.reduce(&s, .activate)
+        // Stop 1 ends: the bumper walking to stop 2 plays.
+        var token = s.player.snapshot.token
+        _ = Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .playing, position: 1, duration: 3, volume: 0.8)))
+        _ = Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .ended, position: 3, duration: 3, volume: 0.8)))
+        XCTAssertEqual(s.tour?.machine.position, .bumper(to: 1))
+        token = s.player.snapshot.token
+        _ = Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .playing, position: 6, duration: 20, volume: 0.8)))
+        XCTAssertEqual(s.progress.current, TourProgress(tourID: 500, stopIndex: 1, seconds: 6, language: .english, mode: .guided, part: .walk))
+        // The next start (after kill -9: what was saved is all there is).
+        var next = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
+        var restored = s.settings
+        restored.seenMessageIDs.formUnion([7, 8])
+        _ = Reducer.reduce(&next, .launched(restored: restored, languageOverride: nil))
+        _ = Reducer.reduce(&next, .documentLoaded(.success(TourReducerTests.museum), note: nil))
+        XCTAssertEqual(next.overlay, .resumeTour)
+        let effects = Reducer.reduce(&next, .activate)
+        XCTAssertEqual(next.tour?.machine.position, .bumper(to: 1))
+        XCTAssertEqual(
+            effects.compactMap { if case .audio(.play(let r)) = $0 { return r } else { return nil } },
+            [AudioRequest(token: next.player.snapshot.token, url: "/museum/audio/10.mp3", title: next.player.track?.title ?? "", startAt: 6)],
+            "the bumper (audio 10) from 0:06")
+    }
 }

@@ -7,14 +7,28 @@ public struct TourProgress: Equatable, Sendable {
     public var seconds: Double
     public var language: Language
     public var mode: TourMode
+    /// Which part of that stop: its own commentary, the walking directions to it, or waiting
+    /// there for the visitor (a guided tour).
+    public var part: TourPart
 
-    public init(tourID: Int, stopIndex: Int?, seconds: Double, language: Language, mode: TourMode) {
+    public init(tourID: Int, stopIndex: Int?, seconds: Double, language: Language, mode: TourMode, part: TourPart = .stop) {
         self.tourID = tourID
         self.stopIndex = stopIndex
         self.seconds = seconds
         self.language = language
         self.mode = mode
+        self.part = part
     }
+}
+
+/// The part of a stop a saved place is in.
+public enum TourPart: String, Equatable, Sendable, CaseIterable {
+    /// The stop's commentary.
+    case stop
+    /// The bumper: the walking directions to the stop.
+    case walk
+    /// Guided: waiting for the visitor at the stop.
+    case waiting
 }
 
 /// A running tour: the machine, its language, and which player token is its clip.
@@ -126,7 +140,7 @@ public enum TourFeature: Feature {
         case .resume:
             guard let p = state.progress.current else { return [] }
             state.overlay = nil
-            var effects = beginTour(&state, p.tourID, stop: p.stopIndex, language: p.language, seconds: p.seconds)
+            var effects = beginTour(&state, p.tourID, stop: p.stopIndex, language: p.language, seconds: p.seconds, part: p.part)
             if var s = state.tour, s.machine.mode != p.mode {
                 s.machine.handle(.setMode(p.mode))
                 state.tour = s
@@ -224,10 +238,18 @@ public enum TourFeature: Feature {
         state.overlay = show(.resume(selection: 0))
     }
 
-    static func beginTour(_ state: inout AppState, _ id: Int, stop: Int?, language: Language, seconds: Double) -> [DocentCore.Effect] {
+    static func beginTour(_ state: inout AppState, _ id: Int, stop: Int?, language: Language, seconds: Double, part: TourPart = .stop) -> [DocentCore.Effect] {
         guard let tour = state.museum?.tour(id) else { return [] }
         state.overlay = nil
-        let start: TourPosition = stop.map { tour.stops.indices.contains($0) ? .stop($0) : .intro } ?? .intro
+        let start: TourPosition = stop.map { k in
+            guard tour.stops.indices.contains(k) else { return .intro }
+            switch part {
+            case .stop: return .stop(k)
+            // Back to the walking directions where they were (if the stop still has them).
+            case .walk: return tour.stops[k].bumperID != nil ? .bumper(to: k) : .stop(k)
+            case .waiting: return .waiting(at: k)
+            }
+        } ?? .intro
         let listened = state.progress.listenedStops[id] ?? []
         let mode = state.tour?.machine.mode ?? .guided
         state.tour = TourSession(machine: TourMachine(tour: tour, mode: mode, start: start, listened: listened), language: language)
@@ -298,9 +320,15 @@ public enum TourFeature: Feature {
             state.progress.finished.insert(m.tourID)
         } else {
             let seconds = session.clipToken != nil && session.clipToken == state.player.snapshot.token ? state.player.snapshot.position : 0
+            let part: TourPart
+            switch m.position {
+            case .bumper: part = .walk
+            case .waiting: part = .waiting
+            case .intro, .stop, .complete: part = .stop
+            }
             state.progress.current = TourProgress(
-                tourID: m.tourID, stopIndex: m.currentStop, seconds: isStopPosition(m.position) ? seconds : 0,
-                language: session.language, mode: m.mode)
+                tourID: m.tourID, stopIndex: m.currentStop, seconds: isStopPosition(m.position) || part == .walk ? seconds : 0,
+                language: session.language, mode: m.mode, part: part)
         }
         return force ? [.persist(state.settings)] : []
     }
