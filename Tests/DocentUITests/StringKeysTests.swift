@@ -14,6 +14,7 @@ final class StringKeysTests: XCTestCase {
         "home.loading.": ["exhibitions", "events"],
         "home.none.": ["exhibitions", "events"],
         "home.unavailable.": ["exhibitions", "events"],
+        "home.notPublished.": ["exhibitions", "events"],
         "banner.": TourFeature.tourBanners,
         "tour.mode.": TourMode.allCases.map(\.rawValue),
         "title.": Tab.allCases.map(\.rawValue),

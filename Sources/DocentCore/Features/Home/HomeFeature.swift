@@ -144,7 +144,8 @@ public enum HomeFeature: Feature {
         switch remote {
         case .idle, .loading: return [Row(.note, s("home.loading.\(kind)"))]
         case .failed(let why): return [Row(.note, s("home.unavailable.\(kind)", ["reason": why]))]
-        case .notPublished: return [Row(.note, s("home.unavailable.\(kind)", ["reason": s("home.notConfigured")]))]
+        // Not "unavailable right now": this museum never publishes them (issue 17 #12).
+        case .notPublished: return [Row(.note, s("home.notPublished.\(kind)"))]
         case .loaded(let items):
             if items.isEmpty { return [Row(.note, s("home.none.\(kind)"))] }
             return (limit.map { Array(items.prefix($0)) } ?? items).map(row)
