@@ -19,6 +19,8 @@ struct Docent: ParsableCommand {
               --hyperlinks <mode>     clickable links: auto, always or never
               --state <file>          the state database (default:
                                       $XDG_DATA_HOME/docent/state.sqlite)
+              --pulse sqlite:<file>   the Visitor Pulse store (default:
+                                      $XDG_DATA_HOME/docent/pulse.sqlite)
             See 'docent help guide' for them in full; 'docent help validate' checks data.
 
             Exit status:
