@@ -146,7 +146,10 @@ final class LanguageTests: EndToEndTestCase {
         let launch = try s.waitForGone(try UIStrings.get("zh", "help.welcomeTitle"))
         XCTAssertTrue(launch.contains(dismiss), "the launch message after the welcome:\n\(launch)")
         try s.sendKeys("Escape")
-        let closed = try waitForHome(s, language: "zh")
+        // Home with both Data Aggregator sections arrived (they come in their own time).
+        let loading = try ["home.loading.exhibitions", "home.loading.events"].map { try UIStrings.get("zh", $0) }
+        try waitForHome(s, language: "zh")
+        let closed = try s.waitUntil("Home with its exhibitions and events") { screen in !loading.contains { screen.contains($0) } }
         XCTAssertFalse(closed.contains("\u{FFFD}"), "a replacement character after closing the welcome:\n\(closed)")
         for corner in ["┌", "┐", "└", "┘"] {
             XCTAssertFalse(closed.contains(corner), "\(corner) left after closing the welcome:\n\(closed)")
@@ -163,7 +166,8 @@ final class LanguageTests: EndToEndTestCase {
 
         // A second start draws Home in full, with no box ever over it: the same cells.
         let fresh = try start(command: command, home: home)
-        let drawn = try waitForHome(fresh, language: "zh")
+        try waitForHome(fresh, language: "zh")
+        let drawn = try fresh.waitUntil("Home drawn afresh, the same cells") { $0 == closed }
         XCTAssertEqual(drawn, closed, "Home drawn afresh")
         try fresh.sendKeys("q")
         XCTAssertEqual(try fresh.waitForExit().status, 0)
