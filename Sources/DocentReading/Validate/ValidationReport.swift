@@ -185,10 +185,19 @@ public struct ValidationReport: Sendable {
         ])
         func writeDiagnostics(_ severity: Diagnostic.Severity) {
             w.array(self.diagnostics.lazy.filter { $0.severity == severity }) { d in
-                var fields: [(String, JSONStreamWriter.Value)] = []
-                if let id = d.id { fields.append(("id", .string(id))) }
-                fields += [("message", .string(d.message)), ("path", .string(d.path)), ("severity", .string(d.severity.rawValue))]
-                w.object(fields)
+                // Written member by member: half a million of these make no arrays.
+                w.open("{")
+                if let id = d.id {
+                    w.key("id")
+                    w.value(.string(id))
+                }
+                w.key("message")
+                w.value(.string(d.message))
+                w.key("path")
+                w.value(.string(d.path))
+                w.key("severity")
+                w.value(.string(d.severity.rawValue))
+                w.close("}", empty: false)
             }
         }
         w.key("dropped")
@@ -246,22 +255,36 @@ final class JSONStreamWriter {
     }
 
     private let sink: (String) -> Void
-    private var buffer = ""
+    /// UTF-8 bytes not yet handed on (appending bytes is several times cheaper than growing
+    /// a String piece by piece).
+    private var buffer: [UInt8] = []
     private var depth = 0
     /// Whether the container being written has no member yet.
     private var fresh: [Bool] = []
 
-    init(_ sink: @escaping (String) -> Void) { self.sink = sink }
+    init(_ sink: @escaping (String) -> Void) {
+        self.sink = sink
+        buffer.reserveCapacity(Self.piece + 4096)
+    }
+
+    private static let piece = 65_536
 
     private func emit(_ s: String) {
-        buffer += s
-        if buffer.utf8.count >= 65_536 {
-            sink(buffer)
-            buffer = ""
+        buffer.append(contentsOf: s.utf8)
+        handOn()
+    }
+
+    private func handOn() {
+        if buffer.count >= Self.piece {
+            sink(String(decoding: buffer, as: UTF8.self))
+            buffer.removeAll(keepingCapacity: true)
         }
     }
 
-    private func newline() { emit("\n" + String(repeating: "  ", count: depth)) }
+    private func newline() {
+        buffer.append(10)
+        buffer.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+    }
 
     func open(_ bracket: String) {
         emit(bracket)
@@ -279,7 +302,8 @@ final class JSONStreamWriter {
     /// Starts the next member of an object (`first` is only a hint; the writer keeps count).
     func key(_ k: String, first: Bool = false) {
         separate()
-        emit(Self.quoted(k) + " : ")
+        appendQuoted(k)
+        emit(" : ")
     }
 
     private func separate() {
@@ -290,7 +314,9 @@ final class JSONStreamWriter {
 
     func value(_ v: Value) {
         switch v {
-        case .string(let s): emit(Self.quoted(s))
+        case .string(let s):
+            appendQuoted(s)
+            handOn()
         case .int(let i): emit(String(i))
         case .bool(let b): emit(b ? "true" : "false")
         }
@@ -317,29 +343,59 @@ final class JSONStreamWriter {
     }
 
     func flush(_ tail: String) {
-        sink(buffer + tail)
-        buffer = ""
+        buffer.append(contentsOf: tail.utf8)
+        sink(String(decoding: buffer, as: UTF8.self))
+        buffer.removeAll()
+    }
+
+    /// `s` as a JSON string, straight into the buffer: its bytes as they are when none needs
+    /// an escape (nearly always), else `quoted`.
+    private func appendQuoted(_ s: String) {
+        var plain = true
+        for b in s.utf8 where b < 0x20 || b == 0x22 || b == 0x5C || b >= 0x7F {
+            // Bytes of UTF-8 beyond ASCII are fine unless they spell C1 controls or U+2028/9.
+            if b >= 0x80 { continue }
+            plain = false
+            break
+        }
+        if plain, !s.utf8.contains(0xC2), !s.utf8.contains(0xE2) {
+            buffer.append(UInt8(ascii: "\""))
+            buffer.append(contentsOf: s.utf8)
+            buffer.append(UInt8(ascii: "\""))
+        } else {
+            buffer.append(UInt8(ascii: "\""))
+            Self.appendEscaped(s, to: &buffer)
+            buffer.append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// The escaping of `quoted`, written as bytes (no String is built per character).
+    static func appendEscaped(_ s: String, to out: inout [UInt8]) {
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        for u in s.unicodeScalars {
+            let v = u.value
+            switch v {
+            case 0x22: out += [0x5C, 0x22]
+            case 0x5C: out += [0x5C, 0x5C]
+            case 0x0A: out += [0x5C, UInt8(ascii: "n")]
+            case 0x0D: out += [0x5C, UInt8(ascii: "r")]
+            case 0x09: out += [0x5C, UInt8(ascii: "t")]
+            case 0..<0x20, 0x7F, 0x80..<0xA0, 0x2028, 0x2029:
+                out += [0x5C, UInt8(ascii: "u"), hex[Int(v >> 12) & 15], hex[Int(v >> 8) & 15], hex[Int(v >> 4) & 15], hex[Int(v) & 15]]
+            case 0..<0x80: out.append(UInt8(v))
+            default: UTF8.encode(u) { out.append($0) }
+            }
+        }
     }
 
     static func quoted(_ s: String) -> String {
         // Most text needs no escape at all: printable ASCII, or UTF-8 past the C1 controls
         // and the two JavaScript line breaks, which the slow path below handles.
         if s.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 < 0x7F }) { return "\"" + s + "\"" }
-        var out = "\""
-        out.reserveCapacity(s.utf8.count + 2)
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20 || u.value == 0x7F || (0x80..<0xA0).contains(u.value) || (0x2028...0x2029).contains(u.value):
-                let hex = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
+        var out: [UInt8] = [UInt8(ascii: "\"")]
+        out.reserveCapacity(s.utf8.count + 8)
+        appendEscaped(s, to: &out)
+        out.append(UInt8(ascii: "\""))
+        return String(decoding: out, as: UTF8.self)
     }
 }
