@@ -6,12 +6,17 @@ let package = Package(
     name: "Docent",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "docent", targets: ["docent"])
+        .executable(name: "docent", targets: ["docent"]),
+        .executable(name: "docent-pulse", targets: ["docent-pulse"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        // The Pulse service only (issue 13): the guide's binary links none of these.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // Pure targets: Foundation only. `scripts/check-boundaries.sh` enforces it.
@@ -51,6 +56,17 @@ let package = Package(
                 "DocentCore", "DocentUI", "DocentApp", "TerminalCurses", "NetCurl", "AudioPlayback",
                 "StateStore", "MapRaster", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+
+        // The Pulse service (issue 13): HTTP/JSON over a PulseStore (SQLite or PostgreSQL).
+        .target(
+            name: "PulseService",
+            dependencies: [
+                "DocentCore", "StateStore", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .executableTarget(
+            name: "docent-pulse",
+            dependencies: ["PulseService", "DocentCore", "StateStore", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // Benchmarks (`make bench`): measured against named anchors in the same run.
         // CShims holds the curses shims too, so whatever links it must also link ncursesw.

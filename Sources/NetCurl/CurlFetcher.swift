@@ -93,11 +93,15 @@ public struct CurlFetcher: Fetching {
             set(cs_curl_setopt_long(curl, CURLOPT_HTTPGET, 1))
         case .head:
             set(cs_curl_setopt_long(curl, CURLOPT_NOBODY, 1))
-        case .post where filePath != nil:
+        case .post where filePath != nil, .put where filePath != nil, .delete where filePath != nil:
             break  // a file is read whatever the method
-        case .post:
+        case .delete where request.body == nil:
+            set(cs_curl_setopt_str(curl, CURLOPT_CUSTOMREQUEST, "DELETE"))
+        case .post, .put, .delete:
             let body = request.body ?? []
             set(cs_curl_setopt_long(curl, CURLOPT_POST, 1))
+            // PUT and DELETE send their body the way POST does, under their own name.
+            if request.method != .post { set(cs_curl_setopt_str(curl, CURLOPT_CUSTOMREQUEST, request.method.rawValue)) }
             set(cs_curl_setopt_off(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
             // COPYPOSTFIELDS copies POSTFIELDSIZE bytes now, so the body may contain NULs and
             // need not outlive this call.
@@ -122,7 +126,7 @@ public struct CurlFetcher: Fetching {
                 // "Name;" is libcurl's way to send a header with an empty value.
                 lines.append(cleanValue.isEmpty ? "\(cleanName);" : "\(cleanName): \(cleanValue)")
             }
-            if request.method == .post {
+            if request.method == .post || request.body != nil {
                 // libcurl would default to application/x-www-form-urlencoded, which
                 // Elasticsearch-style JSON endpoints refuse (406). The bodies Docent posts are JSON.
                 if !hasContentType { lines.append("Content-Type: application/json") }

@@ -19,8 +19,9 @@ struct Docent: ParsableCommand {
               --hyperlinks <mode>     clickable links: auto, always or never
               --state <file>          the state database (default:
                                       $XDG_DATA_HOME/docent/state.sqlite)
-              --pulse sqlite:<file>   the Visitor Pulse store (default:
-                                      $XDG_DATA_HOME/docent/pulse.sqlite)
+              --pulse <where>         Visitor Pulse: sqlite:PATH (default:
+                                      $XDG_DATA_HOME/docent/pulse.sqlite) or a Pulse
+                                      service, http://HOST:PORT
             See 'docent help guide' for them in full; 'docent help validate' checks data.
 
             Exit status:

@@ -28,7 +28,7 @@ struct Guide: ParsableCommand {
     @Option(name: .customLong("state"), help: "State database (default: $XDG_DATA_HOME/docent/state.sqlite).")
     var statePath: String?
 
-    @Option(name: .customLong("pulse"), help: "Where Visitor Pulse lives: sqlite:PATH, a file every guide of this machine may share (default: $XDG_DATA_HOME/docent/pulse.sqlite).")
+    @Option(name: .customLong("pulse"), help: "Where Visitor Pulse lives: sqlite:PATH, a file every guide of this machine may share (default: $XDG_DATA_HOME/docent/pulse.sqlite), or a Pulse service, http://HOST:PORT.")
     var pulse: String?
 
     func run() throws {

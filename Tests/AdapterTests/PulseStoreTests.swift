@@ -60,6 +60,8 @@ final class PulseStoreTests: XCTestCase {
         XCTAssertEqual(SQLitePulseStore.defaultPath(environment: ["HOME": "/h"]), "/h/.local/share/docent/pulse.sqlite")
         XCTAssertEqual(try PulseLocation.parse("sqlite:/var/lib/docent/pulse.sqlite").get(), .sqlite(path: "/var/lib/docent/pulse.sqlite"))
         XCTAssertEqual(try PulseLocation.parse(nil).get(), .defaultFile)
+        XCTAssertEqual(try PulseLocation.parse("http://pulse.museum.local:8080").get(), .service(url: "http://pulse.museum.local:8080"))
+        XCTAssertThrowsError(try PulseLocation.parse("http://").get())
         XCTAssertThrowsError(try PulseLocation.parse("postgres://x").get())
         XCTAssertThrowsError(try PulseLocation.parse("sqlite:").get())
     }

@@ -7,11 +7,11 @@ public protocol Fetching: Sendable {
 
 /// One request. `url` is already resolved (see `URLResolver`).
 public struct FetchRequest: Hashable, Sendable {
-    public enum Method: String, Hashable, Sendable { case get = "GET", post = "POST", head = "HEAD" }
+    public enum Method: String, Hashable, Sendable { case get = "GET", post = "POST", head = "HEAD", put = "PUT", delete = "DELETE" }
 
     public var url: String
     public var method: Method
-    /// Request body (POST), e.g. an Elasticsearch-style JSON query.
+    /// Request body (POST, PUT, DELETE), e.g. an Elasticsearch-style JSON query.
     public var body: [UInt8]?
     public var headers: [String: String]
     /// Revalidation: sent as If-None-Match / If-Modified-Since.

@@ -1,11 +1,12 @@
 import Foundation
 
 /// Where the guide's Pulse lives: `sqlite:PATH` (a file shared by every guide of the machine),
-/// or nothing said (the default file, `$XDG_DATA_HOME/docent/pulse.sqlite`). The HTTP store of
-/// the Pulse service will be a third case (issue 13).
+/// nothing said (the default file, `$XDG_DATA_HOME/docent/pulse.sqlite`), or a Pulse service
+/// (`http://HOST:PORT` or `https://…`, issue 13) shared by every guide of the museum.
 public enum PulseLocation: Hashable, Sendable {
     case defaultFile
     case sqlite(path: String)
+    case service(url: String)
 
     /// From `--pulse` or `pulse = "…"`; nil or blank is the default. The error says what is
     /// accepted.
@@ -17,6 +18,13 @@ public enum PulseLocation: Hashable, Sendable {
             guard !path.isEmpty else { return .failure(LoadFailure("pulse: sqlite: needs a path, as in sqlite:/var/lib/docent/pulse.sqlite")) }
             return .success(.sqlite(path: path))
         }
-        return .failure(LoadFailure("pulse must be sqlite:PATH (for example sqlite:/var/lib/docent/pulse.sqlite), not '\(t)'"))
+        let lower = t.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            let rest = t.drop(while: { $0 != ":" }).dropFirst(3)
+            guard let host = rest.split(separator: "/", omittingEmptySubsequences: false).first, !host.isEmpty, !t.contains(where: { $0 == " " || $0 == "?" || $0 == "#" })
+            else { return .failure(LoadFailure("pulse: \(t) has no host, as in http://pulse.museum.local:8080")) }
+            return .success(.service(url: t))
+        }
+        return .failure(LoadFailure("pulse must be sqlite:PATH (for example sqlite:/var/lib/docent/pulse.sqlite) or the Pulse service's http://HOST:PORT, not '\(t)'"))
     }
 }

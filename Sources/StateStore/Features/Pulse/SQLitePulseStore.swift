@@ -282,6 +282,26 @@ public final class SQLitePulseStore: PulseStore, Sendable {
         }
     }
 
+    // MARK: What the Pulse service asks besides the protocol
+
+    /// Succeeds when the visitor is known with this secret (a read that names a viewer).
+    public func authenticate(_ credentials: VisitorCredentials) throws(PulseStoreError) {
+        try read { db in try Self.check(credentials, db) }
+    }
+
+    /// The visitor's reaction to a subject, if any.
+    public func reaction(of visitor: VisitorID, on subject: PulseSubject) throws(PulseStoreError) -> ReactionValue? {
+        try read { db in
+            try Int.fetchOne(db, sql: "SELECT value FROM reaction WHERE subject = ? AND visitor = ?", arguments: [subject.key, visitor.rawValue])
+                .flatMap(ReactionValue.init(rawValue:))
+        }
+    }
+
+    /// A subject's kept counts.
+    public func counts(of subject: PulseSubject) throws(PulseStoreError) -> PulseCounts {
+        try read { db in try Self.counts(subject, db) }
+    }
+
     // MARK: Upkeep and checks
 
     /// Deletes notes past retention (keeping highlights) with their reactions and reports, and

@@ -1,6 +1,7 @@
 import DocentApp
 import DocentCore
 import Foundation
+import NetCurl
 import StateStore
 
 /// Holds the Pulse store once opened and runs the feature's effects on threads of their own
@@ -48,6 +49,11 @@ struct PulseRunner: FeatureRunner {
         switch location {
         case .defaultFile: path = SQLitePulseStore.defaultPath(environment: environment)
         case .sqlite(let p): path = p
+        case .service(let url):
+            // The service keeps its own upkeep and seed; the guide only registers its identity.
+            let store = HTTPPulseStore(baseURL: url)
+            holder.store = store
+            return wait { await register(identity, in: store) }
         }
         let store: SQLitePulseStore
         switch SQLitePulseStore.open(path: path, clock: { Date() }) {
@@ -61,16 +67,21 @@ struct PulseRunner: FeatureRunner {
             if let seed, let data = FileManager.default.contents(atPath: seed), case .success(let s) = PulseSeed.read([UInt8](data)) {
                 _ = try? await store.seedIfEmpty(s)
             }
-            var creds = identity
-            if creds == nil {
-                var rng = SystemRandomNumberGenerator()
-                creds = VisitorCredentials.make(random: (0..<26).map { _ in UInt8.random(in: 0...255, using: &rng) })
-            }
-            guard let creds else { return .failure(.badCredentials) }
-            return await result { () async throws(PulseStoreError) in
-                try await store.register(creds)
-                return creds
-            }
+            return await register(identity, in: store)
+        }
+    }
+
+    /// Registers the kept identity, or a new one made from random bytes.
+    static func register(_ identity: VisitorCredentials?, in store: some PulseStore) async -> Result<VisitorCredentials, PulseStoreError> {
+        var creds = identity
+        if creds == nil {
+            var rng = SystemRandomNumberGenerator()
+            creds = VisitorCredentials.make(random: (0..<26).map { _ in UInt8.random(in: 0...255, using: &rng) })
+        }
+        guard let creds else { return .failure(.badCredentials) }
+        return await result { () async throws(PulseStoreError) in
+            try await store.register(creds)
+            return creds
         }
     }
 

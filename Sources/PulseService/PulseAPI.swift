@@ -1,0 +1,240 @@
+import Crypto
+import DocentCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The Pulse service's HTTP API (`docs/pulse-openapi.yaml`) over any `PulseServiceStore`.
+///
+/// Every handler answers JSON; what a client got wrong is a 4xx with `{"error": sentence,
+/// "code": …}`, never a crash and never the store's raw text. Bodies are capped at
+/// `PulseWire.maxBodyBytes` (413). A visitor's token is `VISITOR.SECRET`; the store is given
+/// the SHA-256 of the secret only, so a copy of the database holds no usable token (the
+/// secrets are 128 random bits, so an unsalted fast hash is enough: nothing to brute-force).
+public struct PulseAPI<Store: PulseServiceStore>: Sendable {
+    public let store: Store
+
+    public init(store: Store) { self.store = store }
+
+    /// The router with every route of the API.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        let api = self
+        router.get("/healthz") { _, _ in api.json(200, PulseWire.fields([("status", .string("ok"))])) }
+        router.post("/v1/visitors") { req, _ in await api.handle { try await api.createVisitor(req) } }
+        router.get("/v1/snapshot") { req, _ in await api.handle { try await api.snapshot(req) } }
+        router.get("/v1/subjects/**") { req, _ in await api.handle { try await api.subject(req) } }
+        router.put("/v1/reactions/**") { req, _ in await api.handle { try await api.react(req, withdraw: false) } }
+        router.delete("/v1/reactions/**") { req, _ in await api.handle { try await api.react(req, withdraw: true) } }
+        router.post("/v1/notes") { req, _ in await api.handle { try await api.post(req) } }
+        router.get("/v1/notes") { req, _ in await api.handle { try await api.notes(req) } }
+        router.put("/v1/reports/**") { req, _ in await api.handle { try await api.report(req, true) } }
+        router.delete("/v1/reports/**") { req, _ in await api.handle { try await api.report(req, false) } }
+        router.post("/v1/plays/**") { req, _ in await api.handle { try await api.play(req) } }
+        return router
+    }
+
+    // MARK: Handlers
+
+    func createVisitor(_ req: Request) async throws -> Response {
+        let body = try await Self.body(req)
+        let creds: VisitorCredentials
+        if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            // No body: the service chooses (the contract's form).
+            var rng = SystemRandomNumberGenerator()
+            guard let c = VisitorCredentials.make(random: (0..<26).map { _ in UInt8.random(in: 0...255, using: &rng) }) else { throw Failure(500, "internal", "no identity") }
+            creds = c
+        } else {
+            // The client chose (the guide keeps its identity in its state database).
+            let o = try PulseWire.object(body, required: ["visitor", "secret"])
+            guard let v = VisitorID(try PulseWire.string(o, "visitor")) else { throw Failure(400, "bad_visitor", "field 'visitor' must be 8 to 40 of a-z, 0-9") }
+            let secret = try PulseWire.string(o, "secret")
+            guard Self.isSecret(secret) else { throw Failure(400, "bad_secret", "field 'secret' must be 16 to 128 of a-z, A-Z, 0-9, - and _") }
+            creds = VisitorCredentials(visitor: v, secret: secret)
+        }
+        try await store.register(Self.hashed(creds))
+        return json(201, PulseWire.fields([("visitor", .string(creds.visitor.rawValue)), ("token", .string("\(creds.visitor.rawValue).\(creds.secret)"))]))
+    }
+
+    func snapshot(_ req: Request) async throws -> Response {
+        let viewer = try await optionalViewer(req)
+        guard let dayText = req.uri.queryParameters["day_start"], let day = Double(String(dayText)), day.isFinite, abs(day) < 1e11 else {
+            throw Failure(400, "bad_query", "day_start must be the start of the museum's day in seconds since 1970")
+        }
+        let since = req.headers[.ifNoneMatch].flatMap(Self.version(etag:))
+        guard let snap = try await store.snapshot(viewer: viewer?.visitor, dayStart: Date(timeIntervalSince1970: day), since: since) else {
+            var h = HTTPFields()
+            h[.eTag] = Self.etag(since ?? PulseVersion(0))
+            h[.vary] = "Authorization"
+            return Response(status: .notModified, headers: h)
+        }
+        var r = json(200, PulseWire.snapshot(snap))
+        r.headers[.eTag] = Self.etag(snap.version)
+        r.headers[.vary] = "Authorization"
+        return r
+    }
+
+    func subject(_ req: Request) async throws -> Response {
+        let subject = try Self.subject(req, after: "/v1/subjects/")
+        let counts = try await store.counts(of: subject)
+        let notes = try await store.notes(on: subject, viewer: nil)
+        return json(
+            200, PulseWire.fields([("up", .integer(counts.up)), ("meh", .integer(counts.meh)), ("down", .integer(counts.down)), ("notes", .integer(notes.count))]))
+    }
+
+    func react(_ req: Request, withdraw: Bool) async throws -> Response {
+        let creds = try Self.credentials(req)
+        let subject = try Self.subject(req, after: "/v1/reactions/")
+        let body = try await Self.body(req)
+        let value: ReactionValue?
+        if withdraw {
+            try await store.authenticate(creds)
+            guard try await store.reaction(of: creds.visitor, on: subject) != nil else {
+                throw Failure(404, "no_reaction", "no reaction to \(subject.key) to withdraw")
+            }
+            value = nil
+        } else {
+            value = try PulseWire.reaction(body)
+        }
+        return json(200, PulseWire.counts(try await store.react(value, on: subject, as: creds)))
+    }
+
+    func post(_ req: Request) async throws -> Response {
+        let creds = try Self.credentials(req)
+        let draft = try PulseWire.draft(try await Self.body(req))
+        guard draft.id.visitor == creds.visitor else { throw Failure(403, "not_yours", "a note's id must start with your visitor id") }
+        switch try await store.post(draft, as: creds) {
+        case .created(let n): return json(201, PulseWire.note(n))
+        case .alreadyStored(let n): return json(200, PulseWire.note(n))
+        }
+    }
+
+    func notes(_ req: Request) async throws -> Response {
+        let viewer = try await optionalViewer(req)
+        guard let key = req.uri.queryParameters["subject"].map(String.init).flatMap({ $0.removingPercentEncoding }), let subject = PulseSubject(key) else {
+            throw Failure(400, "bad_subject", "subject must be a subject key such as artwork:1101")
+        }
+        return json(200, PulseWire.notes(try await store.notes(on: subject, viewer: viewer?.visitor)))
+    }
+
+    func report(_ req: Request, _ on: Bool) async throws -> Response {
+        let creds = try Self.credentials(req)
+        let key = try Self.rest(req, after: "/v1/reports/")
+        guard let note = NoteID(key: key) else { throw Failure(400, "bad_note", "not a note id: \(Self.shown(key))") }
+        try await store.report(note, on, as: creds)
+        return json(200, PulseWire.fields([("note", .string(note.key)), ("reported", .bool(on))]))
+    }
+
+    func play(_ req: Request) async throws -> Response {
+        let subject = try Self.subject(req, after: "/v1/plays/")
+        try await store.recordPlay(subject)
+        return Response(status: .noContent)
+    }
+
+    // MARK: Pieces
+
+    /// A 4xx or 5xx the handler decided on.
+    struct Failure: Error {
+        let status: Int
+        let code: String
+        let message: String
+        init(_ status: Int, _ code: String, _ message: String) {
+            self.status = status
+            self.code = code
+            self.message = message
+        }
+    }
+
+    /// Runs a handler; every error becomes a JSON answer with a clear sentence.
+    func handle(_ body: () async throws -> Response) async -> Response {
+        do {
+            return try await body()
+        } catch let f as Failure {
+            return json(f.status, PulseWire.problem(f.code, f.message))
+        } catch let p as PulseWire.Problem {
+            return json(400, PulseWire.problem("bad_request", p.message))
+        } catch let e as PulseStoreError {
+            let (status, body, retry) = PulseWire.error(e)
+            var r = json(status, body)
+            if let retry { r.headers[.retryAfter] = String(retry) }
+            return r
+        } catch is NIOTooManyBytesError {
+            return json(413, PulseWire.problem("too_large", "the body is larger than \(PulseWire.maxBodyBytes) bytes"))
+        } catch {
+            return json(500, PulseWire.problem("internal", "internal error"))
+        }
+    }
+
+    func json(_ status: Int, _ value: JSON) -> Response {
+        var h = HTTPFields()
+        h[.contentType] = "application/json"
+        h[.cacheControl] = "no-store"
+        return Response(status: HTTPResponse.Status(code: status), headers: h, body: ResponseBody(byteBuffer: ByteBuffer(bytes: PulseWire.encode(value))))
+    }
+
+    static func body(_ req: Request) async throws -> [UInt8] {
+        let buffer = try await req.body.collect(upTo: PulseWire.maxBodyBytes)
+        return Array(buffer.readableBytesView)
+    }
+
+    /// `Authorization: Bearer VISITOR.SECRET`, the secret hashed for the store.
+    static func credentials(_ req: Request) throws -> VisitorCredentials {
+        guard let header = req.headers[.authorization] else { throw Failure(401, "no_token", "this needs Authorization: Bearer TOKEN (POST /v1/visitors gives one)") }
+        guard header.hasPrefix("Bearer "), let dot = header.dropFirst(7).firstIndex(of: "."),
+            let visitor = VisitorID(String(header[header.index(header.startIndex, offsetBy: 7)..<dot]))
+        else { throw Failure(401, "bad_token", "the token is not VISITOR.SECRET") }
+        let secret = String(header[header.index(after: dot)...])
+        guard isSecret(secret) else { throw Failure(401, "bad_token", "the token is not VISITOR.SECRET") }
+        return hashed(VisitorCredentials(visitor: visitor, secret: secret))
+    }
+
+    /// The viewer of a read: none without a token, checked with one.
+    func optionalViewer(_ req: Request) async throws -> VisitorCredentials? {
+        guard req.headers[.authorization] != nil else { return nil }
+        let c = try Self.credentials(req)
+        try await store.authenticate(c)
+        return c
+    }
+
+    static func hashed(_ c: VisitorCredentials) -> VisitorCredentials {
+        let digest = SHA256.hash(data: Array(c.secret.utf8))
+        return VisitorCredentials(visitor: c.visitor, secret: "sha256:" + digest.map { String(format: "%02x", $0) }.joined())
+    }
+
+    static func isSecret(_ s: String) -> Bool {
+        (16...128).contains(s.utf8.count)
+            && s.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F }
+    }
+
+    /// The path after `prefix`, percent-decoded (`stop:2/3` may come as `stop:2%2F3`).
+    static func rest(_ req: Request, after prefix: String) throws -> String {
+        let path = req.uri.path
+        guard path.hasPrefix(prefix), let key = String(path.dropFirst(prefix.count)).removingPercentEncoding else {
+            throw Failure(400, "bad_path", "the path is not valid percent-encoded UTF-8")
+        }
+        return key
+    }
+
+    static func subject(_ req: Request, after prefix: String) throws -> PulseSubject {
+        let key = try rest(req, after: prefix)
+        guard let s = PulseSubject(key) else {
+            throw Failure(400, "bad_subject", "not a subject: '\(shown(key))' (artwork:ID, tour:ID, stop:TOUR/N, exhibition:ID, gallery:ID, museum)")
+        }
+        return s
+    }
+
+    /// Client text repeated in a message: printable ASCII only, at most 40 characters.
+    static func shown(_ s: String) -> String {
+        String(s.unicodeScalars.prefix(40).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
+    }
+
+    static func etag(_ v: PulseVersion) -> String { "\"\(v.value)\"" }
+
+    static func version(etag: String) -> PulseVersion? {
+        var t = etag.trimmingCharacters(in: .whitespaces)
+        if t.hasPrefix("W/") { t.removeFirst(2) }
+        guard t.count >= 3, t.first == "\"", t.last == "\"", let n = Int64(t.dropFirst().dropLast()) else { return nil }
+        return PulseVersion(n)
+    }
+}

@@ -1,0 +1,14 @@
+import DocentCore
+import StateStore
+
+/// What the service needs of a store besides `PulseStore`: checking a reader's credentials,
+/// a visitor's own reaction (DELETE answers 404 when there was none), a subject's counts, and
+/// the recount check. The SQLite store has them; the PostgreSQL store will too.
+public protocol PulseServiceStore: PulseStore {
+    func authenticate(_ credentials: VisitorCredentials) async throws(PulseStoreError)
+    func reaction(of visitor: VisitorID, on subject: PulseSubject) async throws(PulseStoreError) -> ReactionValue?
+    func counts(of subject: PulseSubject) async throws(PulseStoreError) -> PulseCounts
+    func recountMismatches() async throws(PulseStoreError) -> [String]
+}
+
+extension SQLitePulseStore: PulseServiceStore {}

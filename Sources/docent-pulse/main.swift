@@ -1,0 +1,68 @@
+import ArgumentParser
+import DocentCore
+import Foundation
+import Logging
+import PulseService
+import StateStore
+
+/// `docent-pulse`: the Visitor Pulse service shared by every guide of a museum (issue 13).
+@main
+struct DocentPulse: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "docent-pulse",
+        abstract: "The Visitor Pulse service: notes, reactions and reports shared by every Docent guide of a museum.",
+        subcommands: [Serve.self])
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Serve the Pulse API over HTTP (see docs/pulse-openapi.yaml).")
+
+    @Option(name: [.customLong("database"), .customLong("store")], help: "Where Pulse lives: sqlite:PATH.")
+    var database: String
+
+    @Option(help: "HOST:PORT to listen on (port 0: any free port, printed once listening).")
+    var listen: String = "127.0.0.1:8080"
+
+    @Option(help: "A seed file (as SampleData/pulse/seed.json) loaded once into an empty store.")
+    var seed: String?
+
+    func run() async throws {
+        let db: PulseServer.Database
+        switch PulseServer.Database.parse(database) {
+        case .success(let d): db = d
+        case .failure(let f): throw ValidationError(f.message)
+        }
+        let address: (host: String, port: Int)
+        switch PulseServer.parseListen(listen) {
+        case .success(let a): address = a
+        case .failure(let f): throw ValidationError(f.message)
+        }
+        var logger = Logger(label: "docent-pulse")
+        logger.logLevel = .warning
+        switch db {
+        case .sqlite(let path):
+            let store: SQLitePulseStore
+            switch SQLitePulseStore.open(path: path, clock: { Date() }) {
+            case .success(let s): store = s
+            case .failure(let f):
+                FileHandle.standardError.write(Data("docent-pulse: \(f.message)\n".utf8))
+                throw ExitCode(1)
+            }
+            if let seed { try await Self.load(seed: seed, into: store) }
+            try await PulseServer.run(store: store, host: address.host, port: address.port, logger: logger) { port in
+                // Written unbuffered: whoever started the service (a test, a script) waits for it.
+                FileHandle.standardOutput.write(Data("docent-pulse listening on \(address.host):\(port)\n".utf8))
+            }
+        }
+    }
+
+    static func load(seed path: String, into store: some PulseStore) async throws {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("--seed: cannot read \(path)") }
+        switch PulseSeed.read([UInt8](data)) {
+        case .failure(let f): throw ValidationError("--seed: \(f.message)")
+        case .success(let s):
+            for p in s.problems { FileHandle.standardError.write(Data("docent-pulse: seed: \(p)\n".utf8)) }
+            _ = try await store.seedIfEmpty(s)
+        }
+    }
+}

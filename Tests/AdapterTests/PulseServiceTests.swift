@@ -1,0 +1,304 @@
+import DocentCore
+import Foundation
+import GRDB
+import NetCurl
+import StateStore
+import XCTest
+
+/// The real `docent-pulse` binary (built next to this test bundle), started on a free port.
+final class PulseServiceProcess {
+    let process = Process()
+    let port: Int
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    /// Starts `docent-pulse serve ARGS --listen 127.0.0.1:0` and waits for its "listening" line.
+    init(_ arguments: [String]) throws {
+        let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        let binary = exe.deletingLastPathComponent().appendingPathComponent("docent-pulse")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw NSError(domain: "PulseServiceProcess", code: 2, userInfo: [NSLocalizedDescriptionKey: "no docent-pulse next to the tests at \(binary.path): run `swift build` first"])
+        }
+        process.executableURL = binary
+        process.arguments = ["serve"] + arguments + ["--listen", "127.0.0.1:0"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        // The first line says the port; reading blocks until it is written (or the process ends).
+        var line: [UInt8] = []
+        while true {
+            let byte = out.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte.first == 0x0A { break }
+            line.append(contentsOf: byte)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("docent-pulse listening on "), let p = text.split(separator: ":").last.flatMap({ Int($0) }) else {
+            process.terminate()
+            throw NSError(domain: "PulseServiceProcess", code: 1, userInfo: [NSLocalizedDescriptionKey: "docent-pulse did not start: '\(text)'"])
+        }
+        port = p
+    }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    deinit { stop() }
+}
+
+/// The Pulse service over the embedded SQLite store, through the guide's HTTP store and raw
+/// requests: the same behaviour as the embedded store, secrets kept hashed, hostile requests
+/// refused with a clear 4xx.
+final class PulseServiceTests: XCTestCase {
+    private var tempDir = ""
+    private var service: PulseServiceProcess?
+    private var dbPath: String { tempDir + "/pulse.sqlite" }
+    private let alice = VisitorCredentials(visitor: VisitorID("alice000")!, secret: "aaaaaaaaaaaaaaaa0001")
+    private let bob = VisitorCredentials(visitor: VisitorID("bob00000")!, secret: "bbbbbbbbbbbbbbbb0002")
+    private let carol = VisitorCredentials(visitor: VisitorID("carol000")!, secret: "cccccccccccccccc0003")
+    private let dave = VisitorCredentials(visitor: VisitorID("dave0000")!, secret: "dddddddddddddddd0004")
+
+    override func setUpWithError() throws {
+        tempDir = NSTemporaryDirectory() + "docent-pulse-service-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: tempDir, withIntermediateDirectories: true)
+        service = try PulseServiceProcess(["--database", "sqlite:" + dbPath])
+    }
+
+    override func tearDownWithError() throws {
+        service?.stop()
+        try? FileManager.default.removeItem(atPath: tempDir)
+    }
+
+    private var url: String { service?.url ?? "http://127.0.0.1:1" }
+
+    /// One guide per visitor: each HTTP store reads as the identity it registered.
+    private func guide(_ c: VisitorCredentials) async throws -> HTTPPulseStore {
+        let s = HTTPPulseStore(baseURL: url)
+        try await s.register(c)
+        return s
+    }
+
+    func testReactionsRetriesAndWithdrawals() async throws {
+        let a = try await guide(alice), b = try await guide(bob)
+        let stop = PulseSubject.stop(tour: 2, sort: 3)
+        let r1 = try await a.react(.up, on: stop, as: alice)
+        XCTAssertEqual(r1, PulseCounts(up: 1))
+        let r2 = try await b.react(.down, on: stop, as: bob)
+        XCTAssertEqual(r2, PulseCounts(up: 1, down: 1))
+        let r3 = try await b.react(.down, on: stop, as: bob)
+        XCTAssertEqual(r3, PulseCounts(up: 1, down: 1), "a retry counts once")
+        let r4 = try await a.react(nil, on: stop, as: alice)
+        XCTAssertEqual(r4, PulseCounts(down: 1))
+        let r5 = try await a.react(nil, on: stop, as: alice)
+        XCTAssertEqual(r5, PulseCounts(down: 1), "withdrawing again (the service's 404) answers the counts")
+        let snap = try await b.snapshot(viewer: bob.visitor, dayStart: Date(timeIntervalSince1970: 0), since: nil)
+        XCTAssertEqual(snap?.counts[stop], PulseCounts(down: 1))
+        XCTAssertEqual(snap?.mine, [stop: .down])
+        // Another guide's snapshot does not carry bob's own reactions.
+        let other = try await a.snapshot(viewer: alice.visitor, dayStart: Date(timeIntervalSince1970: 0), since: nil)
+        XCTAssertEqual(other?.mine, [:])
+    }
+
+    func testSnapshotSinceTheSameVersionIs304() async throws {
+        let a = try await guide(alice)
+        _ = try await a.react(.up, on: .artwork(1101), as: alice)
+        let day = Date(timeIntervalSince1970: 0)
+        let first = try await a.snapshot(viewer: alice.visitor, dayStart: day, since: nil)
+        let v = try XCTUnwrap(first?.version)
+        let again = try await a.snapshot(viewer: alice.visitor, dayStart: day, since: v)
+        XCTAssertNil(again)
+        let raw = CurlFetcher().fetch(DocentCore.FetchRequest(url: url + "/v1/snapshot?day_start=0", etag: "\"\(v.value)\""))
+        XCTAssertEqual(try raw.get().status, 304)
+        _ = try await a.react(.meh, on: .artwork(1101), as: alice)
+        let next = try await a.snapshot(viewer: alice.visitor, dayStart: day, since: v)
+        XCTAssertEqual(next?.version, PulseVersion(v.value + 1))
+        XCTAssertEqual(next?.counts[.artwork(1101)], PulseCounts(meh: 1))
+    }
+
+    func testNoteRetryIsTheSameNoteOtherTextIsAConflict() async throws {
+        let a = try await guide(alice), b = try await guide(bob)
+        let id = NoteID(visitor: alice.visitor, sequence: 7)
+        let draft = NoteDraft(id: id, subject: .artwork(1101), language: .spanish, text: "  Precioso\u{1B}[31m  azul ")
+        guard case .created(let n) = try await a.post(draft, as: alice) else { return XCTFail("not created") }
+        XCTAssertEqual(n.text, "Precioso[31m azul")
+        guard case .alreadyStored(let again) = try await a.post(draft, as: alice) else { return XCTFail("retry made a second note") }
+        XCTAssertEqual(again, n)
+        do {
+            _ = try await a.post(NoteDraft(id: id, subject: .artwork(1101), language: .spanish, text: "otro"), as: alice)
+            XCTFail("conflict expected")
+        } catch { XCTAssertEqual(error, .conflict(id)) }
+        do {
+            _ = try await b.post(NoteDraft(id: NoteID(visitor: alice.visitor, sequence: 8), subject: .museum, language: .english, text: "x"), as: bob)
+            XCTFail("impersonation accepted")
+        } catch { XCTAssertEqual(error, .badCredentials) }
+        let list = try await b.notes(on: .artwork(1101), viewer: bob.visitor)
+        XCTAssertEqual(list, [n], "the note read back is the note stored, time and all")
+        do {
+            _ = try await a.post(NoteDraft(id: NoteID(visitor: alice.visitor, sequence: 9), subject: .museum, language: .english, text: "  \u{7}  "), as: alice)
+            XCTFail("empty note accepted")
+        } catch { XCTAssertEqual(error, .badText(.empty)) }
+    }
+
+    func testThreeReportersHideForAllReporterAtOnceAndUndo() async throws {
+        let a = try await guide(alice), b = try await guide(bob), c = try await guide(carol), d = try await guide(dave)
+        let id = NoteID(visitor: alice.visitor, sequence: 1)
+        _ = try await a.post(NoteDraft(id: id, subject: .artwork(1), language: .english, text: "hello"), as: alice)
+        try await b.report(id, true, as: bob)
+        let forBob = try await b.notes(on: .artwork(1), viewer: bob.visitor)
+        XCTAssertEqual(forBob.count, 0, "hidden for the reporter at once")
+        let forDave = try await d.notes(on: .artwork(1), viewer: dave.visitor)
+        XCTAssertEqual(forDave.count, 1)
+        try await b.report(id, true, as: bob)
+        try await c.report(id, true, as: carol)
+        try await d.report(id, true, as: dave)
+        let forAlice = try await a.notes(on: .artwork(1), viewer: alice.visitor)
+        XCTAssertEqual(forAlice.count, 0, "three reporters hide it for everyone")
+        let snap = try await d.snapshot(viewer: dave.visitor, dayStart: Date(timeIntervalSince1970: 0), since: nil)
+        XCTAssertEqual(snap?.myReports, [id])
+        try await d.report(id, false, as: dave)
+        let back = try await a.notes(on: .artwork(1), viewer: alice.visitor)
+        XCTAssertEqual(back.count, 1, "undo brings it back")
+        do {
+            try await d.report(NoteID(visitor: alice.visitor, sequence: 99), true, as: dave)
+            XCTFail("a report of no note accepted")
+        } catch { XCTAssertEqual(error, .noSuchNote(NoteID(visitor: alice.visitor, sequence: 99))) }
+        let store = try SQLitePulseStore.open(path: dbPath, clock: { Date() }).get()
+        XCTAssertEqual(try store.recountMismatches(), [])
+    }
+
+    func testSecretsAreStoredHashedAndAWrongSecretIsRefused() async throws {
+        _ = try await guide(alice)
+        let q = try DatabaseQueue(path: dbPath)
+        let stored = try await q.read { try String.fetchOne($0, sql: "SELECT secret FROM visitor WHERE id = ?", arguments: ["alice000"]) }
+        XCTAssertEqual(stored?.hasPrefix("sha256:"), true)
+        XCTAssertFalse(stored?.contains(alice.secret) ?? true)
+        let impostor = VisitorCredentials(visitor: alice.visitor, secret: "wrongwrongwrong0000")
+        let s = HTTPPulseStore(baseURL: url)
+        do {
+            try await s.register(impostor)
+            XCTFail("registered over another's id")
+        } catch { XCTAssertEqual(error, .badCredentials) }
+        do {
+            _ = try await s.react(.up, on: .museum, as: impostor)
+            XCTFail("reacted with a wrong secret")
+        } catch { XCTAssertEqual(error, .badCredentials) }
+    }
+
+    func testServiceChoosesAnIdentityWhenAskedWithoutABody() throws {
+        let r = try raw(.post, "/v1/visitors", body: [])
+        XCTAssertEqual(r.status, 201)
+        let json = try JSONParser.parse(r.body)
+        let visitor = try XCTUnwrap(json["visitor"]?.stringValue)
+        XCTAssertNotNil(VisitorID(visitor))
+        let token = try XCTUnwrap(json["token"]?.stringValue)
+        XCTAssertTrue(token.hasPrefix(visitor + "."))
+        let put = try raw(.put, "/v1/reactions/artwork:5", body: Array(#"{"value": -1}"#.utf8), token: token)
+        XCTAssertEqual(put.status, 200)
+        XCTAssertEqual(try JSONParser.parse(put.body), try JSONParser.parse(Array(#"{"up":0,"meh":0,"down":1}"#.utf8)))
+        let subject = try raw(.get, "/v1/subjects/artwork:5")
+        XCTAssertEqual(try JSONParser.parse(subject.body), try JSONParser.parse(Array(#"{"up":0,"meh":0,"down":1,"notes":0}"#.utf8)))
+    }
+
+    /// Hostile and mistaken requests: each a 4xx with a sentence saying what is wrong.
+    func testHostileRequestsGetAClearRefusal() async throws {
+        _ = try await guide(alice)
+        let token = "alice000.\(alice.secret)"
+        func expect(_ status: Int, _ code: String, _ r: FetchResponse, file: StaticString = #filePath, line: UInt = #line) {
+            XCTAssertEqual(r.status, status, String(decoding: r.body, as: UTF8.self), file: file, line: line)
+            let json = try? JSONParser.parse(r.body)
+            XCTAssertEqual(json?["code"]?.stringValue, code, file: file, line: line)
+            XCTAssertFalse(json?["error"]?.stringValue?.isEmpty ?? true, "a sentence", file: file, line: line)
+        }
+        expect(400, "bad_request", try raw(.put, "/v1/reactions/artwork:1", body: Array(#"{"value": "1"}"#.utf8), token: token))
+        expect(400, "bad_request", try raw(.put, "/v1/reactions/artwork:1", body: Array(#"{"value": 1.5}"#.utf8), token: token))
+        expect(400, "bad_request", try raw(.put, "/v1/reactions/artwork:1", body: Array(#"{"value": 2}"#.utf8), token: token))
+        expect(400, "bad_request", try raw(.put, "/v1/reactions/artwork:1", body: Array(#"{"value": 1, "up": 1000}"#.utf8), token: token))
+        expect(400, "bad_request", try raw(.put, "/v1/reactions/artwork:1", body: Array(#"{"value": 1"#.utf8), token: token))
+        expect(400, "bad_request", try raw(.put, "/v1/reactions/artwork:1", body: [], token: token))
+        expect(400, "bad_subject", try raw(.put, "/v1/reactions/artwork:1;DROP", body: Array(#"{"value": 1}"#.utf8), token: token))
+        expect(400, "bad_subject", try raw(.get, "/v1/notes?subject=painting:1"))
+        let badUTF8 = Array(#"{"id":"alice000.1","subject":"museum","language":"en","text":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8)
+        expect(400, "bad_request", try raw(.post, "/v1/notes", body: badUTF8, token: token))
+        let big = Array(#"{"value": 1, "pad": ""#.utf8) + Array(repeating: UInt8(ascii: "a"), count: 1 << 20) + Array(#""}"#.utf8)
+        expect(413, "too_large", try raw(.put, "/v1/reactions/artwork:1", body: big, token: token))
+        expect(401, "no_token", try raw(.put, "/v1/reactions/artwork:1", body: Array(#"{"value": 1}"#.utf8)))
+        expect(401, "bad_token", try raw(.put, "/v1/reactions/artwork:1", body: Array(#"{"value": 1}"#.utf8), token: "nonsense"))
+        expect(401, "bad_credentials", try raw(.put, "/v1/reactions/artwork:1", body: Array(#"{"value": 1}"#.utf8), token: "alice000.0000000000000000000000"))
+        expect(401, "bad_credentials", try raw(.get, "/v1/snapshot?day_start=0", token: "alice000.0000000000000000000000"))
+        expect(400, "bad_query", try raw(.get, "/v1/snapshot?day_start=soon"))
+        expect(404, "no_reaction", try raw(.delete, "/v1/reactions/artwork:77", token: token))
+        XCTAssertEqual(try raw(.get, "/v2/everything").status, 404)
+        // Escape sequences never come back raw: the stored text is cleaned, and every answer
+        // escapes what is not printable ASCII.
+        let note = #"{"id":"alice000.5","subject":"museum","language":"en","text":"hi \u001b]8;;http://x\u0007 \u001b[2J 你好"}"#
+        let posted = try raw(.post, "/v1/notes", body: Array(note.utf8), token: token)
+        XCTAssertEqual(posted.status, 201)
+        let listed = try raw(.get, "/v1/notes?subject=museum")
+        for answer in [posted.body, listed.body] {
+            XCTAssertFalse(answer.contains(0x1B))
+            XCTAssertTrue(answer.allSatisfy { $0 >= 0x20 && $0 < 0x7F }, "printable ASCII only")
+        }
+        let text = try JSONParser.parse(listed.body)["notes"]?.arrayValue?.first?["text"]?.stringValue
+        XCTAssertEqual(text?.contains("\u{1B}"), false)
+        XCTAssertEqual(text?.hasSuffix("你好"), true)
+    }
+
+    /// Sixteen guides at once react, change their minds and withdraw: the counts the service
+    /// keeps equal a recount of the rows and what each visitor finally chose.
+    func testConcurrentGuidesKeepCountsExact() async throws {
+        let subjects: [PulseSubject] = [.artwork(1), .artwork(2), .tour(3)]
+        let finals = try await withThrowingTaskGroup(of: [PulseSubject: ReactionValue].self) { group in
+            for i in 0..<16 {
+                let c = VisitorCredentials(visitor: VisitorID("storm\(String(format: "%03d", i))")!, secret: "stormsecret000000\(i)")
+                let url = self.url
+                group.addTask {
+                    let s = HTTPPulseStore(baseURL: url)
+                    try await s.register(c)
+                    var mine: [PulseSubject: ReactionValue] = [:]
+                    for step in 0..<12 {
+                        let subject = subjects[(i + step) % subjects.count]
+                        let value: ReactionValue? = (i + step) % 4 == 0 ? nil : ReactionValue(rawValue: (i * 7 + step) % 3 - 1)
+                        _ = try await s.react(value, on: subject, as: c)
+                        mine[subject] = value
+                    }
+                    return mine
+                }
+            }
+            var all: [[PulseSubject: ReactionValue]] = []
+            for try await m in group { all.append(m) }
+            return all
+        }
+        let store = try SQLitePulseStore.open(path: dbPath, clock: { Date() }).get()
+        XCTAssertEqual(try store.recountMismatches(), [])
+        for s in subjects {
+            let expected = PulseCounts.recount(finals.compactMap { $0[s] })
+            XCTAssertEqual(try store.counts(of: s), expected, s.key)
+        }
+    }
+
+    func testAStoppedServiceIsUnavailableNotACrash() async throws {
+        let a = try await guide(alice)
+        service?.stop()
+        do {
+            _ = try await a.react(.up, on: .museum, as: alice)
+            XCTFail("a reaction reached a stopped service")
+        } catch {
+            guard case .unavailable(let why) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(why.contains(url), why)
+        }
+        let snap = try? await a.snapshot(viewer: alice.visitor, dayStart: Date(timeIntervalSince1970: 0), since: nil)
+        XCTAssertNil(snap)
+    }
+
+    func testServiceRefusesABadDatabaseArgument() throws {
+        XCTAssertThrowsError(try PulseServiceProcess(["--database", "mysql://nowhere"]))
+    }
+
+    private func raw(_ method: DocentCore.FetchRequest.Method, _ path: String, body: [UInt8]? = nil, token: String? = nil) throws -> FetchResponse {
+        var headers: [String: String] = [:]
+        if let token { headers["Authorization"] = "Bearer \(token)" }
+        return try CurlFetcher().fetch(DocentCore.FetchRequest(url: url + path, method: method, body: body, headers: headers, timeoutSeconds: 10, errorBodies: true)).get()
+    }
+}
