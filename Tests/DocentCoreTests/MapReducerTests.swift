@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import DocentCore
+import DocentCoreTestSupport
 
 /// The map's reducer on the SampleData museum: opening, zoom, pan, floors, selection, the card,
 /// "show on map", "you are here", the text mode and plan results.
@@ -250,6 +251,21 @@ final class MapReducerTests: XCTestCase {
         XCTAssertEqual(s.map.floor, Floor(3))
         XCTAssertEqual(s.map.highlight, .annotation(5045))
         XCTAssertEqual(Reducer.reduce(&s, .map(.show(.artwork(999_999)))), [])
+    }
+
+    func testShowingALandmarkKeepsTheZoom() throws {
+        // A landmark is drawn only far out: no closer level draws it, so "show on map" does not
+        // zoom in (it used to zoom all the way in, looking for a level that draws it).
+        var s = try opened()
+        send(&s, .map(.zoom(2))) { $0.map.zoom = 2 }
+        let landmark = try item(s, .annotation(5045))
+        XCTAssertEqual(landmark.kind, .landmark)
+        send(&s, .map(.show(.annotation(5045)))) {
+            $0.stacks[.map] = [Page(.map)]
+            $0.map.highlight = .annotation(5045)
+            $0.map.selection = .annotation(5045)
+            $0.map.centre = landmark.point
+        }
     }
 
     func testYouAreHereIsTheLastArtworkPlayedAndCentredOnOpen() throws {
