@@ -72,19 +72,25 @@ private func difference(_ a: Any, _ b: Any, path: String, depth: Int, into out: 
                 return d
             }
             let da = entries(ma), db = entries(mb)
+            let absent = path.hasSuffix("boxes") ? "no entry (the feature's initial state)" : "no entry"
             for k in Set(da.keys).union(db.keys).sorted() {
                 switch (da[k], db[k]) {
                 case let (u?, v?): difference(u, v, path: "\(path)[\(k)]", depth: depth + 1, into: &out)
-                case let (u?, nil): out.append("  \(path)[\(k)]: expected \(String(describing: u).prefix(300)), got no entry (a feature's initial state)")
-                case let (nil, v?): out.append("  \(path)[\(k)]: expected no entry (a feature's initial state), got \(String(describing: v).prefix(300))")
+                case let (u?, nil): out.append("  \(path)[\(k)]: expected \(String(describing: u).prefix(300)), got \(absent)")
+                case let (nil, v?): out.append("  \(path)[\(k)]: expected \(absent), got \(String(describing: v).prefix(300))")
                 case (nil, nil): break
                 }
             }
+            // Equal entries listed in another order are no difference.
+            return
+        } else if ma.displayStyle == .set {
+            let ea = ma.children.map { String(describing: $0.value) }.sorted(), eb = mb.children.map { String(describing: $0.value) }.sorted()
+            if ea == eb { return }
         } else {
             let ca = Array(ma.children), cb = Array(mb.children)
             if ca.count == cb.count, zip(ca, cb).allSatisfy({ $0.label == $1.label }) {
-                for (u, v) in zip(ca, cb) {
-                    let name = u.label.map { path.isEmpty ? $0 : "\(path).\($0)" } ?? path
+                for (i, (u, v)) in zip(ca, cb).enumerated() {
+                    let name = u.label.map { path.isEmpty ? $0 : "\(path).\($0)" } ?? "\(path)[\(i)]"
                     difference(u.value, v.value, path: name, depth: depth + 1, into: &out)
                 }
             }
