@@ -1,3 +1,4 @@
+import DocentTestSupport
 import XCTest
 
 @testable import DocentCore
@@ -168,6 +169,20 @@ final class TourReducerTests: XCTestCase {
         _ = Reducer.reduce(&d, .back)
         XCTAssertNil(d.progress.current)
         XCTAssertEqual(d.progress.listenedStops, [500: [0]])
+    }
+
+    func testResumingInContinuousModeSavesThatModeOnce() {
+        // The resumed tour's place was saved as guided, then saved again: the saved place said
+        // guided while the tour ran continuous until the next save.
+        var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
+        var saved = PersistedSettings(seenMessageIDs: [7], introSeen: true)
+        saved.progress.current = TourProgress(tourID: 500, stopIndex: 1, seconds: 12.4, language: .spanish, mode: .continuous)
+        prepare(&s, .launched(restored: saved, languageOverride: nil), .documentLoaded(.success(Self.museum), note: nil))
+        XCTAssertEqual(s.overlay, .resumeTour)
+        let e = prepare(&s, .activate)
+        XCTAssertEqual(e.filter { if case .persist = $0 { return true } else { return false } }, [.persist(s.settings)])
+        XCTAssertEqual(s.progress.current, saved.progress.current)
+        XCTAssertEqual(s.tour?.machine.mode, .continuous)
     }
 
     func testToursTabAndDetail() {

@@ -124,13 +124,8 @@ public enum TourFeature: Feature {
         case .resume:
             guard let p = state.progress.current else { return [] }
             state.overlay = nil
-            var effects = beginTour(&state, p.tourID, stop: p.stopIndex, language: p.language, seconds: p.seconds)
-            if var s = state.tour, s.machine.mode != p.mode {
-                s.machine.handle(.setMode(p.mode))
-                state.tour = s
-                effects += [.persist(state.settings)]
-            }
-            return effects
+            // In the saved mode from the start, so the place saved on starting keeps it.
+            return beginTour(&state, p.tourID, stop: p.stopIndex, language: p.language, seconds: p.seconds, mode: p.mode)
         }
     }
 
@@ -198,12 +193,13 @@ public enum TourFeature: Feature {
         state.overlay = show(.resume)
     }
 
-    static func beginTour(_ state: inout AppState, _ id: Int, stop: Int?, language: Language, seconds: Double) -> [DocentCore.Effect] {
+    /// Starts tour `id` in `mode` (nil: the running tour's mode, else guided).
+    static func beginTour(_ state: inout AppState, _ id: Int, stop: Int?, language: Language, seconds: Double, mode: TourMode? = nil) -> [DocentCore.Effect] {
         guard let tour = state.museum?.tour(id) else { return [] }
         state.overlay = nil
         let start: TourPosition = stop.map { tour.stops.indices.contains($0) ? .stop($0) : .intro } ?? .intro
         let listened = state.progress.listenedStops[id] ?? []
-        let mode = state.tour?.machine.mode ?? .guided
+        let mode = mode ?? state.tour?.machine.mode ?? .guided
         state.tour = TourSession(machine: TourMachine(tour: tour, mode: mode, start: start, listened: listened), language: language)
         state.progress.started.insert(id)
         PlayerFeature.showPlayer(&state)
