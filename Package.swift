@@ -79,9 +79,14 @@ let package = Package(
         // `scripts/bench-search.sh`: per-keystroke search latency against SQLite FTS5.
         .executableTarget(name: "docent-search-bench", dependencies: ["DocentCore"]),
 
+        // `send`, the one way reducer tests drive the reducer: it needs only the core, so the
+        // core's own tests use it without the UI.
+        .target(name: "DocentCoreTestSupport", dependencies: ["DocentCore"], path: "Tests/DocentCoreTestSupport"),
         // Fakes of every protocol the pure targets consume, shared by the unit tests.
-        .target(name: "DocentTestSupport", dependencies: ["DocentCore", "DocentUI", "DocentApp"], path: "Tests/DocentTestSupport"),
-        .testTarget(name: "DocentCoreTests", dependencies: ["DocentCore"]),
+        .target(
+            name: "DocentTestSupport", dependencies: ["DocentCoreTestSupport", "DocentCore", "DocentUI", "DocentApp"],
+            path: "Tests/DocentTestSupport"),
+        .testTarget(name: "DocentCoreTests", dependencies: ["DocentCore", "DocentCoreTestSupport"]),
         // The run loop itself, headless: timers, the mailbox, resizes, quitting.
         .testTarget(name: "DocentAppTests", dependencies: ["DocentApp", "DocentUI", "DocentCore", "DocentTestSupport"]),
         // Drives the real `docent` binary under tmux (it needs `swift build` first).

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import DocentCore
+import DocentCoreTestSupport
 
 /// The map's reducer on the SampleData museum: opening, zoom, pan, floors, selection, the card,
 /// "show on map", "you are here", the text mode and plan results.
@@ -18,9 +19,7 @@ final class MapReducerTests: XCTestCase {
     func loaded() throws -> AppState {
         let m = try XCTUnwrap(Self.museum, "SampleData reads")
         var s = AppState(source: Self.sampleSource, catalog: StringCatalog(tables: [.english: [:]]), now: Date(timeIntervalSince1970: 0), features: CoreFixtures.features)
-        _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
-        _ = Reducer.reduce(&s, .documentLoaded(.success(m), note: nil))
-        _ = Reducer.reduce(&s, .viewportChanged(rows: 36, width: 118))
+        prepare(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil), .documentLoaded(.success(m), note: nil), .viewportChanged(rows: 36, width: 118))
         s.overlay = nil
         s.messageQueue = []
         return s
@@ -39,8 +38,7 @@ final class MapReducerTests: XCTestCase {
 
     func opened() throws -> AppState {
         var s = try loaded()
-        _ = Reducer.reduce(&s, .selectTab(.map))
-        _ = Reducer.reduce(&s, .map(.rasterReady(floor: Floor(1), url: plan(1), raster: raster())))
+        prepare(&s, .selectTab(.map), .map(.rasterReady(floor: Floor(1), url: plan(1), raster: raster())))
         return s
     }
 
@@ -49,53 +47,82 @@ final class MapReducerTests: XCTestCase {
         return try XCTUnwrap(MapContent.items(app, floor: s.map.floor).first { $0.id == id })
     }
 
+    /// What is drawn in the window now, in reading order: top to bottom, left to right.
+    func readingOrder(_ s: AppState) throws -> [MapItemID] {
+        let app = try XCTUnwrap(s.museum)
+        let v = try XCTUnwrap(MapReducer.viewport(s, app))
+        let drawn = MapContent.items(app, floor: s.map.floor).compactMap { i in v.cell(i.point).map { (i, $0) } }
+            .filter { $0.0.isVisible(atZoom: s.map.zoom) }
+        return drawn.sorted { ($0.1.row, $0.1.col, $0.0.id.tag) < ($1.1.row, $1.1.col, $1.0.id.tag) }.map(\.0.id)
+    }
+
+    /// What playing `art`'s first commentary does from `s` (the shared `.play`, pinned by the
+    /// player's tests): the map's card must do exactly this.
+    func playing(_ s: AppState, _ art: Artwork) -> (state: AppState, effects: [Effect]) {
+        var t = s
+        let e = Reducer.reduce(&t, .play(audioID: art.commentaries[0].audioID, artworkID: art.id, tourID: nil))
+        return (t, e)
+    }
+
     // MARK: Opening and plans
 
     func testOpeningTheMapAsksForTheFloorPlanOnce() throws {
         var s = try loaded()
         XCTAssertTrue(s.tabs.contains(.map))
-        let e = Reducer.reduce(&s, .selectTab(.map))
-        XCTAssertEqual(e, [.persist(s.settings), load(1)])
         XCTAssertEqual(s.map.floor, Floor(1))
-        XCTAssertEqual(s.map.plans[Floor(1)], .loading(url: plan(1)))
+        send(&s, .selectTab(.map), effects: { [.persist($0.settings), self.load(1)] }) {
+            $0.tab = .map
+            $0.map.plans[Floor(1)] = .loading(url: self.plan(1))
+        }
         // Leaving and coming back does not ask again.
-        _ = Reducer.reduce(&s, .selectTab(.home))
-        XCTAssertEqual(Reducer.reduce(&s, .nextTab), [.persist(s.settings)])
-        XCTAssertEqual(s.tab, .audioGuide)
-        XCTAssertEqual(Reducer.reduce(&s, .nextTab), [.persist(s.settings)])
-        XCTAssertEqual(s.tab, .map)
+        send(&s, .selectTab(.home), effects: { [.persist($0.settings)] }) { $0.tab = .home }
+        send(&s, .nextTab, effects: { [.persist($0.settings)] }) { $0.tab = .audioGuide }
+        send(&s, .nextTab, effects: { [.persist($0.settings)] }) { $0.tab = .map }
     }
 
     func testTheMapRestoredAsLastTabLoadsItsPlanWhenTheDocumentArrives() throws {
         let m = try XCTUnwrap(Self.museum)
         var s = AppState(source: Self.sampleSource, catalog: StringCatalog(tables: [.english: [:]]), now: Date(timeIntervalSince1970: 0), features: CoreFixtures.features)
-        _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(lastTab: .map, introSeen: true), languageOverride: nil))
-        XCTAssertEqual(s.tab, .map)
-        let e = Reducer.reduce(&s, .documentLoaded(.success(m), note: nil))
-        XCTAssertTrue(e.contains(load(1)), "\(e)")
+        send(&s, .launched(restored: PersistedSettings(lastTab: .map, introSeen: true), languageOverride: nil), effects: [.loadDocument(source: Self.sampleSource)]) {
+            $0.tab = .map
+            $0.introSeen = true
+        }
+        send(&s, .documentLoaded(.success(m), note: nil), effects: [.search(.buildIndex(m)), load(1)]) {
+            $0.document = .ready(m)
+            $0.overlay = .message(id: 6001)
+            // SampleData names a search server: live search is ready.
+            $0.search.live.status = .idle
+            $0.map.plans[Floor(1)] = .loading(url: self.plan(1))
+        }
     }
 
     func testRasterResultsAreStoredAndStaleOnesIgnored() throws {
         var s = try loaded()
-        _ = Reducer.reduce(&s, .selectTab(.map))
+        prepare(&s, .selectTab(.map))
         let r = raster()
-        XCTAssertEqual(Reducer.reduce(&s, .map(.rasterReady(floor: Floor(1), url: "/elsewhere.pdf", raster: r))), [])
+        send(&s, .map(.rasterReady(floor: Floor(1), url: "/elsewhere.pdf", raster: r)))
         XCTAssertEqual(s.map.plans[Floor(1)], .loading(url: plan(1)))
-        _ = Reducer.reduce(&s, .map(.rasterReady(floor: Floor(1), url: plan(1), raster: r)))
+        send(&s, .map(.rasterReady(floor: Floor(1), url: plan(1), raster: r))) {
+            $0.map.plans[Floor(1)] = .ready(url: self.plan(1), raster: r)
+        }
         XCTAssertEqual(s.map.raster, r)
     }
 
     func testAFailedPlanSaysWhyAndCanBeRetried() throws {
         var s = try loaded()
-        _ = Reducer.reduce(&s, .selectTab(.map))
-        _ = Reducer.reduce(&s, .map(.rasterFailed(floor: Floor(1), url: plan(1), message: "HTTP 404")))
-        XCTAssertEqual(s.map.plans[Floor(1)], .failed(url: plan(1), message: "HTTP 404"))
+        prepare(&s, .selectTab(.map))
+        send(&s, .map(.rasterFailed(floor: Floor(1), url: plan(1), message: "HTTP 404"))) {
+            $0.map.plans[Floor(1)] = .failed(url: self.plan(1), message: "HTTP 404")
+        }
         // Switching away and back keeps the failure (no retry storm).
-        _ = Reducer.reduce(&s, .map(.floorStep(1)))
-        XCTAssertEqual(Reducer.reduce(&s, .map(.floorStep(-1))), [])
-        XCTAssertEqual(Reducer.reduce(&s, .map(.retry)), [load(1)])
-        XCTAssertEqual(s.map.plans[Floor(1)], .loading(url: plan(1)))
-        XCTAssertEqual(Reducer.reduce(&s, .map(.retry)), [], "only a failed plan is retried")
+        send(&s, .map(.floorStep(1)), effects: [load(2)]) {
+            $0.map.floor = Floor(2)
+            $0.map.plans[Floor(2)] = .loading(url: self.plan(2))
+        }
+        send(&s, .map(.floorStep(-1))) { $0.map.floor = Floor(1) }
+        send(&s, .map(.retry), effects: [load(1)]) { $0.map.plans[Floor(1)] = .loading(url: self.plan(1)) }
+        // Only a failed plan is retried.
+        send(&s, .map(.retry))
     }
 
     // MARK: Zoom and pan
@@ -103,85 +130,101 @@ final class MapReducerTests: XCTestCase {
     func testZoomStepsAndStopsAtBothEnds() throws {
         var s = try opened()
         XCTAssertEqual(s.map.zoom, 0)
-        _ = Reducer.reduce(&s, .map(.zoom(-1)))
-        XCTAssertEqual(s.map.zoom, 0)
-        for _ in 0..<10 { _ = Reducer.reduce(&s, .map(.zoom(1))) }
-        XCTAssertEqual(s.map.zoom, MapZoom.levels - 1)
+        send(&s, .map(.zoom(-1)))
         XCTAssertGreaterThanOrEqual(MapZoom.levels, 4)
-        _ = Reducer.reduce(&s, .map(.zoom(-1)))
-        XCTAssertEqual(s.map.zoom, MapZoom.levels - 2)
+        for z in 1..<MapZoom.levels { send(&s, .map(.zoom(1))) { $0.map.zoom = z } }
+        send(&s, .map(.zoom(1)))
+        send(&s, .map(.zoom(-1))) { $0.map.zoom = MapZoom.levels - 2 }
     }
 
     func testPanMovesAQuarterWindowAndStaysOnThePlan() throws {
         var s = try opened()
         let app = try XCTUnwrap(s.museum)
-        _ = Reducer.reduce(&s, .map(.zoom(2)))
+        send(&s, .map(.zoom(2))) { $0.map.zoom = 2 }
         let v = try XCTUnwrap(MapReducer.viewport(s, app))
         let c0 = v.centre
         XCTAssertEqual(c0, raster().planBox.centre)
-        _ = Reducer.reduce(&s, .map(.pan(dx: 1, dy: 0)))
-        let c1 = try XCTUnwrap(s.map.centre)
-        XCTAssertEqual(c1.x - c0.x, Double(v.dotsWide) * v.pointsPerDot / 4, accuracy: 1e-9)
-        XCTAssertEqual(c1.y, c0.y, accuracy: 1e-9)
-        _ = Reducer.reduce(&s, .map(.pan(dx: 0, dy: 1)))
-        XCTAssertLessThan(try XCTUnwrap(s.map.centre).y, c0.y, "down the screen is south, y down")
+        let stepX = Double(v.dotsWide) * v.pointsPerDot / 4, stepY = Double(v.dotsHigh) * v.pointsPerDot / 4
+        send(&s, .map(.pan(dx: 1, dy: 0))) { $0.map.centre = PlanPoint(x: c0.x + stepX, y: c0.y) }
+        // Down the screen is south, y down.
+        send(&s, .map(.pan(dx: 0, dy: 1))) { $0.map.centre = PlanPoint(x: c0.x + stepX, y: c0.y - stepY) }
         // Far out of the plan: the centre stops at its edge.
-        for _ in 0..<100 { _ = Reducer.reduce(&s, .map(.pan(dx: -1, dy: -1))) }
-        XCTAssertEqual(s.map.centre, PlanPoint(x: 760, y: 1540))
+        let corner = PlanPoint(x: 760, y: 1540)
+        for _ in 0..<100 where s.map.centre != corner {
+            let c = try XCTUnwrap(s.map.centre)
+            send(&s, .map(.pan(dx: -1, dy: -1))) { $0.map.centre = PlanPoint(x: max(corner.x, c.x - stepX), y: min(corner.y, c.y + stepY)) }
+        }
+        XCTAssertEqual(s.map.centre, corner)
+        send(&s, .map(.pan(dx: -1, dy: -1)))
         // Panning never asks for the plan again.
-        XCTAssertEqual(Reducer.reduce(&s, .map(.pan(dx: 1, dy: 0))), [])
+        send(&s, .map(.pan(dx: 1, dy: 0))) { $0.map.centre = PlanPoint(x: corner.x + stepX, y: corner.y) }
     }
 
     // MARK: Floors
 
     func testFloorsStepStopAndCycle() throws {
         var s = try opened()
-        XCTAssertEqual(Reducer.reduce(&s, .map(.floorStep(1))), [load(2)])
-        XCTAssertEqual(s.map.floor, Floor(2))
-        _ = Reducer.reduce(&s, .map(.floorStep(1)))
-        XCTAssertEqual(Reducer.reduce(&s, .map(.floorStep(1))), [], "no floor above 3")
-        XCTAssertEqual(s.map.floor, Floor(3))
-        XCTAssertEqual(Reducer.reduce(&s, .map(.cycleFloor)), [load(0)])
-        XCTAssertEqual(s.map.floor, Floor.lowerLevel)
-        XCTAssertEqual(Reducer.reduce(&s, .map(.floorStep(-1))), [])
-        XCTAssertEqual(Reducer.reduce(&s, .map(.selectFloor(Floor(1)))), [], "floor 1 is loaded already")
-        XCTAssertEqual(Reducer.reduce(&s, .map(.selectFloor(Floor(7)))), [])
-        XCTAssertEqual(s.map.floor, Floor(1))
+        send(&s, .map(.floorStep(1)), effects: [load(2)]) {
+            $0.map.floor = Floor(2)
+            $0.map.plans[Floor(2)] = .loading(url: self.plan(2))
+        }
+        send(&s, .map(.floorStep(1)), effects: [load(3)]) {
+            $0.map.floor = Floor(3)
+            $0.map.plans[Floor(3)] = .loading(url: self.plan(3))
+        }
+        // No floor above 3.
+        send(&s, .map(.floorStep(1)))
+        send(&s, .map(.cycleFloor), effects: [load(0)]) {
+            $0.map.floor = Floor.lowerLevel
+            $0.map.plans[Floor.lowerLevel] = .loading(url: self.plan(0))
+        }
+        send(&s, .map(.floorStep(-1)))
+        // Floor 1 is loaded already; there is no floor 7.
+        send(&s, .map(.selectFloor(Floor(1)))) { $0.map.floor = Floor(1) }
+        send(&s, .map(.selectFloor(Floor(7))))
         // A click on a floor chip.
-        XCTAssertEqual(Reducer.reduce(&s, .map(.selectFloor(Floor(2)))), [])
-        XCTAssertEqual(s.map.floor, Floor(2))
+        send(&s, .map(.selectFloor(Floor(2)))) { $0.map.floor = Floor(2) }
     }
 
     // MARK: Selection and the card
 
     func testSelectionGoesInReadingOrderAndTheCardPlaysCommentary() throws {
         var s = try opened()
-        _ = Reducer.reduce(&s, .map(.zoom(2)))
-        _ = Reducer.reduce(&s, .map(.selectStep(1)))
-        let first = try XCTUnwrap(s.map.selection)
-        _ = Reducer.reduce(&s, .map(.selectStep(1)))
-        XCTAssertNotEqual(s.map.selection, first)
-        _ = Reducer.reduce(&s, .map(.selectStep(-1)))
-        XCTAssertEqual(s.map.selection, first)
-        // An artwork with commentary: Enter opens its card, Enter again plays.
+        send(&s, .map(.zoom(2))) { $0.map.zoom = 2 }
+        let order = try readingOrder(s)
+        XCTAssertGreaterThan(order.count, 2)
+        send(&s, .map(.selectStep(1))) { $0.map.selection = order[0] }
+        send(&s, .map(.selectStep(1))) { $0.map.selection = order[1] }
+        send(&s, .map(.selectStep(-1))) { $0.map.selection = order[0] }
+        send(&s, .map(.selectStep(-1))) { $0.map.selection = order.last }
+        // An artwork with commentary: a click opens its card, Enter plays.
         let app = try XCTUnwrap(s.museum)
         let art = try XCTUnwrap(app.sortedArtworks.first { $0.floor == Floor(1) && $0.hasAudio })
-        _ = Reducer.reduce(&s, .map(.clickItem(.artwork(art.id))))
-        XCTAssertEqual(s.map.selection, .artwork(art.id))
-        XCTAssertTrue(s.map.cardOpen)
-        let e = Reducer.reduce(&s, .map(.activate))
+        send(&s, .map(.clickItem(.artwork(art.id)))) {
+            $0.map.selection = .artwork(art.id)
+            $0.map.cardOpen = true
+        }
+        let play = playing(s, art)
+        XCTAssertEqual(play.state.player.track?.audioID, art.commentaries.first?.audioID)
+        XCTAssertEqual(play.effects.count, 1)
+        if case .audio(.play)? = play.effects.first {} else { XCTFail("expected play, got \(play.effects)") }
+        // Playing from the map stays on the map.
+        send(&s, .map(.activate), effects: play.effects) { $0 = play.state }
         XCTAssertEqual(s.player.track?.artworkID, art.id)
-        XCTAssertEqual(s.player.track?.audioID, art.commentaries.first?.audioID)
-        XCTAssertEqual(e.count, 1)
-        if case .audio(.play)? = e.first {} else { XCTFail("expected play, got \(e)") }
-        XCTAssertEqual(s.tab, .map, "playing from the map stays on the map")
+        XCTAssertEqual(s.tab, .map)
     }
 
     func testEnterWithoutSelectionTakesWhatIsNearestTheMiddle() throws {
         var s = try opened()
-        _ = Reducer.reduce(&s, .map(.activate))
-        XCTAssertNotNil(s.map.selection)
-        XCTAssertTrue(s.map.cardOpen)
+        let app = try XCTUnwrap(s.museum)
+        let v = try XCTUnwrap(MapReducer.viewport(s, app))
+        let drawn = try readingOrder(s).map { try item(s, $0) }
+        let distance = { (i: MapItem) in hypot(i.point.x - v.centre.x, i.point.y - v.centre.y) }
+        let nearest = try XCTUnwrap(drawn.min { distance($0) < distance($1) })
+        send(&s, .map(.activate)) {
+            $0.map.selection = nearest.id
+            $0.map.cardOpen = true
+        }
     }
 
     func testTourStartCardStartsTheTour() throws {
@@ -194,34 +237,36 @@ final class MapReducerTests: XCTestCase {
 
     func testEscapeClosesLegendCardTextModeThenSelection() throws {
         var s = try opened()
-        _ = Reducer.reduce(&s, .map(.toggleText))
-        _ = Reducer.reduce(&s, .map(.activate))
-        _ = Reducer.reduce(&s, .map(.toggleLegend))
-        XCTAssertTrue(s.map.legendOpen && s.map.cardOpen && s.map.textMode)
-        _ = Reducer.reduce(&s, .map(.dismiss))
-        XCTAssertFalse(s.map.legendOpen)
-        _ = Reducer.reduce(&s, .map(.dismiss))
-        XCTAssertFalse(s.map.cardOpen)
-        _ = Reducer.reduce(&s, .map(.dismiss))
-        XCTAssertFalse(s.map.textMode)
-        XCTAssertNotNil(s.map.selection)
-        _ = Reducer.reduce(&s, .map(.dismiss))
-        XCTAssertNil(s.map.selection)
+        let app = try XCTUnwrap(s.museum)
+        let first = MapContent.listOrder(MapContent.items(app, floor: Floor(1))).first?.id
+        XCTAssertNotNil(first)
+        send(&s, .map(.toggleText)) {
+            $0.map.textMode = true
+            $0.map.selection = first
+        }
+        send(&s, .map(.activate)) { $0.map.cardOpen = true }
+        send(&s, .map(.toggleLegend)) { $0.map.legendOpen = true }
+        send(&s, .map(.dismiss)) { $0.map.legendOpen = false }
+        send(&s, .map(.dismiss)) { $0.map.cardOpen = false }
+        send(&s, .map(.dismiss)) { $0.map.textMode = false }
+        send(&s, .map(.dismiss)) { $0.map.selection = nil }
+        send(&s, .map(.dismiss))
     }
 
     func testTextModeWalksTheListInAreaOrder() throws {
         var s = try opened()
         let app = try XCTUnwrap(s.museum)
-        let list = MapContent.listOrder(MapContent.items(app, floor: Floor(1)))
-        _ = Reducer.reduce(&s, .map(.toggleText))
-        XCTAssertEqual(s.map.selection, list.first?.id)
-        _ = Reducer.reduce(&s, .map(.selectStep(1)))
-        XCTAssertEqual(s.map.selection, list[1].id)
-        _ = Reducer.reduce(&s, .map(.selectStep(-5)))
-        XCTAssertEqual(s.map.selection, list.first?.id, "the list does not wrap")
+        let list = MapContent.listOrder(MapContent.items(app, floor: Floor(1))).map(\.id)
+        XCTAssertGreaterThan(list.count, 1)
+        send(&s, .map(.toggleText)) {
+            $0.map.textMode = true
+            $0.map.selection = list[0]
+        }
+        send(&s, .map(.selectStep(1))) { $0.map.selection = list[1] }
+        // The list does not wrap.
+        send(&s, .map(.selectStep(-5))) { $0.map.selection = list[0] }
         // The mouse wheel moves the list too.
-        _ = Reducer.reduce(&s, .move(3))
-        XCTAssertEqual(s.map.selection, list[1].id)
+        send(&s, .move(3)) { $0.map.selection = list[1] }
     }
 
     // MARK: Show on map and you are here
@@ -230,49 +275,81 @@ final class MapReducerTests: XCTestCase {
         var s = try loaded()
         let app = try XCTUnwrap(s.museum)
         let art = try XCTUnwrap(app.sortedArtworks.first { $0.floor == Floor(2) })
-        let e = Reducer.reduce(&s, .map(.show(.artwork(art.id))))
-        XCTAssertEqual(e, [.persist(s.settings), load(2)])
-        XCTAssertEqual(s.tab, .map)
+        let artwork = try XCTUnwrap(MapContent.items(app, floor: Floor(2)).first { $0.id == .artwork(art.id) })
+        // Close enough for artworks to show.
+        let artZoom = try XCTUnwrap((1..<MapZoom.levels).first { artwork.isVisible(atZoom: $0) })
+        XCTAssertGreaterThanOrEqual(artZoom, 2)
+        send(&s, .map(.show(.artwork(art.id))), effects: { [.persist($0.settings), self.load(2)] }) {
+            $0.tab = .map
+            $0.stacks[.map] = [Page(.map)]
+            $0.map.floor = Floor(2)
+            $0.map.highlight = .artwork(art.id)
+            $0.map.selection = .artwork(art.id)
+            $0.map.zoom = artZoom
+            $0.map.centre = artwork.point
+            $0.map.plans[Floor(2)] = .loading(url: self.plan(2))
+        }
         XCTAssertEqual(s.page.route, .map)
-        XCTAssertEqual(s.map.floor, Floor(2))
-        XCTAssertEqual(s.map.highlight, .artwork(art.id))
-        XCTAssertEqual(s.map.selection, .artwork(art.id))
-        XCTAssertGreaterThanOrEqual(s.map.zoom, 2, "close enough for artworks to show")
-        let point = try item(s, .artwork(art.id)).point
-        let c = try XCTUnwrap(s.map.centre)
-        XCTAssertEqual(c.x, point.x, accuracy: 1e-6)
-        XCTAssertEqual(c.y, point.y, accuracy: 1e-6)
-        // A gallery and an amenity on another floor; a landmark keeps the floor.
-        _ = Reducer.reduce(&s, .map(.show(.gallery(1014))))
-        XCTAssertEqual(s.map.floor, Floor(3))
-        XCTAssertGreaterThanOrEqual(s.map.zoom, 3, "gallery labels show close in")
-        _ = Reducer.reduce(&s, .map(.show(.annotation(5045))))
-        XCTAssertEqual(s.map.floor, Floor(3))
-        XCTAssertEqual(s.map.highlight, .annotation(5045))
-        XCTAssertEqual(Reducer.reduce(&s, .map(.show(.artwork(999_999)))), [])
+        // A gallery on another floor: its label shows close in.
+        let gallery = try XCTUnwrap(MapContent.items(app, floor: Floor(3)).first { $0.id == .gallery(1014) })
+        let galleryZoom = try XCTUnwrap((artZoom..<MapZoom.levels).first { gallery.isVisible(atZoom: $0) })
+        XCTAssertGreaterThanOrEqual(galleryZoom, 3)
+        send(&s, .map(.show(.gallery(1014))), effects: [load(3)]) {
+            $0.map.floor = Floor(3)
+            $0.map.highlight = .gallery(1014)
+            $0.map.selection = .gallery(1014)
+            $0.map.zoom = galleryZoom
+            $0.map.centre = gallery.point
+            $0.map.plans[Floor(3)] = .loading(url: self.plan(3))
+        }
+        // A landmark keeps the floor.
+        let landmark = try item(s, .annotation(5045))
+        XCTAssertNil(landmark.floor)
+        send(&s, .map(.show(.annotation(5045)))) {
+            $0.map.highlight = .annotation(5045)
+            $0.map.selection = .annotation(5045)
+            $0.map.centre = landmark.point
+        }
+        send(&s, .map(.show(.artwork(999_999))))
+    }
+
+    func testShowingALandmarkKeepsTheZoom() throws {
+        // A landmark is drawn only far out: no closer level draws it, so "show on map" does not
+        // zoom in (it used to zoom all the way in, looking for a level that draws it).
+        var s = try opened()
+        send(&s, .map(.zoom(2))) { $0.map.zoom = 2 }
+        let landmark = try item(s, .annotation(5045))
+        XCTAssertEqual(landmark.kind, .landmark)
+        send(&s, .map(.show(.annotation(5045)))) {
+            $0.stacks[.map] = [Page(.map)]
+            $0.map.highlight = .annotation(5045)
+            $0.map.selection = .annotation(5045)
+            $0.map.centre = landmark.point
+        }
     }
 
     func testYouAreHereIsTheLastArtworkPlayedAndCentredOnOpen() throws {
         var s = try loaded()
         let app = try XCTUnwrap(s.museum)
         let art = try XCTUnwrap(app.sortedArtworks.first { $0.floor == Floor(2) && $0.hasAudio })
-        _ = Reducer.reduce(&s, .play(audioID: art.commentaries[0].audioID, artworkID: art.id, tourID: nil))
-        let e = Reducer.reduce(&s, .selectTab(.map))
-        XCTAssertEqual(e, [.persist(s.settings), load(2)])
-        XCTAssertEqual(s.map.floor, Floor(2))
-        let c = try XCTUnwrap(s.map.centre)
-        let p = try item(s, .artwork(art.id)).point
-        XCTAssertEqual(c.x, p.x, accuracy: 1e-6)
-        XCTAssertEqual(s.map.centredOnArtwork, art.id)
+        prepare(&s, .play(audioID: art.commentaries[0].audioID, artworkID: art.id, tourID: nil))
+        let p = try XCTUnwrap(MapContent.items(app, floor: Floor(2)).first { $0.id == .artwork(art.id) }).point
+        send(&s, .selectTab(.map), effects: { [.persist($0.settings), self.load(2)] }) {
+            $0.tab = .map
+            $0.map.floor = Floor(2)
+            $0.map.zoom = 1
+            $0.map.centre = p
+            $0.map.centredOnArtwork = art.id
+            $0.map.plans[Floor(2)] = .loading(url: self.plan(2))
+        }
         // Panning away and coming back does not re-centre on the same place.
-        _ = Reducer.reduce(&s, .map(.pan(dx: 1, dy: 0)))
-        let moved = s.map.centre
-        _ = Reducer.reduce(&s, .selectTab(.home))
-        _ = Reducer.reduce(&s, .selectTab(.map))
-        XCTAssertEqual(s.map.centre, moved)
+        let v = try XCTUnwrap(MapReducer.viewport(s, app))
+        let moved = PlanPoint(x: p.x + Double(v.dotsWide) * v.pointsPerDot / 4, y: p.y)
+        send(&s, .map(.pan(dx: 1, dy: 0))) { $0.map.centre = moved }
+        send(&s, .selectTab(.home), effects: { [.persist($0.settings)] }) { $0.tab = .home }
+        send(&s, .selectTab(.map), effects: { [.persist($0.settings)] }) { $0.tab = .map }
         // `c` goes back.
-        _ = Reducer.reduce(&s, .map(.recentre))
-        XCTAssertEqual(try XCTUnwrap(s.map.centre).x, p.x, accuracy: 1e-6)
+        send(&s, .map(.recentre)) { $0.map.centre = p }
     }
 
     func testNoYouAreHereWhenLocationIsOff() throws {
@@ -280,8 +357,11 @@ final class MapReducerTests: XCTestCase {
         s.locationEnabled = false
         let app = try XCTUnwrap(s.museum)
         let art = try XCTUnwrap(app.sortedArtworks.first { $0.floor == Floor(2) && $0.hasAudio })
-        _ = Reducer.reduce(&s, .play(audioID: art.commentaries[0].audioID, artworkID: art.id, tourID: nil))
-        _ = Reducer.reduce(&s, .selectTab(.map))
+        prepare(&s, .play(audioID: art.commentaries[0].audioID, artworkID: art.id, tourID: nil))
+        send(&s, .selectTab(.map), effects: { [.persist($0.settings), self.load(1)] }) {
+            $0.tab = .map
+            $0.map.plans[Floor(1)] = .loading(url: self.plan(1))
+        }
         XCTAssertEqual(s.map.floor, Floor(1))
         XCTAssertNil(s.map.centre)
         XCTAssertNil(MapScene(s, cols: 80, rows: 20)?.here)
@@ -292,8 +372,7 @@ final class MapReducerTests: XCTestCase {
         let app = try XCTUnwrap(s.museum)
         XCTAssertNil(MapAction.showOnMap(from: s), "nothing to show on Home")
         let art = try XCTUnwrap(app.sortedArtworks.first { $0.hasAudio })
-        _ = Reducer.reduce(&s, .play(audioID: art.commentaries[0].audioID, artworkID: art.id, tourID: nil))
-        _ = Reducer.reduce(&s, .openPlayer)
+        prepare(&s, .play(audioID: art.commentaries[0].audioID, artworkID: art.id, tourID: nil), .openPlayer)
         XCTAssertEqual(s.page.route, .player)
         XCTAssertEqual(MapAction.showOnMap(from: s), .map(.show(.artwork(art.id))))
         let tour = try XCTUnwrap(app.tours.first { $0.location != nil && $0.floor != nil })

@@ -1,3 +1,4 @@
+import DocentTestSupport
 import Foundation
 import XCTest
 
@@ -26,9 +27,9 @@ final class HostileMapDataTests: XCTestCase {
         }
         var s = UIFixtures.loadedState()
         s.document = .ready(Museum(app))
-        _ = Reducer.reduce(&s, .selectTab(.map))
+        prepare(&s, .selectTab(.map))
         for f in app.mapFloors {
-            _ = Reducer.reduce(&s, .map(.rasterFailed(floor: f.floor, url: f.planURL, message: "no plan in this test")))
+            prepare(&s, .map(.rasterFailed(floor: f.floor, url: f.planURL, message: "no plan in this test")))
         }
         return (s, app)
     }
@@ -41,13 +42,15 @@ final class HostileMapDataTests: XCTestCase {
             _ = RootView.render(s, size: size)
         }
         for _ in 0..<6 {
-            _ = Reducer.reduce(&s, .map(.selectStep(1)))
+            prepare(&s, .map(.selectStep(1)))
             _ = RootView.render(s, size: Size(width: 80, height: 24))
         }
-        for _ in 0..<MapZoom.levels { _ = Reducer.reduce(&s, .map(.zoom(1))) }
+        for _ in 0..<MapZoom.levels { prepare(&s, .map(.zoom(1))) }
+        XCTAssertEqual(s.map.zoom, MapZoom.levels - 1)
         _ = RootView.render(s, size: Size(width: 80, height: 24))
         if let id = s.museum?.artworks.keys.sorted().first {
-            _ = Reducer.reduce(&s, .map(.show(.artwork(id))))
+            prepare(&s, .map(.show(.artwork(id))))
+            XCTAssertEqual(s.map.highlight, .artwork(id))
             _ = RootView.render(s, size: Size(width: 80, height: 24))
         }
         XCTAssertEqual(s.tab, .map)

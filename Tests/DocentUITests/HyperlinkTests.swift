@@ -1,3 +1,4 @@
+import DocentTestSupport
 import XCTest
 
 @testable import DocentCore
@@ -206,7 +207,7 @@ final class HyperlinkTests: XCTestCase {
     func testInfoLinksCoverExactlyTheURLsShown() {
         for size in [Size(width: 80, height: 24), Size(width: 120, height: 30), RootView.minimumSize] {
             var s = UIFixtures.loadedState(size: size)
-            _ = Reducer.reduce(&s, .selectTab(.info))
+            send(&s, .selectTab(.info), effects: { [.persist($0.settings)] }) { $0.tab = .info }
             let screen = RootView.render(s, size: size)
             XCTAssertFalse(screen.links.isEmpty, "no links on Info at \(size)")
             for link in screen.links {
@@ -226,9 +227,9 @@ final class HyperlinkTests: XCTestCase {
 
     func testHelpOverlayHidesTheLinksUnderIt() {
         var s = UIFixtures.loadedState()
-        _ = Reducer.reduce(&s, .selectTab(.info))
+        send(&s, .selectTab(.info), effects: { [.persist($0.settings)] }) { $0.tab = .info }
         let plain = RootView.render(s, size: Size(width: 80, height: 24))
-        _ = Reducer.reduce(&s, .showHelp)
+        send(&s, .showHelp) { $0.overlay = .help(firstRun: false) }
         let covered = RootView.render(s, size: Size(width: 80, height: 24))
         let width = { (links: [Screen.Link]) in links.reduce(0) { $0 + $1.rect.width } }
         XCTAssertLessThan(width(covered.links), width(plain.links), "the help box covers part of the links:\n\(covered.dump())")
@@ -240,9 +241,19 @@ final class HyperlinkTests: XCTestCase {
 
     func testWrappedDetailPageLinkHasOneLinkPerLine() {
         var s = UIFixtures.loadedState(size: RootView.minimumSize)
-        _ = Reducer.reduce(&s, .move(3))
-        _ = Reducer.reduce(&s, .activate)
-        _ = Reducer.reduce(&s, .moveToEnd)
+        // The fourth row of Home (an exhibition), opened, scrolled to its last screenful.
+        guard let home = Reducer.rows(s) else { return XCTFail("Home is a list") }
+        let selectable = home.indices.filter { home[$0].isSelectable }
+        XCTAssertGreaterThan(selectable.count, 3)
+        let row = selectable[3]
+        send(&s, .move(3)) { $0.page.selection = row }
+        guard case .push(let route)? = home[row].action, case .text(let page) = PageBuilder.content(route, s) else {
+            return XCTFail("row \(row) opens a text page: \(home[row])")
+        }
+        send(&s, .activate) { $0.stacks[.home]?.append(Page(route)) }
+        let end = max(0, page.lines(width: s.viewportWidth, strings: s.strings).count - s.viewportRows)
+        XCTAssertGreaterThan(end, 0, "the page is longer than the screen")
+        send(&s, .moveToEnd) { $0.page.scroll = end }
         let screen = RootView.render(s, size: RootView.minimumSize)
         let urls = Set(screen.links.map(\.url))
         XCTAssertEqual(urls.count, 1, "one website link on the exhibition page: \(screen.links)")

@@ -1,3 +1,4 @@
+import DocentTestSupport
 import Foundation
 import XCTest
 
@@ -57,17 +58,21 @@ final class MapScreenTests: XCTestCase {
         let m = try XCTUnwrap(Self.museum, "SampleData reads")
         let raster = try XCTUnwrap(Self.floor1, "the raster fixture reads")
         var s = AppState(source: Self.sampleSource, catalog: UIFixtures.catalog, language: language, now: UIFixtures.now, features: Registry.features)
-        _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
-        _ = Reducer.reduce(&s, .documentLoaded(.success(m), note: nil))
         let vp = RootView.viewport(for: size)
-        _ = Reducer.reduce(&s, .viewportChanged(rows: vp.rows, width: vp.width))
+        prepare(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil), .documentLoaded(.success(m), note: nil), .viewportChanged(rows: vp.rows, width: vp.width))
         s.overlay = nil
         s.messageQueue = []
         s.banner = nil
-        _ = Reducer.reduce(&s, .selectTab(.map))
-        _ = Reducer.reduce(&s, .map(.rasterReady(floor: Floor(1), url: planURL(1), raster: raster)))
+        prepare(&s, .selectTab(.map), .map(.rasterReady(floor: Floor(1), url: planURL(1), raster: raster)))
         s.overlay = nil
         return s
+    }
+
+    func load(_ n: Int) -> Effect { .map(.loadPlan(floor: Floor(n), url: planURL(n), pixelsPerPoint: MapState.rasterScale)) }
+
+    func mapItem(_ s: AppState, _ id: MapItemID, floor: Floor) throws -> MapItem {
+        let app = try XCTUnwrap(s.museum)
+        return try XCTUnwrap(MapContent.items(app, floor: floor).first { $0.id == id })
     }
 
     func render(_ s: AppState, _ size: Size = Size(width: 120, height: 40)) -> Screen { RootView.render(s, size: size) }
@@ -87,7 +92,7 @@ final class MapScreenTests: XCTestCase {
 
     func testCloseInAt120x40() throws {
         var s = try mapState()
-        _ = Reducer.reduce(&s, .map(.zoom(3)))
+        send(&s, .map(.zoom(3))) { $0.map.zoom = 3 }
         // Centred on an artwork of Gallery 101, nothing selected: titles within 15 m show.
         let app = try XCTUnwrap(s.museum)
         let art = try XCTUnwrap(app.sortedArtworks.first { $0.galleryTitle == "101" })
@@ -101,14 +106,19 @@ final class MapScreenTests: XCTestCase {
 
     func testSmallTerminal() throws {
         var s = try mapState(size: Size(width: 80, height: 24))
-        _ = Reducer.reduce(&s, .map(.zoom(2)))
+        send(&s, .map(.zoom(2))) { $0.map.zoom = 2 }
         assertSnapshot(render(s, Size(width: 80, height: 24)), named: "map-sample-zoom3-80x24")
     }
 
     func testFailedPlanShowsWhyOnABlankGridWithTheMarks() throws {
         var s = try mapState(size: Size(width: 80, height: 24))
-        _ = Reducer.reduce(&s, .map(.floorStep(1)))
-        _ = Reducer.reduce(&s, .map(.rasterFailed(floor: Floor(2), url: planURL(2), message: "HTTP 404 from https://museum.example/floor2.pdf")))
+        send(&s, .map(.floorStep(1)), effects: [load(2)]) {
+            $0.map.floor = Floor(2)
+            $0.map.plans[Floor(2)] = .loading(url: self.planURL(2))
+        }
+        send(&s, .map(.rasterFailed(floor: Floor(2), url: planURL(2), message: "HTTP 404 from https://museum.example/floor2.pdf"))) {
+            $0.map.plans[Floor(2)] = .failed(url: self.planURL(2), message: "HTTP 404 from https://museum.example/floor2.pdf")
+        }
         let screen = render(s, Size(width: 80, height: 24))
         assertSnapshot(screen, named: "map-failed-80x24")
         let text = (0..<screen.height).map(screen.row).joined(separator: "\n")
@@ -118,7 +128,10 @@ final class MapScreenTests: XCTestCase {
 
     func testLoadingFloorSaysSo() throws {
         var s = try mapState(size: Size(width: 80, height: 24))
-        _ = Reducer.reduce(&s, .map(.cycleFloor))
+        send(&s, .map(.cycleFloor), effects: [load(2)]) {
+            $0.map.floor = Floor(2)
+            $0.map.plans[Floor(2)] = .loading(url: self.planURL(2))
+        }
         let text = (0..<24).map(render(s, Size(width: 80, height: 24)).row).joined(separator: "\n")
         XCTAssertTrue(text.contains("Loading the floor plan"))
         XCTAssertTrue(text.contains("loading plan"))
@@ -128,9 +141,18 @@ final class MapScreenTests: XCTestCase {
         var s = try mapState(size: Size(width: 80, height: 24))
         let app = try XCTUnwrap(s.museum)
         let dining = try XCTUnwrap(app.annotations.first { $0.kind == .amenity(.dining) && $0.floor == Floor(2) })
-        _ = Reducer.reduce(&s, .map(.show(.annotation(dining.id))))
-        _ = Reducer.reduce(&s, .map(.activate))
-        XCTAssertTrue(s.map.cardOpen)
+        let item = try mapItem(s, .annotation(dining.id), floor: Floor(2))
+        // Amenities show at every zoom: the nearest level show on map allows.
+        send(&s, .map(.show(.annotation(dining.id))), effects: [load(2)]) {
+            $0.stacks[.map] = [Page(.map)]
+            $0.map.floor = Floor(2)
+            $0.map.highlight = .annotation(dining.id)
+            $0.map.selection = .annotation(dining.id)
+            $0.map.zoom = 1
+            $0.map.centre = item.point
+            $0.map.plans[Floor(2)] = .loading(url: self.planURL(2))
+        }
+        send(&s, .map(.activate)) { $0.map.cardOpen = true }
         let screen = render(s, Size(width: 80, height: 24))
         assertSnapshot(screen, named: "map-card-dining-80x24")
         let text = (0..<24).map(screen.row).joined(separator: "\n")
@@ -141,19 +163,28 @@ final class MapScreenTests: XCTestCase {
         var s = try mapState(size: Size(width: 80, height: 24))
         let app = try XCTUnwrap(s.museum)
         let art = try XCTUnwrap(app.sortedArtworks.first { $0.floor == Floor(1) && $0.hasAudio })
-        _ = Reducer.reduce(&s, .map(.clickItem(.artwork(art.id))))
+        send(&s, .map(.clickItem(.artwork(art.id)))) {
+            $0.map.selection = .artwork(art.id)
+            $0.map.cardOpen = true
+        }
         let screen = render(s, Size(width: 80, height: 24))
         assertSnapshot(screen, named: "map-card-artwork-80x24")
         XCTAssertTrue((0..<24).map(screen.row).joined().contains("Enter: play commentary"))
-        // Clicking the card plays.
-        let e = Reducer.reduce(&s, .map(.activate))
+        // Clicking the card plays: what the shared `.play` of its first commentary does.
+        var played = s
+        let effects = Reducer.reduce(&played, .play(audioID: art.commentaries[0].audioID, artworkID: art.id, tourID: nil))
+        XCTAssertFalse(effects.isEmpty)
+        send(&s, .map(.activate), effects: effects) { $0 = played }
         XCTAssertEqual(s.player.track?.artworkID, art.id)
-        XCTAssertFalse(e.isEmpty)
     }
 
     func testTextModeListsTheFloorByArea() throws {
         var s = try mapState(size: Size(width: 80, height: 24))
-        _ = Reducer.reduce(&s, .map(.toggleText))
+        let app = try XCTUnwrap(s.museum)
+        send(&s, .map(.toggleText)) {
+            $0.map.textMode = true
+            $0.map.selection = MapContent.listOrder(MapContent.items(app, floor: Floor(1))).first?.id
+        }
         let screen = render(s, Size(width: 80, height: 24))
         assertSnapshot(screen, named: "map-text-80x24")
         let text = (0..<24).map(screen.row).joined(separator: "\n")
@@ -163,7 +194,7 @@ final class MapScreenTests: XCTestCase {
 
     func testLegendListsEveryAmenityGlyph() throws {
         var s = try mapState()
-        _ = Reducer.reduce(&s, .map(.toggleLegend))
+        send(&s, .map(.toggleLegend)) { $0.map.legendOpen = true }
         let screen = render(s)
         assertSnapshot(screen, named: "map-legend-120x40")
         let text = (0..<screen.height).map(screen.row).joined(separator: "\n")
@@ -174,9 +205,16 @@ final class MapScreenTests: XCTestCase {
         var s = try mapState(size: Size(width: 80, height: 24), language: .chinese)
         let app = try XCTUnwrap(s.museum)
         let art = try XCTUnwrap(app.sortedArtworks.first { $0.floor == Floor(1) && $0.hasAudio })
-        _ = Reducer.reduce(&s, .selectTab(.home))
-        _ = Reducer.reduce(&s, .play(audioID: art.commentaries[0].audioID, artworkID: art.id, tourID: nil))
-        _ = Reducer.reduce(&s, .selectTab(.map))
+        let here = try mapItem(s, .artwork(art.id), floor: Floor(1))
+        send(&s, .selectTab(.home), effects: { [.persist($0.settings)] }) { $0.tab = .home }
+        prepare(&s, .play(audioID: art.commentaries[0].audioID, artworkID: art.id, tourID: nil))
+        // Back on the map: centred on the artwork just played, one level in.
+        send(&s, .selectTab(.map), effects: { [.persist($0.settings)] }) {
+            $0.tab = .map
+            $0.map.zoom = 1
+            $0.map.centre = here.point
+            $0.map.centredOnArtwork = art.id
+        }
         XCTAssertEqual(MapScene(s, cols: 78, rows: 18)?.here, .artwork(art.id))
         let screen = render(s, Size(width: 80, height: 24))
         assertSnapshot(screen, named: "map-here-zh-80x24")
@@ -185,7 +223,17 @@ final class MapScreenTests: XCTestCase {
 
     func testClosedGalleryIsMarked() throws {
         var s = try mapState()
-        _ = Reducer.reduce(&s, .map(.show(.gallery(1014))))
+        let gallery = try mapItem(s, .gallery(1014), floor: Floor(3))
+        let zoom = try XCTUnwrap((1..<MapZoom.levels).first { gallery.isVisible(atZoom: $0) })
+        send(&s, .map(.show(.gallery(1014))), effects: [load(3)]) {
+            $0.stacks[.map] = [Page(.map)]
+            $0.map.floor = Floor(3)
+            $0.map.highlight = .gallery(1014)
+            $0.map.selection = .gallery(1014)
+            $0.map.zoom = zoom
+            $0.map.centre = gallery.point
+            $0.map.plans[Floor(3)] = .loading(url: self.planURL(3))
+        }
         let screen = render(s)
         let text = (0..<screen.height).map(screen.row).joined(separator: "\n")
         XCTAssertTrue(text.contains("×303"), text)
@@ -225,10 +273,12 @@ final class MapScreenTests: XCTestCase {
 
     func testPanningRedrawsFromTheSameRaster() throws {
         var s = try mapState()
-        _ = Reducer.reduce(&s, .map(.zoom(2)))
+        send(&s, .map(.zoom(2))) { $0.map.zoom = 2 }
         let raster = s.map.raster
         let before = render(s)
-        XCTAssertEqual(Reducer.reduce(&s, .map(.pan(dx: 1, dy: 0))), [])
+        let app = try XCTUnwrap(s.museum)
+        let v = try XCTUnwrap(MapReducer.viewport(s, app))
+        send(&s, .map(.pan(dx: 1, dy: 0))) { $0.map.centre = PlanPoint(x: v.centre.x + Double(v.dotsWide) * v.pointsPerDot / 4, y: v.centre.y) }
         XCTAssertTrue(s.map.raster === raster)
         XCTAssertNotEqual(render(s), before)
     }
@@ -257,12 +307,16 @@ final class MapScreenTests: XCTestCase {
         XCTAssertEqual(key(.char("1")), .keypadDigit("1"), "digits still go to the keypad")
         XCTAssertEqual(key(.char(" ")), .togglePause)
         var t = s
-        _ = Reducer.reduce(&t, .map(.toggleText))
+        let app = try XCTUnwrap(s.museum)
+        send(&t, .map(.toggleText)) {
+            $0.map.textMode = true
+            $0.map.selection = MapContent.listOrder(MapContent.items(app, floor: Floor(1))).first?.id
+        }
         XCTAssertEqual(KeyMap.action(for: .down, in: t), .map(.selectStep(1)))
         XCTAssertEqual(KeyMap.action(for: .escape, in: t), .map(.dismiss))
         // Elsewhere the player keeps its keys.
         var home = s
-        _ = Reducer.reduce(&home, .selectTab(.home))
+        send(&home, .selectTab(.home), effects: { [.persist($0.settings)] }) { $0.tab = .home }
         XCTAssertEqual(KeyMap.action(for: .char("+"), in: home), .volumeBy(0.05))
     }
 
@@ -272,14 +326,19 @@ final class MapScreenTests: XCTestCase {
         // The header is row 2 (tab bar, title rule, header).
         let chip = try XCTUnwrap(screen.hitRegions.first { $0.action == .map(.selectFloor(Floor(2))) })
         let a = try XCTUnwrap(KeyMap.click(x: chip.rect.x, y: chip.rect.y, on: screen))
-        _ = Reducer.reduce(&s, a)
-        XCTAssertEqual(s.map.floor, Floor(2))
+        XCTAssertEqual(a, chip.action)
+        send(&s, a, effects: [load(2)]) {
+            $0.map.floor = Floor(2)
+            $0.map.plans[Floor(2)] = .loading(url: self.planURL(2))
+        }
         let mark = try XCTUnwrap(render(s).hitRegions.first {
             if case .feature(let v) = $0.action, case .clickItem(.annotation)? = v.as(MapAction.self) { return true }
             return false
         })
-        _ = Reducer.reduce(&s, mark.action)
-        XCTAssertTrue(s.map.cardOpen)
-        XCTAssertEqual(s.map.selection.map { .map(.clickItem($0)) }, mark.action)
+        guard case .feature(let v) = mark.action, case .clickItem(let id)? = v.as(MapAction.self) else { return XCTFail("\(mark.action)") }
+        send(&s, mark.action) {
+            $0.map.selection = id
+            $0.map.cardOpen = true
+        }
     }
 }

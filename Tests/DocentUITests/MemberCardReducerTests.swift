@@ -1,3 +1,4 @@
+import DocentTestSupport
 import Foundation
 import XCTest
 
@@ -27,32 +28,78 @@ final class MemberCardReducerTests: XCTestCase {
         return s
     }
 
-    /// Sends keys the way the guide does: through the key map.
+    /// A key the way the guide sends it (through the key map), with what it must do.
     @discardableResult
-    func keys(_ s: inout AppState, _ keys: [Key]) -> [Effect] {
-        var effects: [Effect] = []
-        for k in keys {
-            guard let a = KeyMap.action(for: k, in: s) else { continue }
-            effects += Reducer.reduce(&s, a)
+    func press(
+        _ s: inout AppState, _ key: Key, effects: [Effect] = [], file: StaticString = #filePath, line: UInt = #line,
+        _ expect: (inout AppState) -> Void = { _ in }
+    ) -> [Effect] {
+        guard let a = KeyMap.action(for: key, in: s) else {
+            XCTFail("\(key) does nothing here", file: file, line: line)
+            return []
         }
-        return effects
+        return send(&s, a, effects: effects, file: file, line: line, expect)
     }
 
-    func text(_ t: String) -> [Key] { t.map { Key.char($0) } }
+    /// Types `text` into the form: each character goes at the end of the field being edited.
+    func type(_ s: inout AppState, _ text: String, file: StaticString = #filePath, line: UInt = #line) {
+        for c in text {
+            let field = s.member.field
+            press(&s, .char(c), file: file, line: line) { field == 0 ? $0.member.memberID.append(c) : $0.member.zip.append(c) }
+        }
+    }
 
-    func openForm(_ s: inout AppState) {
-        _ = Reducer.reduce(&s, .selectTab(.info))
+    /// Info's member card row opened: the form (or the card).
+    func openForm(_ s: inout AppState, file: StaticString = #filePath, line: UInt = #line) {
+        send(&s, .selectTab(.info), effects: { [.persist($0.settings)] }, file: file, line: line) { $0.tab = .info }
         let rows = Reducer.rows(s) ?? []
-        guard let i = rows.firstIndex(where: { $0.action == .send(.member(.open)) }) else { return XCTFail("no member card row on Info") }
+        guard let i = rows.firstIndex(where: { $0.action == .send(.member(.open)) }) else { return XCTFail("no member card row on Info", file: file, line: line) }
         s.page.selection = i
-        _ = Reducer.reduce(&s, .activate)
+        send(&s, .activate, file: file, line: line) { $0.stacks[.info]?.append(Page(.memberCard)) }
+    }
+
+    /// The form filled in with 40417 and 60603 and sent: request 1 under way.
+    func submitted(_ s: inout AppState, file: StaticString = #filePath, line: UInt = #line) {
+        type(&s, "40417", file: file, line: line)
+        press(&s, .enter, file: file, line: line) { $0.member.field = 1 }
+        type(&s, "60603", file: file, line: line)
+        press(&s, .enter, effects: [.member(.validate(token: 1, MemberCardAPI.request(url: Self.url, memberID: "40417", zip: "60603")))], file: file, line: line) {
+            $0.member.token = 1
+            $0.member.status = .checking(signingIn: true)
+        }
+    }
+
+    /// The card the service's answer gives for 40417 / 60603, checked now.
+    func card(_ s: AppState, _ answer: [UInt8] = answer()) throws -> MemberCard {
+        guard case .success(let c) = MemberCardAPI.parse(answer, memberID: "40417", zip: "60603", now: s.now) else {
+            XCTFail("the answer reads")
+            throw CancellationError()
+        }
+        return c
+    }
+
+    /// Where the card page puts the selection: its first action, switching holders.
+    func firstAction(_ s: AppState) -> Int {
+        (Reducer.rows(s) ?? []).firstIndex { $0.action == .send(.member(.switchHolder)) } ?? -1
+    }
+
+    /// The answer to a sign-in: the card shown and saved, the typed ZIP dropped, a welcome.
+    func signingIn(_ card: MemberCard) -> (inout AppState) -> Void {
+        { s in
+            s.member.card = card
+            s.member.status = .idle
+            s.member.zip = ""
+            s.member.expiryMessagesQueued = true
+            s.banner = Banner(.key("member.welcome", ["name": .verbatim("Ada")]))
+            s.page.selection = self.firstAction(s)
+        }
     }
 
     func signedIn(_ language: Language = .english, size: Size? = nil) -> AppState {
         var s = state(language, size: size)
         openForm(&s)
-        keys(&s, text("40417") + [.enter] + text("60603") + [.enter])
-        _ = Reducer.reduce(&s, .member(.answered(token: s.member.token, .success(Self.answer()))))
+        submitted(&s)
+        prepare(&s, .member(.answered(token: s.member.token, .success(Self.answer()))))
         s.overlay = nil
         s.messageQueue = []
         s.banner = nil
@@ -63,10 +110,11 @@ final class MemberCardReducerTests: XCTestCase {
 
     func testInfoOffersTheCardOnlyWhenAServiceIsConfigured() {
         var without = state(url: nil)
-        _ = Reducer.reduce(&without, .selectTab(.info))
+        send(&without, .selectTab(.info), effects: { [.persist($0.settings)] }) { $0.tab = .info }
         XCTAssertFalse((Reducer.rows(without) ?? []).contains { $0.action == .send(.member(.open)) })
-        XCTAssertEqual(Reducer.reduce(&without, .member(.open)), [])
-        XCTAssertEqual(without.page.route, .info, "no page without a service")
+        // No page without a service.
+        send(&without, .member(.open))
+        XCTAssertEqual(without.page.route, .info)
 
         var with = state()
         openForm(&with)
@@ -79,66 +127,71 @@ final class MemberCardReducerTests: XCTestCase {
     func testTypingGoesIntoTheFieldsNotTheKeypad() {
         var s = state()
         openForm(&s)
-        // Digits, q and ? are text here.
-        XCTAssertEqual(keys(&s, text("40q?7")), [])
+        // Digits, q and ? are text here: the keypad hears nothing, the guide does not quit.
+        type(&s, "40q?7")
         XCTAssertEqual(s.member.memberID, "40q?7")
-        XCTAssertEqual(s.keypad.input, "", "digits did not reach the keypad")
+        XCTAssertEqual(s.keypad.input, "")
         XCTAssertFalse(s.quitting)
-        keys(&s, [.backspace, .backspace, .backspace])
+        for _ in 0..<3 { press(&s, .backspace) { $0.member.memberID.removeLast() } }
         XCTAssertEqual(s.member.memberID, "40")
         // Enter in the first field moves on; ↑ goes back.
-        keys(&s, text("417") + [.enter])
-        XCTAssertEqual(s.member.field, 1)
-        keys(&s, text("606"))
+        type(&s, "417")
+        press(&s, .enter) { $0.member.field = 1 }
+        type(&s, "606")
         XCTAssertEqual(s.member.zip, "606")
-        keys(&s, [.up])
-        XCTAssertEqual(s.member.field, 0)
-        keys(&s, [.down] + text("03"))
+        press(&s, .up) { $0.member.field = 0 }
+        press(&s, .down) { $0.member.field = 1 }
+        type(&s, "03")
         XCTAssertEqual(s.member.zip, "60603")
         // Backspace in an empty ZIP field goes back to the ID.
-        keys(&s, Array(repeating: .backspace, count: 6))
-        XCTAssertEqual(s.member.field, 0)
+        for _ in 0..<5 { press(&s, .backspace) { $0.member.zip.removeLast() } }
+        press(&s, .backspace) { $0.member.field = 0 }
         XCTAssertEqual(s.member.memberID, "40417")
         // Fields have a length limit; Esc leaves the form.
-        keys(&s, text(String(repeating: "9", count: 40)))
+        let room = MemberState.maxFieldLength - s.member.memberID.count
+        for i in 0..<40 { press(&s, .char("9")) { if i < room { $0.member.memberID.append("9") } } }
         XCTAssertEqual(s.member.memberID.count, MemberState.maxFieldLength)
-        keys(&s, [.escape])
+        press(&s, .escape) { $0.stacks[.info]?.removeLast() }
         XCTAssertEqual(s.page.route, .info)
     }
 
     func testEnterSendsTheSOAPRequestOnce() {
         var s = state()
         openForm(&s)
-        XCTAssertEqual(keys(&s, [.enter]), [], "nothing typed: nothing sent")
-        keys(&s, text(" 40417 ") + [.enter] + text("60603"))
-        let effects = keys(&s, [.enter])
-        XCTAssertEqual(effects, [.member(.validate(token: 1, MemberCardAPI.request(url: Self.url, memberID: "40417", zip: "60603")))])
-        XCTAssertEqual(s.member.status, .checking(signingIn: true))
-        XCTAssertEqual(keys(&s, [.enter]), [], "not twice while checking")
-        XCTAssertEqual(keys(&s, text("1")), [])
-        XCTAssertEqual(s.member.zip, "60603", "no typing while checking")
+        // Nothing typed: nothing sent.
+        press(&s, .enter)
+        type(&s, " 40417 ")
+        press(&s, .enter) { $0.member.field = 1 }
+        type(&s, "60603")
+        press(&s, .enter, effects: [.member(.validate(token: 1, MemberCardAPI.request(url: Self.url, memberID: "40417", zip: "60603")))]) {
+            $0.member.token = 1
+            $0.member.status = .checking(signingIn: true)
+        }
+        // Not twice while checking, and no typing.
+        press(&s, .enter)
+        press(&s, .char("1"))
+        XCTAssertEqual(s.member.zip, "60603")
         assertSnapshot(RootView.render(s, size: big), named: "member-checking-80x24")
     }
 
     func testAnAnswerGivesTheCardSavesItAndGreets() throws {
         var s = state()
         openForm(&s)
-        keys(&s, text("40417") + [.enter] + text("60603") + [.enter])
+        submitted(&s)
         // An answer to another request is ignored.
-        XCTAssertEqual(Reducer.reduce(&s, .member(.answered(token: 99, .success(Self.answer())))), [])
-        XCTAssertNil(s.member.card)
-        let effects = Reducer.reduce(&s, .member(.answered(token: 1, .success(Self.answer()))))
-        let card = try XCTUnwrap(s.member.card)
+        send(&s, .member(.answered(token: 99, .success(Self.answer()))))
+        let card = try card(s)
         XCTAssertEqual(card.holders, ["Ada Wren", "Basil Wren"])
         XCTAssertEqual(card.zip, "60603")
         XCTAssertEqual(card.checkedAt, s.now)
-        XCTAssertEqual(effects, [.persist(s.settings)])
+        // Saved; the card expires within the message's 60 days: the reminder.
+        send(&s, .member(.answered(token: 1, .success(Self.answer()))), effects: { [.persist($0.settings)] }) {
+            self.signingIn(card)(&$0)
+            $0.overlay = .message(id: 8)
+        }
         XCTAssertEqual(s.settings.saves[MemberFeature.self], card)
-        XCTAssertEqual(s.member.status, .idle)
-        XCTAssertEqual(s.member.zip, "", "the typed ZIP is not kept outside the card")
         XCTAssertEqual(s.banner?.text(s.strings), "Welcome, Ada! Your member card is ready under Info.")
-        // The card expires within the message's 60 days: the reminder, placeholders filled.
-        XCTAssertEqual(s.overlay, .message(id: 8))
+        // Placeholders filled.
         let m = try XCTUnwrap(s.museum?.messages.first { $0.id == 8 })
         let t = PageBuilder.messageText(m, s)
         XCTAssertEqual(t.title, "Time to renew, Ada")
@@ -146,33 +199,40 @@ final class MemberCardReducerTests: XCTestCase {
         XCTAssertEqual(t.actionURL, "https://lakeside.example.org/renew?id=40417&zip=60603")
         assertSnapshot(RootView.render(s, size: big), named: "member-reminder-80x24")
         // Seen once, not again.
-        _ = Reducer.reduce(&s, .dismissOverlay)
-        XCTAssertTrue(s.seenMessageIDs.contains(8))
+        send(&s, .dismissOverlay, effects: { [.persist($0.settings)] }) {
+            $0.overlay = nil
+            $0.seenMessageIDs.insert(8)
+        }
     }
 
-    func testNoReminderLongBeforeExpiry() {
+    func testNoReminderLongBeforeExpiry() throws {
         var s = state()
         openForm(&s)
-        keys(&s, text("40417") + [.enter] + text("60603") + [.enter])
-        _ = Reducer.reduce(&s, .member(.answered(token: 1, .success(Self.answer(expiration: "12/31/2027")))))
-        XCTAssertNotNil(s.member.card)
+        submitted(&s)
+        let later = Self.answer(expiration: "12/31/2027")
+        send(&s, .member(.answered(token: 1, .success(later))), effects: { [.persist($0.settings)] }, signingIn(try card(s, later)))
         XCTAssertNil(s.overlay)
     }
 
     func testFailuresStayInTheFormWithTheirReason() {
         var s = state()
         openForm(&s)
-        keys(&s, text("40417") + [.enter] + text("60603") + [.enter])
-        _ = Reducer.reduce(&s, .member(.answered(token: 1, .success(Self.answer(code: 2)))))
-        XCTAssertNil(s.member.card)
-        XCTAssertEqual(s.member.status, .failed(.notFound))
+        submitted(&s)
+        send(&s, .member(.answered(token: 1, .success(Self.answer(code: 2))))) { $0.member.status = .failed(.notFound) }
         assertSnapshot(RootView.render(s, size: big), named: "member-not-found-80x24")
         // Typing again clears the message; a second try gets a new token.
-        keys(&s, [.backspace] + text("4"))
-        XCTAssertEqual(s.member.status, .idle)
-        XCTAssertEqual(keys(&s, [.enter]), [.member(.validate(token: 2, MemberCardAPI.request(url: Self.url, memberID: "40417", zip: "60604")))])
-        _ = Reducer.reduce(&s, .member(.answered(token: 2, .failure(LoadFailure("cannot reach members.example: Connection refused")))))
-        XCTAssertEqual(s.member.status, .failed(.network("cannot reach members.example: Connection refused")))
+        press(&s, .backspace) { $0.member.zip = "6060" }
+        press(&s, .char("4")) {
+            $0.member.zip = "60604"
+            $0.member.status = .idle
+        }
+        press(&s, .enter, effects: [.member(.validate(token: 2, MemberCardAPI.request(url: Self.url, memberID: "40417", zip: "60604")))]) {
+            $0.member.token = 2
+            $0.member.status = .checking(signingIn: true)
+        }
+        send(&s, .member(.answered(token: 2, .failure(LoadFailure("cannot reach members.example: Connection refused"))))) {
+            $0.member.status = .failed(.network("cannot reach members.example: Connection refused"))
+        }
         let screen = RootView.render(s, size: big)
         XCTAssertTrue(screen.dump().contains("Could not reach the membership service"), screen.dump())
     }
@@ -186,24 +246,29 @@ final class MemberCardReducerTests: XCTestCase {
         let rows = try XCTUnwrap(Reducer.rows(s))
         XCTAssertEqual(rows[s.page.selection].action, .send(.member(.switchHolder)), "the first action is selected")
         // Switch holder: Basil on the card, saved.
-        XCTAssertEqual(Reducer.reduce(&s, .activate), [.persist(s.settings)])
+        send(&s, .activate, effects: { [.persist($0.settings)] }) { $0.member.card?.holderIndex = 1 }
         XCTAssertEqual(s.member.card?.holder, "Basil Wren")
         XCTAssertEqual(s.settings.saves[MemberFeature.self]?.holderIndex, 1)
         // Check again: the same request, quietly.
-        XCTAssertEqual(
-            Reducer.reduce(&s, .member(.recheck)),
-            [.member(.validate(token: 2, MemberCardAPI.request(url: Self.url, memberID: "40417", zip: "60603")))])
-        _ = Reducer.reduce(&s, .member(.answered(token: 2, .success(Self.answer()))))
-        XCTAssertEqual(s.member.card?.holder, "Basil Wren", "the chosen holder survives a re-check")
+        send(&s, .member(.recheck), effects: [.member(.validate(token: 2, MemberCardAPI.request(url: Self.url, memberID: "40417", zip: "60603")))]) {
+            $0.member.token = 2
+            $0.member.status = .checking(signingIn: false)
+        }
+        // The chosen holder survives a re-check.
+        send(&s, .member(.answered(token: 2, .success(Self.answer()))), effects: { [.persist($0.settings)] }) { $0.member.status = .idle }
+        XCTAssertEqual(s.member.card?.holder, "Basil Wren")
         // Sign out: nothing of the card is kept.
-        let effects = Reducer.reduce(&s, .member(.signOut))
-        XCTAssertNil(s.member.card)
-        XCTAssertEqual(s.member.memberID, "")
-        XCTAssertEqual(effects, [.persist(s.settings)])
+        send(&s, .member(.signOut), effects: { [.persist($0.settings)] }) {
+            $0.member = MemberState()
+            $0.member.serviceURL = Self.url
+            $0.member.token = 3
+            $0.page.selection = 0
+            $0.banner = Banner(.key("member.signedOut"))
+        }
         XCTAssertNil(s.settings.saves[MemberFeature.self])
         XCTAssertEqual(PageBuilder.content(.memberCard, s), .custom(MemberFeature.id, title: "Member card"))
         // The service stays configured: Info still offers to sign in.
-        _ = Reducer.reduce(&s, .back)
+        send(&s, .back) { $0.stacks[.info]?.removeLast() }
         XCTAssertTrue((Reducer.rows(s) ?? []).contains { $0.action == .send(.member(.open)) })
     }
 
@@ -213,34 +278,61 @@ final class MemberCardReducerTests: XCTestCase {
         s.config[MemberFeature.configKey] = Self.url
         var saves = FeatureSaves()
         saves[MemberFeature.self] = card
-        _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true, saves: saves), languageOverride: nil))
-        XCTAssertEqual(s.member.card, card)
-        let effects = Reducer.reduce(&s, .documentLoaded(.success(UIFixtures.museum()), note: nil))
-        XCTAssertTrue(effects.contains(.member(.validate(token: 1, MemberCardAPI.request(url: Self.url, memberID: "40417", zip: "60603")))), "\(effects)")
-        XCTAssertEqual(s.member.status, .checking(signingIn: false))
+        send(&s, .launched(restored: PersistedSettings(introSeen: true, saves: saves), languageOverride: nil), effects: [.loadDocument(source: "/museum/appData.json")]) {
+            $0.introSeen = true
+            $0.member.card = card
+            $0.member.serviceURL = Self.url
+        }
+        let m = UIFixtures.museum()
+        let ex = try XCTUnwrap(DataAggregator.exhibitionsRequest(app: m.data, now: UIFixtures.now))
+        let ev = try XCTUnwrap(DataAggregator.eventsRequest(app: m.data, now: UIFixtures.now))
+        let recheck = Effect.member(.validate(token: 1, MemberCardAPI.request(url: Self.url, memberID: "40417", zip: "60603")))
+        // The launch message first; the card's reminder waits behind it.
+        send(&s, .documentLoaded(.success(m), note: nil), effects: [.fetch(.exhibitions, ex), .fetch(.events, ev), .search(.buildIndex(m)), recheck]) {
+            $0.document = .ready(m)
+            $0.overlay = .message(id: 7)
+            $0.messageQueue = [8]
+            $0.exhibitions = .loading
+            $0.events = .loading
+            $0.member.expiryMessagesQueued = true
+            $0.member.token = 1
+            $0.member.status = .checking(signingIn: false)
+        }
         // Offline: the card stays, marked as not checked now.
-        _ = Reducer.reduce(&s, .member(.answered(token: 1, .failure(LoadFailure("cannot reach members.example: Connection refused")))))
-        XCTAssertEqual(s.member.card, card)
-        XCTAssertEqual(s.member.status, .recheckFailed(.network("cannot reach members.example: Connection refused")))
+        send(&s, .member(.answered(token: 1, .failure(LoadFailure("cannot reach members.example: Connection refused"))))) {
+            $0.member.status = .recheckFailed(.network("cannot reach members.example: Connection refused"))
+        }
         s.overlay = nil
-        _ = Reducer.reduce(&s, .selectTab(.info))
-        _ = Reducer.reduce(&s, .member(.open))
+        prepare(&s, .selectTab(.info), .member(.open))
+        XCTAssertEqual(s.member.card, card)
         s.viewportRows = RootView.viewport(for: big).rows
         assertSnapshot(RootView.render(s, size: big), named: "member-card-offline-80x24")
         // The service no longer knows the card: it is forgotten, with a word why.
-        _ = Reducer.reduce(&s, .member(.recheck))
-        let forget = Reducer.reduce(&s, .member(.answered(token: 2, .success(Self.answer(code: 1)))))
-        XCTAssertNil(s.member.card)
-        XCTAssertEqual(forget, [.persist(s.settings)])
-        XCTAssertEqual(s.banner?.level, .warning)
+        send(&s, .member(.recheck), effects: [.member(.validate(token: 2, MemberCardAPI.request(url: Self.url, memberID: "40417", zip: "60603")))]) {
+            $0.member.token = 2
+            $0.member.status = .checking(signingIn: false)
+        }
+        send(&s, .member(.answered(token: 2, .success(Self.answer(code: 1)))), effects: { [.persist($0.settings)] }) {
+            $0.member.card = nil
+            $0.member.status = .failed(.notFound)
+            $0.banner = Banner(.key("member.noLongerValid"), level: .warning)
+        }
     }
 
-    func testNoRecheckWithoutAServiceOrACard() {
+    func testNoRecheckWithoutAServiceOrACard() throws {
         var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
-        _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
+        prepare(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
         s.member.serviceURL = Self.url
-        let effects = Reducer.reduce(&s, .documentLoaded(.success(UIFixtures.museum()), note: nil))
-        XCTAssertFalse(effects.contains { if case .feature(let v) = $0 { return v.feature == MemberFeature.id } else { return false } })
+        let m = UIFixtures.museum()
+        let ex = try XCTUnwrap(DataAggregator.exhibitionsRequest(app: m.data, now: UIFixtures.now))
+        let ev = try XCTUnwrap(DataAggregator.eventsRequest(app: m.data, now: UIFixtures.now))
+        // A service but no card: nothing for the member card to do.
+        send(&s, .documentLoaded(.success(m), note: nil), effects: [.fetch(.exhibitions, ex), .fetch(.events, ev), .search(.buildIndex(m))]) {
+            $0.document = .ready(m)
+            $0.overlay = .message(id: 7)
+            $0.exhibitions = .loading
+            $0.events = .loading
+        }
     }
 
     // MARK: Screens
@@ -248,11 +340,13 @@ final class MemberCardReducerTests: XCTestCase {
     func testSnapshots() {
         var form = state()
         openForm(&form)
-        keys(&form, text("40417"))
+        type(&form, "40417")
         assertSnapshot(RootView.render(form, size: big), named: "member-form-80x24")
         var smallForm = state(size: small)
         openForm(&smallForm)
-        keys(&smallForm, text("40417") + [.enter] + text("606"))
+        type(&smallForm, "40417")
+        press(&smallForm, .enter) { $0.member.field = 1 }
+        type(&smallForm, "606")
         assertSnapshot(RootView.render(smallForm, size: small), named: "member-form-40x12")
         var zh = state(.chinese)
         openForm(&zh)
@@ -261,7 +355,7 @@ final class MemberCardReducerTests: XCTestCase {
         assertSnapshot(RootView.render(signedIn(.chinese), size: big), named: "member-card-zh-80x24")
         assertSnapshot(RootView.render(signedIn(.spanish), size: big), named: "member-card-es-80x24")
         var info = signedIn()
-        _ = Reducer.reduce(&info, .back)
+        send(&info, .back) { $0.stacks[.info]?.removeLast() }
         assertSnapshot(RootView.render(info, size: big), named: "info-member-80x24")
     }
 
@@ -272,7 +366,6 @@ final class MemberCardReducerTests: XCTestCase {
         guard let y = (0..<screen.height).first(where: { screen.hitAction(x: 2, y: $0) == .member(.focusField(1)) }) else {
             return XCTFail("no click target for the ZIP field:\n\(screen.dump())")
         }
-        _ = Reducer.reduce(&s, KeyMap.click(x: 2, y: y, on: screen) ?? .quit)
-        XCTAssertEqual(s.member.field, 1)
+        send(&s, KeyMap.click(x: 2, y: y, on: screen) ?? .quit) { $0.member.field = 1 }
     }
 }

@@ -46,7 +46,7 @@ final class ReducerTests: XCTestCase {
 
     func testDocumentLoadedQueuesUnseenLaunchMessageAndFetches() throws {
         var s = fresh()
-        _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
+        prepare(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
         let m = UIFixtures.museum()
         let ex = try XCTUnwrap(DataAggregator.exhibitionsRequest(app: m.data, now: UIFixtures.now))
         let ev = try XCTUnwrap(DataAggregator.eventsRequest(app: m.data, now: UIFixtures.now))
@@ -65,12 +65,16 @@ final class ReducerTests: XCTestCase {
         }
         // Seen: not shown again on the next start.
         var again = fresh()
-        _ = Reducer.reduce(&again, .launched(restored: PersistedSettings(seenMessageIDs: [7], introSeen: true), languageOverride: nil))
-        _ = Reducer.reduce(&again, .documentLoaded(.success(m), note: nil))
+        prepare(&again, .launched(restored: PersistedSettings(seenMessageIDs: [7], introSeen: true), languageOverride: nil))
+        send(&again, .documentLoaded(.success(m), note: nil), effects: [.fetch(.exhibitions, ex), .fetch(.events, ev), .search(.buildIndex(m))]) {
+            $0.document = .ready(m)
+            $0.exhibitions = .loading
+            $0.events = .loading
+        }
         XCTAssertNil(again.overlay)
     }
 
-    func testDocumentFailureAndOfflineNote() {
+    func testDocumentFailureAndOfflineNote() throws {
         var s = fresh()
         send(&s, .documentLoaded(.failure(LoadFailure("file not found: /x")), note: nil)) {
             $0.document = .failed("file not found: /x")
@@ -80,10 +84,17 @@ final class ReducerTests: XCTestCase {
         o.introSeen = true
         let m = UIFixtures.museum()
         let note = Phrase.key("banner.offlineCopy", ["date": .verbatim("2026-11-20 10:00"), "reason": .verbatim("cannot reach x")])
-        let effects = Reducer.reduce(&o, .documentLoaded(.success(m), note: note))
-        XCTAssertEqual(effects.count, 3, "exhibitions, events, the search index")
-        XCTAssertEqual(o.documentNote, note)
-        XCTAssertEqual(o.banner, Banner(note, level: .warning))
+        let ex = try XCTUnwrap(DataAggregator.exhibitionsRequest(app: m.data, now: UIFixtures.now))
+        let ev = try XCTUnwrap(DataAggregator.eventsRequest(app: m.data, now: UIFixtures.now))
+        // Exhibitions, events, the search index; the note as a warning banner.
+        send(&o, .documentLoaded(.success(m), note: note), effects: [.fetch(.exhibitions, ex), .fetch(.events, ev), .search(.buildIndex(m))]) {
+            $0.document = .ready(m)
+            $0.documentNote = note
+            $0.banner = Banner(note, level: .warning)
+            $0.overlay = .message(id: 7)
+            $0.exhibitions = .loading
+            $0.events = .loading
+        }
         XCTAssertEqual(o.banner?.text(o.strings), "Offline: using the copy saved 2026-11-20 10:00 (cannot reach x)")
         // Drawn in the language on screen, even for a banner shown before the switch.
         o.language = .spanish
@@ -147,9 +158,7 @@ final class ReducerTests: XCTestCase {
 
     func testTextPagesScrollWithinTheirLength() {
         var s = UIFixtures.loadedState()
-        _ = Reducer.reduce(&s, .viewportChanged(rows: 4, width: 30))
-        _ = Reducer.reduce(&s, .move(3))
-        _ = Reducer.reduce(&s, .activate)
+        prepare(&s, .viewportChanged(rows: 4, width: 30), .move(3), .activate)
         guard case .text(let page) = PageBuilder.content(s.page.route, s) else { return XCTFail("not a text page") }
         let lines = page.lines(width: 30, strings: s.strings).count
         send(&s, .page(1)) { $0.page.scroll = 3 }
@@ -175,7 +184,7 @@ final class ReducerTests: XCTestCase {
 
     func testInfoActions() {
         var s = UIFixtures.loadedState()
-        _ = Reducer.reduce(&s, .selectTab(.info))
+        send(&s, .selectTab(.info), effects: [.persist(PersistedSettings(language: .english, lastTab: .info, introSeen: true))]) { $0.tab = .info }
         // Rows: note, header, hours, tickets, website, header, language, location, header, about.
         send(&s, .move(4)) { $0.page.selection = 7 }
         send(&s, .activate, effects: [.persist(PersistedSettings(language: .english, lastTab: .info, locationEnabled: false, introSeen: true))]) {
@@ -188,7 +197,7 @@ final class ReducerTests: XCTestCase {
 
     func testFirstRunIntroIsRememberedOnce() {
         var s = fresh()
-        _ = Reducer.reduce(&s, .launched(restored: nil, languageOverride: nil))
+        prepare(&s, .launched(restored: nil, languageOverride: nil))
         send(&s, .dismissOverlay, effects: [.persist(PersistedSettings(language: .english, lastTab: .home, introSeen: true))]) {
             $0.overlay = nil
             $0.introSeen = true

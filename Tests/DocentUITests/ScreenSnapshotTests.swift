@@ -1,3 +1,4 @@
+import DocentTestSupport
 import XCTest
 
 @testable import DocentCore
@@ -12,7 +13,7 @@ final class ScreenSnapshotTests: XCTestCase {
 
     func state(_ lang: Language = .english, size: Size? = nil, actions: [AppAction] = []) -> AppState {
         var s = UIFixtures.loadedState(language: lang, size: size ?? big)
-        for a in actions { _ = Reducer.reduce(&s, a) }
+        for a in actions { prepare(&s, a) }
         return s
     }
 
@@ -41,15 +42,15 @@ final class ScreenSnapshotTests: XCTestCase {
     func testHomeWhileLoadingAndOffline() {
         var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
         assertSnapshot(render(s, big), named: "loading-80x24")
-        _ = Reducer.reduce(&s, .documentLoaded(.success(UIFixtures.museum()), note: nil))
+        prepare(&s, .documentLoaded(.success(UIFixtures.museum()), note: nil))
         s.overlay = nil
-        _ = Reducer.reduce(&s, .fetched(.exhibitions, .failure(LoadFailure("cannot reach api.example: Connection refused"))))
+        prepare(&s, .fetched(.exhibitions, .failure(LoadFailure("cannot reach api.example: Connection refused"))))
         assertSnapshot(render(s, big), named: "home-partial-80x24")
     }
 
     func testDocumentFailed() {
         var s = AppState(source: "/nowhere/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
-        _ = Reducer.reduce(&s, .documentLoaded(.failure(LoadFailure("file not found: /nowhere/appData.json")), note: nil))
+        prepare(&s, .documentLoaded(.failure(LoadFailure("file not found: /nowhere/appData.json")), note: nil))
         assertSnapshot(render(s, big), named: "document-failed-80x24")
         assertSnapshot(render(s, small), named: "document-failed-40x12")
     }

@@ -1,3 +1,4 @@
+import DocentTestSupport
 import Foundation
 import XCTest
 
@@ -34,23 +35,137 @@ final class SearchTests: XCTestCase {
     /// The sample museum loaded, exhibitions fetched, on the Search tab.
     func loaded(_ museum: Museum = SearchTests.fileMuseum, language: Language = .english, size: Size = Size(width: 80, height: 24)) -> AppState {
         var s = AppState(source: Self.sampleURL.path, catalog: UIFixtures.catalog, language: language, now: UIFixtures.now, features: Registry.features)
-        _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
-        UIFixtures.settle(&s, Reducer.reduce(&s, .documentLoaded(.success(museum), note: nil)))
-        _ = Reducer.reduce(&s, .fetched(.exhibitions, .success(Self.sampleBytes("exhibitions.json"))))
-        _ = Reducer.reduce(&s, .fetched(.events, .failure(LoadFailure("offline"))))
+        prepare(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
+        UIFixtures.settle(&s, prepare(&s, .documentLoaded(.success(museum), note: nil)))
         let vp = RootView.viewport(for: size)
-        _ = Reducer.reduce(&s, .viewportChanged(rows: vp.rows, width: vp.width))
+        prepare(
+            &s, .fetched(.exhibitions, .success(Self.sampleBytes("exhibitions.json"))), .fetched(.events, .failure(LoadFailure("offline"))),
+            .viewportChanged(rows: vp.rows, width: vp.width))
         s.overlay = nil
         s.messageQueue = []
-        _ = Reducer.reduce(&s, .search(.open))
+        prepare(&s, .search(.open))
         return s
     }
 
+    /// Local results for `query` from scratch, as the index and the exhibitions on view give
+    /// them (the reducer refines the last matches as the visitor types: it must come to the same).
+    func localResults(_ s: AppState, _ query: String, index: SearchIndex? = nil) -> SearchResults {
+        let q = SearchText.fold(query)
+        var r = (index ?? s.search.index).map { $0.results($0.matches(q), cap: SearchState.groupCap) } ?? SearchResults()
+        if let ex = s.search.exhibitionIndex {
+            let k = SearchKind.exhibition.rawValue
+            let x = ex.results(ex.matches(q), cap: SearchState.groupCap)
+            r.counts[k] = x.counts[k]
+            r.hits[k] = x.hits[k]
+        }
+        return r
+    }
+
+    /// A new query: no live answers yet, a new token (late answers are ignored).
+    func resetLive(_ e: inout AppState) {
+        e.search.live.token += 1
+        e.search.live.suggestions = []
+        e.search.live.extra = LiveSearchResults()
+        if e.search.live.status != .off { e.search.live.status = .idle }
+    }
+
+    /// What the query becoming `q` must do from `s`: local results at once, the first row that
+    /// can be chosen selected, live search waiting for its debounce (when the museum has it).
+    /// An empty query shows the suggestions again; the same meaning (a trailing space) keeps
+    /// everything.
+    func querying(_ q: String, from s: AppState, resetFilter: Bool = false) -> (effects: [Effect], change: (inout AppState) -> Void) {
+        let folded = SearchText.fold(q)
+        if folded.isEmpty {
+            let had = s.search.results != nil
+            return ([], { e in
+                e.search.query = q
+                e.search.results = nil
+                e.search.filter = .all
+                self.resetLive(&e)
+                if had { e.search.selection = SearchPage.firstSelectable(e) }
+            })
+        }
+        if s.search.results != nil, folded == SearchText.fold(s.search.query), !resetFilter {
+            return ([], { $0.search.query = q })
+        }
+        let live = s.search.live.status != .off
+        let results = localResults(s, q)
+        return (live ? [debounce(s.search.live.token + 1)] : [], { e in
+            e.search.query = q
+            if resetFilter { e.search.filter = .all }
+            e.search.results = results
+            self.resetLive(&e)
+            if live { e.search.live.status = .waiting }
+            e.search.selection = SearchPage.firstSelectable(e)
+        })
+    }
+
+    /// Types `text` a character at a time, each stating what it does; returns the last effects.
     @discardableResult
-    func type(_ s: inout AppState, _ text: String) -> [Effect] {
+    func type(_ s: inout AppState, _ text: String, file: StaticString = #filePath, line: UInt = #line) -> [Effect] {
         var last: [Effect] = []
-        for c in text { last = Reducer.reduce(&s, .search(.typed(String(c)))) }
+        for c in text {
+            let q = querying(s.search.query + String(c), from: s)
+            last = send(&s, .search(.typed(String(c))), effects: q.effects, file: file, line: line, q.change)
+        }
         return last
+    }
+
+    /// Backspace, stating what it does.
+    func deleteBackward(_ s: inout AppState, file: StaticString = #filePath, line: UInt = #line) {
+        let q = querying(String(s.search.query.dropLast()), from: s)
+        send(&s, .search(.deleteBackward), effects: q.effects, file: file, line: line, q.change)
+    }
+
+    /// A filter chosen: its first row that can be chosen is selected.
+    func filter(_ f: SearchFilter) -> (inout AppState) -> Void {
+        { e in
+            e.search.filter = f
+            e.search.selection = SearchPage.firstSelectable(e)
+        }
+    }
+
+    /// Rows appearing above keep the selected row selected.
+    func keepingSelection(_ before: AppState, _ change: @escaping (inout AppState) -> Void) -> (inout AppState) -> Void {
+        let selected = SearchPage.selectedAction(before)
+        return { e in
+            change(&e)
+            if let i = SearchPage.rows(e).firstIndex(where: { $0.action == selected && $0.row.isSelectable }) { e.search.selection = i }
+        }
+    }
+
+    /// Both live requests sent for the current query (token `token`): autocomplete, then
+    /// multisearch after its own delay.
+    func sendLiveRequests(_ s: inout AppState, file: StaticString = #filePath, line: UInt = #line) {
+        let token = s.search.live.token
+        let q = s.search.query.trimmingCharacters(in: .whitespaces)
+        guard let app = s.museum, let ac = LiveSearch.autocompleteRequest(q, app: app), let ms = LiveSearch.multisearchRequest(q, app: app) else {
+            return XCTFail("the museum has live search", file: file, line: line)
+        }
+        send(&s, .search(.liveDue(token: token, .autocomplete)), effects: [
+            .search(.autocomplete(token: token, ac)),
+            .timer(.searchDebounce, milliseconds: 200, action: .search(.liveDue(token: token, .multisearch))),
+        ], file: file, line: line)
+        send(&s, .search(.liveDue(token: token, .multisearch)), effects: [.search(.multisearch(token: token, ms))], file: file, line: line) {
+            $0.search.live.status = .loading
+        }
+    }
+
+    /// What playing artwork `id`'s first commentary does from `s` (the player's own tests pin
+    /// it), with the full player over the search.
+    func playing(_ s: AppState, _ id: Int) throws -> (effects: [Effect], state: AppState) {
+        let a = try XCTUnwrap(s.museum?.artworks[id])
+        let c = try XCTUnwrap(a.commentaries.first)
+        var e = s
+        let effects = PlayerFeature.play(&e, audioID: c.audioID, artworkID: id, tourID: nil, language: e.language)
+        e.stacks[.search]?.append(Page(.player))
+        return (effects, e)
+    }
+
+    /// The first row of `route` that can be chosen, as a page opened from a list selects it.
+    func firstSelectable(_ route: Route, _ s: AppState) -> Int {
+        guard case .list(_, let rows) = PageBuilder.content(route, s) else { return 0 }
+        return rows.firstIndex(where: \.isSelectable) ?? 0
     }
 
     func rows(_ s: AppState) -> [SearchRow] { SearchPage.rows(s) }
@@ -65,19 +180,22 @@ final class SearchTests: XCTestCase {
 
     func testSlashFromAnyTabOpensSearchAndEscGoesBack() {
         var s = loaded()
-        _ = Reducer.reduce(&s, .selectTab(.info))
+        send(&s, .selectTab(.info), effects: { [.persist($0.settings)] }) { $0.tab = .info }
         XCTAssertEqual(KeyMap.action(for: .char("/"), in: s), .search(.open))
-        let e = Reducer.reduce(&s, .search(.open))
-        XCTAssertEqual(s.tab, .search)
+        send(&s, .search(.open), effects: { [.persist($0.settings)] }) {
+            $0.tab = .search
+            $0.search.returnTab = .info
+        }
         XCTAssertEqual(s.page.route, .search)
-        XCTAssertEqual(s.search.returnTab, .info)
-        XCTAssertEqual(e, [.persist(s.settings)])
         type(&s, "ab")
-        _ = Reducer.reduce(&s, .search(.escape))
-        XCTAssertEqual(s.search.query, "")
-        XCTAssertEqual(s.tab, .search, "the first Esc clears")
-        _ = Reducer.reduce(&s, .search(.escape))
-        XCTAssertEqual(s.tab, .info, "the second leaves")
+        // The first Esc clears.
+        let cleared = querying("", from: s)
+        send(&s, .search(.escape), effects: cleared.effects, cleared.change)
+        // The second leaves.
+        send(&s, .search(.escape), effects: { [.persist($0.settings)] }) {
+            $0.search.returnTab = nil
+            $0.tab = .info
+        }
     }
 
     func testTypedKeysGoToTheQuery() {
@@ -111,8 +229,8 @@ final class SearchTests: XCTestCase {
         XCTAssertEqual(SearchPage.selectedAction(s), .query(app.search.strings[0]))
         // A suggestion searches for it.
         var u = s
-        _ = Reducer.reduce(&u, .search(.activate))
-        XCTAssertEqual(u.search.query, app.search.strings[0])
+        let q = querying(app.search.strings[0], from: u, resetFilter: true)
+        send(&u, .search(.activate), effects: q.effects, q.change)
         XCTAssertNotNil(u.search.results)
     }
 
@@ -120,22 +238,37 @@ final class SearchTests: XCTestCase {
 
     func testQueryTypedBeforeTheIndexArrivesIsAnsweredWhenItDoes() throws {
         var s = AppState(source: Self.sampleURL.path, catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
-        _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
+        prepare(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
         let m = Self.fileMuseum
-        let effects = Reducer.reduce(&s, .documentLoaded(.success(m), note: nil))
-        XCTAssertTrue(effects.contains(.search(.buildIndex(m))), "\(effects)")
+        let ex = try XCTUnwrap(DataAggregator.exhibitionsRequest(app: m.data, now: UIFixtures.now))
+        let ev = try XCTUnwrap(DataAggregator.eventsRequest(app: m.data, now: UIFixtures.now))
+        send(&s, .documentLoaded(.success(m), note: nil), effects: [.fetch(.exhibitions, ex), .fetch(.events, ev), .search(.buildIndex(m))]) {
+            $0.document = .ready(m)
+            $0.overlay = .message(id: 6001)
+            $0.exhibitions = .loading
+            $0.events = .loading
+            $0.search.live.status = .idle
+        }
         XCTAssertNil(s.search.index, "not built on the loop thread")
         s.overlay = nil
-        _ = Reducer.reduce(&s, .search(.open))
+        send(&s, .search(.open), effects: { [.persist($0.settings)] }) {
+            $0.tab = .search
+            $0.search.returnTab = .home
+            $0.stacks[.search] = [Page(.search)]
+        }
         type(&s, "harbour")
         XCTAssertTrue(texts(s).allSatisfy { !$0.contains("Harbo") }, "nothing to match yet")
         // An index of another museum (a reload raced it) is dropped.
         let stale = BuiltIndex(SearchIndex(app: m.data, source: Museum(m.data)))
-        XCTAssertEqual(Reducer.reduce(&s, .search(.indexBuilt(stale))), [])
+        send(&s, .search(.indexBuilt(stale)))
         XCTAssertNil(s.search.index)
         // The real one: the query typed meanwhile is answered.
         let built = BuiltIndex(SearchIndex(app: m.data, source: m))
-        _ = Reducer.reduce(&s, .search(.indexBuilt(built)))
+        let answered = localResults(s, "harbour", index: built.index)
+        send(&s, .search(.indexBuilt(built))) {
+            $0.search.results = answered
+            $0.search.selection = SearchPage.firstSelectable($0)
+        }
         XCTAssertTrue(s.search.index === built.index)
         XCTAssertTrue(texts(s).contains { $0.contains("Harbo") }, "\(texts(s))")
     }
@@ -155,14 +288,12 @@ final class SearchTests: XCTestCase {
             if case .open(.artwork(let id)) = a { return Self.fileMuseum.data.artworks[id]?.title }
             return nil
         }, "Harbour Crane", "the best hit is selected: title prefix, shortest")
-        _ = Reducer.reduce(&s, .search(.nextFilter))
-        XCTAssertEqual(s.search.filter, .artworks)
+        send(&s, .search(.nextFilter), filter(.artworks))
         XCTAssertEqual(rows(s).filter { $0.row.isSelectable }.count, r?.count(.artwork))
-        _ = Reducer.reduce(&s, .search(.previousFilter))
-        _ = Reducer.reduce(&s, .search(.previousFilter))
-        XCTAssertEqual(s.search.filter, .onMap)
+        send(&s, .search(.previousFilter), filter(.all))
+        send(&s, .search(.previousFilter), filter(.onMap))
         XCTAssertEqual(texts(s), ["On the map (1)", "Harbour Café (Dining)"])
-        _ = Reducer.reduce(&s, .search(.setFilter(.tours)))
+        send(&s, .search(.setFilter(.tours)), filter(.tours))
         XCTAssertEqual(texts(s).last, "Nothing here matches “harbour”.")
     }
 
@@ -171,7 +302,7 @@ final class SearchTests: XCTestCase {
         type(&s, "zzqx")
         XCTAssertEqual(texts(s), ["Nothing matches “zzqx”."])
         XCTAssertNil(SearchPage.selectedAction(s))
-        XCTAssertEqual(Reducer.reduce(&s, .search(.activate)), [])
+        send(&s, .search(.activate))
     }
 
     func testMovingSkipsHeadersAndClamps() {
@@ -179,12 +310,9 @@ final class SearchTests: XCTestCase {
         type(&s, "harbour")
         let selectable = rows(s).indices.filter { rows(s)[$0].row.isSelectable }
         XCTAssertEqual(s.search.selection, selectable[0])
-        _ = Reducer.reduce(&s, .search(.move(1)))
-        XCTAssertEqual(s.search.selection, selectable[1])
-        _ = Reducer.reduce(&s, .search(.moveToEnd))
-        XCTAssertEqual(s.search.selection, selectable.last)
-        _ = Reducer.reduce(&s, .search(.move(-1000)))
-        XCTAssertEqual(s.search.selection, selectable[0])
+        send(&s, .search(.move(1))) { $0.search.selection = selectable[1] }
+        send(&s, .search(.moveToEnd)) { $0.search.selection = selectable[selectable.count - 1] }
+        send(&s, .search(.move(-1000))) { $0.search.selection = selectable[0] }
     }
 
     // MARK: Debounce and cancellation (the timer effects are the clock)
@@ -198,17 +326,18 @@ final class SearchTests: XCTestCase {
         XCTAssertEqual(type(&s, "a"), [debounce(t0 + 2)], "a keystroke replaces the pending timer")
         let token = t0 + 2
         // The first timer was replaced; had it fired anyway, its token is stale.
-        XCTAssertEqual(Reducer.reduce(&s, .search(.liveDue(token: t0 + 1, .autocomplete))), [])
+        send(&s, .search(.liveDue(token: t0 + 1, .autocomplete)))
         let app = Self.httpMuseum.data
         let ac = LiveSearch.autocompleteRequest("ha", app: app)
         XCTAssertEqual(ac?.url, "https://api.example.org/api/v1/autocomplete?q=ha&resources=artworks,tours,exhibitions,artists")
-        XCTAssertEqual(Reducer.reduce(&s, .search(.liveDue(token: token, .autocomplete))), [
+        send(&s, .search(.liveDue(token: token, .autocomplete)), effects: [
             .search(.autocomplete(token: token, ac ?? FetchRequest(url: ""))),
             .timer(.searchDebounce, milliseconds: 200, action: .search(.liveDue(token: token, .multisearch))),
         ])
         let ms = LiveSearch.multisearchRequest("ha", app: app)
-        XCTAssertEqual(Reducer.reduce(&s, .search(.liveDue(token: token, .multisearch))), [.search(.multisearch(token: token, ms ?? FetchRequest(url: "")))])
-        XCTAssertEqual(s.search.live.status, .loading)
+        send(&s, .search(.liveDue(token: token, .multisearch)), effects: [.search(.multisearch(token: token, ms ?? FetchRequest(url: "")))]) {
+            $0.search.live.status = .loading
+        }
         XCTAssertEqual(ms?.method, .post)
     }
 
@@ -216,18 +345,15 @@ final class SearchTests: XCTestCase {
         var s = loaded(Self.httpMuseum)
         type(&s, "ha")
         let old = s.search.live.token
-        _ = Reducer.reduce(&s, .search(.liveDue(token: old, .autocomplete)))
-        _ = Reducer.reduce(&s, .search(.liveDue(token: old, .multisearch)))
+        sendLiveRequests(&s)
         XCTAssertEqual(type(&s, "r"), [debounce(old + 1)])
-        let before = s
-        XCTAssertEqual(Reducer.reduce(&s, .search(.multisearchLoaded(token: old, .success(Self.sampleBytes("msearch.json"))))), [])
-        XCTAssertEqual(Reducer.reduce(&s, .search(.autocompleteLoaded(token: old, .success(Array(#"["Harbour Crane"]"#.utf8))))), [])
-        XCTAssertEqual(s, before)
+        send(&s, .search(.multisearchLoaded(token: old, .success(Self.sampleBytes("msearch.json")))))
+        send(&s, .search(.autocompleteLoaded(token: old, .success(Array(#"["Harbour Crane"]"#.utf8)))))
         XCTAssertEqual(s.search.live.status, .waiting)
         // Backspace to an empty query cancels everything.
-        for _ in 0..<3 { _ = Reducer.reduce(&s, .search(.deleteBackward)) }
+        for _ in 0..<3 { deleteBackward(&s) }
         XCTAssertNil(s.search.results)
-        XCTAssertEqual(Reducer.reduce(&s, .search(.liveDue(token: old + 1, .autocomplete))), [])
+        send(&s, .search(.liveDue(token: old + 1, .autocomplete)))
     }
 
     func testSameMeaningKeepsTheLiveRequest() {
@@ -240,7 +366,11 @@ final class SearchTests: XCTestCase {
 
     func testNoLiveSearchWithoutEndpoints() {
         var s = UIFixtures.loadedState()
-        _ = Reducer.reduce(&s, .search(.open))
+        send(&s, .search(.open), effects: { [.persist($0.settings)] }) {
+            $0.tab = .search
+            $0.search.returnTab = .home
+            $0.stacks[.search] = [Page(.search)]
+        }
         XCTAssertEqual(s.search.live.status, .off)
         XCTAssertEqual(type(&s, "har"), [])
         XCTAssertEqual(s.search.results?.count(.artwork), 1)
@@ -264,16 +394,20 @@ final class SearchTests: XCTestCase {
              {"data": [{"id": 4002}]},
              {"data": []}]
             """
-        _ = Reducer.reduce(&s, .search(.liveDue(token: token, .autocomplete)))
-        _ = Reducer.reduce(&s, .search(.liveDue(token: token, .multisearch)))
-        _ = Reducer.reduce(&s, .search(.multisearchLoaded(token: token, .success(Array(json.utf8)))))
-        _ = Reducer.reduce(&s, .search(.autocompleteLoaded(token: token, .success(Array(#"["Harbour at First Light", "harbour at", "Harbour Atlas"]"#.utf8)))))
-        XCTAssertEqual(s.search.live.status, .done)
-        XCTAssertEqual(s.search.live.suggestions, ["Harbour at First Light", "Harbour Atlas"], "the query itself is not suggested")
-        XCTAssertEqual(s.search.live.extra.artworks, [moon.id])
-        XCTAssertEqual(s.search.live.extra.liveArtworks.map(\.id), [5])
-        XCTAssertEqual(s.search.live.extra.tours, [4002])
-        _ = Reducer.reduce(&s, .search(.setFilter(.artworks)))
+        sendLiveRequests(&s)
+        // What the answer says (its reading is pinned by the live search tests), less what the
+        // local results already have: Harbour at First Light.
+        let answer = try LiveSearch.results(from: Array(json.utf8), query: "harbour at", app: app, now: s.now).get()
+        XCTAssertEqual(answer.liveArtworks.map(\.id), [5])
+        send(&s, .search(.multisearchLoaded(token: token, .success(Array(json.utf8)))), keepingSelection(s) {
+            $0.search.live.extra = LiveSearchResults(artworks: [moon.id], liveArtworks: answer.liveArtworks, tours: [4002])
+            $0.search.live.status = .done
+        })
+        // The query itself is not suggested.
+        send(&s, .search(.autocompleteLoaded(token: token, .success(Array(#"["Harbour at First Light", "harbour at", "Harbour Atlas"]"#.utf8)))), keepingSelection(s) {
+            $0.search.live.suggestions = ["Harbour at First Light", "Harbour Atlas"]
+        })
+        send(&s, .search(.setFilter(.artworks)), filter(.artworks))
         let actions = rows(s).compactMap(\.action)
         XCTAssertEqual(actions.filter { $0 == .open(.artwork(local.id)) }.count, 1, "no duplicate of a local hit")
         XCTAssertTrue(actions.contains(.open(.artwork(moon.id))))
@@ -286,31 +420,37 @@ final class SearchTests: XCTestCase {
         type(&s, "harbour")
         let results = s.search.results
         let token = s.search.live.token
-        _ = Reducer.reduce(&s, .search(.liveDue(token: token, .autocomplete)))
-        _ = Reducer.reduce(&s, .search(.liveDue(token: token, .multisearch)))
-        _ = Reducer.reduce(&s, .search(.autocompleteLoaded(token: token, .failure(LoadFailure("cannot reach api.example.org")))))
-        _ = Reducer.reduce(&s, .search(.multisearchLoaded(token: token, .failure(LoadFailure("timed out fetching https://api.example.org/api/v1/msearch")))))
+        sendLiveRequests(&s)
+        send(&s, .search(.autocompleteLoaded(token: token, .failure(LoadFailure("cannot reach api.example.org")))))
+        send(&s, .search(.multisearchLoaded(token: token, .failure(LoadFailure("timed out fetching https://api.example.org/api/v1/msearch"))))) {
+            $0.search.live.status = .unavailable("timed out fetching https://api.example.org/api/v1/msearch")
+        }
         XCTAssertEqual(s.search.results, results)
-        XCTAssertEqual(s.search.live.status, .unavailable("timed out fetching https://api.example.org/api/v1/msearch"))
         XCTAssertNil(s.banner, "quiet: no banner")
         let screen = RootView.render(s, size: Size(width: 80, height: 24))
         XCTAssertTrue(screen.row(2).contains("Live results unavailable"), screen.row(2))
     }
 
-    func testFileEndpointsGiveTheWholeFlowOffline() {
+    func testFileEndpointsGiveTheWholeFlowOffline() throws {
         var s = loaded()
         XCTAssertEqual(s.search.live.status, .idle)
         type(&s, "harb")
         let token = s.search.live.token
-        let e = Reducer.reduce(&s, .search(.liveDue(token: token, .autocomplete)))
-        guard case .feature(let v)? = e.first, case .autocomplete(_, let ac)? = v.as(SearchEffect.self) else { return XCTFail("\(e)") }
+        let app = Self.fileMuseum.data
+        let ac = try XCTUnwrap(LiveSearch.autocompleteRequest("harb", app: app))
         XCTAssertTrue(ac.url.hasSuffix("search/autocomplete.json"))
-        _ = Reducer.reduce(&s, .search(.autocompleteLoaded(token: token, .success(Self.sampleBytes("autocomplete.json")))))
-        XCTAssertEqual(s.search.live.suggestions.count, 3)
-        _ = Reducer.reduce(&s, .search(.liveDue(token: token, .multisearch)))
-        _ = Reducer.reduce(&s, .search(.multisearchLoaded(token: token, .success(Self.sampleBytes("msearch.json")))))
-        XCTAssertEqual(s.search.live.status, .done)
-        XCTAssertTrue(s.search.live.extra.isEmpty, "everything the file answers for harb is already found locally")
+        send(&s, .search(.liveDue(token: token, .autocomplete)), effects: [
+            .search(.autocomplete(token: token, ac)),
+            .timer(.searchDebounce, milliseconds: 200, action: .search(.liveDue(token: token, .multisearch))),
+        ])
+        // The file lists every title: those that match, three at most.
+        send(&s, .search(.autocompleteLoaded(token: token, .success(Self.sampleBytes("autocomplete.json")))), keepingSelection(s) {
+            $0.search.live.suggestions = ["Harbour at First Light", "Harbour Crane", "Harbour Sketchbook"]
+        })
+        let ms = try XCTUnwrap(LiveSearch.multisearchRequest("harb", app: app))
+        send(&s, .search(.liveDue(token: token, .multisearch)), effects: [.search(.multisearch(token: token, ms))]) { $0.search.live.status = .loading }
+        // Everything the file answers for harb is already found locally.
+        send(&s, .search(.multisearchLoaded(token: token, .success(Self.sampleBytes("msearch.json"))))) { $0.search.live.status = .done }
     }
 
     // MARK: Acting on a result
@@ -320,40 +460,42 @@ final class SearchTests: XCTestCase {
         type(&s, "harbour at first")
         let a = try XCTUnwrap(Self.fileMuseum.data.artworks.values.first { $0.title == "Harbour at First Light" })
         XCTAssertEqual(SearchPage.selectedAction(s), .open(.artwork(a.id)))
-        let e = Reducer.reduce(&s, .search(.activate))
+        let play = try playing(s, a.id)
+        XCTAssertTrue(play.effects.contains { if case .audio(.play) = $0 { return true } else { return false } })
+        send(&s, .search(.activate), effects: play.effects) { $0 = play.state }
         XCTAssertEqual(s.player.track?.artworkID, a.id)
-        XCTAssertEqual(s.player.track?.audioID, a.commentaries.first?.audioID)
-        XCTAssertTrue(e.contains { if case .audio(.play) = $0 { return true } else { return false } })
         XCTAssertEqual(s.tab, .search)
         XCTAssertEqual(s.page.route, .player)
-        _ = Reducer.reduce(&s, .back)
+        // The search is still there.
+        send(&s, .back) { $0.stacks[.search]?.removeLast() }
         XCTAssertEqual(s.page.route, .search)
-        XCTAssertEqual(s.search.query, "harbour at first", "the search is still there")
     }
 
     func testTourOpensItsDetail() {
         var s = loaded()
         type(&s, "wrenfield")
-        _ = Reducer.reduce(&s, .search(.setFilter(.tours)))
-        _ = Reducer.reduce(&s, .search(.activate))
-        XCTAssertEqual(s.page.route, .tourDetail(4001))
+        send(&s, .search(.setFilter(.tours)), filter(.tours))
+        let first = firstSelectable(.tourDetail(4001), s)
+        send(&s, .search(.activate)) { $0.stacks[.search]?.append(Page(.tourDetail(4001), selection: first)) }
         XCTAssertEqual(s.tab, .search)
     }
 
     func testExhibitionOpensItsDetail() {
         var s = loaded()
         type(&s, "tidewater")
-        _ = Reducer.reduce(&s, .search(.setFilter(.exhibitions)))
-        _ = Reducer.reduce(&s, .search(.activate))
-        XCTAssertEqual(s.page.route, .exhibitionDetail(7101))
+        send(&s, .search(.setFilter(.exhibitions)), filter(.exhibitions))
+        send(&s, .search(.activate)) { $0.stacks[.search]?.append(Page(.exhibitionDetail(7101))) }
         guard case .text = PageBuilder.content(s.page.route, s) else { return XCTFail("no detail") }
     }
 
     func testLiveOnlyExhibitionJoinsTheListToOpen() {
         var s = loaded()
         let e = Exhibition(id: 99, title: "Pop-up", shortDescription: "", imageURL: nil, galleryID: nil, webURL: nil, startAt: UIFixtures.now, endAt: UIFixtures.now.addingTimeInterval(86400))
-        _ = Reducer.performSearch(&s, .openExhibition(e))
-        XCTAssertEqual(s.page.route, .exhibitionDetail(99))
+        var expected = s
+        expected.exhibitions = .loaded((s.exhibitions.value ?? []) + [e])
+        expected.stacks[.search]?.append(Page(.exhibitionDetail(99)))
+        XCTAssertEqual(Reducer.performSearch(&s, .openExhibition(e)), [])
+        XCTAssertEqual(s, expected)
         guard case .text = PageBuilder.content(s.page.route, s) else { return XCTFail("no detail") }
     }
 
@@ -361,40 +503,56 @@ final class SearchTests: XCTestCase {
         var s = loaded()
         s.tabs = [.home, .audioGuide, .map, .tours, .search, .info]
         type(&s, "baños")
-        _ = Reducer.reduce(&s, .search(.setFilter(.onMap)))
+        send(&s, .search(.setFilter(.onMap)), filter(.onMap))
         guard case .open(.annotation(let id))? = SearchPage.selectedAction(s) else { return XCTFail("no amenity selected") }
-        let n = try XCTUnwrap(Self.fileMuseum.data.annotations.first { $0.id == id })
-        _ = Reducer.reduce(&s, .search(.activate))
-        XCTAssertEqual(s.tab, .map)
+        let app = Self.fileMuseum.data
+        let n = try XCTUnwrap(app.annotations.first { $0.id == id })
+        let floor = try XCTUnwrap(n.floor)
+        let item = try XCTUnwrap(MapContent.items(app, floor: floor).first { $0.id == .annotation(id) })
+        let plan = try XCTUnwrap(MapContent.mapFloor(app, floor)).planURL
+        // The map on the amenity's floor, centred on it, marked and selected; its plan asked for.
+        send(&s, .search(.activate), effects: { [.persist($0.settings), .map(.loadPlan(floor: floor, url: plan, pixelsPerPoint: MapState.rasterScale))] }) {
+            $0.tab = .map
+            $0.stacks[.map] = [Page(.map)]
+            $0.map.floor = floor
+            $0.map.highlight = .annotation(id)
+            $0.map.selection = .annotation(id)
+            $0.map.zoom = 1
+            $0.map.centre = item.point
+            $0.map.plans[floor] = .loading(url: plan)
+        }
         XCTAssertEqual(s.page.route, .map)
-        XCTAssertEqual(s.map.floor, n.floor)
     }
 
     func testWithoutAMapTabSearchSaysSo() {
         var s = loaded()
         s.tabs = s.tabs.filter { $0 != .map }
         type(&s, "ascensor")
-        _ = Reducer.reduce(&s, .search(.setFilter(.onMap)))
-        _ = Reducer.reduce(&s, .search(.activate))
-        XCTAssertEqual(s.tab, .search)
+        send(&s, .search(.setFilter(.onMap)), filter(.onMap))
+        send(&s, .search(.activate)) { $0.banner = Banner(.key("search.noMap")) }
         XCTAssertEqual(s.banner?.text(s.strings), "The map is not available in this guide yet.")
     }
 
-    func testClicksOnRowsAndFilters() {
+    func testClicksOnRowsAndFilters() throws {
         var s = loaded()
         type(&s, "harbour")
         let screen = RootView.render(s, size: Size(width: 80, height: 24))
         let filter = screen.hitRegions.first { $0.action == .search(.setFilter(.artworks)) }
         XCTAssertNotNil(filter)
-        if let f = filter { _ = Reducer.reduce(&s, KeyMap.click(x: f.rect.x, y: f.rect.y, on: screen) ?? .quit) }
-        XCTAssertEqual(s.search.filter, .artworks)
+        if let f = filter { send(&s, KeyMap.click(x: f.rect.x, y: f.rect.y, on: screen) ?? .quit, self.filter(.artworks)) }
         let screen2 = RootView.render(s, size: Size(width: 80, height: 24))
         let row = screen2.hitRegions.last {
             if case .feature(let v) = $0.action, case .clickRow? = v.as(SearchAction.self) { return true }
             return false
         }
         XCTAssertNotNil(row)
-        if let r = row { _ = Reducer.reduce(&s, KeyMap.click(x: r.rect.x, y: r.rect.y, on: screen2) ?? .quit) }
+        guard let r = row, case .feature(let v) = r.action, case .clickRow(let i)? = v.as(SearchAction.self),
+            case .open(.artwork(let id))? = rows(s)[i].action
+        else { return XCTFail("the last row is an artwork") }
+        var chosen = s
+        chosen.search.selection = i
+        let play = try playing(chosen, id)
+        send(&s, KeyMap.click(x: r.rect.x, y: r.rect.y, on: screen2) ?? .quit, effects: play.effects) { $0 = play.state }
         XCTAssertEqual(s.page.route, .player)
     }
 
@@ -412,7 +570,7 @@ final class SearchTests: XCTestCase {
         var small = loaded(size: Size(width: 40, height: 12))
         type(&small, "harbour")
         assertSnapshot(RootView.render(small, size: Size(width: 40, height: 12)), named: "search-harbour-40x12")
-        _ = Reducer.reduce(&small, .search(.nextFilter))
+        send(&small, .search(.nextFilter), filter(.artworks))
         assertSnapshot(RootView.render(small, size: Size(width: 40, height: 12)), named: "search-artworks-40x12")
     }
 
@@ -420,9 +578,8 @@ final class SearchTests: XCTestCase {
         var s = loaded(Self.httpMuseum, language: .chinese)
         type(&s, "洗手间")
         let token = s.search.live.token
-        _ = Reducer.reduce(&s, .search(.liveDue(token: token, .autocomplete)))
-        _ = Reducer.reduce(&s, .search(.liveDue(token: token, .multisearch)))
-        _ = Reducer.reduce(&s, .search(.multisearchLoaded(token: token, .failure(LoadFailure("offline")))))
+        sendLiveRequests(&s)
+        send(&s, .search(.multisearchLoaded(token: token, .failure(LoadFailure("offline"))))) { $0.search.live.status = .unavailable("offline") }
         assertSnapshot(RootView.render(s, size: Size(width: 80, height: 24)), named: "search-zh-80x24")
     }
 }

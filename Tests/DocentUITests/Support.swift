@@ -1,3 +1,4 @@
+import DocentTestSupport
 import Foundation
 import XCTest
 
@@ -38,19 +39,19 @@ enum UIFixtures {
     static func settle(_ s: inout AppState, _ effects: [Effect]) {
         for e in effects {
             guard case .feature(let v) = e, case .buildIndex(let m)? = v.as(SearchEffect.self) else { continue }
-            settle(&s, Reducer.reduce(&s, .search(.indexBuilt(BuiltIndex(SearchIndex(app: m.data, source: m))))))
+            settle(&s, prepare(&s, .search(.indexBuilt(BuiltIndex(SearchIndex(app: m.data, source: m))))))
         }
     }
 
     /// A state with the museum loaded, exhibitions and events fetched, overlays dismissed.
     static func loadedState(language: Language = .english, size: Size = Size(width: 80, height: 24)) -> AppState {
         var s = AppState(source: "/museum/appData.json", catalog: catalog, language: language, now: now, features: Registry.features)
-        _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
-        settle(&s, Reducer.reduce(&s, .documentLoaded(.success(museum()), note: nil)))
-        _ = Reducer.reduce(&s, .fetched(.exhibitions, .success(bytes("exhibitions.json"))))
-        _ = Reducer.reduce(&s, .fetched(.events, .success(bytes("events.json"))))
+        prepare(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
+        settle(&s, prepare(&s, .documentLoaded(.success(museum()), note: nil)))
         let vp = RootView.viewport(for: size)
-        _ = Reducer.reduce(&s, .viewportChanged(rows: vp.rows, width: vp.width))
+        prepare(
+            &s, .fetched(.exhibitions, .success(bytes("exhibitions.json"))), .fetched(.events, .success(bytes("events.json"))),
+            .viewportChanged(rows: vp.rows, width: vp.width))
         s.overlay = nil
         s.messageQueue = []
         return s

@@ -1,3 +1,4 @@
+import DocentTestSupport
 import XCTest
 
 @testable import DocentCore
@@ -23,7 +24,7 @@ final class TabBarTests: XCTestCase {
 
     private func tabBar(_ language: Language, tab: Tab, width: Int) -> String {
         var s = UIFixtures.loadedState(language: language, size: Size(width: width, height: 12))
-        _ = Reducer.reduce(&s, .selectTab(tab))
+        prepare(&s, .selectTab(tab))
         return RootView.render(s, size: Size(width: width, height: 12)).row(0)
     }
 
@@ -32,7 +33,7 @@ final class TabBarTests: XCTestCase {
         for language in [Language.english, .spanish, .chinese] {
             var s = UIFixtures.loadedState(language: language)
             for tab in s.tabs {
-                _ = Reducer.reduce(&s, .selectTab(tab))
+                prepare(&s, .selectTab(tab))
                 let screen = RootView.render(s, size: Size(width: width, height: 12))
                 let name = s.strings(tab.titleKey)
                 XCTAssertTrue(screen.row(0).contains(name), "\(language.code) \(tab): \(screen.row(0))")

@@ -1,3 +1,4 @@
+import DocentTestSupport
 import XCTest
 
 @testable import DocentCore
@@ -27,164 +28,288 @@ final class TourReducerTests: XCTestCase {
         return s
     }
 
-    /// Plays the current clip to its end through a player snapshot.
-    @discardableResult
-    func finishClip(_ s: inout AppState) -> [Effect] {
+    func tour() throws -> Tour { try XCTUnwrap(Self.museum.data.tour(500)) }
+
+    /// The engine asked to play a recording of the test museum.
+    func play(_ token: Int, _ file: String, _ title: String, at seconds: Double = 0) -> Effect {
+        .audio(.play(AudioRequest(token: token, url: "/museum/audio/\(file).mp3", title: title, startAt: seconds)))
+    }
+
+    /// The tour's clip loaded: the player as `PlayerFeature.play` leaves it (its own tests pin
+    /// that), and the session waiting for that clip's token.
+    func clipLoaded(_ s: inout AppState, _ audioID: Int, artwork: Int?, at seconds: Double = 0) {
+        let language = s.tour?.language ?? .english
+        _ = PlayerFeature.play(&s, audioID: audioID, artworkID: artwork, tourID: 500, language: language, at: seconds)
         let token = s.player.snapshot.token
-        _ = Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .playing, position: 1, duration: 3, volume: 0.8)))
-        return Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .ended, position: 3, duration: 3, volume: 0.8)))
+        s.tour?.clipToken = token
+        s.tour?.savedAt = seconds
+        s.tour?.failed = false
     }
 
-    func playedURLs(_ effects: [Effect]) -> [String] {
-        effects.compactMap { if case .audio(.play(let r)) = $0 { return r.url } else { return nil } }
+    /// Where the tour is, as saved.
+    func place(_ stop: Int?, seconds: Double = 0, language: Language = .english, mode: TourMode = .guided) -> TourProgress {
+        TourProgress(tourID: 500, stopIndex: stop, seconds: seconds, language: language, mode: mode)
     }
 
-    func start(_ s: inout AppState, stop: Int? = nil, language: Int = 0) -> [Effect] {
-        _ = Reducer.reduce(&s, .tour(.start(tourID: 500, stop: stop)))
-        XCTAssertEqual(s.overlay, .tourLanguage(tourID: 500, stop: stop, selection: s.audioLanguages.firstIndex(of: s.language) ?? 0))
-        _ = Reducer.reduce(&s, .move(language - (s.audioLanguages.firstIndex(of: s.language) ?? 0)))
-        return Reducer.reduce(&s, .activate)
+    /// Plays the current clip to its end through player snapshots: the tour's machine hears
+    /// the clip end (its own tests pin what it does then); `expect` is the rest of the change.
+    func finishClip(
+        _ s: inout AppState, effects: [Effect] = [], file: StaticString = #filePath, line: UInt = #line, _ expect: (inout AppState) -> Void
+    ) {
+        let token = s.player.snapshot.token
+        let playing = PlayerSnapshot(token: token, status: .playing, position: 1, duration: 3, volume: 0.8)
+        send(&s, .playerSnapshot(playing), file: file, line: line) { $0.player.snapshot = playing }
+        let ended = PlayerSnapshot(token: token, status: .ended, position: 3, duration: 3, volume: 0.8)
+        send(&s, .playerSnapshot(ended), effects: { effects + [.persist($0.settings)] }, file: file, line: line) {
+            $0.player.snapshot = ended
+            $0.tour?.machine.handle(.clipEnded)
+            expect(&$0)
+        }
     }
 
-    func testStartAsksForTheLanguageThenPlaysTheIntro() {
+    /// The intro ends; stop 1 has no bumper: guided waits there, silent.
+    func introEnds(_ s: inout AppState, file: StaticString = #filePath, line: UInt = #line) {
+        finishClip(&s, file: file, line: line) {
+            $0.tour?.clipToken = nil
+            $0.progress.current = self.place(0)
+        }
+        XCTAssertEqual(s.tour?.machine.position, .waiting(at: 0), file: file, line: line)
+    }
+
+    /// Stop 1 ends: the bumper to stop 2 plays (token `token`).
+    func stopOneEnds(_ s: inout AppState, token: Int, mode: TourMode = .guided, file: StaticString = #filePath, line: UInt = #line) {
+        finishClip(&s, effects: [play(token, "10", "Welcome")], file: file, line: line) {
+            $0.progress.listenedArtworks.insert(100)
+            $0.progress.listenedStops[500] = [0]
+            self.clipLoaded(&$0, 10, artwork: nil)
+            $0.progress.current = self.place(1, mode: mode)
+        }
+        XCTAssertEqual(s.tour?.machine.position, .bumper(to: 1), file: file, line: line)
+    }
+
+    /// The tour's language box for `stop`, moved to `language` (an index of the audio languages).
+    func chooseLanguage(_ s: inout AppState, stop: Int? = nil, language: Int = 0, file: StaticString = #filePath, line: UInt = #line) {
+        let current = s.audioLanguages.firstIndex(of: s.language) ?? 0
+        send(&s, .tour(.start(tourID: 500, stop: stop)), file: file, line: line) {
+            $0.overlay = .tourLanguage(tourID: 500, stop: stop, selection: current)
+        }
+        send(&s, .move(language - current), file: file, line: line) { $0.overlay = .tourLanguage(tourID: 500, stop: stop, selection: language) }
+    }
+
+    /// A tour started (what starting does is pinned by the tests that send it).
+    func started(_ s: inout AppState, stop: Int? = nil, file: StaticString = #filePath, line: UInt = #line) {
+        chooseLanguage(&s, stop: stop, file: file, line: line)
+        prepare(&s, .activate)
+    }
+
+    func testStartAsksForTheLanguageThenPlaysTheIntro() throws {
         var s = loaded()
-        let e = start(&s)
-        XCTAssertEqual(playedURLs(e), ["/museum/audio/10.mp3"])
-        XCTAssertTrue(e.contains { if case .persist(let p) = $0 { return p.progress.current?.tourID == 500 } else { return false } })
+        let tour = try tour()
+        chooseLanguage(&s)
+        send(&s, .activate, effects: { [self.play(1, "10", "Welcome"), .persist($0.settings)] }) {
+            $0.overlay = nil
+            $0.tour = TourSession(machine: TourMachine(tour: tour), language: .english)
+            $0.progress.started = [500]
+            $0.progress.current = self.place(nil)
+            $0.stacks[.home] = [Page(.home), Page(.player)]
+            self.clipLoaded(&$0, 10, artwork: nil)
+        }
         XCTAssertEqual(s.tour?.machine.position, .intro)
         XCTAssertEqual(s.page.route, .player)
-        XCTAssertEqual(s.progress.started, [500])
     }
 
     func testGuidedSequenceThroughSnapshots() {
         var s = loaded()
-        _ = start(&s)
-        // Intro ends; stop 1 has no bumper: guided waits there.
-        XCTAssertEqual(playedURLs(finishClip(&s)), [])
-        XCTAssertEqual(s.tour?.machine.position, .waiting(at: 0))
+        started(&s)
+        introEnds(&s)
         XCTAssertTrue(TourFeature.tourStatus(s).contains { $0.contains("Press Enter when you reach Harbor at Dawn, Gallery 101") })
         XCTAssertEqual(KeyMap.action(for: .char(" "), in: s), .tour(.event(.arrived)))
         XCTAssertEqual(s.page.route, .player)
         XCTAssertEqual(KeyMap.action(for: .enter, in: s), .tour(.event(.arrived)), "Enter on the player: arrived")
-        XCTAssertEqual(playedURLs(Reducer.reduce(&s, .tour(.event(.arrived)))), ["/museum/audio/11.mp3"])
+        send(&s, .tour(.event(.arrived)), effects: { [self.play(2, "11", "Harbor at Dawn"), .persist($0.settings)] }) {
+            $0.tour?.machine.handle(.arrived)
+            self.clipLoaded(&$0, 11, artwork: 100)
+        }
         // Stop 1 ends: the bumper to stop 2 plays, then guided waits.
-        XCTAssertEqual(playedURLs(finishClip(&s)), ["/museum/audio/10.mp3"])
-        XCTAssertEqual(s.tour?.machine.position, .bumper(to: 1))
-        XCTAssertEqual(s.progress.listenedStops[500], [0])
-        XCTAssertEqual(s.progress.listenedArtworks, [100])
-        _ = finishClip(&s)
+        stopOneEnds(&s, token: 3)
+        finishClip(&s) {
+            $0.tour?.clipToken = nil
+        }
         XCTAssertEqual(s.tour?.machine.position, .waiting(at: 1))
-        _ = Reducer.reduce(&s, .tour(.event(.arrived)))
-        let end = finishClip(&s)
-        XCTAssertEqual(playedURLs(end), [])
+        send(&s, .tour(.event(.arrived)), effects: { [self.play(4, "12", "Clay Vessel"), .persist($0.settings)] }) {
+            $0.tour?.machine.handle(.arrived)
+            self.clipLoaded(&$0, 12, artwork: 101)
+        }
+        // The last stop ends: the tour is complete, nothing more plays, no place is kept.
+        finishClip(&s) {
+            $0.tour?.clipToken = nil
+            $0.progress.listenedArtworks.insert(101)
+            $0.progress.listenedStops[500] = [0, 1]
+            $0.progress.finished = [500]
+            $0.progress.current = nil
+        }
         XCTAssertEqual(s.tour?.machine.position, .complete)
-        XCTAssertEqual(s.progress.finished, [500])
-        XCTAssertNil(s.progress.current)
     }
 
     func testContinuousPlaysOnAndModeSwitch() {
         var s = loaded()
-        _ = start(&s)
-        _ = Reducer.reduce(&s, .tour(.toggleMode))
+        started(&s)
+        send(&s, .tour(.toggleMode), effects: { [.persist($0.settings)] }) {
+            $0.tour?.machine.handle(.setMode(.continuous))
+            $0.progress.current = self.place(nil, mode: .continuous)
+        }
         XCTAssertEqual(s.tour?.machine.mode, .continuous)
-        XCTAssertEqual(playedURLs(finishClip(&s)), ["/museum/audio/11.mp3"])
-        XCTAssertEqual(playedURLs(finishClip(&s)), ["/museum/audio/10.mp3"])
-        XCTAssertEqual(playedURLs(finishClip(&s)), ["/museum/audio/12.mp3"])
+        finishClip(&s, effects: [play(2, "11", "Harbor at Dawn")]) {
+            self.clipLoaded(&$0, 11, artwork: 100)
+            $0.progress.current = self.place(0, mode: .continuous)
+        }
+        stopOneEnds(&s, token: 3, mode: .continuous)
+        finishClip(&s, effects: [play(4, "12", "Clay Vessel")]) {
+            self.clipLoaded(&$0, 12, artwork: 101)
+        }
     }
 
-    func testLanguageFallbackPerClip() {
+    func testLanguageFallbackPerClip() throws {
         var s = loaded(.chinese)
-        _ = start(&s, stop: 0, language: 2)
-        XCTAssertEqual(s.tour?.language, .chinese)
+        let tour = try tour()
+        chooseLanguage(&s, stop: 0, language: 2)
+        XCTAssertEqual(s.audioLanguages[2], .chinese)
+        send(&s, .activate, effects: { [self.play(1, "11-zh", "Harbor at Dawn"), .persist($0.settings)] }) {
+            $0.overlay = nil
+            $0.tour = TourSession(machine: TourMachine(tour: tour, start: .stop(0)), language: .chinese)
+            $0.progress.started = [500]
+            $0.progress.current = self.place(0, language: .chinese)
+            $0.stacks[.home] = [Page(.home), Page(.player)]
+            self.clipLoaded(&$0, 11, artwork: 100)
+        }
         XCTAssertEqual(s.player.track?.url, "/museum/audio/11-zh.mp3")
         XCTAssertEqual(s.player.track?.transcript, "宁静的港口。")
         XCTAssertFalse(s.player.track?.fellBack ?? true)
-        _ = Reducer.reduce(&s, .tour(.event(.next)))
-        XCTAssertEqual(s.player.track?.url, "/museum/audio/12.mp3", "no Chinese audio: English, marked")
+        // No Chinese audio for stop 2: English, marked.
+        send(&s, .tour(.event(.next)), effects: { [self.play(2, "12", "Clay Vessel"), .persist($0.settings)] }) {
+            $0.tour?.machine.handle(.next)
+            self.clipLoaded(&$0, 12, artwork: 101)
+            $0.progress.current = self.place(1, language: .chinese)
+        }
+        XCTAssertEqual(s.player.track?.url, "/museum/audio/12.mp3")
         XCTAssertEqual(s.player.track?.fellBack, true)
     }
 
     func testFailedStopOffersRetryAndSkip() {
         var s = loaded()
-        _ = start(&s, stop: 0)
-        let token = s.player.snapshot.token
-        _ = Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .failed, volume: 0.8, failure: .http(status: 404))))
-        XCTAssertEqual(s.tour?.failed, true)
+        started(&s, stop: 0)
+        let failed = PlayerSnapshot(token: s.player.snapshot.token, status: .failed, volume: 0.8, failure: .http(status: 404))
+        send(&s, .playerSnapshot(failed)) {
+            $0.player.snapshot = failed
+            $0.tour?.failed = true
+        }
         XCTAssertTrue(TourFeature.tourStatus(s).contains { $0.contains("r to retry") })
         XCTAssertEqual(KeyMap.action(for: .char("r"), in: s), .tour(.event(.retry)))
-        XCTAssertEqual(playedURLs(Reducer.reduce(&s, .tour(.event(.retry)))), ["/museum/audio/11.mp3"])
-        XCTAssertEqual(s.tour?.failed, false)
-        XCTAssertEqual(playedURLs(Reducer.reduce(&s, .tour(.event(.next)))), ["/museum/audio/12.mp3"], "skip: the tour goes on")
+        send(&s, .tour(.event(.retry)), effects: { [self.play(2, "11", "Harbor at Dawn"), .persist($0.settings)] }) {
+            self.clipLoaded(&$0, 11, artwork: 100)
+        }
+        // Skip: the tour goes on.
+        send(&s, .tour(.event(.next)), effects: { [self.play(3, "12", "Clay Vessel"), .persist($0.settings)] }) {
+            $0.tour?.machine.handle(.next)
+            self.clipLoaded(&$0, 12, artwork: 101)
+            $0.progress.current = self.place(1)
+        }
     }
 
     func testLeavingMidBumperAsksAndShowsTheExitMessage() {
         var s = loaded()
-        _ = start(&s, stop: 0)
-        _ = finishClip(&s)
-        XCTAssertEqual(s.tour?.machine.position, .bumper(to: 1))
-        _ = Reducer.reduce(&s, .tour(.askLeave))
-        XCTAssertEqual(s.overlay, .leaveTour)
-        _ = Reducer.reduce(&s, .back)
-        XCTAssertNotNil(s.tour, "Esc: stay")
-        _ = Reducer.reduce(&s, .tour(.askLeave))
-        let e = Reducer.reduce(&s, .activate)
-        XCTAssertTrue(e.contains(.audio(.stop)))
-        XCTAssertNil(s.tour)
-        XCTAssertNil(s.player.track)
-        XCTAssertEqual(s.overlay, .message(id: 8))
-        XCTAssertEqual(s.progress.listenedStops[500], [0], "marks stay")
+        started(&s, stop: 0)
+        stopOneEnds(&s, token: 2)
+        send(&s, .tour(.askLeave)) { $0.overlay = .leaveTour }
+        // Esc: stay.
+        send(&s, .back) { $0.overlay = nil }
+        send(&s, .tour(.askLeave)) { $0.overlay = .leaveTour }
+        // Leaving stops the sound, forgets the place (the marks stay) and shows the tour's exit message.
+        send(&s, .activate, effects: { [.audio(.stop), .persist($0.settings)] }) {
+            $0.tour = nil
+            $0.progress.current = nil
+            $0.player.track = nil
+            $0.player.snapshot = PlayerSnapshot(token: 2, volume: 0.8)
+            $0.overlay = .message(id: 8)
+        }
+        XCTAssertEqual(s.progress.listenedStops[500], [0])
     }
 
     func testProgressIsSavedEveryFiveSecondsOfListening() {
         var s = loaded()
-        _ = start(&s, stop: 1)
+        started(&s, stop: 1)
         let token = s.player.snapshot.token
-        XCTAssertEqual(Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .playing, position: 3, duration: 30, volume: 0.8))), [])
-        let e = Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .playing, position: 5.2, duration: 30, volume: 0.8)))
-        XCTAssertEqual(e, [.persist(s.settings)])
-        XCTAssertEqual(s.progress.current, TourProgress(tourID: 500, stopIndex: 1, seconds: 5.2, language: .english, mode: .guided))
-        XCTAssertEqual(Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .playing, position: 7, duration: 30, volume: 0.8))), [])
+        let early = PlayerSnapshot(token: token, status: .playing, position: 3, duration: 30, volume: 0.8)
+        send(&s, .playerSnapshot(early)) { $0.player.snapshot = early }
+        let five = PlayerSnapshot(token: token, status: .playing, position: 5.2, duration: 30, volume: 0.8)
+        send(&s, .playerSnapshot(five), effects: { [.persist($0.settings)] }) {
+            $0.player.snapshot = five
+            $0.tour?.savedAt = 5.2
+            $0.progress.current = self.place(1, seconds: 5.2)
+        }
+        let seven = PlayerSnapshot(token: token, status: .playing, position: 7, duration: 30, volume: 0.8)
+        send(&s, .playerSnapshot(seven)) { $0.player.snapshot = seven }
     }
 
-    func testResumeOfferAtStart() {
+    func testResumeOfferAtStart() throws {
         var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
         var saved = PersistedSettings(seenMessageIDs: [7], introSeen: true)
         saved.progress.current = TourProgress(tourID: 500, stopIndex: 1, seconds: 12.4, language: .spanish, mode: .continuous)
-        _ = Reducer.reduce(&s, .launched(restored: saved, languageOverride: nil))
-        _ = Reducer.reduce(&s, .documentLoaded(.success(Self.museum), note: nil))
-        XCTAssertEqual(s.overlay, .resumeTour)
+        prepare(&s, .launched(restored: saved, languageOverride: nil))
+        let m = Self.museum
+        let ex = try XCTUnwrap(DataAggregator.exhibitionsRequest(app: m.data, now: UIFixtures.now))
+        let ev = try XCTUnwrap(DataAggregator.eventsRequest(app: m.data, now: UIFixtures.now))
+        // No launch message left to show: the offer to resume, once.
+        send(&s, .documentLoaded(.success(m), note: nil), effects: [.fetch(.exhibitions, ex), .fetch(.events, ev), .search(.buildIndex(m))]) {
+            $0.document = .ready(m)
+            $0.exhibitions = .loading
+            $0.events = .loading
+            $0.overlay = .resumeTour
+            $0[TourFeature.self].resumeOffered = true
+        }
         let screen = RootView.render(s, size: Size(width: 80, height: 24))
         XCTAssertTrue((0..<24).contains { screen.row($0).contains("Welcome back: Highlights in an Hour") })
         XCTAssertTrue((0..<24).contains { screen.row($0).contains("Resume at stop 2 (0:12)") })
-        let e = Reducer.reduce(&s, .activate)
-        XCTAssertEqual(e.compactMap { if case .audio(.play(let r)) = $0 { return r } else { return nil } },
-                       [AudioRequest(token: 1, url: "/museum/audio/12.mp3", title: "Clay Vessel", startAt: 12.4)])
-        XCTAssertEqual(s.tour?.machine.mode, .continuous)
-        XCTAssertEqual(s.tour?.language, .spanish)
-        // "Not now" (Esc) keeps the place; TourPlaceTests pin forgetting it.
+        // Accepted: stop 2, 12.4 s in, in Spanish (its clip is English only), continuous; saved
+        // once, with that mode (it used to save guided first).
+        let tour = try tour()
+        send(&s, .activate, effects: { [self.play(1, "12", "Clay Vessel", at: 12.4), .persist($0.settings)] }) {
+            $0.overlay = nil
+            $0.tour = TourSession(machine: TourMachine(tour: tour, mode: .continuous, start: .stop(1)), language: .spanish)
+            $0.progress.started = [500]
+            $0.stacks[.home] = [Page(.home), Page(.player)]
+            self.clipLoaded(&$0, 12, artwork: 101, at: 12.4)
+        }
+        XCTAssertEqual(s.progress.current, saved.progress.current)
+        // "Not now" (Esc) keeps the place and the marks; TourPlaceTests pin forgetting it.
         var d = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
         saved.progress.listenedStops = [500: [0]]
-        _ = Reducer.reduce(&d, .launched(restored: saved, languageOverride: nil))
-        _ = Reducer.reduce(&d, .documentLoaded(.success(Self.museum), note: nil))
-        _ = Reducer.reduce(&d, .back)
+        prepare(&d, .launched(restored: saved, languageOverride: nil), .documentLoaded(.success(m), note: nil))
+        XCTAssertEqual(d.overlay, .resumeTour)
+        send(&d, .back) {
+            $0.overlay = nil
+        }
         XCTAssertEqual(d.progress.current, saved.progress.current)
         XCTAssertEqual(d.progress.listenedStops, [500: [0]])
     }
 
     func testToursTabAndDetail() {
         var s = loaded()
-        _ = Reducer.reduce(&s, .selectTab(.tours))
+        send(&s, .selectTab(.tours), effects: { [.persist($0.settings)] }) { $0.tab = .tours }
         XCTAssertEqual(s.page.route, .allTours)
         assertSnapshot(RootView.render(s, size: Size(width: 80, height: 24)), named: "tours-80x24")
-        _ = Reducer.reduce(&s, .activate)
-        XCTAssertEqual(s.page.route, .tourDetail(500))
+        guard case .list(_, let rows) = PageBuilder.content(.tourDetail(500), s), let first = rows.firstIndex(where: \.isSelectable) else {
+            return XCTFail("the tour's page is a list with something to choose")
+        }
+        XCTAssertEqual(rows[first].action, .send(.tour(.start(tourID: 500, stop: nil))), "Start is chosen first")
+        send(&s, .activate) { $0.stacks[.tours] = [Page(.allTours), Page(.tourDetail(500), selection: first)] }
         assertSnapshot(RootView.render(s, size: Size(width: 80, height: 24)), named: "tour-detail-rows-80x24")
         assertSnapshot(RootView.render(s, size: RootView.minimumSize), named: "tour-detail-rows-40x12")
-        _ = start(&s)
-        _ = finishClip(&s)
+        started(&s)
+        introEnds(&s)
         assertSnapshot(RootView.render(s, size: Size(width: 80, height: 24)), named: "tour-waiting-80x24")
         var zh = loaded(.chinese)
-        _ = Reducer.reduce(&zh, .selectTab(.tours))
+        send(&zh, .selectTab(.tours), effects: { [.persist($0.settings)] }) { $0.tab = .tours }
         assertSnapshot(RootView.render(zh, size: Size(width: 80, height: 24)), named: "tours-zh-80x24")
     }
 }

@@ -323,10 +323,14 @@ enum MapReducer {
         state.map.selection = id
         state.map.cardOpen = false
         state.map.legendOpen = false
-        // Close enough for the item to be drawn.
-        let probe = items(state, app).first { $0.id == id }
+        // Close enough for the item to be drawn. A landmark is drawn only far out: zooming in
+        // would never reach a level that draws it, so the zoom stays (it is marked anyway).
         var z = max(state.map.zoom, 1)
-        while let p = probe, !p.isVisible(atZoom: z), z < MapZoom.levels - 1 { z += 1 }
+        if let p = items(state, app).first(where: { $0.id == id }), !p.isVisible(atZoom: z),
+            let closer = (z..<MapZoom.levels).first(where: { p.isVisible(atZoom: $0) })
+        {
+            z = closer
+        }
         state.map.zoom = z
         setCentre(&state, app, loc.point)
         if let here = hereArtwork(state, app) { state.map.centredOnArtwork = here }

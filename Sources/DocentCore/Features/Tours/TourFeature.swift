@@ -140,13 +140,8 @@ public enum TourFeature: Feature {
         case .resume:
             guard let p = state.progress.current else { return [] }
             state.overlay = nil
-            var effects = beginTour(&state, p.tourID, stop: p.stopIndex, language: p.language, seconds: p.seconds, part: p.part)
-            if var s = state.tour, s.machine.mode != p.mode {
-                s.machine.handle(.setMode(p.mode))
-                state.tour = s
-                effects += [.persist(state.settings)]
-            }
-            return effects
+            // In the saved mode from the start, so the place saved on starting keeps it.
+            return beginTour(&state, p.tourID, stop: p.stopIndex, language: p.language, seconds: p.seconds, part: p.part, mode: p.mode)
         }
     }
 
@@ -238,7 +233,8 @@ public enum TourFeature: Feature {
         state.overlay = show(.resume(selection: 0))
     }
 
-    static func beginTour(_ state: inout AppState, _ id: Int, stop: Int?, language: Language, seconds: Double, part: TourPart = .stop) -> [DocentCore.Effect] {
+    /// Starts tour `id` in `mode` (nil: the running tour's mode, else guided).
+    static func beginTour(_ state: inout AppState, _ id: Int, stop: Int?, language: Language, seconds: Double, part: TourPart = .stop, mode: TourMode? = nil) -> [DocentCore.Effect] {
         guard let tour = state.museum?.tour(id) else { return [] }
         state.overlay = nil
         let start: TourPosition = stop.map { k in
@@ -251,7 +247,7 @@ public enum TourFeature: Feature {
             }
         } ?? .intro
         let listened = state.progress.listenedStops[id] ?? []
-        let mode = state.tour?.machine.mode ?? .guided
+        let mode = mode ?? state.tour?.machine.mode ?? .guided
         state.tour = TourSession(machine: TourMachine(tour: tour, mode: mode, start: start, listened: listened), language: language)
         state.progress.started.insert(id)
         PlayerFeature.showPlayer(&state)
