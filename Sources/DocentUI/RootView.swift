@@ -17,7 +17,15 @@ public enum RootView {
         }
         let full = screen.bounds
         let (top, rest) = full.splitTop(1)
-        let (withMini, status) = rest.splitBottom(1)
+        var (withMini, status) = rest.splitBottom(1)
+        // One line above the status line when a feature has one for this page (an
+        // announcement's banner): the first such row of any feature.
+        let above = state.features.all.lazy.flatMap { $0.rows(for: .aboveStatus, state) }.first
+        if let above {
+            let (upper, line) = withMini.splitBottom(1)
+            withMini = upper
+            AboveStatus.render(&screen, line, row: above)
+        }
         let (body, mini) = withMini.splitBottom(1)
         TabBar.render(&screen, top, tabs: state.tabs, current: state.tab, strings: s, right: state.language.nativeName)
         let (titleRow, contentArea) = body.splitTop(1)
@@ -74,5 +82,20 @@ public enum StatusLine {
         let detail = MapAction.showOnMap(from: state) != nil ? s("hints.detailMap") : s("hints.detail")
         let hints = Registry.entry(for: state)?.hints(state) ?? (state.depth > 1 ? detail : s("hints.list"))
         screen.put(" " + TextWidth.fitHints(hints, to: area.width - 2), x: area.x, y: area.y, style: Style(role: .muted, reverse: true), clip: area)
+    }
+}
+
+/// The line above the status line: a feature's row (its mark in its colour, then its text).
+public enum AboveStatus {
+    public static func render(_ screen: inout Screen, _ area: Rect, row: Row) {
+        guard !area.isEmpty else { return }
+        screen.fill(area, style: .plain)
+        var x = area.x + 1
+        if let m = row.mark {
+            screen.put(m.symbol, x: x, y: area.y, style: Style(role: ListView.role(m.tone), bold: true), clip: area)
+            x += TextWidth.width(m.symbol) + 1
+        }
+        let room = max(0, area.maxX - 1 - x)
+        screen.put(TextWidth.truncate(row.text, to: room), x: x, y: area.y, style: Style(role: .accent), clip: area)
     }
 }

@@ -284,12 +284,18 @@ final class PulseStoreTests: XCTestCase {
     func testIdentityIsKeptInTheStateDatabase() throws {
         let state = try SQLiteSettingsStore.open(path: tempDir + "/state.sqlite", features: [PulseStorage()]).get()
         var settings = PersistedSettings(introSeen: true)
-        let identity = PulseIdentity(credentials: alice, nextSequence: UInt64.max - 1)
+        // Hidden writers keep their order (the list under Info), and showing one again removes it.
+        let hidden = [HiddenWriter(visitor: VisitorID("zzzz9999")!, sample: "loud"), HiddenWriter(visitor: VisitorID("aaaa1111")!, sample: "画 twice")]
+        var identity = PulseIdentity(credentials: alice, nextSequence: UInt64.max - 1, hidden: hidden)
         settings.saves[PulseFeature.self] = identity
         try state.save(settings).get()
         let again = try SQLiteSettingsStore.open(path: tempDir + "/state.sqlite", features: [PulseStorage()]).get()
         XCTAssertEqual(try again.load().get()?.saves[PulseFeature.self], identity)
-        XCTAssertEqual(try again.appliedMigrations().get(), ["v1", "v4-pulse-identity"])
+        XCTAssertEqual(try again.appliedMigrations().get(), ["v1", "v4-pulse-identity", "v5-pulse-hidden"])
+        identity.hidden.removeFirst()
+        settings.saves[PulseFeature.self] = identity
+        try again.save(settings).get()
+        XCTAssertEqual(try again.load().get()?.saves[PulseFeature.self]?.hidden, [hidden[1]])
     }
 
     // MARK: Several processes

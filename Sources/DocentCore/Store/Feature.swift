@@ -140,6 +140,11 @@ public enum RowSlot: Hashable, Sendable {
     case infoMuseum
     /// Lines over the full player (a running tour says where it is).
     case playerStatus
+    /// A section of Home, above the featured tours ("Popular right now").
+    case home
+    /// One line above the status line, on every page (the first row any feature gives; an
+    /// announcement's banner).
+    case aboveStatus
 }
 
 /// One feature of the guide: its state, actions, routes, effects, hooks and saved values.
@@ -170,6 +175,10 @@ public protocol Feature {
     static func move(_ delta: Int, _ state: inout AppState) -> [DocentCore.Effect]
     /// Rows it adds to a shared list.
     static func rows(for slot: RowSlot, _ state: AppState) -> [Row]
+    /// Changes it makes to any list page before it is shown and acted on (marks, rows put in
+    /// at positions, a stable reordering); `route` is the page's. The same rows reach the
+    /// renderer and the reducer, so Enter does what is drawn.
+    static func decorate(_ rows: [Row], on route: DocentCore.Route, _ state: AppState) -> [Row]
     /// `%NAME%` placeholders it fills in museum messages (nil: none of its own).
     static func placeholders(_ state: AppState) -> [String: String]
     /// What it keeps between runs (nil: nothing to keep).
@@ -187,6 +196,7 @@ extension Feature {
     public static var configKeys: [String] { [] }
     public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] { [] }
     public static func rows(for slot: RowSlot, _ state: AppState) -> [Row] { [] }
+    public static func decorate(_ rows: [Row], on route: DocentCore.Route, _ state: AppState) -> [Row] { rows }
     public static func move(_ delta: Int, _ state: inout AppState) -> [DocentCore.Effect] { [] }
     public static func placeholders(_ state: AppState) -> [String: String] { [:] }
     public static func saved(_ state: AppState) -> Saved? { nil }
@@ -229,6 +239,7 @@ public struct AnyFeature: Sendable {
     let react: @Sendable (FeatureEvent, inout AppState) -> [Effect]
     let content: @Sendable (FeatureValue, AppState) -> PageContent?
     let rows: @Sendable (RowSlot, AppState) -> [Row]
+    let decorate: @Sendable ([Row], Route, AppState) -> [Row]
     let move: @Sendable (Int, inout AppState) -> [Effect]
     let placeholders: @Sendable (AppState) -> [String: String]
     let saved: @Sendable (AppState) -> FeatureValue?
@@ -243,6 +254,7 @@ public struct AnyFeature: Sendable {
         react = { F.react(to: $0, &$1) }
         content = { r, state in r.as(F.Route.self).map { F.content($0, state) } }
         rows = { F.rows(for: $0, $1) }
+        decorate = { F.decorate($0, on: $1, $2) }
         move = { F.move($0, &$1) }
         placeholders = { F.placeholders($0) }
         saved = { F.saved($0).map { FeatureValue(F.id, $0) } }
@@ -250,6 +262,9 @@ public struct AnyFeature: Sendable {
         overlay = { input, v, state in v.as(F.Overlay.self).map { F.overlay(input, $0, &state) } }
         placeOf = { r, state in r.as(F.Route.self).flatMap { F.place($0, state) } }
     }
+
+    /// The rows this feature adds to a shared list.
+    public func rows(for slot: RowSlot, _ state: AppState) -> [Row] { rows(slot, state) }
 
     /// Where the page `route` (one of this feature's) is about on the map.
     public func place(_ route: FeatureValue, _ state: AppState) -> MapItemID? { placeOf(route, state) }

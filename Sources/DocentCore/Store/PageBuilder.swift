@@ -12,6 +12,10 @@ public enum PageBuilder {
         guard state.museum != nil, case .feature(let r) = route, let f = state.features[id: r.feature], let content = f.content(r, state) else {
             return .message(s("error.gone"))
         }
+        if case .list(let title, var rows) = content {
+            for f in state.features.all { rows = f.decorate(rows, route, state) }
+            return .list(title: title, rows: rows)
+        }
         return content
     }
 

@@ -30,13 +30,29 @@ public struct Row: Equatable, Sendable {
     public var action: RowAction?
     /// The content is shown in English because the chosen language has none.
     public var fellBack: Bool
+    /// A symbol before the text, in a colour of its own (a featured row's star, a popularity
+    /// marker). The symbol alone must say it: colour is a help, never the only sign.
+    public var mark: Mark?
 
-    public init(_ kind: Kind, _ text: String, detail: String? = nil, action: RowAction? = nil, fellBack: Bool = false) {
+    /// A row's mark: its symbol and its tone.
+    public struct Mark: Equatable, Sendable {
+        public enum Tone: Equatable, Sendable { case accent, warning, success, muted }
+        public var symbol: String
+        public var tone: Tone
+        /// A marked note is a card: its text is drawn as plain text, not muted.
+        public init(_ symbol: String, _ tone: Tone) {
+            self.symbol = symbol
+            self.tone = tone
+        }
+    }
+
+    public init(_ kind: Kind, _ text: String, detail: String? = nil, action: RowAction? = nil, fellBack: Bool = false, mark: Mark? = nil) {
         self.kind = kind
         self.text = text
         self.detail = detail
         self.action = action
         self.fellBack = fellBack
+        self.mark = mark
     }
 
     public var isSelectable: Bool {

@@ -9,7 +9,9 @@ public enum ListView {
             switch r.kind {
             case .note:
                 let text = r.fellBack ? r.text + " " + strings("content.inEnglishShort") : r.text
-                for (k, l) in Wrap.lines(text, width: max(1, area.width - 2)).enumerated() { lines.append((i, l, k == 0)) }
+                // A marked note (a card) is indented past its mark.
+                let indent = r.mark.map { TextWidth.width($0.symbol) + 1 } ?? 0
+                for (k, l) in Wrap.lines(text, width: max(1, area.width - 2 - indent)).enumerated() { lines.append((i, l, k == 0)) }
             case .header:
                 if !lines.isEmpty { lines.append((-1, "", true)) }
                 lines.append((i, r.text, true))
@@ -29,9 +31,15 @@ public enum ListView {
             case .header:
                 screen.put(TextWidth.truncate(r.text, to: area.width), x: area.x, y: y, style: Style(role: .title, bold: true), clip: area)
             case .note:
-                screen.put(line.text, x: area.x + 2, y: y, style: Style(role: .muted), clip: area)
+                if let m = r.mark {
+                    let w = TextWidth.width(m.symbol)
+                    if line.first { screen.put(m.symbol, x: area.x + 2, y: y, style: Style(role: role(m.tone), bold: true), clip: area) }
+                    screen.put(line.text, x: area.x + 3 + w, y: y, style: .plain, clip: area)
+                } else {
+                    screen.put(line.text, x: area.x + 2, y: y, style: Style(role: .muted), clip: area)
+                }
             case .item, .link:
-                var text = "  " + r.text
+                var text = "  " + (r.mark.map { $0.symbol + " " } ?? "") + r.text
                 if r.fellBack { text += " " + strings("content.inEnglishShort") }
                 // Only the label is reversed, so moving the selection rewrites two short runs of
                 // cells rather than two whole rows (fewer bytes per keypress over SSH).
@@ -40,6 +48,9 @@ public enum ListView {
                     let detailWidth = r.detail.map { min(TextWidth.width($0 + " "), area.width / 2) + 2 } ?? 0
                     let w = min(area.width - detailWidth, TextWidth.width(text))
                     screen.restyle(Rect(x: area.x, y: y, width: w, height: 1)) { $0 = Style(role: .highlight, reverse: true) }
+                } else if let m = r.mark {
+                    let w = min(TextWidth.width(m.symbol), max(0, area.width - 2))
+                    screen.restyle(Rect(x: area.x + 2, y: y, width: w, height: 1)) { $0 = Style(role: role(m.tone), bold: true) }
                 }
                 screen.addHitRegion(Rect(x: area.x, y: y, width: area.width, height: 1), action: click(line.row))
                 if case .link(let url) = r.kind, !detailRect.isEmpty {
@@ -51,6 +62,16 @@ public enum ListView {
             let more = top + area.height < lines.count
             if more { screen.put("↓", x: area.maxX, y: area.maxY - 1, style: .dim) }
             if top > 0 { screen.put("↑", x: area.maxX, y: area.y, style: .dim) }
+        }
+    }
+
+    /// The colour of a row's mark.
+    static func role(_ tone: Row.Mark.Tone) -> Style.Role {
+        switch tone {
+        case .accent: return .accent
+        case .warning: return .warning
+        case .success: return .success
+        case .muted: return .muted
         }
     }
 }

@@ -119,6 +119,8 @@ public enum HomeFeature: Feature {
         if let intro = app.generalInfo.text("home_member_prompt_text", state.language), !intro.text.isEmpty {
             rows.append(Row(.note, intro.text, fellBack: intro.fellBack))
         }
+        // Sections other features add (Pulse's "Popular right now").
+        for f in state.features.all { rows += f.rows(.home, state) }
         rows.append(Row(.header, s("home.featuredTours")))
         let tours = TourFeature.featuredTours(app)
         if tours.isEmpty { rows.append(Row(.note, s("home.noTours"))) }

@@ -1,13 +1,30 @@
 import Foundation
 
-/// The visitor's identity in Pulse and the next note sequence (kept in the state database).
+/// The visitor's identity in Pulse, the next note sequence and the visitors whose notes this
+/// one chose not to see (kept in the state database: a choice of this visitor, not the store's).
 public struct PulseIdentity: Equatable, Sendable {
     public var credentials: VisitorCredentials
     /// The sequence of the visitor's next note.
     public var nextSequence: UInt64
-    public init(credentials: VisitorCredentials, nextSequence: UInt64) {
+    /// Hidden writers, oldest first (Info lists them, to show them again).
+    public var hidden: [HiddenWriter]
+    public init(credentials: VisitorCredentials, nextSequence: UInt64, hidden: [HiddenWriter] = []) {
         self.credentials = credentials
         self.nextSequence = nextSequence
+        self.hidden = hidden
+    }
+}
+
+/// A visitor whose notes are hidden, with the start of the note that made the choice (so the
+/// list under Info says whom).
+public struct HiddenWriter: Hashable, Sendable {
+    public let visitor: VisitorID
+    public let sample: String
+    /// At most this many display cells of the note are kept.
+    public static let sampleCells = 40
+    public init(visitor: VisitorID, sample: String) {
+        self.visitor = visitor
+        self.sample = TextWidth.truncate(sample, to: HiddenWriter.sampleCells)
     }
 }
 
@@ -53,6 +70,12 @@ public enum PulseAction: Equatable, Sendable {
     case report
     case undoReport
     case toggleTimes
+    /// `h` on a note: hide every note of its writer (for this visitor only).
+    case hideWriter
+    /// Show a hidden writer's notes again (the list under Info).
+    case unhide(VisitorID)
+    /// `?` in the box or the notes list: the keys, over the box (Esc returns to it).
+    case showKeys
     /// The periodic change check.
     case check
     // Answers from the store.
@@ -86,13 +109,20 @@ public enum PulseFeature: Feature {
     public typealias Effect = PulseEffect
     public typealias Saved = PulseIdentity
 
-    public enum Overlay: Equatable, Sendable {
+    public indirect enum Overlay: Equatable, Sendable {
         /// The numbered choices for a subject.
         case box(PulseSubject)
         /// Writing a note on a subject.
         case editor(PulseSubject)
         /// Reading a subject's notes.
         case notes(PulseSubject)
+        /// The key help over one of the boxes above (closing it returns there).
+        case keys(Overlay)
+    }
+
+    public enum Route: Hashable, Sendable {
+        /// Info's list of hidden visitors, to show them again.
+        case hidden
     }
 
     public static let id = FeatureID("pulse")
@@ -196,6 +226,35 @@ public enum PulseFeature: Feature {
         case .toggleTimes:
             state.pulse.exactTimes.toggle()
             return []
+        case .hideWriter:
+            guard case .notes? = overlay(in: state), state.pulse.identity != nil, state.pulse.notes.indices.contains(state.pulse.noteSelection) else { return [] }
+            let note = state.pulse.notes[state.pulse.noteSelection]
+            // The museum's own notes, and one's own, are not a visitor to hide.
+            guard note.author == .visitor, note.id.visitor != state.pulse.identity?.credentials.visitor else {
+                state.banner = Banner(.key("pulse.hidden.cannot"), level: .warning)
+                return []
+            }
+            if state.pulse.identity?.hidden.contains(where: { $0.visitor == note.id.visitor }) == false {
+                state.pulse.identity?.hidden.append(HiddenWriter(visitor: note.id.visitor, sample: note.text))
+            }
+            state.pulse.notes.removeAll { $0.id.visitor == note.id.visitor }
+            state.pulse.noteSelection = min(state.pulse.noteSelection, max(0, state.pulse.notes.count - 1))
+            state.banner = Banner(.key("pulse.hidden.done"))
+            return [.persist(state.settings)]
+        case .unhide(let visitor):
+            guard let before = state.pulse.identity?.hidden, before.contains(where: { $0.visitor == visitor }) else { return [] }
+            state.pulse.identity?.hidden.removeAll { $0.visitor == visitor }
+            state.banner = Banner(.key("pulse.hidden.undone"))
+            return [.persist(state.settings)]
+        case .showKeys:
+            guard let o = overlay(in: state) else { return [] }
+            switch o {
+            case .box, .notes:
+                state.overlayScroll = 0
+                state.overlay = show(.keys(o))
+            case .editor, .keys: break
+            }
+            return []
         case .check:
             var out: [DocentCore.Effect] = [.timer(checkTimer, milliseconds: checkMilliseconds, action: action(.check))]
             if state.pulse.ready, !state.pulse.checking {
@@ -259,7 +318,9 @@ public enum PulseFeature: Feature {
         case .notesLoaded(let subject, let result):
             guard state.pulse.notesSubject == subject else { return [] }
             switch result {
-            case .success(let notes):
+            case .success(let all):
+                let hidden = Set(state.pulse.identity?.hidden.map(\.visitor) ?? [])
+                let notes = all.filter { rules.hidden($0, viewerReported: false, hiddenWriters: hidden) != .writerHidden }
                 let selected = state.pulse.notes.indices.contains(state.pulse.noteSelection) ? state.pulse.notes[state.pulse.noteSelection].id : nil
                 state.pulse.notes = notes
                 state.pulse.noteSelection = selected.flatMap { id in notes.firstIndex { $0.id == id } } ?? min(state.pulse.noteSelection, max(0, notes.count - 1))
@@ -392,7 +453,17 @@ public enum PulseFeature: Feature {
             state.pulse.noteSelection = min(max(0, state.pulse.notes.count - 1), max(0, state.pulse.noteSelection + d))
             return []
         case (.notes, .activate): return reduce(&state, .toggleTimes)
-        case (_, .dismissed), (.editor, _), (.notes, _), (.box, _): return []
+        case (.keys(let back), .dismissed):
+            state.overlay = show(back)
+            return []
+        case (.keys, .move(let d)):
+            state.overlayScroll = min(max(0, state.overlayScroll + d), 60)
+            return []
+        case (.keys(let back), .activate):
+            state.overlayScroll = 0
+            state.overlay = show(back)
+            return []
+        case (_, .dismissed), (.editor, _), (.notes, _), (.box, _), (.keys, _): return []
         }
     }
 

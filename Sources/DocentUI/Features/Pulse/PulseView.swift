@@ -15,6 +15,7 @@ public enum PulseView: FeatureView {
         case .box:
             if case .char(let c) = key, let n = c.wholeNumberValue, c.isASCII, (1...5).contains(n) { return .pulse(.choose(n)) }
             if key == .char("f") { return .dismissOverlay }
+            if key == .char("?") { return .pulse(.showKeys) }
             return nil
         case .editor:
             switch key {
@@ -33,8 +34,12 @@ public enum PulseView: FeatureView {
             case .char("!"): return .pulse(.report)
             case .char("u"): return .pulse(.undoReport)
             case .char("t"): return .pulse(.toggleTimes)
+            case .char("h"): return .pulse(.hideWriter)
+            case .char("?"): return .pulse(.showKeys)
             default: return nil
             }
+        case .keys:
+            return nil  // the shared box keys: Esc, ? or Enter go back to the box
         }
     }
 
@@ -43,7 +48,18 @@ public enum PulseView: FeatureView {
         case .box(let subject): box(&screen, subject, state)
         case .editor(let subject): editor(&screen, subject, state)
         case .notes(let subject): notes(&screen, subject, state)
+        case .keys(let back):
+            renderOverlay(&screen, back, state: state)
+            let s = state.strings
+            OverlayView.box(&screen, title: s("help.title"), text: HelpSection.text(HelpSection.current(state)), footer: s("pulse.keys.footer"), scroll: state.overlayScroll)
         }
+    }
+
+    /// The Pulse keys, while one of its boxes is open (the help `?` opens from the box or the
+    /// notes list; in the editor `?` is text, and its keys are listed here too).
+    public static func help(_ state: AppState) -> HelpSection? {
+        guard PulseFeature.overlay(in: state) != nil else { return nil }
+        return HelpSection(title: state.strings("help.section.pulse"), table: state.strings("help.pulseKeys"))
     }
 
     /// The box's lines: the visitor's current reaction marked, likes counted, notes counted.
@@ -104,13 +120,8 @@ public enum PulseView: FeatureView {
 
     /// "just now", "12 min ago", "3 h ago", "2 d ago"; or the date and time.
     static func age(_ date: Date, _ state: AppState) -> String {
-        let s = state.strings
         if state.pulse.exactTimes { return PageBuilder.formatDateTime(date, state) }
-        let secs = max(0, state.now.timeIntervalSince(date))
-        if secs < 60 { return s("pulse.age.now") }
-        if secs < 3600 { return s("pulse.age.minutes", ["n": String(Int(secs / 60))]) }
-        if secs < 86400 { return s("pulse.age.hours", ["n": String(Int(secs / 3600))]) }
-        return s("pulse.age.days", ["n": String(Int(secs / 86400))])
+        return PulseFeature.ago(date, state)
     }
 
     static func notes(_ screen: inout Screen, _ subject: PulseSubject, _ state: AppState) {

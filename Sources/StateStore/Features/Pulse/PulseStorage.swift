@@ -3,7 +3,8 @@ import Foundation
 import GRDB
 
 /// The visitor's Pulse identity in the state database: id, secret and the next note sequence
-/// (one row; the shared Pulse file holds no one's settings).
+/// (one row), and the visitors whose notes this one hides (the shared Pulse file holds no
+/// one's settings).
 public struct PulseStorage: FeatureStorage {
     public typealias Core = PulseFeature
     public init() {}
@@ -15,7 +16,12 @@ public struct PulseStorage: FeatureStorage {
                     CREATE TABLE pulse_identity (
                         id INTEGER PRIMARY KEY CHECK (id = 1), visitor TEXT NOT NULL, secret TEXT NOT NULL, next_sequence INTEGER NOT NULL);
                     """)
-            }
+            },
+            FeatureMigration("v5-pulse-hidden") { db in
+                try db.execute(sql: """
+                    CREATE TABLE pulse_hidden (position INTEGER PRIMARY KEY, visitor TEXT NOT NULL UNIQUE, sample TEXT NOT NULL);
+                    """)
+            },
         ]
     }
 
@@ -24,12 +30,21 @@ public struct PulseStorage: FeatureStorage {
             let visitor = row.decoded("visitor", as: String.self).flatMap(VisitorID.init), let secret = row.decoded("secret", as: String.self),
             let next = row.decoded("next_sequence", as: Int64.self)
         else { return nil }
-        return PulseIdentity(credentials: VisitorCredentials(visitor: visitor, secret: secret), nextSequence: UInt64(bitPattern: next))
+        // A hidden visitor that cannot be read is left out (the rest still count).
+        let hidden = try Row.fetchAll(db, sql: "SELECT visitor, sample FROM pulse_hidden ORDER BY position").compactMap { r -> HiddenWriter? in
+            guard let v = r.decoded("visitor", as: String.self).flatMap(VisitorID.init), let sample = r.decoded("sample", as: String.self) else { return nil }
+            return HiddenWriter(visitor: v, sample: sample)
+        }
+        return PulseIdentity(credentials: VisitorCredentials(visitor: visitor, secret: secret), nextSequence: UInt64(bitPattern: next), hidden: hidden)
     }
 
     public func save(_ identity: PulseIdentity?, _ db: Database) throws {
         try db.execute(sql: "DELETE FROM pulse_identity")
+        try db.execute(sql: "DELETE FROM pulse_hidden")
         guard let i = identity else { return }
+        for (k, h) in i.hidden.enumerated() {
+            try db.execute(sql: "INSERT OR IGNORE INTO pulse_hidden (position, visitor, sample) VALUES (?, ?, ?)", arguments: [k, h.visitor.rawValue, h.sample])
+        }
         try db.execute(
             sql: "INSERT INTO pulse_identity (id, visitor, secret, next_sequence) VALUES (1, ?, ?, ?)",
             arguments: [i.credentials.visitor.rawValue, i.credentials.secret, Int64(bitPattern: i.nextSequence)])

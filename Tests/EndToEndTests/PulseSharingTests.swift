@@ -1,0 +1,92 @@
+import Foundation
+import XCTest
+
+/// Visitor Pulse between guides: several visitors (each with its own XDG_DATA_HOME, so its own
+/// state database and identity) on one `--pulse sqlite:` file, as on a shared museum machine.
+/// Every wait is on screen content; a change by another guide arrives with the 5 s check.
+final class PulseSharingTests: EndToEndTestCase {
+    /// Longer than the change check's 5 s, with room for a busy machine.
+    let crossGuide: TimeInterval = 20
+
+    func startVisitor(_ pulseFile: String) throws -> TmuxSession {
+        let s = try start(command: TmuxSession.guideCommand(extra: ["--pulse", "sqlite:" + pulseFile]), home: try makeTemporaryDirectory())
+        try dismissFirstRun(s)
+        // The store has answered once Home shows what is popular (SampleData's seed).
+        try s.waitFor(try UIStrings.get("en", "pulse.popular.title"))
+        return s
+    }
+
+    /// `f` on Home: the Pulse box for the museum.
+    func openBox(_ s: TmuxSession) throws {
+        try s.sendKeys("f")
+        try s.waitFor(try UIStrings.fill("en", "pulse.box.title", ["title": try UIStrings.get("en", "pulse.museum")]))
+    }
+
+    func readNotes(_ s: TmuxSession) throws {
+        try s.sendKeys("5")
+        try s.waitFor(try UIStrings.prefix("en", "pulse.notes.title"))
+    }
+
+    func testALikeAndANoteFromOneVisitorAreSeenByAnother() throws {
+        let shared = try makeTemporaryDirectory().appendingPathComponent("pulse.sqlite").path
+        let a = try startVisitor(shared)
+        let b = try startVisitor(shared)
+        let note = "The blue room is lovely at noon 藍"
+
+        try openBox(a)
+        try a.sendKeys("1")
+        try a.waitFor(try UIStrings.get("en", "pulse.reacted"), try UIStrings.fill("en", "pulse.likes", ["n": "1"]))
+        try a.sendKeys("4")
+        try a.waitFor(try UIStrings.prefix("en", "pulse.editor.title"))
+        try a.sendLiteral(note)
+        try a.sendKeys("Enter")
+        try a.waitFor(try UIStrings.get("en", "pulse.noteSent"))
+
+        // The other visitor's box fills in with the next check: one like, one note.
+        try openBox(b)
+        try b.waitUntil("B's box with ♥ 1 and one note", timeout: crossGuide) { screen in
+            screen.contains((try? UIStrings.fill("en", "pulse.likes", ["n": "1"])) ?? "?")
+                && screen.contains((try? UIStrings.fill("en", "pulse.read", ["count": "1"])) ?? "?")
+        }
+        XCTAssertFalse(try b.screen().contains("● " + UIStrings.get("en", "pulse.like")), "A's like is not B's own")
+        try readNotes(b)
+        try b.waitFor(note)
+    }
+
+    func testThreeReportersHideANoteForAFourth() throws {
+        let shared = try makeTemporaryDirectory().appendingPathComponent("pulse.sqlite").path
+        let writer = try startVisitor(shared)
+        let note = "A note three visitors will report"
+        try openBox(writer)
+        try writer.sendKeys("4")
+        try writer.waitFor(try UIStrings.prefix("en", "pulse.editor.title"))
+        try writer.sendLiteral(note)
+        try writer.sendKeys("Enter")
+        try writer.waitFor(try UIStrings.get("en", "pulse.noteSent"))
+        try writer.sendKeys("q")
+        _ = try writer.waitForExit()
+
+        // Three visitors, one after the other, each reports it: gone for the reporter at once.
+        for _ in 0..<3 {
+            let r = try startVisitor(shared)
+            try openBox(r)
+            try readNotes(r)
+            try r.waitFor(note)
+            try r.sendKeys("!")
+            try r.waitFor(try UIStrings.prefix("en", "pulse.reported"))
+            try r.waitForGone(note)
+            try r.sendKeys("q")
+            _ = try r.waitForExit()
+        }
+
+        // A fourth, who reported nothing, does not see it: the box counts no notes, the list is
+        // empty. (The like from the fourth's own box shows its store is live.)
+        let fourth = try startVisitor(shared)
+        try openBox(fourth)
+        try fourth.sendKeys("1")
+        try fourth.waitFor(try UIStrings.fill("en", "pulse.likes", ["n": "1"]), try UIStrings.fill("en", "pulse.read", ["count": "0"]))
+        try readNotes(fourth)
+        try fourth.waitFor(try UIStrings.prefix("en", "pulse.notes.none"))
+        XCTAssertFalse(try fourth.screen().contains(note))
+    }
+}
