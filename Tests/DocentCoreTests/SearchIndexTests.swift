@@ -211,7 +211,23 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertNotNil(first("洗手间", .place))
         XCTAssertNotNil(first("ascensor", .place))
         // Keypad numbers: 301 is shared by two artworks.
-        XCTAssertEqual(index.results(index.matches(SearchText.fold("301")), cap: 5).hits(.artwork).prefix(2).map(\.tier), [SearchTier.exactOther, SearchTier.exactOther])
+        XCTAssertEqual(index.results(index.matches(SearchText.fold("301")), cap: 5).hits(.artwork).prefix(2).map(\.tier), [SearchTier.exactTitle, SearchTier.exactTitle])
+    }
+
+    /// A number lists the works with that keypad number before the works hanging in the gallery
+    /// of that number (SampleData: two works labelled 301 in Gallery 201, four in Gallery 301).
+    func testKeypadNumberRanksBeforeGalleryNumber() throws {
+        let app = try sampleApp()
+        let index = SearchIndex(app: app)
+        let labelled = Set(app.artworks.values.filter { $0.selectorNumbers.contains(301) }.map { SearchTarget.artwork($0.id) })
+        XCTAssertEqual(labelled.count, 2)
+        let hits = index.results(index.matches(SearchText.fold("301")), cap: 50).hits(.artwork)
+        XCTAssertEqual(hits.count, 6)
+        XCTAssertEqual(Set(hits.prefix(2).map(\.target)), labelled, "\(hits)")
+        // Typed digit by digit (the reducer refines the previous matches): the same order.
+        var m = SearchMatches()
+        for n in 1...3 { m = index.matches(Array("301".utf8.prefix(n)), refining: m) }
+        XCTAssertEqual(index.results(m, cap: 50).hits(.artwork), hits)
     }
 
     func sampleApp() throws -> AppData {

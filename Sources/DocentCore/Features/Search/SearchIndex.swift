@@ -511,8 +511,8 @@ public final class SearchIndex: Sendable {
 // MARK: What the guide indexes
 
 extension SearchIndex {
-    /// The museum's documents: artworks (title; artist lines, gallery, keypad numbers), tours
-    /// (title in every language; keypad number), open galleries and map annotations (amenities
+    /// The museum's documents: artworks (title and keypad numbers; artist lines, gallery), tours
+    /// (title in every language, keypad number), open galleries and map annotations (amenities
     /// by their names in every UI language, named spaces, landmarks, gardens, departments).
     public static func documents(app: AppData) -> [SearchDocument] {
         var docs: [SearchDocument] = []
@@ -521,13 +521,15 @@ extension SearchIndex {
             guard let a = app.artworks[id] else { continue }
             var secondary = a.tombstone.split(whereSeparator: \.isNewline).map(String.init)
             secondary.append(a.galleryTitle)
-            secondary += a.selectorNumbers.map(String.init)
-            docs.append(SearchDocument(.artwork(a.id), primary: [a.title], secondary: secondary))
+            // Keypad numbers name a work as its title does: "301" lists the works labelled 301
+            // before the works hanging in Gallery 301 (whose gallery text is "301" too).
+            docs.append(SearchDocument(.artwork(a.id), primary: [a.title] + a.selectorNumbers.map(String.init), secondary: secondary))
         }
         for t in app.tours {
             var primary = [t.english.title]
             for l in t.translations.keys.sorted() { primary.append(t.translations[l]?.title ?? "") }
-            docs.append(SearchDocument(.tour(t.id), primary: primary, secondary: t.selectorNumber.map { [String($0)] } ?? [], sortTitle: t.english.title))
+            if let n = t.selectorNumber { primary.append(String(n)) }
+            docs.append(SearchDocument(.tour(t.id), primary: primary, sortTitle: t.english.title))
         }
         for g in app.galleries.values.sorted(by: { $0.id < $1.id }) where !g.closed {
             var primary = [g.title]
