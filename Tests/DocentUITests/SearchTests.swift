@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import DocentTestSupport
 
 @testable import DocentCore
 @testable import DocentUI
@@ -78,6 +79,32 @@ final class SearchTests: XCTestCase {
         XCTAssertEqual(s.tab, .search, "the first Esc clears")
         _ = Reducer.reduce(&s, .search(.escape))
         XCTAssertEqual(s.tab, .info, "the second leaves")
+    }
+
+    func testSlashFromAnotherTabStartsANewQuery() {
+        var s = loaded()
+        type(&s, "harbour")
+        XCTAssertNotNil(s.search.results)
+        _ = Reducer.reduce(&s, .selectTab(.info))
+        var after = s
+        after.tab = .search
+        send(&s, .search(.open), effects: [.persist(after.settings)]) {
+            $0.tab = .search
+            $0.search.returnTab = .info
+            $0.search.query = ""
+            $0.search.results = nil
+            $0.search.live.token += 1
+            $0.search.live.status = .idle
+            $0.search.selection = 1
+        }
+        type(&s, "moon")
+        XCTAssertEqual(s.search.query, "moon", "typing starts afresh")
+        // Tab back to Search (not `/`) keeps the query and its results.
+        _ = Reducer.reduce(&s, .selectTab(.info))
+        _ = Reducer.reduce(&s, .selectTab(.search))
+        XCTAssertEqual(s.search.query, "moon")
+        // `/` on the Search tab itself is typed into the query.
+        XCTAssertEqual(KeyMap.action(for: .char("/"), in: s), .search(.typed("/")))
     }
 
     func testTypedKeysGoToTheQuery() {

@@ -345,7 +345,8 @@ extension Reducer {
 
     // MARK: Query
 
-    /// `/`: the Search tab, on its field, keeping where the visitor came from.
+    /// `/`: the Search tab, on its field, keeping where the visitor came from; from another tab,
+    /// with an empty field.
     static func openSearch(_ state: inout AppState) -> [Effect] {
         guard state.tabs.contains(.search) else { return [] }
         if state.overlay != nil {
@@ -353,12 +354,19 @@ extension Reducer {
             state.overlay = nil
         }
         var effects: [Effect] = []
-        if state.tab != .search {
+        let fromElsewhere = state.tab != .search
+        if fromElsewhere {
             state.search.returnTab = state.tab
             state.tab = .search
             effects.append(.persist(state.settings))
         }
         state.stacks[.search] = [Page(.search)]
+        // `/` from another tab starts a new query: what is typed next must not add to the
+        // last one (Tab back to Search keeps it, to look at its results again).
+        if fromElsewhere, !state.search.query.isEmpty {
+            state.search.query = ""
+            effects += queryChanged(&state)
+        }
         if syncExhibitions(&state) { effects += rerun(&state) }
         return effects
     }
