@@ -43,13 +43,15 @@ let package = Package(
             name: "StateStore",
             dependencies: ["DocentCore", .product(name: "GRDB", package: "GRDB.swift"), "TOMLKit"]),
         .target(name: "MapRaster", dependencies: ["DocentCore", "CPoppler"]),
+        // ICU's Traditional → Simplified Chinese transform (through Foundation), as a table.
+        .target(name: "ScriptConversion", dependencies: ["DocentCore"]),
 
         // Composition root.
         .executableTarget(
             name: "docent",
             dependencies: [
                 "DocentCore", "DocentUI", "DocentApp", "TerminalCurses", "NetCurl", "AudioPlayback",
-                "StateStore", "MapRaster", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "StateStore", "MapRaster", "ScriptConversion", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // Benchmarks (`make bench`): measured against named anchors in the same run.
@@ -61,7 +63,7 @@ let package = Package(
         // `scripts/bench.sh` map section: first map frame and pan steps against pdftoppm.
         .executableTarget(name: "docent-map-bench", dependencies: ["DocentCore", "DocentUI", "MapRaster"]),
         // `scripts/bench-search.sh`: per-keystroke search latency against SQLite FTS5.
-        .executableTarget(name: "docent-search-bench", dependencies: ["DocentCore"]),
+        .executableTarget(name: "docent-search-bench", dependencies: ["DocentCore", "ScriptConversion"]),
 
         // Fakes of every protocol the pure targets consume, shared by the unit tests.
         .target(name: "DocentTestSupport", dependencies: ["DocentCore", "DocentUI", "DocentApp"], path: "Tests/DocentTestSupport"),
@@ -77,6 +79,7 @@ let package = Package(
             name: "AdapterTests",
             dependencies: [
                 "NetCurl", "AudioPlayback", "StateStore", "TerminalCurses", "DocentCore", "MapRaster", "DocentUI",
+                "ScriptConversion",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Fixtures"]),

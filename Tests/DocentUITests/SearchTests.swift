@@ -340,6 +340,23 @@ final class SearchTests: XCTestCase {
         XCTAssertTrue(s.search.live.extra.isEmpty, "everything the file answers for harb is already found locally")
     }
 
+    /// The reducer folds the query as the museum's index was folded (the runner builds it with
+    /// ICU's table; here a few of its pairs), the exhibitions too.
+    func testChineseInEitherScriptFindsBoth() throws {
+        var s = loaded(language: .chinese)
+        let table = ChineseVariants(simplified: ["親": "亲", "導": "导", "覽": "览", "務": "务", "長": "长"])
+        let museum = Self.fileMuseum
+        _ = Reducer.reduce(&s, .search(.indexBuilt(BuiltIndex(SearchIndex(app: museum.data, source: museum, variants: table)))))
+        type(&s, "亲子")
+        let tour = try XCTUnwrap(museum.data.tours.first { $0.translations.values.contains { $0.title.contains("親子導覽") } })
+        XCTAssertEqual(s.search.results?.hits(.tour).map(\.target), [.tour(tour.id)])
+        _ = Reducer.reduce(&s, .search(.clear))
+        type(&s, "港务长")
+        let portraits = museum.data.artworks.values.filter { $0.title.hasPrefix("Portrait of the Harbourmaster") }.map { SearchTarget.artwork($0.id) }
+        XCTAssertEqual(portraits.count, 2)
+        XCTAssertEqual(Set(s.search.results?.hits(.artwork).map(\.target) ?? []), Set(portraits))
+    }
+
     // MARK: Acting on a result
 
     func testArtworkPlaysItsCommentaryAndShowsThePlayer() throws {

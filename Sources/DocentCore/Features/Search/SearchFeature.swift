@@ -110,6 +110,15 @@ public struct SearchState: Equatable, Sendable {
 
     public init() {}
 
+    /// The Traditional → Simplified table the museum's index folds with (none before it is
+    /// built).
+    public var variants: ChineseVariants? { index?.variants }
+
+    /// `text` folded as the museum's index folds its texts.
+    public func fold(_ text: some StringProtocol) -> [UInt8] {
+        SearchText.fold(text, variants: variants)
+    }
+
     /// Compares what the visitor sees and what drives it; the indexes and the full match list
     /// are caches derived from the museum and the query, so they are left out.
     public static func == (a: SearchState, b: SearchState) -> Bool {
@@ -287,6 +296,9 @@ extension Reducer {
             // An index of a museum that is no longer the one loaded is dropped.
             guard case .ready(let museum) = state.document, built.index.source === museum else { return [] }
             state.search.index = built.index
+            // The exhibitions are indexed again, folded as the museum's index folds.
+            state.search.exhibitionIDs = nil
+            _ = syncExhibitions(&state)
             return state.search.results != nil ? rerun(&state) : state.search.query.isEmpty ? [] : queryChanged(&state)
         case .clickRow(let i):
             guard state.overlay == nil, state.page.route == .search else { return [] }
@@ -322,15 +334,15 @@ extension Reducer {
         case .autocompleteLoaded(let token, let result):
             guard token == state.search.live.token, let app = state.museum else { return [] }
             keepingSelection(&state) { s in
-                let q = SearchText.fold(s.search.query)
-                let list = (try? result.flatMap { LiveSearch.suggestions(from: $0, query: s.search.query, app: app) }.get()) ?? []
-                s.search.live.suggestions = Array(list.filter { SearchText.fold($0) != q }.prefix(LiveSearch.suggestionCount))
+                let q = s.search.fold(s.search.query)
+                let list = (try? result.flatMap { LiveSearch.suggestions(from: $0, query: s.search.query, app: app, variants: s.search.variants) }.get()) ?? []
+                s.search.live.suggestions = Array(list.filter { s.search.fold($0) != q }.prefix(LiveSearch.suggestionCount))
             }
             return []
         case .multisearchLoaded(let token, let result):
             guard token == state.search.live.token, let app = state.museum else { return [] }
             keepingSelection(&state) { s in
-                switch result.flatMap({ LiveSearch.results(from: $0, query: s.search.query, app: app, now: s.now) }) {
+                switch result.flatMap({ LiveSearch.results(from: $0, query: s.search.query, app: app, now: s.now, variants: s.search.variants) }) {
                 case .success(let live):
                     s.search.live.extra = dedupe(live, s.search)
                     s.search.live.status = .done
@@ -377,7 +389,7 @@ extension Reducer {
         let ids = list.map(\.id)
         guard ids != state.search.exhibitionIDs else { return false }
         state.search.exhibitionIDs = ids
-        state.search.exhibitionIndex = list.isEmpty ? nil : SearchIndex(exhibitions: list)
+        state.search.exhibitionIndex = list.isEmpty ? nil : SearchIndex(exhibitions: list, variants: state.search.variants)
         return true
     }
 
@@ -391,7 +403,7 @@ extension Reducer {
 
     /// The query text changed: local results now, live ones after the debounce.
     static func queryChanged(_ state: inout AppState) -> [Effect] {
-        let folded = SearchText.fold(state.search.query)
+        let folded = state.search.fold(state.search.query)
         if folded.isEmpty {
             let wasEmpty = state.search.results == nil
             state.search.results = nil
@@ -425,7 +437,7 @@ extension Reducer {
 
     /// Local results of the current query, refining the previous matches when possible.
     static func localResults(_ state: inout AppState) -> SearchResults {
-        let q = SearchText.fold(state.search.query)
+        let q = state.search.fold(state.search.query)
         var results = SearchResults()
         if let index = state.search.index {
             let m = index.matches(q, refining: state.search.matches)
