@@ -308,6 +308,38 @@ final class SearchTests: XCTestCase {
         XCTAssertEqual(SearchPage.count(.artworks, s), (s.search.results?.count(.artwork) ?? 0) + 2)
     }
 
+    /// An artwork only the live search knows opens a card (what it is, where it hangs), not a
+    /// bare gallery label on the map; `v` on the card shows the map.
+    func testLiveOnlyArtworkOpensItsCardThenVShowsTheMap() throws {
+        var s = loaded(Self.httpMuseum)
+        s.tabs = [.home, .audioGuide, .map, .tours, .search, .info]
+        type(&s, "harbour at")
+        let token = s.search.live.token
+        let json = """
+            [{"data": [{"id": 5, "is_on_view": true, "title": "Harbour at Night (loan)", "artist_display": "Someone\nDutch, 1850–1920", "gallery_id": 24010}]},
+             {"data": []}, {"data": []}]
+            """
+        _ = Reducer.reduce(&s, .search(.multisearchLoaded(token: token, .success(Array(json.utf8)))))
+        let live = try XCTUnwrap(s.search.live.extra.liveArtworks.first)
+        _ = Reducer.reduce(&s, .search(.setFilter(.artworks)))
+        let row = try XCTUnwrap(rows(s).firstIndex { $0.action == .openLiveArtwork(live) })
+        s.search.selection = row
+        var stack = s.stacks[.search] ?? []
+        stack.append(Page(.liveArtwork(live)))
+        send(&s, .search(.activate)) { $0.stacks[.search] = stack }
+        XCTAssertEqual(s.tab, .search)
+        guard case .text(let page) = PageBuilder.content(s.page.route, s) else { return XCTFail("no card") }
+        XCTAssertEqual(page.title, "Harbour at Night (loan)")
+        XCTAssertEqual(page.facts, ["Someone", "Dutch, 1850–1920", "Gallery 10, Floor LL"])
+        assertSnapshot(RootView.render(s, size: Size(width: 80, height: 24)), named: "search-live-artwork-80x24")
+        // Letters are not typed into the query here; `v` shows the gallery on the map.
+        XCTAssertEqual(KeyMap.action(for: .char("v"), in: s), .search(.showOnMap(.liveArtwork(live))))
+        XCTAssertEqual(KeyMap.action(for: .escape, in: s), .back)
+        _ = Reducer.reduce(&s, .search(.showOnMap(.liveArtwork(live))))
+        XCTAssertEqual(s.tab, .map)
+        XCTAssertEqual(s.map.highlight, .gallery(live.galleryID))
+    }
+
     func testFailingLiveSearchKeepsLocalResultsWithAQuietNote() {
         var s = loaded(Self.httpMuseum)
         type(&s, "harbour")

@@ -194,8 +194,12 @@ public enum SearchFeature: Feature {
     public typealias State = SearchState
     public typealias Action = SearchAction
     public typealias Effect = SearchEffect
-    /// The feature's one page: the field and the results.
-    public enum Route: Hashable, Sendable { case query }
+    /// The feature's pages: the field and the results; the card of an artwork only the live
+    /// search knows (what it is and where it hangs; `v` shows it on the map).
+    public enum Route: Hashable, Sendable {
+        case query
+        case liveArtwork(LiveArtwork)
+    }
     public static let id = FeatureID("search")
     public static let initialState = SearchState()
 
@@ -203,7 +207,12 @@ public enum SearchFeature: Feature {
         Reducer.reduce(&state, search: action)
     }
 
-    public static func content(_ route: Route, _ state: AppState) -> PageContent { .custom(id, title: nil) }
+    public static func content(_ route: Route, _ state: AppState) -> PageContent {
+        switch route {
+        case .query: return .custom(id, title: nil)
+        case .liveArtwork(let a): return .text(SearchPage.liveArtworkPage(a, state))
+        }
+    }
 
     /// The mouse wheel on the results (the keys are search's own).
     public static func move(_ delta: Int, _ state: inout AppState) -> [DocentCore.Effect] {
@@ -248,6 +257,9 @@ extension Effect {
 extension Route {
     /// The search field and results.
     public static var search: Route { SearchFeature.route(.query) }
+
+    /// The card of an artwork only the live search knows.
+    public static func liveArtwork(_ a: LiveArtwork) -> Route { SearchFeature.route(.liveArtwork(a)) }
 }
 
 extension Reducer {
@@ -576,7 +588,10 @@ extension Reducer {
             }
             _ = syncExhibitions(&state)
             return perform(&state, .push(.exhibitionDetail(e.id)))
-        case .open(.gallery), .open(.annotation), .openLiveArtwork, .amenities:
+        case .openLiveArtwork(let a):
+            // Its card first (what it is, where it hangs); `v` there shows it on the map.
+            return perform(&state, .push(.liveArtwork(a)))
+        case .open(.gallery), .open(.annotation), .amenities:
             guard let target = mapTarget(action) else { return [] }
             return dispatch(&state, .search(.showOnMap(target)))
         case .query(let q):
