@@ -48,13 +48,15 @@ let package = Package(
             name: "StateStore",
             dependencies: ["DocentCore", .product(name: "GRDB", package: "GRDB.swift"), "TOMLKit"]),
         .target(name: "MapRaster", dependencies: ["DocentCore", "CPoppler"]),
+        // ICU's Traditional → Simplified Chinese transform (through Foundation), as a table.
+        .target(name: "ScriptConversion", dependencies: ["DocentCore"]),
 
         // Composition root.
         .executableTarget(
             name: "docent",
             dependencies: [
                 "DocentCore", "DocentUI", "DocentApp", "TerminalCurses", "NetCurl", "AudioPlayback",
-                "StateStore", "MapRaster", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "StateStore", "MapRaster", "ScriptConversion", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // The Pulse service (issue 13): HTTP/JSON over a PulseStore (SQLite or PostgreSQL).
@@ -77,7 +79,7 @@ let package = Package(
         // `scripts/bench.sh` map section: first map frame and pan steps against pdftoppm.
         .executableTarget(name: "docent-map-bench", dependencies: ["DocentCore", "DocentUI", "MapRaster"]),
         // `scripts/bench-search.sh`: per-keystroke search latency against SQLite FTS5.
-        .executableTarget(name: "docent-search-bench", dependencies: ["DocentCore"]),
+        .executableTarget(name: "docent-search-bench", dependencies: ["DocentCore", "ScriptConversion"]),
 
         // `send`, the one way reducer tests drive the reducer: it needs only the core, so the
         // core's own tests use it without the UI.
@@ -98,6 +100,7 @@ let package = Package(
             name: "AdapterTests",
             dependencies: [
                 "NetCurl", "AudioPlayback", "StateStore", "TerminalCurses", "DocentCore", "MapRaster", "DocentUI",
+                "ScriptConversion",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Fixtures"]),

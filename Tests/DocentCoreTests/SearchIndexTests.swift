@@ -72,6 +72,30 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(targets("精华", .tour), [], "simplified does not match traditional tour titles")
     }
 
+    /// A few pairs of the real table (the adapter's tests check the table itself).
+    static let variants = ChineseVariants(simplified: ["時": "时", "華": "华", "間": "间", "親": "亲", "導": "导"])
+
+    func testTraditionalAndSimplifiedMatchAsOneWithAVariantsTable() {
+        let index = SearchIndex(documents: Self.docs, variants: Self.variants)
+        func tours(_ q: String) -> [SearchHit] { index.results(index.matches(index.fold(q)), cap: 50).hits(.tour) }
+        for q in ["精华", "精華", "一小时", "小時精华"] {
+            XCTAssertEqual(tours(q).map(\.target), [.tour(500)], q)
+        }
+        XCTAssertEqual(tours("精华").first?.tier, SearchTier.titleWordPrefix, "ranked as the same text")
+        XCTAssertEqual(index.results(index.matches(index.fold("洗手間")), cap: 5).hits(.place).map(\.target), [.annotation(77)])
+        XCTAssertEqual(SearchText.foldedString("親子導覽", variants: Self.variants), "亲子导覽", "only the table's characters change")
+        // The table changes what is compared, not how: grams, refinement and a scan agree.
+        let scan = SearchIndex(documents: Self.docs, grams: false, variants: Self.variants)
+        let grams = SearchIndex(documents: Self.docs, grams: true, variants: Self.variants)
+        for q in ["精", "精华", "一小时精華", "时", "時 hour"] {
+            let f = grams.fold(q)
+            XCTAssertEqual(grams.matches(f).entries, scan.matches(f).entries, q)
+            var previous = SearchMatches()
+            for n in 1...f.count { previous = grams.matches(Array(f.prefix(n)), refining: previous) }
+            XCTAssertEqual(previous.entries, grams.matches(f).entries, q)
+        }
+    }
+
     func testToursMatchInEveryLanguage() {
         XCTAssertEqual(targets("esencial", .tour), [.tour(500)])
         XCTAssertEqual(targets("highlights", .tour), [.tour(500)])
@@ -211,7 +235,23 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertNotNil(first("洗手间", .place))
         XCTAssertNotNil(first("ascensor", .place))
         // Keypad numbers: 301 is shared by two artworks.
-        XCTAssertEqual(index.results(index.matches(SearchText.fold("301")), cap: 5).hits(.artwork).prefix(2).map(\.tier), [SearchTier.exactOther, SearchTier.exactOther])
+        XCTAssertEqual(index.results(index.matches(SearchText.fold("301")), cap: 5).hits(.artwork).prefix(2).map(\.tier), [SearchTier.exactTitle, SearchTier.exactTitle])
+    }
+
+    /// A number lists the works with that keypad number before the works hanging in the gallery
+    /// of that number (SampleData: two works labelled 301 in Gallery 201, four in Gallery 301).
+    func testKeypadNumberRanksBeforeGalleryNumber() throws {
+        let app = try sampleApp()
+        let index = SearchIndex(app: app)
+        let labelled = Set(app.artworks.values.filter { $0.selectorNumbers.contains(301) }.map { SearchTarget.artwork($0.id) })
+        XCTAssertEqual(labelled.count, 2)
+        let hits = index.results(index.matches(SearchText.fold("301")), cap: 50).hits(.artwork)
+        XCTAssertEqual(hits.count, 6)
+        XCTAssertEqual(Set(hits.prefix(2).map(\.target)), labelled, "\(hits)")
+        // Typed digit by digit (the reducer refines the previous matches): the same order.
+        var m = SearchMatches()
+        for n in 1...3 { m = index.matches(Array("301".utf8.prefix(n)), refining: m) }
+        XCTAssertEqual(index.results(m, cap: 50).hits(.artwork), hits)
     }
 
     func sampleApp() throws -> AppData {

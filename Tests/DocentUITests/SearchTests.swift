@@ -1,6 +1,7 @@
 import DocentTestSupport
 import Foundation
 import XCTest
+import DocentTestSupport
 
 @testable import DocentCore
 @testable import DocentUI
@@ -196,6 +197,32 @@ final class SearchTests: XCTestCase {
             $0.search.returnTab = nil
             $0.tab = .info
         }
+    }
+
+    func testSlashFromAnotherTabStartsANewQuery() {
+        var s = loaded()
+        type(&s, "harbour")
+        XCTAssertNotNil(s.search.results)
+        _ = Reducer.reduce(&s, .selectTab(.info))
+        var after = s
+        after.tab = .search
+        send(&s, .search(.open), effects: [.persist(after.settings)]) {
+            $0.tab = .search
+            $0.search.returnTab = .info
+            $0.search.query = ""
+            $0.search.results = nil
+            $0.search.live.token += 1
+            $0.search.live.status = .idle
+            $0.search.selection = 1
+        }
+        type(&s, "moon")
+        XCTAssertEqual(s.search.query, "moon", "typing starts afresh")
+        // Tab back to Search (not `/`) keeps the query and its results.
+        _ = Reducer.reduce(&s, .selectTab(.info))
+        _ = Reducer.reduce(&s, .selectTab(.search))
+        XCTAssertEqual(s.search.query, "moon")
+        // `/` on the Search tab itself is typed into the query.
+        XCTAssertEqual(KeyMap.action(for: .char("/"), in: s), .search(.typed("/")))
     }
 
     func testTypedKeysGoToTheQuery() {
@@ -415,6 +442,38 @@ final class SearchTests: XCTestCase {
         XCTAssertEqual(SearchPage.count(.artworks, s), (s.search.results?.count(.artwork) ?? 0) + 2)
     }
 
+    /// An artwork only the live search knows opens a card (what it is, where it hangs), not a
+    /// bare gallery label on the map; `v` on the card shows the map.
+    func testLiveOnlyArtworkOpensItsCardThenVShowsTheMap() throws {
+        var s = loaded(Self.httpMuseum)
+        s.tabs = [.home, .audioGuide, .map, .tours, .search, .info]
+        type(&s, "harbour at")
+        let token = s.search.live.token
+        let json = """
+            [{"data": [{"id": 5, "is_on_view": true, "title": "Harbour at Night (loan)", "artist_display": "Someone\nDutch, 1850–1920", "gallery_id": 24010}]},
+             {"data": []}, {"data": []}]
+            """
+        _ = Reducer.reduce(&s, .search(.multisearchLoaded(token: token, .success(Array(json.utf8)))))
+        let live = try XCTUnwrap(s.search.live.extra.liveArtworks.first)
+        _ = Reducer.reduce(&s, .search(.setFilter(.artworks)))
+        let row = try XCTUnwrap(rows(s).firstIndex { $0.action == .openLiveArtwork(live) })
+        s.search.selection = row
+        var stack = s.stacks[.search] ?? []
+        stack.append(Page(.liveArtwork(live)))
+        send(&s, .search(.activate)) { $0.stacks[.search] = stack }
+        XCTAssertEqual(s.tab, .search)
+        guard case .text(let page) = PageBuilder.content(s.page.route, s) else { return XCTFail("no card") }
+        XCTAssertEqual(page.title, "Harbour at Night (loan)")
+        XCTAssertEqual(page.facts, ["Someone", "Dutch, 1850–1920", "Gallery 10, Floor LL"])
+        assertSnapshot(RootView.render(s, size: Size(width: 80, height: 24)), named: "search-live-artwork-80x24")
+        // Letters are not typed into the query here; `v` shows the gallery on the map.
+        XCTAssertEqual(KeyMap.action(for: .char("v"), in: s), .search(.showOnMap(.liveArtwork(live))))
+        XCTAssertEqual(KeyMap.action(for: .escape, in: s), .back)
+        _ = Reducer.reduce(&s, .search(.showOnMap(.liveArtwork(live))))
+        XCTAssertEqual(s.tab, .map)
+        XCTAssertEqual(s.map.highlight, .gallery(live.galleryID))
+    }
+
     func testFailingLiveSearchKeepsLocalResultsWithAQuietNote() {
         var s = loaded(Self.httpMuseum)
         type(&s, "harbour")
@@ -451,6 +510,23 @@ final class SearchTests: XCTestCase {
         send(&s, .search(.liveDue(token: token, .multisearch)), effects: [.search(.multisearch(token: token, ms))]) { $0.search.live.status = .loading }
         // Everything the file answers for harb is already found locally.
         send(&s, .search(.multisearchLoaded(token: token, .success(Self.sampleBytes("msearch.json"))))) { $0.search.live.status = .done }
+    }
+
+    /// The reducer folds the query as the museum's index was folded (the runner builds it with
+    /// ICU's table; here a few of its pairs), the exhibitions too.
+    func testChineseInEitherScriptFindsBoth() throws {
+        var s = loaded(language: .chinese)
+        let table = ChineseVariants(simplified: ["親": "亲", "導": "导", "覽": "览", "務": "务", "長": "长"])
+        let museum = Self.fileMuseum
+        _ = Reducer.reduce(&s, .search(.indexBuilt(BuiltIndex(SearchIndex(app: museum.data, source: museum, variants: table)))))
+        type(&s, "亲子")
+        let tour = try XCTUnwrap(museum.data.tours.first { $0.translations.values.contains { $0.title.contains("親子導覽") } })
+        XCTAssertEqual(s.search.results?.hits(.tour).map(\.target), [.tour(tour.id)])
+        _ = Reducer.reduce(&s, .search(.clear))
+        type(&s, "港务长")
+        let portraits = museum.data.artworks.values.filter { $0.title.hasPrefix("Portrait of the Harbourmaster") }.map { SearchTarget.artwork($0.id) }
+        XCTAssertEqual(portraits.count, 2)
+        XCTAssertEqual(Set(s.search.results?.hits(.artwork).map(\.target) ?? []), Set(portraits))
     }
 
     // MARK: Acting on a result

@@ -118,8 +118,8 @@ public enum LiveSearch {
     // MARK: Responses
 
     /// The suggestions of an autocomplete answer (a bare JSON array of strings). A file
-    /// answer is filtered to the suggestions containing the query.
-    public static func suggestions(from bytes: [UInt8], query: String, app: AppData) -> Result<[String], LoadFailure> {
+    /// answer is filtered to the suggestions containing the query (folded with `variants`).
+    public static func suggestions(from bytes: [UInt8], query: String, app: AppData, variants: ChineseVariants? = nil) -> Result<[String], LoadFailure> {
         let json: JSON
         do {
             json = try JSONParser.parse(bytes)
@@ -129,12 +129,12 @@ public enum LiveSearch {
         guard let items = json.arrayValue else { return .failure(LoadFailure("the autocomplete answer is not a list")) }
         var out: [String] = []
         let fromFile = !(autocompleteURL(app: app).map(isHTTP) ?? false)
-        let q = SearchText.fold(query)
+        let q = SearchText.fold(query, variants: variants)
         for item in items {
             guard let s = item.stringValue ?? item["title"]?.stringValue else { continue }
             let clean = TextCleaner.clean(s, .title)
             guard !clean.isEmpty, !out.contains(clean) else { continue }
-            if fromFile, !SearchText.matches([SearchText.fold(clean)], q) { continue }
+            if fromFile, !SearchText.matches([SearchText.fold(clean, variants: variants)], q) { continue }
             out.append(clean)
         }
         return .success(out)
@@ -144,8 +144,8 @@ public enum LiveSearch {
     /// exhibitions). Artworks are tied to the guide's artworks by collection id; others are
     /// kept only when on view in an open gallery with a title and an artist. Tours are tied by
     /// id; exhibitions are read as for Home (on view at `now`). A file answer is filtered to
-    /// the items whose title (or artist) contains the query.
-    public static func results(from bytes: [UInt8], query: String, app: AppData, now: Date) -> Result<LiveSearchResults, LoadFailure> {
+    /// the items whose title (or artist) contains the query (folded with `variants`).
+    public static func results(from bytes: [UInt8], query: String, app: AppData, now: Date, variants: ChineseVariants? = nil) -> Result<LiveSearchResults, LoadFailure> {
         let json: JSON
         do {
             json = try JSONParser.parse(bytes)
@@ -157,9 +157,9 @@ public enum LiveSearch {
         }
         func items(_ i: Int) -> [JSONObject] { parts[i]["data"]?.arrayValue?.compactMap(\.objectValue) ?? [] }
         let fromFile = !(multisearchURL(app: app).map(isHTTP) ?? false)
-        let q = SearchText.fold(query)
+        let q = SearchText.fold(query, variants: variants)
         func keep(_ texts: String...) -> Bool {
-            !fromFile || SearchText.matches(texts.map { SearchText.fold($0) }, q)
+            !fromFile || SearchText.matches(texts.map { SearchText.fold($0, variants: variants) }, q)
         }
         var out = LiveSearchResults()
         // Artworks.

@@ -110,6 +110,15 @@ public struct SearchState: Equatable, Sendable {
 
     public init() {}
 
+    /// The Traditional → Simplified table the museum's index folds with (none before it is
+    /// built).
+    public var variants: ChineseVariants? { index?.variants }
+
+    /// `text` folded as the museum's index folds its texts.
+    public func fold(_ text: some StringProtocol) -> [UInt8] {
+        SearchText.fold(text, variants: variants)
+    }
+
     /// Compares what the visitor sees and what drives it; the indexes and the full match list
     /// are caches derived from the museum and the query, so they are left out.
     public static func == (a: SearchState, b: SearchState) -> Bool {
@@ -185,8 +194,12 @@ public enum SearchFeature: Feature {
     public typealias State = SearchState
     public typealias Action = SearchAction
     public typealias Effect = SearchEffect
-    /// The feature's one page: the field and the results.
-    public enum Route: Hashable, Sendable { case query }
+    /// The feature's pages: the field and the results; the card of an artwork only the live
+    /// search knows (what it is and where it hangs; `v` shows it on the map).
+    public enum Route: Hashable, Sendable {
+        case query
+        case liveArtwork(LiveArtwork)
+    }
     public static let id = FeatureID("search")
     public static let initialState = SearchState()
 
@@ -194,7 +207,12 @@ public enum SearchFeature: Feature {
         Reducer.reduce(&state, search: action)
     }
 
-    public static func content(_ route: Route, _ state: AppState) -> PageContent { .custom(id, title: nil) }
+    public static func content(_ route: Route, _ state: AppState) -> PageContent {
+        switch route {
+        case .query: return .custom(id, title: nil)
+        case .liveArtwork(let a): return .text(SearchPage.liveArtworkPage(a, state))
+        }
+    }
 
     /// The mouse wheel on the results (the keys are search's own).
     public static func move(_ delta: Int, _ state: inout AppState) -> [DocentCore.Effect] {
@@ -239,6 +257,9 @@ extension Effect {
 extension Route {
     /// The search field and results.
     public static var search: Route { SearchFeature.route(.query) }
+
+    /// The card of an artwork only the live search knows.
+    public static func liveArtwork(_ a: LiveArtwork) -> Route { SearchFeature.route(.liveArtwork(a)) }
 }
 
 extension Reducer {
@@ -287,6 +308,9 @@ extension Reducer {
             // An index of a museum that is no longer the one loaded is dropped.
             guard case .ready(let museum) = state.document, built.index.source === museum else { return [] }
             state.search.index = built.index
+            // The exhibitions are indexed again, folded as the museum's index folds.
+            state.search.exhibitionIDs = nil
+            _ = syncExhibitions(&state)
             return state.search.results != nil ? rerun(&state) : state.search.query.isEmpty ? [] : queryChanged(&state)
         case .clickRow(let i):
             guard state.overlay == nil, state.page.route == .search else { return [] }
@@ -322,15 +346,15 @@ extension Reducer {
         case .autocompleteLoaded(let token, let result):
             guard token == state.search.live.token, let app = state.museum else { return [] }
             keepingSelection(&state) { s in
-                let q = SearchText.fold(s.search.query)
-                let list = (try? result.flatMap { LiveSearch.suggestions(from: $0, query: s.search.query, app: app) }.get()) ?? []
-                s.search.live.suggestions = Array(list.filter { SearchText.fold($0) != q }.prefix(LiveSearch.suggestionCount))
+                let q = s.search.fold(s.search.query)
+                let list = (try? result.flatMap { LiveSearch.suggestions(from: $0, query: s.search.query, app: app, variants: s.search.variants) }.get()) ?? []
+                s.search.live.suggestions = Array(list.filter { s.search.fold($0) != q }.prefix(LiveSearch.suggestionCount))
             }
             return []
         case .multisearchLoaded(let token, let result):
             guard token == state.search.live.token, let app = state.museum else { return [] }
             keepingSelection(&state) { s in
-                switch result.flatMap({ LiveSearch.results(from: $0, query: s.search.query, app: app, now: s.now) }) {
+                switch result.flatMap({ LiveSearch.results(from: $0, query: s.search.query, app: app, now: s.now, variants: s.search.variants) }) {
                 case .success(let live):
                     s.search.live.extra = dedupe(live, s.search)
                     s.search.live.status = .done
@@ -345,7 +369,8 @@ extension Reducer {
 
     // MARK: Query
 
-    /// `/`: the Search tab, on its field, keeping where the visitor came from.
+    /// `/`: the Search tab, on its field, keeping where the visitor came from; from another tab,
+    /// with an empty field.
     static func openSearch(_ state: inout AppState) -> [Effect] {
         guard state.tabs.contains(.search) else { return [] }
         if state.overlay != nil {
@@ -353,12 +378,19 @@ extension Reducer {
             state.overlay = nil
         }
         var effects: [Effect] = []
-        if state.tab != .search {
+        let fromElsewhere = state.tab != .search
+        if fromElsewhere {
             state.search.returnTab = state.tab
             state.tab = .search
             effects.append(.persist(state.settings))
         }
         state.stacks[.search] = [Page(.search)]
+        // `/` from another tab starts a new query: what is typed next must not add to the
+        // last one (Tab back to Search keeps it, to look at its results again).
+        if fromElsewhere, !state.search.query.isEmpty {
+            state.search.query = ""
+            effects += queryChanged(&state)
+        }
         if syncExhibitions(&state) { effects += rerun(&state) }
         return effects
     }
@@ -369,7 +401,7 @@ extension Reducer {
         let ids = list.map(\.id)
         guard ids != state.search.exhibitionIDs else { return false }
         state.search.exhibitionIDs = ids
-        state.search.exhibitionIndex = list.isEmpty ? nil : SearchIndex(exhibitions: list)
+        state.search.exhibitionIndex = list.isEmpty ? nil : SearchIndex(exhibitions: list, variants: state.search.variants)
         return true
     }
 
@@ -383,7 +415,7 @@ extension Reducer {
 
     /// The query text changed: local results now, live ones after the debounce.
     static func queryChanged(_ state: inout AppState) -> [Effect] {
-        let folded = SearchText.fold(state.search.query)
+        let folded = state.search.fold(state.search.query)
         if folded.isEmpty {
             let wasEmpty = state.search.results == nil
             state.search.results = nil
@@ -417,7 +449,7 @@ extension Reducer {
 
     /// Local results of the current query, refining the previous matches when possible.
     static func localResults(_ state: inout AppState) -> SearchResults {
-        let q = SearchText.fold(state.search.query)
+        let q = state.search.fold(state.search.query)
         var results = SearchResults()
         if let index = state.search.index {
             let m = index.matches(q, refining: state.search.matches)
@@ -556,7 +588,10 @@ extension Reducer {
             }
             _ = syncExhibitions(&state)
             return perform(&state, .push(.exhibitionDetail(e.id)))
-        case .open(.gallery), .open(.annotation), .openLiveArtwork, .amenities:
+        case .openLiveArtwork(let a):
+            // Its card first (what it is, where it hangs); `v` there shows it on the map.
+            return perform(&state, .push(.liveArtwork(a)))
+        case .open(.gallery), .open(.annotation), .amenities:
             guard let target = mapTarget(action) else { return [] }
             return dispatch(&state, .search(.showOnMap(target)))
         case .query(let q):

@@ -127,6 +127,9 @@ public final class SearchIndex: Sendable {
     let postings: [UInt32]
     /// The museum this index was built from (to know when to rebuild).
     public let source: Museum?
+    /// The Traditional → Simplified table its texts were folded with; queries are folded with
+    /// it too (`fold`).
+    public let variants: ChineseVariants?
 
     static let trigramBase = 256 + 65536
     static let gramKeyCount = trigramBase + 65536
@@ -138,11 +141,12 @@ public final class SearchIndex: Sendable {
 
     /// Builds the index. `grams` defaults to on for more than 64 documents (tiny indexes, such
     /// as the few exhibitions on view, are simply scanned).
-    public init(documents: [SearchDocument], grams: Bool? = nil, source: Museum? = nil) {
+    public init(documents: [SearchDocument], grams: Bool? = nil, source: Museum? = nil, variants: ChineseVariants? = nil) {
         self.source = source
+        self.variants = variants
         // Fold every document once into a scratch buffer, in input order; a document's
         // fields are each preceded by a separator (0 primary, 1 secondary).
-        var folder = SearchText.Folder()
+        var folder = SearchText.Folder(variants: variants)
         var raw: [UInt8] = []
         raw.reserveCapacity(documents.count * 64)
         var rawStarts: [Int] = []
@@ -354,6 +358,11 @@ public final class SearchIndex: Sendable {
 
     // MARK: Queries
 
+    /// `text` folded as this index's texts were (a query, before `matches`).
+    public func fold(_ text: some StringProtocol) -> [UInt8] {
+        SearchText.fold(text, variants: variants)
+    }
+
     /// Every document matching the folded query `q`. When `previous` holds the matches of a
     /// prefix of `q`, only those are re-checked (if that is the smaller candidate list).
     public func matches(_ q: [UInt8], refining previous: SearchMatches? = nil) -> SearchMatches {
@@ -511,8 +520,9 @@ public final class SearchIndex: Sendable {
 // MARK: What the guide indexes
 
 extension SearchIndex {
-    /// The museum's documents: artworks (title; artist lines, gallery, keypad numbers), tours
-    /// (title in every language; keypad number), open galleries and map annotations (amenities
+    /// The museum's documents: artworks (title, its commentaries' translated titles and keypad
+    /// numbers; artist lines, gallery), tours
+    /// (title in every language, keypad number), open galleries and map annotations (amenities
     /// by their names in every UI language, named spaces, landmarks, gardens, departments).
     public static func documents(app: AppData) -> [SearchDocument] {
         var docs: [SearchDocument] = []
@@ -521,13 +531,25 @@ extension SearchIndex {
             guard let a = app.artworks[id] else { continue }
             var secondary = a.tombstone.split(whereSeparator: \.isNewline).map(String.init)
             secondary.append(a.galleryTitle)
-            secondary += a.selectorNumbers.map(String.init)
-            docs.append(SearchDocument(.artwork(a.id), primary: [a.title], secondary: secondary))
+            // Its names in the commentaries' other languages ("港務長肖像"), then its keypad
+            // numbers: a number names a work as its title does, so "301" lists the works
+            // labelled 301 before the works hanging in Gallery 301 (whose gallery text is
+            // "301" too).
+            var primary = [a.title]
+            for c in a.commentaries {
+                guard let audio = app.audioFiles[c.audioID] else { continue }
+                for l in audio.translations.keys.sorted() {
+                    if let t = audio.translations[l]?.trackTitle, !t.isEmpty, !primary.contains(t) { primary.append(t) }
+                }
+            }
+            primary += a.selectorNumbers.map(String.init)
+            docs.append(SearchDocument(.artwork(a.id), primary: primary, secondary: secondary))
         }
         for t in app.tours {
             var primary = [t.english.title]
             for l in t.translations.keys.sorted() { primary.append(t.translations[l]?.title ?? "") }
-            docs.append(SearchDocument(.tour(t.id), primary: primary, secondary: t.selectorNumber.map { [String($0)] } ?? [], sortTitle: t.english.title))
+            if let n = t.selectorNumber { primary.append(String(n)) }
+            docs.append(SearchDocument(.tour(t.id), primary: primary, sortTitle: t.english.title))
         }
         for g in app.galleries.values.sorted(by: { $0.id < $1.id }) where !g.closed {
             var primary = [g.title]
@@ -551,13 +573,13 @@ extension SearchIndex {
         return docs
     }
 
-    /// The museum's index.
-    public convenience init(app: AppData, source: Museum? = nil) {
-        self.init(documents: Self.documents(app: app), source: source)
+    /// The museum's index; `variants` folds Traditional Chinese to Simplified.
+    public convenience init(app: AppData, source: Museum? = nil, variants: ChineseVariants? = nil) {
+        self.init(documents: Self.documents(app: app), source: source, variants: variants)
     }
 
     /// An index of the exhibitions on view (a handful: scanned, no grams).
-    public convenience init(exhibitions: [Exhibition]) {
-        self.init(documents: exhibitions.map { SearchDocument(.exhibition($0.id), primary: [$0.title]) }, grams: false)
+    public convenience init(exhibitions: [Exhibition], variants: ChineseVariants? = nil) {
+        self.init(documents: exhibitions.map { SearchDocument(.exhibition($0.id), primary: [$0.title]) }, grams: false, variants: variants)
     }
 }

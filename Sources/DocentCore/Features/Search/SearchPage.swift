@@ -5,7 +5,7 @@ public enum SearchRowAction: Hashable, Sendable {
     /// An indexed thing: artwork (play, or the map when silent), tour or exhibition (detail),
     /// gallery or annotation (the map).
     case open(SearchTarget)
-    /// An artwork only the live search knows: the map.
+    /// An artwork only the live search knows: its card (Ctrl-O: the map).
     case openLiveArtwork(LiveArtwork)
     /// An exhibition (from the Home list or the live search): its detail.
     case openExhibition(Exhibition)
@@ -180,6 +180,17 @@ public enum SearchPage {
         return SearchRow(
             Row(.item, text.title, detail: TourFeature.stopsText(t.stops.count, state.strings), fellBack: fellBack && !t.translations.isEmpty && state.language != .english),
             .open(.tour(t.id)))
+    }
+
+    /// The card of an artwork only the live search knows: its title, artist lines, gallery and
+    /// floor, and that it has no commentary here.
+    public static func liveArtworkPage(_ a: LiveArtwork, _ state: AppState) -> TextPage {
+        let s = state.strings
+        var facts = a.artist.split(whereSeparator: \.isNewline).map { String($0) }.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        facts.append(s("search.liveArtwork.place", [
+            "gallery": PageBuilder.galleryLabel(Gallery.displayTitle(for: a.galleryTitle), s), "floor": s("floor.label", ["floor": a.floor.label]),
+        ]))
+        return TextPage(title: a.title, facts: facts, body: s("search.liveArtwork.body"))
     }
 
     static func exhibitionRow(_ e: Exhibition, _ state: AppState) -> SearchRow {

@@ -2,12 +2,13 @@ import Foundation
 
 /// How search compares text: case-, diacritic- and width-insensitive ("Baños" = "banos",
 /// "ＡＢＣ" = "abc"), curly quotes and dashes as their ASCII forms, runs of white space as one
-/// space. Folding happens once per indexed string (at load) and once per keystroke for the
-/// query, never per item per keystroke; matching then compares UTF-8 bytes.
+/// space; with a `ChineseVariants` table, Traditional Chinese as Simplified ("親" = "亲").
+/// Folding happens once per indexed string (at load) and once per keystroke for the query,
+/// never per item per keystroke; matching then compares UTF-8 bytes.
 public enum SearchText {
     /// The folded form of `text` as UTF-8 bytes (no leading or trailing space).
-    public static func fold(_ text: some StringProtocol) -> [UInt8] {
-        var folder = Folder()
+    public static func fold(_ text: some StringProtocol, variants: ChineseVariants? = nil) -> [UInt8] {
+        var folder = Folder(variants: variants)
         return folder.fold(text)
     }
 
@@ -16,8 +17,11 @@ public enum SearchText {
     /// width do not depend on neighbours), so each distinct character is folded once.
     public struct Folder {
         var cache: [Character: [UInt8]] = [:]
+        let variants: ChineseVariants?
 
-        public init() {}
+        public init(variants: ChineseVariants? = nil) {
+            self.variants = variants
+        }
 
         public mutating func fold(_ text: some StringProtocol) -> [UInt8] {
             let utf8 = text.utf8
@@ -43,7 +47,7 @@ public enum SearchText {
                 if let cached = cache[ch] {
                     f = cached
                 } else {
-                    f = Self.foldCharacter(ch)
+                    f = Self.foldCharacter(ch, variants: variants)
                     cache[ch] = f
                 }
                 if f.isEmpty { continue }
@@ -60,9 +64,10 @@ public enum SearchText {
             return out
         }
 
-        /// One character through Foundation's folding, then quotes, dashes and spaces to ASCII.
-        /// White space comes back as a single space, control characters as nothing.
-        static func foldCharacter(_ ch: Character) -> [UInt8] {
+        /// One character through Foundation's folding, then quotes, dashes and spaces to ASCII
+        /// and Traditional Chinese to Simplified. White space comes back as a single space,
+        /// control characters as nothing.
+        static func foldCharacter(_ ch: Character, variants: ChineseVariants? = nil) -> [UInt8] {
             let folded = String(ch).folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
             var out: [UInt8] = []
             for scalar in folded.unicodeScalars {
@@ -71,7 +76,7 @@ public enum SearchText {
                 case 0x2018, 0x2019, 0x201B, 0x02BC, 0x2032: mapped = "'"
                 case 0x201C, 0x201D, 0x201F, 0x2033: mapped = "\""
                 case 0x2010, 0x2011, 0x2012, 0x2013, 0x2014, 0x2212: mapped = "-"
-                default: mapped = scalar
+                default: mapped = variants?.simplified(scalar) ?? scalar
                 }
                 if mapped.properties.isWhitespace { return [0x20] }
                 if mapped.value < 0x20 || mapped.value == 0x7F || (mapped.value >= 0x80 && mapped.value < 0xA0) { continue }
@@ -102,8 +107,8 @@ public enum SearchText {
     }
 
     /// The folded form as a string (for display in tests and notes).
-    public static func foldedString(_ text: some StringProtocol) -> String {
-        String(decoding: fold(text), as: UTF8.self)
+    public static func foldedString(_ text: some StringProtocol, variants: ChineseVariants? = nil) -> String {
+        String(decoding: fold(text, variants: variants), as: UTF8.self)
     }
 
     /// The words of a folded query (it has single spaces and none at the ends).

@@ -3,8 +3,12 @@
 public enum SearchScreen: FeatureView {
     public typealias Core = SearchFeature
 
-    /// Every printable key is typed into the query, so q, ? and digits are not keys here.
-    public static func hints(_ state: AppState) -> String? { state.strings("hints.search") }
+    /// Every printable key is typed into the query, so q, ? and digits are not keys here. On a
+    /// live artwork's card: `v` for the map, then the usual keys of a text page.
+    public static func hints(_ state: AppState) -> String? {
+        if case .liveArtwork? = SearchFeature.route(in: state) { return state.strings("search.liveArtwork.hints") }
+        return state.strings("hints.search")
+    }
 
     public static func render(_ screen: inout Screen, _ area: Rect, state: AppState) {
         guard !area.isEmpty else { return }
@@ -101,6 +105,11 @@ public enum SearchScreen: FeatureView {
     /// ←→ change the filter, Enter acts, Ctrl-O shows the selection on the map. Anything else
     /// (Tab, F-keys, Ctrl-C) is left to the global key map.
     public static func action(for key: Key, in state: AppState) -> AppAction? {
+        // A live artwork's card is a text page: `v` shows the work's gallery on the map, the
+        // shared keys do the rest.
+        if case .liveArtwork(let a)? = SearchFeature.route(in: state) {
+            return key == .char("v") ? .search(.showOnMap(.liveArtwork(a))) : nil
+        }
         switch key {
         case .char(let c):
             guard !(c.unicodeScalars.first?.properties.generalCategory == .control) else { return nil }

@@ -1,6 +1,7 @@
 import DocentApp
 import DocentCore
 import Foundation
+import ScriptConversion
 
 /// Runs search's effects: each live request on its own thread (curl is blocking). The
 /// answer goes back with its token; the reducer ignores answers to an older query, so a
@@ -24,7 +25,9 @@ struct SearchRunner: FeatureRunner {
             }
         case .buildIndex(let museum):
             context.background {
-                mailbox.post(.search(.indexBuilt(BuiltIndex(SearchIndex(app: museum.data, source: museum)))))
+                // Chinese in either script matches both (the table is built once per run).
+                let index = SearchIndex(app: museum.data, source: museum, variants: ChineseScripts.variants)
+                mailbox.post(.search(.indexBuilt(BuiltIndex(index))))
             }
         }
     }

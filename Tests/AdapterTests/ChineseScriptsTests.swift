@@ -1,0 +1,40 @@
+import DocentCore
+import Foundation
+import ScriptConversion
+import XCTest
+
+/// The Traditional → Simplified table from ICU's Hant-Hans transform, and the museum's index
+/// folded with it (SampleData's Chinese is Traditional; visitors may type either script).
+final class ChineseScriptsTests: XCTestCase {
+    func testTheTableIsICUsHantHans() {
+        let v = ChineseScripts.variants
+        XCTAssertGreaterThan(v.count, 2000, "the whole table, not a few characters")
+        for (t, s) in [("親", "亲"), ("導", "导"), ("覽", "览"), ("務", "务"), ("長", "长"), ("後", "后"), ("髮", "发"), ("間", "间")] {
+            XCTAssertEqual(v.simplified(t.unicodeScalars.first!), s.unicodeScalars.first!, t)
+        }
+        // Simplified, shared and non-Chinese characters stay as they are.
+        for c in ["亲", "子", "港", "a", "é", "の"] {
+            XCTAssertEqual(v.simplified(c.unicodeScalars.first!), c.unicodeScalars.first!, c)
+        }
+    }
+
+    func testSampleDataFindsTraditionalTitlesFromSimplifiedQueries() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("SampleData/appData.json")
+        let app = try AppDataReader.read([UInt8](Data(contentsOf: url)), source: url.path).get()
+        let index = SearchIndex(app: app, variants: ChineseScripts.variants)
+        func hits(_ q: String, _ kind: SearchKind) -> [SearchTarget] {
+            index.results(index.matches(index.fold(q)), cap: 50).hits(kind).map(\.target)
+        }
+        let family = try XCTUnwrap(app.tours.first { $0.translations.values.contains { $0.title == "親子導覽：尋找動物" } })
+        XCTAssertEqual(hits("亲子", .tour), [.tour(family.id)])
+        XCTAssertEqual(hits("親子", .tour), [.tour(family.id)])
+        XCTAssertEqual(hits("亲子导览", .tour), [.tour(family.id)])
+        let portraits = Set(app.artworks.values.filter { $0.title.hasPrefix("Portrait of the Harbourmaster") }.map { SearchTarget.artwork($0.id) })
+        XCTAssertEqual(portraits.count, 2)
+        XCTAssertEqual(Set(hits("港务长", .artwork)), portraits)
+        XCTAssertEqual(Set(hits("港務長", .artwork)), portraits)
+        XCTAssertFalse(hits("洗手間", .place).isEmpty)
+        XCTAssertFalse(hits("洗手间", .place).isEmpty)
+    }
+}
