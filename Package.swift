@@ -32,6 +32,9 @@ let package = Package(
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         // poppler-glib's headers are not in default paths: pkg-config gives SwiftPM the -I flags.
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
+        // Pictures: chafa draws pixels as symbols; GdkPixbuf decodes JPEG, PNG and WebP.
+        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
+        .systemLibrary(name: "CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         // What Swift cannot call: variadics, macros, C globals, signal handlers.
         .target(name: "CShims", dependencies: ["CNcursesw", "CCurl"]),
 
@@ -43,13 +46,14 @@ let package = Package(
             name: "StateStore",
             dependencies: ["DocentCore", .product(name: "GRDB", package: "GRDB.swift"), "TOMLKit"]),
         .target(name: "MapRaster", dependencies: ["DocentCore", "CPoppler"]),
+        .target(name: "Pictures", dependencies: ["DocentCore", "CChafa", "CGdkPixbuf"]),
 
         // Composition root.
         .executableTarget(
             name: "docent",
             dependencies: [
                 "DocentCore", "DocentUI", "DocentApp", "TerminalCurses", "NetCurl", "AudioPlayback",
-                "StateStore", "MapRaster", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "StateStore", "MapRaster", "Pictures", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // Benchmarks (`make bench`): measured against named anchors in the same run.
@@ -76,7 +80,7 @@ let package = Package(
         .testTarget(
             name: "AdapterTests",
             dependencies: [
-                "NetCurl", "AudioPlayback", "StateStore", "TerminalCurses", "DocentCore", "MapRaster", "DocentUI",
+                "NetCurl", "AudioPlayback", "StateStore", "TerminalCurses", "DocentCore", "MapRaster", "Pictures", "DocentUI",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Fixtures"]),
