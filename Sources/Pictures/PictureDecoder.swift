@@ -96,7 +96,7 @@ public enum PictureDecoder {
         }
         let closed = gdk_pixbuf_loader_close(loader, &error)
         let closeError = take(&error)
-        _ = withExtendedLifetime(gate) {}
+        withExtendedLifetime(gate) {}
         if gate.refused {
             return .failure(LoadFailure("the picture is \(gate.width) × \(gate.height) pixels; pictures over \(maxPixels / 1_000_000) million pixels are not shown"))
         }

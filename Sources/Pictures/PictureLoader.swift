@@ -57,6 +57,17 @@ public struct PictureCache: Sendable {
     }
 }
 
+/// Why a picture is not shown: a message a visitor can read, and whether the picture simply
+/// is not there (no such file, HTTP 404 or 410), which the guide does not make a fuss about.
+public struct PictureFailure: Error, Equatable, Sendable {
+    public let message: String
+    public let missing: Bool
+    public init(_ message: String, missing: Bool = false) {
+        self.message = message
+        self.missing = missing
+    }
+}
+
 /// Fetch (revalidating the cached copy) → decode → draw, for one picture. Blocking: run it
 /// off the loop thread.
 public struct PictureLoader: Sendable {
@@ -70,7 +81,7 @@ public struct PictureLoader: Sendable {
 
     /// The bytes of the picture at `url`: fetched (a 304 or an unreachable server uses the
     /// cached copy), or why not.
-    public func bytes(url: String) -> Result<[UInt8], LoadFailure> {
+    public func bytes(url: String) -> Result<[UInt8], PictureFailure> {
         let remote = url.hasPrefix("http://") || url.hasPrefix("https://")
         let known = remote ? cache?.cached(url: url) : nil
         var request = FetchRequest(url: url, timeoutSeconds: 30, maxBytes: PictureDecoder.maxFileBytes)
@@ -80,7 +91,7 @@ public struct PictureLoader: Sendable {
             if let k = known { return .success(k.bytes) }
             request.etag = nil
             guard case .success(let again) = fetcher.fetch(request), again.status == 200 else {
-                return .failure(LoadFailure("\(url): could not fetch the picture again"))
+                return .failure(PictureFailure("\(url): could not fetch the picture again"))
             }
             if remote { cache?.store(again.body, etag: again.etag, url: url) }
             return .success(again.body)
@@ -90,22 +101,26 @@ public struct PictureLoader: Sendable {
         case .failure(let e):
             // Offline: the copy kept last time.
             if let k = known { return .success(k.bytes) }
-            if case .tooLarge = e {
-                return .failure(LoadFailure("the picture is larger than \(PictureDecoder.maxFileBytes / (1024 * 1024)) MB; pictures that large are not shown"))
+            switch e {
+            case .tooLarge:
+                return .failure(PictureFailure("the picture is larger than \(PictureDecoder.maxFileBytes / (1024 * 1024)) MB; pictures that large are not shown"))
+            case .fileNotFound, .http(404, _), .http(410, _):
+                return .failure(PictureFailure(e.description, missing: true))
+            default:
+                return .failure(PictureFailure(e.description))
             }
-            return .failure(LoadFailure(e.description))
         }
     }
 
     /// The picture at `url` in at most `columns × rows` cells, or a message a visitor can read.
-    public func load(url: String, columns: Int, rows: Int, depth: PictureMode.ColourDepth) -> Result<Picture, LoadFailure> {
+    public func load(url: String, columns: Int, rows: Int, depth: PictureMode.ColourDepth) -> Result<Picture, PictureFailure> {
         let raster: PixelRaster
-        switch bytes(url: url).flatMap(PictureDecoder.decode) {
+        switch bytes(url: url).flatMap({ PictureDecoder.decode($0).mapError { PictureFailure($0.message) } }) {
         case .success(let r): raster = r
         case .failure(let f): return .failure(f)
         }
         guard let picture = ChafaRenderer.render(raster, columns: columns, rows: rows, depth: depth) else {
-            return .failure(LoadFailure("chafa could not draw the picture"))
+            return .failure(PictureFailure("chafa could not draw the picture"))
         }
         return .success(picture)
     }

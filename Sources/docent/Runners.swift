@@ -47,6 +47,7 @@ enum Runners {
             AnyRunner(MapRunner.self, context: context),
             AnyRunner(SearchRunner.self, context: context),
             AnyRunner(MemberRunner.self, context: context),
+            AnyRunner(PicturesRunner.self, context: context),
         ]
     }
 }

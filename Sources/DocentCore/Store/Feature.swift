@@ -120,6 +120,8 @@ public enum FeatureEvent: Equatable, Sendable {
     case settled
     /// The visitor quits; what a feature must stop (the player's sound) is said here.
     case quitting
+    /// The room for pages changed (`viewportRows`/`viewportWidth`): the terminal was resized.
+    case resized
 }
 
 /// What the visitor does to a feature's box (`Feature.Overlay`); the shared keys send these.
@@ -140,6 +142,22 @@ public enum RowSlot: Hashable, Sendable {
     case infoMuseum
     /// Lines over the full player (a running tour says where it is).
     case playerStatus
+}
+
+/// Where on a shared page a feature may put a figure (a picture).
+public enum FigureSlot: Hashable, Sendable {
+    /// The full player, beside or above the transcript.
+    case player
+}
+
+/// What a feature puts in a figure slot.
+public enum Figure: Equatable, Sendable {
+    /// Room kept for something on its way (the page does not jump when it comes).
+    case pending(columns: Int, rows: Int)
+    /// A picture to draw.
+    case picture(Picture)
+    /// One line instead (why there is no picture).
+    case note(Phrase)
 }
 
 /// One feature of the guide: its state, actions, routes, effects, hooks and saved values.
@@ -170,6 +188,8 @@ public protocol Feature {
     static func move(_ delta: Int, _ state: inout AppState) -> [DocentCore.Effect]
     /// Rows it adds to a shared list.
     static func rows(for slot: RowSlot, _ state: AppState) -> [Row]
+    /// Its figure on a shared page (nil: none).
+    static func figure(_ slot: FigureSlot, _ state: AppState) -> Figure?
     /// `%NAME%` placeholders it fills in museum messages (nil: none of its own).
     static func placeholders(_ state: AppState) -> [String: String]
     /// What it keeps between runs (nil: nothing to keep).
@@ -187,6 +207,7 @@ extension Feature {
     public static var configKeys: [String] { [] }
     public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] { [] }
     public static func rows(for slot: RowSlot, _ state: AppState) -> [Row] { [] }
+    public static func figure(_ slot: FigureSlot, _ state: AppState) -> Figure? { nil }
     public static func move(_ delta: Int, _ state: inout AppState) -> [DocentCore.Effect] { [] }
     public static func placeholders(_ state: AppState) -> [String: String] { [:] }
     public static func saved(_ state: AppState) -> Saved? { nil }
@@ -229,6 +250,7 @@ public struct AnyFeature: Sendable {
     let react: @Sendable (FeatureEvent, inout AppState) -> [Effect]
     let content: @Sendable (FeatureValue, AppState) -> PageContent?
     let rows: @Sendable (RowSlot, AppState) -> [Row]
+    let figureOf: @Sendable (FigureSlot, AppState) -> Figure?
     let move: @Sendable (Int, inout AppState) -> [Effect]
     let placeholders: @Sendable (AppState) -> [String: String]
     let saved: @Sendable (AppState) -> FeatureValue?
@@ -243,6 +265,7 @@ public struct AnyFeature: Sendable {
         react = { F.react(to: $0, &$1) }
         content = { r, state in r.as(F.Route.self).map { F.content($0, state) } }
         rows = { F.rows(for: $0, $1) }
+        figureOf = { F.figure($0, $1) }
         move = { F.move($0, &$1) }
         placeholders = { F.placeholders($0) }
         saved = { F.saved($0).map { FeatureValue(F.id, $0) } }
@@ -250,6 +273,9 @@ public struct AnyFeature: Sendable {
         overlay = { input, v, state in v.as(F.Overlay.self).map { F.overlay(input, $0, &state) } }
         placeOf = { r, state in r.as(F.Route.self).flatMap { F.place($0, state) } }
     }
+
+    /// Its figure in `slot`, if any.
+    public func figure(_ slot: FigureSlot, _ state: AppState) -> Figure? { figureOf(slot, state) }
 
     /// Where the page `route` (one of this feature's) is about on the map.
     public func place(_ route: FeatureValue, _ state: AppState) -> MapItemID? { placeOf(route, state) }

@@ -116,9 +116,10 @@ public enum Reducer {
             }
             return activate(&state)
         case .viewportChanged(let rows, let width):
+            let before = (state.viewportRows, state.viewportWidth)
             state.viewportRows = max(1, rows)
             state.viewportWidth = max(1, width)
-            return []
+            return before == (state.viewportRows, state.viewportWidth) ? [] : broadcast(.resized, &state)
         case .tick(let now):
             state.now = now
             return broadcast(.tick, &state)
