@@ -48,7 +48,8 @@ final class PicturesTests: XCTestCase {
     }
 
     func testJPEGAndPNGDecodeToTheirPixels() throws {
-        for type in ["png", "jpeg"] {
+        // WebP through Debian's webp-pixbuf-loader (scripts/deps.sh), which also encodes it.
+        for type in ["png", "jpeg", "webp"] {
             let r = try decoded(try Self.encoded(type))
             XCTAssertEqual([r.width, r.height], [64, 48], type)
             XCTAssertEqual(r.rgba.count, 64 * 48 * 4)
@@ -59,6 +60,12 @@ final class PicturesTests: XCTestCase {
             XCTAssertGreaterThan(Int(right[2]), 180, type)
             XCTAssertLessThan(Int(right[0]), 60, type)
         }
+    }
+
+    func testATruncatedWebPIsAMessage() throws {
+        let webp = try Self.encoded("webp", width: 300, height: 200)
+        XCTAssertEqual(PictureDecoder.sniff(webp), .success(.webp))
+        XCTAssertEqual(failure(Array(webp.prefix(webp.count - 10))), "the WebP picture is incomplete (\(webp.count - 10) of \(webp.count) bytes); it may have been cut off while downloading")
     }
 
     func testATruncatedJPEGIsAMessage() throws {
