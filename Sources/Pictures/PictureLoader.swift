@@ -58,7 +58,8 @@ public struct PictureCache: Sendable {
 }
 
 /// Why a picture is not shown: a message a visitor can read, and whether the picture simply
-/// is not there (no such file, HTTP 404 or 410), which the guide does not make a fuss about.
+/// is not there (no such file, HTTP 404 or 410) or cannot be reached now (offline, no copy
+/// kept), which the guide does not make a fuss about.
 public struct PictureFailure: Error, Equatable, Sendable {
     public let message: String
     public let missing: Bool
@@ -104,7 +105,7 @@ public struct PictureLoader: Sendable {
             switch e {
             case .tooLarge:
                 return .failure(PictureFailure("the picture is larger than \(PictureDecoder.maxFileBytes / (1024 * 1024)) MB; pictures that large are not shown"))
-            case .fileNotFound, .http(404, _), .http(410, _):
+            case .fileNotFound, .http(404, _), .http(410, _), .unreachable, .timedOut:
                 return .failure(PictureFailure(e.description, missing: true))
             default:
                 return .failure(PictureFailure(e.description))

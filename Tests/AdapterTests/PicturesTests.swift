@@ -171,7 +171,7 @@ final class PicturesTests: XCTestCase {
         XCTAssertEqual(first, third)
         // Another URL, offline and never fetched: the fetch error, as a message.
         guard case .failure(let f) = loader.load(url: "https://example.org/other.jpg", columns: 16, rows: 8, depth: .truecolor) else { return XCTFail("no copy") }
-        XCTAssertEqual(f, PictureFailure("cannot reach https://example.org/other.jpg: offline"))
+        XCTAssertEqual(f, PictureFailure("cannot reach https://example.org/other.jpg: offline", missing: true))
         // A picture that is not there at all is said to be missing (the guide shows nothing).
         let gone = PictureLoader(fetcher: ScriptedFetcher([.failure(.http(status: 404, url: url))]), cache: nil)
         guard case .failure(let g) = gone.load(url: url, columns: 16, rows: 8, depth: .truecolor) else { return XCTFail("404") }

@@ -207,6 +207,38 @@ final class PicturesTests: XCTestCase {
         XCTAssertEqual(s.page.scroll, max(0, page.lines(width: room.textWidth, strings: s.strings).count - room.textRows))
     }
 
+    // MARK: An exhibition's page
+
+    /// Home's exhibitions with a picture on "Blue Hours" (exhibition 1).
+    func withExhibitionPicture(_ s: inout AppState) {
+        var json = String(decoding: UIFixtures.bytes("exhibitions.json"), as: UTF8.self)
+        json = json.replacingOccurrences(of: #"{"id": 1, "title": "Blue Hours: Night Paintings","#, with: #"{"id": 1, "title": "Blue Hours: Night Paintings", "image_url": "https://lakeside.example.org/iiif/blue/full/843,/0/default.jpg","#)
+        _ = Reducer.reduce(&s, .fetched(.exhibitions, .success(Array(json.utf8))))
+    }
+
+    func testAnExhibitionsPageShowsItsPictureAboveItsText() throws {
+        var s = loaded()
+        withExhibitionPicture(&s)
+        let rows = try XCTUnwrap(Reducer.rows(s))
+        let i = try XCTUnwrap(rows.firstIndex { $0.text == "Blue Hours: Night Paintings" })
+        // 80 × 24: a 78 × 20 page; the picture above the text, 8 rows.
+        let r = PicturesFeature.Request(url: "https://lakeside.example.org/iiif/blue/full/843,/0/default.jpg", columns: 78, rows: 8)
+        send(&s, .clickRow(i), effects: [.pictures(.load(r, .truecolor))]) {
+            $0.page.selection = i
+            Reducer.push(&$0, .exhibitionDetail(1))
+            $0.pictures.slots[r] = .loading
+            $0.pictures.order = [r]
+        }
+        XCTAssertNil(PlayerFeature.figure(s), "the page's figure, not the player's")
+        send(&s, .pictures(.loaded(r, Self.picture))) { $0.pictures.slots[r] = .ready(Self.picture) }
+        assertSnapshot(RootView.render(s, size: Size(width: 80, height: 24)), named: "exhibition-picture-80x24")
+        // An exhibition without a picture (or offline, no copy): the page as it always was.
+        send(&s, .pictures(.loaded(r, Self.picture)))
+        var plain = loaded()
+        Reducer.push(&plain, .exhibitionDetail(1))
+        XCTAssertNil(PicturesFeature.wanted(plain))
+    }
+
     // MARK: Written by the adapter
 
     func testPaintedCellsAreWrittenAgainOnlyWhereRowsChanged() {

@@ -148,6 +148,8 @@ public enum RowSlot: Hashable, Sendable {
 public enum FigureSlot: Hashable, Sendable {
     /// The full player, beside or above the transcript.
     case player
+    /// A text page (an exhibition's), beside or above its text.
+    case page
 }
 
 /// What a feature puts in a figure slot.

@@ -23,7 +23,8 @@ public enum PicturesFeature: Feature {
         case loading
         case ready(Picture)
         case failed(Phrase)
-        /// Not there at all (no such file, HTTP 404): no picture, and nothing said.
+        /// Not there (no such file, HTTP 404) or not reachable now (offline, with no copy kept):
+    /// no picture, and nothing said.
         case missing
     }
 
@@ -86,19 +87,27 @@ public enum PicturesFeature: Feature {
         }
     }
 
-    /// The picture the page on screen wants now, if any: the full player's artwork, as large
-    /// as the page's figure box.
-    public static func wanted(_ state: AppState) -> Request? {
-        guard state.pictures.mode != .off, state.page.route == .player, let app = state.museum,
-            let id = state.player.track?.artworkID, let url = app.artworks[id]?.imageURL,
-            let box = FigureLayout.box(width: state.viewportWidth, rows: state.viewportRows - PlayerLayout.controlRows)
-        else { return nil }
-        return Request(url: url, columns: box.columns, rows: box.rows)
+    /// The picture the page on screen wants now, if any, and where it goes: the full player's
+    /// artwork, an exhibition's picture on its page; as large as the page's figure box.
+    public static func wanted(_ state: AppState) -> (request: Request, slot: FigureSlot)? {
+        guard state.pictures.mode != .off, let app = state.museum else { return nil }
+        let url: String?, slot: FigureSlot, rows: Int
+        if state.page.route == .player {
+            url = state.player.track?.artworkID.flatMap { app.artworks[$0]?.imageURL }
+            (slot, rows) = (.player, state.viewportRows - PlayerLayout.controlRows)
+        } else if case .exhibition(let id)? = HomeFeature.route(in: state) {
+            url = state.exhibitions.value?.first { $0.id == id }?.imageURL
+            (slot, rows) = (.page, state.viewportRows)
+        } else {
+            return nil
+        }
+        guard let url, !url.isEmpty, let box = FigureLayout.box(width: state.viewportWidth, rows: rows) else { return nil }
+        return (Request(url: url, columns: box.columns, rows: box.rows), slot)
     }
 
     /// Asks for the wanted picture unless it is there or on its way.
     static func request(_ state: inout AppState) -> [DocentCore.Effect] {
-        guard case .symbols(let depth) = state.pictures.mode, let r = wanted(state), state.pictures.slots[r] == nil else { return [] }
+        guard case .symbols(let depth) = state.pictures.mode, let r = wanted(state)?.request, state.pictures.slots[r] == nil else { return [] }
         state.pictures.slots[r] = .loading
         state.pictures.order.append(r)
         // Let the oldest finished pictures go (one still loading is kept: its answer is awaited).
@@ -109,7 +118,7 @@ public enum PicturesFeature: Feature {
     }
 
     public static func figure(_ slot: FigureSlot, _ state: AppState) -> Figure? {
-        guard slot == .player, let r = wanted(state) else { return nil }
+        guard let (r, on) = wanted(state), on == slot else { return nil }
         switch state.pictures.slots[r] {
         case .loading?: return .pending(columns: r.columns, rows: r.rows)
         case .ready(let p)?: return .picture(p)

@@ -10,22 +10,9 @@ public enum PlayerView: FeatureView {
         guard let app = state.museum, let page = PlayerFeature.page(app, state) else { return }
         let (controlArea, rest) = area.splitTop(PlayerLayout.controlRows)
         controls(&screen, controlArea, state: state)
-        var text = rest
         // A picture of the artwork (another feature's figure): beside the text on a wide
         // page, above it on a narrow one.
-        let figure = PlayerFeature.figure(state)
-        let room = FigureLayout.split(width: rest.width, rows: rest.height, figure: figure)
-        if let figure, let box = room.figure {
-            let place: Rect
-            if box.beside {
-                place = Rect(x: rest.maxX - box.columns, y: rest.y, width: box.columns, height: rest.height)
-                text = Rect(x: rest.x, y: rest.y, width: room.textWidth, height: rest.height)
-            } else {
-                place = Rect(x: rest.x, y: rest.y, width: rest.width, height: box.rows)
-                text = Rect(x: rest.x, y: rest.maxY - room.textRows, width: rest.width, height: room.textRows)
-            }
-            FigureView.render(&screen, figure, in: place, strings: state.strings)
-        }
+        let text = FigureView.renderBeside(&screen, PlayerFeature.figure(state), in: rest, strings: state.strings)
         TextView.render(&screen, text, page: page, scroll: state.page.scroll, strings: state.strings)
     }
 
