@@ -61,6 +61,7 @@ textwidth:
 
 sampledata:
 	python3 scripts/make_sampledata.py
+	python3 scripts/make-sample-pictures.py
 
 clean:
 	rm -rf .build .test-run

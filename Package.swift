@@ -37,6 +37,9 @@ let package = Package(
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
         // poppler-glib's headers are not in default paths: pkg-config gives SwiftPM the -I flags.
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
+        // Pictures: chafa draws pixels as symbols; GdkPixbuf decodes JPEG, PNG and WebP.
+        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
+        .systemLibrary(name: "CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         // What Swift cannot call: variadics, macros, C globals, signal handlers.
         .target(name: "CShims", dependencies: ["CNcursesw", "CCurl"]),
 
@@ -50,13 +53,14 @@ let package = Package(
         .target(name: "MapRaster", dependencies: ["DocentCore", "CPoppler"]),
         // ICU's Traditional → Simplified Chinese transform (through Foundation), as a table.
         .target(name: "ScriptConversion", dependencies: ["DocentCore"]),
+        .target(name: "Pictures", dependencies: ["DocentCore", "CChafa", "CGdkPixbuf"]),
 
         // Composition root.
         .executableTarget(
             name: "docent",
             dependencies: [
                 "DocentCore", "DocentUI", "DocentApp", "TerminalCurses", "NetCurl", "AudioPlayback",
-                "StateStore", "MapRaster", "ScriptConversion", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "StateStore", "MapRaster", "ScriptConversion", "Pictures", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // The Pulse service (issue 13): HTTP/JSON over a PulseStore (SQLite or PostgreSQL).
@@ -99,7 +103,7 @@ let package = Package(
         .testTarget(
             name: "AdapterTests",
             dependencies: [
-                "NetCurl", "AudioPlayback", "StateStore", "TerminalCurses", "DocentCore", "MapRaster", "DocentUI",
+                "NetCurl", "AudioPlayback", "StateStore", "TerminalCurses", "DocentCore", "MapRaster", "Pictures", "DocentUI",
                 "ScriptConversion",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

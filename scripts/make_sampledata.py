@@ -41,6 +41,15 @@ LANGS = ("en", "es", "zh-hant")
 VOICES = {"en": "en-us", "es": "es", "zh-hant": "cmn-latn-pinyin"}
 SPEED = {"en": 165, "es": 165, "zh-hant": 200}  # words per minute
 IMAGE = "images/none.png"
+# Artworks with a picture of their own, drawn by scripts/make-sample-pictures.py; the others
+# keep IMAGE, a file that does not exist (the guide shows no picture for them).
+PICTURES = {
+    "Harbour at First Light": "images/harbour-at-first-light.png",
+    "Night Ferry": "images/night-ferry.png",
+    "Moon Jar": "images/moon-jar.png",
+    "Indigo Field Coverlet": "images/indigo-field-coverlet.png",
+    "Birch Wood, Evening": "images/birch-wood-evening.png",
+}
 
 # ---------------------------------------------------------------------------
 # Geo registration (spec §c.2): PDF point <-> lat/lon with two anchor pairs.
@@ -1257,10 +1266,11 @@ class Builder:
             })
             if a["copyright"]:
                 rec["copyright_notice"] = a["copyright"]
+            picture = PICTURES.get(a["title"], IMAGE)
             rec.update({
-                "image_url": IMAGE,
-                "thumbnail_full_path": IMAGE,
-                "large_image_full_path": IMAGE,
+                "image_url": picture,
+                "thumbnail_full_path": picture,
+                "large_image_full_path": picture,
                 "audio_commentary": commentary,
             })
             out[str(nid)] = rec
@@ -1744,7 +1754,8 @@ a real place.
 
 All URLs in `appData.json` are relative to the document (`audio/…`, `maps/…`,
 `search/…`; `data_api_url` is empty); the `https://example.org/…` links are
-placeholders. Images are not included (`images/none.png` does not exist).
+placeholders. Five artworks have pictures (`images/*.png`, drawn by
+`scripts/make-sample-pictures.py`); the others point at `images/none.png`, which does not exist.
 
 Test hooks worth knowing: keypad number {shared} is shared by two artworks; one
 tapestry has two numbers ({two}); the highlights tour answers to keypad {tour_number};

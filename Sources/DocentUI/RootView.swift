@@ -40,7 +40,10 @@ public enum RootView {
         case .list(_, let rows):
             ListView.render(&screen, inner, rows: rows, selection: state.page.selection, strings: s)
         case .text(let page):
-            TextView.render(&screen, inner, page: page, scroll: state.page.scroll, strings: s)
+            // A feature's figure on the page (an exhibition's picture), beside or above the text.
+            let figure = state.features.all.lazy.compactMap { $0.figure(.page, state) }.first
+            let text = FigureView.renderBeside(&screen, figure, in: inner, strings: s)
+            TextView.render(&screen, text, page: page, scroll: state.page.scroll, strings: s)
         case .message(let text):
             for (k, l) in Wrap.lines(text, width: inner.width).prefix(inner.height).enumerated() {
                 screen.put(l, x: inner.x, y: inner.y + k, style: Style(role: .muted))

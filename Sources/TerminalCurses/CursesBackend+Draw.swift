@@ -35,10 +35,10 @@ extension CursesBackend {
             wnoutrefresh(window)
             doupdate()
         }
-        if hyperlinks {
-            let spans = Hyperlinks.spans(previous: previousLinks, current: screen.links, changedRows: changedRows, full: full)
-            writeRaw(Hyperlinks.escapes(for: spans, in: screen, visible: terminal, sgr: theme.palette.sgr))
-        }
+        // Links, then cells in a picture's own colours, written again after ncurses.
+        var spans = hyperlinks ? Hyperlinks.spans(previous: previousLinks, current: screen.links, changedRows: changedRows, full: full) : []
+        spans += PaintedCells.spans(in: screen, changedRows: changedRows, full: full)
+        writeRaw(Hyperlinks.escapes(for: spans, in: screen, visible: terminal, sgr: theme.palette.sgr))
     }
 
     /// Writes bytes straight to the terminal, after everything ncurses has written (doupdate

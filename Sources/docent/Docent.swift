@@ -17,6 +17,8 @@ struct Docent: ParsableCommand {
               --config <file>         the configuration (default:
                                       $XDG_CONFIG_HOME/docent/config.toml)
               --hyperlinks <mode>     clickable links: auto, always or never
+              --images <mode>         pictures of the artworks: auto, always, symbols
+                                      or never
               --state <file>          the state database (default:
                                       $XDG_DATA_HOME/docent/state.sqlite)
               --pulse <where>         Visitor Pulse: sqlite:PATH (default:

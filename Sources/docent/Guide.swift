@@ -25,6 +25,9 @@ struct Guide: ParsableCommand {
     @Option(help: "Clickable links (OSC 8): auto, always or never (default: auto, by terminal).")
     var hyperlinks: String?
 
+    @Option(help: "Pictures of the artworks: auto, always, symbols or never (default: auto, by terminal; NO_COLOR: none).")
+    var images: String?
+
     @Option(name: .customLong("state"), help: "State database (default: $XDG_DATA_HOME/docent/state.sqlite).")
     var statePath: String?
 
@@ -105,6 +108,17 @@ struct Guide: ParsableCommand {
             linkMode = m
         }
 
+        // Pictures: the flag, else the configuration's `images`, else auto; decided for this
+        // terminal as hyperlinks are.
+        var imageSetting = ImageSetting.auto
+        for (origin, text) in [("images in \(configPath)", cfg.features["images"]), ("--images", images)] {
+            guard let text else { continue }
+            guard let setting = ImageSetting(parsing: text) else {
+                throw failure("\(origin) must be auto, always, symbols or never, not '\(text)'")
+            }
+            imageSetting = setting
+        }
+
         let backend: CursesBackend
         let links = Hyperlinks.enabled(mode: linkMode, environment: env)
         switch CursesBackend.open(colors: env["NO_COLOR"].map(\.isEmpty) ?? true, hyperlinks: links) {
@@ -130,6 +144,7 @@ struct Guide: ParsableCommand {
             clock: Date.init, monotonic: { DispatchTime.now().uptimeNanoseconds })
         loop.exitAfterFirstLoadedFrame = env["DOCENT_BENCH_FIRST_FRAME"] == "1"
         loop.send(.launched(restored: restored, languageOverride: language))
+        loop.send(.pictures(.modeResolved(PictureMode.resolve(imageSetting, environment: env))))
         if let p = stateProblem { loop.send(.persistenceFailed(p)) }
         _ = loop.run()
         audio.stop()

@@ -48,6 +48,7 @@ enum Runners {
             AnyRunner(SearchRunner.self, context: context),
             AnyRunner(MemberRunner.self, context: context),
             AnyRunner(PulseRunner.self, context: context),
+            AnyRunner(PicturesRunner.self, context: context),
         ]
     }
 }

@@ -120,6 +120,8 @@ public enum FeatureEvent: Equatable, Sendable {
     case settled
     /// The visitor quits; what a feature must stop (the player's sound) is said here.
     case quitting
+    /// The room for pages changed (`viewportRows`/`viewportWidth`): the terminal was resized.
+    case resized
 }
 
 /// What the visitor does to a feature's box (`Feature.Overlay`); the shared keys send these.
@@ -145,6 +147,24 @@ public enum RowSlot: Hashable, Sendable {
     /// One line above the status line, on every page (the first row any feature gives; an
     /// announcement's banner).
     case aboveStatus
+}
+
+/// Where on a shared page a feature may put a figure (a picture).
+public enum FigureSlot: Hashable, Sendable {
+    /// The full player, beside or above the transcript.
+    case player
+    /// A text page (an exhibition's), beside or above its text.
+    case page
+}
+
+/// What a feature puts in a figure slot.
+public enum Figure: Equatable, Sendable {
+    /// Room kept for something on its way (the page does not jump when it comes).
+    case pending(columns: Int, rows: Int)
+    /// A picture to draw.
+    case picture(Picture)
+    /// One line instead (why there is no picture).
+    case note(Phrase)
 }
 
 /// One feature of the guide: its state, actions, routes, effects, hooks and saved values.
@@ -179,6 +199,8 @@ public protocol Feature {
     /// at positions, a stable reordering); `route` is the page's. The same rows reach the
     /// renderer and the reducer, so Enter does what is drawn.
     static func decorate(_ rows: [Row], on route: DocentCore.Route, _ state: AppState) -> [Row]
+    /// Its figure on a shared page (nil: none).
+    static func figure(_ slot: FigureSlot, _ state: AppState) -> Figure?
     /// `%NAME%` placeholders it fills in museum messages (nil: none of its own).
     static func placeholders(_ state: AppState) -> [String: String]
     /// What it keeps between runs (nil: nothing to keep).
@@ -197,6 +219,7 @@ extension Feature {
     public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] { [] }
     public static func rows(for slot: RowSlot, _ state: AppState) -> [Row] { [] }
     public static func decorate(_ rows: [Row], on route: DocentCore.Route, _ state: AppState) -> [Row] { rows }
+    public static func figure(_ slot: FigureSlot, _ state: AppState) -> Figure? { nil }
     public static func move(_ delta: Int, _ state: inout AppState) -> [DocentCore.Effect] { [] }
     public static func placeholders(_ state: AppState) -> [String: String] { [:] }
     public static func saved(_ state: AppState) -> Saved? { nil }
@@ -240,6 +263,7 @@ public struct AnyFeature: Sendable {
     let content: @Sendable (FeatureValue, AppState) -> PageContent?
     let rows: @Sendable (RowSlot, AppState) -> [Row]
     let decorate: @Sendable ([Row], Route, AppState) -> [Row]
+    let figureOf: @Sendable (FigureSlot, AppState) -> Figure?
     let move: @Sendable (Int, inout AppState) -> [Effect]
     let placeholders: @Sendable (AppState) -> [String: String]
     let saved: @Sendable (AppState) -> FeatureValue?
@@ -255,6 +279,7 @@ public struct AnyFeature: Sendable {
         content = { r, state in r.as(F.Route.self).map { F.content($0, state) } }
         rows = { F.rows(for: $0, $1) }
         decorate = { F.decorate($0, on: $1, $2) }
+        figureOf = { F.figure($0, $1) }
         move = { F.move($0, &$1) }
         placeholders = { F.placeholders($0) }
         saved = { F.saved($0).map { FeatureValue(F.id, $0) } }
@@ -265,6 +290,8 @@ public struct AnyFeature: Sendable {
 
     /// The rows this feature adds to a shared list.
     public func rows(for slot: RowSlot, _ state: AppState) -> [Row] { rows(slot, state) }
+    /// Its figure in `slot`, if any.
+    public func figure(_ slot: FigureSlot, _ state: AppState) -> Figure? { figureOf(slot, state) }
 
     /// Where the page `route` (one of this feature's) is about on the map.
     public func place(_ route: FeatureValue, _ state: AppState) -> MapItemID? { placeOf(route, state) }

@@ -116,9 +116,10 @@ public enum Reducer {
             }
             return activate(&state)
         case .viewportChanged(let rows, let width):
+            let before = (state.viewportRows, state.viewportWidth)
             state.viewportRows = max(1, rows)
             state.viewportWidth = max(1, width)
-            return []
+            return before == (state.viewportRows, state.viewportWidth) ? [] : broadcast(.resized, &state)
         case .tick(let now):
             state.now = now
             return broadcast(.tick, &state)
@@ -258,8 +259,12 @@ public enum Reducer {
             let target = min(max(0, current.addingReportingOverflow(delta).partialValue), selectable.count - 1)
             page.selection = selectable[target]
         case .text(let text):
-            let total = text.lines(width: state.viewportWidth, strings: state.strings).count
-            let maxScroll = max(0, total - state.viewportRows)
+            // The text beside or under a feature's figure (an exhibition's picture), if any.
+            let now = state
+            let figure = now.features.all.lazy.compactMap { $0.figure(.page, now) }.first
+            let room = FigureLayout.split(width: state.viewportWidth, rows: state.viewportRows, figure: figure)
+            let total = text.lines(width: room.textWidth, strings: state.strings).count
+            let maxScroll = max(0, total - room.textRows)
             page.scroll = min(max(0, page.scroll.addingReportingOverflow(delta).partialValue), maxScroll)
         case .custom(let id, _):
             // A feature's own screen: the mouse wheel (its keys are its own).

@@ -92,6 +92,9 @@ public struct AnsiPalette: Equatable, Sendable {
         let (fg, bg) = colours(style)
         if let fg { codes.append(fg < 8 ? "\(30 + fg)" : "\(90 + fg - 8)") }
         if let bg { codes.append(bg < 8 ? "\(40 + bg)" : "\(100 + bg - 8)") }
+        // A picture's colours are its own, whatever the palette.
+        if let c = style.foreground { codes.append(c.sgr(background: false)) }
+        if let c = style.background { codes.append(c.sgr(background: true)) }
         return "\u{1B}[" + codes.joined(separator: ";") + "m"
     }
 }

@@ -7,6 +7,7 @@ public enum Registry {
         FeatureEntry(KeypadView.self),
         FeatureEntry(ToursView.self),
         FeatureEntry(PlayerView.self),
+        FeatureEntry(core: PicturesFeature.self),
         FeatureEntry(core: InfoFeature.self),
         FeatureEntry(MapScreen.self),
         FeatureEntry(SearchScreen.self),

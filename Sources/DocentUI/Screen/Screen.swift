@@ -197,6 +197,8 @@ public struct Screen: Equatable, Sendable {
         if s.reverse { parts.append("reverse") }
         if s.dim { parts.append("dim") }
         if s.underline { parts.append("underline") }
+        if let c = s.foreground { parts.append("fg" + c.code) }
+        if let c = s.background { parts.append("bg" + c.code) }
         return parts.joined(separator: " ")
     }
 }

@@ -11,6 +11,10 @@ public struct Style: Hashable, Sendable {
     public var reverse: Bool
     public var dim: Bool
     public var underline: Bool
+    /// A picture's own colours (nil: the role's). Written by the terminal adapter itself, after
+    /// ncurses, as SGR colours (see `AnsiPalette.sgr`).
+    public var foreground: PictureColour? = nil
+    public var background: PictureColour? = nil
 
     public init(
         role: Role = .normal, bold: Bool = false, reverse: Bool = false, dim: Bool = false,

@@ -248,7 +248,7 @@ public enum MemberFeature: Feature {
             guard state.museum != nil else { return [] }
             queueExpirationMessages(&state)
             return recheckStoredCard(&state)
-        case .languageChanged, .tick, .navigated, .playerChanged, .settled, .quitting:
+        case .languageChanged, .tick, .navigated, .playerChanged, .settled, .quitting, .resized:
             return []
         }
     }

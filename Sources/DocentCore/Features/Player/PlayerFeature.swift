@@ -107,7 +107,7 @@ public enum PlayerFeature: Feature {
             return saved(state) == nil ? [] : [.audio(.volume(state.player.volume))]
         case .quitting:
             return state.player.isActive ? [.audio(.stop)] : []
-        case .documentLoaded, .languageChanged, .tick, .navigated, .playerChanged, .settled:
+        case .documentLoaded, .languageChanged, .tick, .navigated, .playerChanged, .settled, .resized:
             return []
         }
     }
@@ -120,10 +120,17 @@ public enum PlayerFeature: Feature {
     /// The mouse wheel or the arrows on the full player: scroll the page under the controls.
     public static func move(_ delta: Int, _ state: inout AppState) -> [DocentCore.Effect] {
         guard let app = state.museum, let text = page(app, state) else { return [] }
-        let total = text.lines(width: state.viewportWidth, strings: state.strings).count
-        let maxScroll = max(0, total - (state.viewportRows - PlayerLayout.controlRows))
+        // The text beside or under a picture, if a feature puts one there.
+        let room = FigureLayout.split(width: state.viewportWidth, rows: state.viewportRows - PlayerLayout.controlRows, figure: figure(state))
+        let total = text.lines(width: room.textWidth, strings: state.strings).count
+        let maxScroll = max(0, total - room.textRows)
         state.page.scroll = min(max(0, state.page.scroll.addingReportingOverflow(delta).partialValue), maxScroll)
         return []
+    }
+
+    /// The figure another feature puts on the full player (the artwork's picture), if any.
+    public static func figure(_ state: AppState) -> Figure? {
+        state.features.all.lazy.compactMap { $0.figure(.player, state) }.first
     }
 
     // MARK: For other features

@@ -192,7 +192,7 @@ public enum TourFeature: Feature {
         case .settled:
             offerResume(&state)
             return []
-        case .launched, .documentLoaded, .languageChanged, .tick, .navigated, .quitting:
+        case .launched, .documentLoaded, .languageChanged, .tick, .navigated, .quitting, .resized:
             return []
         }
     }

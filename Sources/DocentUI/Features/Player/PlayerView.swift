@@ -8,8 +8,11 @@ public enum PlayerView: FeatureView {
     /// The full player: the controls, then the page of the track under them.
     public static func render(_ screen: inout Screen, _ area: Rect, state: AppState) {
         guard let app = state.museum, let page = PlayerFeature.page(app, state) else { return }
-        let (controlArea, text) = area.splitTop(PlayerLayout.controlRows)
+        let (controlArea, rest) = area.splitTop(PlayerLayout.controlRows)
         controls(&screen, controlArea, state: state)
+        // A picture of the artwork (another feature's figure): beside the text on a wide
+        // page, above it on a narrow one.
+        let text = FigureView.renderBeside(&screen, PlayerFeature.figure(state), in: rest, strings: state.strings)
         TextView.render(&screen, text, page: page, scroll: state.page.scroll, strings: state.strings)
     }
 

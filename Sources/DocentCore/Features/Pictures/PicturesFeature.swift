@@ -1,0 +1,145 @@
+import Foundation
+
+/// Pictures of the artworks: which one the page on screen wants, at what size, and what came
+/// back. The composition root decides the terminal's mode at start (`PictureMode.resolve`, from
+/// the `images` setting and the environment, as it decides hyperlinks) and sends it as
+/// `.modeResolved`; the shell (`PicturesRunner`) fetches, decodes and draws each picture off
+/// the loop thread; the core keeps the results by URL and
+/// size and gives them to the pages that have a figure slot (the full player).
+public enum PicturesFeature: Feature {
+    /// A picture of `url` drawn in at most `columns × rows` cells.
+    public struct Request: Hashable, Sendable {
+        public var url: String
+        public var columns: Int
+        public var rows: Int
+        public init(url: String, columns: Int, rows: Int) {
+            self.url = url
+            self.columns = columns
+            self.rows = rows
+        }
+    }
+
+    public enum Slot: Equatable, Sendable {
+        case loading
+        case ready(Picture)
+        case failed(Phrase)
+        /// Not there (no such file, HTTP 404) or not reachable now (offline, with no copy kept):
+    /// no picture, and nothing said.
+        case missing
+    }
+
+    public struct State: Equatable, Sendable {
+        /// `.off` until the shell has said what this terminal can show.
+        public var mode: PictureMode = .off
+        public var slots: [Request: Slot] = [:]
+        /// The requests in `slots`, oldest first (the oldest finished ones are let go).
+        public var order: [Request] = []
+        public init() {}
+    }
+
+    public enum Action: Equatable, Sendable {
+        /// What this terminal shows, from the `images` setting and the environment (sent once
+        /// at start by the composition root).
+        case modeResolved(PictureMode)
+        case loaded(Request, Picture)
+        case failed(Request, String)
+        case missing(Request)
+    }
+
+    public enum Effect: Equatable, Sendable {
+        /// Fetch, decode and draw a picture in these colours.
+        case load(Request, PictureMode.ColourDepth)
+    }
+
+    public static let id = FeatureID("pictures")
+    public static let initialState = State()
+    /// `images = "auto" | "always" | "symbols" | "never"` (read by the composition root).
+    public static let configKeys = ["images"]
+    /// Pictures kept in memory (a few screens' worth; each is a few thousand cells).
+    public static let keep = 12
+
+    public static func reduce(_ state: inout AppState, _ action: Action) -> [DocentCore.Effect] {
+        switch action {
+        case .modeResolved(let mode):
+            state.pictures.mode = mode
+            return request(&state)
+        case .loaded(let r, let picture):
+            guard state.pictures.slots[r] == .loading else { return [] }
+            state.pictures.slots[r] = .ready(picture)
+            return []
+        case .failed(let r, let message):
+            guard state.pictures.slots[r] == .loading else { return [] }
+            state.pictures.slots[r] = .failed(.key("pictures.failed", ["reason": .verbatim(message)]))
+            return []
+        case .missing(let r):
+            guard state.pictures.slots[r] == .loading else { return [] }
+            state.pictures.slots[r] = .missing
+            return []
+        }
+    }
+
+    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+        switch event {
+        case .documentLoaded, .navigated, .playerChanged, .resized:
+            return request(&state)
+        case .launched, .languageChanged, .tick, .settled, .quitting:
+            return []
+        }
+    }
+
+    /// The picture the page on screen wants now, if any, and where it goes: the full player's
+    /// artwork, an exhibition's picture on its page; as large as the page's figure box.
+    public static func wanted(_ state: AppState) -> (request: Request, slot: FigureSlot)? {
+        guard state.pictures.mode != .off, let app = state.museum else { return nil }
+        let url: String?, slot: FigureSlot, rows: Int
+        if state.page.route == .player {
+            url = state.player.track?.artworkID.flatMap { app.artworks[$0]?.imageURL }
+            (slot, rows) = (.player, state.viewportRows - PlayerLayout.controlRows)
+        } else if case .exhibition(let id)? = HomeFeature.route(in: state) {
+            url = state.exhibitions.value?.first { $0.id == id }?.imageURL
+            (slot, rows) = (.page, state.viewportRows)
+        } else {
+            return nil
+        }
+        guard let url, !url.isEmpty, let box = FigureLayout.box(width: state.viewportWidth, rows: rows) else { return nil }
+        return (Request(url: url, columns: box.columns, rows: box.rows), slot)
+    }
+
+    /// Asks for the wanted picture unless it is there or on its way.
+    static func request(_ state: inout AppState) -> [DocentCore.Effect] {
+        guard case .symbols(let depth) = state.pictures.mode, let r = wanted(state)?.request, state.pictures.slots[r] == nil else { return [] }
+        state.pictures.slots[r] = .loading
+        state.pictures.order.append(r)
+        // Let the oldest finished pictures go (one still loading is kept: its answer is awaited).
+        while state.pictures.order.count > keep, let i = state.pictures.order.firstIndex(where: { state.pictures.slots[$0] != .loading }) {
+            state.pictures.slots[state.pictures.order.remove(at: i)] = nil
+        }
+        return [effect(.load(r, depth))]
+    }
+
+    public static func figure(_ slot: FigureSlot, _ state: AppState) -> Figure? {
+        guard let (r, on) = wanted(state), on == slot else { return nil }
+        switch state.pictures.slots[r] {
+        case .loading?: return .pending(columns: r.columns, rows: r.rows)
+        case .ready(let p)?: return .picture(p)
+        case .failed(let phrase)?: return .note(phrase)
+        case .missing?, nil: return nil
+        }
+    }
+}
+
+extension AppState {
+    /// The pictures' state: only their actions change it.
+    public var pictures: PicturesFeature.State {
+        get { self[PicturesFeature.self] }
+        set { self[PicturesFeature.self] = newValue }
+    }
+}
+
+extension AppAction {
+    public static func pictures(_ a: PicturesFeature.Action) -> AppAction { PicturesFeature.action(a) }
+}
+
+extension Effect {
+    public static func pictures(_ e: PicturesFeature.Effect) -> Effect { PicturesFeature.effect(e) }
+}

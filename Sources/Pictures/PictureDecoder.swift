@@ -1,0 +1,185 @@
+import CGdkPixbuf
+import DocentCore
+import Foundation
+
+/// Decoded pixels: `width × height` RGBA, 8 bits a channel, rows `width × 4` bytes apart.
+public struct PixelRaster: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    public let rgba: [UInt8]
+}
+
+/// Decodes JPEG, PNG and WebP with GdkPixbuf (a thin adapter: it translates, it does not
+/// decide). Hostile input is a message, never a stall or a crash: the file size is checked
+/// first, the kind is recognised by its first bytes (an HTML error page saved as `.jpg` is
+/// named as such), and the pixel count is checked from the header before any pixels are
+/// decoded (GdkPixbuf says the size before it allocates; a refused size stops the decoder).
+public enum PictureDecoder {
+    /// The largest file decoded.
+    public static let maxFileBytes = 20 * 1024 * 1024
+    /// The most pixels an image may declare (about 7,000 × 7,000).
+    public static let maxPixels = 50_000_000
+    /// Larger images are scaled down while decoding to at most this many pixels a side
+    /// (more than a terminal can show).
+    public static let maxSide = 1024
+
+    /// GdkPixbuf's loaders are not used from several threads at once.
+    private static let lock = NSLock()
+
+    /// What the first bytes say the file is.
+    public enum Kind: String, Sendable { case jpeg = "JPEG", png = "PNG", webp = "WebP", gif = "GIF" }
+
+    /// The kind of image `bytes` starts like, or why it is not one.
+    public static func sniff(_ bytes: [UInt8]) -> Result<Kind, LoadFailure> {
+        func starts(_ p: [UInt8], at o: Int = 0) -> Bool { bytes.count >= o + p.count && Array(bytes[o..<(o + p.count)]) == p }
+        if starts([0xFF, 0xD8, 0xFF]) { return .success(.jpeg) }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .success(.png) }
+        if starts(Array("RIFF".utf8)), starts(Array("WEBP".utf8), at: 8) { return .success(.webp) }
+        if starts(Array("GIF8".utf8)) { return .success(.gif) }
+        if bytes.isEmpty { return .failure(LoadFailure("the picture is empty")) }
+        let head = String(decoding: bytes.prefix(512), as: UTF8.self).lowercased()
+        let trimmed = head.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        if trimmed.hasPrefix("<!doctype html") || trimmed.hasPrefix("<html") || (trimmed.hasPrefix("<") && head.contains("<body")) {
+            return .failure(LoadFailure("not a picture but a web page (HTML)"))
+        }
+        return .failure(LoadFailure("not a JPEG, PNG or WebP picture"))
+    }
+
+    /// Pixels of `bytes`, scaled down to `maxSide` if larger; or a message a visitor can read.
+    public static func decode(_ bytes: [UInt8]) -> Result<PixelRaster, LoadFailure> {
+        guard bytes.count <= maxFileBytes else {
+            return .failure(LoadFailure("the picture is \(bytes.count / (1024 * 1024)) MB; pictures larger than \(maxFileBytes / (1024 * 1024)) MB are not shown"))
+        }
+        let kind: Kind
+        switch sniff(bytes) {
+        case .success(let k): kind = k
+        case .failure(let f): return .failure(f)
+        }
+        if let missing = incomplete(bytes, kind) {
+            return .failure(LoadFailure("the \(kind.rawValue) picture is incomplete (\(missing)); it may have been cut off while downloading"))
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        guard let loader = gdk_pixbuf_loader_new() else { return .failure(LoadFailure("GdkPixbuf could not start")) }
+        defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
+        let gate = SizeGate()
+        let userData = Unmanaged.passUnretained(gate).toOpaque()
+        let callback: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, gint, gint, gpointer?) -> Void = { loader, w, h, data in
+            guard let data else { return }
+            let gate = Unmanaged<SizeGate>.fromOpaque(data).takeUnretainedValue()
+            gate.width = Int(w)
+            gate.height = Int(h)
+            let (pixels, overflow) = Int(w).multipliedReportingOverflow(by: Int(h))
+            if w <= 0 || h <= 0 || overflow || pixels > PictureDecoder.maxPixels {
+                gate.refused = true
+                // A zero size makes every GdkPixbuf loader stop before allocating the image.
+                gdk_pixbuf_loader_set_size(loader, 0, 0)
+                return
+            }
+            let side = max(Int(w), Int(h))
+            if side > PictureDecoder.maxSide {
+                let scale = Double(PictureDecoder.maxSide) / Double(side)
+                gdk_pixbuf_loader_set_size(loader, gint(max(1, (Double(w) * scale).rounded())), gint(max(1, (Double(h) * scale).rounded())))
+            }
+        }
+        g_signal_connect_data(UnsafeMutableRawPointer(loader), "size-prepared", unsafeBitCast(callback, to: GCallback.self), userData, nil, GConnectFlags(rawValue: 0))
+        var error: UnsafeMutablePointer<GError>?
+        // Fed in pieces, so a refused size stops the work at once.
+        var offset = 0
+        var failed: String?
+        let chunk = 64 * 1024
+        while offset < bytes.count, failed == nil, !gate.refused {
+            let n = min(chunk, bytes.count - offset)
+            let ok = bytes.withUnsafeBufferPointer { gdk_pixbuf_loader_write(loader, $0.baseAddress! + offset, gsize(n), &error) }
+            if ok == 0 { failed = take(&error) ?? "the \(kind.rawValue) picture is damaged" }
+            offset += n
+        }
+        let closed = gdk_pixbuf_loader_close(loader, &error)
+        let closeError = take(&error)
+        withExtendedLifetime(gate) {}
+        if gate.refused {
+            return .failure(LoadFailure("the picture is \(gate.width) × \(gate.height) pixels; pictures over \(maxPixels / 1_000_000) million pixels are not shown"))
+        }
+        if let failed { return .failure(LoadFailure("the \(kind.rawValue) picture cannot be read (\(failed))")) }
+        if closed == 0 {
+            return .failure(LoadFailure("the \(kind.rawValue) picture is incomplete or damaged (\(closeError ?? "GdkPixbuf could not finish it"))"))
+        }
+        guard let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
+            return .failure(LoadFailure("the \(kind.rawValue) picture has no pixels"))
+        }
+        return copy(pixbuf)
+    }
+
+    /// What is missing from the end of a file cut short, or nil. GdkPixbuf shows a JPEG cut
+    /// in half as its top half (grey below) without an error, so the ends are checked here: a
+    /// JPEG's end marker (FF D9) after its last scan (FF DA; inside a scan FF is always
+    /// followed by 00 or a restart marker), a PNG's IEND chunk, a WebP's RIFF length.
+    static func incomplete(_ b: [UInt8], _ kind: Kind) -> String? {
+        switch kind {
+        case .jpeg:
+            var lastScan: Int?
+            var i = b.count - 2
+            while i >= 0 {
+                if b[i] == 0xFF, b[i + 1] == 0xDA { lastScan = i; break }
+                i -= 1
+            }
+            guard let scan = lastScan else { return "no image data" }
+            var j = scan + 2
+            while j + 1 < b.count {
+                if b[j] == 0xFF, b[j + 1] == 0xD9 { return nil }
+                j += 1
+            }
+            return "no end marker"
+        case .png:
+            let iend: [UInt8] = Array("IEND".utf8)
+            guard b.count >= 12 else { return "no IEND chunk" }
+            for i in stride(from: b.count - 8, through: 8, by: -1) where Array(b[i..<(i + 4)]) == iend { return nil }
+            return "no IEND chunk"
+        case .webp:
+            guard b.count >= 12 else { return "no RIFF length" }
+            let length = Int(b[4]) | Int(b[5]) << 8 | Int(b[6]) << 16 | Int(b[7]) << 24
+            return b.count >= 8 + length ? nil : "\(b.count) of \(8 + length) bytes"
+        case .gif:
+            return b.last == 0x3B ? nil : "no trailer"
+        }
+    }
+
+    /// The message of a GError, freed.
+    private static func take(_ error: inout UnsafeMutablePointer<GError>?) -> String? {
+        guard let e = error else { return nil }
+        defer {
+            g_error_free(e)
+            error = nil
+        }
+        return e.pointee.message.map { String(cString: $0) }
+    }
+
+    /// The pixbuf's pixels as RGBA rows without padding.
+    private static func copy(_ pixbuf: OpaquePointer) -> Result<PixelRaster, LoadFailure> {
+        let w = Int(gdk_pixbuf_get_width(pixbuf)), h = Int(gdk_pixbuf_get_height(pixbuf))
+        let channels = Int(gdk_pixbuf_get_n_channels(pixbuf)), stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        let bits = Int(gdk_pixbuf_get_bits_per_sample(pixbuf))
+        guard w > 0, h > 0, bits == 8, channels == 3 || channels == 4, stride >= w * channels,
+            let src = gdk_pixbuf_read_pixels(pixbuf)
+        else { return .failure(LoadFailure("the picture's pixels are in a form Docent does not read")) }
+        var out = [UInt8](repeating: 255, count: w * h * 4)
+        for y in 0..<h {
+            let row = src + y * stride
+            for x in 0..<w {
+                let s = row + x * channels, d = (y * w + x) * 4
+                out[d] = s[0]
+                out[d + 1] = s[1]
+                out[d + 2] = s[2]
+                if channels == 4 { out[d + 3] = s[3] }
+            }
+        }
+        return .success(PixelRaster(width: w, height: h, rgba: out))
+    }
+}
+
+/// What the decoder said about the size, seen from the size-prepared callback.
+private final class SizeGate {
+    var width = 0
+    var height = 0
+    var refused = false
+}

@@ -1,0 +1,189 @@
+import CGdkPixbuf
+import DocentCore
+import Foundation
+import Pictures
+import XCTest
+
+/// The picture adapter on real files made here: JPEG and PNG written by GdkPixbuf's own
+/// encoders, and hostile ones (truncated, an HTML page named .jpg, a PNG header claiming
+/// 20,000 × 20,000 pixels, too many bytes); chafa's grid for them; the disk cache offline.
+final class PicturesTests: XCTestCase {
+    /// A `width × height` image, left half red, right half blue, as `type` ("png", "jpeg").
+    static func encoded(_ type: String, width: Int = 64, height: Int = 48) throws -> [UInt8] {
+        guard let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, gint(width), gint(height)) else { throw Failure("no pixbuf") }
+        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        let p = gdk_pixbuf_get_pixels(pixbuf)!
+        for y in 0..<height {
+            for x in 0..<width {
+                let o = y * stride + x * 3
+                (p[o], p[o + 1], p[o + 2]) = x < width / 2 ? (220, 20, 20) : (20, 20, 220)
+            }
+        }
+        var buffer: UnsafeMutablePointer<gchar>?
+        var size: gsize = 0
+        var error: UnsafeMutablePointer<GError>?
+        guard gdk_pixbuf_save_to_bufferv(pixbuf, &buffer, &size, type, nil, nil, &error) != 0, let buffer else {
+            throw Failure("cannot encode \(type)")
+        }
+        defer { g_free(buffer) }
+        return Array(UnsafeRawBufferPointer(start: buffer, count: Int(size)))
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ d: String) { description = d }
+    }
+
+    func decoded(_ bytes: [UInt8], file: StaticString = #filePath, line: UInt = #line) throws -> PixelRaster {
+        switch PictureDecoder.decode(bytes) {
+        case .success(let r): return r
+        case .failure(let f): throw Failure("not decoded: \(f.message)")
+        }
+    }
+
+    func failure(_ bytes: [UInt8]) -> String? {
+        if case .failure(let f) = PictureDecoder.decode(bytes) { return f.message }
+        return nil
+    }
+
+    func testJPEGAndPNGDecodeToTheirPixels() throws {
+        // WebP through Debian's webp-pixbuf-loader (scripts/deps.sh), which also encodes it.
+        for type in ["png", "jpeg", "webp"] {
+            let r = try decoded(try Self.encoded(type))
+            XCTAssertEqual([r.width, r.height], [64, 48], type)
+            XCTAssertEqual(r.rgba.count, 64 * 48 * 4)
+            // Left half red, right half blue (JPEG within its loss).
+            let left = Array(r.rgba[(24 * 64 + 8) * 4..<(24 * 64 + 8) * 4 + 3]), right = Array(r.rgba[(24 * 64 + 56) * 4..<(24 * 64 + 56) * 4 + 3])
+            XCTAssertGreaterThan(Int(left[0]), 180, type)
+            XCTAssertLessThan(Int(left[2]), 60, type)
+            XCTAssertGreaterThan(Int(right[2]), 180, type)
+            XCTAssertLessThan(Int(right[0]), 60, type)
+        }
+    }
+
+    func testATruncatedWebPIsAMessage() throws {
+        let webp = try Self.encoded("webp", width: 300, height: 200)
+        XCTAssertEqual(PictureDecoder.sniff(webp), .success(.webp))
+        XCTAssertEqual(failure(Array(webp.prefix(webp.count - 10))), "the WebP picture is incomplete (\(webp.count - 10) of \(webp.count) bytes); it may have been cut off while downloading")
+    }
+
+    func testATruncatedJPEGIsAMessage() throws {
+        let jpeg = try Self.encoded("jpeg", width: 300, height: 200)
+        let message = failure(Array(jpeg.prefix(jpeg.count / 2)))
+        XCTAssertNotNil(message)
+        XCTAssertTrue(message?.contains("JPEG") ?? false, message ?? "")
+        XCTAssertEqual(message, "the JPEG picture is incomplete (no end marker); it may have been cut off while downloading")
+        XCTAssertNotNil(failure(Array(jpeg.prefix(4))), "only the magic bytes")
+        let png = try Self.encoded("png", width: 300, height: 200)
+        XCTAssertEqual(failure(Array(png.prefix(png.count - 20))), "the PNG picture is incomplete (no IEND chunk); it may have been cut off while downloading")
+    }
+
+    func testAnHTMLPageNamedJPGIsNamed() {
+        let html = Array("\n<!DOCTYPE html><html><head><title>404</title></head><body>Not found</body></html>".utf8)
+        XCTAssertEqual(failure(html), "not a picture but a web page (HTML)")
+        XCTAssertEqual(failure(Array("GIF? no: plain text".utf8)), "not a JPEG, PNG or WebP picture")
+        XCTAssertEqual(failure([]), "the picture is empty")
+    }
+
+    /// A PNG whose header claims 20,000 × 20,000 pixels (1.6 GB decoded) is refused from the
+    /// header, at once, without allocating it.
+    func testAHugePNGIsRefusedFromItsHeader() {
+        let start = Date()
+        let message = failure(Self.pngHeader(width: 20000, height: 20000))
+        XCTAssertEqual(message, "the picture is 20000 × 20000 pixels; pictures over 50 million pixels are not shown")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 2)
+    }
+
+    func testTooManyBytesAreRefusedBeforeDecoding() {
+        let big = [UInt8]([0xFF, 0xD8, 0xFF]) + [UInt8](repeating: 0, count: PictureDecoder.maxFileBytes)
+        XCTAssertEqual(failure(big), "the picture is 20 MB; pictures larger than 20 MB are not shown")
+    }
+
+    /// The signature, an IHDR chunk (8-bit RGB) and an IDAT of a few zero bytes.
+    static func pngHeader(width: UInt32, height: UInt32) -> [UInt8] {
+        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return be(UInt32(data.count)) + body + be(crc32(body))
+        }
+        let ihdr = be(width) + be(height) + [8, 2, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]) + chunk("IEND", [])
+    }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var c: UInt32 = 0xFFFF_FFFF
+        for b in bytes {
+            c ^= UInt32(b)
+            for _ in 0..<8 { c = (c & 1) != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        }
+        return ~c
+    }
+
+    func testALargePictureIsScaledDownWhileDecoding() throws {
+        let r = try decoded(try Self.encoded("jpeg", width: 2048, height: 1024))
+        XCTAssertEqual([r.width, r.height], [1024, 512])
+    }
+
+    /// chafa fits the picture inside the cells asked, shape kept (cells twice as tall as wide),
+    /// and colours the red half red and the blue half blue in every depth.
+    func testChafaDrawsTheHalvesInTheirColours() throws {
+        let raster = try decoded(try Self.encoded("png", width: 64, height: 32))
+        let true24 = try XCTUnwrap(ChafaRenderer.render(raster, columns: 20, rows: 20, depth: .truecolor))
+        XCTAssertEqual([true24.columns, true24.rows], [20, 5])
+        func colour(_ c: PictureCell) -> PictureColour? { c.symbol == " " ? c.background : c.foreground ?? c.background }
+        XCTAssertEqual(colour(true24[2, 2]), .rgb(220, 20, 20))
+        XCTAssertEqual(colour(true24[17, 2]), .rgb(20, 20, 220))
+        let i256 = try XCTUnwrap(ChafaRenderer.render(raster, columns: 20, rows: 5, depth: .indexed256))
+        XCTAssertEqual(i256.cells.count, 100)
+        XCTAssertTrue(i256.cells.allSatisfy { c in [c.foreground, c.background].allSatisfy { if case .rgb? = $0 { return false } else { return true } } })
+        XCTAssertNotEqual(colour(i256[2, 2]), colour(i256[17, 2]))
+        let none = try XCTUnwrap(ChafaRenderer.render(raster, columns: 20, rows: 5, depth: .none))
+        XCTAssertTrue(none.cells.allSatisfy { $0.foreground == nil && $0.background == nil })
+        XCTAssertNil(ChafaRenderer.render(raster, columns: 0, rows: 5, depth: .truecolor))
+    }
+
+    // MARK: The loader: fetch, revalidate, offline
+
+    final class ScriptedFetcher: Fetching, @unchecked Sendable {
+        var answers: [Result<FetchResponse, FetchError>]
+        var requests: [FetchRequest] = []
+        init(_ answers: [Result<FetchResponse, FetchError>]) { self.answers = answers }
+        func fetch(_ request: FetchRequest) -> Result<FetchResponse, FetchError> {
+            requests.append(request)
+            return answers.isEmpty ? .failure(.unreachable(url: request.url, reason: "offline")) : answers.removeFirst()
+        }
+    }
+
+    func testTheLoaderRevalidatesAndWorksOffline() throws {
+        let dir = NSTemporaryDirectory() + "docent-pictures-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let png = try Self.encoded("png")
+        let url = "https://example.org/iiif/1/full/843,/0/default.jpg"
+        let fetcher = ScriptedFetcher([.success(FetchResponse(status: 200, body: png, etag: "\"v1\"")), .success(FetchResponse(status: 304, body: []))])
+        let loader = PictureLoader(fetcher: fetcher, cache: PictureCache(directory: dir))
+        guard case .success(let first) = loader.load(url: url, columns: 16, rows: 8, depth: .truecolor) else { return XCTFail("first load") }
+        guard case .success(let second) = loader.load(url: url, columns: 16, rows: 8, depth: .truecolor) else { return XCTFail("revalidated load") }
+        XCTAssertEqual(fetcher.requests.map(\.etag), [nil, "\"v1\""])
+        XCTAssertEqual(first, second)
+        // Offline: the kept copy.
+        guard case .success(let third) = loader.load(url: url, columns: 16, rows: 8, depth: .truecolor) else { return XCTFail("offline load") }
+        XCTAssertEqual(first, third)
+        // Another URL, offline and never fetched: the fetch error, as a message.
+        guard case .failure(let f) = loader.load(url: "https://example.org/other.jpg", columns: 16, rows: 8, depth: .truecolor) else { return XCTFail("no copy") }
+        XCTAssertEqual(f, PictureFailure("cannot reach https://example.org/other.jpg: offline", missing: true))
+        // A picture that is not there at all is said to be missing (the guide shows nothing).
+        let gone = PictureLoader(fetcher: ScriptedFetcher([.failure(.http(status: 404, url: url))]), cache: nil)
+        guard case .failure(let g) = gone.load(url: url, columns: 16, rows: 8, depth: .truecolor) else { return XCTFail("404") }
+        XCTAssertEqual(g, PictureFailure("HTTP 404 from \(url)", missing: true))
+    }
+
+    func testALocalFileIsReadAndNotCached() throws {
+        let dir = NSTemporaryDirectory() + "docent-pictures-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fetcher = ScriptedFetcher([.success(FetchResponse(status: 200, body: try Self.encoded("jpeg")))])
+        let loader = PictureLoader(fetcher: fetcher, cache: PictureCache(directory: dir))
+        guard case .success = loader.load(url: "/museum/pictures/a.jpg", columns: 10, rows: 5, depth: .indexed16) else { return XCTFail("load") }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir))
+    }
+}

@@ -1,0 +1,267 @@
+import DocentTestSupport
+import XCTest
+
+@testable import DocentCore
+@testable import DocentUI
+
+/// Pictures of the artworks: the mode chosen from the setting and the environment, the
+/// reducer asking for the full player's picture at the size of its figure box (through
+/// `send`), the player drawn with a picture beside or above the transcript, and the cells in
+/// a picture's own colours that the terminal adapter writes again after ncurses.
+final class PicturesTests: XCTestCase {
+    static let url = "/museum/images/harbor.jpg"
+
+    /// The test museum with a picture on "Harbor at Dawn" (artwork 100, audio 11).
+    static let museum: Museum = {
+        var json = String(decoding: UIFixtures.bytes("museum.json"), as: UTF8.self)
+        json = json.replacingOccurrences(
+            of: #""100": {"nid": 100, "title": "Harbor at Dawn","#,
+            with: #""100": {"nid": 100, "title": "Harbor at Dawn", "image_url": "images/harbor.jpg","#)
+        switch AppDataReader.read(Array(json.utf8), source: "/museum/appData.json") {
+        case .success(let a): return Museum(a)
+        case .failure(let e): fatalError("\(e)")
+        }
+    }()
+
+    func loaded(size: Size = Size(width: 80, height: 24), mode: PictureMode = .symbols(.truecolor)) -> AppState {
+        var s = UIFixtures.loadedState(size: size)
+        s.document = .ready(Self.museum)
+        _ = Reducer.reduce(&s, .pictures(.modeResolved(mode)))
+        return s
+    }
+
+    /// Plays a recording and opens the full player.
+    func open(_ s: inout AppState, audioID: Int, artworkID: Int) {
+        _ = Reducer.reduce(&s, .play(audioID: audioID, artworkID: artworkID, tourID: nil))
+        _ = Reducer.reduce(&s, .openPlayer)
+    }
+
+    /// A 12 × 6 picture: sky over sea, a sun, in four colours of our own.
+    static let picture: Picture = {
+        var cells: [PictureCell] = []
+        for y in 0..<6 {
+            for x in 0..<12 {
+                switch y {
+                case 0, 1: cells.append(PictureCell("▀", foreground: .rgb(40, 50, 110), background: .rgb(200, 120, 80)))
+                case 2 where (5...6).contains(x): cells.append(PictureCell("▄", foreground: .rgb(255, 230, 150), background: .rgb(200, 120, 80)))
+                case 2: cells.append(PictureCell(" ", background: .rgb(200, 120, 80)))
+                default: cells.append(PictureCell("▀", foreground: .index(24), background: .index(17)))
+                }
+            }
+        }
+        return Picture(columns: 12, rows: 6, cells: cells)!
+    }()
+
+    // MARK: The mode
+
+    func testTheModeErrsTowardsLess() {
+        let xterm = ["TERM": "xterm-256color"]
+        XCTAssertEqual(PictureMode.resolve(.auto, environment: xterm), .symbols(.indexed256))
+        XCTAssertEqual(PictureMode.resolve(.auto, environment: xterm.merging(["COLORTERM": "truecolor"]) { $1 }), .symbols(.truecolor))
+        XCTAssertEqual(PictureMode.resolve(.auto, environment: ["TERM": "xterm-direct"]), .symbols(.truecolor))
+        // Inside tmux or screen, never more than 256 colours.
+        XCTAssertEqual(PictureMode.resolve(.auto, environment: ["TERM": "tmux-256color", "TMUX": "/tmp/t,1,0", "COLORTERM": "truecolor"]), .symbols(.indexed256))
+        XCTAssertEqual(PictureMode.resolve(.always, environment: ["TERM": "screen", "STY": "1.pts"]), .symbols(.indexed16))
+        // A terminal of unknown colours: none in auto, 16 colours when asked.
+        XCTAssertEqual(PictureMode.resolve(.auto, environment: ["TERM": "linux"]), .off)
+        XCTAssertEqual(PictureMode.resolve(.symbols, environment: ["TERM": "linux"]), .symbols(.indexed16))
+        XCTAssertEqual(PictureMode.resolve(.auto, environment: ["TERM": "dumb"]), .off)
+        XCTAssertEqual(PictureMode.resolve(.auto, environment: [:]), .off)
+        // NO_COLOR: none in auto; shapes without colour when asked; an empty NO_COLOR is not set.
+        XCTAssertEqual(PictureMode.resolve(.auto, environment: xterm.merging(["NO_COLOR": "1"]) { $1 }), .off)
+        XCTAssertEqual(PictureMode.resolve(.always, environment: xterm.merging(["NO_COLOR": "1"]) { $1 }), .symbols(.none))
+        XCTAssertEqual(PictureMode.resolve(.auto, environment: xterm.merging(["NO_COLOR": ""]) { $1 }), .symbols(.indexed256))
+        XCTAssertEqual(PictureMode.resolve(.never, environment: xterm.merging(["COLORTERM": "truecolor"]) { $1 }), .off)
+    }
+
+    func testTheSettingIsParsed() {
+        XCTAssertEqual(ImageSetting(parsing: " Symbols "), .symbols)
+        XCTAssertEqual(ImageSetting(parsing: "off"), .never)
+        XCTAssertEqual(ImageSetting(parsing: "yes"), .always)
+        XCTAssertEqual(ImageSetting(parsing: "AUTO"), .auto)
+        XCTAssertNil(ImageSetting(parsing: "sixel-ish"))
+    }
+
+    // MARK: The reducer
+
+    /// The mode arrives after launch (from the composition root): a player already open on
+    /// an artwork asks for its picture then.
+    func testTheModeArrivingAsksForThePictureOnScreen() {
+        var s = loaded(mode: .off)
+        _ = Reducer.reduce(&s, .play(audioID: 11, artworkID: 100, tourID: nil))
+        send(&s, .openPlayer) { PlayerFeature.showPlayer(&$0) }
+        let r = PicturesFeature.Request(url: Self.url, columns: 78, rows: 6)
+        send(&s, .pictures(.modeResolved(.symbols(.indexed256))), effects: [.pictures(.load(r, .indexed256))]) {
+            $0.pictures.mode = .symbols(.indexed256)
+            $0.pictures.slots[r] = .loading
+            $0.pictures.order = [r]
+        }
+    }
+
+    func testThePlayerAsksForItsArtworksPictureAtTheSizeOfItsBox() {
+        var s = loaded()
+        _ = Reducer.reduce(&s, .play(audioID: 11, artworkID: 100, tourID: nil))
+        XCTAssertEqual(s.pictures.slots, [:], "nothing fetched while the player is not on screen")
+        // 80 × 24: a 78 × 17 page under the controls; the picture above the text, 6 rows.
+        let r = PicturesFeature.Request(url: Self.url, columns: 78, rows: 6)
+        send(&s, .openPlayer, effects: [.pictures(.load(r, .truecolor))]) {
+            PlayerFeature.showPlayer(&$0)
+            $0.pictures.slots[r] = .loading
+            $0.pictures.order = [r]
+        }
+        XCTAssertEqual(PlayerFeature.figure(s), .pending(columns: 78, rows: 6))
+        send(&s, .pictures(.loaded(r, Self.picture))) { $0.pictures.slots[r] = .ready(Self.picture) }
+        XCTAssertEqual(PlayerFeature.figure(s), .picture(Self.picture))
+        // Back and forward again: the picture is there, nothing is fetched.
+        _ = Reducer.reduce(&s, .back)
+        send(&s, .openPlayer) { PlayerFeature.showPlayer(&$0) }
+        // A wider terminal: beside the text, two fifths of the width.
+        let wide = PicturesFeature.Request(url: Self.url, columns: 47, rows: 23)
+        send(&s, .viewportChanged(rows: 26, width: 118), effects: [.pictures(.load(wide, .truecolor))]) {
+            $0.viewportRows = 26
+            $0.viewportWidth = 118
+            $0.pictures.slots[wide] = .loading
+            $0.pictures.order.append(wide)
+        }
+    }
+
+    func testOpeningThePlayerFetchesOnce() {
+        var s = loaded()
+        open(&s, audioID: 11, artworkID: 100)
+        _ = Reducer.reduce(&s, .back)
+        // Still loading: opening the player again asks for nothing more.
+        send(&s, .openPlayer) { PlayerFeature.showPlayer(&$0) }
+        XCTAssertEqual(s.pictures.order.count, 1)
+    }
+
+    func testNoPictureWhenOffOrWithoutAnImageOrRoom() {
+        var off = loaded(mode: .off)
+        _ = Reducer.reduce(&off, .play(audioID: 11, artworkID: 100, tourID: nil))
+        send(&off, .openPlayer) { PlayerFeature.showPlayer(&$0) }
+        XCTAssertNil(PlayerFeature.figure(off))
+        var bare = loaded()
+        open(&bare, audioID: 12, artworkID: 101)
+        XCTAssertEqual(bare.pictures.slots, [:], "Clay Vessel has no picture")
+        var small = loaded(size: RootView.minimumSize)
+        open(&small, audioID: 11, artworkID: 100)
+        XCTAssertEqual(small.pictures.slots, [:], "40 × 12 leaves no room for a picture")
+    }
+
+    func testAFailureIsANoteAndAMissingPictureIsNothing() {
+        var s = loaded()
+        open(&s, audioID: 11, artworkID: 100)
+        let r = PicturesFeature.Request(url: Self.url, columns: 78, rows: 6)
+        send(&s, .pictures(.failed(r, "the JPEG picture is incomplete (no end marker)"))) {
+            $0.pictures.slots[r] = .failed(.key("pictures.failed", ["reason": .verbatim("the JPEG picture is incomplete (no end marker)")]))
+        }
+        XCTAssertEqual(PlayerFeature.figure(s).map { if case .note(let p) = $0 { p.text(s.strings) } else { "" } }, "No picture: the JPEG picture is incomplete (no end marker)")
+        // An answer nobody waits for (already answered, or let go) changes nothing.
+        send(&s, .pictures(.loaded(r, Self.picture)))
+        send(&s, .pictures(.missing(PicturesFeature.Request(url: "/elsewhere.png", columns: 1, rows: 1))))
+        var m = loaded()
+        open(&m, audioID: 11, artworkID: 100)
+        send(&m, .pictures(.missing(r))) { $0.pictures.slots[r] = .missing }
+        XCTAssertNil(PlayerFeature.figure(m))
+    }
+
+    func testOnlyAFewPicturesAreKept() {
+        var s = loaded()
+        open(&s, audioID: 11, artworkID: 100)
+        for w in 0..<20 {
+            let before = s.pictures.order.last!
+            _ = Reducer.reduce(&s, .pictures(.loaded(before, Self.picture)))
+            _ = Reducer.reduce(&s, .viewportChanged(rows: 20, width: 60 + w))
+        }
+        XCTAssertEqual(s.pictures.order.count, PicturesFeature.keep)
+        XCTAssertEqual(Set(s.pictures.slots.keys), Set(s.pictures.order))
+        XCTAssertEqual(s.pictures.slots[s.pictures.order.last!], .loading, "the one on screen is kept")
+    }
+
+    // MARK: Drawn
+
+    func playing(_ size: Size) -> AppState {
+        var s = loaded(size: size)
+        open(&s, audioID: 11, artworkID: 100)
+        _ = Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: 1, status: .playing, position: 4.2, duration: 12.5, volume: 0.8)))
+        for r in s.pictures.order { _ = Reducer.reduce(&s, .pictures(.loaded(r, Self.picture))) }
+        return s
+    }
+
+    func testThePlayerWithAPicture() {
+        for size in [Size(width: 80, height: 24), RootView.minimumSize, Size(width: 120, height: 30)] {
+            assertSnapshot(RootView.render(playing(size), size: size), named: "player-picture-\(size.width)x\(size.height)")
+        }
+        var failed = loaded()
+        open(&failed, audioID: 11, artworkID: 100)
+        _ = Reducer.reduce(&failed, .pictures(.failed(PicturesFeature.Request(url: Self.url, columns: 78, rows: 6), "not a picture but a web page (HTML)")))
+        assertSnapshot(RootView.render(failed, size: Size(width: 80, height: 24)), named: "player-picture-failed-80x24")
+    }
+
+    /// The text's scrolling is bounded by the room the picture leaves it.
+    func testScrollingKnowsTheTextIsNarrowerBesideAPicture() {
+        var s = playing(Size(width: 120, height: 30))
+        let page = PlayerFeature.page(s.museum!, s)!
+        let room = FigureLayout.split(width: s.viewportWidth, rows: s.viewportRows - PlayerLayout.controlRows, figure: PlayerFeature.figure(s))
+        XCTAssertEqual(room.textWidth, 118 - 12 - 1)
+        _ = Reducer.reduce(&s, .moveToEnd)
+        XCTAssertEqual(s.page.scroll, max(0, page.lines(width: room.textWidth, strings: s.strings).count - room.textRows))
+    }
+
+    // MARK: An exhibition's page
+
+    /// Home's exhibitions with a picture on "Blue Hours" (exhibition 1).
+    func withExhibitionPicture(_ s: inout AppState) {
+        var json = String(decoding: UIFixtures.bytes("exhibitions.json"), as: UTF8.self)
+        json = json.replacingOccurrences(of: #"{"id": 1, "title": "Blue Hours: Night Paintings","#, with: #"{"id": 1, "title": "Blue Hours: Night Paintings", "image_url": "https://lakeside.example.org/iiif/blue/full/843,/0/default.jpg","#)
+        _ = Reducer.reduce(&s, .fetched(.exhibitions, .success(Array(json.utf8))))
+    }
+
+    func testAnExhibitionsPageShowsItsPictureAboveItsText() throws {
+        var s = loaded()
+        withExhibitionPicture(&s)
+        let rows = try XCTUnwrap(Reducer.rows(s))
+        let i = try XCTUnwrap(rows.firstIndex { $0.text == "Blue Hours: Night Paintings" })
+        // 80 × 24: a 78 × 20 page; the picture above the text, 8 rows.
+        let r = PicturesFeature.Request(url: "https://lakeside.example.org/iiif/blue/full/843,/0/default.jpg", columns: 78, rows: 8)
+        send(&s, .clickRow(i), effects: [.pictures(.load(r, .truecolor))]) {
+            $0.page.selection = i
+            Reducer.push(&$0, .exhibitionDetail(1))
+            $0.pictures.slots[r] = .loading
+            $0.pictures.order = [r]
+        }
+        XCTAssertNil(PlayerFeature.figure(s), "the page's figure, not the player's")
+        send(&s, .pictures(.loaded(r, Self.picture))) { $0.pictures.slots[r] = .ready(Self.picture) }
+        assertSnapshot(RootView.render(s, size: Size(width: 80, height: 24)), named: "exhibition-picture-80x24")
+        // An exhibition without a picture (or offline, no copy): the page as it always was.
+        send(&s, .pictures(.loaded(r, Self.picture)))
+        var plain = loaded()
+        Reducer.push(&plain, .exhibitionDetail(1))
+        XCTAssertNil(PicturesFeature.wanted(plain))
+    }
+
+    // MARK: Written by the adapter
+
+    func testPaintedCellsAreWrittenAgainOnlyWhereRowsChanged() {
+        let screen = RootView.render(playing(Size(width: 80, height: 24)), size: Size(width: 80, height: 24))
+        let all = PaintedCells.spans(in: screen, changedRows: [], full: true)
+        XCTAssertEqual(all.map(\.y), [5, 6, 7, 8, 9, 10])
+        XCTAssertEqual(Set(all.map(\.x)), [34])
+        XCTAssertEqual(Set(all.map(\.width)), [12])
+        XCTAssertEqual(PaintedCells.spans(in: screen, changedRows: [], full: false), [], "an idle frame writes nothing")
+        XCTAssertEqual(PaintedCells.spans(in: screen, changedRows: [2, 7], full: false), [Hyperlinks.Span(y: 7, x: 34, width: 12, url: nil)])
+    }
+
+    func testTheBytesOfAPaintedRun() {
+        var screen = Screen(width: 6, height: 2)
+        FigureView.render(&screen, .picture(Picture(columns: 3, rows: 1, cells: [
+            PictureCell("▀", foreground: .rgb(1, 2, 3), background: .rgb(250, 0, 16)),
+            PictureCell("▀", foreground: .rgb(1, 2, 3), background: .rgb(250, 0, 16)),
+            PictureCell(" ", foreground: .index(9), background: .index(200)),
+        ])!), in: Rect(x: 1, y: 1, width: 5, height: 1), strings: UIFixtures.catalog.strings(for: .english))
+        let spans = PaintedCells.spans(in: screen, changedRows: [1], full: false)
+        XCTAssertEqual(spans, [Hyperlinks.Span(y: 1, x: 2, width: 3, url: nil)])
+        let bytes = Hyperlinks.escapes(for: spans, in: screen, visible: Size(width: 6, height: 2), sgr: AnsiPalette(colors: true).sgr)
+        XCTAssertEqual(bytes, "\u{1B}7\u{1B}[2;3H\u{1B}[0;38;2;1;2;3;48;2;250;0;16m▀\u{1B}[2;4H▀\u{1B}[2;5H\u{1B}[0;91;48;5;200m \u{1B}[0m\u{1B}8")
+        XCTAssertEqual(screen.dump().split(separator: "\n").suffix(2), ["a = normal fg#010203 bg#fa0010", "b = normal fg@9 bg@200"])
+    }
+}

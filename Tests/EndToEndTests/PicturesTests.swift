@@ -1,0 +1,128 @@
+import Foundation
+import XCTest
+
+/// Pictures through the real binary under tmux: SampleData's "Harbour at First Light" (keypad
+/// 201, a PNG of our own) on the full player in symbols mode, in many colours; a box opened
+/// over it and closed leaves every cell and colour as it was; an idle guide writes nothing.
+/// (Inside tmux `always` means 256 colours at most.)
+final class PicturesEndToEndTests: EndToEndTestCase {
+    /// The escapes that set colours in `lines` (tmux's `capture-pane -e` form), all different.
+    private func colourEscapes(_ lines: [Substring]) -> Set<String> {
+        var out = Set<String>()
+        for line in lines {
+            var rest = line[...]
+            while let r = rest.range(of: "\u{1B}[") {
+                guard let end = rest[r.upperBound...].firstIndex(of: "m") else { break }
+                let code = String(rest[r.upperBound..<end])
+                if code.split(separator: ";").contains(where: { ["38", "48"].contains($0) || (30...37).contains(Int($0) ?? 0) || (40...47).contains(Int($0) ?? 0) || (90...107).contains(Int($0) ?? 0) }) {
+                    out.insert(code)
+                }
+                rest = rest[end...]
+            }
+        }
+        return out
+    }
+
+    /// The cells of a `capture-pane -e` screen: each character with the colours and attributes
+    /// in force, a line's trailing default blanks dropped. (tmux writes the same cells with
+    /// its escapes in different places, at the end of one line or the start of the next,
+    /// depending on which cells were ever written; this compares what is shown.)
+    private func cells(_ captured: String) -> [[String]] {
+        captured.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            var fg = "", bg = "", attrs = Set<String>()
+            var out: [String] = []
+            var i = line.startIndex
+            while i < line.endIndex {
+                if line[i] == "\u{1B}", line[line.index(after: i)...].hasPrefix("["), let m = line[i...].firstIndex(of: "m") {
+                    let params = line[line.index(i, offsetBy: 2)..<m].split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
+                    var k = 0
+                    while k < params.count {
+                        let p = params[k]
+                        switch p {
+                        case 0: (fg, bg, attrs) = ("", "", [])
+                        case 38, 48:
+                            let n = k + 1 < params.count && params[k + 1] == 2 ? 5 : 3
+                            let v = params[k..<min(params.count, k + n)].map(String.init).joined(separator: ";")
+                            if p == 38 { fg = v } else { bg = v }
+                            k += n - 1
+                        case 39: fg = ""
+                        case 49: bg = ""
+                        case 30...37, 90...97: fg = "\(p)"
+                        case 40...47, 100...107: bg = "\(p)"
+                        case 22: attrs.subtract(["1", "2"])
+                        case 23, 24, 25, 27, 28, 29: attrs.remove("\(p - 20)")
+                        default: attrs.insert("\(p)")
+                        }
+                        k += 1
+                    }
+                    i = line.index(after: m)
+                    continue
+                }
+                out.append("\(line[i])|\(fg)|\(bg)|\(attrs.sorted().joined(separator: ","))")
+                i = line.index(after: i)
+            }
+            while out.last == " |||" { out.removeLast() }
+            return out
+        }
+    }
+
+    /// A line with block symbols (U+2580–U+259F), what chafa draws with.
+    private func hasBlocks(_ line: Substring) -> Bool {
+        line.unicodeScalars.contains { (0x2580...0x259F).contains($0.value) }
+    }
+
+    func testThePlayerShowsThePictureInColourAndABoxOverItLeavesItWhole() throws {
+        let home = try makeTemporaryDirectory()
+        // `swift test` sets NO_COLOR=1, which tmux passes on; pictures in colour need it gone.
+        let s = try start(command: "env -u NO_COLOR " + TmuxSession.guideCommand(extra: ["--images", "always"]), home: home)
+        try dismissFirstRun(s)
+        try s.sendLiteral("201")
+        try s.waitFor("[ 2 0 1")
+        try s.sendKeys("Enter")
+        let title = "Harbour at First Light"
+        // The picture is drawn above the transcript: rows of block symbols.
+        let plain = try s.waitUntil("the player with its picture") { screen in
+            screen.contains(title) && screen.split(separator: "\n").filter(hasBlocks).count >= 4
+        }
+        let pictureRows = plain.split(separator: "\n", omittingEmptySubsequences: false).enumerated().filter { hasBlocks($0.element) }.map(\.offset)
+        let before = try s.screenWithAttributes()
+        let lines = before.split(separator: "\n", omittingEmptySubsequences: false)
+        let colours = colourEscapes(pictureRows.compactMap { $0 < lines.count ? lines[$0] : nil })
+        XCTAssertGreaterThanOrEqual(colours.count, 6, "the picture is in many colours:\n\(before)")
+
+        // Idle: not a byte written while nothing changes.
+        let rawFile = home.appendingPathComponent("idle.bin")
+        try s.tmux(["pipe-pane", "-o", "-t", s.target, "cat >> \(Shell.quote(rawFile.path))"])
+        let until = Date().addingTimeInterval(1.5)
+        while Date() < until { usleep(TmuxSession.pollInterval) }
+        try s.tmux(["pipe-pane", "-t", s.target])
+        XCTAssertEqual((try? Data(contentsOf: rawFile))?.count ?? 0, 0, "an idle guide with a picture wrote to the terminal")
+
+        // The key help over the picture, closed again: every cell and colour as before.
+        let helpTitle = try UIStrings.get("en", "help.title")
+        try s.sendKeys("?")
+        try s.waitFor(helpTitle)
+        try s.sendKeys("Escape")
+        let after = try s.waitUntil("the help closed, the picture back", withAttributes: true) { cells($0) == cells(before) }
+        XCTAssertEqual(cells(after), cells(before))
+        try s.sendKeys("q")
+        XCTAssertEqual(try s.waitForExit().status, 0)
+    }
+
+    /// `--images never`: the same player, no picture.
+    func testNeverDrawsNoPicture() throws {
+        let s = try start(command: TmuxSession.guideCommand(extra: ["--images", "never"]))
+        try dismissFirstRun(s)
+        try s.sendLiteral("201")
+        try s.waitFor("[ 2 0 1")
+        try s.sendKeys("Enter")
+        let screen = try s.waitFor("Harbour at First Light", "Mara Velden")
+        XCTAssertFalse(screen.split(separator: "\n").contains(where: hasBlocks), screen)
+    }
+
+    func testABadImagesValueIsAMessage() throws {
+        let s = try start(command: TmuxSession.guideCommand(extra: ["--images", "sixels"]))
+        let out = try s.waitFor("EXIT_STATUS=1")
+        XCTAssertTrue(out.contains("docent: --images must be auto, always, symbols or never, not 'sixels'"), out)
+    }
+}
