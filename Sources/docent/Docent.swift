@@ -19,10 +19,13 @@ struct Docent: ParsableCommand {
               --hyperlinks <mode>     clickable links: auto, always or never
               --state <file>          the state database (default:
                                       $XDG_DATA_HOME/docent/state.sqlite)
+              --kiosk                 kiosk mode: visitors cannot quit; staff press
+                                      Ctrl-X, the kiosk_pin and Enter
             See 'docent help guide' for them in full; 'docent help validate' checks data.
 
             Exit status:
-              0   after quitting normally (q, Ctrl-C, SIGTERM, SIGHUP)
+              0   after quitting normally (q, Ctrl-C, SIGTERM, SIGHUP; in kiosk
+                  mode the staff code, SIGTERM, SIGHUP)
               1   the guide cannot start (a configuration error, an unknown
                   language, no terminal, no UI strings); for validate, the data
                   cannot be used

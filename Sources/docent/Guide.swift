@@ -28,6 +28,9 @@ struct Guide: ParsableCommand {
     @Option(name: .customLong("state"), help: "State database (default: $XDG_DATA_HOME/docent/state.sqlite).")
     var statePath: String?
 
+    @Flag(help: "Kiosk mode for a terminal the museum owns (as `kiosk = true` in the configuration): q, Ctrl-C, Ctrl-Z and Ctrl-\\ do nothing; staff quit with Ctrl-X, `kiosk_pin` and Enter; the guide starts over after `kiosk_idle_seconds` with nobody there.")
+    var kiosk = false
+
     func run() throws {
         let env = ProcessInfo.processInfo.environment
         // Configuration: file, then flags.
@@ -102,9 +105,13 @@ struct Guide: ParsableCommand {
             linkMode = m
         }
 
+        // Kiosk mode: the flag, else the configuration's `kiosk` (read by the kiosk feature).
+        if kiosk { cfg.features["kiosk"] = "true" }
+        let kioskMode = cfg.features["kiosk"]?.trimmingCharacters(in: .whitespaces).lowercased() == "true"
+
         let backend: CursesBackend
         let links = Hyperlinks.enabled(mode: linkMode, environment: env)
-        switch CursesBackend.open(colors: env["NO_COLOR"].map(\.isEmpty) ?? true, hyperlinks: links) {
+        switch CursesBackend.open(colors: env["NO_COLOR"].map(\.isEmpty) ?? true, hyperlinks: links, kiosk: kioskMode) {
         case .success(let b): backend = b
         case .failure(let e): throw failure(e.description)
         }

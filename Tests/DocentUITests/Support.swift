@@ -43,8 +43,9 @@ enum UIFixtures {
     }
 
     /// A state with the museum loaded, exhibitions and events fetched, overlays dismissed.
-    static func loadedState(language: Language = .english, size: Size = Size(width: 80, height: 24)) -> AppState {
+    static func loadedState(language: Language = .english, size: Size = Size(width: 80, height: 24), config: [String: String] = [:]) -> AppState {
         var s = AppState(source: "/museum/appData.json", catalog: catalog, language: language, now: now, features: Registry.features)
+        s.config = config
         _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
         settle(&s, Reducer.reduce(&s, .documentLoaded(.success(museum()), note: nil)))
         _ = Reducer.reduce(&s, .fetched(.exhibitions, .success(bytes("exhibitions.json"))))

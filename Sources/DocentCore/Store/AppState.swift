@@ -71,6 +71,9 @@ public struct AppState: Equatable, Sendable {
     public var documentNote: Phrase?
     public var catalog: StringCatalog
     public var language: Language
+    /// The language the guide starts in when the visitor chose none (`--lang`, the
+    /// configuration, the locale of the environment, else English); starting over returns to it.
+    public var defaultLanguage: Language
     public var tab: Tab = .home
     public var tabs: [Tab] = Tab.available
     /// One navigation stack per tab.
@@ -111,6 +114,7 @@ public struct AppState: Equatable, Sendable {
         document = .loading(source: source)
         self.catalog = catalog
         self.language = language
+        self.defaultLanguage = language
         self.now = now
     }
 

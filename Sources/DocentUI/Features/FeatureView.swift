@@ -17,6 +17,9 @@ public protocol FeatureView {
     static func footer(_ screen: inout Screen, _ area: Rect, state: AppState) -> Bool
     /// Its part of the key help (`?`) now: nil when its keys do nothing in this state.
     static func help(_ state: AppState) -> HelpSection?
+    /// Keys it takes before every other, even over a box (a screen that waits for any key,
+    /// a code being typed). nil: not now.
+    static func first(_ key: Key, in state: AppState) -> AppAction?
 }
 
 extension FeatureView {
@@ -26,6 +29,7 @@ extension FeatureView {
     public static func anywhere(_ key: Key, in state: AppState) -> AppAction? { nil }
     public static func footer(_ screen: inout Screen, _ area: Rect, state: AppState) -> Bool { false }
     public static func help(_ state: AppState) -> HelpSection? { nil }
+    public static func first(_ key: Key, in state: AppState) -> AppAction? { nil }
 }
 
 extension FeatureView where Core.Overlay == Never {
@@ -42,6 +46,7 @@ public struct FeatureEntry: Sendable {
     let overlay: @Sendable (inout Screen, FeatureValue, AppState) -> Void
     let footer: @Sendable (inout Screen, Rect, AppState) -> Bool
     let help: @Sendable (AppState) -> HelpSection?
+    let first: @Sendable (Key, AppState) -> AppAction?
 
     public init<V: FeatureView>(_ view: V.Type) {
         core = AnyFeature(V.Core.self)
@@ -52,6 +57,7 @@ public struct FeatureEntry: Sendable {
         overlay = { screen, v, state in if let o = v.as(V.Core.Overlay.self) { V.renderOverlay(&screen, o, state: state) } }
         footer = { V.footer(&$0, $1, state: $2) }
         help = { V.help($0) }
+        first = { V.first($0, in: $1) }
     }
 
     /// A feature without pages of its own to draw (its pages are lists and texts).
@@ -64,6 +70,7 @@ public struct FeatureEntry: Sendable {
         overlay = { _, _, _ in }
         footer = { _, _, _ in false }
         help = { _ in nil }
+        first = { _, _ in nil }
     }
 
     public var id: FeatureID { core.id }

@@ -11,5 +11,6 @@ public enum Registry {
         FeatureEntry(MapScreen.self),
         FeatureEntry(SearchScreen.self),
         FeatureEntry(MemberView.self),
+        FeatureEntry(KioskView.self),
     ]
 }
