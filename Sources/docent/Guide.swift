@@ -121,7 +121,11 @@ struct Guide: ParsableCommand {
         let effects = LiveEffects(
             fetcher: CurlFetcher(), cache: FileDocumentCache(directory: FileDocumentCache.defaultDirectory(environment: env)),
             store: store, options: options, audio: audio, environment: env, writesAllowed: stateWritable)
-        var state = AppState(source: source, catalog: catalog, language: language ?? .english, now: Date(), features: Registry.features)
+        // The first language: --lang or the configuration, else the locale's (LC_ALL,
+        // LC_MESSAGES, LANG), else English; a choice saved from an earlier run wins over the
+        // locale (not over --lang), as `.launched` applies it.
+        let first = language ?? catalog.language(fromLocale: env) ?? .english
+        var state = AppState(source: source, catalog: catalog, language: first, now: Date(), features: Registry.features)
         state.timeZone = .current
         state.museumTimeZone = cfg.timeZone
         state.config = cfg.features

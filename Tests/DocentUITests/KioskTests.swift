@@ -176,6 +176,7 @@ final class KioskTests: XCTestCase {
         expected.tab = .home
         expected.stacks = [:]
         expected.language = .english
+        expected.chosenLanguage = nil
         expected.banner = nil
         expected.overlay = KioskFeature.show(.waiting)
         expected.progress = ListeningProgress()
@@ -197,7 +198,7 @@ final class KioskTests: XCTestCase {
         var saved = expected
         saved.overlay = nil
         send(&s, .kiosk(.idle), effects: [.audio(.stop), .audio(.volume(0.8)), .persist(saved.settings)]) { $0 = expected }
-        XCTAssertEqual(s.settings.language, .english, "the default language is saved")
+        XCTAssertNil(s.settings.language, "no language choice is kept: the next start follows the default")
         XCTAssertNil(s.settings.saves[TourFeature.self], "the tour place is not kept for the next visitor")
     }
 

@@ -96,6 +96,7 @@ public enum Reducer {
         case .setLanguage(let l):
             guard state.catalog.tables[l] != nil else { return [] }
             state.language = l
+            state.chosenLanguage = l
             var effects: [Effect] = []
             if case .languagePicker = state.overlay {
                 state.overlay = nil
@@ -149,6 +150,7 @@ public enum Reducer {
         state.messageQueue = []
         state.banner = nil
         var effects = broadcast(.startOver, &state)
+        state.chosenLanguage = nil
         if state.language != state.defaultLanguage, state.catalog.tables[state.defaultLanguage] != nil {
             state.language = state.defaultLanguage
             effects += broadcast(.languageChanged, &state)
@@ -177,7 +179,10 @@ public enum Reducer {
             state.introSeen = r.introSeen
             for (id, value) in r.saves.values { state.features[id: id]?.restore(value, &state) }
             if state.tabs.contains(r.lastTab) { state.tab = r.lastTab }
-            if let l = r.language, state.catalog.tables[l] != nil { state.language = l }
+            if let l = r.language, state.catalog.tables[l] != nil {
+                state.language = l
+                state.chosenLanguage = l
+            }
             if r.skippedValues > 0 {
                 state.banner = Banner(.key("banner.stateValuesSkipped", ["count": .verbatim(String(r.skippedValues))]), level: .warning)
             }
