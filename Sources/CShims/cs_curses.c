@@ -137,23 +137,34 @@ void cs_install_crash_handlers(void) {
 
 static volatile sig_atomic_t quit_signal = 0;
 
-static const int quit_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+static const int quit_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP};
 #define QUIT_COUNT ((int)(sizeof quit_signals / sizeof quit_signals[0]))
 static struct sigaction saved_quit[QUIT_COUNT];
 static int quit_installed = 0;
 
 static void quit_handler(int sig) { quit_signal = sig; }
 
-int cs_install_quit_handlers(void) {
+int cs_install_quit_handlers(int kiosk) {
     if (quit_installed) return 0;
     quit_installed = 1;
     for (int i = 0; i < QUIT_COUNT; i++) {
+        int sig = quit_signals[i];
+        int visitor = sig == SIGINT || sig == SIGQUIT || sig == SIGTSTP;
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
-        sa.sa_handler = quit_handler;
-        sa.sa_flags = 0;  // no SA_RESTART: a blocking read returns so the loop sees the flag
         sigemptyset(&sa.sa_mask);
-        sigaction(quit_signals[i], &sa, &saved_quit[i]);
+        if (sig == SIGTSTP && !kiosk) {
+            // Not ours outside kiosk mode: keep what is there (ncurses suspends cleanly).
+            sigaction(sig, NULL, &saved_quit[i]);
+            continue;
+        }
+        if (kiosk && visitor) {
+            sa.sa_handler = SIG_IGN;
+        } else {
+            sa.sa_handler = quit_handler;
+            sa.sa_flags = 0;  // no SA_RESTART: a blocking read returns so the loop sees the flag
+        }
+        sigaction(sig, &sa, &saved_quit[i]);
     }
     struct sigaction ign;
     memset(&ign, 0, sizeof ign);

@@ -123,11 +123,12 @@ public final class GuideLoop {
     func handle(_ event: InputEvent) {
         switch event {
         case .quitSignal:
-            send(.quit)
+            send(.terminate)
         case .resize:
             needsDraw = true
             draw()
         case .key(let k):
+            send(.visitorInput)
             let size = backend.size
             if size.width < RootView.minimumSize.width || size.height < RootView.minimumSize.height {
                 // Only quit and pause work on the "too small" screen.
@@ -137,10 +138,13 @@ public final class GuideLoop {
             }
             if let a = KeyMap.action(for: k, in: state) { send(a) }
         case .click(let x, let y):
+            send(.visitorInput)
             if let screen = lastScreen, let a = KeyMap.click(x: x, y: y, on: screen) { send(a) }
         case .scrollUp:
+            send(.visitorInput)
             send(.move(-3))
         case .scrollDown:
+            send(.visitorInput)
             send(.move(3))
         }
     }

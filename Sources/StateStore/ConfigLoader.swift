@@ -6,7 +6,8 @@ import TOMLKit
 ///
 /// ```toml
 /// data = "appData.json"            # a path (relative to this file) or a URL
-/// some_feature_key = "…"           # string keys a feature declares (Feature.configKeys)
+/// some_feature_key = "…"           # keys a feature declares (Feature.configKeys): strings,
+///                                  # whole numbers or true/false, handed over as text
 /// print_data_errors = true
 /// language = "zh"
 /// time_zone = "America/Chicago"    # the museum's; default: the offsets in its event feed
@@ -88,11 +89,19 @@ public enum ConfigLoader {
             guard !trimmed.isEmpty else { return .failure(problem("data must not be empty")) }
             config.dataSource = resolveDataPath(trimmed, configPath: path, environment: environment)
         }
-        // The features' own keys (strings); each feature reads its own at launch.
+        // The features' own keys (strings, whole numbers or true/false, handed over as text);
+        // each feature reads its own at launch.
         for key in featureKeys.sorted() {
             guard let value = table[key] else { continue }
-            guard let text = value.string else { return .failure(problem("\(key) must be a string, not \(describe(value.type))")) }
-            config.features[key] = text
+            if let text = value.string {
+                config.features[key] = text
+            } else if let flag = value.bool {
+                config.features[key] = flag ? "true" : "false"
+            } else if let number = value.int {
+                config.features[key] = String(number)
+            } else {
+                return .failure(problem("\(key) must be a string, a whole number or true/false, not \(describe(value.type))"))
+            }
         }
         if let value = table["print_data_errors"] {
             guard let flag = value.bool else { return .failure(problem("print_data_errors must be true or false")) }

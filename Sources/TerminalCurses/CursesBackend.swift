@@ -55,15 +55,17 @@ public final class CursesBackend: TerminalBackend {
     /// not a terminal or `TERM` is unset or unknown. `colors` false gives monochrome
     /// (pass false for `NO_COLOR`); colours are also off when the terminal has none.
     /// `hyperlinks` writes link regions as OSC 8 links (see `Hyperlinks`; decide with
-    /// `Hyperlinks.enabled`).
-    public static func open(colors: Bool, hyperlinks: Bool = false) -> Result<CursesBackend, TerminalError> {
+    /// `Hyperlinks.enabled`). `kiosk`: the terminal is in raw mode (Ctrl-C, Ctrl-Z and Ctrl-\
+    /// arrive as keys, not signals) and SIGINT, SIGQUIT and SIGTSTP are ignored; SIGTERM and
+    /// SIGHUP still end the guide.
+    public static func open(colors: Bool, hyperlinks: Bool = false, kiosk: Bool = false) -> Result<CursesBackend, TerminalError> {
         let term = getenv("TERM").map { String(cString: $0) }
         if let error = preflight(isTTY: cs_is_tty() != 0, term: term) { return .failure(error) }
 
         setUpLocale()
         cs_install_crash_handlers()
         // Before newterm: ncurses hooks SIGINT/SIGTERM only where the handler is SIG_DFL.
-        let installedQuit = cs_install_quit_handlers() != 0
+        let installedQuit = cs_install_quit_handlers(kiosk ? 1 : 0) != 0
         guard cs_newterm(nil) != nil else {
             if installedQuit { cs_uninstall_quit_handlers() }
             return .failure(.unknownTerminal(term))
@@ -75,7 +77,7 @@ public final class CursesBackend: TerminalBackend {
             return .failure(.initFailed("no standard window"))
         }
 
-        cbreak()
+        if kiosk { raw() } else { cbreak() }
         noecho()
         nonl()
         _ = intrflush(window, false)
@@ -122,7 +124,7 @@ public final class CursesBackend: TerminalBackend {
 
     /// Waits up to `timeoutMilliseconds` (negative: no limit) for input, then takes everything
     /// else already pending, so held-down keys never lag behind. Reports `.quitSignal` once
-    /// per SIGINT/SIGTERM/SIGHUP/SIGQUIT.
+    /// per SIGINT/SIGTERM/SIGHUP/SIGQUIT (SIGTERM/SIGHUP in kiosk mode).
     public func readEvents(timeoutMilliseconds: Int) -> [InputEvent] {
         guard isOpen else { return [] }
         if takeQuitSignal() { return [.quitSignal] }

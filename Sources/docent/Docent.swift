@@ -24,10 +24,13 @@ struct Docent: ParsableCommand {
               --pulse <where>         Visitor Pulse: sqlite:PATH (default:
                                       $XDG_DATA_HOME/docent/pulse.sqlite) or a Pulse
                                       service, http://HOST:PORT
+              --kiosk                 kiosk mode: visitors cannot quit; staff press
+                                      Ctrl-X, the kiosk_pin and Enter
             See 'docent help guide' for them in full; 'docent help validate' checks data.
 
             Exit status:
-              0   after quitting normally (q, Ctrl-C, SIGTERM, SIGHUP)
+              0   after quitting normally (q, Ctrl-C, SIGTERM, SIGHUP; in kiosk
+                  mode the staff code, SIGTERM, SIGHUP)
               1   the guide cannot start (a configuration error, an unknown
                   language, no terminal, no UI strings); for validate, the data
                   cannot be used

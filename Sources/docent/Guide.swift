@@ -33,6 +33,8 @@ struct Guide: ParsableCommand {
 
     @Option(name: .customLong("pulse"), help: "Where Visitor Pulse lives: sqlite:PATH, a file every guide of this machine may share (default: $XDG_DATA_HOME/docent/pulse.sqlite), or a Pulse service, http://HOST:PORT.")
     var pulse: String?
+    @Flag(help: "Kiosk mode for a terminal the museum owns (as `kiosk = true` in the configuration): q, Ctrl-C, Ctrl-Z and Ctrl-\\ do nothing; staff quit with Ctrl-X, `kiosk_pin` and Enter; the guide starts over after `kiosk_idle_seconds` with nobody there.")
+    var kiosk = false
 
     func run() throws {
         let env = ProcessInfo.processInfo.environment
@@ -118,10 +120,13 @@ struct Guide: ParsableCommand {
             }
             imageSetting = setting
         }
+        // Kiosk mode: the flag, else the configuration's `kiosk` (read by the kiosk feature).
+        if kiosk { cfg.features["kiosk"] = "true" }
+        let kioskMode = cfg.features["kiosk"]?.trimmingCharacters(in: .whitespaces).lowercased() == "true"
 
         let backend: CursesBackend
         let links = Hyperlinks.enabled(mode: linkMode, environment: env)
-        switch CursesBackend.open(colors: env["NO_COLOR"].map(\.isEmpty) ?? true, hyperlinks: links) {
+        switch CursesBackend.open(colors: env["NO_COLOR"].map(\.isEmpty) ?? true, hyperlinks: links, kiosk: kioskMode) {
         case .success(let b): backend = b
         case .failure(let e): throw failure(e.description)
         }
@@ -131,7 +136,11 @@ struct Guide: ParsableCommand {
         let effects = LiveEffects(
             fetcher: CurlFetcher(), cache: FileDocumentCache(directory: FileDocumentCache.defaultDirectory(environment: env)),
             store: store, options: options, audio: audio, environment: env, writesAllowed: stateWritable)
-        var state = AppState(source: source, catalog: catalog, language: language ?? .english, now: Date(), features: Registry.features)
+        // The first language: --lang or the configuration, else the locale's (LC_ALL,
+        // LC_MESSAGES, LANG), else English; a choice saved from an earlier run wins over the
+        // locale (not over --lang), as `.launched` applies it.
+        let first = language ?? catalog.language(fromLocale: env) ?? .english
+        var state = AppState(source: source, catalog: catalog, language: first, now: Date(), features: Registry.features)
         state.timeZone = .current
         state.museumTimeZone = cfg.timeZone
         state.config = cfg.features

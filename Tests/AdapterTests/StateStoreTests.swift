@@ -341,6 +341,19 @@ final class StateStoreTests: XCTestCase {
         XCTAssertEqual(try loadConfig(#"hyperlinks = "Auto""#).get().config.hyperlinks, .auto)
     }
 
+    /// Issue 16: a feature's keys may be true/false or whole numbers (`kiosk = true`,
+    /// `kiosk_idle_seconds = 2`), handed to the feature as text; a table or array is refused.
+    func testConfigFeatureKeysTakeBooleansAndNumbers() throws {
+        let keys: Set<String> = ["kiosk", "kiosk_idle_seconds", "kiosk_pin"]
+        let (config, warnings) = try ConfigLoader.load(
+            path: try writeConfig("kiosk = true\nkiosk_idle_seconds = 2\nkiosk_pin = 2468\n"), featureKeys: keys
+        ).get()
+        XCTAssertEqual(config.features, ["kiosk": "true", "kiosk_idle_seconds": "2", "kiosk_pin": "2468"])
+        XCTAssertEqual(warnings, [])
+        let bad = ConfigLoader.load(path: try writeConfig("kiosk = [1]\n", name: "conf/bad.toml"), featureKeys: keys)
+        XCTAssertTrue(failureMessage(bad).contains("kiosk must be a string, a whole number or true/false, not an array"), failureMessage(bad))
+    }
+
     /// Issue 17 #1: the museum's zone is an IANA name; anything else is refused with an example.
     func testConfigTimeZone() throws {
         XCTAssertEqual(try loadConfig(#"time_zone = "America/Chicago""#).get().config.timeZone, TimeZone(identifier: "America/Chicago"))

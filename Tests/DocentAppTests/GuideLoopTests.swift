@@ -9,12 +9,13 @@ import XCTest
 final class GuideLoopTests: XCTestCase {
     static let catalog = StringCatalog(tables: [.english: ["tab.home": "Home", "small.text": "Too small: {have}, need {need}"]])
 
-    func makeLoop(size: Size = Size(width: 80, height: 24), script: [[InputEvent]] = [], audio: FakeAudioEngine? = nil) -> (GuideLoop, FakeBackend, RecordingEffects, TestClock) {
+    func makeLoop(size: Size = Size(width: 80, height: 24), script: [[InputEvent]] = [], audio: FakeAudioEngine? = nil, config: [String: String] = [:]) -> (GuideLoop, FakeBackend, RecordingEffects, TestClock) {
         let backend = FakeBackend(size: size, script: script)
         let effects = RecordingEffects()
         let clock = TestClock()
         var state = AppState(source: "/museum/appData.json", catalog: Self.catalog, now: clock.wall, features: Registry.features)
         state.introSeen = true
+        state.config = config
         let loop = GuideLoop(state: state, backend: backend, effects: effects, audio: audio, clock: clock.clock, monotonic: clock.monotonic)
         return (loop, backend, effects, clock)
     }
@@ -145,5 +146,32 @@ final class GuideLoopTests: XCTestCase {
         let (loop, _, _, _) = makeLoop()
         loop.send(.quit)
         XCTAssertFalse(loop.step())
+    }
+
+    /// Kiosk mode through the loop: q and Ctrl-C are refused, every key starts the idle time
+    /// again (on the loop's monotonic clock), the idle time starts over, and a signal still
+    /// ends the guide.
+    func testKioskIdleTimeIsTheLoopsTimerAndOnlySignalsEndIt() {
+        let (loop, _, effects, clock) = makeLoop(
+            script: [[], [.key(.char("q")), .key(.ctrl("c"))], [], [.key(.char("j"))], [], [], [.quitSignal]],
+            config: ["kiosk": "true", "kiosk_idle_seconds": "2"])
+        loop.send(.launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
+        XCTAssertTrue(loop.step())
+        clock.advance(milliseconds: 1500)
+        XCTAssertTrue(loop.step(), "q and Ctrl-C do not quit")
+        clock.advance(milliseconds: 1500)
+        XCTAssertTrue(loop.step())
+        XCTAssertNil(loop.state.overlay, "3 s after start, but only 1.5 s after the last key")
+        clock.advance(milliseconds: 1900)
+        XCTAssertTrue(loop.step())  // j, at 1.9 s: the idle time starts again
+        clock.advance(milliseconds: 1900)
+        XCTAssertTrue(loop.step())
+        XCTAssertNil(loop.state.overlay)
+        clock.advance(milliseconds: 100)
+        XCTAssertTrue(loop.step())
+        XCTAssertEqual(loop.state.overlay, KioskFeature.show(.waiting), "2 s after the last key: waiting for the next visitor")
+        XCTAssertFalse(loop.step(), "a signal ends it")
+        XCTAssertTrue(loop.state.quitting)
+        XCTAssertEqual(effects.ran.last, .persist(loop.state.settings))
     }
 }

@@ -23,6 +23,8 @@ final class ReducerTests: XCTestCase {
         let saved = PersistedSettings(language: .spanish, lastTab: .info, seenMessageIDs: [7], locationEnabled: false, introSeen: true)
         send(&s, .launched(restored: saved, languageOverride: .chinese), effects: [.loadDocument(source: "/museum/appData.json"), .pulse(.open(.defaultFile, identity: nil, seed: "/museum/pulse/seed.json"))]) {
             $0.language = .chinese
+            // --lang is for this run: the visitor's saved choice is still the one saved.
+            $0.chosenLanguage = .spanish
             $0.tab = .info
             $0.seenMessageIDs = [7]
             $0.locationEnabled = false
@@ -59,7 +61,7 @@ final class ReducerTests: XCTestCase {
             $0.exhibitions = .loading
             $0.events = .loading
         }
-        send(&s, .dismissOverlay, effects: [.persist(PersistedSettings(language: .english, lastTab: .home, seenMessageIDs: [7], introSeen: true))]) {
+        send(&s, .dismissOverlay, effects: [.persist(PersistedSettings(lastTab: .home, seenMessageIDs: [7], introSeen: true))]) {
             $0.overlay = nil
             $0.seenMessageIDs = [7]
         }
@@ -113,7 +115,7 @@ final class ReducerTests: XCTestCase {
 
     func testTabsCycleAndPersist() {
         var s = UIFixtures.loadedState()
-        func saved(_ t: Tab) -> [Effect] { [.persist(PersistedSettings(language: .english, lastTab: t, introSeen: true))] }
+        func saved(_ t: Tab) -> [Effect] { [.persist(PersistedSettings(lastTab: t, introSeen: true))] }
         let tabs = s.tabs
         XCTAssertEqual(tabs.first, .home)
         XCTAssertEqual(tabs.last, .info)
@@ -174,11 +176,13 @@ final class ReducerTests: XCTestCase {
         send(&s, .move(5)) { $0.overlay = .languagePicker(selection: 2) }
         send(&s, .activate, effects: [.persist(PersistedSettings(language: .chinese, lastTab: .home, introSeen: true))]) {
             $0.language = .chinese
+            $0.chosenLanguage = .chinese
             $0.overlay = nil
         }
         send(&s, .setLanguage(Language(code: "ko")))
         send(&s, .setLanguage(.spanish), effects: [.persist(PersistedSettings(language: .spanish, lastTab: .home, introSeen: true))]) {
             $0.language = .spanish
+            $0.chosenLanguage = .spanish
         }
     }
 
@@ -187,7 +191,7 @@ final class ReducerTests: XCTestCase {
         send(&s, .selectTab(.info), effects: [.persist(PersistedSettings(language: .english, lastTab: .info, introSeen: true))]) { $0.tab = .info }
         // Rows: note, header, hours, tickets, website, header, language, location, header, about.
         send(&s, .move(4)) { $0.page.selection = 7 }
-        send(&s, .activate, effects: [.persist(PersistedSettings(language: .english, lastTab: .info, locationEnabled: false, introSeen: true))]) {
+        send(&s, .activate, effects: [.persist(PersistedSettings(lastTab: .info, locationEnabled: false, introSeen: true))]) {
             $0.locationEnabled = false
         }
         send(&s, .move(-1)) { $0.page.selection = 6 }
@@ -198,12 +202,12 @@ final class ReducerTests: XCTestCase {
     func testFirstRunIntroIsRememberedOnce() {
         var s = fresh()
         prepare(&s, .launched(restored: nil, languageOverride: nil))
-        send(&s, .dismissOverlay, effects: [.persist(PersistedSettings(language: .english, lastTab: .home, introSeen: true))]) {
+        send(&s, .dismissOverlay, effects: [.persist(PersistedSettings(lastTab: .home, introSeen: true))]) {
             $0.overlay = nil
             $0.introSeen = true
         }
         send(&s, .showHelp) { $0.overlay = .help(firstRun: false) }
-        send(&s, .selectTab(.info), effects: [.persist(PersistedSettings(language: .english, lastTab: .info, introSeen: true))]) {
+        send(&s, .selectTab(.info), effects: [.persist(PersistedSettings(lastTab: .info, introSeen: true))]) {
             $0.overlay = nil
             $0.tab = .info
         }

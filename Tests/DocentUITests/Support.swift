@@ -44,8 +44,9 @@ enum UIFixtures {
     }
 
     /// A state with the museum loaded, exhibitions and events fetched, overlays dismissed.
-    static func loadedState(language: Language = .english, size: Size = Size(width: 80, height: 24)) -> AppState {
+    static func loadedState(language: Language = .english, size: Size = Size(width: 80, height: 24), config: [String: String] = [:]) -> AppState {
         var s = AppState(source: "/museum/appData.json", catalog: catalog, language: language, now: now, features: Registry.features)
+        s.config = config
         prepare(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
         settle(&s, prepare(&s, .documentLoaded(.success(museum()), note: nil)))
         let vp = RootView.viewport(for: size)

@@ -172,4 +172,40 @@ final class LanguageTests: EndToEndTestCase {
         try fresh.sendKeys("q")
         XCTAssertEqual(try fresh.waitForExit().status, 0)
     }
+
+    /// Issue 16 #2: with no saved choice the first language is the locale's (`LANG`), even
+    /// where that locale is not installed (only C and C.UTF-8 are on the test machines); a
+    /// language chosen in the picker is saved and then wins over the locale.
+    func testFirstLanguageComesFromLangUntilTheVisitorChooses() throws {
+        let home = try makeTemporaryDirectory()
+        func command(_ lang: String) -> String { "env -u LC_ALL -u LC_MESSAGES LANG=\(lang) " + TmuxSession.guideCommand() }
+
+        let s = try start(command: command("es_ES.UTF-8"), home: home)
+        let dismiss = try UIStrings.get("es", "overlay.dismiss")
+        try s.waitFor(try UIStrings.get("es", "help.welcomeTitle"), dismiss)
+        try s.sendKeys("Escape")
+        // The museum's launch message (in Spanish) takes the welcome's place.
+        let launch = try s.waitForGone(try UIStrings.get("es", "help.welcomeTitle"))
+        XCTAssertTrue(launch.contains(dismiss), "the launch message after the welcome:\n\(launch)")
+        try s.sendKeys("Escape")
+        try waitForHome(s, language: "es")
+        try s.sendKeys("q")
+        XCTAssertEqual(try s.waitForExit().status, 0)
+
+        // Nothing was chosen, so another locale is followed next time.
+        let zh = try start(command: command("zh_CN.UTF-8"), home: home)
+        try waitForHome(zh, language: "zh")
+        // The visitor picks English: saved, and it wins over LANG=es afterwards.
+        try zh.sendKeys("L")
+        try zh.waitFor("○ English", "● 中文")
+        try zh.sendKeys("Up", "Up", "Enter")
+        try waitForHome(zh, language: "en")
+        try zh.sendKeys("q")
+        XCTAssertEqual(try zh.waitForExit().status, 0)
+
+        let again = try start(command: command("es_ES.UTF-8"), home: home)
+        try waitForHome(again, language: "en")
+        try again.sendKeys("q")
+        XCTAssertEqual(try again.waitForExit().status, 0)
+    }
 }

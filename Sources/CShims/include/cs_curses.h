@@ -69,11 +69,14 @@ mmask_t cs_enable_mouse(void);
 void cs_install_crash_handlers(void);
 /// SIGINT/SIGTERM/SIGHUP/SIGQUIT set a flag (no SA_RESTART, so a blocking read returns); SIGPIPE is
 /// ignored. Idempotent: returns 1 if this call installed them, 0 if they already were.
-int cs_install_quit_handlers(void);
-/// The signal number that asked to quit, or 0.
-/// Puts back the SIGINT/SIGTERM/SIGHUP/SIGQUIT handlers that were there before
+/// `kiosk` non-zero: SIGINT, SIGQUIT and SIGTSTP are ignored instead (a visitor cannot stop or
+/// suspend the guide; only SIGTERM/SIGHUP, as from systemd, end it). Ignored before newterm,
+/// ncurses leaves SIGTSTP alone too.
+int cs_install_quit_handlers(int kiosk);
+/// Puts back the SIGINT/SIGTERM/SIGHUP/SIGQUIT (and SIGTSTP) handlers that were there before
 /// cs_install_quit_handlers() (for when the terminal could not be opened after all).
 void cs_uninstall_quit_handlers(void);
+/// The signal number that asked to quit, or 0.
 int cs_quit_requested(void);
 void cs_clear_quit(void);
 

@@ -33,7 +33,15 @@ public indirect enum AppAction: Equatable, Sendable {
     /// The content area changed size (rows available to lists).
     case viewportChanged(rows: Int, width: Int)
     case tick(Date)
+    /// The visitor asks to quit (`q`, Ctrl-C); a feature may refuse (`Feature.allowsQuit`).
     case quit
+    /// The system asks the guide to stop (SIGTERM, SIGHUP): saved and ended, never refused.
+    case terminate
+    /// A key, click or wheel turn arrived; the loop sends it before what the input does.
+    case visitorInput
+    /// Start over for the next visitor: Home, the default language, nothing on top, and every
+    /// feature forgets this visitor's choices (`FeatureEvent.startOver`).
+    case startOver
 
     /// One feature's own action (see `Feature`); the registry finds who handles it.
     case feature(FeatureValue)

@@ -71,6 +71,13 @@ public struct AppState: Equatable, Sendable {
     public var documentNote: Phrase?
     public var catalog: StringCatalog
     public var language: Language
+    /// The language the guide starts in when the visitor chose none (`--lang`, the
+    /// configuration, the locale of the environment, else English); starting over returns to it.
+    public var defaultLanguage: Language
+    /// The language the visitor chose (the picker, or a choice restored from an earlier run);
+    /// nil: none. Only a choice is saved, so a guide started under another locale follows
+    /// that locale, and `--lang` for one run does not replace the visitor's choice.
+    public var chosenLanguage: Language?
     public var tab: Tab = .home
     public var tabs: [Tab] = Tab.available
     /// One navigation stack per tab.
@@ -111,6 +118,7 @@ public struct AppState: Equatable, Sendable {
         document = .loading(source: source)
         self.catalog = catalog
         self.language = language
+        self.defaultLanguage = language
         self.now = now
     }
 
@@ -139,6 +147,6 @@ public struct AppState: Equatable, Sendable {
     public var settings: PersistedSettings {
         var saves = FeatureSaves()
         for f in features.all { if let v = f.saved(self) { saves.values[f.id] = v } }
-        return PersistedSettings(language: language, lastTab: tab, seenMessageIDs: seenMessageIDs, locationEnabled: locationEnabled, introSeen: introSeen, saves: saves)
+        return PersistedSettings(language: chosenLanguage, lastTab: tab, seenMessageIDs: seenMessageIDs, locationEnabled: locationEnabled, introSeen: introSeen, saves: saves)
     }
 }

@@ -122,6 +122,12 @@ public enum FeatureEvent: Equatable, Sendable {
     case quitting
     /// The room for pages changed (`viewportRows`/`viewportWidth`): the terminal was resized.
     case resized
+    /// A key, click or wheel turn arrived (before what it does): the visitor is there.
+    case visitorInput
+    /// The guide starts over for the next visitor (`AppAction.startOver`): each feature
+    /// forgets what this visitor chose (a tour's place, a card, what was typed) and stops
+    /// what it runs for them (the sound). The shared part is done already.
+    case startOver
 }
 
 /// What the visitor does to a feature's box (`Feature.Overlay`); the shared keys send these.
@@ -212,6 +218,9 @@ public protocol Feature {
     /// Where on the museum's map one of its pages is about (`v` shows it): a tour's start, an
     /// exhibition's gallery. nil: nowhere in particular.
     static func place(_ route: Route, _ state: AppState) -> MapItemID?
+    /// Whether the visitor may quit now (`AppAction.quit`); any feature saying no keeps the
+    /// guide open (a kiosk until staff unlock it). A system stop (`.terminate`) is never refused.
+    static func allowsQuit(_ state: AppState) -> Bool
 }
 
 extension Feature {
@@ -225,6 +234,7 @@ extension Feature {
     public static func saved(_ state: AppState) -> Saved? { nil }
     public static func restore(_ saved: Saved, _ state: inout AppState) {}
     public static func place(_ route: Route, _ state: AppState) -> MapItemID? { nil }
+    public static func allowsQuit(_ state: AppState) -> Bool { true }
 
     /// Wraps one of its actions for the shared loop.
     public static func action(_ a: Action) -> AppAction { .feature(FeatureValue(id, a)) }
@@ -270,6 +280,7 @@ public struct AnyFeature: Sendable {
     let restore: @Sendable (FeatureValue, inout AppState) -> Void
     let overlay: @Sendable (OverlayInput, FeatureValue, inout AppState) -> [Effect]?
     let placeOf: @Sendable (FeatureValue, AppState) -> MapItemID?
+    let allowsQuit: @Sendable (AppState) -> Bool
 
     public init<F: Feature>(_ f: F.Type) {
         id = F.id
@@ -286,6 +297,7 @@ public struct AnyFeature: Sendable {
         restore = { v, state in if let s = v.as(F.Saved.self) { F.restore(s, &state) } }
         overlay = { input, v, state in v.as(F.Overlay.self).map { F.overlay(input, $0, &state) } }
         placeOf = { r, state in r.as(F.Route.self).flatMap { F.place($0, state) } }
+        allowsQuit = { F.allowsQuit($0) }
     }
 
     /// The rows this feature adds to a shared list.

@@ -96,6 +96,7 @@ public enum Reducer {
         case .setLanguage(let l):
             guard state.catalog.tables[l] != nil else { return [] }
             state.language = l
+            state.chosenLanguage = l
             var effects: [Effect] = []
             if case .languagePicker = state.overlay {
                 state.overlay = nil
@@ -124,13 +125,38 @@ public enum Reducer {
             state.now = now
             return broadcast(.tick, &state)
         case .quit:
+            guard state.features.all.allSatisfy({ $0.allowsQuit(state) }) else { return [] }
+            return dispatch(&state, .terminate)
+        case .terminate:
             state.quitting = true
             return [.persist(state.settings)] + broadcast(.quitting, &state) + [.quit]
+        case .visitorInput:
+            return broadcast(.visitorInput, &state)
+        case .startOver:
+            return startOver(&state)
         case .feature:
             // Taken above; reaching here is a wiring mistake.
             assertionFailure("unhandled action \(action)")
             return []
         }
+    }
+
+    /// Home, the default language, nothing on top, every tab at its root; then each feature
+    /// forgets its part. Saved, so a restart does not bring the last visitor back.
+    static func startOver(_ state: inout AppState) -> [Effect] {
+        state.tab = state.tabs.contains(.home) ? .home : state.tabs.first ?? .home
+        state.stacks = [:]
+        state.overlay = nil
+        state.overlayScroll = 0
+        state.messageQueue = []
+        state.banner = nil
+        var effects = broadcast(.startOver, &state)
+        state.chosenLanguage = nil
+        if state.language != state.defaultLanguage, state.catalog.tables[state.defaultLanguage] != nil {
+            state.language = state.defaultLanguage
+            effects += broadcast(.languageChanged, &state)
+        }
+        return effects + [.persist(state.settings)]
     }
 
     /// Overlays that a tab key closes (and then does its work): the key help, and the welcome,
@@ -154,7 +180,10 @@ public enum Reducer {
             state.introSeen = r.introSeen
             for (id, value) in r.saves.values { state.features[id: id]?.restore(value, &state) }
             if state.tabs.contains(r.lastTab) { state.tab = r.lastTab }
-            if let l = r.language, state.catalog.tables[l] != nil { state.language = l }
+            if let l = r.language, state.catalog.tables[l] != nil {
+                state.language = l
+                state.chosenLanguage = l
+            }
             if r.skippedValues > 0 {
                 state.banner = Banner(.key("banner.stateValuesSkipped", ["count": .verbatim(String(r.skippedValues))]), level: .warning)
             }

@@ -53,6 +53,20 @@ public struct StringCatalog: Equatable, Sendable {
 
     /// Languages with a UI table, English first.
     public var languages: [Language] { tables.keys.sorted() }
+
+    /// The interface language the environment's locale asks for, if this catalog has it: the
+    /// first non-empty of `LC_ALL`, `LC_MESSAGES`, `LANG` decides (as POSIX has it), its
+    /// language part only (`es_ES.UTF-8`, `es_MX`, `es.UTF-8@euro` → es). `C`, `POSIX`, a
+    /// language without a table, or nothing set: nil. Only the variables are read, so a locale
+    /// that is not installed on the machine still chooses the language.
+    public func language(fromLocale environment: [String: String]) -> Language? {
+        guard let value = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty }) else {
+            return nil
+        }
+        let name = value.prefix { $0 != "." && $0 != "@" }
+        guard name != "C", name != "POSIX", let language = Language.fromTag(String(name)), tables[language] != nil else { return nil }
+        return language
+    }
 }
 
 

@@ -20,6 +20,9 @@ public protocol FeatureView {
     static func footer(_ screen: inout Screen, _ area: Rect, state: AppState) -> Bool
     /// Its part of the key help (`?`) now: nil when its keys do nothing in this state.
     static func help(_ state: AppState) -> HelpSection?
+    /// Keys it takes before every other, even over a box (a screen that waits for any key,
+    /// a code being typed). nil: not now.
+    static func first(_ key: Key, in state: AppState) -> AppAction?
 }
 
 extension FeatureView {
@@ -30,6 +33,7 @@ extension FeatureView {
     public static func footer(_ screen: inout Screen, _ area: Rect, state: AppState) -> Bool { false }
     public static func help(_ state: AppState) -> HelpSection? { nil }
     public static func overlayKeys(_ key: Key, _ overlay: Core.Overlay, state: AppState) -> AppAction? { nil }
+    public static func first(_ key: Key, in state: AppState) -> AppAction? { nil }
 }
 
 extension FeatureView where Core.Overlay == Never {
@@ -47,6 +51,7 @@ public struct FeatureEntry: Sendable {
     let overlayKeys: @Sendable (Key, FeatureValue, AppState) -> AppAction?
     let footer: @Sendable (inout Screen, Rect, AppState) -> Bool
     let help: @Sendable (AppState) -> HelpSection?
+    let first: @Sendable (Key, AppState) -> AppAction?
 
     public init<V: FeatureView>(_ view: V.Type) {
         core = AnyFeature(V.Core.self)
@@ -58,6 +63,7 @@ public struct FeatureEntry: Sendable {
         overlayKeys = { key, v, state in v.as(V.Core.Overlay.self).flatMap { V.overlayKeys(key, $0, state: state) } }
         footer = { V.footer(&$0, $1, state: $2) }
         help = { V.help($0) }
+        first = { V.first($0, in: $1) }
     }
 
     /// A feature without pages of its own to draw (its pages are lists and texts).
@@ -71,6 +77,7 @@ public struct FeatureEntry: Sendable {
         overlayKeys = { _, _, _ in nil }
         footer = { _, _, _ in false }
         help = { _ in nil }
+        first = { _, _ in nil }
     }
 
     public var id: FeatureID { core.id }

@@ -13,5 +13,6 @@ public enum Registry {
         FeatureEntry(SearchScreen.self),
         FeatureEntry(MemberView.self),
         FeatureEntry(PulseView.self),
+        FeatureEntry(KioskView.self),
     ]
 }

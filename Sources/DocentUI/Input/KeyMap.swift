@@ -1,8 +1,10 @@
 /// Keys are data: the current context and a key give a named action (cmus's bindings).
-/// Precedence: a box on screen, the page's own feature, the keys features take everywhere
-/// (digits for the keypad, the player's), then these shared ones.
+/// Precedence: a feature that takes keys before all (`FeatureView.first`), a box on screen,
+/// the page's own feature, the keys features take everywhere (digits for the keypad, the
+/// player's), then these shared ones.
 public enum KeyMap {
     public static func action(for key: Key, in state: AppState) -> AppAction? {
+        for e in Registry.entries { if let a = e.first(key, state) { return a } }
         if state.overlay != nil { return overlayAction(key, state) }
         // A feature's own page takes its keys first (search takes typed text, the map pans).
         if let a = Registry.entry(for: state)?.keys(key, state) { return a }

@@ -65,6 +65,10 @@ public enum KeypadFeature: Feature {
     /// Leaving the Audio Guide puts the half-typed number away: a digit later starts afresh
     /// (a number is never finished on another tab, and nothing typed waits unseen).
     public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+        if event == .startOver {
+            state.keypad = KeypadState()
+            return []
+        }
         guard event == .navigated, state.tab != .audioGuide, !state.keypad.input.isEmpty || state.keypad.notice != nil else { return [] }
         state.keypad.input = ""
         state.keypad.notice = nil

@@ -248,7 +248,14 @@ public enum MemberFeature: Feature {
             guard state.museum != nil else { return [] }
             queueExpirationMessages(&state)
             return recheckStoredCard(&state)
-        case .languageChanged, .tick, .navigated, .playerChanged, .settled, .quitting, .resized:
+        case .startOver:
+            // Nothing of this visitor's card or form is kept; a pending answer is ignored.
+            let token = state.member.token, service = state.member.serviceURL
+            state.member = MemberState()
+            state.member.token = token &+ 1
+            state.member.serviceURL = service
+            return []
+        case .languageChanged, .tick, .navigated, .playerChanged, .settled, .quitting, .visitorInput, .resized:
             return []
         }
     }

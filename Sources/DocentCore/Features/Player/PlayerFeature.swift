@@ -107,7 +107,17 @@ public enum PlayerFeature: Feature {
             return saved(state) == nil ? [] : [.audio(.volume(state.player.volume))]
         case .quitting:
             return state.player.isActive ? [.audio(.stop)] : []
-        case .documentLoaded, .languageChanged, .tick, .navigated, .playerChanged, .settled, .resized:
+        case .startOver:
+            // The sound stops and the next visitor starts at the usual volume.
+            var effects = stop(&state)
+            let fresh = PlayerState()
+            if state.player.volume != fresh.volume { effects.append(.audio(.volume(fresh.volume))) }
+            let token = state.player.nextToken, shown = state.player.snapshot.token
+            state.player = fresh
+            state.player.nextToken = token
+            state.player.snapshot = PlayerSnapshot(token: shown, volume: fresh.volume)
+            return effects
+        case .documentLoaded, .languageChanged, .tick, .navigated, .playerChanged, .settled, .visitorInput, .resized:
             return []
         }
     }

@@ -222,6 +222,20 @@ public enum SearchFeature: Feature {
     /// A new museum: a new index, built off the loop thread (the query typed so far is
     /// dropped with the old one). Until it arrives the guide answers keys as usual.
     public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+        if event == .startOver {
+            // What this visitor typed and found goes; the index stays.
+            state.search.query = ""
+            state.search.filter = .all
+            state.search.selection = 0
+            state.search.results = nil
+            state.search.matches = SearchMatches()
+            var live = LiveSearchState()
+            live.status = state.search.live.status == .off ? .off : .idle
+            live.token = state.search.live.token &+ 1
+            state.search.live = live
+            state.search.returnTab = nil
+            return []
+        }
         guard event == .documentLoaded, case .ready(let museum) = state.document else { return [] }
         guard state.search.index.map({ $0.source !== museum }) ?? true else { return [] }
         var fresh = SearchState()

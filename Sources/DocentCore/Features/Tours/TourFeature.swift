@@ -192,7 +192,13 @@ public enum TourFeature: Feature {
         case .settled:
             offerResume(&state)
             return []
-        case .launched, .documentLoaded, .languageChanged, .tick, .navigated, .quitting, .resized:
+        case .startOver:
+            // The tour and where this visitor was in it are forgotten (the player stops the
+            // sound); the resume offer is not made to the next visitor.
+            state[TourFeature.self].session = nil
+            state.progress = ListeningProgress()
+            return []
+        case .launched, .documentLoaded, .languageChanged, .tick, .navigated, .quitting, .visitorInput, .resized:
             return []
         }
     }

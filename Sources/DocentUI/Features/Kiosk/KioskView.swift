@@ -1,0 +1,47 @@
+import Foundation
+
+/// Kiosk mode's part of the screen: the "press any key" screen that waits for the next
+/// visitor, and the keys it takes before all others (any key on that screen, the staff code).
+public enum KioskView: FeatureView {
+    public typealias Core = KioskFeature
+
+    public static func first(_ key: Key, in state: AppState) -> AppAction? {
+        let k = state.kiosk
+        guard k.enabled else { return nil }
+        if KioskFeature.overlay(in: state) == .waiting { return .kiosk(.wake) }
+        if k.typed != nil {
+            switch key {
+            case .enter: return .kiosk(.pinEnter)
+            case .char(let c): return .kiosk(.pinTyped(c))
+            default: return .kiosk(.pinCancel)
+            }
+        }
+        if key == .ctrl("x"), k.pin != nil { return .kiosk(.staffKey) }
+        return nil
+    }
+
+    /// The whole screen: a welcome, and "press any key" in the language on screen, then in
+    /// the guide's other languages (the last visitor's language is not the next one's).
+    public static func renderOverlay(_ screen: inout Screen, _ overlay: KioskFeature.Overlay, state: AppState) {
+        let area = screen.bounds
+        screen.fill(area)
+        let width = max(1, area.width - 4)
+        var lines: [(String, Style)] = []
+        for l in Wrap.lines(state.strings("kiosk.welcome"), width: width) { lines.append((l, Style(role: .title, bold: true))) }
+        lines.append(("", .plain))
+        for l in Wrap.lines(state.strings("kiosk.pressAnyKey"), width: width) { lines.append((l, Style(role: .accent, bold: true))) }
+        let others = state.catalog.languages.filter { $0 != state.language }
+        if !others.isEmpty { lines.append(("", .plain)) }
+        for lang in others {
+            for l in Wrap.lines(state.catalog.strings(for: lang)("kiosk.pressAnyKey"), width: width) { lines.append((l, Style(role: .muted))) }
+        }
+        let shown = lines.prefix(area.height)
+        var y = area.y + max(0, (area.height - shown.count) / 2)
+        for (text, style) in shown {
+            let line = TextWidth.truncate(text, to: area.width)
+            screen.put(line, x: area.x + max(0, (area.width - TextWidth.width(line)) / 2), y: y, style: style)
+            y += 1
+        }
+        screen.addHitRegion(area, action: .kiosk(.wake))
+    }
+}

@@ -1,0 +1,240 @@
+import DocentTestSupport
+import Foundation
+import XCTest
+
+@testable import DocentCore
+@testable import DocentUI
+
+/// Kiosk mode (issue 16 #1): visitors cannot quit, the member card is hidden, staff quit with
+/// Ctrl-X and the code, and the guide starts over for the next visitor after an idle time.
+final class KioskTests: XCTestCase {
+    let big = Size(width: 80, height: 24)
+    let small = RootView.minimumSize
+    static let config = ["kiosk": "true", "kiosk_idle_seconds": "2", "kiosk_pin": "2468", "member_card_url": "https://members.example/api"]
+    static let idleTimer = Effect.timer(.kioskIdle, milliseconds: 2000, action: .kiosk(.idle))
+
+    func kiosk(size: Size? = nil, config: [String: String] = KioskTests.config) -> AppState {
+        UIFixtures.loadedState(size: size ?? big, config: config)
+    }
+
+    /// Sends keys the way the guide does: the loop's `.visitorInput`, then the key map.
+    @discardableResult
+    func keys(_ s: inout AppState, _ keys: [Key]) -> [Effect] {
+        var effects: [Effect] = []
+        for k in keys {
+            effects += Reducer.reduce(&s, .visitorInput)
+            if let a = KeyMap.action(for: k, in: s) { effects += Reducer.reduce(&s, a) }
+        }
+        return effects
+    }
+
+    // MARK: Start
+
+    func testLaunchReadsTheConfigurationHidesTheMemberCardAndStartsTheIdleTimer() {
+        var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
+        s.config = Self.config
+        let effects = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
+        XCTAssertEqual(effects.filter { if case .timer = $0 { return true } else { return false } }, [Self.idleTimer])
+        XCTAssertEqual(s.kiosk.enabled, true)
+        XCTAssertEqual(s.kiosk.idleSeconds, 2)
+        XCTAssertEqual(s.kiosk.pin, "2468")
+        XCTAssertNil(s.member.serviceURL, "the member card is not offered in kiosk mode")
+
+        // Info has no member card row (it has one outside kiosk mode with the same service).
+        var k = kiosk()
+        _ = Reducer.reduce(&k, .selectTab(.info))
+        XCTAssertFalse((Reducer.rows(k) ?? []).contains { $0.action == .send(.member(.open)) })
+        var plain = UIFixtures.loadedState(config: ["member_card_url": "https://members.example/api"])
+        _ = Reducer.reduce(&plain, .selectTab(.info))
+        XCTAssertTrue((Reducer.rows(plain) ?? []).contains { $0.action == .send(.member(.open)) })
+    }
+
+    func testWithoutKioskNothingChanges() {
+        var s = UIFixtures.loadedState()
+        XCTAssertFalse(s.kiosk.enabled)
+        send(&s, .visitorInput)
+        send(&s, .kiosk(.idle))
+        send(&s, .quit, effects: [.persist(s.settings), .quit]) { $0.quitting = true }
+    }
+
+    func testAnUnusableIdleTimeIsSaidAndTheDefaultTaken() {
+        let s = kiosk(config: ["kiosk": "true", "kiosk_idle_seconds": "soon"])
+        XCTAssertEqual(s.kiosk.idleSeconds, 180)
+        XCTAssertEqual(s.banner?.phrase, .key("banner.kioskIdleInvalid", ["value": .verbatim("soon"), "default": .verbatim("180")]))
+        XCTAssertEqual(kiosk(config: ["kiosk": "true", "kiosk_idle_seconds": "0"]).kiosk.idleSeconds, 180)
+        XCTAssertEqual(kiosk(config: ["kiosk": "true", "kiosk_idle_seconds": "99999999999999999999"]).kiosk.idleSeconds, 180)
+        let typo = kiosk(config: ["kiosk": "yes"])
+        XCTAssertFalse(typo.kiosk.enabled)
+        XCTAssertEqual(typo.banner?.phrase, .key("banner.kioskFlagInvalid", ["value": .verbatim("yes")]))
+    }
+
+    // MARK: Visitors cannot leave
+
+    func testQuitKeysDoNothingVisible() {
+        var s = kiosk()
+        XCTAssertEqual(KeyMap.action(for: .char("q"), in: s), .quit)
+        XCTAssertEqual(KeyMap.action(for: .ctrl("c"), in: s), .quit)
+        send(&s, .quit)
+        // In raw mode Ctrl-Z and Ctrl-\ arrive as keys; nothing takes them.
+        XCTAssertNil(KeyMap.action(for: .ctrl("z"), in: s))
+        XCTAssertNil(KeyMap.action(for: .char("\u{1C}"), in: s))
+        // Over a box too (the key help).
+        send(&s, .showHelp) { $0.overlay = .help(firstRun: false) }
+        XCTAssertEqual(KeyMap.action(for: .char("q"), in: s), .quit)
+        send(&s, .quit)
+    }
+
+    func testTheSystemCanStillStopTheGuide() {
+        var s = kiosk()
+        send(&s, .terminate, effects: [.persist(s.settings), .quit]) { $0.quitting = true }
+    }
+
+    func testStaffQuitWithCtrlXTheCodeAndEnter() {
+        var s = kiosk()
+        XCTAssertEqual(KeyMap.action(for: .ctrl("x"), in: s), .kiosk(.staffKey))
+        send(&s, .kiosk(.staffKey)) { $0.kiosk.typed = "" }
+        // While the code is typed, digits are not the keypad's.
+        XCTAssertEqual(KeyMap.action(for: .char("2"), in: s), .kiosk(.pinTyped("2")))
+        XCTAssertEqual(KeyMap.action(for: .enter, in: s), .kiosk(.pinEnter))
+        XCTAssertEqual(KeyMap.action(for: .escape, in: s), .kiosk(.pinCancel))
+        for (i, c) in "2468".enumerated() {
+            send(&s, .kiosk(.pinTyped(c))) { $0.kiosk.typed = String("2468".prefix(i + 1)) }
+        }
+        var unlocked = s
+        unlocked.kiosk.typed = nil
+        unlocked.kiosk.unlocked = true
+        send(&s, .kiosk(.pinEnter), effects: [.persist(unlocked.settings), .quit]) {
+            $0.kiosk.typed = nil
+            $0.kiosk.unlocked = true
+            $0.quitting = true
+        }
+    }
+
+    func testAWrongCodeIsForgottenAndQuitStaysRefused() {
+        var s = kiosk()
+        keys(&s, [.ctrl("x"), .char("1"), .char("2"), .enter])
+        XCTAssertNil(s.kiosk.typed)
+        XCTAssertFalse(s.kiosk.unlocked)
+        send(&s, .quit)
+        // Any other key while typing forgets the code: the digits go to the keypad again.
+        keys(&s, [.ctrl("x"), .char("2"), .escape])
+        XCTAssertNil(s.kiosk.typed)
+        XCTAssertEqual(KeyMap.action(for: .char("2"), in: s), .keypadDigit("2"))
+    }
+
+    func testNoCodeConfiguredMeansNoStaffQuitFromTheKeyboard() {
+        var config = Self.config
+        config["kiosk_pin"] = nil
+        var s = kiosk(config: config)
+        XCTAssertNil(KeyMap.action(for: .ctrl("x"), in: s))
+        send(&s, .kiosk(.staffKey))
+    }
+
+    // MARK: Idle
+
+    func testEveryInputStartsTheIdleTimeAgain() {
+        var s = kiosk()
+        send(&s, .visitorInput, effects: [Self.idleTimer])
+    }
+
+    func testNothingHappensWhileSomethingPlays() {
+        var s = playing(kiosk(), status: .playing)
+        send(&s, .kiosk(.idle), effects: [Self.idleTimer])
+        s.player.snapshot.status = .buffering
+        send(&s, .kiosk(.idle), effects: [Self.idleTimer])
+    }
+
+    /// The idle time counts from the end of what played.
+    func testTheEndOfPlaybackStartsTheIdleTimeAgain() {
+        var s = playing(kiosk(), status: .playing)
+        var ended = s.player.snapshot
+        ended.status = .ended
+        let effects = Reducer.reduce(&s, .playerSnapshot(ended))
+        XCTAssertEqual(effects.filter { if case .timer(.kioskIdle, _, _) = $0 { return true } else { return false } }, [Self.idleTimer])
+    }
+
+    /// After the idle time with nothing playing: Home, the default language, the sound stopped,
+    /// the tour place, the keypad's digits and the search forgotten, and the waiting screen.
+    func testIdleStartsOverForTheNextVisitor() throws {
+        var s = kiosk()
+        // The last visitor: Spanish, a page open on Info, a tour place, digits, a search, a
+        // paused recording at a lower volume.
+        _ = Reducer.reduce(&s, .setLanguage(.spanish))
+        _ = Reducer.reduce(&s, .selectTab(.search))
+        keys(&s, [.char("x")])
+        _ = Reducer.reduce(&s, .selectTab(.info))
+        Reducer.push(&s, .about)
+        s.progress.current = TourProgress(tourID: 1, stopIndex: 0, seconds: 12, language: .spanish, mode: .guided)
+        s.progress.started = [1]
+        s.keypad.input = "12"
+        s = playing(s, status: .paused)
+        s.player.volume = 0.5
+        s.banner = Banner(.key("member.signedOut"))
+        XCTAssertNotEqual(s.search.query, "")
+
+        var expected = s
+        expected.tab = .home
+        expected.stacks = [:]
+        expected.language = .english
+        expected.chosenLanguage = nil
+        expected.banner = nil
+        expected.overlay = KioskFeature.show(.waiting)
+        expected.progress = ListeningProgress()
+        expected.keypad = KeypadState()
+        let token = s.player.nextToken
+        expected.player = PlayerState()
+        expected.player.nextToken = token
+        expected.player.snapshot = PlayerSnapshot(token: s.player.snapshot.token, volume: 0.8)
+        expected.search.query = ""
+        expected.search.results = nil
+        expected.search.selection = 0
+        expected.search.filter = .all
+        expected.search.returnTab = nil
+        expected.search.live = LiveSearchState()
+        expected.search.live.status = s.search.live.status == .off ? .off : .idle
+        expected.search.live.token = s.search.live.token + 1
+        // An answer to a sign-in still under way is for the last visitor: ignored.
+        expected.member.token += 1
+        var saved = expected
+        saved.overlay = nil
+        send(&s, .kiosk(.idle), effects: [.audio(.stop), .audio(.volume(0.8)), .persist(saved.settings)]) { $0 = expected }
+        XCTAssertNil(s.settings.language, "no language choice is kept: the next start follows the default")
+        XCTAssertNil(s.settings.saves[TourFeature.self], "the tour place is not kept for the next visitor")
+    }
+
+    func testAnyKeyOnTheWaitingScreenOpensHomeAndDoesNothingElse() {
+        var s = kiosk()
+        _ = Reducer.reduce(&s, .kiosk(.idle))
+        for k: Key in [.char("q"), .char("5"), .enter, .ctrl("c"), .escape, .tab, .char("L")] {
+            XCTAssertEqual(KeyMap.action(for: k, in: s), .kiosk(.wake), "\(k)")
+        }
+        send(&s, .kiosk(.wake)) { $0.overlay = nil }
+        XCTAssertEqual(s.tab, .home)
+        // A click anywhere on it does the same.
+        _ = Reducer.reduce(&s, .kiosk(.idle))
+        let screen = RootView.render(s, size: big)
+        XCTAssertEqual(KeyMap.click(x: 3, y: 20, on: screen), .kiosk(.wake))
+    }
+
+    // MARK: Screens
+
+    func testWaitingScreenSnapshots() {
+        var s = kiosk()
+        _ = Reducer.reduce(&s, .kiosk(.idle))
+        assertSnapshot(RootView.render(s, size: big), named: "kiosk-waiting-80x24")
+        var t = kiosk(size: small)
+        _ = Reducer.reduce(&t, .kiosk(.idle))
+        assertSnapshot(RootView.render(t, size: small), named: "kiosk-waiting-40x12")
+    }
+
+    // MARK: Helpers
+
+    /// `s` with a recording loaded in `status`.
+    func playing(_ s: AppState, status: PlaybackStatus) -> AppState {
+        var s = s
+        let id = s.museum?.audioFiles.keys.sorted().first ?? 0
+        _ = PlayerFeature.play(&s, audioID: id, artworkID: nil, tourID: nil, language: .english)
+        s.player.snapshot.status = status
+        return s
+    }
+}

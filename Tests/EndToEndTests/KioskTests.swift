@@ -1,0 +1,66 @@
+import Foundation
+import XCTest
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Kiosk mode on a real terminal (issue 16 #1): q, Ctrl-C, Ctrl-\ and Ctrl-Z do not end or
+/// suspend the guide, it starts over for the next visitor after `kiosk_idle_seconds` (2 here)
+/// in the default language, and staff leave with Ctrl-X, the code and Enter.
+final class KioskTests: EndToEndTestCase {
+    func testKioskIgnoresQuitKeysStartsOverWhenIdleAndStaffCanLeave() throws {
+        let dir = try makeTemporaryDirectory()
+        let config = dir.appendingPathComponent("kiosk.toml")
+        try Data("kiosk = true\nkiosk_idle_seconds = 2\nkiosk_pin = \"2468\"\n".utf8).write(to: config)
+        let s = try start(command: TmuxSession.guideCommand(extra: ["--config", config.path]))
+        let welcome = try UIStrings.get("en", "kiosk.welcome")
+        let pressEN = try UIStrings.get("en", "kiosk.pressAnyKey")
+
+        // Nobody there: after the idle time the guide waits for the next visitor.
+        try s.waitFor(welcome, pressEN)
+        try s.sendKeys("Enter")
+        try waitForHome(s, language: "en")
+
+        // The keys that end or suspend a guide do nothing; L still opens the picker after them
+        // (keys are read in order, and a wait fails at once if the guide exits).
+        try s.sendKeys("q", "C-c", "C-\\", "C-z", "L")
+        try s.waitFor("○ Español")
+        try s.sendKeys("Down", "Enter")
+        try waitForHome(s, language: "es")
+
+        // Idle again: the waiting screen in the default language (English), not the visitor's.
+        let screen = try s.waitFor(welcome, pressEN, timeout: 15)
+        XCTAssertFalse(ScreenText.hasTabBar(screen, "es"), "the Spanish guide left behind:\n\(screen)")
+        try s.sendKeys("x")
+        try waitForHome(s, language: "en")
+
+        // Staff: Ctrl-X, the code, Enter.
+        try s.sendKeys("C-x", "2", "4", "6", "8", "Enter")
+        let exit = try s.waitForExit()
+        XCTAssertEqual(exit.status, 0, exit.after)
+        assertTerminalRestored(exit.after)
+    }
+
+    /// `kill -INT` and `kill -QUIT` are ignored too; SIGTERM (systemctl stop) still ends it
+    /// cleanly.
+    func testKioskIgnoresSigintButStopsOnSigterm() throws {
+        let dir = try makeTemporaryDirectory()
+        let config = dir.appendingPathComponent("kiosk.toml")
+        try Data("kiosk = true\n".utf8).write(to: config)
+        let s = try start(command: TmuxSession.guideCommand(extra: ["--config", config.path]))
+        try s.waitFor(try UIStrings.get("en", "help.welcomeTitle"))
+        let pid = try s.guidePID()
+        XCTAssertEqual(kill(pid, SIGINT), 0)
+        XCTAssertEqual(kill(pid, SIGQUIT), 0)
+        // L opens the picker over the welcome.
+        try s.sendKeys("L")
+        try s.waitFor("○ Español")
+        XCTAssertEqual(kill(pid, SIGTERM), 0)
+        let exit = try s.waitForExit()
+        XCTAssertEqual(exit.status, 0, exit.after)
+        assertTerminalRestored(exit.after)
+    }
+}
