@@ -99,7 +99,7 @@ public enum KioskFeature: Feature {
             // The idle time counts from the end of what played.
             guard state.kiosk.enabled, isPlaying(before), !isPlaying(state) else { return [] }
             return [idleTimer(state)]
-        case .documentLoaded, .languageChanged, .tick, .navigated, .settled, .quitting, .startOver:
+        case .documentLoaded, .languageChanged, .tick, .navigated, .settled, .quitting, .startOver, .resized:
             return []
         }
     }

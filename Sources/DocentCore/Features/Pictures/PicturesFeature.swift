@@ -82,7 +82,7 @@ public enum PicturesFeature: Feature {
         switch event {
         case .documentLoaded, .navigated, .playerChanged, .resized:
             return request(&state)
-        case .launched, .languageChanged, .tick, .settled, .quitting:
+        case .launched, .languageChanged, .tick, .settled, .quitting, .visitorInput, .startOver:
             return []
         }
     }

@@ -436,7 +436,19 @@ public enum PulseFeature: Feature {
             // A commentary that starts counts as a play (anonymous).
             guard let track = state.player.track, let a = track.artworkID, state.player.snapshot.token != before.token, state.pulse.ready else { return [] }
             return [effect(.recordPlay(.artwork(a)))]
-        case .documentLoaded, .languageChanged, .tick, .navigated, .settled, .quitting:
+        case .startOver:
+            // Kiosk: the next visitor finds no draft, no open list and no undo of a report.
+            state.pulse.draft = ""
+            state.pulse.draftSubject = nil
+            state.pulse.cursor = 0
+            state.pulse.notes = []
+            state.pulse.notesSubject = nil
+            state.pulse.noteSelection = 0
+            state.pulse.boxSelection = 0
+            state.pulse.exactTimes = false
+            state.pulse.lastReport = nil
+            return []
+        case .documentLoaded, .languageChanged, .tick, .navigated, .settled, .quitting, .resized, .visitorInput:
             return []
         }
     }
