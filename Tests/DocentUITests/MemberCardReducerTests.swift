@@ -278,7 +278,7 @@ final class MemberCardReducerTests: XCTestCase {
         s.config[MemberFeature.configKey] = Self.url
         var saves = FeatureSaves()
         saves[MemberFeature.self] = card
-        send(&s, .launched(restored: PersistedSettings(introSeen: true, saves: saves), languageOverride: nil), effects: [.loadDocument(source: "/museum/appData.json")]) {
+        send(&s, .launched(restored: PersistedSettings(introSeen: true, saves: saves), languageOverride: nil), effects: [.loadDocument(source: "/museum/appData.json"), .pulse(.open(.defaultFile, identity: nil, seed: "/museum/pulse/seed.json"))]) {
             $0.introSeen = true
             $0.member.card = card
             $0.member.serviceURL = Self.url

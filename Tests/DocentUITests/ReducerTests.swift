@@ -188,7 +188,7 @@ final class ReducerTests: XCTestCase {
 
     func testInfoActions() {
         var s = UIFixtures.loadedState()
-        send(&s, .selectTab(.info), effects: [.persist(PersistedSettings(language: .english, lastTab: .info, introSeen: true))]) { $0.tab = .info }
+        send(&s, .selectTab(.info), effects: [.persist(PersistedSettings(lastTab: .info, introSeen: true))]) { $0.tab = .info }
         // Rows: note, header, hours, tickets, website, header, language, location, header, about.
         send(&s, .move(4)) { $0.page.selection = 7 }
         send(&s, .activate, effects: [.persist(PersistedSettings(lastTab: .info, locationEnabled: false, introSeen: true))]) {

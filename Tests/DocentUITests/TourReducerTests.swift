@@ -47,8 +47,8 @@ final class TourReducerTests: XCTestCase {
     }
 
     /// Where the tour is, as saved.
-    func place(_ stop: Int?, seconds: Double = 0, language: Language = .english, mode: TourMode = .guided) -> TourProgress {
-        TourProgress(tourID: 500, stopIndex: stop, seconds: seconds, language: language, mode: mode)
+    func place(_ stop: Int?, seconds: Double = 0, language: Language = .english, mode: TourMode = .guided, part: TourPart = .stop) -> TourProgress {
+        TourProgress(tourID: 500, stopIndex: stop, seconds: seconds, language: language, mode: mode, part: part)
     }
 
     /// Plays the current clip to its end through player snapshots: the tour's machine hears
@@ -71,7 +71,7 @@ final class TourReducerTests: XCTestCase {
     func introEnds(_ s: inout AppState, file: StaticString = #filePath, line: UInt = #line) {
         finishClip(&s, file: file, line: line) {
             $0.tour?.clipToken = nil
-            $0.progress.current = self.place(0)
+            $0.progress.current = self.place(0, part: .waiting)
         }
         XCTAssertEqual(s.tour?.machine.position, .waiting(at: 0), file: file, line: line)
     }
@@ -82,7 +82,7 @@ final class TourReducerTests: XCTestCase {
             $0.progress.listenedArtworks.insert(100)
             $0.progress.listenedStops[500] = [0]
             self.clipLoaded(&$0, 10, artwork: nil)
-            $0.progress.current = self.place(1, mode: mode)
+            $0.progress.current = self.place(1, mode: mode, part: .walk)
         }
         XCTAssertEqual(s.tour?.machine.position, .bumper(to: 1), file: file, line: line)
     }
@@ -126,19 +126,23 @@ final class TourReducerTests: XCTestCase {
         XCTAssertEqual(KeyMap.action(for: .char(" "), in: s), .tour(.event(.arrived)))
         XCTAssertEqual(s.page.route, .player)
         XCTAssertEqual(KeyMap.action(for: .enter, in: s), .tour(.event(.arrived)), "Enter on the player: arrived")
+        // The saved place says which part of the stop: waiting there, the commentary, the walk.
         send(&s, .tour(.event(.arrived)), effects: { [self.play(2, "11", "Harbor at Dawn"), .persist($0.settings)] }) {
             $0.tour?.machine.handle(.arrived)
             self.clipLoaded(&$0, 11, artwork: 100)
+            $0.progress.current?.part = .stop
         }
         // Stop 1 ends: the bumper to stop 2 plays, then guided waits.
         stopOneEnds(&s, token: 3)
         finishClip(&s) {
             $0.tour?.clipToken = nil
+            $0.progress.current?.part = .waiting
         }
         XCTAssertEqual(s.tour?.machine.position, .waiting(at: 1))
         send(&s, .tour(.event(.arrived)), effects: { [self.play(4, "12", "Clay Vessel"), .persist($0.settings)] }) {
             $0.tour?.machine.handle(.arrived)
             self.clipLoaded(&$0, 12, artwork: 101)
+            $0.progress.current?.part = .stop
         }
         // The last stop ends: the tour is complete, nothing more plays, no place is kept.
         finishClip(&s) {
@@ -166,6 +170,7 @@ final class TourReducerTests: XCTestCase {
         stopOneEnds(&s, token: 3, mode: .continuous)
         finishClip(&s, effects: [play(4, "12", "Clay Vessel")]) {
             self.clipLoaded(&$0, 12, artwork: 101)
+            $0.progress.current?.part = .stop
         }
     }
 
@@ -224,10 +229,10 @@ final class TourReducerTests: XCTestCase {
         // Esc: stay.
         send(&s, .back) { $0.overlay = nil }
         send(&s, .tour(.askLeave)) { $0.overlay = .leaveTour }
-        // Leaving stops the sound, forgets the place (the marks stay) and shows the tour's exit message.
+        // Leaving stops the sound and shows the tour's exit message; the place is kept (on the
+        // walk to stop 2) for "Resume at stop 2" on the tour's page (issue 17 #7).
         send(&s, .activate, effects: { [.audio(.stop), .persist($0.settings)] }) {
             $0.tour = nil
-            $0.progress.current = nil
             $0.player.track = nil
             $0.player.snapshot = PlayerSnapshot(token: 2, volume: 0.8)
             $0.overlay = .message(id: 8)

@@ -10,7 +10,8 @@ final class NavigationTests: EndToEndTestCase {
         XCTAssertTrue(ScreenText.hasTabBar(screen, "en"), "tab bar:\n\(screen)", file: file, line: line)
         XCTAssertTrue(lines[0].hasSuffix("English"), "language at the right of the tab bar:\n\(screen)", file: file, line: line)
         XCTAssertTrue(lines[1].contains("─ \(try UIStrings.get("en", "title.home")) ─"), "Home title:\n\(screen)", file: file, line: line)
-        for key in ["home.featuredTours", "home.onView", "home.events"] {
+        // Visitor Pulse's "Popular right now" comes first, so Events is further down.
+        for key in ["pulse.popular.title", "home.featuredTours", "home.onView"] {
             XCTAssertNotNil(
                 ScreenText.lineIndex(of: try UIStrings.get("en", key), in: screen), "Home heading \(key):\n\(screen)",
                 file: file, line: line)
@@ -88,10 +89,12 @@ final class NavigationTests: EndToEndTestCase {
         XCTAssertEqual(labels.last, info)
         for l in labels { XCTAssertNotNil(try UIStrings.tabID(forLabel: l, "en"), "unknown tab label \(l)") }
         try assertActiveTab(s, home, labels: labels)
-        // The first featured tour is selected on arrival.
+        // The first row of "Popular right now" is selected on arrival: the top-tier featured tour.
         let selected = ScreenText.selectedRow(screen)
-        XCTAssertEqual(selected?.index, ScreenText.lineIndex(of: featured, in: screen).map { $0 + 1 }, "selection on the first tour:\n\(screen)")
-        XCTAssertTrue(selected?.text.hasPrefix(try SampleData.firstFeaturedTour().title) ?? false, "selected row:\n\(screen)")
+        let popular = try UIStrings.get("en", "pulse.popular.title")
+        XCTAssertEqual(selected?.index, ScreenText.lineIndex(of: popular, in: screen).map { $0 + 1 }, "selection on the first popular row:\n\(screen)")
+        XCTAssertTrue(selected?.text.contains(try SampleData.firstFeaturedTour().title) ?? false, "selected row:\n\(screen)")
+        XCTAssertNotNil(ScreenText.lineIndex(of: featured, in: screen), screen)
 
         // Tab walks right through every tab and wraps to Home; Shift-Tab walks back.
         for i in 1...labels.count {
@@ -108,6 +111,24 @@ final class NavigationTests: EndToEndTestCase {
         try expectTab(s, home, labels: labels, pressing: "F1")
     }
 
+    /// Down until the first row under `heading` is selected (it must be below the selection).
+    private func moveDown(_ s: TmuxSession, toFirstRowUnder heading: String) throws -> String {
+        var screen = try s.screen()
+        for _ in 0...10 {
+            let at = try XCTUnwrap(ScreenText.lineIndex(of: heading, in: screen), "no \(heading) heading:\n\(screen)")
+            let sel = try XCTUnwrap(ScreenText.selectedRow(screen), "no selection:\n\(screen)")
+            if sel.index == at + 1 { return screen }
+            XCTAssertLessThan(sel.index, at, "went past the first row under \(heading):\n\(screen)")
+            try s.sendKeys("Down")
+            // The selection moves down the screen, or the list scrolls under it.
+            let before = screen
+            screen = try s.waitUntil("the selection to move down from line \(sel.index)") {
+                (ScreenText.selectedRow($0)?.index ?? -1) > sel.index || $0 != before
+            }
+        }
+        throw E2EError("Down never reached the first row under \(heading):\n\(screen)")
+    }
+
     func testTourAndExhibitionDetailsOpenAndGoBack() throws {
         let s = try startAndDismissOverlays()
         let tour = try SampleData.firstFeaturedTour()
@@ -116,8 +137,8 @@ final class NavigationTests: EndToEndTestCase {
         let stopsHeading = try UIStrings.get("en", "tour.stopsHeading")
         let through = try UIStrings.prefix("en", "exhibition.through")
 
-        // Tour detail: Enter on the first featured tour.
-        var screen = try s.screen()
+        // Tour detail: Enter on the first featured tour (Popular right now comes before it).
+        var screen = try moveDown(s, toFirstRowUnder: featured)
         let tourRow = try XCTUnwrap(ScreenText.selectedRow(screen), "no selected row:\n\(screen)")
         XCTAssertEqual(tourRow.index, ScreenText.lineIndex(of: featured, in: screen).map { $0 + 1 })
         XCTAssertEqual(ScreenText.columns(tourRow.text).last, tour.duration + " · " + (try UIStrings.fill("en", "tour.stops", ["count": "\(tour.stopCount)"])))
@@ -142,23 +163,12 @@ final class NavigationTests: EndToEndTestCase {
         XCTAssertEqual(ScreenText.selectedRow(screen)?.index, tourRow.index, "selection kept after going back:\n\(screen)")
 
         // Exhibition detail: move down to the first row under "On view".
-        var moves = 0
-        while true {
-            let onViewAt = try XCTUnwrap(ScreenText.lineIndex(of: onView, in: screen), "no \(onView) heading:\n\(screen)")
-            let sel = try XCTUnwrap(ScreenText.selectedRow(screen), "no selection:\n\(screen)")
-            if sel.index == onViewAt + 1 { break }
-            XCTAssertLessThan(sel.index, onViewAt, "went past the first exhibition:\n\(screen)")
-            moves += 1
-            guard moves <= 10 else { return XCTFail("Down never reached the first exhibition:\n\(screen)") }
-            try s.sendKeys("Down")
-            screen = try s.waitUntil("the selection to move down from line \(sel.index)") {
-                (ScreenText.selectedRow($0)?.index ?? -1) > sel.index
-            }
-        }
+        screen = try moveDown(s, toFirstRowUnder: onView)
         let exRow = ScreenText.selectedRow(screen)!
         let exColumns = ScreenText.columns(exRow.text)
         XCTAssertEqual(exColumns.count, 2, "title and date columns: \(exRow.text)")
-        let exTitle = exColumns[0]
+        // Without Visitor Pulse's featured mark (★/☆), which only the list shows.
+        let exTitle = exColumns[0].replacingOccurrences(of: #"^[★☆] "#, with: "", options: .regularExpression)
         let exDate = exColumns.last ?? ""
         XCTAssertTrue(exDate.hasPrefix(through), "date column \(exDate.debugDescription) starts with \(through.debugDescription)")
 

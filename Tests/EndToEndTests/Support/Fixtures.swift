@@ -107,11 +107,24 @@ enum SampleData {
         return obj
     }
 
-    /// The first of `dashboard.featured_tours`: what Home lists first.
+    /// The first of `dashboard.featured_tours` as Home lists them: Visitor Pulse's featured
+    /// tiers first (SampleData's `pulse/seed.json`, higher first, ties in appData order).
     static func firstFeaturedTour() throws -> Tour {
         let doc = try json()
+        let seedPath = (Repo.sampleData as NSString).deletingLastPathComponent + "/pulse/seed.json"
+        var tiers: [String: Int] = [:]
+        if let data = FileManager.default.contents(atPath: seedPath),
+            let seed = try JSONSerialization.jsonObject(with: data) as? [String: Any] {
+            for f in seed["featured"] as? [[String: Any]] ?? [] {
+                if let subject = f["subject"] as? String, let tier = f["tier"] as? Int { tiers[subject] = tier }
+            }
+        }
         guard let dashboard = doc["dashboard"] as? [String: Any],
-            let featured = dashboard["featured_tours"] as? [Any], let first = featured.first,
+            let listed = dashboard["featured_tours"] as? [Any],
+            let first = listed.enumerated().sorted(by: { a, b in
+                let x = tiers["tour:\(a.element)"] ?? 0, y = tiers["tour:\(b.element)"] ?? 0
+                return x != y ? x > y : a.offset < b.offset
+            }).first?.element,
             let tours = doc["tours"] as? [[String: Any]],
             let tour = tours.first(where: { "\($0["nid"] ?? "")" == "\(first)" }),
             let title = tour["title"] as? String
