@@ -38,6 +38,7 @@ final class AudioEngineTests: XCTestCase {
             }
             let text = String(repeating: "This is a web page, not a recording of anything at all.\n", count: 2000)
             try Data(text.utf8).write(to: root.appendingPathComponent("page.mp3"))
+            try makeLongerClips(in: root)
         } catch {
             setupProblem = "cannot create the test root: \(error)"
             return
@@ -55,6 +56,30 @@ final class AudioEngineTests: XCTestCase {
             pulse.stop()
             nginx.stop()
         }
+    }
+
+    /// Clips like a museum's (128 kbit/s, far longer than SampleData's), made here from spoken
+    /// text: espeak-ng → sox (repeated to length) → lame. Speech throughout, so any second of
+    /// them is audible.
+    static let clip16 = (name: "speech-16s-128k.mp3", seconds: 16.6)
+    static let clip120 = (name: "speech-2min-128k.mp3", seconds: 121.6)
+
+    private static func makeLongerClips(in root: URL) throws {
+        let wav = root.appendingPathComponent("speech.wav").path
+        let text = "The harbourmaster kept a log of every ship that entered the port, and each entry tells a story."
+        for (tool, arguments) in [
+            ("espeak-ng", ["-w", wav, text]),
+            ("sox", [wav, root.appendingPathComponent("16.wav").path, "pad", "0", "0.3", "repeat", "2"]),
+            ("sox", [wav, root.appendingPathComponent("120.wav").path, "pad", "0", "0.3", "repeat", "21"]),
+            ("lame", ["--quiet", "-b", "128", root.appendingPathComponent("16.wav").path, root.appendingPathComponent(clip16.name).path]),
+            ("lame", ["--quiet", "-b", "128", root.appendingPathComponent("120.wav").path, root.appendingPathComponent(clip120.name).path]),
+        ] {
+            let result = AudioTestSupport.run(tool, arguments, timeout: 60)
+            guard result.status == 0 else {
+                throw AudioTestSupport.Failure(description: "\(tool) failed (\(result.status)): \(result.output); scripts/deps.sh test installs it")
+            }
+        }
+        for name in ["speech.wav", "16.wav", "120.wav"] { try? FileManager.default.removeItem(at: root.appendingPathComponent(name)) }
     }
 
     override class func tearDown() {
@@ -218,6 +243,37 @@ final class AudioEngineTests: XCTestCase {
         let again = wait(engine, 3, "replaying") { $0.status == .playing }
         XCTAssertGreaterThanOrEqual(again.position, 1.5)
         XCTAssertEqual(again.token, 3)
+    }
+
+    /// A saved place inside a clip (issue 17 #6): playing starts there, from a file and over
+    /// HTTP, and the sink hears it. mpg123 skips to the target without decoding, so "no PCM
+    /// after 64 KiB" must not be taken for "not MP3" (0:10 into a 128 kbit/s file is 160 KB).
+    private func checkResume(_ url: String, at start: Double, clip: (name: String, seconds: Double), env: Environment) throws {
+        let engine = makeEngine()
+        let recorder = try MonitorRecorder(server: env.pulse.server)
+        engine.play(AudioRequest(token: 21, url: url, title: "resume", startAt: start))
+        let playing = wait(engine, 4, "playing from \(start) s") { $0.status == .playing && $0.position > start + 0.3 }
+        XCTAssertNil(playing.failure)
+        XCTAssertGreaterThanOrEqual(playing.position, start)
+        XCTAssertLessThan(playing.position, start + 2.5, "it started at the saved place, not before")
+        XCTAssertEqual(playing.duration ?? 0, clip.seconds, accuracy: 0.2)
+        XCTAssertTrue(recorder.waitForMore(seconds: 1.5), "the recording goes on")
+        let samples = recorder.stop()
+        XCTAssertGreaterThan(AudioTestSupport.rms(samples), 0.01, "the sink heard silence")
+        engine.stop()
+    }
+
+    func testResumeInsideALongerClipFromAFile() throws {
+        let env = try env()
+        try checkResume(env.root.appendingPathComponent(Self.clip16.name).path, at: 10, clip: Self.clip16, env: env)
+        try checkResume(env.root.appendingPathComponent(Self.clip120.name).path, at: 40, clip: Self.clip120, env: env)
+    }
+
+    func testResumeInsideALongerClipOverHTTP() throws {
+        let env = try env()
+        try checkResume("\(env.nginx.base)/\(Self.clip16.name)", at: 10, clip: Self.clip16, env: env)
+        try checkResume("\(env.nginx.base)/\(Self.clip120.name)", at: 40, clip: Self.clip120, env: env)
+        try checkResume("\(env.nginx.base)/norange/\(Self.clip120.name)", at: 40, clip: Self.clip120, env: env)
     }
 
     // MARK: - Seeking
