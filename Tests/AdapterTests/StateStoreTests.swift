@@ -68,6 +68,10 @@ final class StateStoreTests: XCTestCase {
         settings.progress.current = TourProgress(tourID: 4003, stopIndex: nil, seconds: 0, language: .english, mode: .guided)
         try store.save(settings).get()
         XCTAssertEqual(try store.load().get()?.progress.current, settings.progress.current)
+        // Walking directions to a stop (issue 17 #19): the part survives, with the seconds.
+        settings.progress.current = TourProgress(tourID: 4001, stopIndex: 1, seconds: 3.5, language: .english, mode: .guided, part: .walking)
+        try store.save(settings).get()
+        XCTAssertEqual(try store.load().get()?.progress.current, settings.progress.current)
         settings.progress.current = nil
         try store.save(settings).get()
         XCTAssertNil(try store.load().get()?.progress.current)
@@ -171,7 +175,7 @@ final class StateStoreTests: XCTestCase {
             try old.migrate(q)
         }
         let store = try SQLiteSettingsStore.open(path: file, features: [TourStorage(), MemberStorage(), PlayerStorage()]).get()
-        XCTAssertEqual(try store.appliedMigrations().get(), ["v1", "v2-tour-progress", "v3-member-card", "v4-player-settings"])
+        XCTAssertEqual(try store.appliedMigrations().get(), ["v1", "v2-tour-progress", "v5-tour-position-part", "v3-member-card", "v4-player-settings"])
         XCTAssertEqual(try store.load().get()?.language, .spanish)
         XCTAssertNil(try store.load().get()?.saves[MemberFeature.self])
     }
@@ -181,7 +185,7 @@ final class StateStoreTests: XCTestCase {
         try first.save(PersistedSettings(language: .spanish)).get()
         let second = try openStore()
         let third = try openStore()
-        XCTAssertEqual(try third.appliedMigrations().get(), ["v1", "v2-tour-progress", "v3-member-card", "v4-player-settings"])
+        XCTAssertEqual(try third.appliedMigrations().get(), ["v1", "v2-tour-progress", "v5-tour-position-part", "v3-member-card", "v4-player-settings"])
         XCTAssertEqual(try second.load().get()?.language, .spanish)
     }
 

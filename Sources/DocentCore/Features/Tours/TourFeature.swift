@@ -1,19 +1,27 @@
 /// Where a visitor was in a tour, saved so they can pick it up again tomorrow.
 public struct TourProgress: Equatable, Sendable {
+    /// Which part of a stop the visitor was at: its commentary, the walking directions (the
+    /// bumper) that lead to it, or waiting to arrive there (guided).
+    public enum Part: String, Equatable, Sendable, CaseIterable {
+        case stop, walking, arriving
+    }
+
     public var tourID: Int
     /// The stop playing or next (nil: the intro).
     public var stopIndex: Int?
-    /// Seconds into that clip.
+    /// Seconds into that clip (the stop's commentary or its walking directions).
     public var seconds: Double
     public var language: Language
     public var mode: TourMode
+    public var part: Part
 
-    public init(tourID: Int, stopIndex: Int?, seconds: Double, language: Language, mode: TourMode) {
+    public init(tourID: Int, stopIndex: Int?, seconds: Double, language: Language, mode: TourMode, part: Part = .stop) {
         self.tourID = tourID
         self.stopIndex = stopIndex
         self.seconds = seconds
         self.language = language
         self.mode = mode
+        self.part = part
     }
 }
 
@@ -39,7 +47,7 @@ public enum TourAction: Equatable, Sendable {
     /// Ask for the tour language, then start at the intro (nil) or a stop.
     case start(tourID: Int, stop: Int?)
     /// Start now, in `language`, from the intro or a stop, at `seconds` into it.
-    case begin(tourID: Int, stop: Int?, language: Language, seconds: Double)
+    case begin(tourID: Int, stop: Int?, language: Language, seconds: Double, part: TourProgress.Part = .stop)
     /// Arrived / next / previous / jump / retry.
     case event(TourEvent)
     case toggleMode
@@ -92,8 +100,8 @@ public enum TourFeature: Feature {
             let langs = state.audioLanguages
             state.overlay = show(.language(tourID: id, stop: stop, selection: langs.firstIndex(of: state.language) ?? 0))
             return []
-        case .begin(let id, let stop, let lang, let seconds):
-            return beginTour(&state, id, stop: stop, language: lang, seconds: seconds)
+        case .begin(let id, let stop, let lang, let seconds, let part):
+            return beginTour(&state, id, stop: stop, language: lang, seconds: seconds, part: part)
         case .event(let e):
             guard var session = state.tour else { return [] }
             var event = e
@@ -124,7 +132,7 @@ public enum TourFeature: Feature {
         case .resume:
             guard let p = state.progress.current else { return [] }
             state.overlay = nil
-            var effects = beginTour(&state, p.tourID, stop: p.stopIndex, language: p.language, seconds: p.seconds)
+            var effects = beginTour(&state, p.tourID, stop: p.stopIndex, language: p.language, seconds: p.seconds, part: p.part)
             if var s = state.tour, s.machine.mode != p.mode {
                 s.machine.handle(.setMode(p.mode))
                 state.tour = s
@@ -198,10 +206,18 @@ public enum TourFeature: Feature {
         state.overlay = show(.resume)
     }
 
-    static func beginTour(_ state: inout AppState, _ id: Int, stop: Int?, language: Language, seconds: Double) -> [DocentCore.Effect] {
+    static func beginTour(_ state: inout AppState, _ id: Int, stop: Int?, language: Language, seconds: Double, part: TourProgress.Part = .stop) -> [DocentCore.Effect] {
         guard let tour = state.museum?.tour(id) else { return [] }
         state.overlay = nil
-        let start: TourPosition = stop.map { tour.stops.indices.contains($0) ? .stop($0) : .intro } ?? .intro
+        var start: TourPosition = .intro
+        if let k = stop, tour.stops.indices.contains(k) {
+            switch part {
+            case .stop: start = .stop(k)
+            // Walking directions saved: those again (a stop that lost its bumper: arriving).
+            case .walking: start = tour.stops[k].bumperID == nil ? .waiting(at: k) : .bumper(to: k)
+            case .arriving: start = .waiting(at: k)
+            }
+        }
         let listened = state.progress.listenedStops[id] ?? []
         let mode = state.tour?.machine.mode ?? .guided
         state.tour = TourSession(machine: TourMachine(tour: tour, mode: mode, start: start, listened: listened), language: language)
@@ -248,8 +264,13 @@ public enum TourFeature: Feature {
             state.tour = session
             return tourPlay(&state, command) + progressEffects(&state, force: true)
         }
+        if snap.status == .failed, snap.failure?.isSoundServer == true {
+            // The tour's own clip goes on where it was once a sound server answers (as its
+            // own request, so the tour still knows its clip by the token).
+            guard snap.outputAvailable, !before.outputAvailable || before.status != .failed else { return [] }
+            return tourPlay(&state, session.machine.command, at: snap.position)
+        }
         if snap.status == .failed, before.status != .failed {
-            if case .noSoundServer? = snap.failure { return [] }
             session.failed = true
             state.tour = session
             return []
@@ -272,9 +293,15 @@ public enum TourFeature: Feature {
             state.progress.finished.insert(m.tourID)
         } else {
             let seconds = session.clipToken != nil && session.clipToken == state.player.snapshot.token ? state.player.snapshot.position : 0
+            let part: TourProgress.Part
+            switch m.position {
+            case .bumper: part = .walking
+            case .waiting: part = .arriving
+            case .intro, .stop, .complete: part = .stop
+            }
             state.progress.current = TourProgress(
-                tourID: m.tourID, stopIndex: m.currentStop, seconds: isStopPosition(m.position) ? seconds : 0,
-                language: session.language, mode: m.mode)
+                tourID: m.tourID, stopIndex: m.currentStop, seconds: isStopPosition(m.position) || part == .walking ? seconds : 0,
+                language: session.language, mode: m.mode, part: part)
         }
         return force ? [.persist(state.settings)] : []
     }

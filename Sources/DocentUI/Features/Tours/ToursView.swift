@@ -34,8 +34,11 @@ public enum ToursView: FeatureView {
         case .resume:
             guard let p = state.progress.current, let tour = state.museum?.tour(p.tourID) else { return }
             let title = tour.text(state.language).text.title
-            let text = p.stopIndex.map { s("tour.resumeStop", ["tour": title, "n": String($0 + 1), "time": PlayerView.time(p.seconds)]) }
-                ?? s("tour.resumeIntro", ["tour": title])
+            let text = p.stopIndex.map { k in
+                p.part == .stop
+                    ? s("tour.resumeStop", ["tour": title, "n": String(k + 1), "time": PlayerView.time(p.seconds)])
+                    : s("tour.resumeWalking", ["tour": title, "n": String(k + 1)])
+            } ?? s("tour.resumeIntro", ["tour": title])
             OverlayView.box(&screen, title: s("tour.resumeTitle"), text: text, footer: s("tour.resumeFooter"))
         }
     }

@@ -23,19 +23,25 @@ public struct TourStorage: FeatureStorage {
                     CREATE TABLE listened_artwork (artwork_id INTEGER PRIMARY KEY);
                     CREATE TABLE tour_status (tour_id INTEGER PRIMARY KEY, started INTEGER NOT NULL, finished INTEGER NOT NULL);
                     """)
-            }
+            },
+            // Which part of the stop the visitor was at (its walking directions, waiting to
+            // arrive); older rows have none and mean the stop's commentary.
+            FeatureMigration("v5-tour-position-part") { db in
+                try db.execute(sql: "ALTER TABLE tour_position ADD COLUMN part TEXT")
+            },
         ]
     }
 
     public func load(_ db: Database) throws -> ListeningProgress? {
         var p = ListeningProgress()
-        if let row = try Row.fetchOne(db, sql: "SELECT tour_id, stop_index, seconds, language, mode FROM tour_position WHERE id = 1"),
+        if let row = try Row.fetchOne(db, sql: "SELECT tour_id, stop_index, seconds, language, mode, part FROM tour_position WHERE id = 1"),
             let tour = row.decoded("tour_id", as: Int.self), let seconds = row.decoded("seconds", as: Double.self),
             seconds.isFinite, seconds >= 0,
             let lang = row.decoded("language", as: String.self).flatMap(Language.fromTag),
             let mode = row.decoded("mode", as: String.self).flatMap(TourMode.init(rawValue:))
         {
-            p.current = TourProgress(tourID: tour, stopIndex: row.decoded("stop_index", as: Int.self), seconds: seconds, language: lang, mode: mode)
+            let part = row.decoded("part", as: String.self).flatMap(TourProgress.Part.init(rawValue:)) ?? .stop
+            p.current = TourProgress(tourID: tour, stopIndex: row.decoded("stop_index", as: Int.self), seconds: seconds, language: lang, mode: mode, part: part)
         }
         for row in try Row.fetchAll(db, sql: "SELECT tour_id, stop_index FROM listened_stop") {
             if let t = row.decoded("tour_id", as: Int.self), let k = row.decoded("stop_index", as: Int.self) { p.listenedStops[t, default: []].insert(k) }
@@ -56,8 +62,8 @@ public struct TourStorage: FeatureStorage {
         try db.execute(sql: "DELETE FROM tour_position")
         if let c = p.current {
             try db.execute(
-                sql: "INSERT INTO tour_position (id, tour_id, stop_index, seconds, language, mode) VALUES (1, ?, ?, ?, ?, ?)",
-                arguments: [c.tourID, c.stopIndex, c.seconds, c.language.code, c.mode.rawValue])
+                sql: "INSERT INTO tour_position (id, tour_id, stop_index, seconds, language, mode, part) VALUES (1, ?, ?, ?, ?, ?, ?)",
+                arguments: [c.tourID, c.stopIndex, c.seconds, c.language.code, c.mode.rawValue, c.part.rawValue])
         }
         try db.execute(sql: "DELETE FROM listened_stop")
         for (t, stops) in p.listenedStops.sorted(by: { $0.key < $1.key }) {
