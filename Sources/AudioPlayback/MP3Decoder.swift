@@ -21,7 +21,9 @@ struct DecoderError: Error, Equatable, CustomStringConvertible {
 ///
 /// Not thread-safe: one producer thread owns it. Output is always signed 16-bit at the file's
 /// own rate and channel count. mpg123 never says "this is not MP3"; it just keeps asking for
-/// more. `isNotAudio` applies the rule the player needs: many bytes fed, no PCM out.
+/// more. `isNotAudio` applies the rule the player needs: many bytes fed and not one MPEG frame
+/// header found (no format). Counting PCM instead would call a file starting at a saved place
+/// "not MP3": mpg123 skips the frames before a seek target without decoding them.
 final class MP3Decoder {
     /// What one `decode` call produced.
     enum Step: Equatable {

@@ -102,7 +102,7 @@ final class TrackProducer {
                 track.update { $0.deferredFailure = nil }
                 start = next
             case .complete:
-                if let decoder, decoder.framesDecoded == 0 { return track.fail(.notAudio) }
+                if let decoder, decoder.format == nil { return track.fail(.notAudio) }
                 guard let next = finishAndWait() else { return }
                 start = next
             }

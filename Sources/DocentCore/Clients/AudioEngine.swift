@@ -39,6 +39,15 @@ public enum AudioFailure: Error, Hashable, Sendable, CustomStringConvertible {
     case notAudio
     case other(String)
 
+    /// The sound server was missing or went away: playback can go on where it was once one
+    /// answers again.
+    public var isSoundServer: Bool {
+        switch self {
+        case .noSoundServer, .soundServerLost: return true
+        default: return false
+        }
+    }
+
     public var description: String {
         switch self {
         case .noSoundServer(let why): return "no sound server (\(why))"
