@@ -128,6 +128,15 @@ final class MP3Decoder {
     /// without a frame handed out; that was "the file is not MP3 audio".)
     var isNotAudio: Bool { format == nil && bytesFed >= Self.notAudioThreshold }
 
+    /// Input bytes mpg123 holds but has not used: after the last byte and a full decode, a
+    /// piece of a frame the input ended in the middle of.
+    var inputBuffered: Int {
+        var value = 0
+        var fvalue = 0.0
+        guard mpg123_getstate2(handle, MPG123_BUFFERFILL, &value, &fvalue) == MPG123_OK.rawValue else { return 0 }
+        return max(0, value)
+    }
+
     /// The index of the next frame `decode` returns.
     var position: Int { max(0, mpg123_tell(handle)) }
 
