@@ -460,13 +460,13 @@ final class AudioEngineTests: XCTestCase {
     func testTooShortContentLengthIsReportedAsSuch() throws {
         let env = try env()
         let engine = makeEngine()
-        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: env.root.appendingPathComponent(Self.clip16.name).path)[.size] as? Int)
-        engine.play(AudioRequest(token: 1, url: "\(env.misbehaving.base)/shortlength/\(Self.clip16.name)", title: "short"))
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: env.root.appendingPathComponent(Self.long.name).path)[.size] as? Int)
+        engine.play(AudioRequest(token: 1, url: "\(env.misbehaving.base)/shortlength/\(Self.long.name)", title: "short"))
         var s = wait(engine, 10, "failed") { $0.status == .failed }
         XCTAssertEqual(s.failure, .contentLengthTooShort(announced: size / 4))
         XCTAssertGreaterThan(s.position, 2, "the quarter that arrived played first")
         // Resuming past the announced end: the same words, at once.
-        engine.play(AudioRequest(token: 2, url: "\(env.misbehaving.base)/shortlength/\(Self.clip16.name)", title: "short", startAt: 10))
+        engine.play(AudioRequest(token: 2, url: "\(env.misbehaving.base)/shortlength/\(Self.long.name)", title: "short", startAt: 10))
         s = wait(engine, 3, "failed") { $0.status == .failed }
         XCTAssertEqual(s.failure, .contentLengthTooShort(announced: size / 4))
     }
