@@ -21,7 +21,9 @@ struct DecoderError: Error, Equatable, CustomStringConvertible {
 ///
 /// Not thread-safe: one producer thread owns it. Output is always signed 16-bit at the file's
 /// own rate and channel count. mpg123 never says "this is not MP3"; it just keeps asking for
-/// more. `isNotAudio` applies the rule the player needs: many bytes fed, no PCM out.
+/// more. `isNotAudio` applies the rule the player needs: many bytes fed and not one MPEG frame
+/// header found (no format). Counting PCM instead would call a file starting at a saved place
+/// "not MP3": mpg123 skips the frames before a seek target without decoding them.
 final class MP3Decoder {
     /// What one `decode` call produced.
     enum Step: Equatable {
@@ -125,6 +127,15 @@ final class MP3Decoder {
     /// reads and skips every frame up to it, which for 0:40 of a 32 kbit/s clip is 160 KB
     /// without a frame handed out; that was "the file is not MP3 audio".)
     var isNotAudio: Bool { format == nil && bytesFed >= Self.notAudioThreshold }
+
+    /// Input bytes mpg123 holds but has not used: after the last byte and a full decode, a
+    /// piece of a frame the input ended in the middle of.
+    var inputBuffered: Int {
+        var value = 0
+        var fvalue = 0.0
+        guard mpg123_getstate2(handle, MPG123_BUFFERFILL, &value, &fvalue) == MPG123_OK.rawValue else { return 0 }
+        return max(0, value)
+    }
 
     /// The index of the next frame `decode` returns.
     var position: Int { max(0, mpg123_tell(handle)) }

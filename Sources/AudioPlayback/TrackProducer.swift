@@ -86,7 +86,7 @@ final class TrackProducer {
             case .restart(let offset):
                 start = offset
             case .failed(let failure):
-                guard let decoder, decoder.framesDecoded > 0, case .network = failure else {
+                guard let decoder, decoder.framesDecoded > 0, Self.playsWhatArrived(failure) else {
                     return track.fail(failure)
                 }
                 // Mid-track. After a long pause the server may have closed an idle connection:
@@ -102,10 +102,18 @@ final class TrackProducer {
                 track.update { $0.deferredFailure = nil }
                 start = next
             case .complete:
-                if let decoder, decoder.framesDecoded == 0 { return track.fail(.notAudio) }
+                if let decoder, decoder.format == nil { return track.fail(.notAudio) }
                 guard let next = finishAndWait() else { return }
                 start = next
             }
+        }
+    }
+
+    /// A failure after which what arrived still plays before it shows.
+    private static func playsWhatArrived(_ failure: AudioFailure) -> Bool {
+        switch failure {
+        case .network, .contentLengthTooShort: return true
+        default: return false
         }
     }
 
@@ -115,8 +123,12 @@ final class TrackProducer {
         track.ring.finish()
         while !track.isCancelled && !track.state.outputDone {
             if track.hasPendingSeek {
+                seekApplied = false
                 switch pump(chunk: nil) {
                 case .needMore:
+                    // The input had failed (dropped, stalled) and the seek needs bytes that
+                    // never came: ask for them now.
+                    if seekApplied, track.state.deferredFailure != nil { return fedOffset }
                     track.ring.finish()
                 case .restart(let offset):
                     return offset
@@ -142,6 +154,7 @@ final class TrackProducer {
             return .complete
         }
         let useRange = start > 0 && rangeSupported != false
+        excessData = false
         requestedStart = useRange ? start : 0
         fedOffset = start
         streamOffset = requestedStart
@@ -183,6 +196,18 @@ final class TrackProducer {
             producer.header(pointer, size * count)
             return size * count
         }
+        // libcurl's informational lines, for the one that says the body went on past the
+        // Content-Length (a too-short length would otherwise look like a normal end).
+        _ = cs_curl_setopt_debug_cb(curl, isFile ? nil : me, isFile ? nil : { _, type, data, size, userdata in
+            guard type == CURLINFO_TEXT, let data, let userdata, size >= 12 else { return 0 }
+            let text = data.withMemoryRebound(to: UInt8.self, capacity: size) {
+                String(decoding: UnsafeBufferPointer(start: $0, count: min(size, 64)), as: UTF8.self)
+            }
+            if text.hasPrefix("Excess found") {
+                Unmanaged<TrackProducer>.fromOpaque(userdata).takeUnretainedValue().excessData = true
+            }
+            return 0
+        })
         _ = cs_curl_setopt_xferinfo_cb(curl, me) { userdata, _, _, _, _ in
             guard let userdata else { return 1 }
             return Unmanaged<TrackProducer>.fromOpaque(userdata).takeUnretainedValue().progress()
@@ -201,10 +226,23 @@ final class TrackProducer {
         if rc != CURLE_OK {
             var status = 0
             cs_curl_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status)
+            if rc == CURLE_HTTP_RETURNED_ERROR, status == 416, useRange {
+                // "Range Not Satisfiable" for a range inside the file: this server cannot do
+                // ranges. Download from the start, dropping the bytes before `start`.
+                rangeSupported = false
+                return .restart(at: start)
+            }
             return .failed(Self.failure(rc, status: status, detail: String(cString: errorBuffer), source: source))
         }
         // The input ended: let mpg123 give what it still holds (nothing new is fed).
-        switch pump(chunk: nil) {
+        let ended = pump(chunk: nil)
+        if case .http = source, let totalSize, fedOffset >= totalSize, bodyCutShort {
+            // The server stopped at its Content-Length with more to send (libcurl saw the
+            // excess, or the body ends inside an MPEG frame): play what arrived, then say why
+            // it stopped, not "not MP3" when that was too little to decode.
+            return .failed(.contentLengthTooShort(announced: totalSize))
+        }
+        switch ended {
         case .needMore:
             noteEndOfInput()
             return .complete
@@ -218,6 +256,27 @@ final class TrackProducer {
 
     private var acceptRanges: Bool?
     private var contentRangeTotal: Int?
+    /// libcurl said the server sent more than its Content-Length.
+    private var excessData = false
+    /// The last bytes received, to tell an ID3v1 tag at the end from a cut-off frame.
+    private var tail: [UInt8] = []
+
+    /// After the whole announced body: it stopped short of the recording's end.
+    private var bodyCutShort: Bool {
+        if excessData { return true }
+        guard let decoder, decoder.format != nil else { return false }
+        let left = decoder.inputBuffered
+        guard left >= 4 else { return false }
+        // An ID3v1 tag (128 bytes, "TAG") after the last frame is not audio.
+        if left <= 128 + 32, tail.count >= 128, tail[tail.count - 128..<tail.count - 125].elementsEqual("TAG".utf8) { return false }
+        return true
+    }
+    /// Set by `pump` when it applied a seek without a new request (mpg123 reads on from where
+    /// feeding left off).
+    private var seekApplied = false
+    /// A seek that needs input while the server has sent nothing for this long starts a new
+    /// request instead of waiting for the stalled one.
+    private static let stalledAfter = 0.5
 
     private func header(_ pointer: UnsafeMutablePointer<CChar>?, _ count: Int) {
         guard let pointer, count > 0 else { return }
@@ -269,6 +328,8 @@ final class TrackProducer {
         bytesThisTransfer += count
         if track.state.paused { pausedDuringTransfer = true }
         let chunk = UnsafeRawBufferPointer(start: pointer, count: count)
+        tail.append(contentsOf: chunk.suffix(256))
+        if tail.count > 256 { tail.removeFirst(tail.count - 256) }
         let chunkStart = streamOffset
         streamOffset += count
         guard streamOffset > fedOffset else { return count }  // before the wanted offset: skip
@@ -311,8 +372,14 @@ final class TrackProducer {
         guard formatKnown, track.hasPendingSeek else { return 0 }
         // A seek while no data flows (slow server): handle it now rather than at the next byte.
         defer { lastData = Date() }  // pump may have waited for ring space (paused)
+        seekApplied = false
         switch pump(chunk: nil) {
         case .needMore:
+            if seekApplied, idle >= Self.stalledAfter {
+                // The seek needs bytes this stalled request is not sending: ask again now.
+                restartAt = fedOffset
+                return 1
+            }
             return 0
         case .restart(let offset):
             restartAt = offset
@@ -350,6 +417,7 @@ final class TrackProducer {
                 if let offset = applySeek(seek.seconds, generation: seek.generation, chunk: chunk) {
                     return .restart(at: offset)
                 }
+                seekApplied = true
             }
             switch decoder.decode(into: pcm) {
             case .format(let format):

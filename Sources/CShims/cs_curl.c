@@ -43,6 +43,14 @@ CURLcode cs_curl_setopt_xferinfo_cb(CURL *curl, void *userdata, cs_curl_xferinfo
     return curl_easy_setopt(curl, CURLOPT_NOPROGRESS, cb ? 0L : 1L);
 }
 
+CURLcode cs_curl_setopt_debug_cb(CURL *curl, void *userdata, cs_curl_debug_cb cb) {
+    CURLcode rc = curl_easy_setopt(curl, CURLOPT_DEBUGFUNCTION, cb);
+    if (rc != CURLE_OK) return rc;
+    rc = curl_easy_setopt(curl, CURLOPT_DEBUGDATA, userdata);
+    if (rc != CURLE_OK) return rc;
+    return curl_easy_setopt(curl, CURLOPT_VERBOSE, cb ? 1L : 0L);
+}
+
 CURLcode cs_curl_getinfo_long(CURL *curl, CURLINFO info, long *out) {
     return curl_easy_getinfo(curl, info, out);
 }

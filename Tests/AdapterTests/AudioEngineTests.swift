@@ -422,6 +422,55 @@ final class AudioEngineTests: XCTestCase {
         XCTAssertGreaterThan(Date().timeIntervalSince(started), 1.5)
     }
 
+    /// A seek while the server has stopped sending (issue 17 #19) makes a new request at once
+    /// rather than waiting out the stall on the old one.
+    func testSeekDuringAStallMakesANewRequestAtOnce() throws {
+        let env = try env()
+        let engine = makeEngine()  // stallTimeout 2 s
+        let url = "\(env.misbehaving.base)/stallonce/\(Self.long.name)"
+        engine.play(AudioRequest(token: 1, url: url, title: "stall then seek"))
+        wait(engine, 3, "playing") { $0.status == .playing }
+        // The first half (6 s) arrived at once; the server now sends nothing. Past it:
+        let seekedAt = Date()
+        engine.seek(to: 9)
+        let s = wait(engine, 2.5, "audio from 9 s") { $0.status == .playing && $0.position > 9.2 }
+        XCTAssertNil(s.failure)
+        print("audio: seek during a stall → audio from the target in \(Int(Date().timeIntervalSince(seekedAt) * 1000)) ms")
+        XCTAssertLessThan(Date().timeIntervalSince(seekedAt), 2, "sooner than the stall timeout")
+        XCTAssertEqual(env.misbehaving.requests().filter { $0.hasPrefix("stallonce ") }.count, 2, "\(env.misbehaving.requests())")
+    }
+
+    /// 416 to a Range request (issue 17 #19): the same bytes by a plain download.
+    func testRangeAnswered416FallsBackToAPlainDownload() throws {
+        let env = try env()
+        let engine = makeEngine()
+        engine.play(AudioRequest(token: 1, url: "\(env.misbehaving.base)/norange416/\(Self.long.name)", title: "416"))
+        wait(engine, 6, "playing past 3 s") { $0.status == .playing && $0.position > 3 }
+        engine.seek(to: 1)
+        let s = wait(engine, 3, "audio from 1 s") { $0.status == .playing && $0.position > 1.2 && $0.position < 3 }
+        XCTAssertNil(s.failure)
+        let ranges = env.misbehaving.requests().filter { $0.hasPrefix("norange416 ") }.map { $0.split(separator: " ").last.map(String.init) ?? "" }
+        XCTAssertEqual(ranges.first, "-")
+        XCTAssertTrue(ranges.contains { $0.hasPrefix("bytes=") }, "a Range was tried: \(ranges)")
+        XCTAssertEqual(ranges.last, "-", "then a plain request: \(ranges)")
+    }
+
+    /// A server whose Content-Length is too short (issue 17 #19): what arrived plays, then the
+    /// player says so, not "not MP3 audio".
+    func testTooShortContentLengthIsReportedAsSuch() throws {
+        let env = try env()
+        let engine = makeEngine()
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: env.root.appendingPathComponent(Self.long.name).path)[.size] as? Int)
+        engine.play(AudioRequest(token: 1, url: "\(env.misbehaving.base)/shortlength/\(Self.long.name)", title: "short"))
+        var s = wait(engine, 10, "failed") { $0.status == .failed }
+        XCTAssertEqual(s.failure, .contentLengthTooShort(announced: size / 4))
+        XCTAssertGreaterThan(s.position, 2, "the quarter that arrived played first")
+        // Resuming past the announced end: the same words, at once.
+        engine.play(AudioRequest(token: 2, url: "\(env.misbehaving.base)/shortlength/\(Self.long.name)", title: "short", startAt: 10))
+        s = wait(engine, 3, "failed") { $0.status == .failed }
+        XCTAssertEqual(s.failure, .contentLengthTooShort(announced: size / 4))
+    }
+
     func testNoSoundServerFailsAtOnceAndTheProbeNoticesOne() throws {
         _ = try env()
         let late = TestPulse()

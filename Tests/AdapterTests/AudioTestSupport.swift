@@ -211,7 +211,11 @@ final class TestNginx {
 }
 
 /// A Python HTTP server that misbehaves: `/drop/NAME` announces the full Content-Length, sends
-/// half and closes; `/stall/NAME` sends half and then nothing.
+/// half and closes; `/stall/NAME` sends half and then nothing; `/stallonce/NAME` does that on
+/// the first request for NAME only and then serves it properly (Range included);
+/// `/norange416/NAME` answers every Range request with 416 and plain requests with the file;
+/// `/shortlength/NAME` announces a quarter of the file's length and sends all of it.
+/// `requests()` lists what it was asked (mode, name, Range header).
 final class MisbehavingServer {
     private let process = Process()
     private let dir: URL
@@ -220,22 +224,49 @@ final class MisbehavingServer {
     var base: String { "http://127.0.0.1:\(port)" }
 
     private static let script = #"""
-        import http.server, os, sys, time
+        import http.server, os, re, sys, threading, time
         root, port_file = sys.argv[1], sys.argv[2]
+        seen = set()
+        lock = threading.Lock()
         class Handler(http.server.BaseHTTPRequestHandler):
             def log_message(self, *args): pass
             def do_GET(self):
                 mode, _, name = self.path.lstrip("/").partition("/")
                 path = os.path.join(root, os.path.basename(name))
-                if mode not in ("drop", "stall") or not os.path.isfile(path):
+                rng = self.headers.get("Range") or "-"
+                with lock:
+                    with open(port_file + ".requests", "a") as log: log.write(f"{mode} {name} {rng}\n")
+                    first = (mode, name) not in seen
+                    seen.add((mode, name))
+                if mode not in ("drop", "stall", "stallonce", "norange416", "shortlength") or not os.path.isfile(path):
                     self.send_error(404); return
                 data = open(path, "rb").read()
+                if mode == "norange416" and rng != "-":
+                    self.send_error(416); return
+                if mode == "shortlength":
+                    self.send_response(200)
+                    self.send_header("Content-Type", "audio/mpeg")
+                    self.send_header("Content-Length", str(len(data) // 4))
+                    self.end_headers()
+                    self.wfile.write(data); self.wfile.flush()
+                    self.close_connection = True
+                    return
+                if mode in ("stallonce", "norange416") and not (mode == "stallonce" and first):
+                    m = re.match(r"bytes=(\d+)-$", rng)
+                    start = int(m.group(1)) if m else 0
+                    self.send_response(206 if m else 200)
+                    self.send_header("Content-Type", "audio/mpeg")
+                    self.send_header("Content-Length", str(len(data) - start))
+                    if m: self.send_header("Content-Range", f"bytes {start}-{len(data) - 1}/{len(data)}")
+                    self.end_headers()
+                    self.wfile.write(data[start:]); self.wfile.flush()
+                    return
                 self.send_response(200)
                 self.send_header("Content-Type", "audio/mpeg")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data[: len(data) // 2]); self.wfile.flush()
-                if mode == "stall": time.sleep(60)
+                if mode in ("stall", "stallonce"): time.sleep(60)
                 else: time.sleep(0.1)
                 self.close_connection = True
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -264,6 +295,15 @@ final class MisbehavingServer {
             throw AudioTestSupport.Failure(description: "the Python test server did not start")
         }
         self.port = port
+        requestsFile = URL(fileURLWithPath: portFile.path + ".requests")
+    }
+
+    private var requestsFile: URL?
+
+    /// "mode name range" for every request so far ("-" without a Range header).
+    func requests() -> [String] {
+        guard let requestsFile, let text = try? String(contentsOf: requestsFile, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").map(String.init)
     }
 
     func stop() {

@@ -68,6 +68,10 @@ final class StateStoreTests: XCTestCase {
         settings.progress.current = TourProgress(tourID: 4003, stopIndex: nil, seconds: 0, language: .english, mode: .guided)
         try store.save(settings).get()
         XCTAssertEqual(try store.load().get()?.progress.current, settings.progress.current)
+        // Walking directions to a stop (issue 17 #19): the part survives, with the seconds.
+        settings.progress.current = TourProgress(tourID: 4001, stopIndex: 1, seconds: 3.5, language: .english, mode: .guided, part: .walk)
+        try store.save(settings).get()
+        XCTAssertEqual(try store.load().get()?.progress.current, settings.progress.current)
         settings.progress.current = nil
         try store.save(settings).get()
         XCTAssertNil(try store.load().get()?.progress.current)

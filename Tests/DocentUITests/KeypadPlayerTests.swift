@@ -311,6 +311,28 @@ final class KeypadPlayerTests: XCTestCase {
         }
     }
 
+    /// The sound server went away mid-commentary and came back (issue 17 #19): it goes on
+    /// where it was, by itself; Space after any mid-track failure does the same.
+    func testSoundServerLostResumesWhereItWasWhenOneAnswers() {
+        var s = loaded()
+        type(&s, "102")
+        goPlays(&s, token: 1, audio: 12, artwork: 101, url: "/museum/audio/12.mp3", title: "Clay Vessel", language: .english, transcript: "Made of river clay.")
+        let lost = PlayerSnapshot(token: 1, status: .failed, position: 7.3, duration: 12, volume: 0.8, failure: .soundServerLost("Connection terminated"), outputAvailable: false)
+        send(&s, .playerSnapshot(lost)) { $0.player.snapshot = lost }
+        var back = lost
+        back.outputAvailable = true
+        send(&s, .playerSnapshot(back), effects: [request(2, "/museum/audio/12.mp3", "Clay Vessel", at: 7.3)]) {
+            $0.player.nextToken = 3
+            $0.player.snapshot = PlayerSnapshot(token: 2, status: .loading, position: 7.3, volume: 0.8)
+        }
+        let dropped = PlayerSnapshot(token: 2, status: .failed, position: 9.1, duration: 12, volume: 0.8, failure: .network("connection dropped"))
+        send(&s, .playerSnapshot(dropped)) { $0.player.snapshot = dropped }
+        send(&s, .togglePause, effects: [request(3, "/museum/audio/12.mp3", "Clay Vessel", at: 9.1)]) {
+            $0.player.nextToken = 4
+            $0.player.snapshot = PlayerSnapshot(token: 3, status: .loading, position: 9.1, volume: 0.8)
+        }
+    }
+
     func testEndedReplaysFromTheStart() {
         var s = loaded()
         type(&s, "102")

@@ -42,6 +42,14 @@ CURLcode cs_curl_setopt_header_cb(CURL *curl, void *userdata, cs_curl_data_cb cb
 /// (1 when `cb` is NULL): without that the callback is never called.
 CURLcode cs_curl_setopt_xferinfo_cb(CURL *curl, void *userdata, cs_curl_xferinfo_cb cb);
 
+/// Debug callback (CURLOPT_DEBUGFUNCTION): `type` says what `data` is (CURLINFO_TEXT: libcurl's
+/// informational lines). Return 0.
+typedef int (*cs_curl_debug_cb)(CURL *curl, curl_infotype type, char *data, size_t size, void *userdata);
+/// Sets CURLOPT_DEBUGFUNCTION and CURLOPT_DEBUGDATA, and CURLOPT_VERBOSE to 1 (0 when `cb` is
+/// NULL): without VERBOSE the callback is never called. The informational lines are the only
+/// place libcurl says that a server sent more than its Content-Length ("Excess found").
+CURLcode cs_curl_setopt_debug_cb(CURL *curl, void *userdata, cs_curl_debug_cb cb);
+
 // --- curl_easy_getinfo, one per result type ----------------------------------------------
 /// CURLINFO_LONG values (RESPONSE_CODE, HTTP_VERSION, ...).
 CURLcode cs_curl_getinfo_long(CURL *curl, CURLINFO info, long *out);

@@ -37,7 +37,19 @@ public enum AudioFailure: Error, Hashable, Sendable, CustomStringConvertible {
     case network(String)
     /// The bytes are not MP3 audio.
     case notAudio
+    /// The server announced fewer bytes (its Content-Length) than it had: the recording stops
+    /// there. Not the visitor's or the file's fault; the museum's server needs fixing.
+    case contentLengthTooShort(announced: Int)
     case other(String)
+
+    /// The sound server was missing or went away: playback can go on where it was once one
+    /// answers again.
+    public var isSoundServer: Bool {
+        switch self {
+        case .noSoundServer, .soundServerLost: return true
+        default: return false
+        }
+    }
 
     public var description: String {
         switch self {
@@ -47,6 +59,7 @@ public enum AudioFailure: Error, Hashable, Sendable, CustomStringConvertible {
         case .fileNotFound(let p): return "the audio file is missing (\(p))"
         case .network(let why): return "the audio stream failed (\(why))"
         case .notAudio: return "the file is not MP3 audio"
+        case .contentLengthTooShort(let n): return "the server announced \(n) bytes but had more (its Content-Length is too short): the recording is cut off"
         case .other(let why): return why
         }
     }

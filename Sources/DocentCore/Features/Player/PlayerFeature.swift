@@ -53,8 +53,11 @@ public enum PlayerFeature: Feature {
             case .paused:
                 state.player.snapshot.status = .playing
                 return [.audio(.resume)]
-            case .ended, .failed, .idle:
+            case .ended, .idle:
                 return replay(&state, from: 0)
+            case .failed:
+                // Failed mid-track (sound server gone, connection dropped): go on from there.
+                return replay(&state, from: state.player.snapshot.position)
             }
         case .seekBy(let delta):
             guard state.player.isActive else { return [] }
@@ -183,9 +186,9 @@ public enum PlayerFeature: Feature {
         state.player.snapshot = snap
         let others = Reducer.broadcast(.playerChanged(before: before), &state)
         if !others.isEmpty { return others }
-        // No sound server earlier, one now: try again where we were.
-        if snap.status == .failed, case .noSoundServer? = snap.failure, snap.outputAvailable, !before.outputAvailable || before.status != .failed {
-            return replay(&state, from: before.position)
+        // No sound server (or it went away), one now: go on where we were.
+        if snap.status == .failed, snap.failure?.isSoundServer == true, snap.outputAvailable, !before.outputAvailable || before.status != .failed {
+            return replay(&state, from: snap.position)
         }
         return []
     }

@@ -3,7 +3,7 @@ public struct TourProgress: Equatable, Sendable {
     public var tourID: Int
     /// The stop playing or next (nil: the intro).
     public var stopIndex: Int?
-    /// Seconds into that clip.
+    /// Seconds into that clip (the stop's commentary or its walking directions).
     public var seconds: Double
     public var language: Language
     public var mode: TourMode
@@ -53,7 +53,7 @@ public enum TourAction: Equatable, Sendable {
     /// Ask for the tour language, then start at the intro (nil) or a stop.
     case start(tourID: Int, stop: Int?)
     /// Start now, in `language`, from the intro or a stop, at `seconds` into it.
-    case begin(tourID: Int, stop: Int?, language: Language, seconds: Double)
+    case begin(tourID: Int, stop: Int?, language: Language, seconds: Double, part: TourPart = .stop)
     /// Arrived / next / previous / jump / retry.
     case event(TourEvent)
     case toggleMode
@@ -107,8 +107,8 @@ public enum TourFeature: Feature {
             let langs = state.audioLanguages
             state.overlay = show(.language(tourID: id, stop: stop, selection: langs.firstIndex(of: state.language) ?? 0))
             return []
-        case .begin(let id, let stop, let lang, let seconds):
-            return beginTour(&state, id, stop: stop, language: lang, seconds: seconds)
+        case .begin(let id, let stop, let lang, let seconds, let part):
+            return beginTour(&state, id, stop: stop, language: lang, seconds: seconds, part: part)
         case .event(let e):
             guard var session = state.tour else { return [] }
             var event = e
@@ -298,8 +298,13 @@ public enum TourFeature: Feature {
             state.tour = session
             return tourPlay(&state, command) + progressEffects(&state, force: true)
         }
+        if snap.status == .failed, snap.failure?.isSoundServer == true {
+            // The tour's own clip goes on where it was once a sound server answers (as its
+            // own request, so the tour still knows its clip by the token).
+            guard snap.outputAvailable, !before.outputAvailable || before.status != .failed else { return [] }
+            return tourPlay(&state, session.machine.command, at: snap.position)
+        }
         if snap.status == .failed, before.status != .failed {
-            if case .noSoundServer? = snap.failure { return [] }
             session.failed = true
             state.tour = session
             return []
