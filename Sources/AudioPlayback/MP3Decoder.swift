@@ -133,7 +133,7 @@ final class MP3Decoder {
     var inputBuffered: Int {
         var value = 0
         var fvalue = 0.0
-        guard mpg123_getstate2(handle, MPG123_BUFFERFILL, &value, &fvalue) == MPG123_OK.rawValue else { return 0 }
+        guard mpg123_getstate2(handle, Int32(MPG123_BUFFERFILL.rawValue), &value, &fvalue) == MPG123_OK.rawValue else { return 0 }
         return max(0, value)
     }
 

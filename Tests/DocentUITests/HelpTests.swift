@@ -1,3 +1,4 @@
+import DocentTestSupport
 import XCTest
 
 @testable import DocentCore
@@ -21,8 +22,8 @@ final class HelpTests: XCTestCase {
 
     /// Tour 500 in English from stop `stop`, guided.
     func touring(_ s: inout AppState, stop: Int? = nil) {
-        _ = Reducer.reduce(&s, .tour(.start(tourID: 500, stop: stop)))
-        _ = Reducer.reduce(&s, .activate)
+        prepare(&s, .tour(.start(tourID: 500, stop: stop)))
+        prepare(&s, .activate)
     }
 
     func testHelpFollowsWhatIsOnScreen() {
@@ -43,7 +44,7 @@ final class HelpTests: XCTestCase {
         XCTAssertEqual(order.count, 3)
         XCTAssertEqual(order, order.sorted())
         // Continuous: nothing to say "arrived" to.
-        _ = Reducer.reduce(&s, .tour(.toggleMode))
+        prepare(&s, .tour(.toggleMode))
         XCTAssertFalse(helpText(s).contains("I have arrived"))
     }
 
@@ -90,26 +91,26 @@ final class HelpTests: XCTestCase {
         // Let stop 1's clip end: the bumper plays, then a guided tour waits.
         func finish() {
             let token = s.player.snapshot.token
-            _ = Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .playing, position: 1, duration: 3, volume: 0.8)))
-            _ = Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .ended, position: 3, duration: 3, volume: 0.8)))
+            prepare(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .playing, position: 1, duration: 3, volume: 0.8)))
+            prepare(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .ended, position: 3, duration: 3, volume: 0.8)))
         }
         finish()
         if case .bumper = s.tour?.machine.position { finish() }
         guard case .waiting? = s.tour?.machine.position else { return XCTFail("not waiting: \(String(describing: s.tour?.machine.position))") }
         hints = TourFeature.tourStatus(s).last ?? ""
         XCTAssertTrue(hints.hasPrefix("Enter arrived"), hints)
-        _ = Reducer.reduce(&s, .tour(.toggleMode))
+        prepare(&s, .tour(.toggleMode))
         hints = TourFeature.tourStatus(s).last ?? ""
         XCTAssertFalse(hints.contains("arrived"), "continuous: \(hints)")
     }
 
     func testPlayerHintsSayWhatSpaceDoes() {
         var s = loaded()
-        _ = Reducer.reduce(&s, .play(audioID: 11, artworkID: 100, tourID: nil))
+        prepare(&s, .play(audioID: 11, artworkID: 100, tourID: nil))
         let token = s.player.snapshot.token
-        _ = Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .playing, position: 1, duration: 3, volume: 0.8)))
+        prepare(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .playing, position: 1, duration: 3, volume: 0.8)))
         XCTAssertTrue(PlayerView.keyHints(s).hasPrefix("Space pause · ←→ 10 s"), PlayerView.keyHints(s))
-        _ = Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .ended, position: 3, duration: 3, volume: 0.8)))
+        prepare(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .ended, position: 3, duration: 3, volume: 0.8)))
         let ended = PlayerView.keyHints(s)
         XCTAssertTrue(ended.hasPrefix("Space play again"), ended)
         XCTAssertFalse(ended.contains("10 s"), "nothing to seek in after the end: \(ended)")

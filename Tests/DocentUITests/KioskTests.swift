@@ -42,10 +42,10 @@ final class KioskTests: XCTestCase {
 
         // Info has no member card row (it has one outside kiosk mode with the same service).
         var k = kiosk()
-        _ = Reducer.reduce(&k, .selectTab(.info))
+        prepare(&k, .selectTab(.info))
         XCTAssertFalse((Reducer.rows(k) ?? []).contains { $0.action == .send(.member(.open)) })
         var plain = UIFixtures.loadedState(config: ["member_card_url": "https://members.example/api"])
-        _ = Reducer.reduce(&plain, .selectTab(.info))
+        prepare(&plain, .selectTab(.info))
         XCTAssertTrue((Reducer.rows(plain) ?? []).contains { $0.action == .send(.member(.open)) })
     }
 
@@ -159,10 +159,10 @@ final class KioskTests: XCTestCase {
         var s = kiosk()
         // The last visitor: Spanish, a page open on Info, a tour place, digits, a search, a
         // paused recording at a lower volume.
-        _ = Reducer.reduce(&s, .setLanguage(.spanish))
-        _ = Reducer.reduce(&s, .selectTab(.search))
+        prepare(&s, .setLanguage(.spanish))
+        prepare(&s, .selectTab(.search))
         keys(&s, [.char("x")])
-        _ = Reducer.reduce(&s, .selectTab(.info))
+        prepare(&s, .selectTab(.info))
         Reducer.push(&s, .about)
         s.progress.current = TourProgress(tourID: 1, stopIndex: 0, seconds: 12, language: .spanish, mode: .guided)
         s.progress.started = [1]
@@ -204,14 +204,14 @@ final class KioskTests: XCTestCase {
 
     func testAnyKeyOnTheWaitingScreenOpensHomeAndDoesNothingElse() {
         var s = kiosk()
-        _ = Reducer.reduce(&s, .kiosk(.idle))
+        prepare(&s, .kiosk(.idle))
         for k: Key in [.char("q"), .char("5"), .enter, .ctrl("c"), .escape, .tab, .char("L")] {
             XCTAssertEqual(KeyMap.action(for: k, in: s), .kiosk(.wake), "\(k)")
         }
         send(&s, .kiosk(.wake)) { $0.overlay = nil }
         XCTAssertEqual(s.tab, .home)
         // A click anywhere on it does the same.
-        _ = Reducer.reduce(&s, .kiosk(.idle))
+        prepare(&s, .kiosk(.idle))
         let screen = RootView.render(s, size: big)
         XCTAssertEqual(KeyMap.click(x: 3, y: 20, on: screen), .kiosk(.wake))
     }
@@ -220,10 +220,10 @@ final class KioskTests: XCTestCase {
 
     func testWaitingScreenSnapshots() {
         var s = kiosk()
-        _ = Reducer.reduce(&s, .kiosk(.idle))
+        prepare(&s, .kiosk(.idle))
         assertSnapshot(RootView.render(s, size: big), named: "kiosk-waiting-80x24")
         var t = kiosk(size: small)
-        _ = Reducer.reduce(&t, .kiosk(.idle))
+        prepare(&t, .kiosk(.idle))
         assertSnapshot(RootView.render(t, size: small), named: "kiosk-waiting-40x12")
     }
 

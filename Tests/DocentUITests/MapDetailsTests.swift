@@ -13,16 +13,16 @@ final class MapDetailsTests: XCTestCase {
         let m = try XCTUnwrap(MapScreenTests.museum, "SampleData reads")
         let raster = try XCTUnwrap(MapScreenTests.floor1, "the raster fixture reads")
         var s = AppState(source: MapScreenTests.sampleSource, catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
-        _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
-        _ = Reducer.reduce(&s, .documentLoaded(.success(m), note: nil))
+        prepare(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
+        prepare(&s, .documentLoaded(.success(m), note: nil))
         let vp = RootView.viewport(for: size)
-        _ = Reducer.reduce(&s, .viewportChanged(rows: vp.rows, width: vp.width))
+        prepare(&s, .viewportChanged(rows: vp.rows, width: vp.width))
         s.overlay = nil
         s.messageQueue = []
         s.banner = nil
-        _ = Reducer.reduce(&s, .selectTab(.map))
+        prepare(&s, .selectTab(.map))
         let url = UIFixtures.repoRoot.appendingPathComponent("SampleData/maps/floor1.pdf").path
-        _ = Reducer.reduce(&s, .map(.rasterReady(floor: Floor(1), url: url, raster: raster)))
+        prepare(&s, .map(.rasterReady(floor: Floor(1), url: url, raster: raster)))
         return s
     }
 
@@ -40,21 +40,21 @@ final class MapDetailsTests: XCTestCase {
 
     func testHomeAndEndInTheTextList() throws {
         var s = try mapState(size: Size(width: 80, height: 24))
-        _ = Reducer.reduce(&s, .map(.toggleText))
+        prepare(&s, .map(.toggleText))
         let app = try XCTUnwrap(s.museum)
         let order = MapContent.listOrder(MapContent.items(app, floor: s.map.floor))
         XCTAssertGreaterThan(order.count, 3)
         for (key, target) in [(Key.end, order.last), (.home, order.first), (.char("G"), order.last), (.char("g"), order.first)] {
             let action = try XCTUnwrap(KeyMap.action(for: key, in: s), "\(key)")
-            _ = Reducer.reduce(&s, action)
+            prepare(&s, action)
             XCTAssertEqual(s.map.selection, target?.id, "\(key)")
         }
         // With nothing selected, End is still the last row and Home the first.
         s.map.selection = nil
-        _ = Reducer.reduce(&s, .map(.selectStep(1_000_000)))
+        prepare(&s, .map(.selectStep(1_000_000)))
         XCTAssertEqual(s.map.selection, order.last?.id)
         s.map.selection = nil
-        _ = Reducer.reduce(&s, .map(.selectStep(-1_000_000)))
+        prepare(&s, .map(.selectStep(-1_000_000)))
         XCTAssertEqual(s.map.selection, order.first?.id)
     }
 
@@ -65,7 +65,7 @@ final class MapDetailsTests: XCTestCase {
         func text() -> String { let sc = RootView.render(s, size: size); return (0..<12).map(sc.row).joined(separator: "\n") }
         XCTAssertFalse(text().contains("Esc close"), "the keys' end is below the fold")
         XCTAssertEqual(KeyMap.action(for: .down, in: s), .map(.scrollLegend(1)))
-        for _ in 0..<40 { _ = Reducer.reduce(&s, .map(.scrollLegend(1))) }
+        for _ in 0..<40 { prepare(&s, .map(.scrollLegend(1))) }
         XCTAssertTrue(text().contains("Esc close"), text())
         assertSnapshot(RootView.render(s, size: size), named: "map-legend-scrolled-40x12")
         send(&s, .map(.toggleLegend)) {

@@ -1,4 +1,5 @@
 import Foundation
+import DocentTestSupport
 import XCTest
 
 @testable import DocentCore
@@ -23,8 +24,8 @@ final class MuseumTimeTests: XCTestCase {
         var s = UIFixtures.loadedState()
         s.timeZone = TimeZone(identifier: machine)!
         s.museumTimeZone = museum
-        _ = Reducer.reduce(&s, .fetched(.exhibitions, .success(Array(Self.exhibitions.utf8))))
-        _ = Reducer.reduce(&s, .fetched(.events, .success(Array(Self.events.utf8))))
+        prepare(&s, .fetched(.exhibitions, .success(Array(Self.exhibitions.utf8))))
+        prepare(&s, .fetched(.events, .success(Array(Self.events.utf8))))
         return RootView.render(s, size: Size(width: 80, height: 24))
     }
 
@@ -58,7 +59,7 @@ final class MuseumTimeTests: XCTestCase {
     func testEventPagesUseTheMuseumClockToo() {
         var s = UIFixtures.loadedState()
         s.timeZone = TimeZone(identifier: "Asia/Shanghai")!
-        _ = Reducer.reduce(&s, .fetched(.events, .success(Array(Self.events.utf8))))
+        prepare(&s, .fetched(.events, .success(Array(Self.events.utf8))))
         guard let e = s.events.value?.first(where: { $0.id == "family" }) else { return XCTFail("event not read") }
         XCTAssertEqual(HomeFeature.eventPage(e, s).facts.first.map(plain), "Nov 28, 2026 at 10:30 AM – 12:00 PM")
     }

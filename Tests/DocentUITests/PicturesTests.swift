@@ -26,14 +26,14 @@ final class PicturesTests: XCTestCase {
     func loaded(size: Size = Size(width: 80, height: 24), mode: PictureMode = .symbols(.truecolor)) -> AppState {
         var s = UIFixtures.loadedState(size: size)
         s.document = .ready(Self.museum)
-        _ = Reducer.reduce(&s, .pictures(.modeResolved(mode)))
+        prepare(&s, .pictures(.modeResolved(mode)))
         return s
     }
 
     /// Plays a recording and opens the full player.
     func open(_ s: inout AppState, audioID: Int, artworkID: Int) {
-        _ = Reducer.reduce(&s, .play(audioID: audioID, artworkID: artworkID, tourID: nil))
-        _ = Reducer.reduce(&s, .openPlayer)
+        prepare(&s, .play(audioID: audioID, artworkID: artworkID, tourID: nil))
+        prepare(&s, .openPlayer)
     }
 
     /// A 12 × 6 picture: sky over sea, a sun, in four colours of our own.
@@ -88,7 +88,7 @@ final class PicturesTests: XCTestCase {
     /// an artwork asks for its picture then.
     func testTheModeArrivingAsksForThePictureOnScreen() {
         var s = loaded(mode: .off)
-        _ = Reducer.reduce(&s, .play(audioID: 11, artworkID: 100, tourID: nil))
+        prepare(&s, .play(audioID: 11, artworkID: 100, tourID: nil))
         send(&s, .openPlayer) { PlayerFeature.showPlayer(&$0) }
         let r = PicturesFeature.Request(url: Self.url, columns: 78, rows: 6)
         send(&s, .pictures(.modeResolved(.symbols(.indexed256))), effects: [.pictures(.load(r, .indexed256))]) {
@@ -100,7 +100,7 @@ final class PicturesTests: XCTestCase {
 
     func testThePlayerAsksForItsArtworksPictureAtTheSizeOfItsBox() {
         var s = loaded()
-        _ = Reducer.reduce(&s, .play(audioID: 11, artworkID: 100, tourID: nil))
+        prepare(&s, .play(audioID: 11, artworkID: 100, tourID: nil))
         XCTAssertEqual(s.pictures.slots, [:], "nothing fetched while the player is not on screen")
         // 80 × 24: a 78 × 17 page under the controls; the picture above the text, 6 rows.
         let r = PicturesFeature.Request(url: Self.url, columns: 78, rows: 6)
@@ -113,7 +113,7 @@ final class PicturesTests: XCTestCase {
         send(&s, .pictures(.loaded(r, Self.picture))) { $0.pictures.slots[r] = .ready(Self.picture) }
         XCTAssertEqual(PlayerFeature.figure(s), .picture(Self.picture))
         // Back and forward again: the picture is there, nothing is fetched.
-        _ = Reducer.reduce(&s, .back)
+        prepare(&s, .back)
         send(&s, .openPlayer) { PlayerFeature.showPlayer(&$0) }
         // A wider terminal: beside the text, two fifths of the width.
         let wide = PicturesFeature.Request(url: Self.url, columns: 47, rows: 23)
@@ -128,7 +128,7 @@ final class PicturesTests: XCTestCase {
     func testOpeningThePlayerFetchesOnce() {
         var s = loaded()
         open(&s, audioID: 11, artworkID: 100)
-        _ = Reducer.reduce(&s, .back)
+        prepare(&s, .back)
         // Still loading: opening the player again asks for nothing more.
         send(&s, .openPlayer) { PlayerFeature.showPlayer(&$0) }
         XCTAssertEqual(s.pictures.order.count, 1)
@@ -136,7 +136,7 @@ final class PicturesTests: XCTestCase {
 
     func testNoPictureWhenOffOrWithoutAnImageOrRoom() {
         var off = loaded(mode: .off)
-        _ = Reducer.reduce(&off, .play(audioID: 11, artworkID: 100, tourID: nil))
+        prepare(&off, .play(audioID: 11, artworkID: 100, tourID: nil))
         send(&off, .openPlayer) { PlayerFeature.showPlayer(&$0) }
         XCTAssertNil(PlayerFeature.figure(off))
         var bare = loaded()
@@ -169,8 +169,8 @@ final class PicturesTests: XCTestCase {
         open(&s, audioID: 11, artworkID: 100)
         for w in 0..<20 {
             let before = s.pictures.order.last!
-            _ = Reducer.reduce(&s, .pictures(.loaded(before, Self.picture)))
-            _ = Reducer.reduce(&s, .viewportChanged(rows: 20, width: 60 + w))
+            prepare(&s, .pictures(.loaded(before, Self.picture)))
+            prepare(&s, .viewportChanged(rows: 20, width: 60 + w))
         }
         XCTAssertEqual(s.pictures.order.count, PicturesFeature.keep)
         XCTAssertEqual(Set(s.pictures.slots.keys), Set(s.pictures.order))
@@ -182,8 +182,8 @@ final class PicturesTests: XCTestCase {
     func playing(_ size: Size) -> AppState {
         var s = loaded(size: size)
         open(&s, audioID: 11, artworkID: 100)
-        _ = Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: 1, status: .playing, position: 4.2, duration: 12.5, volume: 0.8)))
-        for r in s.pictures.order { _ = Reducer.reduce(&s, .pictures(.loaded(r, Self.picture))) }
+        prepare(&s, .playerSnapshot(PlayerSnapshot(token: 1, status: .playing, position: 4.2, duration: 12.5, volume: 0.8)))
+        for r in s.pictures.order { prepare(&s, .pictures(.loaded(r, Self.picture))) }
         return s
     }
 
@@ -193,7 +193,7 @@ final class PicturesTests: XCTestCase {
         }
         var failed = loaded()
         open(&failed, audioID: 11, artworkID: 100)
-        _ = Reducer.reduce(&failed, .pictures(.failed(PicturesFeature.Request(url: Self.url, columns: 78, rows: 6), "not a picture but a web page (HTML)")))
+        prepare(&failed, .pictures(.failed(PicturesFeature.Request(url: Self.url, columns: 78, rows: 6), "not a picture but a web page (HTML)")))
         assertSnapshot(RootView.render(failed, size: Size(width: 80, height: 24)), named: "player-picture-failed-80x24")
     }
 
@@ -203,7 +203,7 @@ final class PicturesTests: XCTestCase {
         let page = PlayerFeature.page(s.museum!, s)!
         let room = FigureLayout.split(width: s.viewportWidth, rows: s.viewportRows - PlayerLayout.controlRows, figure: PlayerFeature.figure(s))
         XCTAssertEqual(room.textWidth, 118 - 12 - 1)
-        _ = Reducer.reduce(&s, .moveToEnd)
+        prepare(&s, .moveToEnd)
         XCTAssertEqual(s.page.scroll, max(0, page.lines(width: room.textWidth, strings: s.strings).count - room.textRows))
     }
 
@@ -213,7 +213,7 @@ final class PicturesTests: XCTestCase {
     func withExhibitionPicture(_ s: inout AppState) {
         var json = String(decoding: UIFixtures.bytes("exhibitions.json"), as: UTF8.self)
         json = json.replacingOccurrences(of: #"{"id": 1, "title": "Blue Hours: Night Paintings","#, with: #"{"id": 1, "title": "Blue Hours: Night Paintings", "image_url": "https://lakeside.example.org/iiif/blue/full/843,/0/default.jpg","#)
-        _ = Reducer.reduce(&s, .fetched(.exhibitions, .success(Array(json.utf8))))
+        prepare(&s, .fetched(.exhibitions, .success(Array(json.utf8))))
     }
 
     func testAnExhibitionsPageShowsItsPictureAboveItsText() throws {

@@ -41,8 +41,8 @@ final class PulseHomeTests: XCTestCase {
 
     func ready(_ language: Language = .english, size: Size? = nil, snap: ((Date) -> PulseSnapshot)? = nil) -> AppState {
         var s = UIFixtures.loadedState(language: language, size: size ?? big)
-        _ = Reducer.reduce(&s, .pulse(.opened(.success(creds))))
-        _ = Reducer.reduce(&s, .pulse(.checked(.success((snap ?? snapshot)(s.now)))))
+        prepare(&s, .pulse(.opened(.success(creds))))
+        prepare(&s, .pulse(.checked(.success((snap ?? snapshot)(s.now)))))
         return s
     }
 
@@ -86,7 +86,7 @@ final class PulseHomeTests: XCTestCase {
     func testNothingFromPulseBeforeTheStoreAnswers() {
         let before = UIFixtures.loadedState()
         var s = before
-        _ = Reducer.reduce(&s, .pulse(.opened(.success(creds))))
+        prepare(&s, .pulse(.opened(.success(creds))))
         XCTAssertEqual(rows(s), rows(before))
         XCTAssertEqual(RootView.render(s, size: big), RootView.render(before, size: big))
     }
@@ -193,13 +193,13 @@ final class PulseHomeTests: XCTestCase {
         // In the notes list too; in the editor ? is text.
         _ = key(&s, .char("5"))
         XCTAssertEqual(KeyMap.action(for: .char("?"), in: s), .pulse(.showKeys))
-        _ = Reducer.reduce(&s, .dismissOverlay)
+        prepare(&s, .dismissOverlay)
         _ = key(&s, .char("f"))
         _ = key(&s, .char("4"))
         XCTAssertEqual(KeyMap.action(for: .char("?"), in: s), .pulse(.typed("?")))
         XCTAssertEqual(HelpSection.current(s).first?.title, "Pulse", "the editor's keys are listed while it is open")
         // Without a Pulse box, no Pulse section.
-        _ = Reducer.reduce(&s, .dismissOverlay)
+        prepare(&s, .dismissOverlay)
         XCTAssertNotEqual(HelpSection.current(s).first?.title, "Pulse")
     }
 
@@ -215,7 +215,7 @@ final class PulseHomeTests: XCTestCase {
         _ = key(&s, .char("5"))
         let third = VisitorID("third0001")!
         let notes = [note(1, by: other, "Loud and rude", s), note(2, by: third, "Lovely", s), note(3, by: other, "Again", s), note(4, by: .curator, "Curator", s, author: .curator)]
-        _ = Reducer.reduce(&s, .pulse(.notesLoaded(.museum, .success(notes))))
+        prepare(&s, .pulse(.notesLoaded(.museum, .success(notes))))
         XCTAssertEqual(KeyMap.action(for: .char("h"), in: s), .pulse(.hideWriter))
         let hidden = HiddenWriter(visitor: other, sample: "Loud and rude")
         var after = s
@@ -229,10 +229,10 @@ final class PulseHomeTests: XCTestCase {
         s.pulse.noteSelection = 1
         send(&s, .pulse(.hideWriter)) { $0.banner = Banner(.key("pulse.hidden.cannot"), level: .warning) }
         // A reload keeps them hidden.
-        _ = Reducer.reduce(&s, .pulse(.notesLoaded(.museum, .success(notes))))
+        prepare(&s, .pulse(.notesLoaded(.museum, .success(notes))))
         XCTAssertEqual(s.pulse.notes, [notes[1], notes[3]])
         // Info lists them; Enter shows them again.
-        _ = Reducer.reduce(&s, .dismissOverlay)
+        prepare(&s, .dismissOverlay)
         s.tab = .info
         let info = rows(s)
         guard let i = info.firstIndex(where: { $0.text == "Hidden visitors" }) else { return XCTFail("no row under Info") }

@@ -13,8 +13,8 @@ final class PulseTests: XCTestCase {
 
     func ready(_ language: Language = .english, size: Size? = nil) -> AppState {
         var s = UIFixtures.loadedState(language: language, size: size ?? big)
-        _ = Reducer.reduce(&s, .pulse(.opened(.success(creds))))
-        _ = Reducer.reduce(&s, .pulse(.checked(.success(PulseSnapshot(version: PulseVersion(3), counts: [.museum: PulseCounts(up: 4, down: 9)], noteCounts: [.museum: 2], takenAt: s.now)))))
+        prepare(&s, .pulse(.opened(.success(creds))))
+        prepare(&s, .pulse(.checked(.success(PulseSnapshot(version: PulseVersion(3), counts: [.museum: PulseCounts(up: 4, down: 9)], noteCounts: [.museum: 2], takenAt: s.now)))))
         return s
     }
 
@@ -74,7 +74,7 @@ final class PulseTests: XCTestCase {
         var s = ready()
         XCTAssertEqual(key(&s, .char("f")), [])
         XCTAssertEqual(s.overlay, PulseFeature.show(.box(.museum)))
-        _ = Reducer.reduce(&s, .dismissOverlay)
+        prepare(&s, .dismissOverlay)
         s.stacks[.home] = [Page(.home), Page(HomeFeature.route(.exhibition(7101)))]
         _ = key(&s, .char("f"))
         XCTAssertEqual(s.overlay, PulseFeature.show(.box(.exhibition(7101))))
@@ -135,7 +135,7 @@ final class PulseTests: XCTestCase {
         _ = key(&s, .char("4"))
         XCTAssertEqual(s.pulse.draft, "x画b q?", "Esc kept the draft")
         // Typing stops at 280 cells.
-        _ = Reducer.reduce(&s, .pulse(.typed(String(repeating: "画", count: 200))))
+        prepare(&s, .pulse(.typed(String(repeating: "画", count: 200))))
         XCTAssertEqual(NoteText.cells(s.pulse.draft), 279)
     }
 
@@ -143,7 +143,7 @@ final class PulseTests: XCTestCase {
         var s = ready()
         _ = key(&s, .char("f"))
         _ = key(&s, .char("4"))
-        _ = Reducer.reduce(&s, .pulse(.typed("Lovely blue")))
+        prepare(&s, .pulse(.typed("Lovely blue")))
         let seq = UInt64(s.now.timeIntervalSince1970 * 1000)
         let draft = NoteDraft(id: NoteID(visitor: creds.visitor, sequence: seq), subject: .museum, language: .english, text: "Lovely blue")
         let effects = key(&s, .enter)
@@ -167,7 +167,7 @@ final class PulseTests: XCTestCase {
         var s = ready()
         _ = key(&s, .char("f"))
         _ = key(&s, .char("4"))
-        _ = Reducer.reduce(&s, .pulse(.typed("   ")))
+        prepare(&s, .pulse(.typed("   ")))
         send(&s, .pulse(.send)) { $0.banner = Banner(.key("pulse.error.empty"), level: .warning) }
     }
 
@@ -176,7 +176,7 @@ final class PulseTests: XCTestCase {
         _ = key(&s, .char("f"))
         XCTAssertEqual(key(&s, .char("5")), [.pulse(.loadNotes(.museum, viewer: creds.visitor))])
         let a = note(1, "first", minutesAgo: 12, s), b = note(2, "second", minutesAgo: 1, s)
-        _ = Reducer.reduce(&s, .pulse(.notesLoaded(.museum, .success([b, a]))))
+        prepare(&s, .pulse(.notesLoaded(.museum, .success([b, a]))))
         _ = key(&s, .down)
         send(&s, .pulse(.report), effects: [.pulse(.report(a.id, true, creds))]) {
             $0.pulse.notes = [b]
@@ -216,7 +216,7 @@ final class PulseTests: XCTestCase {
             var s = snapshotState(.english, size: size)
             _ = key(&s, .char("f"))
             _ = key(&s, .char("4"))
-            _ = Reducer.reduce(&s, .pulse(.typed("The blue shifts 藍 halfway")))
+            prepare(&s, .pulse(.typed("The blue shifts 藍 halfway")))
             _ = key(&s, .left)
             assertSnapshot(RootView.render(s, size: size), named: name)
         }
@@ -232,7 +232,7 @@ final class PulseTests: XCTestCase {
                 note(2, "Never a negative number here", minutesAgo: 12, s, down: 7),
                 note(1, "请细看边缘：织工中途换了靛蓝染缸。", minutesAgo: 60 * 26, s, lang: .chinese, author: .curator),
             ]
-            _ = Reducer.reduce(&s, .pulse(.notesLoaded(.museum, .success(notes))))
+            prepare(&s, .pulse(.notesLoaded(.museum, .success(notes))))
             assertSnapshot(RootView.render(s, size: size), named: name)
         }
     }
@@ -241,7 +241,7 @@ final class PulseTests: XCTestCase {
         var s = snapshotState(.english, size: big)
         _ = key(&s, .char("f"))
         _ = key(&s, .char("5"))
-        _ = Reducer.reduce(&s, .pulse(.notesLoaded(.museum, .success([]))))
+        prepare(&s, .pulse(.notesLoaded(.museum, .success([]))))
         assertSnapshot(RootView.render(s, size: big), named: "pulse-notes-empty-80x24")
     }
 }

@@ -203,7 +203,7 @@ final class SearchTests: XCTestCase {
         var s = loaded()
         type(&s, "harbour")
         XCTAssertNotNil(s.search.results)
-        _ = Reducer.reduce(&s, .selectTab(.info))
+        prepare(&s, .selectTab(.info))
         var after = s
         after.tab = .search
         send(&s, .search(.open), effects: [.persist(after.settings)]) {
@@ -218,8 +218,8 @@ final class SearchTests: XCTestCase {
         type(&s, "moon")
         XCTAssertEqual(s.search.query, "moon", "typing starts afresh")
         // Tab back to Search (not `/`) keeps the query and its results.
-        _ = Reducer.reduce(&s, .selectTab(.info))
-        _ = Reducer.reduce(&s, .selectTab(.search))
+        prepare(&s, .selectTab(.info))
+        prepare(&s, .selectTab(.search))
         XCTAssertEqual(s.search.query, "moon")
         // `/` on the Search tab itself is typed into the query.
         XCTAssertEqual(KeyMap.action(for: .char("/"), in: s), .search(.typed("/")))
@@ -453,9 +453,9 @@ final class SearchTests: XCTestCase {
             [{"data": [{"id": 5, "is_on_view": true, "title": "Harbour at Night (loan)", "artist_display": "Someone\nDutch, 1850–1920", "gallery_id": 24010}]},
              {"data": []}, {"data": []}]
             """
-        _ = Reducer.reduce(&s, .search(.multisearchLoaded(token: token, .success(Array(json.utf8)))))
+        prepare(&s, .search(.multisearchLoaded(token: token, .success(Array(json.utf8)))))
         let live = try XCTUnwrap(s.search.live.extra.liveArtworks.first)
-        _ = Reducer.reduce(&s, .search(.setFilter(.artworks)))
+        prepare(&s, .search(.setFilter(.artworks)))
         let row = try XCTUnwrap(rows(s).firstIndex { $0.action == .openLiveArtwork(live) })
         s.search.selection = row
         var stack = s.stacks[.search] ?? []
@@ -469,7 +469,7 @@ final class SearchTests: XCTestCase {
         // Letters are not typed into the query here; `v` shows the gallery on the map.
         XCTAssertEqual(KeyMap.action(for: .char("v"), in: s), .search(.showOnMap(.liveArtwork(live))))
         XCTAssertEqual(KeyMap.action(for: .escape, in: s), .back)
-        _ = Reducer.reduce(&s, .search(.showOnMap(.liveArtwork(live))))
+        prepare(&s, .search(.showOnMap(.liveArtwork(live))))
         XCTAssertEqual(s.tab, .map)
         XCTAssertEqual(s.map.highlight, .gallery(live.galleryID))
     }
@@ -518,11 +518,11 @@ final class SearchTests: XCTestCase {
         var s = loaded(language: .chinese)
         let table = ChineseVariants(simplified: ["親": "亲", "導": "导", "覽": "览", "務": "务", "長": "长"])
         let museum = Self.fileMuseum
-        _ = Reducer.reduce(&s, .search(.indexBuilt(BuiltIndex(SearchIndex(app: museum.data, source: museum, variants: table)))))
+        prepare(&s, .search(.indexBuilt(BuiltIndex(SearchIndex(app: museum.data, source: museum, variants: table)))))
         type(&s, "亲子")
         let tour = try XCTUnwrap(museum.data.tours.first { $0.translations.values.contains { $0.title.contains("親子導覽") } })
         XCTAssertEqual(s.search.results?.hits(.tour).map(\.target), [.tour(tour.id)])
-        _ = Reducer.reduce(&s, .search(.clear))
+        prepare(&s, .search(.clear))
         type(&s, "港务长")
         let portraits = museum.data.artworks.values.filter { $0.title.hasPrefix("Portrait of the Harbourmaster") }.map { SearchTarget.artwork($0.id) }
         XCTAssertEqual(portraits.count, 2)

@@ -1,3 +1,4 @@
+import DocentTestSupport
 import XCTest
 
 @testable import DocentCore
@@ -30,9 +31,9 @@ final class TextFitTests: XCTestCase {
 
     func testThePlayerDropsTheVolumeBeforeCuttingIt() {
         var s = UIFixtures.loadedState(size: Size(width: 40, height: 12))
-        _ = Reducer.reduce(&s, .play(audioID: 11, artworkID: 100, tourID: nil))
+        prepare(&s, .play(audioID: 11, artworkID: 100, tourID: nil))
         let token = s.player.snapshot.token
-        _ = Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .playing, position: 4, duration: 12, volume: 0.8)))
+        prepare(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .playing, position: 4, duration: 12, volume: 0.8)))
         let screen = RootView.render(s, size: Size(width: 40, height: 12))
         let text = (0..<12).map(screen.row).joined(separator: "\n")
         XCTAssertTrue(text.contains("0:04 / 0:12"), text)

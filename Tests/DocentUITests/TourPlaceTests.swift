@@ -15,10 +15,10 @@ final class TourPlaceTests: XCTestCase {
 
     /// Tour 500 started at stop 2 (index 1) in English, 14 s into its clip.
     func listening(_ s: inout AppState) {
-        _ = Reducer.reduce(&s, .tour(.start(tourID: 500, stop: 1)))
-        _ = Reducer.reduce(&s, .activate)
+        prepare(&s, .tour(.start(tourID: 500, stop: 1)))
+        prepare(&s, .activate)
         let token = s.player.snapshot.token
-        _ = Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .playing, position: 14, duration: 30, volume: 0.8)))
+        prepare(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .playing, position: 14, duration: 30, volume: 0.8)))
     }
 
     static let place = TourProgress(tourID: 500, stopIndex: 1, seconds: 14, language: .english, mode: .guided)
@@ -47,8 +47,8 @@ final class TourPlaceTests: XCTestCase {
         var next = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
         var restored = s.settings
         restored.seenMessageIDs.formUnion([7, 8])
-        _ = Reducer.reduce(&next, .launched(restored: restored, languageOverride: nil))
-        _ = Reducer.reduce(&next, .documentLoaded(.success(TourReducerTests.museum), note: nil))
+        prepare(&next, .launched(restored: restored, languageOverride: nil))
+        prepare(&next, .documentLoaded(.success(TourReducerTests.museum), note: nil))
         XCTAssertEqual(next.overlay, .resumeTour)
     }
 
@@ -58,8 +58,8 @@ final class TourPlaceTests: XCTestCase {
         saved.progress.listenedStops = [500: [0]]
         func welcomed() -> AppState {
             var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
-            _ = Reducer.reduce(&s, .launched(restored: saved, languageOverride: nil))
-            _ = Reducer.reduce(&s, .documentLoaded(.success(TourReducerTests.museum), note: nil))
+            prepare(&s, .launched(restored: saved, languageOverride: nil))
+            prepare(&s, .documentLoaded(.success(TourReducerTests.museum), note: nil))
             XCTAssertEqual(s.overlay, .resumeTour)
             return s
         }
@@ -94,22 +94,22 @@ final class TourPlaceTests: XCTestCase {
     /// directions, where they were, not at the next stop's artwork.
     func testAPlaceDuringWalkingDirectionsResumesThere() {
         var s = loaded()
-        _ = Reducer.reduce(&s, .tour(.start(tourID: 500, stop: 0)))
-        _ = Reducer.reduce(&s, .activate)
+        prepare(&s, .tour(.start(tourID: 500, stop: 0)))
+        prepare(&s, .activate)
         // Stop 1 ends: the bumper walking to stop 2 plays.
         var token = s.player.snapshot.token
-        _ = Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .playing, position: 1, duration: 3, volume: 0.8)))
-        _ = Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .ended, position: 3, duration: 3, volume: 0.8)))
+        prepare(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .playing, position: 1, duration: 3, volume: 0.8)))
+        prepare(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .ended, position: 3, duration: 3, volume: 0.8)))
         XCTAssertEqual(s.tour?.machine.position, .bumper(to: 1))
         token = s.player.snapshot.token
-        _ = Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .playing, position: 6, duration: 20, volume: 0.8)))
+        prepare(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .playing, position: 6, duration: 20, volume: 0.8)))
         XCTAssertEqual(s.progress.current, TourProgress(tourID: 500, stopIndex: 1, seconds: 6, language: .english, mode: .guided, part: .walk))
         // The next start (after kill -9: what was saved is all there is).
         var next = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
         var restored = s.settings
         restored.seenMessageIDs.formUnion([7, 8])
-        _ = Reducer.reduce(&next, .launched(restored: restored, languageOverride: nil))
-        _ = Reducer.reduce(&next, .documentLoaded(.success(TourReducerTests.museum), note: nil))
+        prepare(&next, .launched(restored: restored, languageOverride: nil))
+        prepare(&next, .documentLoaded(.success(TourReducerTests.museum), note: nil))
         XCTAssertEqual(next.overlay, .resumeTour)
         let effects = Reducer.reduce(&next, .activate)
         XCTAssertEqual(next.tour?.machine.position, .bumper(to: 1))

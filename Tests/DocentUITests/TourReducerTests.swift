@@ -300,62 +300,69 @@ final class TourReducerTests: XCTestCase {
 
     /// `kill -9` during walking directions (issue 17 #19): the place saved is those directions,
     /// so resuming plays them again where they were, not the next stop's commentary.
-    func testResumeDuringWalkingDirectionsPlaysThoseDirections() {
+    func testResumeDuringWalkingDirectionsPlaysThoseDirections() throws {
         var s = loaded()
-        _ = start(&s, stop: 0)
-        _ = finishClip(&s)
-        XCTAssertEqual(s.tour?.machine.position, .bumper(to: 1))
-        let token = s.player.snapshot.token
-        _ = Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .playing, position: 2, duration: 9, volume: 0.8)))
-        let e = Reducer.reduce(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .playing, position: 6.5, duration: 9, volume: 0.8)))
-        let saved = TourProgress(tourID: 500, stopIndex: 1, seconds: 6.5, language: .english, mode: .guided, part: .walk)
-        XCTAssertEqual(s.progress.current, saved)
-        XCTAssertEqual(e, [.persist(s.settings)], "saved as it plays: a kill -9 loses at most 5 s")
+        let tour = try tour()
+        started(&s, stop: 0)
+        stopOneEnds(&s, token: 2)
+        let at2 = PlayerSnapshot(token: 2, status: .playing, position: 2, duration: 9, volume: 0.8)
+        prepare(&s, .playerSnapshot(at2))
+        // Saved as it plays (a kill -9 loses at most 5 s), with the part: the walk to stop 2.
+        let at65 = PlayerSnapshot(token: 2, status: .playing, position: 6.5, duration: 9, volume: 0.8)
+        send(&s, .playerSnapshot(at65), effects: { [.persist($0.settings)] }) {
+            $0.player.snapshot = at65
+            $0.progress.current = self.place(1, seconds: 6.5, part: .walk)
+            $0.tour?.savedAt = 6.5
+        }
 
         // The next run (nothing else survives a kill -9 but what was saved).
         var r = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
         var restored = PersistedSettings(seenMessageIDs: [7], introSeen: true)
         restored.progress = s.progress
-        _ = Reducer.reduce(&r, .launched(restored: restored, languageOverride: nil))
-        _ = Reducer.reduce(&r, .documentLoaded(.success(Self.museum), note: nil))
+        prepare(&r, .launched(restored: restored, languageOverride: nil), .documentLoaded(.success(Self.museum), note: nil))
         XCTAssertEqual(r.overlay, .resumeTour)
         let screen = RootView.render(r, size: Size(width: 80, height: 24))
-        XCTAssertTrue((0..<24).contains { screen.row($0).contains("Resume Highlights in an Hour on the way to stop 2?") })
-        let resumed = Reducer.reduce(&r, .activate)
-        XCTAssertEqual(resumed.compactMap { if case .audio(.play(let q)) = $0 { return q } else { return nil } },
-                       [AudioRequest(token: 1, url: "/museum/audio/10.mp3", title: "Welcome", startAt: 6.5)])
-        XCTAssertEqual(r.tour?.machine.position, .bumper(to: 1))
+        XCTAssertTrue((0..<24).contains { screen.row($0).contains("Resume on the way to stop 2 (0:06)") }, screen.dump())
+        send(&r, .activate, effects: { [self.play(1, "10", "Welcome", at: 6.5), .persist($0.settings)] }) {
+            $0.overlay = nil
+            $0.tour = TourSession(machine: TourMachine(tour: tour, start: .bumper(to: 1), listened: [0]), language: .english)
+            $0.stacks[.home] = [Page(.home), Page(.player)]
+            self.clipLoaded(&$0, 10, artwork: nil, at: 6.5)
+        }
         // The directions end: guided waits for the visitor at stop 2, as before the kill.
-        _ = finishClip(&r)
+        finishClip(&r) {
+            $0.tour?.clipToken = nil
+            $0.progress.current = self.place(1, part: .waiting)
+        }
         XCTAssertEqual(r.tour?.machine.position, .waiting(at: 1))
 
         // Killed while waiting to arrive: the resume waits there again, silent.
         var w = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
         restored.progress = r.progress
-        XCTAssertEqual(restored.progress.current?.part, .waiting)
-        _ = Reducer.reduce(&w, .launched(restored: restored, languageOverride: nil))
-        _ = Reducer.reduce(&w, .documentLoaded(.success(Self.museum), note: nil))
-        XCTAssertEqual(playedURLs(Reducer.reduce(&w, .activate)), [])
-        XCTAssertEqual(w.tour?.machine.position, .waiting(at: 1))
+        prepare(&w, .launched(restored: restored, languageOverride: nil), .documentLoaded(.success(Self.museum), note: nil))
+        send(&w, .activate, effects: { [.persist($0.settings)] }) {
+            $0.overlay = nil
+            $0.tour = TourSession(machine: TourMachine(tour: tour, start: .waiting(at: 1), listened: [0]), language: .english)
+            $0.stacks[.home] = [Page(.home), Page(.player)]
+        }
     }
 
     /// The sound server went away mid-stop and came back (issue 17 #19): the stop goes on where
     /// it was, as the tour's clip (its end still moves the tour on).
     func testTourClipGoesOnWhereItWasWhenTheSoundServerReturns() {
         var s = loaded()
-        _ = start(&s, stop: 0)
-        let token = s.player.snapshot.token
-        let lost = PlayerSnapshot(token: token, status: .failed, position: 4.4, duration: 9, volume: 0.8, failure: .soundServerLost("Connection terminated"), outputAvailable: false)
-        XCTAssertEqual(Reducer.reduce(&s, .playerSnapshot(lost)), [])
-        XCTAssertEqual(s.tour?.failed, false, "nothing to retry by hand: it goes on by itself")
+        started(&s, stop: 0)
+        let lost = PlayerSnapshot(token: 1, status: .failed, position: 4.4, duration: 9, volume: 0.8, failure: .soundServerLost("Connection terminated"), outputAvailable: false)
+        // Nothing to retry by hand: the tour is not marked failed.
+        send(&s, .playerSnapshot(lost)) { $0.player.snapshot = lost }
         var back = lost
         back.outputAvailable = true
-        let e = Reducer.reduce(&s, .playerSnapshot(back))
-        XCTAssertEqual(e.compactMap { if case .audio(.play(let q)) = $0 { return q } else { return nil } },
-                       [AudioRequest(token: token + 1, url: "/museum/audio/11.mp3", title: "Harbor at Dawn", startAt: 4.4)])
-        XCTAssertEqual(s.tour?.clipToken, token + 1)
-        XCTAssertEqual(playedURLs(finishClip(&s)), ["/museum/audio/10.mp3"], "its end moves the tour on: the directions to stop 2")
-        XCTAssertEqual(s.tour?.machine.position, .bumper(to: 1))
+        send(&s, .playerSnapshot(back), effects: [play(2, "11", "Harbor at Dawn", at: 4.4)]) {
+            $0.player.snapshot = back
+            self.clipLoaded(&$0, 11, artwork: 100, at: 4.4)
+        }
+        // Its end moves the tour on: the directions to stop 2.
+        stopOneEnds(&s, token: 3)
     }
 
     func testToursTabAndDetail() {

@@ -9,14 +9,14 @@ import XCTest
 final class WelcomeTests: XCTestCase {
     func firstStart() -> AppState {
         var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
-        _ = Reducer.reduce(&s, .launched(restored: nil, languageOverride: nil))
+        prepare(&s, .launched(restored: nil, languageOverride: nil))
         XCTAssertEqual(s.overlay, .help(firstRun: true))
         return s
     }
 
     func testTabKeysCloseTheWelcomeAndSwitch() {
         var s = firstStart()
-        _ = Reducer.reduce(&s, .documentLoaded(.success(UIFixtures.museum()), note: nil))
+        prepare(&s, .documentLoaded(.success(UIFixtures.museum()), note: nil))
         XCTAssertEqual(KeyMap.action(for: .tab, in: s), .nextTab)
         XCTAssertEqual(KeyMap.action(for: .function(3), in: s), .selectTab(.map))
         XCTAssertEqual(KeyMap.action(for: .alt("4"), in: s), .selectTab(.tours))

@@ -410,7 +410,8 @@ public enum TourFeature: Feature {
         }
         let running = state.tour?.machine.tourID == t.id
         if !running, let p = state.progress.current, p.tourID == t.id {
-            let text = p.stopIndex.map { s("tour.resumeRow", ["n": String($0 + 1), "time": PlayerFeature.clock(p.seconds)]) } ?? s("tour.resumeRowIntro")
+            let text = p.stopIndex.map { s(p.part == .walk ? "tour.resumeRowWalk" : "tour.resumeRow", ["n": String($0 + 1), "time": PlayerFeature.clock(p.seconds)]) }
+                ?? s("tour.resumeRowIntro")
             rows.append(Row(.item, text, action: .send(.tour(.resume))))
         }
         rows.append(Row(.item, s(running ? "tour.restart" : "tour.start"), action: .send(.tour(.start(tourID: t.id, stop: nil)))))

@@ -44,7 +44,8 @@ public enum ToursView: FeatureView {
         case .resume(let sel):
             guard let p = state.progress.current, let tour = state.museum?.tour(p.tourID) else { return }
             let title = tour.text(state.language).text.title
-            let text = p.stopIndex.map { s("tour.resumeStop", ["n": String($0 + 1), "time": PlayerView.time(p.seconds)]) }
+            // On the walk to a stop, the directions play again from where they were.
+            let text = p.stopIndex.map { s(p.part == .walk ? "tour.resumeWalk" : "tour.resumeStop", ["n": String($0 + 1), "time": PlayerView.time(p.seconds)]) }
                 ?? s("tour.resumeIntro")
             OverlayView.choices(
                 &screen, title: s("tour.resumeTitle", ["tour": title]), lines: [text, s("tour.resumeLater"), s("tour.resumeForget")], selection: sel,
