@@ -123,12 +123,8 @@ final class TrackProducer {
         track.ring.finish()
         while !track.isCancelled && !track.state.outputDone {
             if track.hasPendingSeek {
-                seekApplied = false
                 switch pump(chunk: nil) {
                 case .needMore:
-                    // The input had failed (dropped, stalled) and the seek needs bytes that
-                    // never came: ask for them now.
-                    if seekApplied, track.state.deferredFailure != nil { return fedOffset }
                     track.ring.finish()
                 case .restart(let offset):
                     return offset
@@ -271,12 +267,6 @@ final class TrackProducer {
         if left <= 128 + 32, tail.count >= 128, tail[tail.count - 128..<tail.count - 125].elementsEqual("TAG".utf8) { return false }
         return true
     }
-    /// Set by `pump` when it applied a seek without a new request (mpg123 reads on from where
-    /// feeding left off).
-    private var seekApplied = false
-    /// A seek that needs input while the server has sent nothing for this long starts a new
-    /// request instead of waiting for the stalled one.
-    private static let stalledAfter = 0.5
 
     private func header(_ pointer: UnsafeMutablePointer<CChar>?, _ count: Int) {
         guard let pointer, count > 0 else { return }
@@ -372,14 +362,8 @@ final class TrackProducer {
         guard formatKnown, track.hasPendingSeek else { return 0 }
         // A seek while no data flows (slow server): handle it now rather than at the next byte.
         defer { lastData = Date() }  // pump may have waited for ring space (paused)
-        seekApplied = false
         switch pump(chunk: nil) {
         case .needMore:
-            if seekApplied, idle >= Self.stalledAfter {
-                // The seek needs bytes this stalled request is not sending: ask again now.
-                restartAt = fedOffset
-                return 1
-            }
             return 0
         case .restart(let offset):
             restartAt = offset
@@ -417,7 +401,6 @@ final class TrackProducer {
                 if let offset = applySeek(seek.seconds, generation: seek.generation, chunk: chunk) {
                     return .restart(at: offset)
                 }
-                seekApplied = true
             }
             switch decoder.decode(into: pcm) {
             case .format(let format):

@@ -357,12 +357,36 @@ final class PulseStoreTests: XCTestCase {
         ["AdapterTests.PulseStoreTests/testStormWorker"]
     }
 
-    /// One of the storm's processes (skipped unless started by the storm).
+    /// One of the storm's processes when the storm starts it (its environment names the file);
+    /// run by itself, one worker alone on a file of its own, whose counts must then equal its
+    /// own final choices and a recount.
     func testStormWorker() async throws {
         let env = ProcessInfo.processInfo.environment
-        guard let db = env[Self.workerDB], let index = env[Self.workerIndex].flatMap(Int.init), let out = env[Self.workerOut] else {
-            throw XCTSkip("run by testEightProcessesKeepCountsExact")
+        if let db = env[Self.workerDB], let index = env[Self.workerIndex].flatMap(Int.init), let out = env[Self.workerOut] {
+            return try await Self.runWorker(db: db, index: index, out: out)
         }
+        let db = tempDir + "/alone/pulse.sqlite"
+        _ = try open("alone/pulse.sqlite")
+        try await Self.runWorker(db: db, index: 3, out: tempDir + "/alone.txt")
+        var expected: [PulseSubject: PulseCounts] = [:]
+        var notes = -1
+        for line in try String(contentsOfFile: tempDir + "/alone.txt", encoding: .utf8).split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if parts[0] == "notes" { notes = Int(parts[1]) ?? -1; continue }
+            let v = Int(parts[1]).flatMap(ReactionValue.init(rawValue:))
+            expected[try XCTUnwrap(PulseSubject(String(parts[0])))] = PulseCounts.zero.changed(from: nil, to: v)
+        }
+        let store = try SQLitePulseStore.open(path: db, clock: { Date() }).get()
+        XCTAssertEqual(try store.recountMismatches(), [])
+        let snap = try await store.snapshot(viewer: nil, dayStart: Date().addingTimeInterval(-86400), since: nil)
+        for s in Self.subjects { XCTAssertEqual(snap?.counts[s] ?? .zero, expected[s] ?? .zero, s.key) }
+        XCTAssertEqual(notes, 10, "one note every 15 steps of 150, each sent twice")
+        XCTAssertEqual(snap?.noteCounts[.museum], notes)
+    }
+
+    /// What one storm process does: 150 reactions, 10 notes each sent twice, reactions to and
+    /// reports of a neighbour's notes; its final choices and note count written to `out`.
+    static func runWorker(db: String, index: Int, out: String) async throws {
         var rules = PulseRules()
         rules.reactionsPerMinute = 100_000
         rules.notesPerHour = 100_000
