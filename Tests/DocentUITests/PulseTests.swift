@@ -203,6 +203,22 @@ final class PulseTests: XCTestCase {
         return s
     }
 
+    /// The box names an artwork in the visitor's language where its commentary has a
+    /// translated title (it said the English title on a Spanish screen).
+    func testBoxTitleIsTheArtworksTitleInTheVisitorsLanguage() throws {
+        var json = String(decoding: UIFixtures.bytes("museum.json"), as: UTF8.self)
+        json = json.replacingOccurrences(
+            of: #""audio_transcript": "Made of river clay.", "translations": []"#,
+            with: #""audio_transcript": "Made of river clay.", "translations": [{"language": "es", "track_title": "Vasija de barro", "audio_file_url": "audio/12-es.mp3", "audio_transcript": "De barro del río."}]"#)
+        guard case .success(let app) = AppDataReader.read(Array(json.utf8), source: "/museum/appData.json") else { return XCTFail("the fixture reads") }
+        var s = ready(.spanish)
+        s.document = .ready(Museum(app))
+        XCTAssertEqual(PulseFeature.title(.artwork(101), s), "Vasija de barro")
+        XCTAssertEqual(PulseFeature.title(.artwork(100), s), "Harbor at Dawn", "no Spanish commentary: the artwork's own title")
+        prepare(&s, .setLanguage(.english))
+        XCTAssertEqual(PulseFeature.title(.artwork(101), s), "Clay Vessel")
+    }
+
     func testBoxSnapshots() {
         for (lang, size, name) in [(Language.english, big, "pulse-box-80x24"), (.english, small, "pulse-box-40x12"), (.chinese, big, "pulse-box-zh-80x24")] {
             var s = snapshotState(lang, size: size)

@@ -409,7 +409,15 @@ public enum PulseFeature: Feature {
         let parts = subject.key.split(separator: ":", maxSplits: 1)
         let id = parts.count == 2 ? Int(parts[1]) : nil
         switch subject.kind {
-        case "artwork": if let id, let a = app.artworks[id] { return a.title }
+        case "artwork":
+            if let id, let a = app.artworks[id] {
+                // In the visitor's language where its commentary has a translated title.
+                if let audio = a.commentaries.first.flatMap({ app.audioFiles[$0.audioID] }) {
+                    let (version, _) = audio.version(for: state.language)
+                    if version.language == state.language, !version.trackTitle.isEmpty { return version.trackTitle }
+                }
+                return a.title
+            }
         case "tour": if let id, let t = app.tour(id) { return t.text(state.language).text.title }
         case "exhibition":
             if let id, case .loaded(let items) = state[HomeFeature.self].exhibitions, let e = items.first(where: { $0.id == id }) { return e.title }
