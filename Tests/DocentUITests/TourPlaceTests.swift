@@ -92,7 +92,7 @@ final class TourPlaceTests: XCTestCase {
 
     /// Issue 17 #19: a guide stopped during walking directions (kill -9, q) resumes at those
     /// directions, where they were, not at the next stop's artwork.
-    func testAPlaceDuringWalkingDirectionsResumesThere() {
+    func testAPlaceDuringWalkingDirectionsResumesThere() throws {
         var s = loaded()
         prepare(&s, .tour(.start(tourID: 500, stop: 0)))
         prepare(&s, .activate)
@@ -111,11 +111,16 @@ final class TourPlaceTests: XCTestCase {
         prepare(&next, .launched(restored: restored, languageOverride: nil))
         prepare(&next, .documentLoaded(.success(TourReducerTests.museum), note: nil))
         XCTAssertEqual(next.overlay, .resumeTour)
-        let effects = Reducer.reduce(&next, .activate)
+        // The bumper (audio 10) again from 0:06.
+        let tour = try XCTUnwrap(TourReducerTests.museum.data.tour(500))
+        send(&next, .activate, effects: { [.audio(.play(AudioRequest(token: 1, url: "/museum/audio/10.mp3", title: "Welcome", startAt: 6))), .persist($0.settings)] }) {
+            $0.overlay = nil
+            $0.tour = TourSession(machine: TourMachine(tour: tour, start: .bumper(to: 1), listened: restored.progress.listenedStops[500] ?? []), language: .english)
+            $0.stacks[.home] = [Page(.home), Page(.player)]
+            _ = PlayerFeature.play(&$0, audioID: 10, artworkID: nil, tourID: 500, language: .english, at: 6)
+            $0.tour?.clipToken = 1
+            $0.tour?.savedAt = 6
+        }
         XCTAssertEqual(next.tour?.machine.position, .bumper(to: 1))
-        XCTAssertEqual(
-            effects.compactMap { if case .audio(.play(let r)) = $0 { return r } else { return nil } },
-            [AudioRequest(token: next.player.snapshot.token, url: "/museum/audio/10.mp3", title: next.player.track?.title ?? "", startAt: 6)],
-            "the bumper (audio 10) from 0:06")
     }
 }

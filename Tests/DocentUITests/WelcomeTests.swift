@@ -28,10 +28,10 @@ final class WelcomeTests: XCTestCase {
         send(&s, .nextTab, effects: [.persist(after.settings)]) { $0 = after }
         // F3 over the key help (not the welcome): closes it and goes to the Map.
         s.overlay = .help(firstRun: false)
-        let effects = Reducer.reduce(&s, .selectTab(.map))
-        XCTAssertNil(s.overlay)
-        XCTAssertEqual(s.tab, .map)
-        XCTAssertTrue(effects.contains(.persist(s.settings)), "\(effects)")
+        send(&s, .selectTab(.map), effects: { [.persist($0.settings)] }) {
+            $0.overlay = nil
+            $0.tab = .map
+        }
     }
 
     func testABadDocumentIsNotHiddenAndIsNamed() {
