@@ -97,9 +97,25 @@ public enum PlayerView: FeatureView {
     static func statusText(_ p: PlayerState, _ s: Strings) -> String {
         if p.snapshot.status == .failed, let f = p.snapshot.failure {
             if case .noSoundServer = f { return s("player.noSound") }
-            return s("player.failed", ["reason": f.description])
+            return s("player.failed", ["reason": reason(f, s)])
         }
         return s("player.status.\(p.snapshot.status.rawValue)")
+    }
+
+    /// Why a recording stopped, as a sentence in the visitor's language (the technical detail,
+    /// a libcurl message say, is for the log, not the screen). Words that are not ours (a
+    /// failure the adapters could not classify) are shown as they came.
+    static func reason(_ f: AudioFailure, _ s: Strings) -> String {
+        switch f {
+        case .noSoundServer: return s("player.noSound")
+        case .soundServerLost: return s("player.reason.soundServerLost")
+        case .http(let status): return s("player.reason.http", ["status": String(status)])
+        case .fileNotFound: return s("player.reason.fileNotFound")
+        case .network: return s("player.reason.network")
+        case .notAudio: return s("player.reason.notAudio")
+        case .contentLengthTooShort: return s("player.reason.shortLength")
+        case .other(let why): return why
+        }
     }
 
     /// `━━━━━━──────` filled to `fraction`.

@@ -1,0 +1,41 @@
+import DocentTestSupport
+import XCTest
+
+@testable import DocentCore
+@testable import DocentUI
+
+/// Issue 17 #12: why a recording stopped is a plain sentence in the visitor's language, not
+/// libcurl's words in English.
+final class PlayerFailureTextTests: XCTestCase {
+    func failed(_ f: AudioFailure, _ language: Language) -> String {
+        var s = UIFixtures.loadedState(language: language)
+        prepare(&s, .play(audioID: 12, artworkID: 101, tourID: nil))
+        var snap = s.player.snapshot
+        snap.status = .failed
+        snap.failure = f
+        // No sound server: none answers yet (with one, the player would start again at once).
+        snap.outputAvailable = !f.isSoundServer
+        prepare(&s, .playerSnapshot(snap))
+        return PlayerView.statusText(s.player, s.strings)
+    }
+
+    func testEveryFailureIsASentenceInTheVisitorsLanguage() throws {
+        let curl = "Could not resolve host: museum.example"
+        let en = failed(.network(curl), .english)
+        XCTAssertEqual(en, "Cannot play: the connection to the museum's server failed; press Space to try again")
+        XCTAssertFalse(en.contains(curl), "libcurl's words are for the log")
+        XCTAssertEqual(failed(.http(status: 404), .spanish), "No se puede reproducir: el servidor del museo no tiene esta grabación (HTTP 404)")
+        XCTAssertEqual(failed(.notAudio, .chinese), "无法播放：此文件不是导览可以播放的录音")
+        // Every case has its own words in every language, none English on a Spanish screen.
+        let all: [AudioFailure] = [
+            .soundServerLost("x"), .http(status: 500), .fileNotFound("/a.mp3"), .network("x"), .notAudio,
+            .contentLengthTooShort(announced: 10),
+        ]
+        for f in all {
+            let es = failed(f, .spanish), english = failed(f, .english)
+            XCTAssertNotEqual(es, english, "\(f)")
+            XCTAssertFalse(es.contains(f.description), "\(f): \(es)")
+        }
+        XCTAssertEqual(failed(.noSoundServer("refused"), .english), try XCTUnwrap(UIFixtures.catalog.tables[.english]?["player.noSound"]))
+    }
+}
