@@ -98,6 +98,32 @@ final class ReaderRulesTests: XCTestCase {
         XCTAssertEqual(audio.version(for: .spanish).version.transcript, "Hola")
     }
 
+    /// The data's Chinese is one content language whatever its tag ("zh-hant" in the AIC's
+    /// data is mostly Simplified): both interface scripts read it (issue 16 #2).
+    func testChineseContentServesBothInterfaceScripts() throws {
+        XCTAssertEqual(Language.fromTag("zh-hant"), .traditionalChinese)
+        XCTAssertEqual(Language.fromTag("zh-Hans"), .chinese)
+        XCTAssertEqual(Language.fromTag("ZH"), .chinese)
+        XCTAssertEqual(Language.fromTag("zh_TW"), .traditionalChinese)
+        XCTAssertEqual(Language.fromTag("zh-HK"), .traditionalChinese)
+        XCTAssertEqual(Language.fromTag("zh_CN"), .chinese)
+        XCTAssertEqual(Language.fromTag("fr-CA"), .french)
+        XCTAssertEqual(Language.traditionalChinese.content, .chinese)
+        XCTAssertEqual(Language.korean.content, .korean)
+        let app = try Fixtures.app(Self.base.replacingOccurrences(
+            of: #"{"language": "zh-hant", "audio_file_url": "", "audio_transcript": ""}"#,
+            with: #"{"language": "zh-hant", "audio_file_url": "audio/10-zh.mp3", "audio_transcript": "你好"}"#))
+        let audio = try XCTUnwrap(app.audioFiles[10])
+        XCTAssertNotNil(audio.translations[.chinese], "stored as Chinese")
+        XCTAssertNil(audio.translations[.traditionalChinese])
+        for ui in [Language.chinese, .traditionalChinese] {
+            let v = audio.version(for: ui)
+            XCTAssertFalse(v.fellBack, "\(ui)")
+            XCTAssertEqual(v.version.transcript, "你好", "\(ui)")
+        }
+        XCTAssertTrue(audio.version(for: .korean).fellBack, "no Korean: English, marked")
+    }
+
     func testStopsSortedAndBumpersKept() throws {
         let tour = try XCTUnwrap(try read().tours.first)
         XCTAssertEqual(tour.stops.map(\.artworkID), [100, 101])

@@ -7,7 +7,7 @@ import XCTest
 /// "unavailable right now (this museum does not publish them)".
 final class HomeSectionsTests: XCTestCase {
     func testNotPublishedIsNotUnavailable() {
-        for lang in [Language.english, .spanish, .chinese] {
+        for lang in Language.uiLanguages {
             var s = UIFixtures.loadedState(language: lang)
             s.exhibitions = .notPublished
             s.events = .notPublished

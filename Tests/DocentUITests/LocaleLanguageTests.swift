@@ -16,6 +16,20 @@ final class LocaleLanguageTests: XCTestCase {
         XCTAssertEqual(catalog.language(fromLocale: ["LANG": "en_GB.UTF-8"]), .english)
     }
 
+    /// With the six shipped tables: Chinese by region or script (issue 16 #2), French, Korean.
+    func testChineseScriptFrenchAndKoreanFromTheLocale() {
+        let six = UIFixtures.catalog
+        XCTAssertEqual(six.language(fromLocale: ["LANG": "zh_CN.UTF-8"]), .chinese)
+        XCTAssertEqual(six.language(fromLocale: ["LANG": "zh_SG.UTF-8"]), .chinese)
+        XCTAssertEqual(six.language(fromLocale: ["LANG": "zh_TW.UTF-8"]), .traditionalChinese)
+        XCTAssertEqual(six.language(fromLocale: ["LANG": "zh_HK.UTF-8"]), .traditionalChinese)
+        XCTAssertEqual(six.language(fromLocale: ["LANG": "zh_MO"]), .traditionalChinese)
+        XCTAssertEqual(six.language(fromLocale: ["LC_ALL": "zh_Hant_TW.UTF-8"]), .traditionalChinese)
+        XCTAssertEqual(six.language(fromLocale: ["LANG": "zh"]), .chinese, "plain zh is Simplified")
+        XCTAssertEqual(six.language(fromLocale: ["LANG": "fr_CA.UTF-8"]), .french)
+        XCTAssertEqual(six.language(fromLocale: ["LANG": "ko_KR.UTF-8"]), .korean)
+    }
+
     func testLcAllThenLcMessagesThenLang() {
         XCTAssertEqual(catalog.language(fromLocale: ["LC_ALL": "zh_CN.UTF-8", "LC_MESSAGES": "es_ES", "LANG": "en_US"]), .chinese)
         XCTAssertEqual(catalog.language(fromLocale: ["LC_MESSAGES": "es_ES", "LANG": "zh_CN"]), .spanish)

@@ -32,7 +32,7 @@ final class ReducerTests: XCTestCase {
         }
         // A language without UI strings is ignored.
         var t = fresh()
-        send(&t, .launched(restored: PersistedSettings(language: Language(code: "ko"), introSeen: true), languageOverride: nil), effects: [.loadDocument(source: "/museum/appData.json"), .pulse(.open(.defaultFile, identity: nil, seed: "/museum/pulse/seed.json"))]) {
+        send(&t, .launched(restored: PersistedSettings(language: Language(code: "de"), introSeen: true), languageOverride: nil), effects: [.loadDocument(source: "/museum/appData.json"), .pulse(.open(.defaultFile, identity: nil, seed: "/museum/pulse/seed.json"))]) {
             $0.introSeen = true
         }
         // Saved values that could not be read are said, not silently dropped (issue 17 #0).
@@ -173,13 +173,15 @@ final class ReducerTests: XCTestCase {
         var s = UIFixtures.loadedState()
         send(&s, .openLanguagePicker) { $0.overlay = .languagePicker(selection: 0) }
         send(&s, .move(1)) { $0.overlay = .languagePicker(selection: 1) }
-        send(&s, .move(5)) { $0.overlay = .languagePicker(selection: 2) }
-        send(&s, .activate, effects: [.persist(PersistedSettings(language: .chinese, lastTab: .home, introSeen: true))]) {
-            $0.language = .chinese
-            $0.chosenLanguage = .chinese
+        // en, es, zh, zh-hant, ko, fr: the last is 5.
+        send(&s, .move(5)) { $0.overlay = .languagePicker(selection: 5) }
+        send(&s, .move(-2)) { $0.overlay = .languagePicker(selection: 3) }
+        send(&s, .activate, effects: [.persist(PersistedSettings(language: .traditionalChinese, lastTab: .home, introSeen: true))]) {
+            $0.language = .traditionalChinese
+            $0.chosenLanguage = .traditionalChinese
             $0.overlay = nil
         }
-        send(&s, .setLanguage(Language(code: "ko")))
+        send(&s, .setLanguage(Language(code: "de")))
         send(&s, .setLanguage(.spanish), effects: [.persist(PersistedSettings(language: .spanish, lastTab: .home, introSeen: true))]) {
             $0.language = .spanish
             $0.chosenLanguage = .spanish

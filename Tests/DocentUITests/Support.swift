@@ -17,11 +17,14 @@ enum UIFixtures {
 
     /// The UI strings from Resources/strings, as the guide loads them.
     static let catalog: StringCatalog = {
+        // Every table shipped, named as the executable names them (`zh-Hant.json` → zh-hant).
         var tables: [Language: [String: String]] = [:]
-        for code in ["en", "es", "zh"] {
-            let u = repoRoot.appendingPathComponent("Resources/strings/\(code).json")
-            if let d = try? Data(contentsOf: u), let o = try? JSONSerialization.jsonObject(with: d) as? [String: String] {
-                tables[Language(code: code)] = o
+        let dir = repoRoot.appendingPathComponent("Resources/strings")
+        for f in ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted() where f.hasSuffix(".json") {
+            let u = dir.appendingPathComponent(f)
+            if let lang = Language.fromTag(String(f.dropLast(5))), let d = try? Data(contentsOf: u),
+                let o = try? JSONSerialization.jsonObject(with: d) as? [String: String] {
+                tables[lang] = o
             }
         }
         return StringCatalog(tables: tables)

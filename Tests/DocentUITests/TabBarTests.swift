@@ -30,7 +30,7 @@ final class TabBarTests: XCTestCase {
 
     func testEveryTabIsVisibleWhenCurrentInEveryLanguageAtTheMinimumWidth() {
         let width = RootView.minimumSize.width
-        for language in [Language.english, .spanish, .chinese] {
+        for language in Language.uiLanguages {
             var s = UIFixtures.loadedState(language: language)
             for tab in s.tabs {
                 prepare(&s, .selectTab(tab))

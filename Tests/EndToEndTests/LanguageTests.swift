@@ -83,7 +83,7 @@ final class LanguageTests: EndToEndTestCase {
 
         // L: the picker lists the three languages; Down + Enter picks Español.
         try s.sendKeys("L")
-        var screen = try s.waitFor("─ \(try UIStrings.get("en", "language.title")) ─", "● English", "○ Español", "○ 中文")
+        var screen = try s.waitFor("─ \(try UIStrings.get("en", "language.title")) ─", "● English", "○ Español", "○ 简体中文")
         try s.sendKeys("Down", "Enter")
         let esThrough = try UIStrings.prefix("es", "exhibition.through")
         screen = try s.waitUntil("Spanish Home") { ScreenText.hasTabBar($0, "es") && $0.contains(esThrough) }
@@ -99,7 +99,7 @@ final class LanguageTests: EndToEndTestCase {
 
         // L again: the picker is in Spanish with Español marked; Down + Enter picks 中文.
         try s.sendKeys("L")
-        screen = try s.waitFor("─ \(try UIStrings.get("es", "language.title")) ─", "○ English", "● Español", "○ 中文")
+        screen = try s.waitFor("─ \(try UIStrings.get("es", "language.title")) ─", "○ English", "● Español", "○ 简体中文")
         try s.sendKeys("Down", "Enter")
         let zhThrough = try UIStrings.prefix("zh", "exhibition.through")
         screen = try s.waitUntil("Chinese Home") { ScreenText.hasTabBar($0, "zh") && $0.contains(zhThrough) }
@@ -174,6 +174,31 @@ final class LanguageTests: EndToEndTestCase {
         XCTAssertEqual(try fresh.waitForExit().status, 0)
     }
 
+    /// Issue 16 #2: the three newer interface languages, each started with `--lang` (and
+    /// Traditional Chinese also from `LANG=zh_TW`): the whole tab bar is in that language, in
+    /// order, with the language's name at the right.
+    func testFrenchKoreanAndTraditionalChineseTabBars() throws {
+        let tabs = ["tab.home", "tab.audioGuide", "tab.map", "tab.tours", "tab.search", "tab.info"]
+        func check(_ s: TmuxSession, _ code: String, name: String) throws {
+            let dismiss = try UIStrings.get(code, "overlay.dismiss")
+            try s.waitFor(try UIStrings.get(code, "help.welcomeTitle"), dismiss)
+            try s.sendKeys("Escape")
+            _ = try s.waitForGone(try UIStrings.get(code, "help.welcomeTitle"))
+            try s.sendKeys("Escape")
+            let screen = try waitForHome(s, language: code)
+            let top = ScreenText.lines(screen)[0]
+            XCTAssertEqual(ScreenText.tabLabels(top), try tabs.map { try UIStrings.get(code, $0) }, "\(code):\n\(screen)")
+            XCTAssertTrue(top.hasSuffix(name), "\(name) at the right of the tab bar: \(top)")
+            try s.sendKeys("q")
+            XCTAssertEqual(try s.waitForExit().status, 0)
+        }
+        for (flag, file, name) in [("fr", "fr", "Français"), ("ko", "ko", "한국어"), ("zh-Hant", "zh-Hant", "繁體中文")] {
+            try check(try start(command: TmuxSession.guideCommand(extra: ["--lang", flag])), file, name: name)
+        }
+        let taiwan = "env -u LC_ALL -u LC_MESSAGES LANG=zh_TW.UTF-8 " + TmuxSession.guideCommand()
+        try check(try start(command: taiwan), "zh-Hant", name: "繁體中文")
+    }
+
     /// Issue 16 #2: with no saved choice the first language is the locale's (`LANG`), even
     /// where that locale is not installed (only C and C.UTF-8 are on the test machines); a
     /// language chosen in the picker is saved and then wins over the locale.
@@ -198,7 +223,7 @@ final class LanguageTests: EndToEndTestCase {
         try waitForHome(zh, language: "zh")
         // The visitor picks English: saved, and it wins over LANG=es afterwards.
         try zh.sendKeys("L")
-        try zh.waitFor("○ English", "● 中文")
+        try zh.waitFor("○ English", "● 简体中文")
         try zh.sendKeys("Up", "Up", "Enter")
         try waitForHome(zh, language: "en")
         try zh.sendKeys("q")

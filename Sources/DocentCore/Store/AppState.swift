@@ -142,7 +142,13 @@ public struct AppState: Equatable, Sendable {
     public var depth: Int { stacks[tab]?.count ?? 1 }
 
     /// The languages a visitor can ask a commentary in (the UI languages).
-    public var audioLanguages: [Language] { catalog.languages }
+    /// The content languages a recording or tour can be asked in: the interface languages as
+    /// content (both Chinese tables ask for the data's one Chinese), each once.
+    public var audioLanguages: [Language] {
+        var out: [Language] = []
+        for l in catalog.languages.map(\.content) where !out.contains(l) { out.append(l) }
+        return out
+    }
 
     public var settings: PersistedSettings {
         var saves = FeatureSaves()

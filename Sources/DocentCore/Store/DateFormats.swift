@@ -24,7 +24,7 @@ public final class DateFormats: @unchecked Sendable {
         defer { lock.unlock() }
         if let f = cache[key] { return f }
         let f = DateFormatter()
-        let ids = ["en": "en_US", "es": "es_ES", "zh": "zh_Hans_CN"]
+        let ids = ["en": "en_US", "es": "es_ES", "fr": "fr_FR", "ko": "ko_KR", "zh": "zh_Hans_CN", "zh-hant": "zh_Hant_TW"]
         f.locale = Locale(identifier: ids[language.code] ?? "en_US")
         f.timeZone = timeZone
         f.dateStyle = date

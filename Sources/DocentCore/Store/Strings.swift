@@ -56,7 +56,8 @@ public struct StringCatalog: Equatable, Sendable {
 
     /// The interface language the environment's locale asks for, if this catalog has it: the
     /// first non-empty of `LC_ALL`, `LC_MESSAGES`, `LANG` decides (as POSIX has it), its
-    /// language part only (`es_ES.UTF-8`, `es_MX`, `es.UTF-8@euro` → es). `C`, `POSIX`, a
+    /// language part only (`es_ES.UTF-8`, `es_MX`, `es.UTF-8@euro` → es), with the script for
+    /// Chinese (`zh_CN`, `zh_SG` → Simplified; `zh_TW`, `zh_HK`, `zh_MO` → Traditional). `C`, `POSIX`, a
     /// language without a table, or nothing set: nil. Only the variables are read, so a locale
     /// that is not installed on the machine still chooses the language.
     public func language(fromLocale environment: [String: String]) -> Language? {
@@ -64,8 +65,9 @@ public struct StringCatalog: Equatable, Sendable {
             return nil
         }
         let name = value.prefix { $0 != "." && $0 != "@" }
-        guard name != "C", name != "POSIX", let language = Language.fromTag(String(name)), tables[language] != nil else { return nil }
-        return language
+        guard name != "C", name != "POSIX", let language = Language.fromTag(String(name)) else { return nil }
+        // zh_TW without a Traditional table: Simplified rather than nothing.
+        return [language, language.content].first { tables[$0] != nil }
     }
 }
 

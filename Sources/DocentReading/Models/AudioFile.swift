@@ -32,6 +32,7 @@ public struct AudioFile: Hashable, Sendable, Identifiable {
 
     /// The version to play for `language`, and whether it fell back to English.
     public func version(for language: Language) -> (version: AudioVersion, fellBack: Bool) {
+        let language = language.content
         if language == .english { return (english, false) }
         if let v = translations[language] { return (v, false) }
         return (english, true)

@@ -20,6 +20,7 @@ public struct GeneralInfo: Hashable, Sendable {
     /// The text for `key` in `language`: that language's record if it exists (an empty string
     /// there is kept as empty, as the AIC app does), else English, else nil.
     public func text(_ key: String, _ language: Language) -> (text: String, fellBack: Bool)? {
+        let language = language.content
         if language != .english, let record = translations[language], let t = record[key] {
             return (t, false)
         }
@@ -80,7 +81,7 @@ public struct Message: Hashable, Sendable, Identifiable {
         self.actionURL = actionURL
     }
 
-    public func text(_ language: Language) -> Text { translations[language] ?? english }
+    public func text(_ language: Language) -> Text { translations[language.content] ?? english }
 }
 
 /// The CMS's curation of live exhibitions: their order and optional image override.

@@ -65,6 +65,7 @@ public struct Tour: Hashable, Sendable, Identifiable {
 
     /// The text in `language`, falling back to English (per field, empty counts as missing).
     public func text(_ language: Language) -> (text: TourText, fellBack: Bool) {
+        let language = language.content
         guard language != .english, let t = translations[language] else { return (english, language != .english) }
         let merged = TourText(
             title: t.title.isEmpty ? english.title : t.title,
@@ -87,7 +88,7 @@ public struct TourCategory: Hashable, Sendable {
     }
 
     public func name(_ language: Language) -> String {
-        if let n = translations[language], !n.isEmpty { return n }
+        if let n = translations[language.content], !n.isEmpty { return n }
         return name
     }
 }

@@ -25,10 +25,10 @@ final class ReadContext {
         return r
     }
 
-    /// `Language.fromTag(tag)`, cached.
+    /// `Language.fromTag(tag)` as content (`zh-hant` is Chinese), cached.
     func language(_ tag: String) -> Language? {
         if let hit = languages[tag] { return hit }
-        let l = Language.fromTag(tag)
+        let l = Language.fromTag(tag)?.content
         if languages.count < Self.cacheLimit { languages[tag] = .some(l) }
         return l
     }

@@ -11,7 +11,7 @@ public enum OverlayView {
             box(&screen, title: s(firstRun ? "help.welcomeTitle" : "help.title"), text: text, footer: s("overlay.dismiss"), scroll: state.overlayScroll)
         case .languagePicker(let sel):
             let langs = state.catalog.languages
-            let lines = langs.map { ($0 == state.language ? "● " : "○ ") + $0.nativeName }
+            let lines = langs.map { ($0 == state.language ? "● " : "○ ") + $0.interfaceName }
             let area = boxArea(screen, contentWidth: max(24, lines.map(TextWidth.width).max() ?? 0, TextWidth.width(s("language.footer")) + 2), contentHeight: lines.count)
             frame(&screen, area, title: s("language.title"), footer: s("language.footer"))
             for (i, l) in lines.enumerated() {

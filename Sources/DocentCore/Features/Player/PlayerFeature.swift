@@ -150,6 +150,7 @@ public enum PlayerFeature: Feature {
 
     /// Loads a recording in `language` (English when it has none, marked) and starts it.
     public static func play(_ state: inout AppState, audioID: Int, artworkID: Int?, tourID: Int?, language: Language, at position: Double = 0) -> [DocentCore.Effect] {
+        let language = language.content
         guard let audio = state.museum?.audioFiles[audioID] else { return [] }
         let (version, _) = audio.version(for: language)
         let token = state.player.nextToken

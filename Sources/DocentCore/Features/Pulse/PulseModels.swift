@@ -230,7 +230,7 @@ public struct PulseFeatured: Hashable, Sendable {
     public func isActive(at now: Date) -> Bool { PulseWindow.contains(now, from: from, until: until) }
 
     /// The tagline in `language`, else English, else none.
-    public func tagline(_ language: Language) -> String? { taglines[language] ?? taglines[.english] }
+    public func tagline(_ language: Language) -> String? { taglines[language] ?? taglines[language.content] ?? taglines[.english] }
 }
 
 /// An announcement: shown in the lists and screens its patterns match, as a card at given

@@ -215,13 +215,13 @@ public enum PulseAnnouncements {
         _ all: [PulseAnnouncement], style: PulseAnnouncement.Style, keys: [String], language: Language, now: Date
     ) -> [PulseAnnouncement] {
         all.filter { a in
-            a.style == style && a.isActive(at: now) && (a.languages.isEmpty || a.languages.contains(language))
+            a.style == style && a.isActive(at: now) && (a.languages.isEmpty || a.languages.contains(language) || a.languages.contains(language.content))
                 && a.feeds.contains { p in keys.contains { p.matches($0) } }
         }
     }
 
     /// The text in `language`, else English, else any (sorted by language for a stable choice).
     public static func text(_ a: PulseAnnouncement, _ language: Language) -> String {
-        a.text[language] ?? a.text[.english] ?? a.text.sorted { $0.key < $1.key }.first?.value ?? ""
+        a.text[language] ?? a.text[language.content] ?? a.text[.english] ?? a.text.sorted { $0.key < $1.key }.first?.value ?? ""
     }
 }

@@ -105,7 +105,7 @@ public enum TourFeature: Feature {
         case .start(let id, let stop):
             guard state.museum?.tour(id) != nil else { return [] }
             let langs = state.audioLanguages
-            state.overlay = show(.language(tourID: id, stop: stop, selection: langs.firstIndex(of: state.language) ?? 0))
+            state.overlay = show(.language(tourID: id, stop: stop, selection: langs.firstIndex(of: state.language.content) ?? 0))
             return []
         case .begin(let id, let stop, let lang, let seconds, let part):
             return beginTour(&state, id, stop: stop, language: lang, seconds: seconds, part: part)
