@@ -307,7 +307,8 @@ final class StateStoreTests: XCTestCase {
             """).get()
         XCTAssertEqual(config, DocentConfig(
             dataSource: "https://example.org/appData.json", features: ["member_card_url": "https://example.org/soap"], printDataErrors: true,
-            rewrite: URLResolver.Rewrite(from: "http://internal/", to: "https://public/"), language: .chinese, hyperlinks: .never))
+            // zh-Hant is Traditional Chinese now that it has a table of its own (issue 16 #2).
+            rewrite: URLResolver.Rewrite(from: "http://internal/", to: "https://public/"), language: .traditionalChinese, hyperlinks: .never))
         XCTAssertEqual(warnings, [])
     }
 
