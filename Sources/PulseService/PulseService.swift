@@ -7,9 +7,11 @@ import StateStore
 
 /// Runs the Pulse service: the API over a store, on one address, until the process is stopped.
 public enum PulseServer {
-    /// Where the service keeps Pulse: `sqlite:PATH` (one machine) or, later, `postgres://…`.
+    /// Where the service keeps Pulse: `sqlite:PATH` (one machine, one instance) or
+    /// `postgres://USER@HOST:PORT/DB` (several instances behind a load balancer).
     public enum Database: Equatable, Sendable {
         case sqlite(path: String)
+        case postgres(PostgresPulseStore.Location)
 
         public static func parse(_ text: String) -> Result<Database, LoadFailure> {
             if text.hasPrefix("sqlite:") {
@@ -17,7 +19,10 @@ public enum PulseServer {
                 guard !path.isEmpty else { return .failure(LoadFailure("--database sqlite: needs a path, as in sqlite:/var/lib/docent/pulse.sqlite")) }
                 return .success(.sqlite(path: path))
             }
-            return .failure(LoadFailure("--database must be sqlite:PATH, not '\(text)'"))
+            if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
+                return PostgresPulseStore.Location.parse(text).map { .postgres($0) }
+            }
+            return .failure(LoadFailure("--database must be sqlite:PATH or postgres://USER@HOST:PORT/DB, not '\(text)'"))
         }
     }
 

@@ -17,11 +17,14 @@ struct DocentPulse: AsyncParsableCommand {
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Serve the Pulse API over HTTP (see docs/pulse-openapi.yaml).")
 
-    @Option(name: [.customLong("database"), .customLong("store")], help: "Where Pulse lives: sqlite:PATH.")
+    @Option(name: [.customLong("database"), .customLong("store")], help: "Where Pulse lives: sqlite:PATH or postgres://USER[:PASSWORD]@HOST:PORT/DB[?sslmode=disable|prefer|require].")
     var database: String
 
     @Option(help: "HOST:PORT to listen on (port 0: any free port, printed once listening).")
     var listen: String = "127.0.0.1:8080"
+
+    @Option(help: "What the service logs on standard error: trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "warning"
 
     @Option(help: "A seed file (as SampleData/pulse/seed.json) loaded once into an empty store.")
     var seed: String?
@@ -37,8 +40,10 @@ struct Serve: AsyncParsableCommand {
         case .success(let a): address = a
         case .failure(let f): throw ValidationError(f.message)
         }
-        var logger = Logger(label: "docent-pulse")
-        logger.logLevel = .warning
+        // A service logs on standard error: standard output carries only the "listening" line
+        // (whoever started the service may stop reading it after that line).
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical") }
         switch db {
         case .sqlite(let path):
             let store: SQLitePulseStore
@@ -48,11 +53,27 @@ struct Serve: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("docent-pulse: \(f.message)\n".utf8))
                 throw ExitCode(1)
             }
-            if let seed { try await Self.load(seed: seed, into: store) }
-            try await PulseServer.run(store: store, host: address.host, port: address.port, logger: logger) { port in
-                // Written unbuffered: whoever started the service (a test, a script) waits for it.
-                FileHandle.standardOutput.write(Data("docent-pulse listening on \(address.host):\(port)\n".utf8))
+            try await serve(store, address)
+        case .postgres(let location):
+            let store: PostgresPulseStore
+            switch await PostgresPulseStore.open(location, clock: { Date() }) {
+            case .success(let s): store = s
+            case .failure(let f):
+                FileHandle.standardError.write(Data("docent-pulse: \(f.message)\n".utf8))
+                throw ExitCode(1)
             }
+            defer { store.close() }
+            try await serve(store, address)
+        }
+    }
+
+    private func serve(_ store: some PulseServiceStore, _ address: (host: String, port: Int)) async throws {
+        var logger = Logger(label: "docent-pulse")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .warning
+        if let seed { try await Self.load(seed: seed, into: store) }
+        try await PulseServer.run(store: store, host: address.host, port: address.port, logger: logger) { port in
+            // Written unbuffered: whoever started the service (a test, a script) waits for it.
+            FileHandle.standardOutput.write(Data("docent-pulse listening on \(address.host):\(port)\n".utf8))
         }
     }
 

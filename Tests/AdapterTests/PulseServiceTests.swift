@@ -19,7 +19,7 @@ final class PulseServiceProcess {
             throw NSError(domain: "PulseServiceProcess", code: 2, userInfo: [NSLocalizedDescriptionKey: "no docent-pulse next to the tests at \(binary.path): run `swift build` first"])
         }
         process.executableURL = binary
-        process.arguments = ["serve"] + arguments + ["--listen", "127.0.0.1:0"]
+        process.arguments = ["serve"] + arguments + ["--listen", "127.0.0.1:0"] + (ProcessInfo.processInfo.environment["DOCENT_PULSE_TEST_LOG"].map { ["--log-level", $0] } ?? [])
         let out = Pipe()
         process.standardOutput = out
         try process.run()
@@ -36,6 +36,9 @@ final class PulseServiceProcess {
             throw NSError(domain: "PulseServiceProcess", code: 1, userInfo: [NSLocalizedDescriptionKey: "docent-pulse did not start: '\(text)'"])
         }
         port = p
+        // The rest of standard output is read to the end, so the service never blocks on a full pipe.
+        let handle = out.fileHandleForReading
+        Thread.detachNewThread { _ = handle.readDataToEndOfFile() }
     }
 
     func stop() {

@@ -1,0 +1,310 @@
+import DocentCore
+import Foundation
+import NetCurl
+import PulseService
+import StateStore
+import XCTest
+
+/// One store under test: how each visitor's guide reaches it, the store's own recount, and
+/// how it is torn down. The embedded stores serve every visitor from one object; the HTTP
+/// store is one guide per visitor (each reads as the identity it registered).
+struct StoreUnderTest {
+    let name: String
+    let forVisitor: (VisitorCredentials) -> any PulseStore
+    let recount: () async throws -> [String]
+    let close: () -> Void
+}
+
+/// The same behaviour from every store the guide can use: SQLite embedded, PostgreSQL
+/// embedded (as the service uses it), and the HTTP store through `docent-pulse` over SQLite
+/// and over PostgreSQL. Each check runs against all four; a failure names the store.
+final class PulseStoreConformanceTests: XCTestCase {
+    nonisolated(unsafe) private static var postgres: PostgresServer?
+    nonisolated(unsafe) private static var postgresFailure: String?
+    private var tempDir = ""
+    private var opened: [StoreUnderTest] = []
+    private var services: [PulseServiceProcess] = []
+
+    private let alice = VisitorCredentials(visitor: VisitorID("alice000")!, secret: "aaaaaaaaaaaaaaaa0001")
+    private let bob = VisitorCredentials(visitor: VisitorID("bob00000")!, secret: "bbbbbbbbbbbbbbbb0002")
+    private let carol = VisitorCredentials(visitor: VisitorID("carol000")!, secret: "cccccccccccccccc0003")
+    private let dave = VisitorCredentials(visitor: VisitorID("dave0000")!, secret: "dddddddddddddddd0004")
+    private var everyone: [VisitorCredentials] { [alice, bob, carol, dave] }
+
+    override class func setUp() {
+        super.setUp()
+        do { postgres = try PostgresServer() } catch { postgresFailure = "\(error)" }
+    }
+
+    override class func tearDown() {
+        postgres?.destroy()
+        postgres = nil
+        super.tearDown()
+    }
+
+    override func setUpWithError() throws {
+        tempDir = NSTemporaryDirectory() + "docent-conformance-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: tempDir, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        for s in opened { s.close() }
+        for s in services { s.stop() }
+        try? FileManager.default.removeItem(atPath: tempDir)
+    }
+
+    private func server() throws -> PostgresServer {
+        guard let pg = Self.postgres else { throw PostgresServer.Failure(description: Self.postgresFailure ?? "PostgreSQL did not start") }
+        return pg
+    }
+
+    /// The four stores, each new and empty.
+    private func stores() async throws -> [StoreUnderTest] {
+        let pg = try server()
+        var out: [StoreUnderTest] = []
+        let sqlite = try SQLitePulseStore.open(path: tempDir + "/embedded-\(UUID().uuidString).sqlite", clock: { Date() }).get()
+        out.append(StoreUnderTest(name: "SQLite", forVisitor: { _ in sqlite }, recount: { try sqlite.recountMismatches() }, close: {}))
+
+        let location = try PostgresPulseStore.Location.parse(pg.url(try pg.createDatabase())).get()
+        let postgresStore = try await PostgresPulseStore.open(location, clock: { Date() }).get()
+        out.append(
+            StoreUnderTest(name: "PostgreSQL", forVisitor: { _ in postgresStore }, recount: { try await postgresStore.recountMismatches() }, close: { postgresStore.close() }))
+
+        for (name, database) in [("HTTP over SQLite", "sqlite:" + tempDir + "/service-\(UUID().uuidString).sqlite"), ("HTTP over PostgreSQL", pg.url(try pg.createDatabase()))] {
+            let service = try PulseServiceProcess(["--database", database])
+            services.append(service)
+            let url = service.url
+            var guides: [String: HTTPPulseStore] = [:]
+            let lock = NSLock()
+            out.append(
+                StoreUnderTest(
+                    name: name,
+                    forVisitor: { c in
+                        lock.withLock {
+                            if let g = guides[c.visitor.rawValue] { return g }
+                            let g = HTTPPulseStore(baseURL: url)
+                            guides[c.visitor.rawValue] = g
+                            return g
+                        }
+                    },
+                    recount: { try await Self.recountBehindTheService(database) }, close: {}))
+        }
+        opened = out
+        return out
+    }
+
+    /// The HTTP stores' recount is the service's: the store behind it, opened directly (the
+    /// rows the service wrote).
+    private static func recountBehindTheService(_ database: String) async throws -> [String] {
+        if database.hasPrefix("sqlite:") {
+            return try SQLitePulseStore.open(path: String(database.dropFirst(7)), clock: { Date() }).get().recountMismatches()
+        }
+        let store = try await PostgresPulseStore.open(try PostgresPulseStore.Location.parse(database).get(), clock: { Date() }).get()
+        defer { store.close() }
+        return try await store.recountMismatches()
+    }
+
+    private func registered(_ s: StoreUnderTest) async throws {
+        for c in everyone { try await s.forVisitor(c).register(c) }
+    }
+
+    // MARK: Checks
+
+    func testReactionsChangeWithdrawAndRetriesAreTheSame() async throws {
+        for s in try await stores() {
+            try await registered(s)
+            let art = PulseSubject.artwork(1101)
+            let a = s.forVisitor(alice)
+            let b = s.forVisitor(bob)
+            var c = try await a.react(.up, on: art, as: alice)
+            XCTAssertEqual(c, PulseCounts(up: 1), s.name)
+            c = try await b.react(.down, on: art, as: bob)
+            XCTAssertEqual(c, PulseCounts(up: 1, down: 1), s.name)
+            let before = try await a.snapshot(viewer: alice.visitor, dayStart: Date(), since: nil)
+            // A retry of the same reaction changes nothing, not even the version.
+            c = try await b.react(.down, on: art, as: bob)
+            XCTAssertEqual(c, PulseCounts(up: 1, down: 1), s.name)
+            let unchanged = try await a.snapshot(viewer: alice.visitor, dayStart: Date(), since: before?.version)
+            XCTAssertNil(unchanged, "\(s.name): a retried reaction changed the version")
+            c = try await a.react(.meh, on: art, as: alice)
+            XCTAssertEqual(c, PulseCounts(meh: 1, down: 1), s.name)
+            c = try await b.react(nil, on: art, as: bob)
+            XCTAssertEqual(c, PulseCounts(meh: 1), s.name)
+            let snap = try await a.snapshot(viewer: alice.visitor, dayStart: Date().addingTimeInterval(-3600), since: nil)
+            XCTAssertEqual(snap?.counts[art], PulseCounts(meh: 1), s.name)
+            XCTAssertEqual(snap?.mine, [art: .meh], s.name)
+            XCTAssertEqual(snap?.activity[art]?.recent, 4, s.name)
+            let mismatches = try await s.recount()
+            XCTAssertEqual(mismatches, [], s.name)
+        }
+    }
+
+    func testSnapshotSinceAnUnchangedVersionIsNilAndAnyWriteChangesIt() async throws {
+        for s in try await stores() {
+            try await registered(s)
+            let a = s.forVisitor(alice)
+            let first = try await a.snapshot(viewer: nil, dayStart: Date(), since: nil)
+            let v = try XCTUnwrap(first?.version, s.name)
+            let same = try await a.snapshot(viewer: nil, dayStart: Date(), since: v)
+            XCTAssertNil(same, s.name)
+            // Each kind of write moves the version (what a guide polls for).
+            _ = try await s.forVisitor(bob).react(.up, on: .tour(4001), as: bob)
+            let afterReaction = try await a.snapshot(viewer: nil, dayStart: Date(), since: v)
+            let v2 = try XCTUnwrap(afterReaction?.version, "\(s.name): a reaction did not change the version")
+            XCTAssertGreaterThan(v2, v, s.name)
+            let id = NoteID(visitor: carol.visitor, sequence: 1)
+            _ = try await s.forVisitor(carol).post(NoteDraft(id: id, subject: .tour(4001), language: .english, text: "lovely"), as: carol)
+            let afterNote = try await a.snapshot(viewer: nil, dayStart: Date(), since: v2)
+            let v3 = try XCTUnwrap(afterNote?.version, "\(s.name): a note did not change the version")
+            XCTAssertEqual(afterNote?.noteCounts[.tour(4001)], 1, s.name)
+            try await s.forVisitor(dave).report(id, true, as: dave)
+            let afterReport = try await a.snapshot(viewer: nil, dayStart: Date(), since: v3)
+            XCTAssertNotNil(afterReport, "\(s.name): a report did not change the version")
+        }
+    }
+
+    func testNoteRetryIsTheSameNoteOtherTextIsAConflictAndTextIsCleaned() async throws {
+        for s in try await stores() {
+            try await registered(s)
+            let a = s.forVisitor(alice)
+            let id = NoteID(visitor: alice.visitor, sequence: 7)
+            let draft = NoteDraft(id: id, subject: .artwork(1101), language: .spanish, text: "  Precioso\u{1B}[31m  azul ")
+            guard case .created(let n) = try await a.post(draft, as: alice) else {
+                XCTFail("\(s.name): not created")
+                continue
+            }
+            XCTAssertEqual(n.text, "Precioso[31m azul", s.name)
+            XCTAssertEqual(n.language, .spanish, s.name)
+            guard case .alreadyStored(let again) = try await a.post(draft, as: alice) else {
+                XCTFail("\(s.name): a retry made a second note")
+                continue
+            }
+            XCTAssertEqual(again.id, id, s.name)
+            do {
+                _ = try await a.post(NoteDraft(id: id, subject: .artwork(1101), language: .spanish, text: "otro"), as: alice)
+                XCTFail("\(s.name): conflict expected")
+            } catch { XCTAssertEqual(error, .conflict(id), s.name) }
+            let list = try await s.forVisitor(bob).notes(on: .artwork(1101), viewer: bob.visitor)
+            XCTAssertEqual(list.map(\.id), [id], s.name)
+            XCTAssertEqual(list.first?.text, "Precioso[31m azul", s.name)
+        }
+    }
+
+    func testNotesAreListedNewestFirstOnTheirSubjectOnly() async throws {
+        for s in try await stores() {
+            try await registered(s)
+            var ids: [NoteID] = []
+            for (i, c) in [alice, bob, carol].enumerated() {
+                let id = NoteID(visitor: c.visitor, sequence: UInt64(10 + i))
+                _ = try await s.forVisitor(c).post(NoteDraft(id: id, subject: .stop(tour: 2, sort: 3), language: .english, text: "note \(i)"), as: c)
+                ids.append(id)
+            }
+            _ = try await s.forVisitor(dave).post(NoteDraft(id: NoteID(visitor: dave.visitor, sequence: 1), subject: .museum, language: .english, text: "elsewhere"), as: dave)
+            let list = try await s.forVisitor(dave).notes(on: .stop(tour: 2, sort: 3), viewer: dave.visitor)
+            XCTAssertEqual(list.map(\.id), ids.reversed(), s.name)
+        }
+    }
+
+    func testThreeReportersHideForAllReporterAtOnceAndUndo() async throws {
+        for s in try await stores() {
+            try await registered(s)
+            let id = NoteID(visitor: alice.visitor, sequence: 1)
+            _ = try await s.forVisitor(alice).post(NoteDraft(id: id, subject: .artwork(1), language: .english, text: "hello"), as: alice)
+            try await s.forVisitor(bob).report(id, true, as: bob)
+            var seen = try await s.forVisitor(bob).notes(on: .artwork(1), viewer: bob.visitor).count
+            XCTAssertEqual(seen, 0, "\(s.name): gone for the reporter at once")
+            seen = try await s.forVisitor(dave).notes(on: .artwork(1), viewer: dave.visitor).count
+            XCTAssertEqual(seen, 1, "\(s.name): still there for the others")
+            try await s.forVisitor(bob).report(id, true, as: bob)  // a retry does not count twice
+            try await s.forVisitor(carol).report(id, true, as: carol)
+            seen = try await s.forVisitor(dave).notes(on: .artwork(1), viewer: dave.visitor).count
+            XCTAssertEqual(seen, 1, s.name)
+            try await s.forVisitor(dave).report(id, true, as: dave)
+            seen = try await s.forVisitor(alice).notes(on: .artwork(1), viewer: alice.visitor).count
+            XCTAssertEqual(seen, 0, "\(s.name): three reporters hide it for everyone")
+            let mine = try await s.forVisitor(dave).snapshot(viewer: dave.visitor, dayStart: Date(), since: nil)?.myReports
+            XCTAssertEqual(mine, [id], s.name)
+            try await s.forVisitor(dave).report(id, false, as: dave)
+            seen = try await s.forVisitor(alice).notes(on: .artwork(1), viewer: alice.visitor).count
+            XCTAssertEqual(seen, 1, "\(s.name): undo brings it back")
+            do {
+                try await s.forVisitor(bob).report(NoteID(visitor: alice.visitor, sequence: 99), true, as: bob)
+                XCTFail("\(s.name): reporting a missing note succeeded")
+            } catch { XCTAssertEqual(error, .noSuchNote(NoteID(visitor: alice.visitor, sequence: 99)), s.name) }
+        }
+    }
+
+    func testScoreFloorHidesANote() async throws {
+        for s in try await stores() {
+            var voters: [VisitorCredentials] = []
+            for i in 0..<5 {
+                let v = VisitorCredentials(visitor: VisitorID("voter00\(i)")!, secret: "vvvvvvvvvvvvvvvv000\(i)")
+                try await s.forVisitor(v).register(v)
+                voters.append(v)
+            }
+            try await s.forVisitor(alice).register(alice)
+            let id = NoteID(visitor: alice.visitor, sequence: 1)
+            _ = try await s.forVisitor(alice).post(NoteDraft(id: id, subject: .tour(4001), language: .english, text: "meh tour"), as: alice)
+            for v in voters.prefix(4) { _ = try await s.forVisitor(v).react(.down, on: .note(id), as: v) }
+            var seen = try await s.forVisitor(alice).notes(on: .tour(4001), viewer: nil).count
+            XCTAssertEqual(seen, 1, s.name)
+            let counts = try await s.forVisitor(voters[4]).react(.down, on: .note(id), as: voters[4])
+            XCTAssertEqual(counts, PulseCounts(down: 5), s.name)
+            seen = try await s.forVisitor(alice).notes(on: .tour(4001), viewer: nil).count
+            XCTAssertEqual(seen, 0, s.name)
+        }
+    }
+
+    func testWrongSecretAndUnknownVisitorAreRefused() async throws {
+        for s in try await stores() {
+            try await s.forVisitor(alice).register(alice)
+            let impostor = VisitorCredentials(visitor: alice.visitor, secret: "zzzzzzzzzzzzzzzz9999")
+            do {
+                try await s.forVisitor(impostor).register(impostor)
+                XCTFail("\(s.name): a known id registered with another secret")
+            } catch { XCTAssertEqual(error, .badCredentials, s.name) }
+            // The HTTP guide remembers the identity it registered; the others are asked directly.
+            let stranger = VisitorCredentials(visitor: VisitorID("nobody00")!, secret: "nnnnnnnnnnnnnnnn0000")
+            do {
+                _ = try await s.forVisitor(stranger).react(.up, on: .museum, as: stranger)
+                XCTFail("\(s.name): an unknown visitor reacted")
+            } catch { XCTAssertEqual(error, .badCredentials, s.name) }
+        }
+    }
+
+    /// Sixteen visitors, each toggling, changing and withdrawing reactions on a few subjects,
+    /// all at once: the counts each store keeps equal a recount of its rows.
+    func testConcurrentWritersKeepCountsExact() async throws {
+        for s in try await stores() {
+            let visitors = (0..<16).map { VisitorCredentials(visitor: VisitorID(String(format: "storm%03d", $0))!, secret: String(format: "ssssssssssssssss%04d", $0)) }
+            for v in visitors { try await s.forVisitor(v).register(v) }
+            let subjects: [PulseSubject] = [.artwork(1), .artwork(2), .tour(3)]
+            let finals = try await withThrowingTaskGroup(of: [PulseSubject: ReactionValue].self) { group in
+                for (i, v) in visitors.enumerated() {
+                    let store = s.forVisitor(v)
+                    group.addTask {
+                        var mine: [PulseSubject: ReactionValue] = [:]
+                        let values: [ReactionValue?] = [.up, .meh, nil, .down, .up]
+                        for step in 0..<5 {
+                            let subject = subjects[(i + step) % subjects.count]
+                            let value = values[(i + step) % values.count]
+                            _ = try await store.react(value, on: subject, as: v)
+                            mine[subject] = value
+                        }
+                        return mine
+                    }
+                }
+                var all: [[PulseSubject: ReactionValue]] = []
+                for try await m in group { all.append(m) }
+                return all
+            }
+            let snap = try await s.forVisitor(visitors[0]).snapshot(viewer: nil, dayStart: Date(), since: nil)
+            for subject in subjects {
+                let expected = PulseCounts.recount(finals.compactMap { $0[subject] })
+                XCTAssertEqual(snap?.counts[subject] ?? .zero, expected, "\(s.name) \(subject.key)")
+            }
+            let mismatches = try await s.recount()
+            XCTAssertEqual(mismatches, [], s.name)
+        }
+    }
+}
