@@ -118,9 +118,14 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
 
     // MARK: Schema
 
-    /// The schema, as numbered steps (never edited once shipped).
-    static let migrations: [String] = [
-        """
+    /// The schema, as numbered steps of statements (never edited once shipped).
+    static let migrations: [[String]] = [statements(schemaV1), [reactFunction]]
+
+    static func statements(_ sql: String) -> [String] {
+        sql.split(separator: ";").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+    }
+
+    static let schemaV1 = """
         CREATE TABLE meta (key TEXT PRIMARY KEY, value BIGINT NOT NULL);
         INSERT INTO meta (key, value) VALUES ('seeded', 0);
         CREATE TABLE version_shard (shard INTEGER PRIMARY KEY, value BIGINT NOT NULL);
@@ -150,7 +155,67 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
         CREATE INDEX activity_at ON activity (at);
         CREATE INDEX activity_visitor ON activity (visitor, kind, at);
         """
-    ]
+
+    /// A reaction in one statement (one round trip, atomic as any statement): the same steps
+    /// as `SQLitePulseStore.react` — the visitor's lock and secret, the note it is about, the
+    /// old value (the same again: nothing changes), the rate limit as `PulseRules.check`
+    /// computes it, the row, the counts by the difference, the activity, the version — so the
+    /// service is not ten round trips per click. Answers (outcome, up, meh, down, wait).
+    static let reactFunction = """
+        CREATE OR REPLACE FUNCTION pulse_react(
+            p_visitor TEXT, p_secret TEXT, p_subject TEXT, p_value SMALLINT, p_now DOUBLE PRECISION, p_limit INTEGER, p_shard INTEGER)
+        RETURNS TABLE (outcome TEXT, up INTEGER, meh INTEGER, down INTEGER, wait INTEGER)
+        LANGUAGE plpgsql AS $$
+        DECLARE
+            v_old SMALLINT;
+            v_had BOOLEAN;
+            v_target TEXT := p_subject;
+            v_oldest DOUBLE PRECISION;
+            c_up INTEGER; c_meh INTEGER; c_down INTEGER;
+        BEGIN
+            PERFORM pg_advisory_xact_lock(hashtextextended(p_visitor, 7301));
+            PERFORM 1 FROM visitor WHERE id = p_visitor AND secret = p_secret;
+            IF NOT FOUND THEN
+                RETURN QUERY SELECT 'bad_credentials'::TEXT, 0, 0, 0, 0; RETURN;
+            END IF;
+            IF p_subject LIKE 'note:%' THEN
+                SELECT n.subject INTO v_target FROM note n WHERE n.id = substr(p_subject, 6);
+                IF NOT FOUND THEN
+                    RETURN QUERY SELECT 'no_such_note'::TEXT, 0, 0, 0, 0; RETURN;
+                END IF;
+            END IF;
+            SELECT r.value INTO v_old FROM reaction r WHERE r.subject = p_subject AND r.visitor = p_visitor;
+            v_had := FOUND;
+            IF (v_had AND p_value IS NOT DISTINCT FROM v_old) OR (NOT v_had AND p_value IS NULL) THEN
+                RETURN QUERY SELECT 'same'::TEXT, COALESCE(c.up, 0), COALESCE(c.meh, 0), COALESCE(c.down, 0), 0
+                    FROM (SELECT 1) AS one LEFT JOIN counts c ON c.subject = p_subject;
+                RETURN;
+            END IF;
+            SELECT a.at INTO v_oldest FROM activity a
+                WHERE a.visitor = p_visitor AND a.kind IN ('reaction', 'report') AND a.at > p_now - 60 AND a.at <= p_now
+                ORDER BY a.at DESC OFFSET GREATEST(p_limit, 1) - 1 LIMIT 1;
+            IF FOUND THEN
+                RETURN QUERY SELECT 'rate_limited'::TEXT, 0, 0, 0, GREATEST(1, ceil(60 - (p_now - v_oldest))::INTEGER); RETURN;
+            END IF;
+            IF p_value IS NULL THEN
+                DELETE FROM reaction r WHERE r.subject = p_subject AND r.visitor = p_visitor;
+            ELSE
+                INSERT INTO reaction AS r (subject, visitor, value, at) VALUES (p_subject, p_visitor, p_value, p_now)
+                    ON CONFLICT (subject, visitor) DO UPDATE SET value = excluded.value, at = excluded.at;
+            END IF;
+            INSERT INTO counts AS c (subject, up, meh, down) VALUES (
+                p_subject,
+                (CASE WHEN p_value = 1 THEN 1 ELSE 0 END) - (CASE WHEN v_had AND v_old = 1 THEN 1 ELSE 0 END),
+                (CASE WHEN p_value = 0 THEN 1 ELSE 0 END) - (CASE WHEN v_had AND v_old = 0 THEN 1 ELSE 0 END),
+                (CASE WHEN p_value = -1 THEN 1 ELSE 0 END) - (CASE WHEN v_had AND v_old = -1 THEN 1 ELSE 0 END))
+                ON CONFLICT (subject) DO UPDATE SET up = c.up + excluded.up, meh = c.meh + excluded.meh, down = c.down + excluded.down
+                RETURNING c.up, c.meh, c.down INTO c_up, c_meh, c_down;
+            INSERT INTO activity (subject, kind, visitor, at) VALUES (v_target, 'reaction', p_visitor, p_now);
+            UPDATE version_shard SET value = value + 1 WHERE shard = p_shard;
+            RETURN QUERY SELECT 'changed'::TEXT, c_up, c_meh, c_down, 0;
+        END;
+        $$
+        """
 
     private func migrate() async throws {
         try await deadline { try await self.migrateNow() }
@@ -163,8 +228,8 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
             try await conn.query("CREATE TABLE IF NOT EXISTS pulse_schema (step INTEGER PRIMARY KEY)", logger: logger)
             var done = 0
             for try await n in try await conn.query("SELECT COALESCE(MAX(step), 0) FROM pulse_schema", logger: logger).decode(Int.self) { done = n }
-            for (i, sql) in Self.migrations.enumerated() where i + 1 > done {
-                for statement in sql.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }) where !statement.isEmpty {
+            for (i, step) in Self.migrations.enumerated() where i + 1 > done {
+                for statement in step {
                     try await conn.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
                 try await conn.query("INSERT INTO pulse_schema (step) VALUES (\(i + 1))", logger: logger)
@@ -246,40 +311,26 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
     }
 
     public func react(_ value: ReactionValue?, on subject: PulseSubject, as credentials: VisitorCredentials) async throws(PulseStoreError) -> PulseCounts {
-        let rules = self.rules
-        let v = credentials.visitor.rawValue
-        return try await write(credentials.visitor) { conn, now, result in
-            try await self.check(credentials, conn)
-            if let id = subject.noteID, try await self.noteExists(id, conn) == false { throw PulseStoreError.noSuchNote(id) }
-            let old = try await Self.one(conn.query("SELECT value FROM reaction WHERE subject = \(subject.key) AND visitor = \(v)", logger: self.logger), Int16.self)
-                .flatMap { ReactionValue(rawValue: Int($0)) }
-            // The same reaction again (a retry) changes nothing.
-            if old == value {
-                result = try await self.counts(subject, conn)
-                return false
-            }
-            try await self.limitReactions(credentials.visitor, now: now, rules: rules, conn)
-            let at = now.timeIntervalSince1970
-            if let value {
-                try await conn.query(
-                    """
-                    INSERT INTO reaction (subject, visitor, value, at) VALUES (\(subject.key), \(v), \(Int16(value.rawValue)), \(at))
-                    ON CONFLICT (subject, visitor) DO UPDATE SET value = excluded.value, at = excluded.at
-                    """, logger: self.logger)
-            } else {
-                try await conn.query("DELETE FROM reaction WHERE subject = \(subject.key) AND visitor = \(v)", logger: self.logger)
-            }
-            let d = PulseCounts.zero.changed(from: old, to: value)
-            try await conn.query(
+        let now = clock().timeIntervalSince1970
+        let limit = rules.reactionsPerMinute
+        let shard = Self.shard(of: credentials.visitor.rawValue)
+        let v = value.map { Int16($0.rawValue) }
+        let (outcome, counts, wait): (String, PulseCounts, Int) = try await call { conn in
+            let rows = try await conn.query(
                 """
-                INSERT INTO counts (subject, up, meh, down) VALUES (\(subject.key), \(d.up), \(d.meh), \(d.down))
-                ON CONFLICT (subject) DO UPDATE SET up = counts.up + excluded.up, meh = counts.meh + excluded.meh, down = counts.down + excluded.down
+                SELECT outcome, up, meh, down, wait FROM pulse_react(\(credentials.visitor.rawValue), \(credentials.secret), \(subject.key), \(v)::SMALLINT, \(now), \(limit)::INTEGER, \(shard)::INTEGER)
                 """, logger: self.logger)
-            // Activity goes to what the visitor reacted to (a note's reactions warm its artwork).
-            let target = try await subject.noteID.asyncMap { try await self.noteSubject($0, conn) } ?? nil
-            try await self.activity(target ?? subject, .reaction, credentials.visitor, now, conn)
-            result = try await self.counts(subject, conn)
-            return true
+            for try await (outcome, up, meh, down, wait) in rows.decode((String, Int, Int, Int, Int).self) {
+                return (outcome, PulseCounts(up: up, meh: meh, down: down), wait)
+            }
+            return ("", .zero, 0)
+        }
+        switch outcome {
+        case "same", "changed": return counts
+        case "bad_credentials": throw .badCredentials
+        case "no_such_note": throw .noSuchNote(subject.noteID ?? NoteID(visitor: credentials.visitor, sequence: 0))
+        case "rate_limited": throw .rateLimited(.reactions(retryAfter: wait))
+        default: throw .unavailable("the database answered no reaction outcome")
         }
     }
 
@@ -493,6 +544,15 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
             } }
             guard let value else { throw PulseStoreError.unavailable("no result") }
             return value
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// One statement (atomic by itself) on a pooled connection, with the deadline.
+    private func call<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws(PulseStoreError) -> T {
+        do {
+            return try await deadline { try await self.client.withConnection { conn in try await body(conn) } }
         } catch {
             throw Self.storeError(error)
         }

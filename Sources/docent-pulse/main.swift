@@ -26,6 +26,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "What the service logs on standard error: trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "warning"
 
+    @Option(help: "Reactions and reports one visitor may make per minute (beyond: 429 with Retry-After).")
+    var reactionsPerMinute: Int = PulseRules.standard.reactionsPerMinute
+
+    @Option(help: "Notes one visitor may post per hour (beyond: 429 with Retry-After).")
+    var notesPerHour: Int = PulseRules.standard.notesPerHour
+
     @Option(help: "A seed file (as SampleData/pulse/seed.json) loaded once into an empty store.")
     var seed: String?
 
@@ -44,10 +50,14 @@ struct Serve: AsyncParsableCommand {
         // (whoever started the service may stop reading it after that line).
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical") }
+        guard reactionsPerMinute > 0, notesPerHour > 0 else { throw ValidationError("--reactions-per-minute and --notes-per-hour must be at least 1") }
+        var rules = PulseRules.standard
+        rules.reactionsPerMinute = reactionsPerMinute
+        rules.notesPerHour = notesPerHour
         switch db {
         case .sqlite(let path):
             let store: SQLitePulseStore
-            switch SQLitePulseStore.open(path: path, clock: { Date() }) {
+            switch SQLitePulseStore.open(path: path, rules: rules, clock: { Date() }) {
             case .success(let s): store = s
             case .failure(let f):
                 FileHandle.standardError.write(Data("docent-pulse: \(f.message)\n".utf8))
@@ -56,7 +66,7 @@ struct Serve: AsyncParsableCommand {
             try await serve(store, address)
         case .postgres(let location):
             let store: PostgresPulseStore
-            switch await PostgresPulseStore.open(location, clock: { Date() }) {
+            switch await PostgresPulseStore.open(location, rules: rules, clock: { Date() }) {
             case .success(let s): store = s
             case .failure(let f):
                 FileHandle.standardError.write(Data("docent-pulse: \(f.message)\n".utf8))

@@ -143,7 +143,9 @@ final class PulseServicePostgresTests: XCTestCase {
         }
         var done = 0
         var step = 0
-        while done < steps, tries < steps * 20 {
+        // A bound, not a pacing: a broken service fails the test in minutes instead of hanging it.
+        let giveUp = Date().addingTimeInterval(180)
+        while done < steps, tries < steps * 20, Date() < giveUp {
             tries += 1
             let subject = subjects[(i + step) % subjects.count]
             var failure: PulseStoreError?

@@ -307,4 +307,41 @@ final class PulseStoreConformanceTests: XCTestCase {
             XCTAssertEqual(mismatches, [], s.name)
         }
     }
+
+    /// The rate limits, with a clock the test moves: the embedded stores only (the service
+    /// keeps the real time). The same waits from SQLite and from PostgreSQL's reaction function.
+    func testRateLimitsAnswerWithTheSameWaitInBothEmbeddedStores() async throws {
+        var rules = PulseRules()
+        rules.notesPerHour = 2
+        rules.reactionsPerMinute = 3
+        let pg = try server()
+        let sqliteClock = MovableClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let pgClock = MovableClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let sqlite = try SQLitePulseStore.open(path: tempDir + "/limits.sqlite", rules: rules, clock: { sqliteClock.now }).get()
+        let postgresStore = try await PostgresPulseStore.open(try PostgresPulseStore.Location.parse(pg.url(try pg.createDatabase())).get(), rules: rules, clock: { pgClock.now }).get()
+        defer { postgresStore.close() }
+        for (name, store, clock) in [("SQLite", sqlite as any PulseStore, sqliteClock), ("PostgreSQL", postgresStore as any PulseStore, pgClock)] {
+            try await store.register(alice)
+            try await store.register(bob)
+            for n in 0..<2 {
+                _ = try await store.post(NoteDraft(id: NoteID(visitor: alice.visitor, sequence: UInt64(n)), subject: .museum, language: .english, text: "n\(n)"), as: alice)
+            }
+            do {
+                _ = try await store.post(NoteDraft(id: NoteID(visitor: alice.visitor, sequence: 9), subject: .museum, language: .english, text: "n9"), as: alice)
+                XCTFail("\(name): the notes limit was not applied")
+            } catch { XCTAssertEqual(error, .rateLimited(.notes(retryAfter: 3600)), name) }
+            for a in 1...3 { _ = try await store.react(.up, on: .artwork(a), as: bob) }
+            // The same reaction again is a retry: never limited.
+            let again = try await store.react(.up, on: .artwork(3), as: bob)
+            XCTAssertEqual(again, PulseCounts(up: 1), name)
+            clock.advance(20)
+            do {
+                _ = try await store.react(.up, on: .artwork(9), as: bob)
+                XCTFail("\(name): the reactions limit was not applied")
+            } catch { XCTAssertEqual(error, .rateLimited(.reactions(retryAfter: 40)), name) }
+            clock.advance(40)
+            let later = try await store.react(.up, on: .artwork(9), as: bob)
+            XCTAssertEqual(later, PulseCounts(up: 1), name)
+        }
+    }
 }
