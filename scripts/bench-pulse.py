@@ -28,7 +28,8 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SERVICE = os.path.join(ROOT, ".build", "release", "docent-pulse")
 CONNECTIONS = int(os.environ.get("PULSE_BENCH_CONNECTIONS", "16"))
-SECONDS = int(os.environ.get("PULSE_BENCH_SECONDS", "10"))
+SECONDS = int(os.environ.get("PULSE_BENCH_SECONDS", "6"))
+ROUNDS = 3
 VISITORS = 500
 SUBJECTS = 300
 
@@ -146,11 +147,18 @@ COMMIT;
             ["wrk", "-t1", f"-c{CONNECTIONS}", "-d2s", "-s", lua, f"http://127.0.0.1:{sport}"], capture_output=True, text=True)
         if run_wrk_warm.returncode != 0:
             sys.exit(f"bench-pulse: wrk failed: {run_wrk_warm.stderr}")
-        pg_out = as_postgres(
-            [f"{bin_dir}/pgbench", "-n", "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", f"-c{CONNECTIONS}", "-j2", f"-T{SECONDS}", "-f", pgb, "pulse"],
-            capture_output=True, text=True).stdout
-        tps = float(re.search(r"tps = ([\d.]+)", pg_out).group(1))
-        rps, bad, _ = run_wrk(0)
+        def run_pgbench():
+            out = as_postgres(
+                [f"{bin_dir}/pgbench", "-n", "-h", "127.0.0.1", "-p", str(port), "-U", "postgres", f"-c{CONNECTIONS}", "-j2", f"-T{SECONDS}", "-f", pgb, "pulse"],
+                capture_output=True, text=True).stdout
+            return float(re.search(r"tps = ([\d.]+)", out).group(1))
+
+        # Interleaved rounds, the median of each: a machine whose load drifts during the run
+        # moves both sides alike.
+        rounds = [(run_pgbench(), run_wrk(0)) for _ in range(ROUNDS)]
+        tps = sorted(r[0] for r in rounds)[ROUNDS // 2]
+        rps = sorted(r[1][0] for r in rounds)[ROUNDS // 2]
+        bad = sum(r[1][1] for r in rounds)
         # Half the service's rate: each connection waits so that C connections send rps/2 a second.
         wait_ms = max(1, int(1000.0 * CONNECTIONS / (rps / 2.0)))
         half_rps, half_bad, p99 = run_wrk(wait_ms)
@@ -158,7 +166,7 @@ COMMIT;
         ratio = rps / tps
         ok = True
         print(f"pulse reactions/s through HTTP+JSON+docent-pulse on PostgreSQL: {rps:.0f}/s, "
-              f"anchor pgbench same upsert: {tps:.0f} tps ({CONNECTIONS} connections, {SECONDS} s): {ratio:.2f}x (goal >= 0.5x)"
+              f"anchor pgbench same upsert: {tps:.0f} tps ({CONNECTIONS} connections, median of {ROUNDS} interleaved {SECONDS} s rounds): {ratio:.2f}x (goal >= 0.5x)"
               + ("" if ratio >= 0.5 else "  MISSED"))
         ok &= ratio >= 0.5
         print(f"pulse p99 latency at {half_rps:.0f}/s (about half the service's rate): {p99:.1f} ms (goal <= 20 ms)"

@@ -199,7 +199,14 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
 
     static func hashed(_ c: VisitorCredentials) -> VisitorCredentials {
         let digest = SHA256.hash(data: Array(c.secret.utf8))
-        return VisitorCredentials(visitor: c.visitor, secret: "sha256:" + digest.map { String(format: "%02x", $0) }.joined())
+        // Hex by table: String(format:) per byte was a visible share of a reaction's time.
+        var hex: [UInt8] = Array("sha256:".utf8)
+        hex.reserveCapacity(7 + 64)
+        for b in digest {
+            hex.append(pulseHexDigits[Int(b >> 4)])
+            hex.append(pulseHexDigits[Int(b & 0x0F)])
+        }
+        return VisitorCredentials(visitor: c.visitor, secret: String(decoding: hex, as: UTF8.self))
     }
 
     static func isSecret(_ s: String) -> Bool {
@@ -238,3 +245,5 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
         return PulseVersion(n)
     }
 }
+
+private let pulseHexDigits: [UInt8] = Array("0123456789abcdef".utf8)
