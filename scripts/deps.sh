@@ -15,14 +15,15 @@ for p in "${want[@]}"; do
 done
 # The character-width oracle for the tests (Python's wcwidth, and the Unicode database it is
 # checked against), from PyPI; also what scripts/gen-textwidth.py reads.
-if [ "${1:-build}" = "test" ] && ! python3 -c 'import wcwidth, unicodedata2; assert wcwidth.__version__ == "0.7.0" and unicodedata2.unidata_version == "17.0.0"' 2>/dev/null; then
-  pipcmd="python3 -m pip install --quiet wcwidth==0.7.0 unicodedata2==17.0.1"
+# And schemathesis, which fuzzes the Pulse service against docs/pulse-openapi.yaml.
+if [ "${1:-build}" = "test" ] && ! python3 -c 'import wcwidth, unicodedata2, schemathesis; assert wcwidth.__version__ == "0.7.0" and unicodedata2.unidata_version == "17.0.0" and schemathesis.__version__ == "4.32.5"' 2>/dev/null; then
+  pipcmd="python3 -m pip install --quiet wcwidth==0.7.0 unicodedata2==17.0.1 schemathesis==4.32.5"
   if [ "$(id -u)" -ne 0 ] && [ -z "${VIRTUAL_ENV:-}" ]; then
-    echo "docent: the tests need Python's wcwidth 0.7.0 and unicodedata2 17.0.1: $pipcmd" >&2
+    echo "docent: the tests need Python's wcwidth 0.7.0, unicodedata2 17.0.1 and schemathesis 4.32.5: $pipcmd" >&2
     exit 1
   fi
-  echo "Installing: wcwidth 0.7.0, unicodedata2 17.0.1 (PyPI)"
-  $pipcmd 2>/dev/null || python3 -m pip install --quiet --break-system-packages wcwidth==0.7.0 unicodedata2==17.0.1
+  echo "Installing: wcwidth 0.7.0, unicodedata2 17.0.1, schemathesis 4.32.5 (PyPI)"
+  $pipcmd 2>/dev/null || python3 -m pip install --quiet --break-system-packages wcwidth==0.7.0 unicodedata2==17.0.1 schemathesis==4.32.5
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 

@@ -20,6 +20,7 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
     /// The router with every route of the API.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(middleware: MethodNotAllowed())
         let api = self
         router.get("/healthz") { _, _ in api.json(200, PulseWire.fields([("status", .string("ok"))])) }
         router.post("/v1/visitors") { req, _ in await api.handle { try await api.createVisitor(req) } }
@@ -247,3 +248,34 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
 }
 
 private let pulseHexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+/// A method the API does not serve on a path it does serve answers 405 with `Allow`, not 404
+/// (a client that sent the wrong method learns what to send).
+struct MethodNotAllowed: RouterMiddleware {
+    typealias Context = BasicRequestContext
+
+    /// Paths (a trailing `*`: any rest) and the methods served on them.
+    static let routes: [(path: String, methods: [HTTPRequest.Method])] = [
+        ("/healthz", [.get]), ("/v1/visitors", [.post]), ("/v1/snapshot", [.get]),
+        ("/v1/subjects/*", [.get]), ("/v1/reactions/*", [.put, .delete]), ("/v1/notes", [.get, .post]),
+        ("/v1/reports/*", [.put, .delete]), ("/v1/plays/*", [.post]),
+    ]
+
+    static func allowed(_ path: String) -> [HTTPRequest.Method]? {
+        for r in routes {
+            if r.path.hasSuffix("*") ? path.hasPrefix(r.path.dropLast()) && path.count > r.path.count - 1 : path == r.path { return r.methods }
+        }
+        return nil
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let methods = Self.allowed(request.uri.path), !methods.contains(request.method) {
+            var h = HTTPFields()
+            h[.contentType] = "application/json"
+            h[.allow] = methods.map(\.rawValue).joined(separator: ", ")
+            let body = PulseWire.encode(PulseWire.problem("method_not_allowed", "\(request.uri.path) answers \(h[.allow] ?? "")"))
+            return Response(status: .methodNotAllowed, headers: h, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        }
+        return try await next(request, context)
+    }
+}
