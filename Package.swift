@@ -104,7 +104,7 @@ let package = Package(
             name: "AdapterTests",
             dependencies: [
                 "NetCurl", "AudioPlayback", "StateStore", "TerminalCurses", "DocentCore", "MapRaster", "Pictures", "DocentUI",
-                "ScriptConversion", "PulseService",
+                "ScriptConversion", "PulseService", "DocentCoreTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Fixtures"]),

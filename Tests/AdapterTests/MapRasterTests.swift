@@ -1,4 +1,5 @@
 import DocentCore
+import DocentCoreTestSupport
 import DocentUI
 import Foundation
 import MapRaster
@@ -217,17 +218,17 @@ final class MapRasterTests: XCTestCase {
             MapFloor(floor: $0.floor, label: $0.label, planURL: Self.aicDir.appendingPathComponent("map_floor\($0.floor.number).pdf").path, anchorPoints: $0.anchorPoints, anchorLocations: $0.anchorLocations)
         }
         var s = AppState(source: docURL.path, catalog: Self.catalog, now: Date(timeIntervalSince1970: 1_800_000_000), features: Registry.features)
-        _ = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
-        _ = Reducer.reduce(&s, .documentLoaded(.success(Museum(app)), note: nil))
+        prepare(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
+        prepare(&s, .documentLoaded(.success(Museum(app)), note: nil))
         let vp = RootView.viewport(for: size)
-        _ = Reducer.reduce(&s, .viewportChanged(rows: vp.rows, width: vp.width))
+        prepare(&s, .viewportChanged(rows: vp.rows, width: vp.width))
         s.overlay = nil
         s.messageQueue = []
         s.banner = nil
-        _ = Reducer.reduce(&s, .selectTab(.map))
-        _ = Reducer.reduce(&s, .map(.selectFloor(Floor(n))))
+        prepare(&s, .selectTab(.map))
+        prepare(&s, .map(.selectFloor(Floor(n))))
         let url = app.mapFloors.first { $0.floor == Floor(n) }?.planURL ?? ""
-        _ = Reducer.reduce(&s, .map(.rasterReady(floor: Floor(n), url: url, raster: raster)))
+        prepare(&s, .map(.rasterReady(floor: Floor(n), url: url, raster: raster)))
         s.overlay = nil
         return s
     }
@@ -275,7 +276,7 @@ final class MapRasterTests: XCTestCase {
         let size = Size(width: 120, height: 40)
         let raster = try aicRaster(1)
         var s = try aicState(floor: 1, raster: raster, size: size)
-        _ = Reducer.reduce(&s, .map(.zoom(2)))
+        prepare(&s, .map(.zoom(2)))
         assertFixture(RootView.render(s, size: size), named: "map-aic-floor1-zoom3-120x40")
     }
 

@@ -60,7 +60,7 @@ final class MapReducerTests: XCTestCase {
     /// player's tests): the map's card must do exactly this.
     func playing(_ s: AppState, _ art: Artwork) -> (state: AppState, effects: [Effect]) {
         var t = s
-        let e = Reducer.reduce(&t, .play(audioID: art.commentaries[0].audioID, artworkID: art.id, tourID: nil))
+        let e = prepare(&t, .play(audioID: art.commentaries[0].audioID, artworkID: art.id, tourID: nil))
         return (t, e)
     }
 

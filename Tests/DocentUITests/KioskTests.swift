@@ -21,10 +21,7 @@ final class KioskTests: XCTestCase {
     @discardableResult
     func keys(_ s: inout AppState, _ keys: [Key]) -> [Effect] {
         var effects: [Effect] = []
-        for k in keys {
-            effects += Reducer.reduce(&s, .visitorInput)
-            if let a = KeyMap.action(for: k, in: s) { effects += Reducer.reduce(&s, a) }
-        }
+        for k in keys { effects += pressKey(&s, k, asVisitor: true) }
         return effects
     }
 
@@ -33,7 +30,7 @@ final class KioskTests: XCTestCase {
     func testLaunchReadsTheConfigurationHidesTheMemberCardAndStartsTheIdleTimer() {
         var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
         s.config = Self.config
-        let effects = Reducer.reduce(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
+        let effects = prepare(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
         XCTAssertEqual(effects.filter { if case .timer = $0 { return true } else { return false } }, [Self.idleTimer])
         XCTAssertEqual(s.kiosk.enabled, true)
         XCTAssertEqual(s.kiosk.idleSeconds, 2)
@@ -149,7 +146,7 @@ final class KioskTests: XCTestCase {
         var s = playing(kiosk(), status: .playing)
         var ended = s.player.snapshot
         ended.status = .ended
-        let effects = Reducer.reduce(&s, .playerSnapshot(ended))
+        let effects = prepare(&s, .playerSnapshot(ended))
         XCTAssertEqual(effects.filter { if case .timer(.kioskIdle, _, _) = $0 { return true } else { return false } }, [Self.idleTimer])
     }
 

@@ -172,7 +172,7 @@ final class MapScreenTests: XCTestCase {
         XCTAssertTrue((0..<24).map(screen.row).joined().contains("Enter: play commentary"))
         // Clicking the card plays: what the shared `.play` of its first commentary does.
         var played = s
-        let effects = Reducer.reduce(&played, .play(audioID: art.commentaries[0].audioID, artworkID: art.id, tourID: nil))
+        let effects = prepare(&played, .play(audioID: art.commentaries[0].audioID, artworkID: art.id, tourID: nil))
         XCTAssertFalse(effects.isEmpty)
         send(&s, .map(.activate), effects: effects) { $0 = played }
         XCTAssertEqual(s.player.track?.artworkID, art.id)

@@ -319,6 +319,30 @@ final class MemberCardReducerTests: XCTestCase {
         }
     }
 
+    /// On a shared terminal (kiosk mode) the card is personal: it is not offered, and one kept
+    /// from an earlier use of the machine is neither shown nor checked, whatever the order of
+    /// the registry (the member card asks the kiosk's configuration itself).
+    func testKioskModeNeitherOffersNorShowsAStoredCard() throws {
+        let card = try XCTUnwrap(signedIn().member.card)
+        var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
+        s.config[MemberFeature.configKey] = Self.url
+        s.config["kiosk"] = "true"
+        var saves = FeatureSaves()
+        saves[MemberFeature.self] = card
+        prepare(&s, .launched(restored: PersistedSettings(introSeen: true, saves: saves), languageOverride: nil))
+        XCTAssertNil(s.member.card)
+        XCTAssertNil(s.member.serviceURL)
+        let m = UIFixtures.museum()
+        let ex = try XCTUnwrap(DataAggregator.exhibitionsRequest(app: m.data, now: UIFixtures.now))
+        let ev = try XCTUnwrap(DataAggregator.eventsRequest(app: m.data, now: UIFixtures.now))
+        // No check of a card (outside kiosk mode the stored card is validated here).
+        let effects = prepare(&s, .documentLoaded(.success(m), note: nil))
+        XCTAssertEqual(effects, [.fetch(.exhibitions, ex), .fetch(.events, ev), .search(.buildIndex(m))])
+        s.overlay = nil
+        prepare(&s, .selectTab(.info))
+        XCTAssertFalse((Reducer.rows(s) ?? []).contains { $0.action == .send(.member(.open)) })
+    }
+
     func testNoRecheckWithoutAServiceOrACard() throws {
         var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
         prepare(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))

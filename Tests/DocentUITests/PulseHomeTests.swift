@@ -52,8 +52,7 @@ final class PulseHomeTests: XCTestCase {
     }
 
     func key(_ s: inout AppState, _ k: Key) -> [Effect] {
-        guard let a = KeyMap.action(for: k, in: s) else { return [] }
-        return Reducer.reduce(&s, a)
+        pressKey(&s, k)
     }
 
     // MARK: Home

@@ -19,8 +19,7 @@ final class PulseTests: XCTestCase {
     }
 
     func key(_ s: inout AppState, _ k: Key) -> [Effect] {
-        guard let a = KeyMap.action(for: k, in: s) else { return [] }
-        return Reducer.reduce(&s, a)
+        pressKey(&s, k)
     }
 
     func note(_ seq: UInt64, _ text: String, minutesAgo: Double, _ s: AppState, lang: Language = .english, up: Int = 0, down: Int = 0, author: NoteAuthor = .visitor) -> PulseNote {
@@ -34,7 +33,7 @@ final class PulseTests: XCTestCase {
         let saved = PulseIdentity(credentials: creds, nextSequence: 5)
         var settings = PersistedSettings(introSeen: true)
         settings.saves[PulseFeature.self] = saved
-        let effects = Reducer.reduce(&s, .launched(restored: settings, languageOverride: nil))
+        let effects = prepare(&s, .launched(restored: settings, languageOverride: nil))
         XCTAssertTrue(effects.contains(.pulse(.open(.defaultFile, identity: creds, seed: "/museum/pulse/seed.json"))), "\(effects)")
         XCTAssertEqual(s.pulse.identity, saved)
     }
@@ -192,7 +191,7 @@ final class PulseTests: XCTestCase {
             $0.banner = Banner(.key("pulse.reportUndone"))
         }
         // The store's answer reloads the list (the note is back).
-        XCTAssertEqual(Reducer.reduce(&s, .pulse(.reported(a.id, .success(false)))), [.pulse(.loadNotes(.museum, viewer: creds.visitor))])
+        send(&s, .pulse(.reported(a.id, .success(false))), effects: [.pulse(.loadNotes(.museum, viewer: creds.visitor))])
     }
 
     // MARK: Screens

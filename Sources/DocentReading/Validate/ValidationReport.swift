@@ -185,7 +185,7 @@ public struct ValidationReport: Sendable {
         ])
         func writeDiagnostics(_ severity: Diagnostic.Severity) {
             w.array(self.diagnostics.lazy.filter { $0.severity == severity }) { d in
-                // Written member by member: half a million of these make no arrays.
+                // Written field by field: half a million of these make no arrays.
                 w.open("{")
                 if let id = d.id {
                     w.key("id")
@@ -259,7 +259,7 @@ final class JSONStreamWriter {
     /// a String piece by piece).
     private var buffer: [UInt8] = []
     private var depth = 0
-    /// Whether the container being written has no member yet.
+    /// Whether the container being written has no entry yet.
     private var fresh: [Bool] = []
 
     init(_ sink: @escaping (String) -> Void) {
@@ -299,7 +299,7 @@ final class JSONStreamWriter {
         emit(bracket)
     }
 
-    /// Starts the next member of an object (`first` is only a hint; the writer keeps count).
+    /// Starts the next field of an object (`first` is only a hint; the writer keeps count).
     func key(_ k: String, first: Bool = false) {
         separate()
         appendQuoted(k)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Kiosk mode (the AIC "rental" build, for a terminal the museum owns): visitors cannot leave
-/// the guide, the member card is hidden, and after a while with nobody there (no key, no
+/// the guide, personal sign-ins are not offered (`isEnabled`), and after a while with nobody there (no key, no
 /// click, nothing playing) the guide starts over for the next visitor and waits on a "press
 /// any key" screen. Staff quit with Ctrl-X, the PIN (`kiosk_pin`) and Enter; nothing is shown
 /// while it is typed.
@@ -89,9 +89,6 @@ public enum KioskFeature: Feature {
         case .launched:
             configure(&state)
             guard state.kiosk.enabled else { return [] }
-            // The member card is not offered on a shared terminal (as in the AIC rental build).
-            state.member.serviceURL = nil
-            state.member.card = nil
             return [idleTimer(state)]
         case .visitorInput:
             return state.kiosk.enabled ? [idleTimer(state)] : []
@@ -130,10 +127,16 @@ public enum KioskFeature: Feature {
 
     /// Reads `kiosk`, `kiosk_pin` and `kiosk_idle_seconds`; a value that cannot be used is
     /// said in a banner and the default taken.
+    /// Whether the configuration makes this a shared terminal. Features that must not offer
+    /// something personal there (a sign-in, say) ask this, in any order of the registry.
+    public static func isEnabled(config: [String: String]) -> Bool {
+        config["kiosk"]?.trimmingCharacters(in: .whitespaces).lowercased() == "true"
+    }
+
     static func configure(_ state: inout AppState) {
         let config = state.config
         let flag = config["kiosk"]?.trimmingCharacters(in: .whitespaces).lowercased()
-        state.kiosk.enabled = flag == "true"
+        state.kiosk.enabled = isEnabled(config: config)
         if let flag, flag != "true", flag != "false" {
             state.banner = Banner(.key("banner.kioskFlagInvalid", ["value": .verbatim(flag)]), level: .warning)
         }

@@ -241,6 +241,13 @@ public enum MemberFeature: Feature {
     public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
         switch event {
         case .launched:
+            // The card is personal: not offered on a shared terminal, and one kept from an
+            // earlier use of this machine is not shown (as in the AIC rental build).
+            if KioskFeature.isEnabled(config: state.config) {
+                state.member.serviceURL = nil
+                state.member.card = nil
+                return []
+            }
             let url = state.config[configKey]?.trimmingCharacters(in: .whitespaces) ?? ""
             state.member.serviceURL = url.isEmpty ? nil : url
             return []

@@ -314,19 +314,19 @@ public struct PulsePattern: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The states of one step of the automaton: a list (in order) and a membership table.
+/// The states of one step of the automaton: a list (in order) and a table of which are in it.
 private struct StateSet {
     var list: [Int] = []
-    var member: [Bool]
-    init(size: Int) { member = Array(repeating: false, count: size) }
+    var inList: [Bool]
+    init(size: Int) { inList = Array(repeating: false, count: size) }
     mutating func insert(_ pc: Int) -> Bool {
-        if member[pc] { return false }
-        member[pc] = true
+        if inList[pc] { return false }
+        inList[pc] = true
         list.append(pc)
         return true
     }
     mutating func clear() {
-        for pc in list { member[pc] = false }
+        for pc in list { inList[pc] = false }
         list.removeAll(keepingCapacity: true)
     }
 }
