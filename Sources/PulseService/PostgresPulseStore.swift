@@ -515,6 +515,15 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
         }
     }
 
+    public func moderationQueue() async throws(PulseStoreError) -> [PulseNote] {
+        try await read { conn in
+            try await Self.notes(
+                conn.query(
+                    "\(unescaped: Self.noteColumns) WHERE n.reports > 0 AND (n.decision IS NULL OR n.decision = 'restored') ORDER BY n.created, n.id",
+                    logger: self.logger))
+        }
+    }
+
     /// The store's version (tests; the snapshot carries it too).
     public func version() async throws(PulseStoreError) -> PulseVersion {
         try await read { conn in

@@ -14,8 +14,14 @@ import NIOCore
 /// secrets are 128 random bits, so an unsalted fast hash is enough: nothing to brute-force).
 public struct PulseAPI<Store: PulseServiceStore>: Sendable {
     public let store: Store
+    /// The staff token (`DOCENT_PULSE_STAFF_TOKEN` or `--staff-token-file`); nil: staff routes
+    /// answer 403 to everyone.
+    public let staffToken: String?
 
-    public init(store: Store) { self.store = store }
+    public init(store: Store, staffToken: String? = nil) {
+        self.store = store
+        self.staffToken = staffToken.flatMap { $0.isEmpty ? nil : $0 }
+    }
 
     /// The router with every route of the API.
     public func router() -> Router<BasicRequestContext> {
@@ -33,6 +39,7 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
         router.put("/v1/reports/**") { req, _ in await api.handle { try await api.report(req, true) } }
         router.delete("/v1/reports/**") { req, _ in await api.handle { try await api.report(req, false) } }
         router.post("/v1/plays/**") { req, _ in await api.handle { try await api.play(req) } }
+        router.get("/v1/moderation/queue") { req, _ in await api.handle { try await api.moderationQueue(req) } }
         return router
     }
 
@@ -131,6 +138,29 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
         let subject = try Self.subject(req, after: "/v1/plays/")
         try await store.recordPlay(subject)
         return Response(status: .noContent)
+    }
+
+    func moderationQueue(_ req: Request) async throws -> Response {
+        try await requireStaff(req)
+        return json(200, PulseWire.notes(try await store.moderationQueue()))
+    }
+
+    /// 401 without a token (or with one that is nobody's), 403 with a visitor's token.
+    func requireStaff(_ req: Request) async throws {
+        guard let header = req.headers[.authorization] else { throw Failure(401, "no_token", "staff routes need Authorization: Bearer STAFF-TOKEN") }
+        if let staff = staffToken, header.hasPrefix("Bearer "), Self.sameSecret(Array(header.utf8.dropFirst(7)), Array(staff.utf8)) { return }
+        // A visitor's valid token: known, and not staff.
+        if let c = try? Self.credentials(req), (try? await store.authenticate(c)) != nil {
+            throw Failure(403, "not_staff", "this is a staff route; a visitor's token is not enough")
+        }
+        throw Failure(401, "bad_token", "the token is not the staff token")
+    }
+
+    /// Compares in time that does not depend on where the first difference is.
+    static func sameSecret(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        var diff = UInt8(a.count == b.count ? 0 : 1)
+        for i in 0..<max(a.count, b.count) { diff |= (i < a.count ? a[i] : 0) ^ (i < b.count ? b[i] : 0) }
+        return diff == 0
     }
 
     // MARK: Pieces
@@ -258,7 +288,7 @@ struct MethodNotAllowed: RouterMiddleware {
     static let routes: [(path: String, methods: [HTTPRequest.Method])] = [
         ("/healthz", [.get]), ("/v1/visitors", [.post]), ("/v1/snapshot", [.get]),
         ("/v1/subjects/*", [.get]), ("/v1/reactions/*", [.put, .delete]), ("/v1/notes", [.get, .post]),
-        ("/v1/reports/*", [.put, .delete]), ("/v1/plays/*", [.post]),
+        ("/v1/reports/*", [.put, .delete]), ("/v1/plays/*", [.post]), ("/v1/moderation/queue", [.get]),
     ]
 
     static func allowed(_ path: String) -> [HTTPRequest.Method]? {

@@ -37,10 +37,10 @@ public enum PulseServer {
 
     /// Serves until stopped; `onListening` gets the bound port.
     public static func run<Store: PulseServiceStore>(
-        store: Store, host: String, port: Int, logger: Logger, onListening: @escaping @Sendable (Int) -> Void
+        store: Store, staffToken: String? = nil, host: String, port: Int, logger: Logger, onListening: @escaping @Sendable (Int) -> Void
     ) async throws {
         let app = Application(
-            router: PulseAPI(store: store).router(),
+            router: PulseAPI(store: store, staffToken: staffToken).router(),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "docent-pulse"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) },
             logger: logger)

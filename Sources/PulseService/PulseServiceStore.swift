@@ -9,6 +9,9 @@ public protocol PulseServiceStore: PulseStore {
     func reaction(of visitor: VisitorID, on subject: PulseSubject) async throws(PulseStoreError) -> ReactionValue?
     func counts(of subject: PulseSubject) async throws(PulseStoreError) -> PulseCounts
     func recountMismatches() async throws(PulseStoreError) -> [String]
+    /// Reported notes awaiting a staff decision (none yet, or restored and reported again),
+    /// oldest first, with their report counts.
+    func moderationQueue() async throws(PulseStoreError) -> [PulseNote]
 }
 
 extension SQLitePulseStore: PulseServiceStore {}

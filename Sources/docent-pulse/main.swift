@@ -26,6 +26,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "What the service logs on standard error: trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "warning"
 
+    @Option(help: "A file holding the staff token (moderation routes); DOCENT_PULSE_STAFF_TOKEN in the environment also works.")
+    var staffTokenFile: String?
+
     @Option(help: "Reactions and reports one visitor may make per minute (beyond: 429 with Retry-After).")
     var reactionsPerMinute: Int = PulseRules.standard.reactionsPerMinute
 
@@ -81,10 +84,24 @@ struct Serve: AsyncParsableCommand {
         var logger = Logger(label: "docent-pulse")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .warning
         if let seed { try await Self.load(seed: seed, into: store) }
-        try await PulseServer.run(store: store, host: address.host, port: address.port, logger: logger) { port in
+        try await PulseServer.run(store: store, staffToken: try staffToken(), host: address.host, port: address.port, logger: logger) { port in
             // Written unbuffered: whoever started the service (a test, a script) waits for it.
             FileHandle.standardOutput.write(Data("docent-pulse listening on \(address.host):\(port)\n".utf8))
         }
+    }
+
+    /// The staff token: the file's first line, else the environment; at least 16 characters.
+    private func staffToken() throws -> String? {
+        var token: String?
+        if let staffTokenFile {
+            guard let data = FileManager.default.contents(atPath: staffTokenFile) else { throw ValidationError("--staff-token-file: cannot read \(staffTokenFile)") }
+            token = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            if token?.isEmpty ?? true { throw ValidationError("--staff-token-file: \(staffTokenFile) is empty") }
+        } else if let env = ProcessInfo.processInfo.environment["DOCENT_PULSE_STAFF_TOKEN"], !env.isEmpty {
+            token = env
+        }
+        if let t = token, t.utf8.count < 16 { throw ValidationError("the staff token must be at least 16 characters") }
+        return token
     }
 
     static func load(seed path: String, into store: some PulseStore) async throws {

@@ -12,7 +12,7 @@ final class PulseServiceProcess {
     var url: String { "http://127.0.0.1:\(port)" }
 
     /// Starts `docent-pulse serve ARGS --listen 127.0.0.1:0` and waits for its "listening" line.
-    init(_ arguments: [String]) throws {
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
         let binary = exe.deletingLastPathComponent().appendingPathComponent("docent-pulse")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
@@ -20,6 +20,7 @@ final class PulseServiceProcess {
         }
         process.executableURL = binary
         process.arguments = ["serve"] + arguments + ["--listen", "127.0.0.1:0"] + (ProcessInfo.processInfo.environment["DOCENT_PULSE_TEST_LOG"].map { ["--log-level", $0] } ?? [])
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe()
         process.standardOutput = out
         try process.run()
@@ -293,6 +294,43 @@ final class PulseServiceTests: XCTestCase {
         }
         let snap = try? await a.snapshot(viewer: alice.visitor, dayStart: Date(timeIntervalSince1970: 0), since: nil)
         XCTAssertNil(snap)
+    }
+
+    /// The moderation queue is the staff's: 401 without a token or with one that is nobody's,
+    /// 403 with a visitor's, the reported notes oldest first with the staff token (from the
+    /// environment or a file).
+    func testModerationQueueIsForStaffOnly() async throws {
+        service?.stop()
+        let staff = "staff-0123456789-abcdef"
+        service = try PulseServiceProcess(["--database", "sqlite:" + dbPath], environment: ["DOCENT_PULSE_STAFF_TOKEN": staff])
+        let a = try await guide(alice)
+        let b = try await guide(bob)
+        let first = NoteID(visitor: alice.visitor, sequence: 1)
+        let second = NoteID(visitor: alice.visitor, sequence: 2)
+        _ = try await a.post(NoteDraft(id: first, subject: .artwork(1), language: .english, text: "first"), as: alice)
+        _ = try await a.post(NoteDraft(id: second, subject: .artwork(1), language: .english, text: "second"), as: alice)
+        _ = try await a.post(NoteDraft(id: NoteID(visitor: alice.visitor, sequence: 3), subject: .artwork(1), language: .english, text: "fine"), as: alice)
+        try await b.report(second, true, as: bob)
+        try await b.report(first, true, as: bob)
+        XCTAssertEqual(try raw(.get, "/v1/moderation/queue").status, 401)
+        XCTAssertEqual(try raw(.get, "/v1/moderation/queue", token: "nobody00.aaaaaaaaaaaaaaaaaaaa").status, 401)
+        XCTAssertEqual(try raw(.get, "/v1/moderation/queue", token: "\(alice.visitor.rawValue).\(alice.secret)").status, 403)
+        let r = try raw(.get, "/v1/moderation/queue", token: staff)
+        XCTAssertEqual(r.status, 200)
+        let notes = try JSONParser.parse(r.body)["notes"]?.arrayValue ?? []
+        XCTAssertEqual(notes.compactMap { $0["id"]?.stringValue }, [first.key, second.key], "reported notes, oldest first, and only those")
+        XCTAssertEqual(notes.map { $0["reports"] }, [.integer(1), .integer(1)])
+        XCTAssertEqual(try raw(.post, "/v1/moderation/queue", token: staff).status, 405)
+
+        // The same token from a file; an empty file is refused at start.
+        service?.stop()
+        let file = tempDir + "/staff-token"
+        try (staff + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        service = try PulseServiceProcess(["--database", "sqlite:" + dbPath, "--staff-token-file", file])
+        XCTAssertEqual(try raw(.get, "/v1/moderation/queue", token: staff).status, 200)
+        service?.stop()
+        try "".write(toFile: file, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try PulseServiceProcess(["--database", "sqlite:" + dbPath, "--staff-token-file", file]))
     }
 
     func testServiceRefusesABadDatabaseArgument() throws {

@@ -344,4 +344,28 @@ final class PulseStoreConformanceTests: XCTestCase {
             XCTAssertEqual(later, PulseCounts(up: 1), name)
         }
     }
+
+    /// The staff's queue from both embedded stores: reported notes awaiting a decision, oldest
+    /// first, with their report counts; unreported notes are not in it.
+    func testModerationQueueListsReportedNotesOldestFirst() async throws {
+        let pg = try server()
+        let clock = MovableClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let sqlite = try SQLitePulseStore.open(path: tempDir + "/queue.sqlite", clock: { clock.now }).get()
+        let postgresStore = try await PostgresPulseStore.open(try PostgresPulseStore.Location.parse(pg.url(try pg.createDatabase())).get(), clock: { clock.now }).get()
+        defer { postgresStore.close() }
+        for (name, store) in [("SQLite", sqlite as any PulseServiceStore), ("PostgreSQL", postgresStore as any PulseServiceStore)] {
+            for c in everyone { try await store.register(c) }
+            let ids = (1...3).map { NoteID(visitor: alice.visitor, sequence: UInt64($0)) }
+            for (i, id) in ids.enumerated() {
+                _ = try await store.post(NoteDraft(id: id, subject: .artwork(1), language: .english, text: "note \(i)"), as: alice)
+                clock.advance(10)
+            }
+            try await store.report(ids[2], true, as: bob)
+            try await store.report(ids[0], true, as: bob)
+            try await store.report(ids[0], true, as: carol)
+            let queue = try await store.moderationQueue()
+            XCTAssertEqual(queue.map(\.id), [ids[0], ids[2]], name)
+            XCTAssertEqual(queue.map(\.reports), [2, 1], name)
+        }
+    }
 }

@@ -302,6 +302,15 @@ public final class SQLitePulseStore: PulseStore, Sendable {
         try read { db in try Self.counts(subject, db) }
     }
 
+    /// Reported notes awaiting a staff decision (none yet, or restored and reported again),
+    /// oldest first.
+    public func moderationQueue() throws(PulseStoreError) -> [PulseNote] {
+        try read { db in
+            try Row.fetchAll(db, sql: Self.noteColumns + " WHERE n.reports > 0 AND (n.decision IS NULL OR n.decision = 'restored') ORDER BY n.created, n.id")
+                .compactMap { Self.note($0) }
+        }
+    }
+
     // MARK: Upkeep and checks
 
     /// Deletes notes past retention (keeping highlights) with their reactions and reports, and
