@@ -524,6 +524,22 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
         }
     }
 
+    public func decide(_ note: NoteID, _ decision: StaffDecision) async throws(PulseStoreError) -> PulseNote {
+        try await write(nil) { (conn: PostgresConnection, now: Date, result: inout PulseNote?) in
+            let at = now.timeIntervalSince1970
+            let updated: Int32?
+            if decision == .restored {
+                updated = try await Self.one(
+                    conn.query("UPDATE note SET decision = 'restored', reports = 0, restored_at = \(at) WHERE id = \(note.key) RETURNING 1", logger: self.logger), Int32.self)
+            } else {
+                updated = try await Self.one(conn.query("UPDATE note SET decision = \(decision.rawValue) WHERE id = \(note.key) RETURNING 1", logger: self.logger), Int32.self)
+            }
+            guard updated != nil, let n = try await self.note(conn, id: note) else { throw PulseStoreError.noSuchNote(note) }
+            result = n
+            return true
+        }
+    }
+
     /// The store's version (tests; the snapshot carries it too).
     public func version() async throws(PulseStoreError) -> PulseVersion {
         try await read { conn in

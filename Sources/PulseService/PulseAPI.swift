@@ -40,6 +40,7 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
         router.delete("/v1/reports/**") { req, _ in await api.handle { try await api.report(req, false) } }
         router.post("/v1/plays/**") { req, _ in await api.handle { try await api.play(req) } }
         router.get("/v1/moderation/queue") { req, _ in await api.handle { try await api.moderationQueue(req) } }
+        router.put("/v1/moderation/notes/**") { req, _ in await api.handle { try await api.decide(req) } }
         return router
     }
 
@@ -143,6 +144,18 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
     func moderationQueue(_ req: Request) async throws -> Response {
         try await requireStaff(req)
         return json(200, PulseWire.notes(try await store.moderationQueue()))
+    }
+
+    /// `PUT /v1/moderation/notes/{note}` `{"decision": "removed" | "restored" | "pinned"}`.
+    func decide(_ req: Request) async throws -> Response {
+        try await requireStaff(req)
+        let key = try Self.rest(req, after: "/v1/moderation/notes/")
+        guard let note = NoteID(key: key) else { throw Failure(400, "bad_note", "not a note id: \(Self.shown(key))") }
+        let o = try PulseWire.object(try await Self.body(req), required: ["decision"])
+        guard let decision = StaffDecision(rawValue: try PulseWire.string(o, "decision")) else {
+            throw Failure(400, "bad_decision", "decision must be removed, restored or pinned")
+        }
+        return json(200, PulseWire.note(try await store.decide(note, decision)))
     }
 
     /// 401 without a token (or with one that is nobody's), 403 with a visitor's token.
@@ -288,7 +301,7 @@ struct MethodNotAllowed: RouterMiddleware {
     static let routes: [(path: String, methods: [HTTPRequest.Method])] = [
         ("/healthz", [.get]), ("/v1/visitors", [.post]), ("/v1/snapshot", [.get]),
         ("/v1/subjects/*", [.get]), ("/v1/reactions/*", [.put, .delete]), ("/v1/notes", [.get, .post]),
-        ("/v1/reports/*", [.put, .delete]), ("/v1/plays/*", [.post]), ("/v1/moderation/queue", [.get]),
+        ("/v1/reports/*", [.put, .delete]), ("/v1/plays/*", [.post]), ("/v1/moderation/queue", [.get]), ("/v1/moderation/notes/*", [.put]),
     ]
 
     static func allowed(_ path: String) -> [HTTPRequest.Method]? {

@@ -12,6 +12,10 @@ public protocol PulseServiceStore: PulseStore {
     /// Reported notes awaiting a staff decision (none yet, or restored and reported again),
     /// oldest first, with their report counts.
     func moderationQueue() async throws(PulseStoreError) -> [PulseNote]
+    /// A staff decision on a note: `removed` (agree with the reporters), `restored` (disagree:
+    /// the reports so far stop counting), `pinned` (keep it shown whatever reports and votes).
+    /// Answers the note as it is now.
+    func decide(_ note: NoteID, _ decision: StaffDecision) async throws(PulseStoreError) -> PulseNote
 }
 
 extension SQLitePulseStore: PulseServiceStore {}

@@ -321,6 +321,18 @@ final class PulseServiceTests: XCTestCase {
         XCTAssertEqual(notes.compactMap { $0["id"]?.stringValue }, [first.key, second.key], "reported notes, oldest first, and only those")
         XCTAssertEqual(notes.map { $0["reports"] }, [.integer(1), .integer(1)])
         XCTAssertEqual(try raw(.post, "/v1/moderation/queue", token: staff).status, 405)
+        // Staff agree with the reporters: the note is gone for everyone and leaves the queue.
+        let body = Array(#"{"decision": "removed"}"#.utf8)
+        XCTAssertEqual(try raw(.put, "/v1/moderation/notes/\(second.key)", body: body, token: "\(alice.visitor.rawValue).\(alice.secret)").status, 403)
+        let decided = try raw(.put, "/v1/moderation/notes/\(second.key)", body: body, token: staff)
+        XCTAssertEqual(decided.status, 200)
+        XCTAssertEqual(try JSONParser.parse(decided.body)["decision"]?.stringValue, "removed")
+        let listed = try await b.notes(on: .artwork(1), viewer: bob.visitor).map(\.id)
+        XCTAssertFalse(listed.contains(second))
+        let queue = try JSONParser.parse(try raw(.get, "/v1/moderation/queue", token: staff).body)["notes"]?.arrayValue ?? []
+        XCTAssertEqual(queue.compactMap { $0["id"]?.stringValue }, [first.key])
+        XCTAssertEqual(try raw(.put, "/v1/moderation/notes/\(second.key)", body: Array(#"{"decision": "maybe"}"#.utf8), token: staff).status, 400)
+        XCTAssertEqual(try raw(.put, "/v1/moderation/notes/alice000.77", body: body, token: staff).status, 404)
 
         // The same token from a file; an empty file is refused at start.
         service?.stop()

@@ -366,6 +366,31 @@ final class PulseStoreConformanceTests: XCTestCase {
             let queue = try await store.moderationQueue()
             XCTAssertEqual(queue.map(\.id), [ids[0], ids[2]], name)
             XCTAssertEqual(queue.map(\.reports), [2, 1], name)
+
+            // Decisions: a third report hides ids[0]; staff disagree: it is back, its reports
+            // no longer count, and it leaves the queue. Staff agree on ids[2]: gone for all.
+            try await store.report(ids[0], true, as: dave)
+            var shown = try await store.notes(on: .artwork(1), viewer: nil).map(\.id)
+            XCTAssertFalse(shown.contains(ids[0]), "\(name): three reports hide it")
+            let v0 = try await store.snapshot(viewer: nil, dayStart: clock.now, since: nil)?.version
+            let restored = try await store.decide(ids[0], .restored)
+            XCTAssertEqual(restored.decision, .restored, name)
+            XCTAssertEqual(restored.reports, 0, name)
+            let afterDecision = try await store.snapshot(viewer: nil, dayStart: clock.now, since: v0)
+            XCTAssertNotNil(afterDecision, "\(name): a decision did not change the version")
+            _ = try await store.decide(ids[2], .removed)
+            shown = try await store.notes(on: .artwork(1), viewer: nil).map(\.id)
+            XCTAssertEqual(shown.sorted(), [ids[0], ids[1]].sorted(), name)
+            let left = try await store.moderationQueue()
+            XCTAssertEqual(left.map(\.id), [], name)
+            // A report withdrawn after the restore takes nothing off (it no longer counted).
+            try await store.report(ids[0], false, as: dave)
+            let mismatches = try await store.recountMismatches()
+            XCTAssertEqual(mismatches, [], name)
+            do {
+                _ = try await store.decide(NoteID(visitor: alice.visitor, sequence: 99), .pinned)
+                XCTFail("\(name): a decision on a missing note")
+            } catch { XCTAssertEqual(error, .noSuchNote(NoteID(visitor: alice.visitor, sequence: 99)), name) }
         }
     }
 }

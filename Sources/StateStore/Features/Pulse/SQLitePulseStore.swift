@@ -311,6 +311,19 @@ public final class SQLitePulseStore: PulseStore, Sendable {
         }
     }
 
+    public func decide(_ note: NoteID, _ decision: StaffDecision) throws(PulseStoreError) -> PulseNote {
+        try write { db, now in
+            guard try Self.noteExists(note, db) else { throw PulseStoreError.noSuchNote(note) }
+            if decision == .restored {
+                try db.execute(sql: "UPDATE note SET decision = 'restored', reports = 0, restored_at = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, note.key])
+            } else {
+                try db.execute(sql: "UPDATE note SET decision = ? WHERE id = ?", arguments: [decision.rawValue, note.key])
+            }
+            guard let n = try Self.notes(db, id: note) else { throw PulseStoreError.noSuchNote(note) }
+            return (n, true)
+        }
+    }
+
     // MARK: Upkeep and checks
 
     /// Deletes notes past retention (keeping highlights) with their reactions and reports, and
