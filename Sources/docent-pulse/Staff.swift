@@ -1,0 +1,221 @@
+import ArgumentParser
+import DocentCore
+import Foundation
+import PulseService
+import StateStore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Where a staff command acts: a running service (with the staff token) or the store itself.
+struct StaffTarget: ParsableArguments {
+    @Option(help: "The service, as http://HOST:PORT (the staff token from DOCENT_PULSE_STAFF_TOKEN or --staff-token-file).")
+    var server: String?
+
+    @Option(help: "Or the store itself: sqlite:PATH or postgres://USER@HOST:PORT/DB.")
+    var database: String?
+
+    @Option(help: "A file holding the staff token (for --server).")
+    var staffTokenFile: String?
+
+    func validate() throws {
+        guard (server == nil) != (database == nil) else { throw ValidationError("give either --server URL or --database DB") }
+    }
+
+    /// The staff's view of Pulse, from the service or the store.
+    func connect() async throws -> any StaffConnection {
+        if let server {
+            var token = ProcessInfo.processInfo.environment["DOCENT_PULSE_STAFF_TOKEN"] ?? ""
+            if let staffTokenFile {
+                guard let data = FileManager.default.contents(atPath: staffTokenFile) else { throw ValidationError("--staff-token-file: cannot read \(staffTokenFile)") }
+                token = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            }
+            guard !token.isEmpty else { throw ValidationError("--server needs the staff token: DOCENT_PULSE_STAFF_TOKEN or --staff-token-file") }
+            var base = server
+            while base.hasSuffix("/") { base.removeLast() }
+            return HTTPStaff(base: base, token: token)
+        }
+        switch PulseServer.Database.parse(database ?? "") {
+        case .failure(let f): throw ValidationError(f.message)
+        case .success(.sqlite(let path)):
+            guard FileManager.default.fileExists(atPath: path) else { throw StaffFailure("no Pulse store at \(path)") }
+            switch SQLitePulseStore.open(path: path, clock: { Date() }) {
+            case .success(let s): return StoreStaff(store: s, closeStore: {})
+            case .failure(let f): throw StaffFailure(f.message)
+            }
+        case .success(.postgres(let location)):
+            switch await PostgresPulseStore.open(location, clock: { Date() }) {
+            case .success(let s): return StoreStaff(store: s, closeStore: { s.close() })
+            case .failure(let f): throw StaffFailure(f.message)
+            }
+        }
+    }
+}
+
+/// A one-line reason a staff command failed (exit status 1).
+struct StaffFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}
+
+protocol StaffConnection: Sendable {
+    func queue() async throws -> [PulseNote]
+    func decide(_ note: NoteID, _ decision: StaffDecision) async throws -> PulseNote
+    func recount() async throws -> [String]
+    func close()
+}
+
+struct StoreStaff: StaffConnection {
+    let store: any PulseServiceStore
+    let closeStore: @Sendable () -> Void
+    func queue() async throws -> [PulseNote] { try await store.moderationQueue() }
+    func decide(_ note: NoteID, _ decision: StaffDecision) async throws -> PulseNote { try await store.decide(note, decision) }
+    func recount() async throws -> [String] { try await store.recountMismatches() }
+    func close() { closeStore() }
+}
+
+/// The service's staff routes over HTTP.
+struct HTTPStaff: StaffConnection {
+    let base: String
+    let token: String
+
+    func queue() async throws -> [PulseNote] {
+        try PulseWire.readNotes(try await call("GET", "/v1/moderation/queue", body: nil))
+    }
+
+    func decide(_ note: NoteID, _ decision: StaffDecision) async throws -> PulseNote {
+        let body = PulseWire.encode(PulseWire.fields([("decision", .string(decision.rawValue))]))
+        return try PulseWire.readNote(try JSONParser.parse(try await call("PUT", "/v1/moderation/notes/\(note.key)", body: body), maxDepth: 8))
+    }
+
+    func recount() async throws -> [String] {
+        throw StaffFailure("recount runs against the store: use --database (it reads every row)")
+    }
+
+    func close() {}
+
+    private func call(_ method: String, _ path: String, body: [UInt8]?) async throws -> [UInt8] {
+        guard let url = URL(string: base + path) else { throw StaffFailure("not a URL: \(base)") }
+        var request = URLRequest(url: url, timeoutInterval: 15)
+        request.httpMethod = method
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        if let body {
+            request.httpBody = Data(body)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, response): (Data, URLResponse)
+        do {
+            (data, response) = try await URLSession.shared.data(for: request)
+        } catch {
+            throw StaffFailure("cannot reach the Pulse service at \(base) (\(error.localizedDescription))")
+        }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard status == 200 else {
+            let said = (try? JSONParser.parse([UInt8](data), maxDepth: 4))?["error"]?.stringValue ?? "HTTP \(status)"
+            switch status {
+            case 401, 403: throw StaffFailure("the service refused the staff token (\(said))")
+            default: throw StaffFailure(said)
+            }
+        }
+        return [UInt8](data)
+    }
+}
+
+/// Runs a staff command's body, turning a failure into one line on standard error and exit 1.
+func staffRun(_ target: StaffTarget, _ body: (any StaffConnection) async throws -> Void) async throws {
+    let connection: any StaffConnection
+    do {
+        connection = try await target.connect()
+    } catch let e as StaffFailure {
+        FileHandle.standardError.write(Data("docent-pulse: \(e.description)\n".utf8))
+        throw ExitCode(1)
+    }
+    defer { connection.close() }
+    do {
+        try await body(connection)
+    } catch let e as StaffFailure {
+        FileHandle.standardError.write(Data("docent-pulse: \(e.description)\n".utf8))
+        throw ExitCode(1)
+    } catch let e as PulseStoreError {
+        FileHandle.standardError.write(Data("docent-pulse: \(PulseWire.error(e).body["error"]?.stringValue ?? "\(e)")\n".utf8))
+        throw ExitCode(1)
+    } catch let e as PulseWire.Problem {
+        FileHandle.standardError.write(Data("docent-pulse: the service answered something unreadable (\(e.message))\n".utf8))
+        throw ExitCode(1)
+    }
+}
+
+/// One line per note: id, reports, subject, decision, then the text (printable only).
+func describe(_ n: PulseNote) -> String {
+    let text = String(n.text.unicodeScalars.map { $0.value < 0x20 || ($0.value >= 0x7F && $0.value < 0xA0) ? "?" : Character($0) })
+    return "\(n.id.key)\t\(n.reports) report\(n.reports == 1 ? "" : "s")\t\(n.subject.key)\t\(n.decision?.rawValue ?? "-")\t\(text)"
+}
+
+struct Queue: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List reported notes awaiting a decision, oldest first.")
+    @OptionGroup var target: StaffTarget
+
+    func run() async throws {
+        try await staffRun(target) { c in
+            let notes = try await c.queue()
+            if notes.isEmpty { print("The moderation queue is empty.") }
+            for n in notes { print(describe(n)) }
+        }
+    }
+}
+
+/// agree / disagree / keep: one decision on one note.
+protocol DecisionCommand: AsyncParsableCommand {
+    static var decision: StaffDecision { get }
+    var target: StaffTarget { get }
+    var note: String { get }
+}
+
+extension DecisionCommand {
+    func run() async throws {
+        guard let id = NoteID(key: note) else { throw ValidationError("not a note id: '\(note)' (VISITOR.SEQ, as `queue` lists them)") }
+        try await staffRun(target) { c in
+            print(describe(try await c.decide(id, Self.decision)))
+        }
+    }
+}
+
+struct Agree: DecisionCommand {
+    static let configuration = CommandConfiguration(abstract: "Agree with the reporters: the note is removed for everyone.")
+    static let decision = StaffDecision.removed
+    @OptionGroup var target: StaffTarget
+    @Argument(help: "The note's id (VISITOR.SEQ).") var note: String
+}
+
+struct Disagree: DecisionCommand {
+    static let configuration = CommandConfiguration(abstract: "Disagree: the note is shown again and its reports so far stop counting.")
+    static let decision = StaffDecision.restored
+    @OptionGroup var target: StaffTarget
+    @Argument(help: "The note's id (VISITOR.SEQ).") var note: String
+}
+
+struct Keep: DecisionCommand {
+    static let configuration = CommandConfiguration(abstract: "Keep the note shown whatever reports and votes it gets.")
+    static let decision = StaffDecision.pinned
+    @OptionGroup var target: StaffTarget
+    @Argument(help: "The note's id (VISITOR.SEQ).") var note: String
+}
+
+struct Recount: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Recompute every count from the rows and say where a kept count differs (exit 1 if any does).")
+    @OptionGroup var target: StaffTarget
+
+    func run() async throws {
+        try await staffRun(target) { c in
+            let mismatches = try await c.recount()
+            if mismatches.isEmpty {
+                print("Every count equals its recount.")
+                return
+            }
+            for m in mismatches { print(m) }
+            throw StaffFailure("\(mismatches.count) count\(mismatches.count == 1 ? "" : "s") differ from the rows")
+        }
+    }
+}
