@@ -9,7 +9,11 @@ final class PulseSharingTests: EndToEndTestCase {
     let crossGuide: TimeInterval = 20
 
     func startVisitor(_ pulseFile: String) throws -> TmuxSession {
-        let s = try start(command: TmuxSession.guideCommand(extra: ["--pulse", "sqlite:" + pulseFile]), home: try makeTemporaryDirectory())
+        try startVisitor(pulse: "sqlite:" + pulseFile)
+    }
+
+    func startVisitor(pulse: String) throws -> TmuxSession {
+        let s = try start(command: TmuxSession.guideCommand(extra: ["--pulse", pulse]), home: try makeTemporaryDirectory())
         try dismissFirstRun(s)
         // The store has answered once Home shows what is popular (SampleData's seed).
         try s.waitFor(try UIStrings.get("en", "pulse.popular.title"))
@@ -53,6 +57,33 @@ final class PulseSharingTests: EndToEndTestCase {
         try b.waitFor(note)
     }
 
+    /// Two guides on a `docent-pulse` service (as on two machines): A's like and note reach B
+    /// within 10 s of being sent, through the service's conditional polling.
+    func testTwoGuidesOnOneServiceSeeEachOtherWithinTenSeconds() throws {
+        let dir = try makeTemporaryDirectory()
+        let service = try PulseService(database: "sqlite:" + dir.appendingPathComponent("service.sqlite").path)
+        defer { service.stop() }
+        let a = try startVisitor(pulse: service.url)
+        let b = try startVisitor(pulse: service.url)
+        let note = "Seen across machines 看"
+        try openBox(b)
+        try openBox(a)
+        try a.sendKeys("1")
+        try a.waitFor(try UIStrings.get("en", "pulse.reacted"), try UIStrings.fill("en", "pulse.likes", ["n": "1"]))
+        try a.sendKeys("4")
+        try a.waitFor(try UIStrings.prefix("en", "pulse.editor.title"))
+        try a.sendLiteral(note)
+        try a.sendKeys("Enter")
+        try a.waitFor(try UIStrings.get("en", "pulse.noteSent"))
+        // B's open box fills in by itself: one like and one note, within 10 s.
+        try b.waitUntil("B's box with ♥ 1 and one note within 10 s", timeout: 10) { screen in
+            screen.contains((try? UIStrings.fill("en", "pulse.likes", ["n": "1"])) ?? "?")
+                && screen.contains((try? UIStrings.fill("en", "pulse.read", ["count": "1"])) ?? "?")
+        }
+        try readNotes(b)
+        try b.waitFor(note)
+    }
+
     func testThreeReportersHideANoteForAFourth() throws {
         let shared = try makeTemporaryDirectory().appendingPathComponent("pulse.sqlite").path
         let writer = try startVisitor(shared)
@@ -88,5 +119,43 @@ final class PulseSharingTests: EndToEndTestCase {
         try readNotes(fourth)
         try fourth.waitFor(try UIStrings.prefix("en", "pulse.notes.none"))
         XCTAssertFalse(try fourth.screen().contains(note))
+    }
+}
+
+/// The real `docent-pulse` on a free port with SampleData's seed, for the guides to share.
+final class PulseService {
+    let process = Process()
+    let url: String
+
+    init(database: String) throws {
+        let binary = Repo.root.appendingPathComponent(".build/debug/docent-pulse").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else { throw E2EError("docent-pulse is missing at \(binary): run `swift build`") }
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = [
+            "serve", "--database", database, "--listen", "127.0.0.1:0", "--seed", Repo.root.appendingPathComponent("SampleData/pulse/seed.json").path,
+        ]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        var line: [UInt8] = []
+        while true {
+            let byte = out.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte.first == 0x0A { break }
+            line.append(contentsOf: byte)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("docent-pulse listening on "), let port = text.split(separator: ":").last.flatMap({ Int($0) }) else {
+            process.terminate()
+            throw E2EError("docent-pulse did not start: '\(text)'")
+        }
+        url = "http://127.0.0.1:\(port)"
+        let handle = out.fileHandleForReading
+        Thread.detachNewThread { _ = handle.readDataToEndOfFile() }
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
     }
 }
