@@ -84,6 +84,8 @@ let package = Package(
         .executableTarget(name: "docent-map-bench", dependencies: ["DocentCore", "DocentUI", "MapRaster"]),
         // `scripts/bench-search.sh`: per-keystroke search latency against SQLite FTS5.
         .executableTarget(name: "docent-search-bench", dependencies: ["DocentCore", "ScriptConversion"]),
+        // `scripts/bench.sh` Pulse section: a reaction stored and on screen, against sqlite3's upsert.
+        .executableTarget(name: "docent-pulse-bench", dependencies: ["DocentCore", "DocentUI", "StateStore"]),
 
         // `send`, the one way reducer tests drive the reducer: it needs only the core, so the
         // core's own tests use it without the UI.

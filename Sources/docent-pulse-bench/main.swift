@@ -1,0 +1,115 @@
+import DocentCore
+import DocentUI
+import Foundation
+import StateStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `make bench` (issue 12): a reaction stored and reflected on screen, on the embedded store.
+///
+///   docent-pulse-bench APPDATA STRINGS_DIR DB [N]
+///
+/// Each round is what the guide does for `1` in the Pulse box: the reducer's action, the
+/// runner's `react` on the SQLite store (one immediate transaction, WAL), the answer back into
+/// the reducer, and the frame drawn, checked to show the new count. Rounds alternate like and
+/// withdraw on the museum, N rounds after 20 warm-up ones; prints `pulse-embedded p50 p99`
+/// in microseconds. The anchor (scripts/bench.sh) is the same row's `INSERT … ON CONFLICT`
+/// through the `sqlite3` command on the same file, timed by sqlite3 itself.
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("docent-pulse-bench: \(message)\n".utf8))
+    exit(1)
+}
+
+func monotonicNanos() -> UInt64 {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+}
+
+let args = CommandLine.arguments
+guard args.count >= 4 else { fail("usage: docent-pulse-bench APPDATA STRINGS_DIR DB [N]") }
+let rounds = args.count > 4 ? Int(args[4]) ?? 500 : 500
+guard let data = FileManager.default.contents(atPath: args[1]) else { fail("cannot read \(args[1])") }
+let app: AppData
+switch AppDataReader.read([UInt8](data), source: args[1]) {
+case .success(let a): app = a
+case .failure(let e): fail("\(args[1]) does not read: \(e)")
+}
+var tables: [Language: [String: String]] = [:]
+if let d = FileManager.default.contents(atPath: args[2] + "/en.json"), let o = try? JSONSerialization.jsonObject(with: d) as? [String: String] {
+    tables[.english] = o
+}
+guard !tables.isEmpty else { fail("no strings in \(args[2])") }
+
+// The store as the guide opens it, limits lifted (the bench measures the path, not the limiter).
+var rules = PulseRules.standard
+rules.reactionsPerMinute = 1_000_000
+let store: SQLitePulseStore
+switch SQLitePulseStore.open(path: args[3], rules: rules, clock: { Date() }) {
+case .success(let s): store = s
+case .failure(let f): fail(f.message)
+}
+let creds = VisitorCredentials(visitor: VisitorID("benchvisitor01")!, secret: "bench-secret-0123456789")
+
+/// The runner's way of waiting for an async store call (it runs them off the loop thread too).
+func blocking<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
+    let done = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) var out: T?
+    Task {
+        out = await work()
+        done.signal()
+    }
+    done.wait()
+    return out!
+}
+
+let size = Size(width: 80, height: 24)
+var state = AppState(source: args[1], catalog: StringCatalog(tables: tables), now: Date(), features: Registry.features)
+_ = Reducer.reduce(&state, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
+_ = Reducer.reduce(&state, .documentLoaded(.success(Museum(app)), note: nil))
+let vp = RootView.viewport(for: size)
+_ = Reducer.reduce(&state, .viewportChanged(rows: vp.rows, width: vp.width))
+state.overlay = nil
+state.messageQueue = []
+let registered = blocking { () async -> Result<VisitorCredentials, PulseStoreError> in
+    do { try await store.register(creds) } catch { return .failure(error as? PulseStoreError ?? .unavailable("\(error)")) }
+    return .success(creds)
+}
+_ = Reducer.reduce(&state, .pulse(.opened(registered)))
+let snapshot = blocking { () async -> Result<PulseSnapshot?, PulseStoreError> in
+    do { return .success(try await store.snapshot(viewer: creds.visitor, dayStart: Date(), since: nil)) } catch { return .failure(error as? PulseStoreError ?? .unavailable("\(error)")) }
+}
+_ = Reducer.reduce(&state, .pulse(.checked(snapshot)))
+_ = Reducer.reduce(&state, .pulse(.open))
+guard case .feature = state.overlay else { fail("the Pulse box did not open on Home") }
+
+var samples: [Double] = []
+for round in 0..<(rounds + 20) {
+    let start = monotonicNanos()
+    let effects = Reducer.reduce(&state, .pulse(.choose(1)))
+    var reacted = false
+    for e in effects {
+        guard case .feature(let v) = e, let p = v.as(PulseEffect.self), case .react(let value, let subject, let c) = p else { continue }
+        let answer = blocking { () async -> Result<PulseCounts, PulseStoreError> in
+            do { return .success(try await store.react(value, on: subject, as: c)) } catch { return .failure(error as? PulseStoreError ?? .unavailable("\(error)")) }
+        }
+        guard case .success = answer else { fail("the store refused: \(answer)") }
+        _ = Reducer.reduce(&state, .pulse(.reacted(subject, answer)))
+        reacted = true
+    }
+    guard reacted else { fail("choosing 1 in the box did not react (round \(round))") }
+    let screen = RootView.render(state, size: size)
+    let liked = round % 2 == 0
+    let text = (0..<size.height).map(screen.row).joined(separator: "\n")
+    let expected = (tables[.english]?["pulse.likes"] ?? "♥ {n}").replacingOccurrences(of: "{n}", with: liked ? "1" : "0")
+    if liked, !text.contains(expected) { fail("round \(round): the frame does not show '\(expected)'") }
+    let elapsed = Double(monotonicNanos() - start) / 1000
+    if round >= 20 { samples.append(elapsed) }
+}
+samples.sort()
+let p50 = samples[samples.count / 2]
+let p99 = samples[min(samples.count - 1, Int(Double(samples.count) * 0.99))]
+print(String(format: "pulse-embedded %.1f %.1f", p50, p99))
