@@ -69,6 +69,35 @@ final class PulseTests: XCTestCase {
         XCTAssertEqual(RootView.render(s, size: big), before, "no change, the same frame (so no bytes to the terminal)")
     }
 
+    /// A check that cannot reach the store says so above the status line (in the visitor's
+    /// language) until one succeeds; a refusal (bad identity) is not "offline".
+    func testAnUnreachableStoreIsSaidUntilACheckSucceeds() {
+        var s = ready()
+        send(&s, .pulse(.check), effects: [.timer(PulseFeature.checkTimer, milliseconds: 5000, action: .pulse(.check)), .pulse(.check(viewer: creds.visitor, dayStart: PulseFeature.dayStart(s), since: PulseVersion(3)))]) {
+            $0.pulse.checking = true
+        }
+        send(&s, .pulse(.checked(.failure(.unavailable("Pulse at http://pulse.local: connection refused"))))) {
+            $0.pulse.checking = false
+            $0.pulse.offline = true
+        }
+        let line = s.strings("pulse.offline")
+        XCTAssertEqual(PulseFeature.rows(for: .aboveStatus, s).map(\.text), [line])
+        for (lang, size, name) in [(Language.english, big, "pulse-offline-80x24"), (.english, small, "pulse-offline-40x12"), (.korean, big, "pulse-offline-ko-80x24")] {
+            var t = s
+            t.language = lang
+            prepare(&t, .viewportChanged(rows: RootView.viewport(for: size).rows, width: RootView.viewport(for: size).width))
+            assertSnapshot(RootView.render(t, size: size), named: name)
+        }
+        s.pulse.checking = true
+        send(&s, .pulse(.checked(.failure(.badCredentials)))) { $0.pulse.checking = false }
+        s.pulse.checking = true
+        send(&s, .pulse(.checked(.success(nil)))) {
+            $0.pulse.checking = false
+            $0.pulse.offline = false
+        }
+        XCTAssertEqual(PulseFeature.rows(for: .aboveStatus, s).map(\.text), [])
+    }
+
     func testFOpensTheBoxForWhatIsOpen() {
         var s = ready()
         XCTAssertEqual(key(&s, .char("f")), [])

@@ -38,6 +38,9 @@ public struct PulseState: Equatable, Sendable {
     public var snapshot: PulseSnapshot?
     /// A change check is under way (one at a time).
     public var checking = false
+    /// The last check could not reach the store (a service down, the network gone): said above
+    /// the status line until a check succeeds again.
+    public var offline = false
     /// The highlighted choice of the Pulse box (0…4).
     public var boxSelection = 0
     /// The note being written, for `draftSubject`; kept when the editor is closed with Esc.
@@ -279,13 +282,19 @@ public enum PulseFeature: Feature {
         case .checked(let result):
             state.pulse.checking = false
             switch result {
-            case .success(nil): return []
+            case .success(nil):
+                state.pulse.offline = false
+                return []
             case .success(let snap?):
+                state.pulse.offline = false
                 state.pulse.snapshot = snap
                 // Something changed: the open notes list is read again.
                 if case .notes(let s)? = overlay(in: state) { return [effect(.loadNotes(s, viewer: state.pulse.identity?.credentials.visitor))] }
                 return []
-            case .failure: return []  // the next check tries again; nothing on screen changes
+            case .failure(let e):
+                // The next check tries again; meanwhile the visitor is told (not for a refusal).
+                if case .unavailable = e { state.pulse.offline = true }
+                return []
             }
         case .reacted(let subject, let result):
             switch result {

@@ -211,7 +211,9 @@ extension PulseFeature {
     /// The banner for this page: the first active one (by id) whose patterns match the tab or
     /// the page's subject.
     static func bannerRows(_ state: AppState) -> [Row] {
-        guard let snap = state.pulse.snapshot, state.museum != nil else { return [] }
+        guard state.museum != nil else { return [] }
+        if state.pulse.offline { return [Row(.note, state.strings("pulse.offline"), mark: bannerMark)] }
+        guard let snap = state.pulse.snapshot else { return [] }
         let route = state.page.route
         var keys = ["tab:\(state.tab.rawValue)"]
         if let s = pageSubject(route) { keys += expand(s, state) }
