@@ -24,7 +24,9 @@ final class PulseSchemathesisTests: XCTestCase {
         let result = AudioTestSupport.run(
             "/usr/bin/env",
             [
-                "python3", "-m", "schemathesis.cli", "run", spec, "--url", service.url, "--checks", "all", "--max-examples", "25",
+                // In the temporary directory: schemathesis keeps its example databases in the
+                // working directory, which must not be the repository.
+                "-C", dir, "python3", "-m", "schemathesis.cli", "run", spec, "--url", service.url, "--checks", "all", "--max-examples", "25",
                 "--seed", "20261125", "--header", "Authorization: Bearer \(token)", "--no-color",
             ], timeout: 600)
         XCTAssertEqual(result.status, 0, "schemathesis found contract violations:\n\(result.output.suffix(6000))")
