@@ -13,7 +13,8 @@ struct Docent: ParsableCommand {
             With no subcommand, docent opens the guide. Its options:
               --data <path|url>       the museum's appData.json (default: `data` in the
                                       configuration, else the bundled SampleData)
-              --lang <en|es|zh>       the interface language
+              --lang <tag>            the interface language: en, es, fr, ko, zh
+                                      (Simplified) or zh-Hant (Traditional)
               --config <file>         the configuration (default:
                                       $XDG_CONFIG_HOME/docent/config.toml)
               --hyperlinks <mode>     clickable links: auto, always or never

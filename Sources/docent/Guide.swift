@@ -16,7 +16,7 @@ struct Guide: ParsableCommand {
     @Option(help: "Path or URL of the appData.json (default: the configuration's `data`, else the bundled SampleData).")
     var data: String?
 
-    @Option(help: "Interface language: en, es or zh.")
+    @Option(help: "Interface language: en, es, fr, ko, zh (Simplified) or zh-Hant (Traditional).")
     var lang: String?
 
     @Option(help: "Configuration file (default: $XDG_CONFIG_HOME/docent/config.toml).")
