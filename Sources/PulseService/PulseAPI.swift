@@ -114,7 +114,8 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
         let draft = try PulseWire.draft(try await Self.body(req))
         guard draft.id.visitor == creds.visitor else { throw Failure(403, "not_yours", "a note's id must start with your visitor id") }
         switch try await store.post(draft, as: creds) {
-        case .created(let n): return json(201, PulseWire.note(n))
+        // A server's store keeps what it is given (only the guide's outbox queues).
+        case .created(let n), .queued(let n): return json(201, PulseWire.note(n))
         case .alreadyStored(let n): return json(200, PulseWire.note(n))
         }
     }

@@ -191,6 +191,27 @@ final class PulseTests: XCTestCase {
         }
     }
 
+    /// Offline, the outbox keeps the note: the editor closes as for a sent note, and the visitor
+    /// is told it will go when Pulse is back.
+    func testANoteKeptInTheOutboxSaysItWillBeSent() {
+        var s = ready()
+        _ = key(&s, .char("f"))
+        _ = key(&s, .char("4"))
+        prepare(&s, .pulse(.typed("Kept for later")))
+        _ = key(&s, .enter)
+        let seq = UInt64(s.now.timeIntervalSince1970 * 1000)
+        let kept = PulseNote(id: NoteID(visitor: creds.visitor, sequence: seq), subject: .museum, language: .english, text: "Kept for later", createdAt: s.now)
+        send(&s, .pulse(.posted(.success(.queued(kept))))) {
+            $0.pulse.sending = false
+            $0.pulse.draft = ""
+            $0.pulse.cursor = 0
+            $0.pulse.draftSubject = nil
+            $0.banner = Banner(.key("pulse.noteQueued"))
+            $0.overlay = nil
+            $0.pulse.snapshot?.noteCounts[.museum] = 3
+        }
+    }
+
     func testEmptyNoteIsNotSent() {
         var s = ready()
         _ = key(&s, .char("f"))

@@ -311,12 +311,16 @@ public enum PulseFeature: Feature {
             case .success(let outcome):
                 let note: PulseNote
                 switch outcome {
-                case .created(let n), .alreadyStored(let n): note = n
+                case .created(let n), .alreadyStored(let n):
+                    note = n
+                    state.banner = Banner(.key("pulse.noteSent"))
+                case .queued(let n):
+                    note = n
+                    state.banner = Banner(.key("pulse.noteQueued"))
                 }
                 state.pulse.draft = ""
                 state.pulse.cursor = 0
                 state.pulse.draftSubject = nil
-                state.banner = Banner(.key("pulse.noteSent"))
                 if case .editor? = overlay(in: state) { state.overlay = nil }
                 state.pulse.snapshot?.noteCounts[note.subject, default: 0] += 1
                 return []

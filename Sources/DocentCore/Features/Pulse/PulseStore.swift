@@ -58,6 +58,9 @@ public enum PostOutcome: Hashable, Sendable {
     case created(PulseNote)
     /// The same id and text were stored before (a retry): nothing new.
     case alreadyStored(PulseNote)
+    /// Kept in the guide's outbox while the store cannot be reached; sent when it can
+    /// (`OutboxPulseStore`). The note as its writer sees it meanwhile.
+    case queued(PulseNote)
 }
 
 /// Why a store refused or failed. Each case has a sentence for the visitor.
