@@ -38,7 +38,9 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
         self.store = store
         self.options = options
         self.writesAllowed = writesAllowed
-        let context = RunnerContext(fetcher: fetcher, environment: environment, background: { [unowned self] work in self.background(work) })
+        let statePath = writesAllowed ? (store as? SQLiteSettingsStore)?.path : nil
+        let context = RunnerContext(
+            fetcher: fetcher, environment: environment, statePath: statePath, background: { [unowned self] work in self.background(work) })
         for r in Runners.all(context) { runners[r.feature] = r }
     }
 

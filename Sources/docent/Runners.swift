@@ -9,6 +9,9 @@ import StateStore
 struct RunnerContext: Sendable {
     let fetcher: CurlFetcher
     let environment: [String: String]
+    /// The state database when it can be written (features keep what must survive a restart
+    /// there, as Pulse's outbox); nil when it cannot.
+    let statePath: String?
     let background: @Sendable (@escaping @Sendable () -> Void) -> Void
 }
 

@@ -11,15 +11,16 @@ final class PulseServiceProcess {
     let port: Int
     var url: String { "http://127.0.0.1:\(port)" }
 
-    /// Starts `docent-pulse serve ARGS --listen 127.0.0.1:0` and waits for its "listening" line.
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `docent-pulse serve ARGS --listen LISTEN` (a free port by default) and waits for
+    /// its "listening" line.
+    init(_ arguments: [String], environment: [String: String] = [:], listen: String = "127.0.0.1:0") throws {
         let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
         let binary = exe.deletingLastPathComponent().appendingPathComponent("docent-pulse")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw NSError(domain: "PulseServiceProcess", code: 2, userInfo: [NSLocalizedDescriptionKey: "no docent-pulse next to the tests at \(binary.path): run `swift build` first"])
         }
         process.executableURL = binary
-        process.arguments = ["serve"] + arguments + ["--listen", "127.0.0.1:0"] + (ProcessInfo.processInfo.environment["DOCENT_PULSE_TEST_LOG"].map { ["--log-level", $0] } ?? [])
+        process.arguments = ["serve"] + arguments + ["--listen", listen] + (ProcessInfo.processInfo.environment["DOCENT_PULSE_TEST_LOG"].map { ["--log-level", $0] } ?? [])
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe()
         process.standardOutput = out

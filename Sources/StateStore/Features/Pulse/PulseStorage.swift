@@ -4,7 +4,7 @@ import GRDB
 
 /// The visitor's Pulse identity in the state database: id, secret and the next note sequence
 /// (one row), and the visitors whose notes this one hides (the shared Pulse file holds no
-/// one's settings).
+/// one's settings); and the outbox of writes waiting for the Pulse service (`SQLitePulseOutbox`).
 public struct PulseStorage: FeatureStorage {
     public typealias Core = PulseFeature
     public init() {}
@@ -20,6 +20,14 @@ public struct PulseStorage: FeatureStorage {
             FeatureMigration("v5-pulse-hidden") { db in
                 try db.execute(sql: """
                     CREATE TABLE pulse_hidden (position INTEGER PRIMARY KEY, visitor TEXT NOT NULL UNIQUE, sample TEXT NOT NULL);
+                    """)
+            },
+            // Writes waiting for the Pulse service (`SQLitePulseOutbox`), one per key.
+            FeatureMigration("v6-pulse-outbox") { db in
+                try db.execute(sql: """
+                    CREATE TABLE pulse_outbox (
+                        key TEXT PRIMARY KEY, sequence INTEGER NOT NULL, kind TEXT NOT NULL, subject TEXT, value INTEGER, note TEXT,
+                        language TEXT, text TEXT, reported INTEGER, visitor TEXT NOT NULL, secret TEXT NOT NULL, queued_at REAL NOT NULL);
                     """)
             },
         ]

@@ -16,9 +16,11 @@ struct PulseRunner: FeatureRunner {
     func run(_ effect: PulseEffect, mailbox: Mailbox) {
         let holder = self.holder
         let env = context.environment
+        let statePath = context.statePath
         context.background {
             if case .open(let location, let identity, let seed) = effect {
-                mailbox.post(.pulse(.opened(Self.open(location, identity: identity, seed: seed, environment: env, holder: holder))))
+                let opened = Self.open(location, identity: identity, seed: seed, environment: env, statePath: statePath, holder: holder)
+                mailbox.post(.pulse(.opened(opened)))
                 return
             }
             guard let store = holder.store else { return }
@@ -44,14 +46,19 @@ struct PulseRunner: FeatureRunner {
         }
     }
 
-    static func open(_ location: PulseLocation, identity: VisitorCredentials?, seed: String?, environment: [String: String], holder: StoreHolder) -> Result<VisitorCredentials, PulseStoreError> {
+    static func open(
+        _ location: PulseLocation, identity: VisitorCredentials?, seed: String?, environment: [String: String], statePath: String?, holder: StoreHolder
+    ) -> Result<VisitorCredentials, PulseStoreError> {
         let path: String
         switch location {
         case .defaultFile: path = SQLitePulseStore.defaultPath(environment: environment)
         case .sqlite(let p): path = p
         case .service(let url):
             // The service keeps its own upkeep and seed; the guide only registers its identity.
-            let store = HTTPPulseStore(baseURL: url)
+            // Writes wait in the state database's outbox until the service has them (in memory
+            // when that database cannot be written: then they last as long as the guide).
+            let outbox: any PulseOutbox = statePath.flatMap { try? SQLitePulseOutbox.open(path: $0).get() } ?? MemoryPulseOutbox()
+            let store = OutboxPulseStore(store: HTTPPulseStore(baseURL: url), outbox: outbox, clock: { Date() })
             holder.store = store
             return wait { await register(identity, in: store) }
         }

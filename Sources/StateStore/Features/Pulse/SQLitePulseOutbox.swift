@@ -1,0 +1,119 @@
+import DocentCore
+import Foundation
+import GRDB
+
+/// The guide's Pulse outbox in the state database (`pulse_outbox`, made by `PulseStorage`'s
+/// migration): a write made while the Pulse service cannot be reached is on disk before the
+/// visitor is answered, and is sent by the next guide that runs with this state database, so
+/// nothing acknowledged is lost to a quit, a crash or a reboot.
+public final class SQLitePulseOutbox: PulseOutbox, Sendable {
+    public let path: String
+    private let dbQueue: DatabaseQueue
+
+    private init(path: String, dbQueue: DatabaseQueue) {
+        self.path = path
+        self.dbQueue = dbQueue
+    }
+
+    /// Opens the state database the settings store has already created and migrated.
+    public static func open(path: String) -> Result<SQLitePulseOutbox, LoadFailure> {
+        var config = Configuration()
+        config.journalMode = .wal
+        config.busyMode = .timeout(SQLiteSettingsStore.busyTimeout)
+        config.label = "docent.outbox"
+        do {
+            let q = try DatabaseQueue(path: path, configuration: config)
+            guard try q.read({ db in try db.tableExists("pulse_outbox") }) else {
+                return .failure(LoadFailure("the state database \(path) has no Pulse outbox yet (it could not be upgraded)"))
+            }
+            return .success(SQLitePulseOutbox(path: path, dbQueue: q))
+        } catch {
+            return .failure(SQLiteSettingsStore.failure(error, path: path, doing: "open"))
+        }
+    }
+
+    public func put(_ write: PulseWrite, as credentials: VisitorCredentials, at: Date) throws(PulseStoreError) -> PulseOutboxEntry {
+        try run("keep a Pulse write in") { db in
+            let sequence = (try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(sequence), 0) + 1 FROM pulse_outbox")) ?? 1
+            var subject: String?, value: Int?, note: String?, language: String?, text: String?, reported: Bool?
+            let kind: String
+            switch write {
+            case .react(let v, let s):
+                kind = "react"
+                subject = s.key
+                value = v?.rawValue
+            case .post(let d):
+                kind = "post"
+                subject = d.subject.key
+                note = d.id.key
+                language = d.language.code
+                text = d.text
+            case .report(let n, let on):
+                kind = "report"
+                note = n.key
+                reported = on
+            }
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO pulse_outbox (key, sequence, kind, subject, value, note, language, text, reported, visitor, secret, queued_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    write.key, sequence, kind, subject, value, note, language, text, reported, credentials.visitor.rawValue, credentials.secret,
+                    at.timeIntervalSince1970,
+                ])
+            return PulseOutboxEntry(sequence: sequence, write: write, credentials: credentials, queuedAt: at)
+        }
+    }
+
+    public func pending() throws(PulseStoreError) -> [PulseOutboxEntry] {
+        try run("read the Pulse writes waiting in") { db in
+            // A row that cannot be read (written by a newer guide, or damaged) is skipped, not
+            // fatal: the others still go.
+            try GRDB.Row.fetchAll(db, sql: "SELECT * FROM pulse_outbox ORDER BY sequence").compactMap(Self.entry)
+        }
+    }
+
+    public func remove(_ entry: PulseOutboxEntry) throws(PulseStoreError) {
+        try run("remove a sent Pulse write from") { db in
+            try db.execute(sql: "DELETE FROM pulse_outbox WHERE key = ? AND sequence = ?", arguments: [entry.write.key, entry.sequence])
+        }
+    }
+
+    static func entry(_ row: GRDB.Row) -> PulseOutboxEntry? {
+        guard let sequence = row.decoded("sequence", as: Int64.self), let kind = row.decoded("kind", as: String.self),
+            let visitor = row.decoded("visitor", as: String.self).flatMap(VisitorID.init), let secret = row.decoded("secret", as: String.self),
+            let at = row.decoded("queued_at", as: Double.self)
+        else { return nil }
+        let subject = row.decoded("subject", as: String.self).flatMap(PulseSubject.init)
+        let note = row.decoded("note", as: String.self).flatMap { NoteID(key: $0) }
+        let write: PulseWrite
+        switch kind {
+        case "react":
+            guard let subject else { return nil }
+            let raw = row.decoded("value", as: Int.self)
+            let value = raw.flatMap(ReactionValue.init(rawValue:))
+            if raw != nil && value == nil { return nil }
+            write = .react(value, subject)
+        case "post":
+            guard let subject, let note, let language = row.decoded("language", as: String.self).flatMap(Language.fromTag),
+                let text = row.decoded("text", as: String.self)
+            else { return nil }
+            write = .post(NoteDraft(id: note, subject: subject, language: language, text: text))
+        case "report":
+            guard let note, let on = row.decoded("reported", as: Bool.self) else { return nil }
+            write = .report(note, on)
+        default: return nil
+        }
+        return PulseOutboxEntry(
+            sequence: sequence, write: write, credentials: VisitorCredentials(visitor: visitor, secret: secret), queuedAt: Date(timeIntervalSince1970: at))
+    }
+
+    private func run<T>(_ doing: String, _ body: (Database) throws -> T) throws(PulseStoreError) -> T {
+        do {
+            return try dbQueue.write(body)
+        } catch {
+            throw .unavailable("cannot \(doing) the state database \(path) (\(Support.describe(error)))")
+        }
+    }
+}
