@@ -98,6 +98,32 @@ final class PulseTests: XCTestCase {
         XCTAssertEqual(PulseFeature.rows(for: .aboveStatus, s).map(\.text), [])
     }
 
+    /// A store never reached since the start (the service down when the guide opened): the
+    /// guide still takes reactions, which the store keeps in its outbox; the first snapshot
+    /// asks for everything (no store has the empty picture's version).
+    func testAStoreNeverReachedStillTakesReactions() {
+        var s = UIFixtures.loadedState()
+        prepare(&s, .pulse(.opened(.success(creds))))
+        send(&s, .pulse(.checked(.failure(.unavailable("Pulse at http://pulse.local: connection refused"))))) {
+            $0.pulse.checking = false
+            $0.pulse.offline = true
+            $0.pulse.snapshot = PulseSnapshot(version: PulseFeature.unknownVersion, takenAt: UIFixtures.now)
+        }
+        _ = key(&s, .char("f"))
+        send(&s, .pulse(.choose(1)), effects: [.pulse(.react(.up, .museum, creds))]) {
+            $0.pulse.snapshot?.mine[.museum] = .up
+            $0.pulse.snapshot?.counts[.museum] = PulseCounts(up: 1)
+            $0.banner = Banner(.key("pulse.reacted"))
+        }
+        let today = PulseFeature.dayStart(s)
+        send(&s, .pulse(.check), effects: [
+            .timer(PulseFeature.checkTimer, milliseconds: 5000, action: .pulse(.check)),
+            .pulse(.check(viewer: creds.visitor, dayStart: today, since: PulseFeature.unknownVersion)),
+        ]) { $0.pulse.checking = true }
+        // A later failure keeps what the visitor did.
+        send(&s, .pulse(.checked(.failure(.unavailable("still down"))))) { $0.pulse.checking = false }
+    }
+
     func testFOpensTheBoxForWhatIsOpen() {
         var s = ready()
         XCTAssertEqual(key(&s, .char("f")), [])

@@ -293,7 +293,13 @@ public enum PulseFeature: Feature {
                 return []
             case .failure(let e):
                 // The next check tries again; meanwhile the visitor is told (not for a refusal).
-                if case .unavailable = e { state.pulse.offline = true }
+                if case .unavailable = e {
+                    state.pulse.offline = true
+                    // Never reached since the guide started: an empty picture (a version no store
+                    // has), so the visitor can still react and write; a store with an outbox
+                    // keeps those writes until it is back, and the next snapshot replaces this.
+                    if state.pulse.snapshot == nil { state.pulse.snapshot = PulseSnapshot(version: Self.unknownVersion, takenAt: state.now) }
+                }
                 return []
             }
         case .reacted(let subject, let result):
@@ -396,6 +402,9 @@ public enum PulseFeature: Feature {
     }
 
     /// The start of the visitor's day, in the museum's zone.
+    /// The version of the empty snapshot used before a store ever answered: lower than any.
+    static let unknownVersion = PulseVersion(-1)
+
     static func dayStart(_ state: AppState) -> Date {
         var cal = Calendar(identifier: .gregorian)
         cal.timeZone = state.timeZone
