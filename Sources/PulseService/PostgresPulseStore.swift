@@ -414,50 +414,77 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
                 result = false
                 return false
             }
-            for f in seed.featured {
-                try await conn.query(
-                    """
-                    INSERT INTO featured (subject, tier, from_at, until_at) VALUES (\(f.subject.key), \(f.tier), \(f.from?.timeIntervalSince1970), \(f.until?.timeIntervalSince1970))
-                    ON CONFLICT (subject) DO UPDATE SET tier = excluded.tier, from_at = excluded.from_at, until_at = excluded.until_at
-                    """, logger: self.logger)
-                for (lang, text) in f.taglines {
-                    try await conn.query(
-                        """
-                        INSERT INTO featured_tagline (subject, language, text) VALUES (\(f.subject.key), \(lang.code), \(text))
-                        ON CONFLICT (subject, language) DO UPDATE SET text = excluded.text
-                        """, logger: self.logger)
-                }
-            }
-            for n in seed.notes {
-                let id = NoteID(visitor: .curator, sequence: n.sequence)
-                try await conn.query(
-                    """
-                    INSERT INTO note (id, visitor, seq, subject, language, text, created, author)
-                    VALUES (\(id.key), \(id.visitor.rawValue), \(Int64(bitPattern: n.sequence)), \(n.subject.key), \(n.language.code), \(n.text), \(now.timeIntervalSince1970), 'curator')
-                    ON CONFLICT (id) DO NOTHING
-                    """, logger: self.logger)
-            }
-            for a in seed.announcements {
-                let feeds = a.feeds.map(\.source).joined(separator: "\n")
-                let positions = a.positions.map(String.init).joined(separator: ",")
-                let languages = a.languages.map(\.code).joined(separator: ",")
-                try await conn.query(
-                    """
-                    INSERT INTO announcement (id, style, feeds, positions, languages, from_at, until_at, link)
-                    VALUES (\(a.id), \(a.style.rawValue), \(feeds), \(positions), \(languages), \(a.from?.timeIntervalSince1970), \(a.until?.timeIntervalSince1970), \(a.link))
-                    ON CONFLICT (id) DO UPDATE SET style = excluded.style, feeds = excluded.feeds, positions = excluded.positions,
-                        languages = excluded.languages, from_at = excluded.from_at, until_at = excluded.until_at, link = excluded.link
-                    """, logger: self.logger)
-                for (lang, text) in a.text {
-                    try await conn.query(
-                        """
-                        INSERT INTO announcement_text (id, language, text) VALUES (\(a.id), \(lang.code), \(text))
-                        ON CONFLICT (id, language) DO UPDATE SET text = excluded.text
-                        """, logger: self.logger)
-                }
-            }
+            try await self.insert(seed, conn, now: now)
             result = true
             return true
+        }
+    }
+
+    /// A seed's featured subjects, curator notes and announcements, each put in or replacing
+    /// the one with its subject, sequence or id (a curator note's text is corrected, its votes
+    /// and reports kept); what the seed does not name is left as it is.
+    private func insert(_ seed: PulseSeed, _ conn: PostgresConnection, now: Date) async throws {
+        for f in seed.featured {
+            try await conn.query(
+                """
+                INSERT INTO featured (subject, tier, from_at, until_at) VALUES (\(f.subject.key), \(f.tier), \(f.from?.timeIntervalSince1970), \(f.until?.timeIntervalSince1970))
+                ON CONFLICT (subject) DO UPDATE SET tier = excluded.tier, from_at = excluded.from_at, until_at = excluded.until_at
+                """, logger: logger)
+            try await conn.query("DELETE FROM featured_tagline WHERE subject = \(f.subject.key)", logger: logger)
+            for (lang, text) in f.taglines {
+                try await conn.query("INSERT INTO featured_tagline (subject, language, text) VALUES (\(f.subject.key), \(lang.code), \(text))", logger: logger)
+            }
+        }
+        for n in seed.notes {
+            let id = NoteID(visitor: .curator, sequence: n.sequence)
+            try await conn.query(
+                """
+                INSERT INTO note (id, visitor, seq, subject, language, text, created, author)
+                VALUES (\(id.key), \(id.visitor.rawValue), \(Int64(bitPattern: n.sequence)), \(n.subject.key), \(n.language.code), \(n.text), \(now.timeIntervalSince1970), 'curator')
+                ON CONFLICT (id) DO UPDATE SET subject = excluded.subject, language = excluded.language, text = excluded.text
+                """, logger: logger)
+        }
+        for a in seed.announcements {
+            let feeds = a.feeds.map(\.source).joined(separator: "\n")
+            let positions = a.positions.map(String.init).joined(separator: ",")
+            let languages = a.languages.map(\.code).joined(separator: ",")
+            try await conn.query(
+                """
+                INSERT INTO announcement (id, style, feeds, positions, languages, from_at, until_at, link)
+                VALUES (\(a.id), \(a.style.rawValue), \(feeds), \(positions), \(languages), \(a.from?.timeIntervalSince1970), \(a.until?.timeIntervalSince1970), \(a.link))
+                ON CONFLICT (id) DO UPDATE SET style = excluded.style, feeds = excluded.feeds, positions = excluded.positions,
+                    languages = excluded.languages, from_at = excluded.from_at, until_at = excluded.until_at, link = excluded.link
+                """, logger: logger)
+            try await conn.query("DELETE FROM announcement_text WHERE id = \(a.id)", logger: logger)
+            for (lang, text) in a.text {
+                try await conn.query("INSERT INTO announcement_text (id, language, text) VALUES (\(a.id), \(lang.code), \(text))", logger: logger)
+            }
+        }
+    }
+
+    /// Staff: a seed applied whatever the store holds; every guide sees it at its next check.
+    public func apply(_ seed: PulseSeed) async throws(PulseStoreError) {
+        let _: Bool = try await write(nil) { conn, now, result in
+            try await self.insert(seed, conn, now: now)
+            result = true
+            return true
+        }
+    }
+
+    /// Staff: everything the store holds but its visitors.
+    public func export() async throws(PulseStoreError) -> PulseExport {
+        try await read { conn in
+            var out = PulseExport(
+                version: PulseVersion(try await Self.one(conn.query("SELECT COALESCE(SUM(value), 0)::BIGINT FROM version_shard", logger: self.logger), Int64.self) ?? 0))
+            out.featured = try await self.featured(conn)
+            out.announcements = try await self.announcements(conn)
+            out.notes = try await self.notes(conn, subject: nil)
+            for try await (key, up, meh, down) in try await conn.query("SELECT subject, up, meh, down FROM counts WHERE subject NOT LIKE 'note:%'", logger: self.logger)
+                .decode((String, Int, Int, Int).self)
+            {
+                if let s = PulseSubject(key) { out.counts[s] = PulseCounts(up: up, meh: meh, down: down) }
+            }
+            return out
         }
     }
 

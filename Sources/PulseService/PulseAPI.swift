@@ -41,6 +41,8 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
         router.post("/v1/plays/**") { req, _ in await api.handle { try await api.play(req) } }
         router.get("/v1/moderation/queue") { req, _ in await api.handle { try await api.moderationQueue(req) } }
         router.put("/v1/moderation/notes/**") { req, _ in await api.handle { try await api.decide(req) } }
+        router.post("/v1/staff/seed") { req, _ in await api.handle { try await api.applySeed(req) } }
+        router.get("/v1/staff/export") { req, _ in await api.handle { try await api.export(req) } }
         return router
     }
 
@@ -157,6 +159,30 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
             throw Failure(400, "bad_decision", "decision must be removed, restored or pinned")
         }
         return json(200, PulseWire.note(try await store.decide(note, decision)))
+    }
+
+    /// `POST /v1/staff/seed` with a seed file: its entries put in or replaced (`docent-pulse
+    /// seed`, `feature`, `announce`); entries it cannot use are named, the rest applied.
+    func applySeed(_ req: Request) async throws -> Response {
+        try await requireStaff(req)
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try await req.body.collect(upTo: PulseWire.maxSeedBytes).readableBytesView)
+        } catch is NIOTooManyBytesError {
+            throw Failure(413, "too_large", "a seed may be at most \(PulseWire.maxSeedBytes) bytes")
+        }
+        switch PulseSeed.read(bytes) {
+        case .failure(let f): throw Failure(400, "bad_seed", f.message)
+        case .success(let seed):
+            try await store.apply(seed)
+            return json(200, PulseWire.seedApplied(seed))
+        }
+    }
+
+    /// `GET /v1/staff/export`: everything but the visitors (`docent-pulse export`).
+    func export(_ req: Request) async throws -> Response {
+        try await requireStaff(req)
+        return json(200, try await store.export().json(at: Date()))
     }
 
     /// 401 without a token (or with one that is nobody's), 403 with a visitor's token.
@@ -303,6 +329,7 @@ struct MethodNotAllowed: RouterMiddleware {
         ("/healthz", [.get]), ("/v1/visitors", [.post]), ("/v1/snapshot", [.get]),
         ("/v1/subjects/*", [.get]), ("/v1/reactions/*", [.put, .delete]), ("/v1/notes", [.get, .post]),
         ("/v1/reports/*", [.put, .delete]), ("/v1/plays/*", [.post]), ("/v1/moderation/queue", [.get]), ("/v1/moderation/notes/*", [.put]),
+        ("/v1/staff/seed", [.post]), ("/v1/staff/export", [.get]),
     ]
 
     static func allowed(_ path: String) -> [HTTPRequest.Method]? {

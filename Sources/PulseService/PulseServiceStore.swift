@@ -16,6 +16,11 @@ public protocol PulseServiceStore: PulseStore {
     /// the reports so far stop counting), `pinned` (keep it shown whatever reports and votes).
     /// Answers the note as it is now.
     func decide(_ note: NoteID, _ decision: StaffDecision) async throws(PulseStoreError) -> PulseNote
+    /// A seed applied whatever the store holds (featured, curator notes, announcements put in
+    /// or replaced by subject, sequence or id); every guide sees it at its next check.
+    func apply(_ seed: PulseSeed) async throws(PulseStoreError)
+    /// Everything but the visitors: featured, announcements, every note, every count.
+    func export() async throws(PulseStoreError) -> PulseExport
 }
 
 extension SQLitePulseStore: PulseServiceStore {}

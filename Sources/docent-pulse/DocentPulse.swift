@@ -11,7 +11,7 @@ struct DocentPulse: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "docent-pulse",
         abstract: "The Visitor Pulse service: notes, reactions and reports shared by every Docent guide of a museum.",
-        subcommands: [Serve.self, Queue.self, Agree.self, Disagree.self, Keep.self, Recount.self])
+        subcommands: [Serve.self, Queue.self, Agree.self, Disagree.self, Keep.self, Feature.self, Announce.self, Seed.self, Export.self, Recount.self])
 }
 
 struct Serve: AsyncParsableCommand {

@@ -63,6 +63,11 @@ protocol StaffConnection: Sendable {
     func queue() async throws -> [PulseNote]
     func decide(_ note: NoteID, _ decision: StaffDecision) async throws -> PulseNote
     func recount() async throws -> [String]
+    /// Applies a seed (`bytes` as read, `seed` as this command understood it); answers the
+    /// entries left out and why.
+    func apply(_ seed: PulseSeed, bytes: [UInt8]) async throws -> [String]
+    /// The export as JSON.
+    func export() async throws -> [UInt8]
     func close()
 }
 
@@ -72,6 +77,11 @@ struct StoreStaff: StaffConnection {
     func queue() async throws -> [PulseNote] { try await store.moderationQueue() }
     func decide(_ note: NoteID, _ decision: StaffDecision) async throws -> PulseNote { try await store.decide(note, decision) }
     func recount() async throws -> [String] { try await store.recountMismatches() }
+    func apply(_ seed: PulseSeed, bytes: [UInt8]) async throws -> [String] {
+        try await store.apply(seed)
+        return seed.problems
+    }
+    func export() async throws -> [UInt8] { PulseWire.encode(try await store.export().json(at: Date())) }
     func close() { closeStore() }
 }
 
@@ -92,6 +102,14 @@ struct HTTPStaff: StaffConnection {
     func recount() async throws -> [String] {
         throw StaffFailure("recount runs against the store: use --database (it reads every row)")
     }
+
+    func apply(_ seed: PulseSeed, bytes: [UInt8]) async throws -> [String] {
+        let answer = try JSONParser.parse(try await call("POST", "/v1/staff/seed", body: bytes), maxDepth: 4)
+        guard let problems = answer["problems"]?.arrayValue else { throw PulseWire.Problem("no 'problems' in the answer") }
+        return problems.compactMap(\.stringValue)
+    }
+
+    func export() async throws -> [UInt8] { try await call("GET", "/v1/staff/export", body: nil) }
 
     func close() {}
 

@@ -346,6 +346,22 @@ final class PulseServicePostgresTests: XCTestCase {
         XCTAssertEqual(fromB, ["seen from b"])
     }
 
+    /// The curators' commands against PostgreSQL: what they set reaches the guides, and an
+    /// export seeded into another database gives the same curated content.
+    func testFeatureAnnounceSeedAndExportAgainstPostgreSQL() async throws {
+        let pg = try server()
+        let db = pg.url(try pg.createDatabase())
+        let copy = pg.url(try pg.createDatabase())
+        let store = try await direct(db)
+        defer { store.close() }
+        let before = try await store.version()
+        try await checkCuration(["--database", db], token: nil, copy: ["--database", copy], dir: tempDir) {
+            try await store.snapshot(viewer: nil, dayStart: Date(timeIntervalSince1970: 0), since: nil)
+        }
+        let after = try await store.version()
+        XCTAssertGreaterThan(after, before, "guides polling with the old version would not see the change")
+    }
+
     func testUnreachableDatabaseIsAClearStartupError() throws {
         let port = try PostgresServer.freePort()
         XCTAssertThrowsError(try PulseServiceProcess(["--database", "postgres://docent@127.0.0.1:\(port)/pulse?sslmode=disable"])) { error in

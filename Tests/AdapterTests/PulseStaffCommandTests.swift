@@ -1,7 +1,84 @@
 import DocentCore
 import Foundation
 import NetCurl
+import StateStore
 import XCTest
+
+/// Runs the real `docent-pulse` binary; answers its exit status, standard output and standard
+/// error.
+func runDocentPulse(_ arguments: [String], token: String? = nil) throws -> (status: Int32, out: String, err: String) {
+    let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+    let p = Process()
+    p.executableURL = exe.deletingLastPathComponent().appendingPathComponent("docent-pulse")
+    p.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    env["DOCENT_PULSE_STAFF_TOKEN"] = token
+    p.environment = env
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    let errData = LockedData()
+    let reader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
+    reader.start()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: errData.waitForValue(), as: UTF8.self))
+}
+
+/// What the curators set, changed from the command line against `target` (`--database DB` or
+/// `--server URL`, with `token`), then read through `read` (a guide's view): a feature, an
+/// announcement, a seed with one bad entry; then `export` and `seed` of the export into
+/// `copy` (`--database DB` of an empty store) give the same curated content.
+func checkCuration(
+    _ target: [String], token: String?, copy: [String], dir: String, read: () async throws -> PulseSnapshot?, file: StaticString = #filePath, line: UInt = #line
+) async throws {
+    let feature = try runDocentPulse(["feature", "tour:4002", "--tier", "3", "--tagline", "en=Winter lights", "--tagline", "ko=겨울 빛"] + target, token: token)
+    XCTAssertEqual(feature.status, 0, feature.err, file: file, line: line)
+    let announce = try runDocentPulse(
+        ["announce", "closing", "--style", "banner", "--feed", "tab:home", "--feed", "gallery:2\\d\\d", "--text", "en=Closing at 3 pm", "--text", "fr=Fermeture à 15 h",
+         "--until", "2099-01-01T00:00:00Z"] + target, token: token)
+    XCTAssertEqual(announce.status, 0, announce.err, file: file, line: line)
+    let snap = try await read()
+    let featured = try XCTUnwrap(snap?.featured.first { $0.subject == .tour(4002) }, file: file, line: line)
+    XCTAssertEqual(featured.tier, 3, file: file, line: line)
+    XCTAssertEqual(featured.taglines, [.english: "Winter lights", .korean: "겨울 빛"], file: file, line: line)
+    let closing = try XCTUnwrap(snap?.announcements.first { $0.id == "closing" }, file: file, line: line)
+    XCTAssertEqual(closing.style, .banner, file: file, line: line)
+    XCTAssertEqual(closing.feeds.map(\.source), ["tab:home", "gallery:2\\d\\d"], file: file, line: line)
+    XCTAssertEqual(closing.text, [.english: "Closing at 3 pm", .french: "Fermeture à 15 h"], file: file, line: line)
+
+    // A seed with a bad entry: the good ones are applied, the bad one named, exit 1.
+    let seedPath = dir + "/seed.json"
+    try Data(
+        """
+        {"featured": [{"subject": "exhibition:7101", "tier": 2, "tagline": {"en": "Preview"}}, {"subject": "tour:1", "tier": 500}],
+         "notes": [{"sequence": 7, "subject": "artwork:1101", "language": "es", "text": "Mire el borde."}]}
+        """.utf8
+    ).write(to: URL(fileURLWithPath: seedPath))
+    let seeded = try runDocentPulse(["seed", seedPath] + target, token: token)
+    XCTAssertEqual(seeded.status, 1, file: file, line: line)
+    XCTAssertTrue(seeded.err.contains("featured[1]: tier must be 0…100"), seeded.err, file: file, line: line)
+    XCTAssertTrue(seeded.out.contains("Applied 1 featured, 1 curator notes, 0 announcements"), seeded.out, file: file, line: line)
+    let after = try await read()
+    XCTAssertEqual(after?.featured.map(\.subject).sorted(), [.tour(4002), .exhibition(7101)].sorted(), file: file, line: line)
+    XCTAssertEqual(after?.curatorPicks, [.artwork(1101)], file: file, line: line)
+
+    // Export, then seed the export into an empty store: the same curated content.
+    let exported = try runDocentPulse(["export", "-o", dir + "/export.json"] + target, token: token)
+    XCTAssertEqual(exported.status, 0, exported.err, file: file, line: line)
+    let restored = try runDocentPulse(["seed", dir + "/export.json"] + copy)
+    XCTAssertEqual(restored.status, 0, restored.err, file: file, line: line)
+    XCTAssertTrue(restored.out.contains("Applied 2 featured, 1 curator notes, 1 announcements"), restored.out, file: file, line: line)
+    let again = try runDocentPulse(["export"] + copy)
+    XCTAssertEqual(again.status, 0, again.err, file: file, line: line)
+    let first = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/export.json"))), maxDepth: 16)
+    let second = try JSONParser.parse(Array(again.out.utf8), maxDepth: 16)
+    for key in ["featured", "announcements", "notes"] {
+        XCTAssertEqual(first[key], second[key], "\(key) differs after export and seed", file: file, line: line)
+        XCTAssertFalse(first[key]?.arrayValue?.isEmpty ?? true, "\(key) is empty", file: file, line: line)
+    }
+}
 
 /// The staff commands of the real `docent-pulse` binary, against a running service (with the
 /// staff token) and against the store's file directly.
@@ -23,25 +100,8 @@ final class PulseStaffCommandTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: tempDir)
     }
 
-    /// Runs the binary; answers its exit status, standard output and standard error.
     private func pulse(_ arguments: [String], token: String? = nil) throws -> (status: Int32, out: String, err: String) {
-        let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
-        let p = Process()
-        p.executableURL = exe.deletingLastPathComponent().appendingPathComponent("docent-pulse")
-        p.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["DOCENT_PULSE_STAFF_TOKEN"] = token
-        p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let errData = LockedData()
-        let reader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
-        reader.start()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: errData.waitForValue(), as: UTF8.self))
+        try runDocentPulse(arguments, token: token)
     }
 
     func testQueueDecideAndRecountFromTheCommandLine() async throws {
@@ -77,6 +137,58 @@ final class PulseStaffCommandTests: XCTestCase {
         let recount = try pulse(["recount", "--database", "sqlite:" + tempDir + "/pulse.sqlite"])
         XCTAssertEqual(recount.status, 0, recount.err)
         XCTAssertEqual(recount.out, "Every count equals its recount.\n")
+    }
+
+    func testFeatureAnnounceSeedAndExportOverTheServiceAndTheFile() async throws {
+        let url = try XCTUnwrap(service?.url)
+        let copy = tempDir + "/copy.sqlite"
+        _ = try SQLitePulseStore.open(path: copy, clock: { Date() }).get()
+        let guide = HTTPPulseStore(baseURL: url)
+        try await checkCuration(["--server", url], token: staff, copy: ["--database", "sqlite:" + copy], dir: tempDir) {
+            try await guide.snapshot(viewer: nil, dayStart: Date(timeIntervalSince1970: 0), since: nil)
+        }
+        // The file directly: the same commands, the same answers.
+        let other = tempDir + "/other.sqlite"
+        let direct = try SQLitePulseStore.open(path: other, clock: { Date() }).get()
+        try FileManager.default.createDirectory(atPath: tempDir + "/d", withIntermediateDirectories: true)
+        _ = try SQLitePulseStore.open(path: tempDir + "/d/copy.sqlite", clock: { Date() }).get()
+        try await checkCuration(["--database", "sqlite:" + other], token: nil, copy: ["--database", "sqlite:" + tempDir + "/d/copy.sqlite"], dir: tempDir + "/d") {
+            try await direct.snapshot(viewer: nil, dayStart: Date(timeIntervalSince1970: 0), since: nil)
+        }
+    }
+
+    func testCurationMistakesGetOneClearLineAndChangeNothing() async throws {
+        let url = try XCTUnwrap(service?.url)
+        let db = ["--database", "sqlite:" + tempDir + "/pulse.sqlite"]
+        let guide = HTTPPulseStore(baseURL: url)
+        let before = try await guide.snapshot(viewer: nil, dayStart: Date(timeIntervalSince1970: 0), since: nil)
+        for (args, said) in [
+            (["announce", "x", "--feed", "gallery:(", "--text", "en=x"], "unclosed"),
+            (["announce", "x", "--feed", "tab:home"], "needs --text"),
+            (["announce", "x", "--feed", "tab:home", "--text", "en=x", "--style", "popup"], "style must be card or banner"),
+            (["announce", "x", "--feed", "tab:home", "--text", "english"], "LANG=TEXT"),
+            (["feature", "tour:x"], "not a subject"),
+            (["feature", "museum", "--tier", "101"], "tier must be 0…100"),
+            (["feature", "museum", "--until", "tomorrow"], "--until takes a date-time"),
+            (["seed", tempDir + "/missing.json"], "cannot read"),
+        ] {
+            let r = try pulse(args + db)
+            XCTAssertNotEqual(r.status, 0, "\(args)")
+            XCTAssertTrue(r.err.contains(said), "\(args): \(r.err)")
+        }
+        let notJSON = tempDir + "/not.json"
+        try Data("featured: yes".utf8).write(to: URL(fileURLWithPath: notJSON))
+        let r = try pulse(["seed", notJSON] + db)
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.err.contains("not JSON"), r.err)
+        let wrongToken = try pulse(["feature", "museum", "--server", url], token: "not-the-staff-token-at-all")
+        XCTAssertEqual(wrongToken.status, 1)
+        XCTAssertTrue(wrongToken.err.contains("refused the staff token"), wrongToken.err)
+        let exportRefused = try pulse(["export", "--server", url], token: "not-the-staff-token-at-all")
+        XCTAssertEqual(exportRefused.status, 1)
+        XCTAssertEqual(exportRefused.out, "")
+        let unchanged = try await guide.snapshot(viewer: nil, dayStart: Date(timeIntervalSince1970: 0), since: nil)
+        XCTAssertEqual(unchanged?.version, before?.version, "a refused command changed the store")
     }
 
     func testMistakesGetOneClearLine() throws {

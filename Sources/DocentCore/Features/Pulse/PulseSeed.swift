@@ -98,3 +98,75 @@ public struct PulseSeed: Hashable, Sendable {
         return f.date(from: s)
     }
 }
+
+/// Everything a Pulse store holds, for `docent-pulse export`: what the curators set (featured,
+/// announcements, curator notes) in the shape of a seed file, so `docent-pulse seed` reads it
+/// back into another store, then the visitors' notes (with reports and decisions) and every
+/// subject's counts as a record. Visitors and their secrets are never exported.
+public struct PulseExport: Hashable, Sendable {
+    public var version: PulseVersion
+    public var featured: [PulseFeatured]
+    public var announcements: [PulseAnnouncement]
+    public var notes: [PulseNote]
+    public var counts: [PulseSubject: PulseCounts]
+
+    public init(
+        version: PulseVersion, featured: [PulseFeatured] = [], announcements: [PulseAnnouncement] = [], notes: [PulseNote] = [],
+        counts: [PulseSubject: PulseCounts] = [:]
+    ) {
+        self.version = version
+        self.featured = featured
+        self.announcements = announcements
+        self.notes = notes
+        self.counts = counts
+    }
+
+    /// The export as JSON; `at` is when it was taken (given: the pure core reads no clock).
+    public func json(at: Date) -> JSON {
+        let f = PulseWire.fields
+        let date: (Date?) -> JSON = { d in d.map { .string(PulseSeed.iso($0)) } ?? .null }
+        let texts: ([Language: String]) -> JSON = { t in f(t.sorted { $0.key < $1.key }.map { ($0.key.code, .string($0.value)) }) }
+        let curator = notes.filter { $0.author == .curator && $0.id.visitor == .curator }
+        return f([
+            ("about", .string("Visitor Pulse export. featured, announcements and notes are a seed file (docent-pulse seed reads them); visitor_notes and counts are a record.")),
+            ("exported_at", .string(PulseSeed.iso(at))),
+            ("version", .integer(Int(version.value))),
+            (
+                "featured",
+                .array(
+                    featured.sorted { $0.subject < $1.subject }.map { x in
+                        f([("subject", .string(x.subject.key)), ("tier", .integer(x.tier)), ("tagline", texts(x.taglines)), ("from", date(x.from)), ("until", date(x.until))])
+                    })
+            ),
+            (
+                "announcements",
+                .array(
+                    announcements.sorted { $0.id < $1.id }.map { a in
+                        f([
+                            ("id", .string(a.id)), ("style", .string(a.style.rawValue)), ("feeds", .array(a.feeds.map { .string($0.source) })),
+                            ("positions", .array(a.positions.map { .integer($0) })), ("languages", .array(a.languages.map { .string($0.code) })),
+                            ("from", date(a.from)), ("until", date(a.until)), ("text", texts(a.text)), ("link", a.link.map { .string($0) } ?? .null),
+                        ])
+                    })
+            ),
+            (
+                "notes",
+                .array(
+                    curator.sorted { $0.id.sequence < $1.id.sequence }.map { n in
+                        f([("sequence", .integer(Int(clamping: n.id.sequence))), ("subject", .string(n.subject.key)), ("language", .string(n.language.code)), ("text", .string(n.text))])
+                    })
+            ),
+            ("visitor_notes", .array(notes.filter { $0.author == .visitor }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }.map(PulseWire.note))),
+            ("counts", f(counts.filter { $0.value != .zero }.sorted { $0.key < $1.key }.map { ($0.key.key, PulseWire.counts($0.value)) })),
+        ])
+    }
+}
+
+extension PulseSeed {
+    /// `2026-11-24T10:00:00Z`, the form `date` reads.
+    static func iso(_ d: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        return f.string(from: d)
+    }
+}

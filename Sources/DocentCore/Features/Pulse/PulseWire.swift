@@ -8,6 +8,8 @@ import Foundation
 public enum PulseWire {
     /// Request bodies are capped at this many bytes (the service answers 413 above it).
     public static let maxBodyBytes = 16 * 1024
+    /// The most a staff seed may weigh (`POST /v1/staff/seed`): a museum's curated content.
+    public static let maxSeedBytes = 1024 * 1024
 
     // MARK: Writing
 
@@ -82,6 +84,14 @@ public enum PulseWire {
     }
 
     public static func notes(_ ns: [PulseNote]) -> JSON { fields([("notes", .array(ns.map(note)))]) }
+
+    /// What a staff seed put in, and what it left out and why.
+    public static func seedApplied(_ s: PulseSeed) -> JSON {
+        fields([
+            ("featured", .integer(s.featured.count)), ("notes", .integer(s.notes.count)), ("announcements", .integer(s.announcements.count)),
+            ("problems", .array(s.problems.map { .string($0) })),
+        ])
+    }
 
     public static func snapshot(_ s: PulseSnapshot) -> JSON {
         fields([

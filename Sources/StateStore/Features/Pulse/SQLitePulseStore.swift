@@ -253,32 +253,68 @@ public final class SQLitePulseStore: PulseStore, Sendable {
         try write { db, now in
             guard try Int.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'seeded'") == 0 else { return (false, false) }
             try db.execute(sql: "UPDATE meta SET value = 1 WHERE key = 'seeded'")
-            for f in seed.featured {
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO featured (subject, tier, from_at, until_at) VALUES (?, ?, ?, ?)",
-                    arguments: [f.subject.key, f.tier, f.from?.timeIntervalSince1970, f.until?.timeIntervalSince1970])
-                for (lang, text) in f.taglines {
-                    try db.execute(sql: "INSERT OR REPLACE INTO featured_tagline (subject, language, text) VALUES (?, ?, ?)", arguments: [f.subject.key, lang.code, text])
-                }
-            }
-            for n in seed.notes {
-                let id = NoteID(visitor: .curator, sequence: n.sequence)
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO note (id, visitor, seq, subject, language, text, created, author) VALUES (?, ?, ?, ?, ?, ?, ?, 'curator')",
-                    arguments: [id.key, id.visitor.rawValue, Int64(bitPattern: n.sequence), n.subject.key, n.language.code, n.text, now.timeIntervalSince1970])
-            }
-            for a in seed.announcements {
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO announcement (id, style, feeds, positions, languages, from_at, until_at, link) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    arguments: [
-                        a.id, a.style.rawValue, a.feeds.map(\.source).joined(separator: "\n"), a.positions.map(String.init).joined(separator: ","),
-                        a.languages.map(\.code).joined(separator: ","), a.from?.timeIntervalSince1970, a.until?.timeIntervalSince1970, a.link,
-                    ])
-                for (lang, text) in a.text {
-                    try db.execute(sql: "INSERT OR REPLACE INTO announcement_text (id, language, text) VALUES (?, ?, ?)", arguments: [a.id, lang.code, text])
-                }
-            }
+            try Self.insert(seed, db, now: now)
             return (true, true)
+        }
+    }
+
+    /// A seed's featured subjects, curator notes and announcements, each put in or replacing
+    /// the one with its subject, sequence or id (a curator note's text is corrected, its votes
+    /// and reports kept); what the seed does not name is left as it is.
+    static func insert(_ seed: PulseSeed, _ db: Database, now: Date) throws {
+        for f in seed.featured {
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO featured (subject, tier, from_at, until_at) VALUES (?, ?, ?, ?)",
+                arguments: [f.subject.key, f.tier, f.from?.timeIntervalSince1970, f.until?.timeIntervalSince1970])
+            try db.execute(sql: "DELETE FROM featured_tagline WHERE subject = ?", arguments: [f.subject.key])
+            for (lang, text) in f.taglines {
+                try db.execute(sql: "INSERT OR REPLACE INTO featured_tagline (subject, language, text) VALUES (?, ?, ?)", arguments: [f.subject.key, lang.code, text])
+            }
+        }
+        for n in seed.notes {
+            let id = NoteID(visitor: .curator, sequence: n.sequence)
+            try db.execute(
+                sql: """
+                    INSERT INTO note (id, visitor, seq, subject, language, text, created, author) VALUES (?, ?, ?, ?, ?, ?, ?, 'curator')
+                    ON CONFLICT (id) DO UPDATE SET subject = excluded.subject, language = excluded.language, text = excluded.text
+                    """,
+                arguments: [id.key, id.visitor.rawValue, Int64(bitPattern: n.sequence), n.subject.key, n.language.code, n.text, now.timeIntervalSince1970])
+        }
+        for a in seed.announcements {
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO announcement (id, style, feeds, positions, languages, from_at, until_at, link) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    a.id, a.style.rawValue, a.feeds.map(\.source).joined(separator: "\n"), a.positions.map(String.init).joined(separator: ","),
+                    a.languages.map(\.code).joined(separator: ","), a.from?.timeIntervalSince1970, a.until?.timeIntervalSince1970, a.link,
+                ])
+            try db.execute(sql: "DELETE FROM announcement_text WHERE id = ?", arguments: [a.id])
+            for (lang, text) in a.text {
+                try db.execute(sql: "INSERT OR REPLACE INTO announcement_text (id, language, text) VALUES (?, ?, ?)", arguments: [a.id, lang.code, text])
+            }
+        }
+    }
+
+    /// Staff: a seed applied whatever the store holds (`docent-pulse seed`, `feature`,
+    /// `announce`); every guide sees it at its next check.
+    public func apply(_ seed: PulseSeed) throws(PulseStoreError) {
+        try write { db, now in
+            try Self.insert(seed, db, now: now)
+            return true
+        }
+    }
+
+    /// Staff: everything the store holds but its visitors (`docent-pulse export`).
+    public func export() throws(PulseStoreError) -> PulseExport {
+        try read { db in
+            var out = PulseExport(version: PulseVersion(try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'version'") ?? 0))
+            out.featured = try Self.featured(db)
+            out.announcements = try Self.announcements(db)
+            out.notes = try Self.notes(db, subject: nil)
+            for row in try Row.fetchAll(db, sql: "SELECT subject, up, meh, down FROM counts WHERE subject NOT LIKE 'note:%'") {
+                guard let s = row.decoded("subject", as: String.self).flatMap(PulseSubject.init) else { continue }
+                out.counts[s] = PulseCounts(up: row.decoded("up", as: Int.self) ?? 0, meh: row.decoded("meh", as: Int.self) ?? 0, down: row.decoded("down", as: Int.self) ?? 0)
+            }
+            return out
         }
     }
 
