@@ -84,6 +84,46 @@ final class PulseSharingTests: EndToEndTestCase {
         try b.waitFor(note)
     }
 
+    /// A visitor likes and writes while the service is down (the guide says Pulse is offline
+    /// and that the note will be sent), quits; the service comes back; the same visitor's next
+    /// guide sends what waited in its state database, and another visitor sees it.
+    func testWhatAVisitorWroteWhileTheServiceWasDownArrivesAfterAQuit() throws {
+        let dir = try makeTemporaryDirectory()
+        let database = "sqlite:" + dir.appendingPathComponent("service.sqlite").path
+        // Started once for a port of its own, then down while the visitor writes.
+        let first = try PulseService(database: database)
+        let url = first.url
+        first.stop()
+        let homeA = try makeTemporaryDirectory()
+        let command = TmuxSession.guideCommand(extra: ["--pulse", url])
+        let a = try start(command: command, home: homeA)
+        try dismissFirstRun(a)
+        try a.waitFor(try UIStrings.get("en", "pulse.offline"))
+        let note = "Written offline, sent later 晚"
+        try openBox(a)
+        try a.sendKeys("1")
+        try a.waitFor(try UIStrings.get("en", "pulse.reacted"), try UIStrings.fill("en", "pulse.likes", ["n": "1"]))
+        try a.sendKeys("4")
+        try a.waitFor(try UIStrings.prefix("en", "pulse.editor.title"))
+        try a.sendLiteral(note)
+        try a.sendKeys("Enter")
+        try a.waitFor(try UIStrings.get("en", "pulse.noteQueued"))
+        try a.sendKeys("q")
+        XCTAssertEqual(try a.waitForExit().status, 0)
+
+        let back = try PulseService(database: database, listen: String(url.dropFirst("http://".count)))
+        defer { back.stop() }
+        _ = try start(command: command, home: homeA)
+        let b = try startVisitor(pulse: url)
+        try openBox(b)
+        try b.waitUntil("B's box with A's offline like and note", timeout: crossGuide) { screen in
+            screen.contains((try? UIStrings.fill("en", "pulse.likes", ["n": "1"])) ?? "?")
+                && screen.contains((try? UIStrings.fill("en", "pulse.read", ["count": "1"])) ?? "?")
+        }
+        try readNotes(b)
+        try b.waitFor(note)
+    }
+
     func testThreeReportersHideANoteForAFourth() throws {
         let shared = try makeTemporaryDirectory().appendingPathComponent("pulse.sqlite").path
         let writer = try startVisitor(shared)
@@ -127,12 +167,13 @@ final class PulseService {
     let process = Process()
     let url: String
 
-    init(database: String) throws {
+    /// `listen`: HOST:PORT (default: a free port on 127.0.0.1).
+    init(database: String, listen: String = "127.0.0.1:0") throws {
         let binary = Repo.root.appendingPathComponent(".build/debug/docent-pulse").path
         guard FileManager.default.isExecutableFile(atPath: binary) else { throw E2EError("docent-pulse is missing at \(binary): run `swift build`") }
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = [
-            "serve", "--database", database, "--listen", "127.0.0.1:0", "--seed", Repo.root.appendingPathComponent("SampleData/pulse/seed.json").path,
+            "serve", "--database", database, "--listen", listen, "--seed", Repo.root.appendingPathComponent("SampleData/pulse/seed.json").path,
         ]
         let out = Pipe()
         process.standardOutput = out
