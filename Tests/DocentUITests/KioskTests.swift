@@ -213,6 +213,101 @@ final class KioskTests: XCTestCase {
         XCTAssertEqual(KeyMap.click(x: 3, y: 20, on: screen), .kiosk(.wake))
     }
 
+    // MARK: The daily reload
+
+    /// 2026-11-22 at `hour`:`minute` UTC, plus `days`.
+    func utc(_ hour: Int, _ minute: Int, days: Int = 0) -> Date {
+        UIFixtures.now.addingTimeInterval(Double(days * 86_400 + (hour - 12) * 3600 + minute * 60))
+    }
+
+    func reloading(_ effects: [Effect]) -> Bool { effects.contains(.loadDocument(source: "/museum/appData.json")) }
+
+    /// `kiosk_reload_at` in museum time (Chicago: UTC−6 in November): due once the time has
+    /// passed, done at once when nobody is there, else when the guide next starts over; once a
+    /// day; a reload that fails keeps the museum on screen and says so.
+    func testTheDailyReloadWaitsUntilNobodyIsThereAndHappensOnceADay() throws {
+        var config = Self.config
+        config["kiosk_reload_at"] = "07:30"
+        var s = kiosk(config: config)
+        s.timeZone = try XCTUnwrap(TimeZone(identifier: "America/Chicago"))
+        XCTAssertEqual(s.kiosk.reloadAt, TimeOfDay(hour: 7, minute: 30))
+        XCTAssertNil(s.banner)
+
+        // 07:29 museum time: not yet. 07:31 with a visitor there: due, not done.
+        XCTAssertFalse(reloading(prepare(&s, .tick(utc(13, 29)))))
+        XCTAssertFalse(s.kiosk.reloadDue)
+        XCTAssertFalse(reloading(prepare(&s, .tick(utc(13, 31)))))
+        XCTAssertTrue(s.kiosk.reloadDue)
+        XCTAssertEqual(s.kiosk.reloadCheckedAt, utc(13, 31))
+        // The visitor leaves: the guide starts over, then reloads.
+        let idle = prepare(&s, .kiosk(.idle))
+        XCTAssertTrue(reloading(idle), "\(idle)")
+        XCTAssertEqual(s.overlay, KioskFeature.show(.waiting))
+        XCTAssertFalse(s.kiosk.reloadDue)
+        // Once a day: later ticks that day do nothing.
+        XCTAssertFalse(reloading(prepare(&s, .tick(utc(13, 32)))))
+        XCTAssertFalse(reloading(prepare(&s, .tick(utc(23, 0)))))
+        // The next day, with nobody there (the waiting screen): at once.
+        XCTAssertFalse(reloading(prepare(&s, .tick(utc(13, 29, days: 1)))))
+        XCTAssertTrue(reloading(prepare(&s, .tick(utc(13, 30, days: 1)))))
+        XCTAssertFalse(s.kiosk.reloadDue)
+
+        // The reload fails (the server is down, no copy kept): the museum stays, a banner says why.
+        let before = s.document
+        prepare(&s, .documentLoaded(.failure(LoadFailure("cannot reach museum.example")), note: nil))
+        XCTAssertEqual(s.document, before)
+        XCTAssertNotNil(s.museum)
+        XCTAssertEqual(s.banner?.phrase, .key("banner.reloadFailed", ["reason": .verbatim("cannot reach museum.example")]))
+        for (lang, size, name) in [(Language.english, big, "kiosk-reload-failed-80x24"), (.korean, small, "kiosk-reload-failed-ko-40x12")] {
+            var t = s
+            t.overlay = nil
+            t.language = lang
+            prepare(&t, .viewportChanged(rows: RootView.viewport(for: size).rows, width: RootView.viewport(for: size).width))
+            assertSnapshot(RootView.render(t, size: size), named: name)
+        }
+    }
+
+    /// A guide started after the reload time does not reload that day; the machine asleep over
+    /// several reload times reloads once when it wakes.
+    func testAStartAfterTheTimeWaitsForTomorrowAndASleepCatchesUpOnce() throws {
+        var config = Self.config
+        config["kiosk_reload_at"] = "05:00"
+        var s = kiosk(config: config)
+        s.timeZone = try XCTUnwrap(TimeZone(identifier: "America/Chicago"))
+        prepare(&s, .kiosk(.idle))
+        XCTAssertFalse(reloading(prepare(&s, .tick(utc(12, 30)))), "started at 06:00, after 05:00")
+        XCTAssertTrue(reloading(prepare(&s, .tick(utc(12, 0, days: 3)))), "asleep for three days: one reload")
+        XCTAssertFalse(reloading(prepare(&s, .tick(utc(12, 1, days: 3)))))
+    }
+
+    func testAnUnusableReloadTimeIsSaidAndNoReloadHappens() {
+        for bad in ["25:00", "6am", "06:0", "06:60", "", "０６:００", "-1:30"] {
+            var config = Self.config
+            config["kiosk_reload_at"] = bad
+            var s = kiosk(config: config)
+            XCTAssertNil(s.kiosk.reloadAt, bad)
+            XCTAssertEqual(s.banner?.phrase, .key("banner.kioskReloadInvalid", ["value": .verbatim(bad)]), bad)
+            prepare(&s, .kiosk(.idle))
+            XCTAssertFalse(reloading(prepare(&s, .tick(utc(12, 0, days: 1)))), bad)
+        }
+        XCTAssertEqual(TimeOfDay("6:30"), TimeOfDay(hour: 6, minute: 30))
+        XCTAssertEqual(TimeOfDay(" 23:59 "), TimeOfDay(hour: 23, minute: 59))
+        // Outside kiosk mode the key does nothing.
+        var plain = UIFixtures.loadedState(config: ["kiosk_reload_at": "05:00"])
+        XCTAssertFalse(reloading(prepare(&plain, .tick(utc(12, 0, days: 1)))))
+    }
+
+    /// A reload time that does not exist one day (clocks spring forward over it) falls on the
+    /// next existing time, not on no day at all.
+    func testAReloadTimeInASpringForwardGapStillHappens() throws {
+        let chicago = try XCTUnwrap(TimeZone(identifier: "America/Chicago"))
+        let f = ISO8601DateFormatter()
+        let before = try XCTUnwrap(f.date(from: "2027-03-14T06:00:00Z"))  // 00:00 CST, the day clocks jump 02:00 → 03:00
+        let next = try XCTUnwrap(TimeOfDay(hour: 2, minute: 30)?.next(after: before, in: chicago))
+        XCTAssertLessThan(next.timeIntervalSince(before), 86_400)
+        XCTAssertGreaterThan(next, before)
+    }
+
     // MARK: Screens
 
     func testWaitingScreenSnapshots() {

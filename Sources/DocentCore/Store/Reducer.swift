@@ -198,6 +198,11 @@ public enum Reducer {
     static func documentLoaded(_ state: inout AppState, _ result: Result<Museum, LoadFailure>, _ note: Phrase?) -> [Effect] {
         switch result {
         case .failure(let f):
+            if case .ready = state.document {
+                // A reload (the kiosk's daily one) that fails keeps the museum on screen.
+                state.banner = Banner(.key("banner.reloadFailed", ["reason": .verbatim(f.message)]), level: .warning)
+                return []
+            }
             state.document = .failed(f.message)
             state.banner = Banner(.key("banner.documentFailed"), level: .error)
             // The welcome would hide why nothing works: it is closed (not counted as read,

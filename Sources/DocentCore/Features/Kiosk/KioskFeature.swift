@@ -6,8 +6,10 @@ import Foundation
 /// any key" screen. Staff quit with Ctrl-X, the PIN (`kiosk_pin`) and Enter; nothing is shown
 /// while it is typed.
 ///
-/// Configuration: `kiosk = true` (or `--kiosk`), `kiosk_pin = "…"`, `kiosk_idle_seconds = 180`.
-/// Time comes from the loop's timers (a monotonic clock), never from the wall clock.
+/// Configuration: `kiosk = true` (or `--kiosk`), `kiosk_pin = "…"`, `kiosk_idle_seconds = 180`,
+/// `kiosk_reload_at = "06:00"` (museum time: the appData is loaded again, revalidated, once a
+/// day, while nobody is there). Idle time comes from the loop's timers (a monotonic clock); the
+/// daily reload from the ticks' wall clock (`state.now`) in the museum's time zone.
 public struct KioskState: Equatable, Sendable {
     public var enabled = false
     /// Seconds without input (and nothing playing) before the guide starts over.
@@ -18,6 +20,12 @@ public struct KioskState: Equatable, Sendable {
     public var typed: String?
     /// Staff gave the code: quitting is allowed.
     public var unlocked = false
+    /// `kiosk_reload_at`: the time of day (museum time) the appData is loaded again.
+    public var reloadAt: TimeOfDay?
+    /// The clock at the last look for a reload time (a reload time after it and up to now is due).
+    public var reloadCheckedAt: Date?
+    /// The reload time passed while a visitor was there: done when the guide next starts over.
+    public var reloadDue = false
 
     public init() {}
 }
@@ -49,7 +57,7 @@ public enum KioskFeature: Feature {
     /// The longest idle time accepted (a day); longer values are a typo.
     public static let maxIdleSeconds = 86_400
     static let maxPINLength = 64
-    public static let configKeys = ["kiosk", "kiosk_pin", "kiosk_idle_seconds"]
+    public static let configKeys = ["kiosk", "kiosk_pin", "kiosk_idle_seconds", "kiosk_reload_at"]
 
     public static func reduce(_ state: inout AppState, _ a: KioskAction) -> [DocentCore.Effect] {
         guard state.kiosk.enabled else { return [] }
@@ -60,7 +68,7 @@ public enum KioskFeature: Feature {
             state.kiosk.typed = nil
             let effects = Reducer.reduce(&state, .startOver)
             state.overlay = show(.waiting)
-            return effects
+            return effects + (state.kiosk.reloadDue ? reload(&state) : [])
         case .wake:
             if overlay(in: state) == .waiting { state.overlay = nil }
             return []
@@ -89,16 +97,38 @@ public enum KioskFeature: Feature {
         case .launched:
             configure(&state)
             guard state.kiosk.enabled else { return [] }
+            state.kiosk.reloadCheckedAt = state.now
             return [idleTimer(state)]
+        case .tick:
+            return reloadIfDue(&state)
         case .visitorInput:
             return state.kiosk.enabled ? [idleTimer(state)] : []
         case .playerChanged(let before):
             // The idle time counts from the end of what played.
             guard state.kiosk.enabled, isPlaying(before), !isPlaying(state) else { return [] }
             return [idleTimer(state)]
-        case .documentLoaded, .languageChanged, .tick, .navigated, .settled, .quitting, .startOver, .resized:
+        case .documentLoaded, .languageChanged, .navigated, .settled, .quitting, .startOver, .resized:
             return []
         }
+    }
+
+    /// On a tick: a reload time between the last look and now makes the reload due; it is done
+    /// at once when nobody is there (the waiting screen), else when the guide next starts over.
+    static func reloadIfDue(_ state: inout AppState) -> [DocentCore.Effect] {
+        guard state.kiosk.enabled, let at = state.kiosk.reloadAt else { return [] }
+        let now = state.now
+        let since = state.kiosk.reloadCheckedAt ?? now
+        state.kiosk.reloadCheckedAt = now
+        if let next = at.next(after: since, in: state.timeZone), next <= now { state.kiosk.reloadDue = true }
+        guard state.kiosk.reloadDue, overlay(in: state) == .waiting else { return [] }
+        return reload(&state)
+    }
+
+    /// The appData loaded again from its source (a remote one revalidated with its ETag; a
+    /// failure keeps the museum on screen, see `Reducer.documentLoaded`).
+    static func reload(_ state: inout AppState) -> [DocentCore.Effect] {
+        state.kiosk.reloadDue = false
+        return [.loadDocument(source: state.source)]
     }
 
     public static func overlay(_ input: OverlayInput, _ o: Overlay, _ state: inout AppState) -> [DocentCore.Effect] {
@@ -150,6 +180,14 @@ public enum KioskFeature: Feature {
                     level: .warning)
             }
         }
+        state.kiosk.reloadAt = nil
+        if let text = config["kiosk_reload_at"] {
+            if let t = TimeOfDay(text) {
+                state.kiosk.reloadAt = t
+            } else {
+                state.banner = Banner(.key("banner.kioskReloadInvalid", ["value": .verbatim(text)]), level: .warning)
+            }
+        }
         let pin = config["kiosk_pin"]?.trimmingCharacters(in: .whitespaces) ?? ""
         state.kiosk.pin = pin.isEmpty ? nil : String(pin.prefix(maxPINLength))
     }
@@ -157,6 +195,34 @@ public enum KioskFeature: Feature {
 
 extension TimerID {
     public static let kioskIdle = TimerID("kioskIdle")
+}
+
+/// A time of day, `HH:MM` on a 24-hour clock (`06:00`, `6:30`, `23:59`).
+public struct TimeOfDay: Hashable, Sendable {
+    public let hour: Int
+    public let minute: Int
+
+    public init?(hour: Int, minute: Int) {
+        guard (0...23).contains(hour), (0...59).contains(minute) else { return nil }
+        self.hour = hour
+        self.minute = minute
+    }
+
+    public init?(_ text: String) {
+        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
+            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }), let h = Int(parts[0]), let m = Int(parts[1])
+        else { return nil }
+        self.init(hour: h, minute: m)
+    }
+
+    /// The first instant strictly after `date` when clocks in `zone` show this time (on a day
+    /// the time does not exist, as in a spring-forward gap, the next existing time).
+    public func next(after date: Date, in zone: TimeZone) -> Date? {
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = zone
+        return cal.nextDate(after: date, matching: DateComponents(hour: hour, minute: minute, second: 0), matchingPolicy: .nextTime)
+    }
 }
 
 extension AppState {
