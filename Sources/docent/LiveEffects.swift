@@ -31,7 +31,13 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
     /// 20 s curl timeout is not waited for that long: the process exits and ends it.
     static let shutdownTimeout: TimeInterval = 2
 
-    init(fetcher: CurlFetcher, cache: DocumentCaching?, store: SettingsStoring?, options: ReadOptions, audio: AudioEngine?, environment: [String: String], writesAllowed: Bool = true) {
+    let log: GuideLog
+
+    init(
+        fetcher: CurlFetcher, cache: DocumentCaching?, store: SettingsStoring?, options: ReadOptions, audio: AudioEngine?, environment: [String: String],
+        writesAllowed: Bool = true, log: GuideLog? = nil
+    ) {
+        self.log = log ?? GuideLog(path: GuideLog.defaultPath(environment: environment))
         self.audio = audio
         self.fetcher = fetcher
         self.cache = cache
@@ -40,7 +46,7 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
         self.writesAllowed = writesAllowed
         let statePath = writesAllowed ? (store as? SQLiteSettingsStore)?.path : nil
         let context = RunnerContext(
-            fetcher: fetcher, environment: environment, statePath: statePath, background: { [unowned self] work in self.background(work) })
+            fetcher: fetcher, environment: environment, statePath: statePath, log: self.log, background: { [unowned self] work in self.background(work) })
         for r in Runners.all(context) { runners[r.feature] = r }
     }
 
@@ -49,6 +55,11 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
         case .loadDocument(let source):
             background { [self] in
                 let (result, note) = DocumentLoader.load(source: source, fetcher: fetcher, cache: cache, options: options, now: Date())
+                switch result {
+                case .failure(let f): log.write("museum data \(source): \(f.message)")
+                case .success where note != nil: log.write("museum data \(source): loaded with a note (offline or partly unreadable)")
+                case .success: break
+                }
                 if case .success(let m) = result {
                     lock.lock()
                     diagnostics = m.data.diagnostics

@@ -12,6 +12,8 @@ struct RunnerContext: Sendable {
     /// The state database when it can be written (features keep what must survive a restart
     /// there, as Pulse's outbox); nil when it cannot.
     let statePath: String?
+    /// The guide's log file: the detail behind what a visitor is told in a plain sentence.
+    let log: GuideLog
     let background: @Sendable (@escaping @Sendable () -> Void) -> Void
 }
 

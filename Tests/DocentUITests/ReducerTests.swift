@@ -103,14 +103,51 @@ final class ReducerTests: XCTestCase {
         XCTAssertEqual(o.banner?.text(o.strings), "Sin conexión: se usa la copia guardada el 2026-11-20 10:00 (cannot reach x)")
     }
 
-    func testFetchResultsFailuresStayInTheirSection() {
+    /// A failure stays in its section, with the detail kept (for the log) and a plain reason
+    /// for the visitor; `r` on Home asks again for the failed sections only.
+    func testFetchResultsFailuresStayInTheirSectionAndRRetries() throws {
         var s = UIFixtures.loadedState()
-        send(&s, .fetched(.exhibitions, .failure(LoadFailure("HTTP 500 from https://api.example")))) {
-            $0.exhibitions = .failed("HTTP 500 from https://api.example")
+        send(&s, .fetched(.exhibitions, .failure(.http(status: 500, url: "https://api.example/exhibitions")))) {
+            $0.exhibitions = .failed("HTTP 500 from https://api.example/exhibitions")
+            $0.home.problems[.exhibitions] = .http(500)
         }
         send(&s, .fetched(.events, .success(Array("not json".utf8)))) {
             $0.events = .failed("the response is not JSON (unexpected 'o' at line 1, column 2)")
+            $0.home.problems[.events] = .unreadable
         }
+        let text = Reducer.rows(s)?.map(\.text) ?? []
+        XCTAssertTrue(text.contains(s.strings("home.unavailable.exhibitions", ["reason": s.strings("fetch.reason.http", ["status": "500"])])), "\(text)")
+        XCTAssertTrue(text.contains(s.strings("home.unavailable.events", ["reason": s.strings("fetch.reason.unreadable")])), "\(text)")
+        XCTAssertFalse(text.joined().contains("api.example"), "no URL or libcurl words on screen")
+
+        XCTAssertEqual(KeyMap.action(for: .char("r"), in: s), HomeFeature.action(.retry))
+        let app = try XCTUnwrap(s.museum)
+        let exhibitions = try XCTUnwrap(DataAggregator.exhibitionsRequest(app: app, now: s.now))
+        let events = try XCTUnwrap(DataAggregator.eventsRequest(app: app, now: s.now))
+        send(&s, HomeFeature.action(.retry), effects: [.fetch(.exhibitions, exhibitions), .fetch(.events, events)]) {
+            $0.exhibitions = .loading
+            $0.events = .loading
+            $0.home.problems = [:]
+        }
+        // Only what failed is asked again; with nothing failed, r is not Home's.
+        let onView = try DataAggregator.exhibitions(from: UIFixtures.bytes("exhibitions.json"), app: app, now: s.now).get()
+        send(&s, .fetched(.exhibitions, .success(UIFixtures.bytes("exhibitions.json")))) { $0.exhibitions = .loaded(onView) }
+        send(&s, .fetched(.events, .failure(.unreachable(url: "https://api.example/events", reason: "Couldn't connect to server")))) {
+            $0.events = .failed("cannot reach https://api.example/events: Couldn't connect to server")
+            $0.home.problems[.events] = .unreachable
+        }
+        send(&s, HomeFeature.action(.retry), effects: [.fetch(.events, events)]) {
+            $0.events = .loading
+            $0.home.problems = [:]
+        }
+        XCTAssertNil(KeyMap.action(for: .char("r"), in: s))
+        // Not on another tab.
+        send(&s, .fetched(.events, .failure(.timedOut(url: "https://api.example/events")))) {
+            $0.events = .failed("timed out fetching https://api.example/events")
+            $0.home.problems[.events] = .timedOut
+        }
+        prepare(&s, .selectTab(.info))
+        XCTAssertNotEqual(KeyMap.action(for: .char("r"), in: s), HomeFeature.action(.retry))
     }
 
     func testTabsCycleAndPersist() {

@@ -44,7 +44,7 @@ final class ScreenSnapshotTests: XCTestCase {
         assertSnapshot(render(s, big), named: "loading-80x24")
         prepare(&s, .documentLoaded(.success(UIFixtures.museum()), note: nil))
         s.overlay = nil
-        prepare(&s, .fetched(.exhibitions, .failure(LoadFailure("cannot reach api.example: Connection refused"))))
+        prepare(&s, .fetched(.exhibitions, .failure(.unreachable(url: "https://api.example/exhibitions", reason: "Connection refused"))))
         assertSnapshot(render(s, big), named: "home-partial-80x24")
     }
 

@@ -40,7 +40,7 @@ final class SearchTests: XCTestCase {
         UIFixtures.settle(&s, prepare(&s, .documentLoaded(.success(museum), note: nil)))
         let vp = RootView.viewport(for: size)
         prepare(
-            &s, .fetched(.exhibitions, .success(Self.sampleBytes("exhibitions.json"))), .fetched(.events, .failure(LoadFailure("offline"))),
+            &s, .fetched(.exhibitions, .success(Self.sampleBytes("exhibitions.json"))), .fetched(.events, .failure(.unreachable(url: "https://api.example/events", reason: "offline"))),
             .viewportChanged(rows: vp.rows, width: vp.width))
         s.overlay = nil
         s.messageQueue = []

@@ -30,6 +30,35 @@ final class BadInputTests: EndToEndTestCase {
         assertTerminalRestored(exit.after, file: file, line: line)
     }
 
+    /// Exhibitions that cannot be fetched: a plain sentence on Home (no path, no libcurl words),
+    /// the detail in the log file, and `r` fetches them again once they are there.
+    func testHomeSaysPlainlyWhatFailedLogsTheDetailAndRTriesAgain() throws {
+        let copy = try makeTemporaryDirectory().appendingPathComponent("museum")
+        try FileManager.default.copyItem(at: Repo.root.appendingPathComponent("SampleData"), to: copy)
+        let endpoint = copy.appendingPathComponent("search/exhibitions.json")
+        let kept = copy.appendingPathComponent("exhibitions.kept")
+        try FileManager.default.moveItem(at: endpoint, to: kept)
+        let home = try makeTemporaryDirectory()
+        let s = try start(command: TmuxSession.guideCommand(data: copy.appendingPathComponent("appData.json").path), home: home)
+        let dismiss = try UIStrings.get("en", "overlay.dismiss")
+        try s.waitFor(try UIStrings.get("en", "help.welcomeTitle"), dismiss)
+        try s.sendKeys("Escape")
+        try s.waitFor(try SampleData.launchMessageTitle(), dismiss)
+        try s.sendKeys("Escape")
+        try s.waitForGone(dismiss)
+        let missing = try UIStrings.get("en", "fetch.reason.missing")
+        let screen = try s.waitFor(missing)
+        XCTAssertFalse(screen.contains("exhibitions.json"), "a path on the visitor's screen:\n\(screen)")
+        let log = home.appendingPathComponent("state/docent/docent.log")
+        let logged = try String(contentsOf: log, encoding: .utf8)
+        XCTAssertTrue(logged.contains("exhibitions: file not found: ") && logged.contains("search/exhibitions.json"), logged)
+
+        try FileManager.default.moveItem(at: kept, to: endpoint)
+        try s.sendKeys("r")
+        try waitForHome(s, language: "en")
+        try s.waitForGone(missing)
+    }
+
     func testMissingDataFileShowsErrorAndQuits() throws {
         let missing = "/nonexistent/appData.json"
         let s = try errorScreen(data: missing)

@@ -3,7 +3,7 @@
 /// is one line in the executable's `Runners.swift`.
 public enum Registry {
     public static let entries: [FeatureEntry] = [
-        FeatureEntry(core: HomeFeature.self),
+        FeatureEntry(HomeView.self),
         FeatureEntry(KeypadView.self),
         FeatureEntry(ToursView.self),
         FeatureEntry(PlayerView.self),

@@ -41,6 +41,7 @@ final class TmuxSession {
             "XDG_DATA_HOME=\(home.appendingPathComponent("data").path)",
             "XDG_CONFIG_HOME=\(home.appendingPathComponent("config").path)",
             "XDG_CACHE_HOME=\(home.appendingPathComponent("cache").path)",
+            "XDG_STATE_HOME=\(home.appendingPathComponent("state").path)",
         ]
         for e in env { args += ["-e", e] }
         // Several arguments: tmux runs them directly (no `sh -c` in between).

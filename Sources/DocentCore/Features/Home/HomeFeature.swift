@@ -6,12 +6,16 @@ public enum HomeFeature: Feature {
     public struct State: Equatable, Sendable {
         public var exhibitions: Remote<[Exhibition]> = .idle
         public var events: Remote<[Event]> = .idle
+        /// Why a section failed, as the visitor is told it (the detail is in `Remote.failed`).
+        public var problems: [FetchPurpose: FetchProblem] = [:]
         public init() {}
     }
 
     public enum Action: Equatable, Sendable {
         /// A Data Aggregator answer arrived.
-        case fetched(FetchPurpose, Result<[UInt8], LoadFailure>)
+        case fetched(FetchPurpose, Result<[UInt8], FetchError>)
+        /// `r` on Home: ask again for the sections that failed.
+        case retry
     }
 
     public enum Effect: Equatable, Sendable {
@@ -36,22 +40,56 @@ public enum HomeFeature: Feature {
         switch action {
         case .fetched(let purpose, let result):
             guard let app = state.museum else { return [] }
+            let bytes: [UInt8]
+            switch result {
+            case .failure(let e):
+                state.home.problems[purpose] = FetchProblem(e)
+                switch purpose {
+                case .exhibitions: state.exhibitions = .failed(e.description)
+                case .events: state.events = .failed(e.description)
+                }
+                return []
+            case .success(let b): bytes = b
+            }
+            state.home.problems[purpose] = .unreadable
             switch purpose {
             case .exhibitions:
-                state.exhibitions = result.flatMap { DataAggregator.exhibitions(from: $0, app: app, now: state.now) }
-                    .map(Remote.loaded).fold { .failed($0.message) }
+                state.exhibitions = DataAggregator.exhibitions(from: bytes, app: app, now: state.now).map(Remote.loaded).fold { .failed($0.message) }
+                if state.exhibitions.value != nil { state.home.problems[purpose] = nil }
             case .events:
-                state.events = result.flatMap { DataAggregator.events(from: $0, now: state.now) }
-                    .map(Remote.loaded).fold { .failed($0.message) }
+                state.events = DataAggregator.events(from: bytes, now: state.now).map(Remote.loaded).fold { .failed($0.message) }
+                if state.events.value != nil { state.home.problems[purpose] = nil }
             }
             return []
+        case .retry:
+            guard let app = state.museum else { return [] }
+            var effects: [DocentCore.Effect] = []
+            if case .failed = state.exhibitions, let r = DataAggregator.exhibitionsRequest(app: app, now: state.now) {
+                state.exhibitions = .loading
+                state.home.problems[.exhibitions] = nil
+                effects.append(effect(.fetch(.exhibitions, r)))
+            }
+            if case .failed = state.events, let r = DataAggregator.eventsRequest(app: app, now: state.now) {
+                state.events = .loading
+                state.home.problems[.events] = nil
+                effects.append(effect(.fetch(.events, r)))
+            }
+            return effects
         }
+    }
+
+    /// Whether `r` has something to ask again for.
+    public static func canRetry(_ state: AppState) -> Bool {
+        if case .failed = state.exhibitions { return true }
+        if case .failed = state.events { return true }
+        return false
     }
 
     /// A museum arrived: ask for what is on view and today's events, where it publishes them.
     public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
         guard event == .documentLoaded, let app = state.museum else { return [] }
         var effects: [DocentCore.Effect] = []
+        state.home.problems = [:]
         if let r = DataAggregator.exhibitionsRequest(app: app, now: state.now) {
             state.exhibitions = .loading
             effects.append(effect(.fetch(.exhibitions, r)))
@@ -145,7 +183,10 @@ public enum HomeFeature: Feature {
         let s = state.strings
         switch remote {
         case .idle, .loading: return [Row(.note, s("home.loading.\(kind)"))]
-        case .failed(let why): return [Row(.note, s("home.unavailable.\(kind)", ["reason": why]))]
+        case .failed:
+            // A plain sentence; libcurl's words and the URL are in the log file.
+            let problem = state.home.problems[kind == "events" ? .events : .exhibitions] ?? .unreachable
+            return [Row(.note, s("home.unavailable.\(kind)", ["reason": problem.phrase.text(s)]))]
         // Not "unavailable right now": this museum never publishes them (issue 17 #12).
         case .notPublished: return [Row(.note, s("home.notPublished.\(kind)"))]
         case .loaded(let items):
@@ -191,6 +232,12 @@ public enum FetchPurpose: Hashable, Sendable {
 }
 
 extension AppState {
+    /// Home's state.
+    public var home: HomeFeature.State {
+        get { self[HomeFeature.self] }
+        set { self[HomeFeature.self] = newValue }
+    }
+
     /// The exhibitions on view (Home's).
     public var exhibitions: Remote<[Exhibition]> {
         get { self[HomeFeature.self].exhibitions }
@@ -205,7 +252,7 @@ extension AppState {
 }
 
 extension AppAction {
-    public static func fetched(_ purpose: FetchPurpose, _ result: Result<[UInt8], LoadFailure>) -> AppAction {
+    public static func fetched(_ purpose: FetchPurpose, _ result: Result<[UInt8], FetchError>) -> AppAction {
         HomeFeature.action(.fetched(purpose, result))
     }
 }

@@ -11,8 +11,10 @@ struct HomeRunner: FeatureRunner {
         switch effect {
         case .fetch(let purpose, let request):
             let fetcher = context.fetcher
+            let log = context.log
             context.background {
-                let r = fetcher.fetch(request).map(\.body).mapError { LoadFailure($0.description) }
+                let r = fetcher.fetch(request).map(\.body)
+                if case .failure(let e) = r { log.write("\(purpose == .exhibitions ? "exhibitions" : "events"): \(e.description)") }
                 mailbox.post(.fetched(purpose, r))
             }
         }

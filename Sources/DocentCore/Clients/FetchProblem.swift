@@ -1,0 +1,33 @@
+/// Why something the guide asked a server for did not arrive, as a visitor is told it: a plain
+/// sentence in the visitor's language (`fetch.reason.*`), never libcurl's words. The detail
+/// (URL, libcurl's message) goes to the guide's log file and `docent validate`.
+public enum FetchProblem: Hashable, Sendable {
+    case unreachable
+    case timedOut
+    case http(Int)
+    case missing
+    case tooLarge
+    /// It arrived but is not what the guide can read.
+    case unreadable
+
+    public init(_ error: FetchError) {
+        switch error {
+        case .unreachable, .other: self = .unreachable
+        case .timedOut: self = .timedOut
+        case .http(let status, _): self = .http(status)
+        case .fileNotFound: self = .missing
+        case .tooLarge: self = .tooLarge
+        }
+    }
+
+    public var phrase: Phrase {
+        switch self {
+        case .unreachable: return .key("fetch.reason.unreachable")
+        case .timedOut: return .key("fetch.reason.timedOut")
+        case .http(let status): return .key("fetch.reason.http", ["status": .verbatim(String(status))])
+        case .missing: return .key("fetch.reason.missing")
+        case .tooLarge: return .key("fetch.reason.tooLarge")
+        case .unreadable: return .key("fetch.reason.unreadable")
+        }
+    }
+}
