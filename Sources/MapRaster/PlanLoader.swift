@@ -45,11 +45,12 @@ public struct PlanCache: Sendable {
         write(Self.encode(raster), to: rasterPath(url: url, contentHash: contentHash, pixelsPerPoint: pixelsPerPoint))
     }
 
-    /// The ETag last seen for a URL and the content hash it stood for.
+    /// The ETag last seen for a URL (empty when the server sent none) and the content hash
+    /// of the plan last fetched from it (what stands in offline).
     public func etag(url: String) -> (etag: String, contentHash: String)? {
         guard let d = FileManager.default.contents(atPath: etagPath(url: url)) else { return nil }
-        let lines = String(decoding: d, as: UTF8.self).split(separator: "\n").map(String.init)
-        guard lines.count == 2, !lines[0].isEmpty, lines[1].count == 16 else { return nil }
+        let lines = String(decoding: d, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard lines.count >= 2, lines[1].count == 16 else { return nil }
         return (lines[0], lines[1])
     }
 
@@ -95,15 +96,32 @@ public struct PlanLoader: Sendable {
         self.cache = cache
     }
 
-    /// The plan at `url`, trimmed, at `pixelsPerPoint`; a message a visitor can read if not.
-    public func load(url: String, pixelsPerPoint: Double) -> Result<PlanRaster, LoadFailure> {
+    /// Why a plan could not be drawn: what a visitor is told (`problem`) and the detail for
+    /// the log (`message`).
+    public struct Failure: Error, Equatable, Sendable {
+        public let problem: FetchProblem
+        public let message: String
+        public init(_ problem: FetchProblem, _ message: String) {
+            self.problem = problem
+            self.message = message
+        }
+    }
+
+    /// The plan at `url`, trimmed, at `pixelsPerPoint`. When the server cannot be reached, the
+    /// raster made from the plan last fetched (kept with its ETag) is used: a plan seen once
+    /// works offline.
+    public func load(url: String, pixelsPerPoint: Double) -> Result<PlanRaster, Failure> {
         let known = cache?.etag(url: url)
         var request = FetchRequest(url: url, timeoutSeconds: 30, maxBytes: 64 * 1024 * 1024)
-        request.etag = known?.etag
+        request.etag = known.flatMap { $0.etag.isEmpty ? nil : $0.etag }
         let response: FetchResponse
         switch fetcher.fetch(request) {
         case .success(let r): response = r
-        case .failure(let e): return .failure(LoadFailure(e.description))
+        case .failure(let e):
+            if Self.isOffline(e), let k = known, let saved = cache?.raster(url: url, contentHash: k.contentHash, pixelsPerPoint: pixelsPerPoint) {
+                return .success(saved)
+            }
+            return .failure(Failure(FetchProblem(e), e.description))
         }
         if response.status == 304, let k = known, let r = cache?.raster(url: url, contentHash: k.contentHash, pixelsPerPoint: pixelsPerPoint) {
             return .success(r)
@@ -111,19 +129,27 @@ public struct PlanLoader: Sendable {
         guard response.status != 304 else {
             // The server says unchanged but the raster is gone: ask again without the ETag.
             request.etag = nil
-            guard case .success(let again) = fetcher.fetch(request) else { return .failure(LoadFailure("\(url): could not fetch the plan again")) }
+            guard case .success(let again) = fetcher.fetch(request) else { return .failure(Failure(.unreachable, "\(url): could not fetch the plan again")) }
             return rasterise(again, url: url, pixelsPerPoint: pixelsPerPoint)
         }
         return rasterise(response, url: url, pixelsPerPoint: pixelsPerPoint)
     }
 
-    func rasterise(_ response: FetchResponse, url: String, pixelsPerPoint: Double) -> Result<PlanRaster, LoadFailure> {
+    /// The network failed (not the server's answer): a saved copy stands in.
+    static func isOffline(_ e: FetchError) -> Bool {
+        switch e {
+        case .unreachable, .timedOut, .other: return true
+        case .http, .fileNotFound, .tooLarge: return false
+        }
+    }
+
+    func rasterise(_ response: FetchResponse, url: String, pixelsPerPoint: Double) -> Result<PlanRaster, Failure> {
         let bytes = response.body
         let contentHash = PlanCache.hash(bytes)
-        if let tag = response.etag, !tag.isEmpty { cache?.storeEtag(tag, contentHash: contentHash, url: url) }
+        cache?.storeEtag(response.etag ?? "", contentHash: contentHash, url: url)
         if let r = cache?.raster(url: url, contentHash: contentHash, pixelsPerPoint: pixelsPerPoint) { return .success(r) }
         let result = PopplerRasterizer.rasterise(pdf: bytes, pixelsPerPoint: pixelsPerPoint, source: "\(url)#\(contentHash)")
         if case .success(let r) = result { cache?.store(r, url: url, contentHash: contentHash, pixelsPerPoint: pixelsPerPoint) }
-        return result.mapError { LoadFailure("\(URL(fileURLWithPath: url).lastPathComponent): \($0.message)") }
+        return result.mapError { Failure(.unreadable, "\(URL(fileURLWithPath: url).lastPathComponent): \($0.message)") }
     }
 }

@@ -179,6 +179,34 @@ final class MapRasterTests: XCTestCase {
         XCTAssertEqual(second.pixels, first.pixels)
     }
 
+    /// A plan seen once is drawn from its saved raster when the server cannot be reached (with
+    /// or without an ETag); a server that answers "not there" is believed.
+    func testAPlanSeenOnceIsUsedOffline() throws {
+        let cache = try tempCache()
+        for (url, etag) in [("https://museum.example/maps/floor1.pdf", "\"v1\""), ("https://museum.example/maps/plain.pdf", nil)] {
+            let fetcher = FakeFetcher(try samplePlan(1), etag: etag)
+            let loader = PlanLoader(fetcher: fetcher, cache: cache)
+            guard case .success(let first) = loader.load(url: url, pixelsPerPoint: 1) else { return XCTFail("load \(url)") }
+            XCTAssertEqual(fetcher.requests.last?.etag, nil, "the first request asks for the plan outright")
+            fetcher.failure = .unreachable(url: url, reason: "Couldn't connect to server")
+            guard case .success(let offline) = loader.load(url: url, pixelsPerPoint: 1) else { return XCTFail("offline \(url)") }
+            XCTAssertEqual(offline.pixels, first.pixels)
+            fetcher.failure = .timedOut(url: url)
+            guard case .success = loader.load(url: url, pixelsPerPoint: 1) else { return XCTFail("timed out \(url)") }
+            fetcher.failure = .http(status: 404, url: url)
+            guard case .failure(let gone) = loader.load(url: url, pixelsPerPoint: 1) else { return XCTFail("404 \(url)") }
+            XCTAssertEqual(gone.problem, .http(404))
+        }
+        // Never seen: offline is a failure, told plainly.
+        let fetcher = FakeFetcher([])
+        fetcher.failure = .unreachable(url: "https://museum.example/maps/new.pdf", reason: "Couldn't connect to server")
+        guard case .failure(let f) = PlanLoader(fetcher: fetcher, cache: cache).load(url: "https://museum.example/maps/new.pdf", pixelsPerPoint: 1) else {
+            return XCTFail("a plan never seen cannot be drawn offline")
+        }
+        XCTAssertEqual(f.problem, .unreachable)
+        XCTAssertTrue(f.message.contains("Couldn't connect"), f.message)
+    }
+
     func testFetchFailuresAreReadable() throws {
         let fetcher = FakeFetcher([])
         fetcher.failure = .http(status: 404, url: "https://museum.example/maps/floor9.pdf")

@@ -111,8 +111,8 @@ final class MapReducerTests: XCTestCase {
     func testAFailedPlanSaysWhyAndCanBeRetried() throws {
         var s = try loaded()
         prepare(&s, .selectTab(.map))
-        send(&s, .map(.rasterFailed(floor: Floor(1), url: plan(1), message: "HTTP 404"))) {
-            $0.map.plans[Floor(1)] = .failed(url: self.plan(1), message: "HTTP 404")
+        send(&s, .map(.rasterFailed(floor: Floor(1), url: plan(1), message: "HTTP 404", problem: .http(404)))) {
+            $0.map.plans[Floor(1)] = .failed(url: self.plan(1), message: "HTTP 404", problem: .http(404))
         }
         // Switching away and back keeps the failure (no retry storm).
         send(&s, .map(.floorStep(1)), effects: [load(2)]) {

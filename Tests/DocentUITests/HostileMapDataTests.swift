@@ -29,7 +29,7 @@ final class HostileMapDataTests: XCTestCase {
         s.document = .ready(Museum(app))
         prepare(&s, .selectTab(.map))
         for f in app.mapFloors {
-            prepare(&s, .map(.rasterFailed(floor: f.floor, url: f.planURL, message: "no plan in this test")))
+            prepare(&s, .map(.rasterFailed(floor: f.floor, url: f.planURL, message: "no plan in this test", problem: .missing)))
         }
         return (s, app)
     }

@@ -116,13 +116,14 @@ final class MapScreenTests: XCTestCase {
             $0.map.floor = Floor(2)
             $0.map.plans[Floor(2)] = .loading(url: self.planURL(2))
         }
-        send(&s, .map(.rasterFailed(floor: Floor(2), url: planURL(2), message: "HTTP 404 from https://museum.example/floor2.pdf"))) {
-            $0.map.plans[Floor(2)] = .failed(url: self.planURL(2), message: "HTTP 404 from https://museum.example/floor2.pdf")
+        send(&s, .map(.rasterFailed(floor: Floor(2), url: planURL(2), message: "HTTP 404 from https://museum.example/floor2.pdf", problem: .http(404)))) {
+            $0.map.plans[Floor(2)] = .failed(url: self.planURL(2), message: "HTTP 404 from https://museum.example/floor2.pdf", problem: .http(404))
         }
         let screen = render(s, Size(width: 80, height: 24))
         assertSnapshot(screen, named: "map-failed-80x24")
         let text = (0..<screen.height).map(screen.row).joined(separator: "\n")
-        XCTAssertTrue(text.contains("HTTP 404"))
+        XCTAssertTrue(text.contains("answered with an error"), "a plain sentence: \(text)")
+        XCTAssertFalse(text.contains("museum.example"), "no URL on screen (it is in the log)")
         XCTAssertTrue(text.contains("Foundry Wing"), "annotations are still drawn")
     }
 

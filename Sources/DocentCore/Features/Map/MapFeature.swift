@@ -4,12 +4,13 @@ import Foundation
 public enum PlanStatus: Equatable, Sendable {
     case loading(url: String)
     case ready(url: String, raster: PlanRaster)
-    /// Download or rendering failed: the map draws a blank grid with the annotations.
-    case failed(url: String, message: String)
+    /// Download or rendering failed: the map draws a blank grid with the annotations. The
+    /// visitor is told `problem` in a sentence; `message` is the detail (in the log).
+    case failed(url: String, message: String, problem: FetchProblem)
 
     public var url: String {
         switch self {
-        case .loading(let u), .ready(let u, _), .failed(let u, _): return u
+        case .loading(let u), .ready(let u, _), .failed(let u, _, _): return u
         }
     }
 
@@ -84,7 +85,7 @@ public enum MapAction: Equatable, Sendable {
     /// "Show on map": switch to the map, its floor, centre and highlight the item.
     case show(MapItemID)
     case rasterReady(floor: Floor, url: String, raster: PlanRaster)
-    case rasterFailed(floor: Floor, url: String, message: String)
+    case rasterFailed(floor: Floor, url: String, message: String, problem: FetchProblem)
     /// A click on an item: select it, or act on it when its card is already open.
     case clickItem(MapItemID)
 }
@@ -255,9 +256,9 @@ enum MapReducer {
             state.map.plans[floor] = .ready(url: url, raster: raster)
             if floor == state.map.floor, let c = state.map.centre { setCentre(&state, app, c) }
             return []
-        case .rasterFailed(let floor, let url, let message):
+        case .rasterFailed(let floor, let url, let message, let problem):
             guard MapContent.mapFloor(app, floor)?.planURL == url else { return [] }
-            state.map.plans[floor] = .failed(url: url, message: message)
+            state.map.plans[floor] = .failed(url: url, message: message, problem: problem)
             return []
         }
     }

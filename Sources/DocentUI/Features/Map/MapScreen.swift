@@ -102,7 +102,7 @@ public enum MapScreen: FeatureView {
     static func statusMessage(_ state: AppState, _ scene: MapScene) -> (String, Style.Role)? {
         let s = state.strings
         switch scene.status {
-        case .failed(_, let why)?: return (s("map.failed", ["reason": why]), .error)
+        case .failed(_, _, let problem)?: return (s("map.failed", ["reason": problem.phrase.text(s)]), .error)
         case .loading?, nil: return (s("map.loading"), .muted)
         case .ready?: return nil
         }

@@ -13,10 +13,13 @@ struct MapRunner: FeatureRunner {
         switch effect {
         case .loadPlan(let floor, let url, let scale):
             let loader = PlanLoader(fetcher: context.fetcher, cache: PlanCache(directory: PlanCache.defaultDirectory(environment: context.environment)))
+            let log = context.log
             context.background {
                 switch loader.load(url: url, pixelsPerPoint: scale) {
                 case .success(let raster): mailbox.post(.map(.rasterReady(floor: floor, url: url, raster: raster)))
-                case .failure(let f): mailbox.post(.map(.rasterFailed(floor: floor, url: url, message: f.message)))
+                case .failure(let f):
+                    log.write("floor plan \(url): \(f.message)")
+                    mailbox.post(.map(.rasterFailed(floor: floor, url: url, message: f.message, problem: f.problem)))
                 }
             }
         }
