@@ -10,7 +10,11 @@ import Foundation
 public enum DocumentLoader {
     public static let utc = TimeZone(secondsFromGMT: 0)!
 
-    public static func load(source: String, fetcher: any Fetching, cache: DocumentCaching?, options: ReadOptions, now: Date, timeZone: TimeZone = utc) -> (Result<Museum, LoadFailure>, Phrase?) {
+    /// `log` hears the detail behind a plain note (the URL, libcurl's words) for the log file.
+    public static func load(
+        source: String, fetcher: any Fetching, cache: DocumentCaching?, options: ReadOptions, now: Date, timeZone: TimeZone = utc,
+        log: (String) -> Void = { _ in }
+    ) -> (Result<Museum, LoadFailure>, Phrase?) {
         let isHTTP = source.hasPrefix("http://") || source.hasPrefix("https://")
         let cached = isHTTP ? cache?.cached(for: source) : nil
         var request = FetchRequest(url: source, timeoutSeconds: 30)
@@ -28,13 +32,15 @@ public enum DocumentLoader {
             }
         case .failure(let e):
             guard let c = cached else { return (.failure(LoadFailure(e.description)), nil) }
+            log("museum data \(source): \(e.description); using the copy saved earlier")
             bytes = c.body
             let when = Date(timeIntervalSince1970: c.fetchedAt)
             let f = DateFormatter()
             f.locale = Locale(identifier: "en_US_POSIX")
             f.timeZone = timeZone
             f.dateFormat = "yyyy-MM-dd HH:mm zzz"
-            note = .key("banner.offlineCopy", ["date": .verbatim(f.string(from: when)), "reason": .verbatim(e.description)])
+            // The reason in a plain sentence; the detail went to `log`.
+            note = .key("banner.offlineCopy", ["date": .verbatim(f.string(from: when)), "reason": FetchProblem(e).phrase])
         }
         switch AppDataReader.read(bytes, source: source, options: options) {
         case .success(let app): return (.success(Museum(app)), note)

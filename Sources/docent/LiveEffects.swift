@@ -54,12 +54,8 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
         switch effect {
         case .loadDocument(let source):
             background { [self] in
-                let (result, note) = DocumentLoader.load(source: source, fetcher: fetcher, cache: cache, options: options, now: Date())
-                switch result {
-                case .failure(let f): log.write("museum data \(source): \(f.message)")
-                case .success where note != nil: log.write("museum data \(source): loaded with a note (offline or partly unreadable)")
-                case .success: break
-                }
+                let (result, note) = DocumentLoader.load(source: source, fetcher: fetcher, cache: cache, options: options, now: Date(), log: { self.log.write($0) })
+                if case .failure(let f) = result { log.write("museum data \(source): \(f.message)") }
                 if case .success(let m) = result {
                     lock.lock()
                     diagnostics = m.data.diagnostics

@@ -31,10 +31,13 @@ final class DocumentLoaderTests: XCTestCase {
         let cache = MemoryCache()
         cache.docs[url] = CachedDocument(body: body, etag: nil, lastModified: nil, fetchedAt: 1_790_000_000)
         let f = FakeFetcher([.failure(.unreachable(url: url, reason: "Could not resolve host"))])
-        let (r, note) = DocumentLoader.load(source: url, fetcher: f, cache: cache, options: ReadOptions(), now: UIFixtures.now)
+        var logged: [String] = []
+        let (r, note) = DocumentLoader.load(source: url, fetcher: f, cache: cache, options: ReadOptions(), now: UIFixtures.now, log: { logged.append($0) })
         XCTAssertEqual(try r.get().data.tours.count, 2)
         let n = try XCTUnwrap(note).text(UIFixtures.catalog.strings(for: .english))
-        XCTAssertEqual(n, "Offline: using the copy saved 2026-09-21 14:13 GMT (cannot reach \(url): Could not resolve host)")
+        // A plain sentence on screen; the URL and libcurl's words in the log.
+        XCTAssertEqual(n, "Offline: using the copy saved 2026-09-21 14:13 GMT (the museum's server cannot be reached)")
+        XCTAssertEqual(logged, ["museum data \(url): cannot reach \(url): Could not resolve host; using the copy saved earlier"])
     }
 
     func testTheSavedTimeIsShownInTheCallersTimeZone() throws {

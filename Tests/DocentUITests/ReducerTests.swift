@@ -101,6 +101,19 @@ final class ReducerTests: XCTestCase {
         // Drawn in the language on screen, even for a banner shown before the switch.
         o.language = .spanish
         XCTAssertEqual(o.banner?.text(o.strings), "Sin conexión: se usa la copia guardada el 2026-11-20 10:00 (cannot reach x)")
+        // A request that fails leaves it; one that succeeds (the servers are back) clears the
+        // banner, while Info still says which copy is in use.
+        send(&o, .fetched(.events, .failure(.timedOut(url: "https://api.example/events")))) {
+            $0.events = .failed("timed out fetching https://api.example/events")
+            $0.home.problems[.events] = .timedOut
+        }
+        XCTAssertNotNil(o.banner)
+        let onView = try DataAggregator.exhibitions(from: UIFixtures.bytes("exhibitions.json"), app: m.data, now: o.now).get()
+        send(&o, .fetched(.exhibitions, .success(UIFixtures.bytes("exhibitions.json")))) {
+            $0.exhibitions = .loaded(onView)
+            $0.banner = nil
+        }
+        XCTAssertEqual(o.documentNote, note)
     }
 
     /// A failure stays in its section, with the detail kept (for the log) and a plain reason

@@ -49,7 +49,11 @@ public enum HomeFeature: Feature {
                 case .events: state.events = .failed(e.description)
                 }
                 return []
-            case .success(let b): bytes = b
+            case .success(let b):
+                bytes = b
+                // The museum's servers answer again: "Offline" is no longer true (the saved
+                // copy of the appData stays in use until the next start; Info still says so).
+                if case .key("banner.offlineCopy", _)? = state.banner?.phrase { state.banner = nil }
             }
             state.home.problems[purpose] = .unreadable
             switch purpose {
