@@ -39,13 +39,17 @@ public final class LiveAudioEngine: AudioEngine, Sendable {
         public var userAgent: String
         /// Where to append the play log; nil for none.
         public var playLogPath: String?
+        /// Where recordings heard whole are kept to play offline; nil: none kept.
+        public var keptAudioDirectory: String?
 
         public init(
             applicationName: String = "docent", connectTimeout: Double = 5, stallTimeout: Double = 15,
             outputLatency: Double = 0.25, probeInterval: Double = 2, bufferBytes: Int = 512 * 1024,
             userAgent: String = "Docent/0.1 libcurl",
-            playLogPath: String? = ProcessInfo.processInfo.environment["DOCENT_PLAY_LOG"].flatMap { $0.isEmpty ? nil : $0 }
+            playLogPath: String? = ProcessInfo.processInfo.environment["DOCENT_PLAY_LOG"].flatMap { $0.isEmpty ? nil : $0 },
+            keptAudioDirectory: String? = nil
         ) {
+            self.keptAudioDirectory = keptAudioDirectory
             self.applicationName = applicationName
             self.connectTimeout = connectTimeout
             self.stallTimeout = stallTimeout
@@ -61,6 +65,11 @@ public final class LiveAudioEngine: AudioEngine, Sendable {
 
     public init(configuration: Configuration = Configuration()) {
         hub = EngineHub(configuration: configuration)
+    }
+
+    /// Where recordings are kept by default for this environment (`$XDG_CACHE_HOME/docent/audio`).
+    public static func keptAudioDirectory(environment: [String: String]) -> String {
+        AudioKeeper.defaultDirectory(environment: environment)
     }
 
     deinit { hub.stop() }

@@ -27,7 +27,13 @@ final class TrackProducer {
     private static let readAheadLimit = 256 * 1024
 
     private let track: Track
-    private let source: AudioSource
+    private var source: AudioSource
+    /// Recordings heard whole are kept here; a play whose server cannot be reached uses them.
+    private let keeper: AudioKeeper?
+    /// The copy being written by this transfer (an HTTP download from the first byte).
+    private var copy: AudioKeeper.Copy?
+    /// Playing a kept copy because the server could not be reached.
+    private(set) var fromKeptCopy = false
     private var decoder: MP3Decoder?
     private let pcm = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
 
@@ -49,6 +55,7 @@ final class TrackProducer {
     init(track: Track) {
         self.track = track
         source = AudioSource(track.request.url)
+        keeper = track.configuration.keptAudioDirectory.map { AudioKeeper(directory: $0) }
     }
 
     deinit { pcm.deallocate() }
@@ -86,6 +93,17 @@ final class TrackProducer {
             case .restart(let offset):
                 start = offset
             case .failed(let failure):
+                if case .network = failure, !fromKeptCopy, decoder?.framesDecoded == 0, case .http(let url) = source, let keeper,
+                    let path = keeper.kept(url), case .success(let size) = AudioSource.fileSize(path)
+                {
+                    // The server cannot be reached: the copy kept when it was heard whole.
+                    fromKeptCopy = true
+                    source = .file(path: path)
+                    totalSize = size
+                    rangeSupported = true
+                    decoder?.setInputSize(size)
+                    continue
+                }
                 guard let decoder, decoder.framesDecoded > 0, Self.playsWhatArrived(failure) else {
                     return track.fail(failure)
                 }
@@ -212,9 +230,15 @@ final class TrackProducer {
         currentCurl = curl
         transferActive = true
         lastData = Date()
+        if case .http(let u) = source, requestedStart == 0, let keeper { copy = AudioKeeper.Copy(keeper: keeper, url: u) }
         let rc = withExtendedLifetime(self) { curl_easy_perform(curl) }
         transferActive = false
         currentCurl = nil
+        // Kept only when the whole recording arrived in this one transfer.
+        if let c = copy {
+            copy = nil
+            if rc == CURLE_OK, restartAt == nil, callbackFailure == nil, !track.isCancelled, !excessData { c.finish(size: totalSize) } else { c.discard() }
+        }
 
         if track.isCancelled { return .cancelled }
         if let restartAt { return .restart(at: restartAt) }
@@ -318,6 +342,10 @@ final class TrackProducer {
         bytesThisTransfer += count
         if track.state.paused { pausedDuringTransfer = true }
         let chunk = UnsafeRawBufferPointer(start: pointer, count: count)
+        if let copy {
+            // Only a body from the first byte (a 200) makes a whole copy.
+            if streamOffset == copy.written { copy.append(chunk) } else { self.copy = nil; copy.discard() }
+        }
         tail.append(contentsOf: chunk.suffix(256))
         if tail.count > 256 { tail.removeFirst(tail.count - 256) }
         let chunkStart = streamOffset

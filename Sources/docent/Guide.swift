@@ -132,7 +132,7 @@ struct Guide: ParsableCommand {
         }
         var options = ReadOptions()
         options.rewrite = cfg.rewrite
-        let audio = LiveAudioEngine()
+        let audio = LiveAudioEngine(configuration: LiveAudioEngine.Configuration(keptAudioDirectory: LiveAudioEngine.keptAudioDirectory(environment: env)))
         let effects = LiveEffects(
             fetcher: CurlFetcher(), cache: FileDocumentCache(directory: FileDocumentCache.defaultDirectory(environment: env)),
             store: store, options: options, audio: audio, environment: env, writesAllowed: stateWritable)

@@ -197,6 +197,41 @@ final class AudioEngineTests: XCTestCase {
         XCTAssertEqual(logEvents(), ["start \(title)", "ended \(title)"])
     }
 
+    /// A recording heard whole is kept; when its server cannot be reached later, the kept
+    /// copy plays (and is heard at the sink). One cut short or sought away from is not kept.
+    func testARecordingHeardOnceIsKeptAndPlaysOffline() throws {
+        let env = try env()
+        let kept = AudioTestSupport.uniqueTemp("docent-kept-audio")
+        defer { try? FileManager.default.removeItem(at: kept) }
+        let own = TestNginx(root: env.root)
+        try own.start()
+        let url = "\(own.base)/\(Self.short.name)"
+        let engine = LiveAudioEngine(configuration: .init(connectTimeout: 2, stallTimeout: 2, probeInterval: 0.5, keptAudioDirectory: kept.path))
+        self.engine = engine
+        engine.play(AudioRequest(token: 1, url: url, title: "online"))
+        wait(engine, 8, "ended online") { $0.status == .ended }
+        let files = try FileManager.default.contentsOfDirectory(atPath: kept.path)
+        XCTAssertEqual(files.count, 1, "one whole copy, no temporary left: \(files)")
+        let original = try Data(contentsOf: env.root.appendingPathComponent(Self.short.name))
+        XCTAssertEqual(try Data(contentsOf: kept.appendingPathComponent(files[0])), original)
+
+        // The server goes away: the kept copy plays, and the sink hears it.
+        own.stop()
+        let recorder = try MonitorRecorder(server: env.pulse.server)
+        engine.play(AudioRequest(token: 2, url: url, title: "offline"))
+        let ended = wait(engine, 8, "ended offline") { $0.status == .ended || $0.status == .failed }
+        XCTAssertEqual(ended.status, .ended, "\(String(describing: ended.failure))")
+        XCTAssertNil(ended.failure)
+        let samples = recorder.stop()
+        XCTAssertGreaterThan(AudioTestSupport.rms(samples), 0.01, "the sink heard silence")
+
+        // Never heard whole (a URL of the dead server not played before): a network failure.
+        engine.play(AudioRequest(token: 3, url: "\(own.base)/\(Self.long.name)", title: "never kept"))
+        let failed = wait(engine, 8, "failed") { $0.status == .failed }
+        guard case .network? = failed.failure else { return XCTFail("\(String(describing: failed.failure))") }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: kept.path).count, 1)
+    }
+
     func testPlaysLocalFilesByPathAndFileURL() throws {
         let env = try env()
         let engine = makeEngine()
