@@ -203,8 +203,16 @@ final class AudioEngineTests: XCTestCase {
         let env = try env()
         let kept = AudioTestSupport.uniqueTemp("docent-kept-audio")
         defer { try? FileManager.default.removeItem(at: kept) }
-        let own = TestNginx(root: env.root)
+        // A server of its own (its own root: the port file lives there), stopped below.
+        let ownRoot = AudioTestSupport.uniqueTemp("docent-kept-root")
+        try FileManager.default.createDirectory(at: ownRoot, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: ownRoot) }
+        for name in [Self.short.name, Self.long.name] {
+            try FileManager.default.copyItem(at: env.root.appendingPathComponent(name), to: ownRoot.appendingPathComponent(name))
+        }
+        let own = TestNginx(root: ownRoot)
         try own.start()
+        defer { own.stop() }
         let url = "\(own.base)/\(Self.short.name)"
         let engine = LiveAudioEngine(configuration: .init(connectTimeout: 2, stallTimeout: 2, probeInterval: 0.5, keptAudioDirectory: kept.path))
         self.engine = engine
