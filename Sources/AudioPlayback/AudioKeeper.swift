@@ -1,3 +1,4 @@
+import DocentCore
 import Foundation
 
 /// Recordings heard once, kept on disk so they play again without a network: a recording
@@ -72,5 +73,56 @@ struct AudioKeeper {
             try? handle.close()
             try? FileManager.default.removeItem(atPath: temporary)
         }
+    }
+}
+
+/// The kept recordings as the rest of the guide sees them: how many of a tour's are kept and
+/// their size, fetching the missing ones ahead ("save for offline"), removing them. The same
+/// files the player writes when a recording is heard whole and reads when offline.
+public struct KeptRecordings: Sendable {
+    public let directory: String
+    private var keeper: AudioKeeper { AudioKeeper(directory: directory) }
+
+    public init(directory: String) { self.directory = directory }
+
+    public static func defaultDirectory(environment: [String: String]) -> String { AudioKeeper.defaultDirectory(environment: environment) }
+
+    /// How many of `urls` are kept, and their bytes.
+    public func tally(_ urls: [String]) -> (kept: Int, bytes: Int) {
+        var kept = 0, bytes = 0
+        for u in urls {
+            guard let p = keeper.kept(u), let size = (try? FileManager.default.attributesOfItem(atPath: p))?[.size] as? Int else { continue }
+            kept += 1
+            bytes += size
+        }
+        return (kept, bytes)
+    }
+
+    /// Fetches each of `urls` not kept yet, in order, and keeps it whole (a file appears only
+    /// when complete). `progress` hears the tally after each; the first failure stops it and
+    /// is answered (nil: all kept). `cancelled` is asked between recordings.
+    public func save(_ urls: [String], fetcher: any Fetching, progress: ((kept: Int, bytes: Int)) -> Void, cancelled: () -> Bool = { false }) -> FetchError? {
+        let fm = FileManager.default
+        try? fm.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for u in urls where keeper.kept(u) == nil {
+            if cancelled() { return nil }
+            switch fetcher.fetch(FetchRequest(url: u, timeoutSeconds: 300, maxBytes: 512 * 1024 * 1024)) {
+            case .failure(let e): return e
+            case .success(let r):
+                let target = keeper.path(for: u)
+                let tmp = target + ".part-\(ProcessInfo.processInfo.processIdentifier)"
+                guard fm.createFile(atPath: tmp, contents: Data(r.body)), rename(tmp, target) == 0 else {
+                    try? fm.removeItem(atPath: tmp)
+                    return .other(url: u, reason: "cannot write the kept copy in \(directory)")
+                }
+            }
+            progress(tally(urls))
+        }
+        return nil
+    }
+
+    /// Deletes the kept copies of `urls`.
+    public func remove(_ urls: [String]) {
+        for u in urls { try? FileManager.default.removeItem(atPath: keeper.path(for: u)) }
     }
 }

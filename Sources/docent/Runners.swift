@@ -54,6 +54,7 @@ enum Runners {
             AnyRunner(MemberRunner.self, context: context),
             AnyRunner(PulseRunner.self, context: context),
             AnyRunner(PicturesRunner.self, context: context),
+            AnyRunner(OfflineRunner.self, context: context),
         ]
     }
 }

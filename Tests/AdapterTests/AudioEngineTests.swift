@@ -1,5 +1,6 @@
 import DocentCore
 import Foundation
+import NetCurl
 import XCTest
 
 @testable import AudioPlayback
@@ -238,6 +239,51 @@ final class AudioEngineTests: XCTestCase {
         let failed = wait(engine, 8, "failed") { $0.status == .failed }
         guard case .network? = failed.failure else { return XCTFail("\(String(describing: failed.failure))") }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: kept.path).count, 1)
+    }
+
+    /// "Save for offline": the missing recordings fetched ahead (progress after each, a 404
+    /// stops it with what came before kept, a second run fetches only what is missing), then
+    /// played by the player with the server gone; removed on request.
+    func testATourSavedAheadPlaysWithTheServerGone() throws {
+        let env = try env()
+        let dir = AudioTestSupport.uniqueTemp("docent-saved-audio")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ownRoot = AudioTestSupport.uniqueTemp("docent-saved-root")
+        try FileManager.default.createDirectory(at: ownRoot, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: ownRoot) }
+        for name in [Self.short.name, Self.shorter.name] {
+            try FileManager.default.copyItem(at: env.root.appendingPathComponent(name), to: ownRoot.appendingPathComponent(name))
+        }
+        let own = TestNginx(root: ownRoot)
+        try own.start()
+        defer { own.stop() }
+        let kept = KeptRecordings(directory: dir.path)
+        let urls = ["\(own.base)/\(Self.shorter.name)", "\(own.base)/later.mp3", "\(own.base)/\(Self.short.name)"]
+        var seen: [Int] = []
+        let failure = kept.save(urls, fetcher: CurlFetcher()) { seen.append($0.kept) }
+        guard case .http(404, _)? = failure else { return XCTFail("\(String(describing: failure))") }
+        XCTAssertEqual(seen, [1])
+        XCTAssertEqual(kept.tally(urls).kept, 1)
+        // The missing file appears; saving again fetches only the two not kept.
+        try FileManager.default.copyItem(at: env.root.appendingPathComponent(Self.short.name), to: ownRoot.appendingPathComponent("later.mp3"))
+        let before = own.accessLog().count
+        XCTAssertNil(kept.save(urls, fetcher: CurlFetcher()) { seen.append($0.kept) })
+        XCTAssertEqual(seen, [1, 2, 3])
+        XCTAssertEqual(own.accessLog().count - before, 2, "what was kept is not fetched again")
+        let sizes = try [Self.shorter.name, Self.short.name, Self.short.name].map { try Data(contentsOf: env.root.appendingPathComponent($0)).count }
+        XCTAssertEqual(kept.tally(urls).bytes, sizes.reduce(0, +))
+
+        own.stop()
+        let engine = LiveAudioEngine(configuration: .init(connectTimeout: 2, stallTimeout: 2, probeInterval: 0.5, keptAudioDirectory: dir.path))
+        self.engine = engine
+        let recorder = try MonitorRecorder(server: env.pulse.server)
+        engine.play(AudioRequest(token: 1, url: urls[2], title: "saved ahead"))
+        let ended = wait(engine, 8, "ended from the saved copy") { $0.status == .ended || $0.status == .failed }
+        XCTAssertEqual(ended.status, .ended, "\(String(describing: ended.failure))")
+        XCTAssertGreaterThan(AudioTestSupport.rms(recorder.stop()), 0.01, "the sink heard silence")
+
+        kept.remove(urls)
+        XCTAssertEqual(kept.tally(urls).kept, 0)
     }
 
     func testPlaysLocalFilesByPathAndFileURL() throws {

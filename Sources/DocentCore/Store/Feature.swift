@@ -153,6 +153,8 @@ public enum RowSlot: Hashable, Sendable {
     /// One line above the status line, on every page (the first row any feature gives; an
     /// announcement's banner).
     case aboveStatus
+    /// A tour's page, under its start rows (saving the tour for offline).
+    case tourPage(Int)
 }
 
 /// Where on a shared page a feature may put a figure (a picture).

@@ -6,6 +6,7 @@ public enum Registry {
         FeatureEntry(HomeView.self),
         FeatureEntry(KeypadView.self),
         FeatureEntry(ToursView.self),
+        FeatureEntry(core: OfflineFeature.self),
         FeatureEntry(PlayerView.self),
         FeatureEntry(core: PicturesFeature.self),
         FeatureEntry(core: InfoFeature.self),

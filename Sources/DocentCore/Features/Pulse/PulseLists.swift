@@ -31,7 +31,7 @@ extension PulseFeature {
         case .home: return popularRows(state)
         case .aboveStatus: return bannerRows(state)
         case .infoMuseum: return hiddenRow(state)
-        case .playerStatus: return []
+        case .playerStatus, .tourPage: return []
         }
     }
 

@@ -415,6 +415,7 @@ public enum TourFeature: Feature {
             rows.append(Row(.item, text, action: .send(.tour(.resume))))
         }
         rows.append(Row(.item, s(running ? "tour.restart" : "tour.start"), action: .send(.tour(.start(tourID: t.id, stop: nil)))))
+        for f in state.features.all { rows += f.rows(.tourPage(t.id), state) }
         rows.append(Row(.header, s("tour.stopsHeading")))
         let heard = state.progress.listenedStops[t.id] ?? []
         for (i, stop) in t.stops.enumerated() {

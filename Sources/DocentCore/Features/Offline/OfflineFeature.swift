@@ -1,0 +1,171 @@
+/// Saving a tour for offline: every recording of a tour in the visitor's language (its intro,
+/// each stop, the walking directions) downloaded ahead into the guide's kept recordings, so the
+/// tour plays with no network (the player reads a kept copy when the server cannot be reached).
+/// A row on the tour's page offers it, shows the progress and the space used, and removes it.
+/// Resumable: what is kept already is not fetched again. Only recordings on a web server are
+/// saved (files on this machine play offline anyway).
+public enum OfflineFeature: Feature {
+    /// A tour's recordings in one language, as the runner counts them on disk.
+    public struct Tally: Equatable, Sendable {
+        public var total: Int
+        public var kept: Int
+        public var bytes: Int
+        public init(total: Int, kept: Int, bytes: Int) {
+            self.total = total
+            self.kept = kept
+            self.bytes = bytes
+        }
+    }
+
+    public struct TourState: Equatable, Sendable {
+        public var language: Language
+        public var tally: Tally
+        public var saving = false
+        /// Why the last save stopped short.
+        public var problem: FetchProblem?
+        public init(language: Language, tally: Tally) {
+            self.language = language
+            self.tally = tally
+        }
+    }
+
+    public struct State: Equatable, Sendable {
+        /// By tour id, for the language last counted.
+        public var tours: [Int: TourState] = [:]
+        public init() {}
+    }
+
+    public enum Action: Equatable, Sendable {
+        case save(tourID: Int)
+        case remove(tourID: Int)
+        /// The runner counted (or one more recording was kept).
+        case counted(tourID: Int, Language, Tally)
+        /// A save ended: all kept, or stopped by `problem`.
+        case saveEnded(tourID: Int, Language, FetchProblem?)
+    }
+
+    public enum Effect: Equatable, Sendable {
+        /// Count what of these recordings is kept (answered by `.counted`).
+        case count(tourID: Int, Language, urls: [String])
+        /// Fetch the ones not kept yet, one by one (`.counted` after each, `.saveEnded` at the end).
+        case save(tourID: Int, Language, urls: [String])
+        /// Delete the kept copies (answered by `.counted`).
+        case remove(tourID: Int, Language, urls: [String])
+    }
+
+    public static let id = FeatureID("offline")
+    public static let initialState = State()
+
+    /// The recordings of a tour in `language` (its content form) that live on a web server,
+    /// in playing order, each once.
+    public static func urls(tour: Tour, language: Language, app: AppData) -> [String] {
+        var ids = [tour.introAudioID]
+        for stop in tour.stops {
+            if let b = stop.bumperID { ids.append(b) }
+            ids.append(stop.audioID)
+        }
+        var seen = Set<String>()
+        return ids.compactMap { app.audioFiles[$0]?.version(for: language.content).0.url }
+            .filter { ($0.hasPrefix("http://") || $0.hasPrefix("https://")) && seen.insert($0).inserted }
+    }
+
+    public static func reduce(_ state: inout AppState, _ action: Action) -> [DocentCore.Effect] {
+        guard let app = state.museum else { return [] }
+        let language = state.language.content
+        switch action {
+        case .save(let id), .remove(let id):
+            guard let tour = app.tour(id) else { return [] }
+            let urls = urls(tour: tour, language: language, app: app)
+            guard !urls.isEmpty, state.offline.tours[id]?.saving != true else { return [] }
+            var t = state.offline.tours[id] ?? TourState(language: language, tally: Tally(total: urls.count, kept: 0, bytes: 0))
+            t.problem = nil
+            if case .save = action {
+                t.saving = true
+                state.offline.tours[id] = t
+                return [effect(.save(tourID: id, language, urls: urls))]
+            }
+            state.offline.tours[id] = t
+            return [effect(.remove(tourID: id, language, urls: urls))]
+        case .counted(let id, let lang, let tally):
+            guard lang == language else { return [] }
+            var t = state.offline.tours[id] ?? TourState(language: lang, tally: tally)
+            t.language = lang
+            t.tally = tally
+            state.offline.tours[id] = t
+            return []
+        case .saveEnded(let id, let lang, let problem):
+            guard var t = state.offline.tours[id], t.language == lang else { return [] }
+            t.saving = false
+            t.problem = problem
+            state.offline.tours[id] = t
+            return []
+        }
+    }
+
+    /// On a tour's page, ask what is kept (in the visitor's language) when not known yet.
+    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+        switch event {
+        case .navigated, .languageChanged:
+            guard let app = state.museum, case .detail(let id)? = TourFeature.route(in: state), let tour = app.tour(id) else { return [] }
+            let language = state.language.content
+            if let t = state.offline.tours[id], t.language == language { return [] }
+            let urls = urls(tour: tour, language: language, app: app)
+            guard !urls.isEmpty else { return [] }
+            state.offline.tours[id] = TourState(language: language, tally: Tally(total: urls.count, kept: 0, bytes: 0))
+            return [effect(.count(tourID: id, language, urls: urls))]
+        case .startOver:
+            state.offline = State()
+            return []
+        case .launched, .documentLoaded, .tick, .playerChanged, .settled, .quitting, .resized, .visitorInput:
+            return []
+        }
+    }
+
+    public static func rows(for slot: RowSlot, _ state: AppState) -> [Row] {
+        guard case .tourPage(let id) = slot, let t = state.offline.tours[id], t.language == state.language.content, t.tally.total > 0 else { return [] }
+        let s = state.strings
+        let n = t.tally
+        let size = megabytes(n.bytes)
+        if t.saving {
+            return [Row(.note, s("offline.saving", ["kept": String(n.kept), "total": String(n.total), "size": size]))]
+        }
+        if n.kept >= n.total {
+            return [
+                Row(.note, s("offline.saved", ["total": String(n.total), "size": size])),
+                Row(.item, s("offline.remove"), action: .send(action(.remove(tourID: id)))),
+            ]
+        }
+        var rows: [Row] = []
+        if let p = t.problem {
+            rows.append(Row(.note, s("offline.stopped", ["kept": String(n.kept), "total": String(n.total), "reason": p.phrase.text(s)])))
+        }
+        let text = n.kept > 0
+            ? s("offline.resume", ["left": String(n.total - n.kept), "size": size])
+            : s("offline.save", ["total": String(n.total), "language": state.language.content.nativeName])
+        rows.append(Row(.item, text, action: .send(action(.save(tourID: id)))))
+        return rows
+    }
+
+    /// "3.2 MB" (one decimal under 10 MB).
+    static func megabytes(_ bytes: Int) -> String {
+        let mb = Double(bytes) / 1_000_000
+        if mb < 10 { return String(format: "%.1f MB", mb) }
+        return "\(Int(mb.rounded())) MB"
+    }
+}
+
+extension AppState {
+    /// Saving tours for offline.
+    public var offline: OfflineFeature.State {
+        get { self[OfflineFeature.self] }
+        set { self[OfflineFeature.self] = newValue }
+    }
+}
+
+extension AppAction {
+    public static func offline(_ a: OfflineFeature.Action) -> AppAction { OfflineFeature.action(a) }
+}
+
+extension Effect {
+    public static func offline(_ e: OfflineFeature.Effect) -> Effect { OfflineFeature.effect(e) }
+}
