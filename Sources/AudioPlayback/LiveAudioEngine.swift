@@ -134,6 +134,7 @@ final class EngineHub: TrackReporting, @unchecked Sendable {
             s.snapshot.position = max(0, request.startAt)
             s.snapshot.duration = nil
             s.snapshot.failure = nil
+            s.snapshot.keptCopy = false
             Self.refreshStatus(&s)
             old?.cancel()
             return (wasActive ? old : nil, track)
@@ -155,6 +156,7 @@ final class EngineHub: TrackReporting, @unchecked Sendable {
             s.snapshot.position = 0
             s.snapshot.duration = nil
             s.snapshot.failure = nil
+            s.snapshot.keptCopy = false
             Self.refreshStatus(&s)
             return wasActive ? old : nil
         }
@@ -217,6 +219,8 @@ final class EngineHub: TrackReporting, @unchecked Sendable {
                 s.phase = .playing
             case .buffering:
                 s.phase = .buffering
+            case .fromKeptCopy:
+                s.snapshot.keptCopy = true
             case .position(let seconds, let run):
                 guard run == track.state.seekGeneration else { return }
                 s.snapshot.position = s.snapshot.duration.map { min($0, seconds) } ?? seconds

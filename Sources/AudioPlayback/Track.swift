@@ -18,6 +18,8 @@ enum TrackEvent: Equatable {
     case playing
     /// The buffer ran dry before the end (slow network).
     case buffering
+    /// The server could not be reached: the copy kept on this machine plays.
+    case fromKeptCopy
     /// Seconds heard so far; `run` says which seek the audio belongs to.
     case position(Double, run: Int)
     case ended(position: Double)

@@ -98,6 +98,7 @@ final class TrackProducer {
                 {
                     // The server cannot be reached: the copy kept when it was heard whole.
                     fromKeptCopy = true
+                    track.report(.fromKeptCopy)
                     source = .file(path: path)
                     totalSize = size
                     rangeSupported = true

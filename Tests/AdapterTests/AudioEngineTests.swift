@@ -218,7 +218,7 @@ final class AudioEngineTests: XCTestCase {
         let engine = LiveAudioEngine(configuration: .init(connectTimeout: 2, stallTimeout: 2, probeInterval: 0.5, keptAudioDirectory: kept.path))
         self.engine = engine
         engine.play(AudioRequest(token: 1, url: url, title: "online"))
-        wait(engine, 8, "ended online") { $0.status == .ended }
+        XCTAssertFalse(wait(engine, 8, "ended online") { $0.status == .ended }.keptCopy)
         let files = try FileManager.default.contentsOfDirectory(atPath: kept.path)
         XCTAssertEqual(files.count, 1, "one whole copy, no temporary left: \(files)")
         let original = try Data(contentsOf: env.root.appendingPathComponent(Self.short.name))
@@ -231,6 +231,7 @@ final class AudioEngineTests: XCTestCase {
         let ended = wait(engine, 8, "ended offline") { $0.status == .ended || $0.status == .failed }
         XCTAssertEqual(ended.status, .ended, "\(String(describing: ended.failure))")
         XCTAssertNil(ended.failure)
+        XCTAssertTrue(ended.keptCopy, "the player is told it plays the kept copy")
         let samples = recorder.stop()
         XCTAssertGreaterThan(AudioTestSupport.rms(samples), 0.01, "the sink heard silence")
 

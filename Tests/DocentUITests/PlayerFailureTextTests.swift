@@ -38,4 +38,20 @@ final class PlayerFailureTextTests: XCTestCase {
         }
         XCTAssertEqual(failed(.noSoundServer("refused"), .english), try XCTUnwrap(UIFixtures.catalog.tables[.english]?["player.noSound"]))
     }
+
+    /// A recording played from the copy kept on this machine (its server unreachable) says so
+    /// on the player's page; a new recording starts without it.
+    func testAKeptCopyIsSaidOnThePlayer() throws {
+        var s = UIFixtures.loadedState(language: .french)
+        prepare(&s, .play(audioID: 12, artworkID: 101, tourID: nil))
+        var snap = s.player.snapshot
+        snap.status = .playing
+        snap.keptCopy = true
+        send(&s, .playerSnapshot(snap)) { $0.player.snapshot = snap }
+        let said = s.strings("player.keptCopy")
+        XCTAssertEqual(said, "Hors ligne : lecture de la copie gardée sur cet appareil")
+        XCTAssertTrue(try XCTUnwrap(PlayerFeature.page(try XCTUnwrap(s.museum), s)).facts.contains(said))
+        prepare(&s, .play(audioID: 11, artworkID: 100, tourID: nil))
+        XCTAssertFalse(PlayerFeature.page(try XCTUnwrap(s.museum), s)?.facts.contains(said) ?? true)
+    }
 }

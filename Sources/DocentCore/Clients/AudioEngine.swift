@@ -79,6 +79,8 @@ public struct PlayerSnapshot: Equatable, Sendable {
     public var failure: AudioFailure?
     /// Whether a sound server is reachable now (probed while playback failed for lack of one).
     public var outputAvailable: Bool
+    /// The recording's server could not be reached: the copy kept on this machine plays.
+    public var keptCopy = false
 
     public init(token: Int = 0, status: PlaybackStatus = .idle, position: Double = 0, duration: Double? = nil, volume: Double = 1, failure: AudioFailure? = nil, outputAvailable: Bool = true) {
         self.token = token

@@ -220,6 +220,7 @@ public enum PlayerFeature: Feature {
         if track.fellBack {
             facts.append(s("player.fellBack", ["language": track.requested.nativeName]))
         }
+        if state.player.snapshot.keptCopy { facts.append(s("player.keptCopy")) }
         var body = track.transcript.isEmpty ? s("player.noTranscript") : track.transcript
         if !credits.isEmpty { body += "\n\n" + s("player.credits") + "\n" + credits }
         return TextPage(title: title, facts: facts, body: body)
