@@ -69,4 +69,21 @@ final class InterfaceLanguagesTests: XCTestCase {
         for n in ["English", "Español", "Français", "한국어", "○ 简体中文", "● 繁體中文"] { XCTAssertTrue(text.contains(n), "\(n) in\n\(text)") }
         XCTAssertEqual(s.catalog.languages, Language.uiLanguages, "picker order")
     }
+
+    /// Issue 17 #5: generated Chinese reads naturally: a numbered gallery with a name is
+    /// "104号展厅（Lantern Court）", not "104 (Lantern Court)号展厅", with full-width brackets, and an
+    /// artwork's title is set off with 《》.
+    func testGeneratedChineseSentencesReadNaturally() {
+        let zh = UIFixtures.catalog.strings(for: .chinese)
+        let hant = UIFixtures.catalog.strings(for: .traditionalChinese)
+        let en = UIFixtures.catalog.strings(for: .english)
+        XCTAssertEqual(PageBuilder.galleryLabel("104 (Lantern Court)", zh), "104号展厅（Lantern Court）")
+        XCTAssertEqual(PageBuilder.galleryLabel("104 (Lantern Court)", hant), "104 號展間（Lantern Court）")
+        XCTAssertEqual(PageBuilder.galleryLabel("104 (Lantern Court)", en), "Gallery 104 (Lantern Court)")
+        XCTAssertEqual(PageBuilder.galleryLabel("201", zh), "201号展厅")
+        XCTAssertEqual(PageBuilder.galleryLabel("Ostrander Photography Hall", zh), "Ostrander Photography Hall")
+        let arrive = zh("tour.arrive", ["gallery": PageBuilder.galleryLabel("104 (Lantern Court)", zh), "title": "Sleeping Lion"])
+        XCTAssertEqual(arrive, "到达104号展厅（Lantern Court）的《Sleeping Lion》后，请按 Enter。")
+        XCTAssertFalse(arrive.contains("(") || arrive.contains(","), "half-width punctuation in a Chinese sentence: \(arrive)")
+    }
 }

@@ -23,7 +23,17 @@ public enum PageBuilder {
 
     /// "Gallery 201" for numbered galleries, the name itself for named ones.
     public static func galleryLabel(_ displayTitle: String, _ s: Strings) -> String {
-        displayTitle.first?.isNumber == true ? s("gallery.short", ["gallery": displayTitle]) : displayTitle
+        guard displayTitle.first?.isNumber == true else { return displayTitle }
+        // "104 (Lantern Court)": the number where the language puts it, the name after it
+        // (not "104 (Lantern Court)号展厅").
+        if displayTitle.hasSuffix(")"), let open = displayTitle.firstIndex(of: "(") {
+            let number = displayTitle[..<open].trimmingCharacters(in: .whitespaces)
+            let name = displayTitle[displayTitle.index(after: open)..<displayTitle.index(before: displayTitle.endIndex)].trimmingCharacters(in: .whitespaces)
+            if !number.isEmpty, !name.isEmpty, !number.contains(" ") {
+                return s("gallery.shortNamed", ["gallery": number, "name": name])
+            }
+        }
+        return s("gallery.short", ["gallery": displayTitle])
     }
 
     // MARK: Dates
