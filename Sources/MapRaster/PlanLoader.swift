@@ -111,6 +111,12 @@ public struct PlanLoader: Sendable {
     /// raster made from the plan last fetched (kept with its ETag) is used: a plan seen once
     /// works offline.
     public func load(url: String, pixelsPerPoint: Double) -> Result<PlanRaster, Failure> {
+        loadSayingWhence(url: url, pixelsPerPoint: pixelsPerPoint).result
+    }
+
+    /// `load`, and whether the raster is the copy saved earlier because the server could not
+    /// be reached (the map says so).
+    public func loadSayingWhence(url: String, pixelsPerPoint: Double) -> (result: Result<PlanRaster, Failure>, savedCopy: Bool) {
         let known = cache?.etag(url: url)
         var request = FetchRequest(url: url, timeoutSeconds: 30, maxBytes: 64 * 1024 * 1024)
         request.etag = known.flatMap { $0.etag.isEmpty ? nil : $0.etag }
@@ -119,20 +125,20 @@ public struct PlanLoader: Sendable {
         case .success(let r): response = r
         case .failure(let e):
             if Self.isOffline(e), let k = known, let saved = cache?.raster(url: url, contentHash: k.contentHash, pixelsPerPoint: pixelsPerPoint) {
-                return .success(saved)
+                return (.success(saved), true)
             }
-            return .failure(Failure(FetchProblem(e), e.description))
+            return (.failure(Failure(FetchProblem(e), e.description)), false)
         }
         if response.status == 304, let k = known, let r = cache?.raster(url: url, contentHash: k.contentHash, pixelsPerPoint: pixelsPerPoint) {
-            return .success(r)
+            return (.success(r), false)
         }
         guard response.status != 304 else {
             // The server says unchanged but the raster is gone: ask again without the ETag.
             request.etag = nil
-            guard case .success(let again) = fetcher.fetch(request) else { return .failure(Failure(.unreachable, "\(url): could not fetch the plan again")) }
-            return rasterise(again, url: url, pixelsPerPoint: pixelsPerPoint)
+            guard case .success(let again) = fetcher.fetch(request) else { return (.failure(Failure(.unreachable, "\(url): could not fetch the plan again")), false) }
+            return (rasterise(again, url: url, pixelsPerPoint: pixelsPerPoint), false)
         }
-        return rasterise(response, url: url, pixelsPerPoint: pixelsPerPoint)
+        return (rasterise(response, url: url, pixelsPerPoint: pixelsPerPoint), false)
     }
 
     /// The network failed (not the server's answer): a saved copy stands in.

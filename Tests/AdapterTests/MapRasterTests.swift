@@ -188,8 +188,11 @@ final class MapRasterTests: XCTestCase {
             let loader = PlanLoader(fetcher: fetcher, cache: cache)
             guard case .success(let first) = loader.load(url: url, pixelsPerPoint: 1) else { return XCTFail("load \(url)") }
             XCTAssertEqual(fetcher.requests.last?.etag, nil, "the first request asks for the plan outright")
+            XCTAssertFalse(loader.loadSayingWhence(url: url, pixelsPerPoint: 1).savedCopy, "fresh (or unchanged on the server)")
             fetcher.failure = .unreachable(url: url, reason: "Couldn't connect to server")
-            guard case .success(let offline) = loader.load(url: url, pixelsPerPoint: 1) else { return XCTFail("offline \(url)") }
+            let (result, savedCopy) = loader.loadSayingWhence(url: url, pixelsPerPoint: 1)
+            guard case .success(let offline) = result else { return XCTFail("offline \(url)") }
+            XCTAssertTrue(savedCopy, "the map is told it draws the saved copy")
             XCTAssertEqual(offline.pixels, first.pixels)
             fetcher.failure = .timedOut(url: url)
             guard case .success = loader.load(url: url, pixelsPerPoint: 1) else { return XCTFail("timed out \(url)") }

@@ -127,6 +127,19 @@ final class MapScreenTests: XCTestCase {
         XCTAssertTrue(text.contains("Foundry Wing"), "annotations are still drawn")
     }
 
+    /// A plan drawn from the copy saved earlier (the server could not be reached) says so in
+    /// the map's header, in the visitor's language, until a fresh one arrives.
+    func testASavedCopyOfThePlanSaysSo() throws {
+        var s = try mapState(size: Size(width: 80, height: 24), language: .spanish)
+        let raster = try XCTUnwrap(Self.floor1)
+        send(&s, .map(.rasterReady(floor: Floor(1), url: planURL(1), raster: raster, savedCopy: true))) { $0.map.savedCopies = [Floor(1)] }
+        let header = render(s, Size(width: 80, height: 24)).row(2)
+        XCTAssertTrue(header.contains("copia guardada (sin conexión)"), header)
+        assertSnapshot(render(s, Size(width: 80, height: 24)), named: "map-saved-copy-es-80x24")
+        send(&s, .map(.rasterReady(floor: Floor(1), url: planURL(1), raster: raster))) { $0.map.savedCopies = [] }
+        XCTAssertFalse(render(s, Size(width: 80, height: 24)).row(2).contains("copia guardada"))
+    }
+
     func testLoadingFloorSaysSo() throws {
         var s = try mapState(size: Size(width: 80, height: 24))
         send(&s, .map(.cycleFloor), effects: [load(2)]) {

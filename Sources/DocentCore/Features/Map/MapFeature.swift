@@ -45,6 +45,8 @@ public struct MapState: Equatable, Sendable {
     public var highlight: MapItemID?
     /// Plans by floor.
     public var plans: [Floor: PlanStatus] = [:]
+    /// Floors whose plan is the copy saved earlier (the server could not be reached).
+    public var savedCopies: Set<Floor> = []
     /// The "you are here" artwork the map last centred on, so it centres once per new place.
     public var centredOnArtwork: Int?
 
@@ -84,7 +86,7 @@ public enum MapAction: Equatable, Sendable {
     case retry
     /// "Show on map": switch to the map, its floor, centre and highlight the item.
     case show(MapItemID)
-    case rasterReady(floor: Floor, url: String, raster: PlanRaster)
+    case rasterReady(floor: Floor, url: String, raster: PlanRaster, savedCopy: Bool = false)
     case rasterFailed(floor: Floor, url: String, message: String, problem: FetchProblem)
     /// A click on an item: select it, or act on it when its card is already open.
     case clickItem(MapItemID)
@@ -251,9 +253,10 @@ enum MapReducer {
             return ensurePlan(&state, app)
         case .show(let id):
             return show(&state, app, id)
-        case .rasterReady(let floor, let url, let raster):
+        case .rasterReady(let floor, let url, let raster, let savedCopy):
             guard MapContent.mapFloor(app, floor)?.planURL == url else { return [] }
             state.map.plans[floor] = .ready(url: url, raster: raster)
+            if savedCopy { state.map.savedCopies.insert(floor) } else { state.map.savedCopies.remove(floor) }
             if floor == state.map.floor, let c = state.map.centre { setCentre(&state, app, c) }
             return []
         case .rasterFailed(let floor, let url, let message, let problem):

@@ -54,7 +54,7 @@ public enum MapScreen: FeatureView {
         switch scene.status {
         case .loading?, nil: status = (s("map.loadingShort"), .muted)
         case .failed?: status = (s("map.failedShort"), .error)
-        case .ready?: status = nil
+        case .ready?: status = state.map.savedCopies.contains(state.map.floor) ? (s("map.savedCopyShort"), .muted) : nil
         }
         if let (text, role) = status {
             let t = TextWidth.truncate(text, to: max(0, area.maxX - x - 2))

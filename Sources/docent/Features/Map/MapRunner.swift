@@ -15,8 +15,11 @@ struct MapRunner: FeatureRunner {
             let loader = PlanLoader(fetcher: context.fetcher, cache: PlanCache(directory: PlanCache.defaultDirectory(environment: context.environment)))
             let log = context.log
             context.background {
-                switch loader.load(url: url, pixelsPerPoint: scale) {
-                case .success(let raster): mailbox.post(.map(.rasterReady(floor: floor, url: url, raster: raster)))
+                let (result, savedCopy) = loader.loadSayingWhence(url: url, pixelsPerPoint: scale)
+                switch result {
+                case .success(let raster):
+                    if savedCopy { log.write("floor plan \(url): the server cannot be reached; the copy saved earlier is drawn") }
+                    mailbox.post(.map(.rasterReady(floor: floor, url: url, raster: raster, savedCopy: savedCopy)))
                 case .failure(let f):
                     log.write("floor plan \(url): \(f.message)")
                     mailbox.post(.map(.rasterFailed(floor: floor, url: url, message: f.message, problem: f.problem)))
