@@ -31,7 +31,15 @@ extension CursesBackend {
         let previousLinks = previous?.links ?? []
         previous = screen
         previousTerminalSize = terminal
-        if wrote {
+        // Screen-reader mode: the cursor on the focus (moved only when it or the frame changed,
+        // so an unchanged frame still writes nothing).
+        var moved = false
+        if screenReader, let f = screen.focus, f.x >= 0, f.y >= 0, f.x < width, f.y < height, full || wrote || f != previousFocus {
+            _ = wmove(window, Int32(f.y), Int32(f.x))
+            moved = f != previousFocus
+        }
+        if screenReader { previousFocus = screen.focus }
+        if wrote || moved {
             wnoutrefresh(window)
             doupdate()
         }

@@ -16,6 +16,10 @@ public final class CursesBackend: TerminalBackend {
     let theme: CursesTheme
     /// Whether link regions are written again as OSC 8 hyperlinks after each frame.
     let hyperlinks: Bool
+    /// Screen-reader mode: the terminal's cursor is shown and put on the frame's focus (the
+    /// selected row, a box's choice), where Orca, speakup or brltty read.
+    let screenReader: Bool
+    var previousFocus: Rect?
     /// The last frame drawn and the terminal size it was drawn at (nil: redraw everything).
     var previous: Screen?
     var previousTerminalSize: Size?
@@ -25,10 +29,11 @@ public final class CursesBackend: TerminalBackend {
     private let wakeWrite: Int32
     public let waker: Waker
 
-    private init(window: UnsafeMutablePointer<WINDOW>, theme: CursesTheme, hyperlinks: Bool) {
+    private init(window: UnsafeMutablePointer<WINDOW>, theme: CursesTheme, hyperlinks: Bool, screenReader: Bool) {
         self.window = window
         self.theme = theme
         self.hyperlinks = hyperlinks
+        self.screenReader = screenReader
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) == 0 {
             for fd in fds {
@@ -58,7 +63,7 @@ public final class CursesBackend: TerminalBackend {
     /// `Hyperlinks.enabled`). `kiosk`: the terminal is in raw mode (Ctrl-C, Ctrl-Z and Ctrl-\
     /// arrive as keys, not signals) and SIGINT, SIGQUIT and SIGTSTP are ignored; SIGTERM and
     /// SIGHUP still end the guide.
-    public static func open(colors: Bool, hyperlinks: Bool = false, kiosk: Bool = false) -> Result<CursesBackend, TerminalError> {
+    public static func open(colors: Bool, hyperlinks: Bool = false, kiosk: Bool = false, screenReader: Bool = false) -> Result<CursesBackend, TerminalError> {
         let term = getenv("TERM").map { String(cString: $0) }
         if let error = preflight(isTTY: cs_is_tty() != 0, term: term) { return .failure(error) }
 
@@ -82,8 +87,9 @@ public final class CursesBackend: TerminalBackend {
         nonl()
         _ = intrflush(window, false)
         _ = keypad(window, true)
-        _ = leaveok(window, true)
-        _ = curs_set(0)
+        // The cursor stays hidden and anywhere, except for a screen reader, which reads where it is.
+        _ = leaveok(window, !screenReader)
+        _ = curs_set(screenReader ? 1 : 0)
         _ = cs_set_escdelay(25)
         _ = cs_disable_flow_control()
         let theme = CursesTheme(wantColors: colors)
@@ -91,7 +97,7 @@ public final class CursesBackend: TerminalBackend {
         // Links are written after doupdate; ncurses must not leave rows for later when keys
         // are pending (its typeahead check), or it would repaint them over the links.
         if hyperlinks { _ = typeahead(-1) }
-        return .success(CursesBackend(window: window, theme: theme, hyperlinks: hyperlinks))
+        return .success(CursesBackend(window: window, theme: theme, hyperlinks: hyperlinks, screenReader: screenReader))
     }
 
     /// Why the terminal cannot be used, checked before touching it; nil when it can.

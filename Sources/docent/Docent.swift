@@ -27,6 +27,8 @@ struct Docent: ParsableCommand {
                                       service, http://HOST:PORT
               --kiosk                 kiosk mode: visitors cannot quit; staff press
                                       Ctrl-X, the kiosk_pin and Enter
+              --screen-reader         the cursor on the selected row or choice, no
+                                      ticking time while playing, the map as a list
             See 'docent help guide' for them in full; 'docent help validate' checks data.
 
             Exit status:

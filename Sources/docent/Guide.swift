@@ -36,6 +36,9 @@ struct Guide: ParsableCommand {
     @Flag(help: "Kiosk mode for a terminal the museum owns (as `kiosk = true` in the configuration): q, Ctrl-C, Ctrl-Z and Ctrl-\\ do nothing; staff quit with Ctrl-X, `kiosk_pin` and Enter; the guide starts over after `kiosk_idle_seconds` with nobody there.")
     var kiosk = false
 
+    @Flag(help: "Screen-reader mode (as `screen_reader = true` in the configuration): the cursor sits on the selected row or choice, the player's time does not tick while it plays, the map opens as its text list.")
+    var screenReader = false
+
     func run() throws {
         let env = ProcessInfo.processInfo.environment
         // Configuration: file, then flags.
@@ -123,10 +126,12 @@ struct Guide: ParsableCommand {
         // Kiosk mode: the flag, else the configuration's `kiosk` (read by the kiosk feature).
         if kiosk { cfg.features["kiosk"] = "true" }
         let kioskMode = cfg.features["kiosk"]?.trimmingCharacters(in: .whitespaces).lowercased() == "true"
+        if screenReader { cfg.features["screen_reader"] = "true" }
+        let screenReaderMode = ScreenReaderFeature.isEnabled(config: cfg.features)
 
         let backend: CursesBackend
         let links = Hyperlinks.enabled(mode: linkMode, environment: env)
-        switch CursesBackend.open(colors: env["NO_COLOR"].map(\.isEmpty) ?? true, hyperlinks: links, kiosk: kioskMode) {
+        switch CursesBackend.open(colors: env["NO_COLOR"].map(\.isEmpty) ?? true, hyperlinks: links, kiosk: kioskMode, screenReader: screenReaderMode) {
         case .success(let b): backend = b
         case .failure(let e): throw failure(e.description)
         }

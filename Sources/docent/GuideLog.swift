@@ -37,7 +37,7 @@ final class GuideLog: @unchecked Sendable {
             try? fm.removeItem(atPath: path + ".1")
             try? fm.moveItem(atPath: path, toPath: path + ".1")
         }
-        if !fm.fileExists(atPath: path) { fm.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) }
+        if !fm.fileExists(atPath: path) { _ = fm.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) }
         guard let h = FileHandle(forWritingAtPath: path) else { return }
         defer { try? h.close() }
         _ = try? h.seekToEnd()

@@ -76,6 +76,61 @@ final class AudioTourTests: EndToEndTestCase {
         try s.waitFor("EXIT_STATUS=0")
     }
 
+    /// Screen-reader mode (issue 16 #3): the terminal's cursor is on the selected row after
+    /// every move (where Orca or speakup read), and a recording playing untouched writes not
+    /// a byte (no ticking time); pausing shows where it is.
+    func testScreenReaderModeCursorFollowsTheSelectionAndPlayingWritesNothing() throws {
+        let home = try makeTemporaryDirectory()
+        let s = try start(command: guide(log: home.appendingPathComponent("play.log").path, extra: ["--screen-reader"]), home: home)
+        try dismissFirstRun(s)
+        func cursor() throws -> (x: Int, y: Int) {
+            let text = try s.tmux(["display-message", "-p", "-t", s.target, "#{cursor_x},#{cursor_y},#{cursor_flag}"])
+            let parts = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Int($0) }
+            guard parts.count == 3 else { throw E2EError("cursor: \(text)") }
+            XCTAssertEqual(parts[2], 1, "the cursor is shown")
+            return (parts[0], parts[1])
+        }
+        var lastY = -1
+        for step in 0..<4 {
+            if step > 0 {
+                let before = ScreenText.selectedRow(try s.screen())?.index
+                try s.sendKeys("Down")
+                try s.waitUntil("the selection moved") { ScreenText.selectedRow($0)?.index != before }
+            }
+            let selected = try XCTUnwrap(ScreenText.selectedRow(try s.screen()))
+            let c = try cursor()
+            XCTAssertEqual(c.y, selected.index, "step \(step): the cursor is on the selected row")
+            XCTAssertLessThanOrEqual(c.x, 2)
+            XCTAssertNotEqual(c.y, lastY)
+            lastY = c.y
+        }
+        // A box: the cursor on its selected choice.
+        try s.sendKeys("L")
+        try s.waitFor(try UIStrings.get("en", "language.title"))
+        let picker = try s.screen().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let english = try XCTUnwrap(picker.firstIndex { $0.contains("● English") })
+        XCTAssertEqual(try cursor().y, english)
+        try s.sendKeys("Escape")
+        // Closed before the digits (Escape then 1 at once would be Alt+1).
+        try s.waitForGone(try UIStrings.get("en", "language.title"))
+
+        try s.sendLiteral("101")
+        try s.sendKeys("Enter")
+        try s.waitFor(try UIStrings.get("en", "player.status.playing"))
+        let rawFile = home.appendingPathComponent("playing.bin")
+        try s.tmux(["pipe-pane", "-o", "-t", s.target, "cat >> \(Shell.quote(rawFile.path))"])
+        let until = Date().addingTimeInterval(2.5)
+        while Date() < until { usleep(TmuxSession.pollInterval) }
+        try s.tmux(["pipe-pane", "-t", s.target])
+        XCTAssertEqual((try? Data(contentsOf: rawFile))?.count ?? 0, 0, "a recording playing untouched wrote to the terminal")
+        XCTAssertFalse(try s.screen().contains(" / "), "no time while it plays")
+        try s.sendKeys("Space")
+        let pausedText = try UIStrings.get("en", "player.status.paused")
+        try s.waitUntil("the position shown once paused") { $0.contains(pausedText) && $0.contains(" / ") }
+        try s.sendKeys("q")
+        try s.waitFor("EXIT_STATUS=0")
+    }
+
     /// Opens tour `title` from the Tours tab and starts it from the intro in English.
     private func startTour(_ s: TmuxSession, title: String) throws {
         try s.sendKeys("F4")

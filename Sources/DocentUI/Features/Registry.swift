@@ -15,5 +15,6 @@ public enum Registry {
         FeatureEntry(MemberView.self),
         FeatureEntry(PulseView.self),
         FeatureEntry(KioskView.self),
+        FeatureEntry(core: ScreenReaderFeature.self),
     ]
 }

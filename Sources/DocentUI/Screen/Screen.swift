@@ -8,6 +8,9 @@ public struct Screen: Equatable, Sendable {
     public private(set) var links: [Link] = []
     /// Where a click lands: regions tagged by the renderer, later ones on top.
     public private(set) var hitRegions: [HitRegion] = []
+    /// The cell the visitor's attention is on (the selected row, a box's title or choice; the
+    /// last drawn wins): where the terminal's cursor goes in screen-reader mode.
+    public var focus: Rect?
 
     /// A clickable URL drawn at `rect`.
     public struct Link: Equatable, Sendable {

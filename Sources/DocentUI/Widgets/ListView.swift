@@ -44,6 +44,7 @@ public enum ListView {
                 // Only the label is reversed, so moving the selection rewrites two short runs of
                 // cells rather than two whole rows (fewer bytes per keypress over SSH).
                 let detailRect = Widgets.line(&screen, area, y: y, text: (selected ? "▸ " : "  ") + String(text.dropFirst(2)), detail: r.detail.map { $0 + " " }, style: .plain, detailStyle: Style(role: .muted))
+                if selected, line.first { screen.focus = Rect(x: area.x, y: y, width: 1, height: 1) }
                 if selected {
                     let detailWidth = r.detail.map { min(TextWidth.width($0 + " "), area.width / 2) + 2 } ?? 0
                     let w = min(area.width - detailWidth, TextWidth.width(text))

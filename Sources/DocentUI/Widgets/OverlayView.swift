@@ -20,6 +20,7 @@ public enum OverlayView {
                 let style = i == sel ? Style(role: .highlight, reverse: true) : .plain
                 screen.fill(row, style: style)
                 screen.put(l, x: row.x + 1, y: y, style: style, clip: row)
+                if i == sel { screen.focus = Rect(x: row.x, y: y, width: 1, height: 1) }
                 screen.addHitRegion(row, action: .setLanguage(langs[i]))
             }
         case .message(let id):
@@ -50,6 +51,7 @@ public enum OverlayView {
             let style = i == selection ? Style(role: .highlight, reverse: true) : .plain
             screen.fill(row, style: style)
             screen.put(TextWidth.truncate(l, to: row.width - 1), x: row.x + 1, y: y, style: style, clip: row)
+            if i == selection { screen.focus = Rect(x: row.x, y: y, width: 1, height: 1) }
             screen.addHitRegion(row, action: .clickChoice(i))
         }
     }
@@ -64,6 +66,8 @@ public enum OverlayView {
         screen.fill(area, style: .plain)
         Widgets.box(&screen, area, style: Style(role: .accent))
         screen.put(" " + TextWidth.fit(title, to: area.width - 6) + " ", x: area.x + 2, y: area.y, style: Style(role: .title, bold: true))
+        // A box on top: attention is on its title (a choice below moves it there).
+        screen.focus = Rect(x: area.x + 3, y: area.y, width: 1, height: 1)
         let f = " " + TextWidth.fitHints(footer, to: area.width - 6) + " "
         screen.put(f, x: area.maxX - 2 - TextWidth.width(f), y: area.maxY - 1, style: Style(role: .muted))
         screen.addHitRegion(area, action: .dismissOverlay)

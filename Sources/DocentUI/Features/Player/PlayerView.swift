@@ -130,6 +130,10 @@ public enum PlayerView: FeatureView {
         "\(time(snap.position)) / \(snap.duration.map(time) ?? "–:––")"
     }
 
+    /// Screen-reader mode: while a recording plays, its time and bar stand still (a screen
+    /// reader would read every tick); pausing shows where it is.
+    static func ticks(_ state: AppState) -> Bool { !(state.screenReader && state.player.snapshot.status == .playing) }
+
     static func fraction(_ snap: PlayerSnapshot) -> Double? {
         guard let d = snap.duration, d > 0 else { return nil }
         return snap.position / d
@@ -144,7 +148,7 @@ public enum PlayerView: FeatureView {
             return
         }
         let p = state.player
-        let right = " " + timing(p.snapshot) + " "
+        let right = ticks(state) ? " " + timing(p.snapshot) + " " : " "
         let rw = TextWidth.width(right)
         let title = " \(glyph(p.snapshot.status)) " + track.title + (track.fellBack ? " " + s("content.inEnglishShort") : "")
         let titleRoom = max(10, area.width / 2 - 2)
@@ -152,7 +156,7 @@ public enum PlayerView: FeatureView {
         let tw = screen.put(t, x: area.x, y: area.y, style: Style(role: .accent, bold: true), clip: area)
         let middle = area.width - tw - rw - 2
         if middle > 3 {
-            if p.snapshot.status == .playing || p.snapshot.status == .paused {
+            if (p.snapshot.status == .playing || p.snapshot.status == .paused) && ticks(state) {
                 screen.put(bar(fraction(p.snapshot), width: middle), x: area.x + tw + 1, y: area.y, style: Style(role: .accent), clip: area)
             } else {
                 screen.put(TextWidth.truncate(statusText(p, s), to: middle), x: area.x + tw + 1, y: area.y, style: Style(role: p.snapshot.status == .failed ? .error : .muted), clip: area)
@@ -168,12 +172,12 @@ public enum PlayerView: FeatureView {
         let p = state.player
         let status = "\(glyph(p.snapshot.status)) " + statusText(p, s)
         let vol = s("player.volume", ["percent": String(Int((p.volume * 100).rounded()))])
-        let timingText = timing(p.snapshot)
+        let timingText = ticks(state) ? timing(p.snapshot) : ""
         // The volume goes before the time is shortened (never "Vol 8…").
-        let full = timingText + "  " + vol
+        let full = timingText.isEmpty ? vol : timingText + "  " + vol
         let detail = TextWidth.width(full) <= area.width / 2 ? full : timingText
         Widgets.line(&screen, area, y: area.y, text: status, detail: detail, style: Style(role: p.snapshot.status == .failed ? .error : .accent, bold: true), detailStyle: Style(role: .muted))
-        screen.put(bar(fraction(p.snapshot), width: area.width), x: area.x, y: area.y + 1, style: Style(role: .accent), clip: area)
+        if ticks(state) { screen.put(bar(fraction(p.snapshot), width: area.width), x: area.x, y: area.y + 1, style: Style(role: .accent), clip: area) }
         screen.put(TextWidth.fitHints(keyHints(state), to: area.width), x: area.x, y: area.y + 2, style: Style(role: .muted), clip: area)
     }
 }

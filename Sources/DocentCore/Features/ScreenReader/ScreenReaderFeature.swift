@@ -1,0 +1,30 @@
+/// Screen-reader mode (`--screen-reader` or `screen_reader = true`): the terminal's cursor sits
+/// on what has the visitor's attention (the selected row, a box's title or choice; drawn by
+/// `ListView` and `OverlayView` as `Screen.focus`, placed by the terminal adapter) so Orca,
+/// speakup or brltty read it; the player's time and bar do not tick while a recording plays
+/// (they show when it is paused: the position on request); the map opens as its text list.
+/// A feature of its own for its configuration key; the views ask `AppState.screenReader`.
+public enum ScreenReaderFeature: Feature {
+    public struct State: Equatable, Sendable { public init() {} }
+    public enum Action: Equatable, Sendable {}
+    public static let id = FeatureID("screenReader")
+    public static let initialState = State()
+    public static let configKeys = ["screen_reader"]
+
+    public static func isEnabled(config: [String: String]) -> Bool {
+        config["screen_reader"]?.trimmingCharacters(in: .whitespaces).lowercased() == "true"
+    }
+
+    public static func reduce(_ state: inout AppState, _ action: Action) -> [DocentCore.Effect] {}
+
+    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+        // The map opens as its list of places (screen readers read lines, not Braille drawings).
+        if event == .launched, state.screenReader { state.map.textMode = true }
+        return []
+    }
+}
+
+extension AppState {
+    /// Screen-reader mode is on (the configuration's `screen_reader`, or `--screen-reader`).
+    public var screenReader: Bool { ScreenReaderFeature.isEnabled(config: config) }
+}

@@ -1,0 +1,76 @@
+import DocentTestSupport
+import Foundation
+import XCTest
+
+@testable import DocentCore
+@testable import DocentUI
+
+/// Screen-reader mode (issue 16 #3): the frame's focus (where the terminal's cursor goes), a
+/// player whose time stands still while it plays, the map opening as its list.
+final class ScreenReaderTests: XCTestCase {
+    let big = Size(width: 80, height: 24)
+    let small = RootView.minimumSize
+    static let config = ["screen_reader": "true"]
+
+    func selectedLine(_ screen: Screen) -> Int? {
+        (0..<screen.height).first { screen.row($0).hasPrefix(" ▸") || screen.row($0).hasPrefix("▸") }
+    }
+
+    func testTheFocusIsTheSelectedRowOrTheBoxsChoice() {
+        var s = UIFixtures.loadedState(config: Self.config)
+        XCTAssertTrue(s.screenReader)
+        var screen = RootView.render(s, size: big)
+        XCTAssertEqual(screen.focus?.y, selectedLine(screen))
+        XCTAssertNotNil(screen.focus)
+        let first = screen.focus?.y ?? -1
+        prepare(&s, .move(1))
+        screen = RootView.render(s, size: big)
+        XCTAssertEqual(screen.focus?.y, selectedLine(screen))
+        XCTAssertGreaterThan(screen.focus?.y ?? -1, first)
+        // The language box: on its chosen line; the help box: on its title.
+        prepare(&s, .openLanguagePicker)
+        screen = RootView.render(s, size: big)
+        let y = screen.focus?.y ?? -1
+        XCTAssertTrue(screen.row(y).contains("● English"), screen.row(y))
+        prepare(&s, .dismissOverlay, .showHelp)
+        screen = RootView.render(s, size: small)
+        XCTAssertTrue(screen.row(screen.focus?.y ?? -1).contains(s.strings("help.title")), screen.row(screen.focus?.y ?? -1))
+    }
+
+    func testWhilePlayingTheTimeStandsStillAndPausingShowsIt() {
+        for size in [big, small] {
+            var s = UIFixtures.loadedState(size: size, config: Self.config)
+            prepare(&s, .play(audioID: 12, artworkID: 101, tourID: nil))
+            var snap = s.player.snapshot
+            snap.status = .playing
+            snap.duration = 90
+            snap.position = 3
+            prepare(&s, .playerSnapshot(snap))
+            let at3 = RootView.render(s, size: size)
+            snap.position = 41.5
+            prepare(&s, .playerSnapshot(snap))
+            XCTAssertEqual(RootView.render(s, size: size), at3, "a tick changes nothing on screen: nothing is written")
+            assertSnapshot(at3, named: "screen-reader-playing-\(size.width)x\(size.height)")
+            snap.status = .paused
+            prepare(&s, .playerSnapshot(snap))
+            let paused = RootView.render(s, size: size)
+            XCTAssertTrue((0..<paused.height).contains { paused.row($0).contains("0:41") }, "paused: where it is")
+            // Without the mode the same tick is drawn.
+            var plain = UIFixtures.loadedState(size: size)
+            prepare(&plain, .play(audioID: 12, artworkID: 101, tourID: nil))
+            snap.status = .playing
+            snap.position = 3
+            prepare(&plain, .playerSnapshot(snap))
+            let before = RootView.render(plain, size: size)
+            snap.position = 41.5
+            prepare(&plain, .playerSnapshot(snap))
+            XCTAssertNotEqual(RootView.render(plain, size: size), before)
+        }
+    }
+
+    func testTheMapOpensAsItsList() {
+        XCTAssertTrue(UIFixtures.loadedState(config: Self.config).map.textMode)
+        XCTAssertFalse(UIFixtures.loadedState().map.textMode)
+        XCTAssertFalse(UIFixtures.loadedState(config: ["screen_reader": "no"]).map.textMode)
+    }
+}
