@@ -10,6 +10,7 @@ public enum RootView {
 
     public static func render(_ state: AppState, size: Size) -> Screen {
         var screen = Screen(width: size.width, height: size.height)
+        screen.plain = state.screenReader
         let s = state.strings
         guard size.width >= minimumSize.width, size.height >= minimumSize.height else {
             renderTooSmall(&screen, size: size, strings: s)
@@ -76,8 +77,10 @@ public enum StatusLine {
         let s = state.strings
         if let b = state.banner {
             let role: Style.Role = b.level == .error ? .error : b.level == .warning ? .warning : .accent
-            screen.fill(area, style: Style(role: role, reverse: true))
-            screen.put(" " + TextWidth.fit(b.text(s), to: area.width - 2), x: area.x, y: area.y, style: Style(role: role, reverse: true), clip: area)
+            // Screen-reader mode: a plain line of text (no reversed bar to wade through).
+            let style = Style(role: role, reverse: !screen.plain)
+            screen.fill(area, style: style)
+            screen.put(" " + TextWidth.fit(b.text(s), to: area.width - 2), x: area.x, y: area.y, style: style, clip: area)
             return
         }
         screen.fill(area, style: Style(role: .muted, reverse: true))

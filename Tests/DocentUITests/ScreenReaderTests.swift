@@ -68,6 +68,27 @@ final class ScreenReaderTests: XCTestCase {
         }
     }
 
+    /// Headings are words, boxes have no borders, a banner is a plain line: nothing of box
+    /// drawing for a screen reader to spell out.
+    func testHeadingsBoxesAndBannersArePlain() {
+        let boxDrawing = CharacterSet(charactersIn: "─│┌┐└┘")
+        func drawn(_ screen: Screen) -> String { (0..<screen.height).map(screen.row).joined(separator: "\n") }
+        for (lang, size, name) in [(Language.english, big, "screen-reader-language-80x24"), (.chinese, small, "screen-reader-language-zh-40x12")] {
+            var s = UIFixtures.loadedState(language: lang, size: size, config: Self.config)
+            s.banner = Banner(.key("banner.reloadFailed", ["reason": .verbatim("x")]), level: .warning)
+            prepare(&s, .openLanguagePicker)
+            let screen = RootView.render(s, size: size)
+            XCTAssertNil(drawn(screen).unicodeScalars.first { boxDrawing.contains($0) }, drawn(screen))
+            XCTAssertTrue(drawn(screen).contains(s.strings("language.title")))
+            XCTAssertFalse(screen[1, size.height - 1].style.reverse, "the banner is not a reversed bar")
+            assertSnapshot(screen, named: name)
+        }
+        // Without the mode, as before.
+        var plain = UIFixtures.loadedState()
+        prepare(&plain, .openLanguagePicker)
+        XCTAssertNotNil(drawn(RootView.render(plain, size: big)).unicodeScalars.first { boxDrawing.contains($0) })
+    }
+
     func testTheMapOpensAsItsList() {
         XCTAssertTrue(UIFixtures.loadedState(config: Self.config).map.textMode)
         XCTAssertFalse(UIFixtures.loadedState().map.textMode)

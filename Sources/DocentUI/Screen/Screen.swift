@@ -11,6 +11,9 @@ public struct Screen: Equatable, Sendable {
     /// The cell the visitor's attention is on (the selected row, a box's title or choice; the
     /// last drawn wins): where the terminal's cursor goes in screen-reader mode.
     public var focus: Rect?
+    /// Screen-reader mode: headings as plain text, boxes without borders, banners as plain
+    /// lines (`Widgets` and the status line ask; set once by `RootView`).
+    public var plain = false
 
     /// A clickable URL drawn at `rect`.
     public struct Link: Equatable, Sendable {

@@ -20,7 +20,7 @@ public enum TabBar {
             screen.addHitRegion(Rect(x: x, y: area.y, width: min(w, area.maxX - x), height: 1), action: .selectTab(tabs[i]))
             x += w
             if i < layout.range.upperBound - 1 {
-                screen.put("│", x: x, y: area.y, style: .dim, clip: area)
+                screen.put(screen.plain ? " " : "│", x: x, y: area.y, style: .dim, clip: area)
                 x += 1
             }
         }

@@ -3,6 +3,11 @@ public enum Widgets {
     /// A horizontal rule with an optional title: `── Title ─────`.
     public static func rule(_ screen: inout Screen, _ area: Rect, title: String? = nil, style: Style = .dim) {
         guard !area.isEmpty else { return }
+        if screen.plain {
+            // A heading a screen reader reads as words, not a line of box drawing.
+            if let title, !title.isEmpty { screen.put(" " + TextWidth.truncate(title, to: max(0, area.width - 2)), x: area.x, y: area.y, style: Style(role: .title, bold: true), clip: area) }
+            return
+        }
         screen.put(String(repeating: "─", count: area.width), x: area.x, y: area.y, style: style, clip: area)
         if let title, !title.isEmpty {
             let t = " " + TextWidth.truncate(title, to: max(0, area.width - 6)) + " "
@@ -12,7 +17,8 @@ public enum Widgets {
 
     /// A box border around `area` (which includes the border).
     public static func box(_ screen: inout Screen, _ area: Rect, style: Style = .plain) {
-        guard area.width >= 2, area.height >= 2 else { return }
+        // Screen-reader mode: the box is its cleared area, its title and its footer.
+        guard area.width >= 2, area.height >= 2, !screen.plain else { return }
         let inner = area.width - 2
         screen.put("┌" + String(repeating: "─", count: inner) + "┐", x: area.x, y: area.y, style: style)
         for y in (area.y + 1)..<(area.maxY - 1) {

@@ -185,6 +185,8 @@ enum ScreenText {
     /// The tab labels on the tab bar line (" Home │ Audio Guide │ Info      English"),
     /// without the language name at the right.
     static func tabLabels(_ line: String) -> [String] {
+        // Screen-reader mode separates the tabs with spaces: columns, the last one the language.
+        if !line.contains("│") { return Array(columns(line).dropLast()) }
         var parts = line.components(separatedBy: "│").map(trimmed)
         if let last = parts.last { parts[parts.count - 1] = columns(last).first ?? last }
         return parts.filter { !$0.isEmpty }
