@@ -56,6 +56,8 @@ public enum RootView {
         for e in Registry.entries where e.footer(&screen, mini, state) { break }
         StatusLine.render(&screen, status, state: state)
         if let o = state.overlay { OverlayView.render(&screen, o, state: state) }
+        // Chinese in the reader's script, whoever drew it (content, notes, the museum's texts).
+        if state.language == .chinese || state.language == .traditionalChinese { screen.mapText(state.inReadersScript) }
         return screen
     }
 

@@ -55,6 +55,7 @@ enum Runners {
             AnyRunner(PulseRunner.self, context: context),
             AnyRunner(PicturesRunner.self, context: context),
             AnyRunner(OfflineRunner.self, context: context),
+            AnyRunner(ScriptsRunner.self, context: context),
         ]
     }
 }

@@ -37,4 +37,29 @@ final class ChineseScriptsTests: XCTestCase {
         XCTAssertFalse(hits("洗手間", .place).isEmpty)
         XCTAssertFalse(hits("洗手间", .place).isEmpty)
     }
+
+    /// Drawing in the reader's script (issue 16 #2): Simplified content for a Traditional reader
+    /// and the other way round, characters with more than one Traditional form left as written,
+    /// and our own interface tables untouched in their own language. (A character with one
+    /// Traditional form that is also used as itself follows ICU: 皇后 comes out 皇後; see
+    /// DECISIONS.)
+    func testContentIsDrawnInTheReadersScript() throws {
+        let t = ChineseScripts.scripts
+        XCTAssertGreaterThan(t.traditionalCount, 1500, "a whole table")
+        XCTAssertEqual(t.convert("亲子导览：寻找动物", for: .traditionalChinese), "親子導覽：尋找動物")
+        XCTAssertEqual(t.convert("港务长肖像", for: .traditionalChinese), "港務長肖像")
+        XCTAssertEqual(t.convert("親子導覽：尋找動物", for: .chinese), "亲子导览：寻找动物")
+        // 发 (發 and 髮), 干 (乾, 幹): more than one Traditional form, not guessed.
+        XCTAssertEqual(t.convert("头发", for: .traditionalChinese), "頭发")
+        XCTAssertEqual(t.convert("干", for: .traditionalChinese), "干")
+        XCTAssertEqual(t.convert("Harbour 港口 2026", for: .english), "Harbour 港口 2026")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        for (file, lang) in [("zh-Hant.json", Language.traditionalChinese), ("zh.json", .chinese)] {
+            let json = try JSONParser.parse([UInt8](Data(contentsOf: root.appendingPathComponent("Resources/strings/" + file))), maxDepth: 4)
+            for (key, value) in json.objectValue?.fields ?? [] {
+                guard let text = value.stringValue else { continue }
+                XCTAssertEqual(t.convert(text, for: lang), text, "\(file) \(key) would be drawn differently")
+            }
+        }
+    }
 }

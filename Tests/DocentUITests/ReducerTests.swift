@@ -21,8 +21,13 @@ final class ReducerTests: XCTestCase {
     func testRestoredSettingsAndLanguageOverride() {
         var s = fresh()
         let saved = PersistedSettings(language: .spanish, lastTab: .info, seenMessageIDs: [7], locationEnabled: false, introSeen: true)
-        send(&s, .launched(restored: saved, languageOverride: .chinese), effects: [.loadDocument(source: "/museum/appData.json"), .pulse(.open(.defaultFile, identity: nil, seed: "/museum/pulse/seed.json"))]) {
+        // A Chinese reader: the script tables are asked for too (content in the reader's script).
+        send(
+            &s, .launched(restored: saved, languageOverride: .chinese),
+            effects: [.loadDocument(source: "/museum/appData.json"), .pulse(.open(.defaultFile, identity: nil, seed: "/museum/pulse/seed.json")), ScriptsFeature.effect(.build)]
+        ) {
             $0.language = .chinese
+            $0[ScriptsFeature.self].requested = true
             // --lang is for this run: the visitor's saved choice is still the one saved.
             $0.chosenLanguage = .spanish
             $0.tab = .info
@@ -226,10 +231,11 @@ final class ReducerTests: XCTestCase {
         // en, es, zh, zh-hant, ko, fr: the last is 5.
         send(&s, .move(5)) { $0.overlay = .languagePicker(selection: 5) }
         send(&s, .move(-2)) { $0.overlay = .languagePicker(selection: 3) }
-        send(&s, .activate, effects: [.persist(PersistedSettings(language: .traditionalChinese, lastTab: .home, introSeen: true))]) {
+        send(&s, .activate, effects: [ScriptsFeature.effect(.build), .persist(PersistedSettings(language: .traditionalChinese, lastTab: .home, introSeen: true))]) {
             $0.language = .traditionalChinese
             $0.chosenLanguage = .traditionalChinese
             $0.overlay = nil
+            $0[ScriptsFeature.self].requested = true
         }
         send(&s, .setLanguage(Language(code: "de")))
         send(&s, .setLanguage(.spanish), effects: [.persist(PersistedSettings(language: .spanish, lastTab: .home, introSeen: true))]) {

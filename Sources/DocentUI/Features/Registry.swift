@@ -16,5 +16,6 @@ public enum Registry {
         FeatureEntry(PulseView.self),
         FeatureEntry(KioskView.self),
         FeatureEntry(core: ScreenReaderFeature.self),
+        FeatureEntry(core: ScriptsFeature.self),
     ]
 }

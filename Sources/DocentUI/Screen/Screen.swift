@@ -52,6 +52,15 @@ public struct Screen: Equatable, Sendable {
 
     public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
 
+    /// Replaces each cell's character through `f` (one grapheme for one of the same width:
+    /// Chinese in the other script).
+    public mutating func mapText(_ f: (String) -> String) {
+        for i in cells.indices where !cells[i].continuation && cells[i].text.unicodeScalars.first.map({ $0.value >= 0x3400 }) == true {
+            let t = f(cells[i].text)
+            if t != cells[i].text, TextWidth.width(t) == TextWidth.width(cells[i].text) { cells[i].text = t }
+        }
+    }
+
     public subscript(x: Int, y: Int) -> Cell {
         get { cells[y * width + x] }
         set { cells[y * width + x] = newValue }
