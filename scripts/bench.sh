@@ -168,57 +168,64 @@ wait_screen() {  # name timeout-seconds python-condition-on-s (s = screen text)
 ui() { py "import json, sys; print(repr(json.load(open(sys.argv[1]))[sys.argv[2]].split('{')[0]))" "$ROOT/Resources/strings/en.json" "$1"; }
 
 # ---------------------------------------------------------------------------------------------
-# 2. Startup: exec → first frame drawn with the appData loaded (the guide exits there when
-#    DOCENT_BENCH_FIRST_FRAME=1) vs `docent --version`. Each run is timed inside the pane
-#    (tmux's own start is not counted); the two commands alternate; the first pair is a warm-up.
-bench_startup() {
-  local home=$WORK/startup
-  cat >"$WORK/startup.sh" <<EOF
+# Runs two commands alternately RUNS+1 times in a tmux pane (the first pair a warm-up), each
+# timed inside the pane, into $WORK/NAME-times as "run status-a ns-a status-b ns-b"; fills the
+# arrays A_NS and B_NS with the timed runs. Returns 2 (with a message) when a run failed or the
+# runs did not finish within PER_RUN seconds each.
+pane_pairs() {  # name runs per-run-seconds command-a command-b
+  local name=$1 runs=$2 per=$3 cmd_a=$4 cmd_b=$5 out=$WORK/$1-times
+  cat >"$WORK/$name.sh" <<SCRIPT
 set -u
-out=$WORK/startup-times
-: >"\$out"
-for i in \$(seq 0 $STARTUP_RUNS); do
+: >"$out"
+for i in \$(seq 0 $runs); do
   t0=\$(date +%s%N)
-  DOCENT_BENCH_FIRST_FRAME=1 timeout --foreground 30 '$DOCENT' --data '$SAMPLE'
-  rc=\$?
+  $cmd_a
+  ra=\$?
   t1=\$(date +%s%N)
-  '$DOCENT' --version
-  rv=\$?
+  $cmd_b
+  rb=\$?
   t2=\$(date +%s%N)
-  echo "\$i \$rc \$((t1 - t0)) \$rv \$((t2 - t1))" >>"\$out"
-  [ \$rc = 0 ] && [ \$rv = 0 ] || break
+  echo "\$i \$ra \$((t1 - t0)) \$rb \$((t2 - t1))" >>"$out"
+  [ \$ra = 0 ] && [ \$rb = 0 ] || break
 done
-echo done >>"\$out"
+echo done >>"$out"
 sleep 600
-EOF
-  tmux_start startup "$home" bash "$WORK/startup.sh"
-  local deadline=$(($(date +%s) + 60 + STARTUP_RUNS * 35))
-  until grep -qx done "$WORK/startup-times" 2>/dev/null; do
+SCRIPT
+  tmux_start "$name" "$WORK/$name" bash "$WORK/$name.sh"
+  local deadline=$(($(date +%s) + 60 + runs * per))
+  until grep -qx done "$out" 2>/dev/null; do
     if [ "$(date +%s)" -ge "$deadline" ]; then
-      say "startup: ERROR the runs did not finish in time"
+      say "$name: ERROR the runs did not finish in time"
       return 2
     fi
     sleep 0.2
   done
-  tmux -L "$SOCK" kill-session -t startup >/dev/null 2>&1 || true
+  tmux -L "$SOCK" kill-session -t "$name" >/dev/null 2>&1 || true
   local bad
-  bad=$(awk '$1 != "done" && ($2 != 0 || $4 != 0)' "$WORK/startup-times" | head -1)
+  bad=$(awk '$1 != "done" && ($2 != 0 || $4 != 0)' "$out" | head -1)
   if [ -n "$bad" ]; then
     # 124: timeout — the guide never exited, so this build lacks the first-frame hook or never loaded.
-    say "startup: ERROR a run failed (run, guide status, ns, --version status, ns): $bad"
+    say "$name: ERROR a run failed (run, status, ns, status, ns): $bad"
     return 2
   fi
-  local -a g=() v=()
-  mapfile -t g < <(awk '$1 != "done" && $1 > 0 { print $3 }' "$WORK/startup-times")
-  mapfile -t v < <(awk '$1 != "done" && $1 > 0 { print $5 }' "$WORK/startup-times")
+  mapfile -t A_NS < <(awk '$1 != "done" && $1 > 0 { print $3 }' "$out")
+  mapfile -t B_NS < <(awk '$1 != "done" && $1 > 0 { print $5 }' "$out")
+}
+
+# 2. Startup: exec → first frame drawn with the appData loaded (the guide exits there when
+#    DOCENT_BENCH_FIRST_FRAME=1) vs `docent --version`. Each run is timed inside the pane
+#    (tmux's own start is not counted); the two commands alternate; the first pair is a warm-up.
+bench_startup() {
+  local -a A_NS=() B_NS=()
+  pane_pairs startup "$STARTUP_RUNS" 35 "DOCENT_BENCH_FIRST_FRAME=1 timeout --foreground 30 '$DOCENT' --data '$SAMPLE'" "'$DOCENT' --version" || return $?
   local gm vm ratio ok
-  gm=$(median "${g[@]}")
-  vm=$(median "${v[@]}")
+  gm=$(median "${A_NS[@]}")
+  vm=$(median "${B_NS[@]}")
   ratio=$(calc "$gm / $vm")
   ok=$(verdict "$ratio <= $STARTUP_RATIO_MAX")
   say "startup: docent first loaded frame $(calc "$gm / 1e6" .0f) ms vs docent --version $(calc "$vm / 1e6" .0f) ms → ratio $ratio (target ≤ $STARTUP_RATIO_MAX) $ok"
   say "  startup detail: median of $STARTUP_RUNS runs each after a warm-up, 80×24 tmux pane, SampleData; guide ms" \
-    "$(printf '%s\n' "${g[@]}" | awk '{ printf "%d ", $1 / 1e6 }')| --version ms $(printf '%s\n' "${v[@]}" | awk '{ printf "%d ", $1 / 1e6 }')"
+    "$(printf '%s\n' "${A_NS[@]}" | awk '{ printf "%d ", $1 / 1e6 }')| --version ms $(printf '%s\n' "${B_NS[@]}" | awk '{ printf "%d ", $1 / 1e6 }')"
   [ "$ok" = PASS ]
 }
 
@@ -409,47 +416,12 @@ print('%.1f %.1f' % (t[len(t) // 2], t[min(len(t) - 1, int(len(t) * 0.99))]))
 #    in the same pane, the first pair a warm-up. The generated file comes from bench_load.
 bench_home() {
   [ -s "$LARGE" ] || { say "home: ERROR $LARGE is missing (bench_load makes it)"; return 2; }
-  local home=$WORK/home
-  cat >"$WORK/home.sh" <<SCRIPT
-set -u
-out=$WORK/home-times
-: >"\$out"
-for i in \$(seq 0 $HOME_LARGE_RUNS); do
-  t0=\$(date +%s%N)
-  DOCENT_BENCH_FIRST_FRAME=1 timeout --foreground 60 '$DOCENT' --data '$LARGE'
-  rc=\$?
-  t1=\$(date +%s%N)
-  '$PY' -c 'import json, sys; json.load(open(sys.argv[1], encoding="utf-8"))' '$LARGE'
-  rv=\$?
-  t2=\$(date +%s%N)
-  echo "\$i \$rc \$((t1 - t0)) \$rv \$((t2 - t1))" >>"\$out"
-  [ \$rc = 0 ] && [ \$rv = 0 ] || break
-done
-echo done >>"\$out"
-sleep 600
-SCRIPT
-  tmux_start home "$home" bash "$WORK/home.sh"
-  local deadline=$(($(date +%s) + 60 + HOME_LARGE_RUNS * 70))
-  until grep -qx done "$WORK/home-times" 2>/dev/null; do
-    if [ "$(date +%s)" -ge "$deadline" ]; then
-      say "home: ERROR the runs did not finish in time"
-      return 2
-    fi
-    sleep 0.2
-  done
-  tmux -L "$SOCK" kill-session -t home >/dev/null 2>&1 || true
-  local bad
-  bad=$(awk '$1 != "done" && ($2 != 0 || $4 != 0)' "$WORK/home-times" | head -1)
-  if [ -n "$bad" ]; then
-    say "home: ERROR a run failed (run, guide status, ns, python status, ns): $bad"
-    return 2
-  fi
-  local -a g=() p=()
-  mapfile -t g < <(awk '$1 != "done" && $1 > 0 { print $3 }' "$WORK/home-times")
-  mapfile -t p < <(awk '$1 != "done" && $1 > 0 { print $5 }' "$WORK/home-times")
+  local -a A_NS=() B_NS=()
+  pane_pairs home "$HOME_LARGE_RUNS" 70 "DOCENT_BENCH_FIRST_FRAME=1 timeout --foreground 60 '$DOCENT' --data '$LARGE'" \
+    "'$PY' -c 'import json, sys; json.load(open(sys.argv[1], encoding=\"utf-8\"))' '$LARGE'" || return $?
   local gm pm ratio ok
-  gm=$(median "${g[@]}")
-  pm=$(median "${p[@]}")
+  gm=$(median "${A_NS[@]}")
+  pm=$(median "${B_NS[@]}")
   ratio=$(calc "$gm / $pm")
   ok=$(verdict "$ratio <= $HOME_LARGE_RATIO_MAX")
   say "home (large appData): docent exec → first loaded frame $(calc "$gm / 1e6" .0f) ms vs python $PYVER json.load $(calc "$pm / 1e6" .0f) ms → ratio $ratio (goal ≤ $HOME_LARGE_RATIO_MAX, issue 14) $ok"
