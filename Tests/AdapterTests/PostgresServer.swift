@@ -97,18 +97,8 @@ final class PostgresServer: @unchecked Sendable {
         p.executableURL = URL(fileURLWithPath: "/bin/bash")
         p.arguments = ["-c", Self.closeAndExec, "bash"] + command
         p.currentDirectoryURL = URL(fileURLWithPath: dir)
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        // Both pipes are read to the end before waiting, so a chatty program never blocks on a full pipe.
-        let errData = LockedData()
-        let reader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
-        reader.start()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        let errText = String(decoding: errData.waitForValue(), as: UTF8.self)
+        let (output, errBytes) = try runReadingBoth(p)
+        let errText = String(decoding: errBytes, as: UTF8.self)
         guard p.terminationStatus == 0 else {
             let log = (try? String(contentsOfFile: dir + "/server.log", encoding: .utf8)).map { "\nserver log:\n" + $0.suffix(2000) } ?? ""
             throw Failure(description: "\(program) \(arguments.joined(separator: " ")) failed (\(p.terminationStatus)): \(errText)\(log)")
@@ -135,6 +125,21 @@ final class PostgresServer: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
         return Int(UInt16(bigEndian: addr.sin_port))
     }
+}
+
+/// Runs `p` to its end with its standard output and error piped, both read to the end before
+/// waiting (so a chatty program never blocks on a full pipe); answers them.
+func runReadingBoth(_ p: Process) throws -> (out: Data, err: Data) {
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    let errData = LockedData()
+    let reader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
+    reader.start()
+    let output = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (output, errData.waitForValue())
 }
 
 /// Data handed from one thread to another, waited for with a condition (not a sleep).

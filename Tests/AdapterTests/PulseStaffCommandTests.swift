@@ -14,16 +14,8 @@ func runDocentPulse(_ arguments: [String], token: String? = nil) throws -> (stat
     var env = ProcessInfo.processInfo.environment
     env["DOCENT_PULSE_STAFF_TOKEN"] = token
     p.environment = env
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    try p.run()
-    let errData = LockedData()
-    let reader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
-    reader.start()
-    let o = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: errData.waitForValue(), as: UTF8.self))
+    let (o, e) = try runReadingBoth(p)
+    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
 }
 
 /// What the curators set, changed from the command line against `target` (`--database DB` or

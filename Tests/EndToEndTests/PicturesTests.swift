@@ -91,12 +91,8 @@ final class PicturesEndToEndTests: EndToEndTestCase {
         XCTAssertGreaterThanOrEqual(colours.count, 6, "the picture is in many colours:\n\(before)")
 
         // Idle: not a byte written while nothing changes.
-        let rawFile = home.appendingPathComponent("idle.bin")
-        try s.tmux(["pipe-pane", "-o", "-t", s.target, "cat >> \(Shell.quote(rawFile.path))"])
-        let until = Date().addingTimeInterval(1.5)
-        while Date() < until { usleep(TmuxSession.pollInterval) }
-        try s.tmux(["pipe-pane", "-t", s.target])
-        XCTAssertEqual((try? Data(contentsOf: rawFile))?.count ?? 0, 0, "an idle guide with a picture wrote to the terminal")
+        let written = try s.bytesWritten(during: 1.5, recordingTo: home.appendingPathComponent("idle.bin"))
+        XCTAssertEqual(written, 0, "an idle guide with a picture wrote to the terminal")
 
         // The key help over the picture, closed again: every cell and colour as before.
         let helpTitle = try UIStrings.get("en", "help.title")

@@ -26,6 +26,17 @@ final class PulseSharingTests: EndToEndTestCase {
         try s.waitFor(try UIStrings.fill("en", "pulse.box.title", ["title": try UIStrings.get("en", "pulse.museum")]))
     }
 
+    /// In the open box: like, then write `note` and send it; waits for `said` (sent or kept).
+    func likeAndWrite(_ s: TmuxSession, _ note: String, said: String) throws {
+        try s.sendKeys("1")
+        try s.waitFor(try UIStrings.get("en", "pulse.reacted"), try UIStrings.fill("en", "pulse.likes", ["n": "1"]))
+        try s.sendKeys("4")
+        try s.waitFor(try UIStrings.prefix("en", "pulse.editor.title"))
+        try s.sendLiteral(note)
+        try s.sendKeys("Enter")
+        try s.waitFor(try UIStrings.get("en", said))
+    }
+
     func readNotes(_ s: TmuxSession) throws {
         try s.sendKeys("5")
         try s.waitFor(try UIStrings.prefix("en", "pulse.notes.title"))
@@ -38,13 +49,7 @@ final class PulseSharingTests: EndToEndTestCase {
         let note = "The blue room is lovely at noon 藍"
 
         try openBox(a)
-        try a.sendKeys("1")
-        try a.waitFor(try UIStrings.get("en", "pulse.reacted"), try UIStrings.fill("en", "pulse.likes", ["n": "1"]))
-        try a.sendKeys("4")
-        try a.waitFor(try UIStrings.prefix("en", "pulse.editor.title"))
-        try a.sendLiteral(note)
-        try a.sendKeys("Enter")
-        try a.waitFor(try UIStrings.get("en", "pulse.noteSent"))
+        try likeAndWrite(a, note, said: "pulse.noteSent")
 
         // The other visitor's box fills in with the next check: one like, one note.
         try openBox(b)
@@ -68,13 +73,7 @@ final class PulseSharingTests: EndToEndTestCase {
         let note = "Seen across machines 看"
         try openBox(b)
         try openBox(a)
-        try a.sendKeys("1")
-        try a.waitFor(try UIStrings.get("en", "pulse.reacted"), try UIStrings.fill("en", "pulse.likes", ["n": "1"]))
-        try a.sendKeys("4")
-        try a.waitFor(try UIStrings.prefix("en", "pulse.editor.title"))
-        try a.sendLiteral(note)
-        try a.sendKeys("Enter")
-        try a.waitFor(try UIStrings.get("en", "pulse.noteSent"))
+        try likeAndWrite(a, note, said: "pulse.noteSent")
         // B's open box fills in by itself: one like and one note, within 10 s.
         try b.waitUntil("B's box with ♥ 1 and one note within 10 s", timeout: 10) { screen in
             screen.contains((try? UIStrings.fill("en", "pulse.likes", ["n": "1"])) ?? "?")
@@ -101,13 +100,7 @@ final class PulseSharingTests: EndToEndTestCase {
         try a.waitFor(try UIStrings.get("en", "pulse.offline"))
         let note = "Written offline, sent later 晚"
         try openBox(a)
-        try a.sendKeys("1")
-        try a.waitFor(try UIStrings.get("en", "pulse.reacted"), try UIStrings.fill("en", "pulse.likes", ["n": "1"]))
-        try a.sendKeys("4")
-        try a.waitFor(try UIStrings.prefix("en", "pulse.editor.title"))
-        try a.sendLiteral(note)
-        try a.sendKeys("Enter")
-        try a.waitFor(try UIStrings.get("en", "pulse.noteQueued"))
+        try likeAndWrite(a, note, said: "pulse.noteQueued")
         try a.sendKeys("q")
         XCTAssertEqual(try a.waitForExit().status, 0)
 

@@ -70,6 +70,15 @@ final class TmuxSession {
         return r.stdout
     }
 
+    /// Bytes the program writes to its terminal during `seconds` (tmux `pipe-pane` into `file`).
+    func bytesWritten(during seconds: TimeInterval, recordingTo file: URL) throws -> Int {
+        try tmux(["pipe-pane", "-o", "-t", target, "cat >> \(Shell.quote(file.path))"])
+        let until = Date().addingTimeInterval(seconds)
+        while Date() < until { usleep(Self.pollInterval) }
+        try tmux(["pipe-pane", "-t", target])
+        return (try? Data(contentsOf: file))?.count ?? 0
+    }
+
     /// The visible screen as text, one line per row.
     func screen() throws -> String {
         var s = try tmux(["capture-pane", "-p", "-t", target])

@@ -115,9 +115,9 @@ public enum HomeFeature: Feature {
         switch route {
         case .home: return .list(title: nil, rows: homeRows(app, state))
         case .allExhibitions:
-            return .list(title: s("home.allExhibitions"), rows: remoteRows(state.exhibitions, limit: nil, state: state, kind: "exhibitions", row: { exhibitionRow($0, state) }))
+            return .list(title: s("home.allExhibitions"), rows: remoteRows(state.exhibitions, limit: nil, state: state, for: .exhibitions, row: { exhibitionRow($0, state) }))
         case .allEvents:
-            return .list(title: s("home.allEvents"), rows: remoteRows(state.events, limit: nil, state: state, kind: "events", row: { eventRow($0, state) }))
+            return .list(title: s("home.allEvents"), rows: remoteRows(state.events, limit: nil, state: state, for: .events, row: { eventRow($0, state) }))
         case .exhibition(let id):
             guard let e = state.exhibitions.value?.first(where: { $0.id == id }) else { return .message(s("error.gone")) }
             return .text(exhibitionPage(e, app, state))
@@ -171,25 +171,26 @@ public enum HomeFeature: Feature {
             rows.append(Row(.item, s("home.seeAllTours", ["count": String(app.tours.count)]), action: .push(.allTours)))
         }
         rows.append(Row(.header, s("home.onView")))
-        rows += remoteRows(state.exhibitions, limit: homeExhibitions, state: state, kind: "exhibitions", row: { exhibitionRow($0, state) })
+        rows += remoteRows(state.exhibitions, limit: homeExhibitions, state: state, for: .exhibitions, row: { exhibitionRow($0, state) })
         if let list = state.exhibitions.value, list.count > homeExhibitions {
             rows.append(Row(.item, s("home.seeAllExhibitions", ["count": String(list.count)]), action: .push(.allExhibitions)))
         }
         rows.append(Row(.header, s("home.events")))
-        rows += remoteRows(state.events, limit: homeEvents, state: state, kind: "events", row: { eventRow($0, state) })
+        rows += remoteRows(state.events, limit: homeEvents, state: state, for: .events, row: { eventRow($0, state) })
         if let list = state.events.value, list.count > homeEvents {
             rows.append(Row(.item, s("home.seeAllEvents", ["count": String(list.count)]), action: .push(.allEvents)))
         }
         return rows
     }
 
-    static func remoteRows<T>(_ remote: Remote<[T]>, limit: Int?, state: AppState, kind: String, row: (T) -> Row) -> [Row] {
+    static func remoteRows<T>(_ remote: Remote<[T]>, limit: Int?, state: AppState, for purpose: FetchPurpose, row: (T) -> Row) -> [Row] {
         let s = state.strings
+        let kind = purpose.key
         switch remote {
         case .idle, .loading: return [Row(.note, s("home.loading.\(kind)"))]
         case .failed:
             // A plain sentence; libcurl's words and the URL are in the log file.
-            let problem = state.home.problems[kind == "events" ? .events : .exhibitions] ?? .unreachable
+            let problem = state.home.problems[purpose] ?? .unreachable
             return [Row(.note, s("home.unavailable.\(kind)", ["reason": problem.phrase.text(s)]))]
         // Not "unavailable right now": this museum never publishes them (issue 17 #12).
         case .notPublished: return [Row(.note, s("home.notPublished.\(kind)"))]
@@ -230,9 +231,12 @@ public enum HomeFeature: Feature {
 }
 
 /// What a Data Aggregator fetch was for.
-public enum FetchPurpose: Hashable, Sendable {
+public enum FetchPurpose: String, Hashable, Sendable {
     case exhibitions
     case events
+
+    /// The last part of its strings' keys (`home.loading.exhibitions`).
+    public var key: String { rawValue }
 }
 
 extension AppState {
