@@ -35,6 +35,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMpg123", providers: [.apt(["libmpg123-dev"])]),
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
+        // SoundTouch's C interface (SoundTouchDLL.h): playback speed with the pitch kept.
+        .systemLibrary(name: "CSoundTouch", providers: [.apt(["libsoundtouch-dev"])]),
         // poppler-glib's headers are not in default paths: pkg-config gives SwiftPM the -I flags.
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         // Pictures: chafa draws pixels as symbols; GdkPixbuf decodes JPEG, PNG and WebP.
@@ -46,7 +48,7 @@ let package = Package(
         // Thin adapters: they translate, they do not decide.
         .target(name: "TerminalCurses", dependencies: ["DocentUI", "CShims", "CNcursesw"]),
         .target(name: "NetCurl", dependencies: ["DocentCore", "CShims", "CCurl"]),
-        .target(name: "AudioPlayback", dependencies: ["DocentCore", "CShims", "CCurl", "CMpg123", "CPulse"]),
+        .target(name: "AudioPlayback", dependencies: ["DocentCore", "CShims", "CCurl", "CMpg123", "CPulse", "CSoundTouch"]),
         .target(
             name: "StateStore",
             dependencies: ["DocentCore", .product(name: "GRDB", package: "GRDB.swift"), "TOMLKit"]),

@@ -80,6 +80,7 @@ public final class LiveAudioEngine: AudioEngine, Sendable {
     public func stop() { hub.stop() }
     public func seek(to seconds: Double) { hub.seek(to: seconds) }
     public func setVolume(_ volume: Double) { hub.setVolume(volume) }
+    public func setSpeed(_ speed: Double) { hub.setSpeed(speed) }
     public func snapshot() -> PlayerSnapshot { hub.snapshot() }
 
     /// Seconds from `play` to the first PCM handed to PulseAudio, for the current track.
@@ -93,6 +94,8 @@ final class EngineHub: TrackReporting, @unchecked Sendable {
         /// The underlying status; `snapshot.status` shows `.paused` over it while paused.
         var phase: PlaybackStatus = .idle
         var paused = false
+        /// Playback speed for this and the following tracks.
+        var speed = 1.0
         var track: Track?
         var nextTrackID: UInt64 = 1
         var probeGeneration = 0
@@ -125,7 +128,7 @@ final class EngineHub: TrackReporting, @unchecked Sendable {
             let wasActive = Self.isActive(old, in: s)
             let id = s.nextTrackID
             s.nextTrackID += 1
-            let track = Track(id: id, request: request, configuration: configuration, paused: false, volume: s.snapshot.volume, reporter: self)
+            let track = Track(id: id, request: request, configuration: configuration, paused: false, volume: s.snapshot.volume, speed: s.speed, reporter: self)
             s.track = track
             s.paused = false
             s.phase = .loading
@@ -177,6 +180,17 @@ final class EngineHub: TrackReporting, @unchecked Sendable {
         state.withLock { s in
             s.snapshot.volume = volume
             s.track?.setVolume(volume)
+        }
+    }
+
+    /// Speeds SoundTouch can stretch to well (the guide offers 0.75× to 2×).
+    static let speedRange = 0.5...3.0
+
+    func setSpeed(_ speed: Double) {
+        let speed = speed.isFinite ? min(Self.speedRange.upperBound, max(Self.speedRange.lowerBound, speed)) : 1
+        state.withLock { s in
+            s.speed = speed
+            s.track?.setSpeed(speed)
         }
     }
 

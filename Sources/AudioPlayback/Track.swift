@@ -32,6 +32,8 @@ final class Track: @unchecked Sendable {
     struct Control {
         var paused = false
         var volume = 1.0
+        /// Playback speed (1: as recorded); the output thread time-stretches when it is not 1.
+        var speed = 1.0
         /// Seconds, set by `seek`, taken by the producer.
         var pendingSeek: Double?
         /// Incremented by every `seek`; the producer tags the ring's run with it.
@@ -57,12 +59,13 @@ final class Track: @unchecked Sendable {
     private let control: Mutex<Control>
     private weak var reporter: (any TrackReporting)?
 
-    init(id: UInt64, request: AudioRequest, configuration: LiveAudioEngine.Configuration, paused: Bool, volume: Double, reporter: any TrackReporting) {
+    init(id: UInt64, request: AudioRequest, configuration: LiveAudioEngine.Configuration, paused: Bool, volume: Double, speed: Double = 1, reporter: any TrackReporting) {
         self.id = id
         self.request = request
         self.configuration = configuration
         ring = PCMRingBuffer(capacity: configuration.bufferBytes, readerWakeup: outputWakeup)
         var initial = Control(paused: paused, volume: volume)
+        initial.speed = speed
         if request.startAt > 0 { initial.pendingSeek = request.startAt }
         control = Mutex(initial)
         self.reporter = reporter
@@ -98,6 +101,11 @@ final class Track: @unchecked Sendable {
 
     func setVolume(_ volume: Double) {
         control.withLock { $0.volume = volume }
+        outputWakeup.signal()
+    }
+
+    func setSpeed(_ speed: Double) {
+        control.withLock { $0.speed = speed }
         outputWakeup.signal()
     }
 

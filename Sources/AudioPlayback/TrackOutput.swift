@@ -8,10 +8,15 @@ import Foundation
 final class TrackOutput {
     private let track: Track
     private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
+    /// Time-stretched PCM on its way to the server (playback not at 1×).
+    private let stretched = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
 
     init(track: Track) { self.track = track }
 
-    deinit { chunk.deallocate() }
+    deinit {
+        chunk.deallocate()
+        stretched.deallocate()
+    }
 
     func run() {
         defer {
@@ -41,7 +46,7 @@ final class TrackOutput {
             if !track.isCancelled { track.fail(.soundServerLost(error.message)) }
             return
         }
-        var playback = Playback(track: track, output: output, format: format, chunk: chunk, corked: initial.paused, volume: initial.volume)
+        var playback = Playback(track: track, output: output, format: format, chunk: chunk, stretched: stretched, corked: initial.paused, volume: initial.volume)
         playback.run()
     }
 
@@ -55,6 +60,47 @@ final class TrackOutput {
     }
 }
 
+/// Which source frame each output frame came from, for the position: at 1× the two advance
+/// together, through a time-stretch the output runs faster or slower than the source. One
+/// point per write; the frame heard is looked up between the two points around it.
+struct SpeedTimeline: Equatable {
+    private(set) var points: [(output: Int, source: Double)] = []
+
+    static func == (a: SpeedTimeline, b: SpeedTimeline) -> Bool {
+        a.points.elementsEqual(b.points) { $0.output == $1.output && $0.source == $1.source }
+    }
+
+    /// A new run (a seek): output frame `output` plays source frame `source`.
+    mutating func reset(output: Int, source: Double) { points = [(output, source)] }
+
+    /// Output up to `output` carries source up to `source` (never backwards).
+    mutating func mark(output: Int, source: Double) {
+        let last = points.last
+        let s = max(last?.source ?? source, source)
+        if let last, last.output >= output {
+            points[points.count - 1].source = s
+            return
+        }
+        points.append((output, s))
+    }
+
+    /// The source frame heard when output frame `output` plays; drops points before it.
+    mutating func source(atOutput output: Double) -> Double {
+        guard let first = points.first else { return 0 }
+        guard output > Double(first.output) else { return first.source }
+        var i = 0
+        while i + 1 < points.count, Double(points[i + 1].output) <= output { i += 1 }
+        if i > 0 { points.removeFirst(i) }
+        guard points.count > 1 else { return points[0].source }
+        let a = points[0], b = points[1]
+        let f = (output - Double(a.output)) / Double(b.output - a.output)
+        return a.source + (b.source - a.source) * f
+    }
+
+    /// The source frame the last output written carries.
+    var lastSource: Double { points.last?.source ?? 0 }
+}
+
 /// The output loop for one open stream.
 private struct Playback {
     let track: Track
@@ -63,24 +109,36 @@ private struct Playback {
     let chunk: UnsafeMutableRawBufferPointer
     var corked: Bool
     var volume: Double
+    /// The playback speed asked for; at 1× with no stretch running, PCM goes straight through.
+    var speed = 1.0
+    /// SoundTouch, while the speed is not 1× (and until the next seek after it is again).
+    var stretch: TimeStretch?
+    /// All input of this run is in SoundTouch's hands and it was told so.
+    var stretchFlushed = false
+    let stretched: UnsafeMutableRawBufferPointer
+    /// Source frame just past the last frame handed to SoundTouch.
+    var sourceFed = 0
     /// The seek generation of the audio being written, and the frame it started at.
     var currentRun = 0
     var runStartFrame = 0
-    /// Frame index just past the last frame written to the server.
-    var writtenEnd = 0
+    /// Output frames written to the server on this stream, and the source they carry.
+    var outputWritten = 0
+    var timeline = SpeedTimeline()
     var started = false
     var draining = false
     var buffering = false
     var lastWrite = Date()
     var lastReported: Double = -1
 
-    init(track: Track, output: PulseOutput, format: PCMFormat, chunk: UnsafeMutableRawBufferPointer, corked: Bool, volume: Double) {
+    init(track: Track, output: PulseOutput, format: PCMFormat, chunk: UnsafeMutableRawBufferPointer, stretched: UnsafeMutableRawBufferPointer, corked: Bool, volume: Double) {
         self.track = track
         self.output = output
         self.format = format
         self.chunk = chunk
+        self.stretched = stretched
         self.corked = corked
         self.volume = volume
+        timeline.reset(output: 0, source: 0)
     }
 
     mutating func run() {
@@ -90,7 +148,7 @@ private struct Playback {
                 return
             }
             applyControls()
-            guard let wrote = moveAudio() else { return }
+            guard let wrote = stretch == nil ? moveAudio() : moveStretched() else { return }
             if draining && !corked && output.drained {
                 finish()
                 return
@@ -110,6 +168,48 @@ private struct Playback {
             volume = control.volume
             output.setVolume(volume)
         }
+        if control.speed != speed {
+            speed = control.speed
+            if let stretch {
+                stretch.setTempo(speed)
+            } else if speed != 1, !draining {
+                // From here on through SoundTouch; the source goes on from the next frame.
+                stretch = TimeStretch(rate: format.rate, channels: format.channels, tempo: speed)
+                sourceFed = Int(timeline.lastSource.rounded())
+                stretchFlushed = false
+            }
+        }
+    }
+
+    /// A new run began (a seek): what the server and SoundTouch still hold is dropped.
+    private mutating func startRun(_ span: PCMRingBuffer.Span) {
+        output.flush()
+        currentRun = span.run
+        runStartFrame = span.firstFrame
+        timeline.reset(output: outputWritten, source: Double(span.firstFrame))
+        lastReported = -1
+        draining = false
+        stretchFlushed = false
+        if speed == 1 { stretch = nil } else { stretch?.clear() }
+        sourceFed = span.firstFrame
+    }
+
+    private mutating func written(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        do {
+            try output.write(bytes)
+        } catch {
+            track.fail(.soundServerLost(error.message))
+            return false
+        }
+        outputWritten += bytes.count / format.bytesPerFrame
+        lastWrite = Date()
+        if !started || buffering {
+            if !started { track.update { $0.firstPCMWrite = Date() } }
+            started = true
+            buffering = false
+            track.report(.playing)
+        }
+        return true
     }
 
     /// One step: reads what the server has room for and writes it. Returns whether audio was
@@ -121,38 +221,17 @@ private struct Playback {
         // is flushed at once rather than after the old audio played on resume.
         switch track.ring.read(into: UnsafeMutableRawBufferPointer(rebasing: chunk[0..<wanted])) {
         case .data(let span):
-            if span.discontinuity || span.run != currentRun {
-                output.flush()  // a seek: drop what the server still holds
-                currentRun = span.run
-                runStartFrame = span.firstFrame
-                lastReported = -1
-                draining = false
-            }
+            if span.discontinuity || span.run != currentRun { startRun(span) }
             if draining {  // audio again after the drain began (a seek back)
                 output.cancelDrain()
                 draining = false
             }
-            do {
-                try output.write(UnsafeRawBufferPointer(rebasing: chunk[0..<span.bytes]))
-            } catch {
-                track.fail(.soundServerLost(error.message))
-                return nil
-            }
-            writtenEnd = span.firstFrame + span.bytes / format.bytesPerFrame
-            lastWrite = Date()
-            if !started || buffering {
-                if !started { track.update { $0.firstPCMWrite = Date() } }
-                started = true
-                buffering = false
-                track.report(.playing)
-            }
+            guard written(UnsafeRawBufferPointer(rebasing: chunk[0..<span.bytes])) else { return nil }
+            timeline.mark(output: outputWritten, source: Double(span.firstFrame + span.bytes / format.bytesPerFrame))
             return true
         case .empty(let discontinuity):
             if discontinuity { restartAfterSeek() }
-            if wanted > 0, started, !buffering, !corked, Date().timeIntervalSince(lastWrite) > 0.3 {
-                buffering = true
-                track.report(.buffering)
-            }
+            noteUnderrun(wanted: wanted)
             return false
         case .finished(let discontinuity):
             if discontinuity { restartAfterSeek() }
@@ -166,9 +245,76 @@ private struct Playback {
         }
     }
 
+    /// The same step through SoundTouch: what it made goes out first; when it has nothing
+    /// ready, the ring's next piece goes in. Returns whether anything moved.
+    private mutating func moveStretched() -> Bool? {
+        guard let stretch else { return false }
+        let writable = min(output.writableBytes(), stretched.count)
+        let room = writable >= format.bytesPerFrame ? writable : 0
+        var moved = false
+        if room > 0, stretch.ready > 0 {
+            let n = stretch.take(into: UnsafeMutableRawBufferPointer(rebasing: stretched[0..<room]))
+            if n > 0 {
+                if draining {
+                    output.cancelDrain()
+                    draining = false
+                }
+                guard written(UnsafeRawBufferPointer(rebasing: stretched[0..<n])) else { return nil }
+                let inside = Double(stretch.unprocessed) + Double(stretch.ready) * stretch.tempo
+                timeline.mark(output: outputWritten, source: Double(sourceFed) - inside)
+                moved = true
+            }
+        }
+        // Feed only when SoundTouch has too little to fill the room (it keeps what it made);
+        // a zero-byte read still reports a seek.
+        let feed = room > 0 && stretch.ready * format.bytesPerFrame < room ? chunk.count : 0
+        switch track.ring.read(into: UnsafeMutableRawBufferPointer(rebasing: chunk[0..<feed])) {
+        case .data(let span):
+            if span.discontinuity || span.run != currentRun {
+                startRun(span)
+                guard self.stretch != nil else {
+                    // Back to 1× at a seek: this piece goes straight out.
+                    guard written(UnsafeRawBufferPointer(rebasing: chunk[0..<span.bytes])) else { return nil }
+                    timeline.mark(output: outputWritten, source: Double(span.firstFrame + span.bytes / format.bytesPerFrame))
+                    return true
+                }
+            }
+            stretch.put(UnsafeRawBufferPointer(rebasing: chunk[0..<span.bytes]))
+            sourceFed = span.firstFrame + span.bytes / format.bytesPerFrame
+            return true
+        case .empty(let discontinuity):
+            if discontinuity { restartAfterSeek() }
+            if !moved { noteUnderrun(wanted: room) }
+            return moved
+        case .finished(let discontinuity):
+            if discontinuity { restartAfterSeek() }
+            if !stretchFlushed {
+                stretch.flush()
+                stretchFlushed = true
+                return true
+            }
+            if stretch.ready == 0, !draining {
+                output.startDrain()
+                draining = true
+            }
+            return moved
+        case .closed:
+            return nil
+        }
+    }
+
+    private mutating func noteUnderrun(wanted: Int) {
+        if wanted > 0, started, !buffering, !corked, Date().timeIntervalSince(lastWrite) > 0.3 {
+            buffering = true
+            track.report(.buffering)
+        }
+    }
+
     /// A seek whose audio has not arrived yet: silence the old audio now.
     private mutating func restartAfterSeek() {
         output.flush()
+        stretch?.clear()
+        stretchFlushed = false
         draining = false
         lastReported = -1
     }
@@ -183,8 +329,8 @@ private struct Playback {
             seconds = format.seconds(frames: runStartFrame)
         } else {
             guard let latency = output.latency() else { return }
-            let heard = Double(writtenEnd) - latency * Double(format.rate)
-            seconds = max(Double(runStartFrame), heard) / Double(format.rate)
+            let heard = Double(outputWritten) - latency * Double(format.rate)
+            seconds = max(Double(runStartFrame), timeline.source(atOutput: heard)) / Double(format.rate)
         }
         if abs(seconds - lastReported) >= 0.02 {
             lastReported = seconds
@@ -196,7 +342,7 @@ private struct Playback {
         if let failure = track.state.deferredFailure {
             track.fail(failure)
         } else {
-            track.report(.ended(position: format.seconds(frames: writtenEnd)))
+            track.report(.ended(position: timeline.lastSource / Double(max(1, format.rate))))
         }
     }
 }

@@ -78,6 +78,7 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
             case .stop: audio.stop()
             case .seek(let t): audio.seek(to: t)
             case .volume(let v): audio.setVolume(v)
+            case .speed(let x): audio.setSpeed(x)
             }
         case .feature(let value):
             // A feature's effect with no runner to take it is a wiring mistake, never silent.

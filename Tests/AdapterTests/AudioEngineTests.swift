@@ -422,6 +422,91 @@ final class AudioEngineTests: XCTestCase {
         XCTAssertEqual(env.pulse.sinkInputs().first?["Corked"], "no")
     }
 
+    /// Issue 16 #4: at 1.5× and 2× the recording's seconds pass faster than the sink's, the
+    /// pitch stays (a 440 Hz sine is still 440 Hz, not 660), seeking lands where asked, and
+    /// the end is the recording's length. Time is the sink's own (parec's samples).
+    func testSpeedKeepsThePitchAndThePositionCountsTheRecordingsSeconds() throws {
+        let env = try env()
+        let engine = makeEngine()
+        engine.setSpeed(1.5)
+        let recorder = try MonitorRecorder(server: env.pulse.server)
+        engine.play(AudioRequest(token: 21, url: "\(env.nginx.base)/\(Self.minutes.name)", title: "speed", startAt: 30))
+        let first = wait(engine, 5, "playing past 30.5 s") { $0.status == .playing && $0.position > 30.5 }
+        let heard0 = recorder.recordedBytes
+        let later = wait(engine, 8, "3 s of the recording later") { $0.position > first.position + 3 }
+        let sinkSeconds = Double(recorder.recordedBytes - heard0) / 2 / Double(MonitorRecorder.rate)
+        let rate = (later.position - first.position) / sinkSeconds
+        print("audio: at 1.5× the position moved \(String(format: "%.2f", later.position - first.position)) s in \(String(format: "%.2f", sinkSeconds)) s of sink audio (rate \(String(format: "%.2f", rate)))")
+        XCTAssertEqual(rate, 1.5, accuracy: 0.25, "the recording's seconds at 1.5×")
+        // lame pads the 120 s sine a little; stretched it would be 80 s.
+        XCTAssertEqual(later.duration ?? 0, Self.minutes.seconds, accuracy: 1, "the duration is the recording's, not the stretched one")
+
+        // The pitch: zero crossings of the middle second of what the sink heard.
+        let samples = recorder.stop()
+        let window = MonitorRecorder.rate / 50
+        var loud: [Int] = []
+        var index = 0
+        while index + window <= samples.count {
+            if AudioTestSupport.rms(Array(samples[index..<(index + window)])) > 0.05 { loud.append(index) }
+            index += window
+        }
+        let loudFirst = try XCTUnwrap(loud.first), loudLast = try XCTUnwrap(loud.last)
+        XCTAssertGreaterThan(loudLast - loudFirst, MonitorRecorder.rate * 2, "the sink heard the sine")
+        let middle = (loudFirst + loudLast) / 2
+        let second = samples[(middle - MonitorRecorder.rate / 2)..<(middle + MonitorRecorder.rate / 2)]
+        var crossings = 0
+        var previous = second.first ?? 0
+        for sample in second.dropFirst() {
+            if (previous < 0) != (sample < 0) { crossings += 1 }
+            previous = sample
+        }
+        let hertz = Double(crossings) / 2
+        print("audio: at 1.5× the 440 Hz sine is heard at \(hertz) Hz")
+        XCTAssertEqual(hertz, 440, accuracy: 20, "the pitch is kept (a resampled 1.5× would be 660 Hz)")
+
+        // Seeking at 1.5× lands where asked; 2× from there, and the end is the recording's.
+        engine.seek(to: 108)
+        let landed = wait(engine, 3, "audio from 108 s") { $0.status == .playing && $0.position > 108.1 }
+        XCTAssertLessThan(landed.position, 110, "the seek landed at 108 s, not later")
+        engine.setSpeed(2)
+        // The last report before the end is close to the end of the recording (at 2×, the
+        // stretched output would have ended with the position near 114 s).
+        var lastPlaying = landed
+        let ended = wait(engine, 12, "ended") {
+            if $0.status == .playing { lastPlaying = $0 }
+            return $0.status == .ended
+        }
+        XCTAssertEqual(ended.position, ended.duration ?? 0, accuracy: 0.05, "the end is the recording's length")
+        XCTAssertGreaterThan(lastPlaying.position, (ended.duration ?? 0) - 1.5, "the position reached the end while playing")
+        XCTAssertNil(ended.failure)
+    }
+
+    /// Going back to 1× keeps playing at the recording's own pace (through SoundTouch until
+    /// the next seek, then straight through again).
+    func testBackToNormalSpeedPlaysAtTheRecordingsPace() throws {
+        let env = try env()
+        let engine = makeEngine()
+        let recorder = try MonitorRecorder(server: env.pulse.server)
+        defer { _ = recorder.stop() }
+        engine.setSpeed(0.75)
+        engine.play(AudioRequest(token: 22, url: env.root.appendingPathComponent(Self.minutes.name).path, title: "slow", startAt: 10))
+        let slowStart = wait(engine, 5, "playing past 10.3 s") { $0.status == .playing && $0.position > 10.3 }
+        var heard0 = recorder.recordedBytes
+        let slowLater = wait(engine, 8, "1.5 s later") { $0.position > slowStart.position + 1.5 }
+        let slowRate = (slowLater.position - slowStart.position) / (Double(recorder.recordedBytes - heard0) / 2 / Double(MonitorRecorder.rate))
+        XCTAssertEqual(slowRate, 0.75, accuracy: 0.15, "the recording's seconds at 0.75×")
+        engine.setSpeed(1)
+        // What SoundTouch and the server still hold at 0.75× plays out first.
+        let settled = wait(engine, 3, "1 s after the change") { $0.position > slowLater.position + 1 }
+        heard0 = recorder.recordedBytes
+        let normal = wait(engine, 8, "2 s later at 1×") { $0.position > settled.position + 2 }
+        let normalRate = (normal.position - settled.position) / (Double(recorder.recordedBytes - heard0) / 2 / Double(MonitorRecorder.rate))
+        XCTAssertEqual(normalRate, 1, accuracy: 0.15, "back to the recording's pace")
+        engine.seek(to: 50)
+        let after = wait(engine, 3, "audio from 50 s") { $0.status == .playing && $0.position > 50.1 }
+        XCTAssertLessThan(after.position, 51.5)
+    }
+
     func testVolumeIsTheStreamsOwn() throws {
         let env = try env()
         let engine = makeEngine()

@@ -134,13 +134,38 @@ final class StateStoreTests: XCTestCase {
         XCTAssertNil(try openStore().load().get()?.progress.current)
     }
 
-    func testVolumeRoundTrip() throws {
+    func testVolumeAndSpeedRoundTrip() throws {
         var settings = PersistedSettings(introSeen: true)
-        settings.saves[PlayerFeature.self] = 0.65
+        settings.saves[PlayerFeature.self] = PlayerSettings(volume: 0.65, speed: 1.25)
         try openStore().save(settings).get()
-        XCTAssertEqual(try openStore().load().get()?.saves[PlayerFeature.self], 0.65)
+        XCTAssertEqual(try openStore().load().get()?.saves[PlayerFeature.self], PlayerSettings(volume: 0.65, speed: 1.25))
         try raw_write(path("nested/dir/state.sqlite"), "UPDATE player_settings SET volume = 'loud'")
-        XCTAssertNil(try openStore().load().get()?.saves[PlayerFeature.self], "a text volume is missing, not a crash")
+        XCTAssertEqual(try openStore().load().get()?.saves[PlayerFeature.self], PlayerSettings(speed: 1.25), "a text volume is the usual one, not a crash")
+        try raw_write(path("nested/dir/state.sqlite"), "UPDATE player_settings SET speed = 7")
+        XCTAssertEqual(try openStore().load().get()?.saves[PlayerFeature.self], PlayerSettings(speed: 2), "the nearest offered speed")
+        try raw_write(path("nested/dir/state.sqlite"), "UPDATE player_settings SET speed = 'fast'")
+        XCTAssertNil(try openStore().load().get()?.saves[PlayerFeature.self], "neither value readable: nothing kept")
+    }
+
+    /// A database written before playback speed (volume only) keeps its volume and plays at 1×.
+    func testAVolumeSavedBeforeSpeedExistedIsKept() throws {
+        let file = path("old/state.sqlite")
+        try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        do {
+            let q = try DatabaseQueue(path: file)
+            var old = DatabaseMigrator()
+            old.registerMigration("v1") { db in
+                try db.execute(sql: "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL); CREATE TABLE seen_message (id INTEGER PRIMARY KEY);")
+                try db.execute(sql: "INSERT INTO settings (key, value) VALUES ('language', 'fr')")
+            }
+            old.registerMigration("v4-player-settings") { db in
+                try db.execute(sql: "CREATE TABLE player_settings (id INTEGER PRIMARY KEY CHECK (id = 1), volume REAL NOT NULL)")
+                try db.execute(sql: "INSERT INTO player_settings VALUES (1, 0.4)")
+            }
+            try old.migrate(q)
+        }
+        let store = try SQLiteSettingsStore.open(path: file, features: [PlayerStorage()]).get()
+        XCTAssertEqual(try store.load().get()?.saves[PlayerFeature.self], PlayerSettings(volume: 0.4, speed: 1))
     }
 
     private func raw_write(_ file: String, _ sql: String) throws {
@@ -194,7 +219,7 @@ final class StateStoreTests: XCTestCase {
             try old.migrate(q)
         }
         let store = try SQLiteSettingsStore.open(path: file, features: [TourStorage(), MemberStorage(), PlayerStorage()]).get()
-        XCTAssertEqual(try store.appliedMigrations().get(), ["v1", "v2-tour-progress", "v5-tour-position-part", "v3-member-card", "v4-player-settings"])
+        XCTAssertEqual(try store.appliedMigrations().get(), ["v1", "v2-tour-progress", "v5-tour-position-part", "v3-member-card", "v4-player-settings", "v7-player-speed"])
         XCTAssertEqual(try store.load().get()?.language, .spanish)
         XCTAssertNil(try store.load().get()?.saves[MemberFeature.self])
     }
@@ -204,7 +229,7 @@ final class StateStoreTests: XCTestCase {
         try first.save(PersistedSettings(language: .spanish)).get()
         let second = try openStore()
         let third = try openStore()
-        XCTAssertEqual(try third.appliedMigrations().get(), ["v1", "v2-tour-progress", "v5-tour-position-part", "v3-member-card", "v4-player-settings"])
+        XCTAssertEqual(try third.appliedMigrations().get(), ["v1", "v2-tour-progress", "v5-tour-position-part", "v3-member-card", "v4-player-settings", "v7-player-speed"])
         XCTAssertEqual(try second.load().get()?.language, .spanish)
     }
 

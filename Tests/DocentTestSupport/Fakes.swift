@@ -64,7 +64,7 @@ public final class RecordingEffects: EffectHandling {
 
 /// The audio engine: calls recorded, the snapshot set by the test.
 public final class FakeAudioEngine: AudioEngine, @unchecked Sendable {
-    public enum Call: Equatable { case play(AudioRequest), pause, resume, stop, seek(Double), volume(Double) }
+    public enum Call: Equatable { case play(AudioRequest), pause, resume, stop, seek(Double), volume(Double), speed(Double) }
     public private(set) var calls: [Call] = []
     public var current = PlayerSnapshot()
     public private(set) var snapshotsTaken = 0
@@ -75,6 +75,7 @@ public final class FakeAudioEngine: AudioEngine, @unchecked Sendable {
     public func stop() { calls.append(.stop) }
     public func seek(to seconds: Double) { calls.append(.seek(seconds)) }
     public func setVolume(_ volume: Double) { calls.append(.volume(volume)) }
+    public func setSpeed(_ speed: Double) { calls.append(.speed(speed)) }
     public func snapshot() -> PlayerSnapshot {
         snapshotsTaken += 1
         return current

@@ -271,7 +271,7 @@ final class KeypadPlayerTests: XCTestCase {
             after.player.snapshot.volume = v
             send(&s, .volumeBy(0.05), effects: [.audio(.volume(v)), .persist(after.settings)]) { $0 = after }
         }
-        XCTAssertEqual(s.settings.saves[PlayerFeature.self], 1, "the volume is kept between runs")
+        XCTAssertEqual(s.settings.saves[PlayerFeature.self], PlayerSettings(volume: 1), "the volume is kept between runs")
         send(&s, .volumeBy(0.05))  // at 100 % nothing changes
         send(&s, .stopAudio, effects: [.audio(.stop)]) {
             $0.player.track = nil
@@ -285,15 +285,61 @@ final class KeypadPlayerTests: XCTestCase {
     func testVolumeIsKeptBetweenRuns() {
         var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
         var saved = PersistedSettings(introSeen: true)
-        saved.saves[PlayerFeature.self] = 0.65
+        saved.saves[PlayerFeature.self] = PlayerSettings(volume: 0.65)
         send(&s, .launched(restored: saved, languageOverride: nil), effects: [.loadDocument(source: "/museum/appData.json"), .audio(.volume(0.65)), .pulse(.open(.defaultFile, identity: nil, seed: "/museum/pulse/seed.json"))]) {
             $0.introSeen = true
             $0.player.volume = 0.65
             $0.player.snapshot.volume = 0.65
         }
-        XCTAssertEqual(s.settings.saves[PlayerFeature.self], 0.65)
+        XCTAssertEqual(s.settings.saves[PlayerFeature.self], PlayerSettings(volume: 0.65))
         // The default is not written at all.
         XCTAssertNil(UIFixtures.loadedState().settings.saves[PlayerFeature.self])
+    }
+
+    /// Issue 16 #4: `[` and `]` step through 0.75×, 1×, 1.25×, 1.5×, 2× (no further at the
+    /// ends), the engine hears each step, the speed is kept and shown; on the map the same
+    /// keys stay floors.
+    func testSpeedStepsThroughTheOfferedSpeedsAndIsKept() {
+        var s = loaded()
+        type(&s, "102")
+        goPlays(&s, token: 1, audio: 12, artwork: 101, url: "/museum/audio/12.mp3", title: "Clay Vessel", language: .english, transcript: "Made of river clay.")
+        XCTAssertEqual(KeyMap.action(for: .char("]"), in: s), .speedStep(1))
+        XCTAssertEqual(KeyMap.action(for: .char("["), in: s), .speedStep(-1))
+        for speed in [1.25, 1.5, 2] {
+            var after = s
+            after.player.speed = speed
+            send(&s, .speedStep(1), effects: [.audio(.speed(speed)), .persist(after.settings)]) { $0.player.speed = speed }
+        }
+        send(&s, .speedStep(1))  // 2× is the fastest: nothing changes, nothing is saved
+        XCTAssertEqual(s.settings.saves[PlayerFeature.self], PlayerSettings(volume: 0.8, speed: 2))
+        for speed in [1.5, 1.25, 1, 0.75] {
+            var after = s
+            after.player.speed = speed
+            send(&s, .speedStep(-1), effects: [.audio(.speed(speed)), .persist(after.settings)]) { $0.player.speed = speed }
+        }
+        send(&s, .speedStep(-1))  // 0.75× is the slowest
+        var normal = s
+        normal.player.speed = 1
+        send(&s, .speedStep(1), effects: [.audio(.speed(1)), .persist(normal.settings)]) { $0.player.speed = 1 }
+        XCTAssertNil(s.settings.saves[PlayerFeature.self], "1× at the usual volume is nothing to keep")
+        prepare(&s, .selectTab(.map))
+        XCTAssertEqual(KeyMap.action(for: .char("]"), in: s), .map(.floorStep(1)), "on the map [ and ] change floors")
+    }
+
+    /// A speed kept from the last run is the engine's before anything plays; an odd saved
+    /// value becomes the nearest offered speed; the next kiosk visitor starts at 1×.
+    func testSpeedIsKeptBetweenRunsAndForgottenForTheNextVisitor() {
+        var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
+        var saved = PersistedSettings(introSeen: true)
+        saved.saves[PlayerFeature.self] = PlayerSettings(speed: 1.4)
+        send(&s, .launched(restored: saved, languageOverride: nil), effects: [.loadDocument(source: "/museum/appData.json"), .audio(.speed(1.5)), .pulse(.open(.defaultFile, identity: nil, seed: "/museum/pulse/seed.json"))]) {
+            $0.introSeen = true
+            $0.player.speed = 1.5
+            $0.player.snapshot.volume = 0.8
+        }
+        let effects = prepare(&s, .startOver)
+        XCTAssertTrue(effects.contains(.audio(.speed(1))), "\(effects)")
+        XCTAssertEqual(s.player.speed, 1)
     }
 
     func testNoSoundServerRetriesWhenOneAppears() {
@@ -387,5 +433,20 @@ final class KeypadPlayerTests: XCTestCase {
         assertSnapshot(RootView.render(zh, size: big), named: "player-nosound-zh-80x24")
         prepare(&zh, .openAudioLanguages)
         assertSnapshot(RootView.render(zh, size: big), named: "audio-language-zh-80x24")
+    }
+
+    /// A speed other than 1× shows beside the volume on the full player and before the time
+    /// on the mini player, with the language's decimal mark (1,5× in French).
+    func testSpeedSnapshots() {
+        for (language, name, steps) in [(Language.english, "en", 2), (.french, "fr", 2), (.korean, "ko", -1)] {
+            var p = loaded(language)
+            type(&p, "102")
+            prepare(&p, .keypadGo)
+            prepare(&p, .playerSnapshot(PlayerSnapshot(token: 1, status: .playing, position: 4.2, duration: 12.5, volume: 0.8)))
+            for _ in 0..<abs(steps) { prepare(&p, .speedStep(steps > 0 ? 1 : -1)) }
+            assertSnapshot(RootView.render(p, size: Size(width: 80, height: 24)), named: "player-speed-\(name)-80x24")
+            prepare(&p, .selectTab(.home))
+            assertSnapshot(RootView.render(p, size: RootView.minimumSize), named: "mini-player-speed-\(name)-40x12")
+        }
     }
 }

@@ -76,6 +76,41 @@ final class AudioTourTests: EndToEndTestCase {
         try s.waitFor("EXIT_STATUS=0")
     }
 
+    /// Playback speed (issue 16 #4): `]` twice is 1.5×, shown in the player; the recording's
+    /// clock then covers 6 s (0:01 → 0:07) in under 4.8 s of wall time, that is more than 5 s
+    /// of audio in 4 s (1× takes 6 s). The speed is remembered by the next start.
+    func testOneAndAHalfTimesCoversMoreThanFiveSecondsOfAudioInFourSeconds() throws {
+        let home = try makeTemporaryDirectory()
+        let log = home.appendingPathComponent("play.log").path
+        let s = try start(command: guide(log: log), home: home)
+        try dismissFirstRun(s)
+        try s.sendKeys("]", "]")
+        try s.sendLiteral("405")
+        try s.sendKeys("Enter")
+        try s.waitFor("A Thousand Paper Boats", "1.5×")
+        // The clock's second changes as the position crosses it: 0:01 and 0:07 are crossings
+        // 6 s of the recording apart.
+        try s.waitFor("1.5× 0:01 / ", timeout: 10)
+        let from = Date()
+        try s.waitFor("1.5× 0:07 / ", timeout: 10)
+        let wall = Date().timeIntervalSince(from)
+        print("e2e: 6 s of the recording at 1.5× took \(String(format: "%.2f", wall)) s of wall time")
+        XCTAssertLessThan(wall, 4.8, "more than 5 s of audio per 4 s of wall time at 1.5×")
+        XCTAssertGreaterThan(wall, 3.2, "not faster than 1.5× either (2× would take 3 s)")
+        try s.sendKeys("q")
+        try s.waitFor("EXIT_STATUS=0")
+
+        let again = try start(command: guide(log: log), home: home)
+        try again.waitFor("GO")  // it opens where the visitor left: the Audio Guide's keypad
+        try again.sendLiteral("405")
+        try again.sendKeys("Enter")
+        try again.waitFor("A Thousand Paper Boats", "1.5× 0:0")
+        try again.sendKeys("[")
+        try again.waitForGone("1.5×")
+        try again.sendKeys("q")
+        try again.waitFor("EXIT_STATUS=0")
+    }
+
     /// Screen-reader mode (issue 16 #3): the terminal's cursor is on the selected row after
     /// every move (where Orca or speakup read), and a recording playing untouched writes not
     /// a byte (no ticking time); pausing shows where it is.

@@ -113,5 +113,8 @@ public protocol AudioEngine: AnyObject {
     func seek(to seconds: Double)
     /// 0…1.
     func setVolume(_ volume: Double)
+    /// Playback speed with the pitch kept (1: as recorded), for this track and the next;
+    /// positions stay in the recording's own seconds.
+    func setSpeed(_ speed: Double)
     func snapshot() -> PlayerSnapshot
 }

@@ -36,6 +36,8 @@ public struct PlayerState: Equatable, Sendable {
     public var nextToken = 1
     /// 0…1, kept across tracks.
     public var volume = 0.8
+    /// Playback speed, one of `PlayerFeature.speeds`, kept across tracks (and runs).
+    public var speed = 1.0
     public var transcriptScroll = 0
 
     public init() {}
@@ -57,6 +59,19 @@ public enum AudioCommand: Equatable, Sendable {
     case stop
     case seek(Double)
     case volume(Double)
+    /// Playback speed with the pitch kept (1: as recorded).
+    case speed(Double)
+}
+
+/// What the player keeps between runs: volume and speed.
+public struct PlayerSettings: Equatable, Sendable {
+    public var volume: Double
+    public var speed: Double
+
+    public init(volume: Double = PlayerState().volume, speed: Double = 1) {
+        self.volume = volume
+        self.speed = speed
+    }
 }
 
 /// The full player's fixed layout: rows of controls above the scrolling page.

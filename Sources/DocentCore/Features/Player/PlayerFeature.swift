@@ -22,20 +22,33 @@ public enum PlayerFeature: Feature {
         case language(selection: Int)
     }
 
-    /// The volume kept between runs (nil: the default, nothing to keep).
-    public typealias Saved = Double
+    /// The volume and speed kept between runs (nil: both the defaults, nothing to keep).
+    public typealias Saved = PlayerSettings
 
     public static let id = FeatureID("player")
     public static let initialState = PlayerState()
 
-    public static func saved(_ state: AppState) -> Double? {
-        state.player.volume == PlayerState().volume ? nil : state.player.volume
+    /// The speeds `[` and `]` step through (the Nordic Museum guide's, with 0.75× for
+    /// listening slowly).
+    public static let speeds: [Double] = [0.75, 1, 1.25, 1.5, 2]
+
+    /// The offered speed nearest to `value` (a hand-edited or older saved value).
+    public static func nearestSpeed(_ value: Double) -> Double {
+        guard value.isFinite else { return 1 }
+        return speeds.min { abs($0 - value) < abs($1 - value) } ?? 1
     }
 
-    public static func restore(_ saved: Double, _ state: inout AppState) {
-        guard saved.isFinite else { return }
-        state.player.volume = min(1, max(0, saved))
-        state.player.snapshot.volume = state.player.volume
+    public static func saved(_ state: AppState) -> PlayerSettings? {
+        let kept = PlayerSettings(volume: state.player.volume, speed: state.player.speed)
+        return kept == PlayerSettings() ? nil : kept
+    }
+
+    public static func restore(_ saved: PlayerSettings, _ state: inout AppState) {
+        if saved.volume.isFinite {
+            state.player.volume = min(1, max(0, saved.volume))
+            state.player.snapshot.volume = state.player.volume
+        }
+        state.player.speed = nearestSpeed(saved.speed)
     }
 
     public static func reduce(_ state: inout AppState, _ action: PlayerAction) -> [DocentCore.Effect] {
@@ -72,6 +85,12 @@ public enum PlayerFeature: Feature {
             state.player.volume = v
             state.player.snapshot.volume = v
             return [.audio(.volume(v)), .persist(state.settings)]
+        case .speedStep(let step):
+            let here = speeds.firstIndex(of: state.player.speed) ?? speeds.firstIndex(of: 1) ?? 0
+            let next = speeds[min(speeds.count - 1, max(0, here + step))]
+            guard next != state.player.speed else { return [] }
+            state.player.speed = next
+            return [.audio(.speed(next)), .persist(state.settings)]
         case .stop:
             return stop(&state)
         case .open:
@@ -106,15 +125,19 @@ public enum PlayerFeature: Feature {
     public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
         switch event {
         case .launched:
-            // A volume kept from the last run is the engine's from the start.
-            return saved(state) == nil ? [] : [.audio(.volume(state.player.volume))]
+            // A volume and speed kept from the last run are the engine's from the start.
+            var effects: [DocentCore.Effect] = []
+            if state.player.volume != PlayerState().volume { effects.append(.audio(.volume(state.player.volume))) }
+            if state.player.speed != 1 { effects.append(.audio(.speed(state.player.speed))) }
+            return effects
         case .quitting:
             return state.player.isActive ? [.audio(.stop)] : []
         case .startOver:
-            // The sound stops and the next visitor starts at the usual volume.
+            // The sound stops and the next visitor starts at the usual volume and speed.
             var effects = stop(&state)
             let fresh = PlayerState()
             if state.player.volume != fresh.volume { effects.append(.audio(.volume(fresh.volume))) }
+            if state.player.speed != fresh.speed { effects.append(.audio(.speed(fresh.speed))) }
             let token = state.player.nextToken, shown = state.player.snapshot.token
             state.player = fresh
             state.player.nextToken = token
@@ -236,6 +259,8 @@ public enum PlayerAction: Equatable, Sendable {
     case togglePause
     case seekBy(Double)
     case volumeBy(Double)
+    /// One step slower (-1) or faster (+1) through `PlayerFeature.speeds`.
+    case speedStep(Int)
     case stop
     /// Open the full player view on the current tab.
     case open
@@ -250,6 +275,7 @@ extension AppAction {
     public static var togglePause: AppAction { .player(.togglePause) }
     public static func seekBy(_ d: Double) -> AppAction { .player(.seekBy(d)) }
     public static func volumeBy(_ d: Double) -> AppAction { .player(.volumeBy(d)) }
+    public static func speedStep(_ step: Int) -> AppAction { .player(.speedStep(step)) }
     public static var stopAudio: AppAction { .player(.stop) }
     public static var openPlayer: AppAction { .player(.open) }
     public static var openAudioLanguages: AppAction { .player(.openLanguages) }

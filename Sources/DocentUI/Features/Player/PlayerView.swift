@@ -21,8 +21,9 @@ public enum PlayerView: FeatureView {
         key == .char("a") ? .openAudioLanguages : nil
     }
 
-    /// The player's keys work on every tab: Space pause, ←/→ seek 10 s, +/- volume, s stop,
-    /// p open the full player.
+    /// The player's keys work on every tab: Space pause, ←/→ seek 10 s, +/- volume, [/] speed
+    /// (the map's own page keeps them for floors, as it takes them first), s stop, p open the
+    /// full player.
     public static func anywhere(_ key: Key, in state: AppState) -> AppAction? {
         switch key {
         case .char(" "): return .togglePause
@@ -30,6 +31,8 @@ public enum PlayerView: FeatureView {
         case .right: return .seekBy(10)
         case .char("+"), .char("="): return .volumeBy(0.05)
         case .char("-"), .char("_"): return .volumeBy(-0.05)
+        case .char("["): return .speedStep(-1)
+        case .char("]"): return .speedStep(1)
         case .char("s"): return .stopAudio
         case .char("p"): return .openPlayer
         default: return nil
@@ -64,6 +67,9 @@ public enum PlayerView: FeatureView {
         if MapAction.showOnMap(from: state) != nil { keys.append(s("player.key.map")) }
         if p.track != nil { keys.append(s("player.key.stop")) }
         keys.append(s("player.key.text"))
+        // Last: where the line is short it is the one cut (it is in the help, and a speed
+        // other than 1× shows beside the volume).
+        keys.append(s("player.key.speed"))
         return keys.joined(separator: " · ")
     }
 
@@ -126,6 +132,15 @@ public enum PlayerView: FeatureView {
         return String(repeating: "━", count: filled) + String(repeating: "─", count: width - filled)
     }
 
+    /// "1.5×", "1,5×", "1.5배속": the speed when it is not 1× (nil at 1×).
+    static func speedText(_ p: PlayerState, _ s: Strings) -> String? {
+        guard p.speed != 1 else { return nil }
+        var number = String(format: "%.2f", p.speed)
+        while number.hasSuffix("0") { number.removeLast() }
+        if number.hasSuffix(".") { number.removeLast() }
+        return s("player.speed", ["speed": number.replacingOccurrences(of: ".", with: s("number.decimalSeparator"))])
+    }
+
     static func timing(_ snap: PlayerSnapshot) -> String {
         "\(time(snap.position)) / \(snap.duration.map(time) ?? "–:––")"
     }
@@ -148,7 +163,8 @@ public enum PlayerView: FeatureView {
             return
         }
         let p = state.player
-        let right = ticks(state) ? " " + timing(p.snapshot) + " " : " "
+        let speed = speedText(p, s).map { $0 + " " } ?? ""
+        let right = ticks(state) ? " " + speed + timing(p.snapshot) + " " : " " + speed
         let rw = TextWidth.width(right)
         let title = " \(glyph(p.snapshot.status)) " + track.title + (track.fellBack ? " " + s("content.inEnglishShort") : "")
         let titleRoom = max(10, area.width / 2 - 2)
@@ -171,7 +187,7 @@ public enum PlayerView: FeatureView {
         let s = state.strings
         let p = state.player
         let status = "\(glyph(p.snapshot.status)) " + statusText(p, s)
-        let vol = s("player.volume", ["percent": String(Int((p.volume * 100).rounded()))])
+        let vol = s("player.volume", ["percent": String(Int((p.volume * 100).rounded()))]) + (speedText(p, s).map { "  " + $0 } ?? "")
         let timingText = ticks(state) ? timing(p.snapshot) : ""
         // The volume goes before the time is shortened (never "Vol 8…").
         let full = timingText.isEmpty ? vol : timingText + "  " + vol

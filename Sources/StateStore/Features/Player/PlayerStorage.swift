@@ -2,7 +2,8 @@ import DocentCore
 import Foundation
 import GRDB
 
-/// The player's settings kept between runs: the volume (a wrongly typed value is missing).
+/// The player's settings kept between runs: the volume and the playback speed (a wrongly
+/// typed value is missing; a database from before the speed plays at 1×).
 public struct PlayerStorage: FeatureStorage {
     public typealias Core = PlayerFeature
     public init() {}
@@ -11,20 +12,25 @@ public struct PlayerStorage: FeatureStorage {
         [
             FeatureMigration("v4-player-settings") { db in
                 try db.execute(sql: "CREATE TABLE player_settings (id INTEGER PRIMARY KEY CHECK (id = 1), volume REAL NOT NULL)")
-            }
+            },
+            FeatureMigration("v7-player-speed") { db in
+                try db.execute(sql: "ALTER TABLE player_settings ADD COLUMN speed REAL")
+            },
         ]
     }
 
-    public func load(_ db: Database) throws -> Double? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT volume FROM player_settings WHERE id = 1"),
-            let v = row.decoded("volume", as: Double.self), v.isFinite
-        else { return nil }
-        return min(1, max(0, v))
+    public func load(_ db: Database) throws -> PlayerSettings? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT volume, speed FROM player_settings WHERE id = 1") else { return nil }
+        let volume = row.decoded("volume", as: Double.self).flatMap { $0.isFinite ? min(1, max(0, $0)) : nil }
+        let speed = row.decoded("speed", as: Double.self).flatMap { $0.isFinite ? PlayerFeature.nearestSpeed($0) : nil }
+        guard volume != nil || speed != nil else { return nil }
+        return PlayerSettings(volume: volume ?? PlayerSettings().volume, speed: speed ?? 1)
     }
 
-    public func save(_ volume: Double?, _ db: Database) throws {
+    public func save(_ settings: PlayerSettings?, _ db: Database) throws {
         try db.execute(sql: "DELETE FROM player_settings")
-        guard let volume else { return }
-        try db.execute(sql: "INSERT INTO player_settings (id, volume) VALUES (1, ?)", arguments: [volume])
+        guard let settings else { return }
+        try db.execute(
+            sql: "INSERT INTO player_settings (id, volume, speed) VALUES (1, ?, ?)", arguments: [settings.volume, settings.speed])
     }
 }
