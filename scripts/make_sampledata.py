@@ -1321,12 +1321,15 @@ class Builder:
                     "audio_id": ref(audio_id),
                     "audio_bumper": ref(bumper) if bumper is not None else None,
                 })
+            # A tour's picture: its first stop's that has one of its own (the banner on its page).
+            banner = next((PICTURES[html.unescape(title)] for title, _ in t["stops"]
+                           if html.unescape(title) in PICTURES), IMAGE)
             rec = {
                 "nid": t["nid"],
                 "type": "tour",
                 "title": t["title"][0],
                 "weight": t["weight"],
-                "image_url": IMAGE,
+                "image_url": banner,
                 "thumbnail_full_path": IMAGE,
                 "large_image_full_path": IMAGE,
                 "description": t["description"][0],

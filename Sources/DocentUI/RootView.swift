@@ -39,7 +39,10 @@ public enum RootView {
         let inner = Rect(x: contentArea.x + 1, y: contentArea.y, width: contentArea.width - 2, height: contentArea.height)
         switch content {
         case .list(_, let rows):
-            ListView.render(&screen, inner, rows: rows, selection: state.page.selection, strings: s)
+            // A feature's figure on the list (a tour's picture): beside the rows, or above them.
+            let figure = state.features.all.lazy.compactMap { $0.figure(.list, state) }.first
+            let area = FigureView.renderBeside(&screen, figure, in: inner, slot: .list, strings: s)
+            ListView.render(&screen, area, rows: rows, selection: state.page.selection, strings: s)
         case .text(let page):
             // A feature's figure on the page (an exhibition's picture), beside or above the text.
             let figure = state.features.all.lazy.compactMap { $0.figure(.page, state) }.first

@@ -264,4 +264,94 @@ final class PicturesTests: XCTestCase {
         XCTAssertEqual(bytes, "\u{1B}7\u{1B}[2;3H\u{1B}[0;38;2;1;2;3;48;2;250;0;16m▀\u{1B}[2;4H▀\u{1B}[2;5H\u{1B}[0;91;48;5;200m \u{1B}[0m\u{1B}8")
         XCTAssertEqual(screen.dump().split(separator: "\n").suffix(2), ["a = normal fg#010203 bg#fa0010", "b = normal fg@9 bg@200"])
     }
+
+    // MARK: A tour's page and the search results (lists)
+
+    /// The test museum with a picture on tour 500, "Highlights in an Hour".
+    static let tourMuseum: Museum = {
+        var json = (try? JSONSerialization.jsonObject(with: Data(UIFixtures.bytes("museum.json")))) as? [String: Any] ?? [:]
+        var tours = json["tours"] as? [[String: Any]] ?? []
+        tours[0]["image_url"] = "images/highlights.jpg"
+        json["tours"] = tours
+        let bytes = (try? JSONSerialization.data(withJSONObject: json)) ?? Data()
+        switch AppDataReader.read(Array(bytes), source: "/museum/appData.json") {
+        case .success(let a): return Museum(a)
+        case .failure(let e): fatalError("\(e)")
+        }
+    }()
+
+    /// On the Tours tab of the museum with a tour picture, the tour's row selected.
+    func toursTab(_ size: Size) throws -> (AppState, Int) {
+        var s = loaded(size: size)
+        s.document = .ready(Self.tourMuseum)
+        prepare(&s, .selectTab(.tours))
+        let rows = try XCTUnwrap(Reducer.rows(s))
+        let i = try XCTUnwrap(rows.firstIndex { $0.text.hasPrefix("Highlights in an Hour") }, "\(rows.map(\.text))")
+        prepare(&s, .move(i - (Row.effectiveSelection(rows, s.page.selection) ?? 0)))
+        return (s, i)
+    }
+
+    /// A tour's page asks for its picture as a banner over the stops (80 × 24: all 78
+    /// columns, a third of the 20 rows), beside them on a wide screen, and not at all where
+    /// the stops need every row (40 × 12).
+    func testATourPageShowsItsPictureOverOrBesideItsStops() throws {
+        let url = "/museum/images/highlights.jpg"
+        for (size, request) in [
+            (Size(width: 80, height: 24), PicturesFeature.Request(url: url, columns: 78, rows: 6)),
+            (Size(width: 120, height: 30), PicturesFeature.Request(url: url, columns: 47, rows: 26)),
+        ] {
+            var (s, i) = try toursTab(size)
+            send(&s, .activate, effects: [.pictures(.load(request, .truecolor))]) {
+                $0.page.selection = i
+                Reducer.push(&$0, .tourDetail(500))
+                $0.page.selection = Reducer.firstSelectable(.tourDetail(500), $0)
+                $0.pictures.slots[request] = .loading
+                $0.pictures.order = [request]
+            }
+            send(&s, .pictures(.loaded(request, Self.picture))) { $0.pictures.slots[request] = .ready(Self.picture) }
+            assertSnapshot(RootView.render(s, size: size), named: "tour-picture-\(size.width)x\(size.height)")
+            // The rows are still the reducer's: Enter on the first selectable one does what it says.
+            let rows = try XCTUnwrap(Reducer.rows(s))
+            XCTAssertTrue(rows.contains { $0.isSelectable }, "the stops are listed under the picture")
+        }
+        var (small, _) = try toursTab(RootView.minimumSize)
+        let effects = prepare(&small, .activate)
+        XCTAssertEqual(TourFeature.route(in: small), .detail(500))
+        XCTAssertFalse(effects.contains { if case .feature(let v) = $0 { return v.feature == PicturesFeature.id } else { return false } }, "no banner at 40 × 12")
+        XCTAssertNil(PicturesFeature.wanted(small))
+    }
+
+    /// Search results on the sample museum, pictures on, at `size`.
+    func searching(_ size: Size) -> AppState {
+        var s = AppState(source: SearchTests.sampleURL.path, catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
+        prepare(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
+        UIFixtures.settle(&s, prepare(&s, .documentLoaded(.success(SearchTests.fileMuseum), note: nil)))
+        let vp = RootView.viewport(for: size)
+        prepare(&s, .viewportChanged(rows: vp.rows, width: vp.width), .pictures(.modeResolved(.symbols(.truecolor))))
+        s.overlay = nil
+        s.messageQueue = []
+        prepare(&s, .search(.open))
+        prepare(&s, .search(.indexBuilt(BuiltIndex(SearchIndex(app: SearchTests.fileMuseum.data, source: SearchTests.fileMuseum)))))
+        return s
+    }
+
+    /// Where there is room beside the results, the selected one's picture is asked for and
+    /// shown; moving to a result without one shows none; a narrower screen asks for nothing.
+    func testTheSelectedSearchResultsPictureIsBesideTheResultsWhereThereIsRoom() throws {
+        var s = searching(Size(width: 120, height: 30))
+        let harbour = try XCTUnwrap(s.museum?.artworks.values.first { $0.title == "Harbour at First Light" })
+        let url = try XCTUnwrap(harbour.imageURL)
+        var effects: [Effect] = []
+        for c in "harbour at first" { effects += prepare(&s, .search(.typed(String(c)))) }
+        let request = PicturesFeature.Request(url: url, columns: 47, rows: 23)
+        XCTAssertTrue(effects.contains(.pictures(.load(request, .truecolor))), "\(effects)")
+        XCTAssertEqual(SearchPage.selectedAction(s), .open(.artwork(harbour.id)))
+        send(&s, .pictures(.loaded(request, Self.picture))) { $0.pictures.slots[request] = .ready(Self.picture) }
+        assertSnapshot(RootView.render(s, size: Size(width: 120, height: 30)), named: "search-picture-120x30")
+
+        var narrow = searching(Size(width: 80, height: 24))
+        var asked: [Effect] = []
+        for c in "harbour" { asked += prepare(&narrow, .search(.typed(String(c)))) }
+        XCTAssertFalse(asked.contains { if case .feature(let v) = $0 { return v.feature == PicturesFeature.id } else { return false } }, "no room beside the results at 80 columns")
+    }
 }

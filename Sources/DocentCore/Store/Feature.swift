@@ -163,6 +163,23 @@ public enum FigureSlot: Hashable, Sendable {
     case player
     /// A text page (an exhibition's), beside or above its text.
     case page
+    /// A list (a tour's page, the search results): beside the rows on a wide screen, above
+    /// them only on a tall one (the rows matter more than a banner).
+    case list
+}
+
+/// A picture a page on screen would show in one of its figure slots, and the rows of the area
+/// the figure shares with the page's text or rows. The Pictures feature fetches, draws and
+/// hands it back through `figure(_:_:)`.
+public struct PictureWish: Hashable, Sendable {
+    public var url: String
+    public var slot: FigureSlot
+    public var rows: Int
+    public init(url: String, slot: FigureSlot, rows: Int) {
+        self.url = url
+        self.slot = slot
+        self.rows = rows
+    }
 }
 
 /// What a feature puts in a figure slot.
@@ -209,6 +226,9 @@ public protocol Feature {
     static func decorate(_ rows: [Row], on route: DocentCore.Route, _ state: AppState) -> [Row]
     /// Its figure on a shared page (nil: none).
     static func figure(_ slot: FigureSlot, _ state: AppState) -> Figure?
+    /// The picture one of its pages on screen shows (the player's artwork, a tour's banner,
+    /// the selected search result), if any: the Pictures feature draws it.
+    static func pictureWanted(_ state: AppState) -> PictureWish?
     /// `%NAME%` placeholders it fills in museum messages (nil: none of its own).
     static func placeholders(_ state: AppState) -> [String: String]
     /// What it keeps between runs (nil: nothing to keep).
@@ -231,6 +251,7 @@ extension Feature {
     public static func rows(for slot: RowSlot, _ state: AppState) -> [Row] { [] }
     public static func decorate(_ rows: [Row], on route: DocentCore.Route, _ state: AppState) -> [Row] { rows }
     public static func figure(_ slot: FigureSlot, _ state: AppState) -> Figure? { nil }
+    public static func pictureWanted(_ state: AppState) -> PictureWish? { nil }
     public static func move(_ delta: Int, _ state: inout AppState) -> [DocentCore.Effect] { [] }
     public static func placeholders(_ state: AppState) -> [String: String] { [:] }
     public static func saved(_ state: AppState) -> Saved? { nil }
@@ -276,6 +297,7 @@ public struct AnyFeature: Sendable {
     let rows: @Sendable (RowSlot, AppState) -> [Row]
     let decorate: @Sendable ([Row], Route, AppState) -> [Row]
     let figureOf: @Sendable (FigureSlot, AppState) -> Figure?
+    let pictureOf: @Sendable (AppState) -> PictureWish?
     let move: @Sendable (Int, inout AppState) -> [Effect]
     let placeholders: @Sendable (AppState) -> [String: String]
     let saved: @Sendable (AppState) -> FeatureValue?
@@ -293,6 +315,7 @@ public struct AnyFeature: Sendable {
         rows = { F.rows(for: $0, $1) }
         decorate = { F.decorate($0, on: $1, $2) }
         figureOf = { F.figure($0, $1) }
+        pictureOf = { F.pictureWanted($0) }
         move = { F.move($0, &$1) }
         placeholders = { F.placeholders($0) }
         saved = { F.saved($0).map { FeatureValue(F.id, $0) } }
@@ -306,6 +329,8 @@ public struct AnyFeature: Sendable {
     public func rows(for slot: RowSlot, _ state: AppState) -> [Row] { rows(slot, state) }
     /// Its figure in `slot`, if any.
     public func figure(_ slot: FigureSlot, _ state: AppState) -> Figure? { figureOf(slot, state) }
+    /// The picture its page on screen shows, if any.
+    public func pictureWanted(_ state: AppState) -> PictureWish? { pictureOf(state) }
 
     /// Where the page `route` (one of this feature's) is about on the map.
     public func place(_ route: FeatureValue, _ state: AppState) -> MapItemID? { placeOf(route, state) }

@@ -32,19 +32,31 @@ public enum FigureLayout {
         return Box(columns: width, rows: r, beside: false)
     }
 
+    /// Pages at least this tall put a list's figure above its rows when they are too narrow
+    /// to have it beside (a tour's banner); shorter ones show the rows alone.
+    public static let listAboveFromRows = 18
+
+    /// The most room a picture may take in `slot`: a list's figure beside its rows as a text
+    /// page's, above them at most a third of the rows (at most 8) and only on a tall page.
+    public static func box(width: Int, rows: Int, slot: FigureSlot) -> Box? {
+        guard slot == .list, width < besideFromWidth else { return box(width: width, rows: rows) }
+        guard rows >= listAboveFromRows, width >= 8 else { return nil }
+        return Box(columns: width, rows: min(rows / 3, 8), beside: false)
+    }
+
     /// The figure's columns and rows as drawn, and the text's, on a page of `width × rows`
     /// (one blank column or row between them). No figure: all of it is text.
-    public static func split(width: Int, rows: Int, figure: Figure?) -> (figure: Box?, textWidth: Int, textRows: Int) {
+    public static func split(width: Int, rows: Int, figure: Figure?, slot: FigureSlot = .page) -> (figure: Box?, textWidth: Int, textRows: Int) {
         guard let figure else { return (nil, width, rows) }
         let used: Box
         switch figure {
         case .note:
             used = Box(columns: width, rows: 1, beside: false)
         case .pending(let c, let r):
-            guard let b = box(width: width, rows: rows) else { return (nil, width, rows) }
+            guard let b = box(width: width, rows: rows, slot: slot) else { return (nil, width, rows) }
             used = Box(columns: min(c, b.columns), rows: min(r, b.rows), beside: b.beside)
         case .picture(let p):
-            guard let b = box(width: width, rows: rows) else { return (nil, width, rows) }
+            guard let b = box(width: width, rows: rows, slot: slot) else { return (nil, width, rows) }
             used = Box(columns: min(p.columns, b.columns), rows: min(p.rows, b.rows), beside: b.beside)
         }
         if used.beside { return (used, max(1, width - used.columns - 1), rows) }

@@ -4,8 +4,8 @@
 public enum FigureView {
     /// Where a figure and the text go in `area` (`FigureLayout.split`): the figure at the right
     /// (beside) or the top (above), one blank column or row between them.
-    public static func place(_ figure: Figure?, in area: Rect) -> (figure: Rect?, text: Rect) {
-        let room = FigureLayout.split(width: area.width, rows: area.height, figure: figure)
+    public static func place(_ figure: Figure?, in area: Rect, slot: FigureSlot = .page) -> (figure: Rect?, text: Rect) {
+        let room = FigureLayout.split(width: area.width, rows: area.height, figure: figure, slot: slot)
         guard let box = room.figure else { return (nil, area) }
         if box.beside {
             return (Rect(x: area.maxX - box.columns, y: area.y, width: box.columns, height: area.height),
@@ -16,8 +16,8 @@ public enum FigureView {
     }
 
     /// Draws `figure` (if any) in its place in `area` and returns the rectangle left for text.
-    public static func renderBeside(_ screen: inout Screen, _ figure: Figure?, in area: Rect, strings: Strings) -> Rect {
-        let (place, text) = place(figure, in: area)
+    public static func renderBeside(_ screen: inout Screen, _ figure: Figure?, in area: Rect, slot: FigureSlot = .page, strings: Strings) -> Rect {
+        let (place, text) = place(figure, in: area, slot: slot)
         if let figure, let place { render(&screen, figure, in: place, strings: strings) }
         return text
     }

@@ -129,6 +129,12 @@ public enum HomeFeature: Feature {
 
     /// An exhibition's page is about its gallery; an event's about the gallery its location
     /// names ("Gallery 201", "Gallery 104 (Lantern Court)", "Lantern Court").
+    /// On an exhibition's page: its picture, beside or above the text.
+    public static func pictureWanted(_ state: AppState) -> PictureWish? {
+        guard case .exhibition(let id)? = route(in: state), let url = state.exhibitions.value?.first(where: { $0.id == id })?.imageURL else { return nil }
+        return PictureWish(url: url, slot: .page, rows: state.viewportRows)
+    }
+
     public static func place(_ route: Route, _ state: AppState) -> MapItemID? {
         guard let app = state.museum else { return nil }
         switch route {

@@ -5,7 +5,9 @@ import Foundation
 /// the `images` setting and the environment, as it decides hyperlinks) and sends it as
 /// `.modeResolved`; the shell (`PicturesRunner`) fetches, decodes and draws each picture off
 /// the loop thread; the core keeps the results by URL and
-/// size and gives them to the pages that have a figure slot (the full player).
+/// size and gives them to the pages that have a figure slot (the full player, an exhibition's
+/// page, a tour's page, the search results); which picture a page shows is its feature's word
+/// (`pictureWanted`).
 public enum PicturesFeature: Feature {
     /// A picture of `url` drawn in at most `columns × rows` cells.
     public struct Request: Hashable, Sendable {
@@ -87,26 +89,20 @@ public enum PicturesFeature: Feature {
         }
     }
 
-    /// The picture the page on screen wants now, if any, and where it goes: the full player's
-    /// artwork, an exhibition's picture on its page; as large as the page's figure box.
+    /// The picture the page on screen wants now, if any (a feature's `pictureWanted`: the full
+    /// player's artwork, an exhibition's picture, a tour's banner, the selected search result),
+    /// and where it goes; as large as that slot's figure box.
     public static func wanted(_ state: AppState) -> (request: Request, slot: FigureSlot)? {
-        guard state.pictures.mode != .off, let app = state.museum else { return nil }
-        let url: String?, slot: FigureSlot, rows: Int
-        if state.page.route == .player {
-            url = state.player.track?.artworkID.flatMap { app.artworks[$0]?.imageURL }
-            (slot, rows) = (.player, state.viewportRows - PlayerLayout.controlRows)
-        } else if case .exhibition(let id)? = HomeFeature.route(in: state) {
-            url = state.exhibitions.value?.first { $0.id == id }?.imageURL
-            (slot, rows) = (.page, state.viewportRows)
-        } else {
-            return nil
-        }
-        guard let url, !url.isEmpty, let box = FigureLayout.box(width: state.viewportWidth, rows: rows) else { return nil }
-        return (Request(url: url, columns: box.columns, rows: box.rows), slot)
+        guard state.pictures.mode != .off, let wish = state.features.all.lazy.compactMap({ $0.pictureWanted(state) }).first,
+            !wish.url.isEmpty, let box = FigureLayout.box(width: state.viewportWidth, rows: wish.rows, slot: wish.slot)
+        else { return nil }
+        return (Request(url: wish.url, columns: box.columns, rows: box.rows), wish.slot)
     }
 
-    /// Asks for the wanted picture unless it is there or on its way.
-    static func request(_ state: inout AppState) -> [DocentCore.Effect] {
+    /// Asks for the picture the page on screen shows unless it is there or on its way. The
+    /// moments that change pages are heard here; a feature whose page changes its picture
+    /// without them (the search's selection) calls this.
+    public static func request(_ state: inout AppState) -> [DocentCore.Effect] {
         guard case .symbols(let depth) = state.pictures.mode, let r = wanted(state)?.request, state.pictures.slots[r] == nil else { return [] }
         state.pictures.slots[r] = .loading
         state.pictures.order.append(r)

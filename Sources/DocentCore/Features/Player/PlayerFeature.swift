@@ -164,6 +164,12 @@ public enum PlayerFeature: Feature {
         return []
     }
 
+    /// On the full player: the artwork's picture.
+    public static func pictureWanted(_ state: AppState) -> PictureWish? {
+        guard state.page.route == .player, let url = state.player.track?.artworkID.flatMap({ state.museum?.artworks[$0]?.imageURL }) else { return nil }
+        return PictureWish(url: url, slot: .player, rows: state.viewportRows - PlayerLayout.controlRows)
+    }
+
     /// The figure another feature puts on the full player (the artwork's picture), if any.
     public static func figure(_ state: AppState) -> Figure? {
         state.features.all.lazy.compactMap { $0.figure(.player, state) }.first

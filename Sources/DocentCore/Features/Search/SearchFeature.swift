@@ -204,7 +204,27 @@ public enum SearchFeature: Feature {
     public static let initialState = SearchState()
 
     public static func reduce(_ state: inout AppState, _ action: SearchAction) -> [DocentCore.Effect] {
-        Reducer.reduce(&state, search: action)
+        let before = state.search
+        let effects = Reducer.reduce(&state, search: action)
+        // Another result selected (or other results): its picture beside the list, if shown.
+        guard state.search != before else { return effects }
+        return effects + PicturesFeature.request(&state)
+    }
+
+    /// On the search page, where there is room beside the results: the selected result's
+    /// picture (an artwork's, a tour's, an exhibition's).
+    public static func pictureWanted(_ state: AppState) -> PictureWish? {
+        guard route(in: state) == .query, state.viewportWidth >= FigureLayout.besideFromWidth, let app = state.museum else { return nil }
+        let url: String?
+        switch SearchPage.selectedAction(state) {
+        case .open(.artwork(let id))?: url = app.artworks[id]?.imageURL
+        case .open(.tour(let id))?: url = app.tour(id)?.imageURL
+        case .open(.exhibition(let id))?: url = state.exhibitions.value?.first { $0.id == id }?.imageURL
+        case .openExhibition(let e)?: url = e.imageURL
+        default: url = nil
+        }
+        // The query line, the filter line and the hints take three rows.
+        return url.map { PictureWish(url: $0, slot: .list, rows: max(1, state.viewportRows - 3)) }
     }
 
     public static func content(_ route: Route, _ state: AppState) -> PageContent {
@@ -216,7 +236,7 @@ public enum SearchFeature: Feature {
 
     /// The mouse wheel on the results (the keys are search's own).
     public static func move(_ delta: Int, _ state: inout AppState) -> [DocentCore.Effect] {
-        Reducer.reduce(&state, search: .move(delta))
+        reduce(&state, .move(delta))
     }
 
     /// A new museum: a new index, built off the loop thread (the query typed so far is

@@ -214,6 +214,12 @@ public enum TourFeature: Feature {
         }
     }
 
+    /// On a tour's page: its picture, a banner over the stops (beside them on a wide screen).
+    public static func pictureWanted(_ state: AppState) -> PictureWish? {
+        guard case .detail(let id)? = route(in: state), let url = state.museum?.tour(id)?.imageURL else { return nil }
+        return PictureWish(url: url, slot: .list, rows: state.viewportRows)
+    }
+
     /// A tour's page is about where it starts (its own place, else its first stop).
     public static func place(_ route: Route, _ state: AppState) -> MapItemID? {
         guard case .detail(let id) = route, let t = state.museum?.tour(id) else { return nil }
