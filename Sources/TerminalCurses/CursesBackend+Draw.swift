@@ -16,6 +16,7 @@ extension CursesBackend {
         var wrote = full
         var changedRows = Set<Int>()
         for y in 0..<height {
+            var uncovered = false
             for x in 0..<width {
                 let cell = screen[x, y]
                 if cell.continuation { continue }
@@ -23,9 +24,18 @@ extension CursesBackend {
                 // Unchanged, and so is its right half if it is wide (a wide character whose
                 // second column was covered and is uncovered now must be written again whole).
                 if !full, let previous, previous[x, y] == cell, !wide || previous[x + 1, y] == screen[x + 1, y] { continue }
+                changedRows.insert(y)
+                // A cell in a picture's own colours is written once, after ncurses (below), not
+                // also by ncurses in the theme's. ncurses does not know it is there, so where one
+                // goes away the row is redrawn whole.
+                if PaintedCells.isPainted(cell) { continue }
+                if !full, let previous, PaintedCells.isPainted(previous[x, y]) { uncovered = true }
                 put(cell, x: x, y: y, columns: wide ? (x + 1 < width ? 2 : 0) : 1)
                 wrote = true
-                changedRows.insert(y)
+            }
+            if uncovered {
+                wredrawln(window, Int32(y), 1)
+                wrote = true
             }
         }
         let previousLinks = previous?.links ?? []

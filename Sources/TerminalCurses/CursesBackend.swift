@@ -87,6 +87,9 @@ public final class CursesBackend: TerminalBackend {
         nonl()
         _ = intrflush(window, false)
         _ = keypad(window, true)
+        // No insert/delete-character shortcuts: a line shifted sideways on the terminal would
+        // move the cells written after ncurses (pictures, links) to where ncurses thinks blanks are.
+        idcok(window, false)
         // The cursor stays hidden and anywhere, except for a screen reader, which reads where it is.
         _ = leaveok(window, !screenReader)
         _ = curs_set(screenReader ? 1 : 0)

@@ -183,12 +183,13 @@ public enum Hyperlinks {
                 let wide = x + 1 < screen.width && screen[x + 1, span.y].continuation
                 var glyph = cell.text.unicodeScalars.contains(where: isControl) || cell.text.isEmpty ? " " : cell.text
                 if wide && x + 1 >= x1 { glyph = " " }  // half off the edge: ncurses drew a space
-                let ascii = glyph.utf8.count == 1
-                // Non-ASCII may be measured differently by the terminal: place each such cell.
-                if needsMove || !ascii { text += "\u{1B}[\(span.y + 1);\(x + 1)H" }
-                needsMove = !ascii
+                // Non-ASCII may be measured differently by the terminal: place each such cell
+                // (a picture's block symbols excepted: the picture is drawn on that promise).
+                let sure = glyph.utf8.count == 1 || (uri == nil && isPictureSymbol(glyph))
+                if needsMove || !sure { text += "\u{1B}[\(span.y + 1);\(x + 1)H" }
+                needsMove = !sure
                 if style != cell.style {
-                    text += sgr(cell.style)
+                    text += style.flatMap { colourChange(from: $0, to: cell.style) } ?? sgr(cell.style)
                     style = cell.style
                 }
                 text += glyph
@@ -198,6 +199,26 @@ public enum Hyperlinks {
         }
         guard !out.isEmpty else { return "" }
         return "\u{1B}7" + out + "\u{1B}[0m\u{1B}8"
+    }
+
+    /// The symbols pictures are drawn with (chafa's block elements and eighths), one column wide.
+    static func isPictureSymbol(_ glyph: String) -> Bool {
+        let scalars = glyph.unicodeScalars
+        guard scalars.count == 1, let v = scalars.first?.value else { return false }
+        return (0x2580...0x259F).contains(v)
+    }
+
+    /// Between two cells in a picture's own colours that differ only in those colours: the SGR
+    /// for the colour that changed (as chafa writes), not the whole style again.
+    static func colourChange(from a: Style, to b: Style) -> String? {
+        guard let af = a.foreground, let ab = a.background, let bf = b.foreground, let bb = b.background else { return nil }
+        var plainA = a, plainB = b
+        (plainA.foreground, plainA.background, plainB.foreground, plainB.background) = (nil, nil, nil, nil)
+        guard plainA == plainB else { return nil }
+        var params: [String] = []
+        if af != bf { params.append(bf.sgr(background: false)) }
+        if ab != bb { params.append(bb.sgr(background: true)) }
+        return params.isEmpty ? "" : "\u{1B}[" + params.joined(separator: ";") + "m"
     }
 
     private static func isControl(_ s: Unicode.Scalar) -> Bool {

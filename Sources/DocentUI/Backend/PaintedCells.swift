@@ -3,6 +3,9 @@
 /// ncurses draw the symbols, then writes these cells again itself with their SGR colours, the
 /// same way it writes hyperlinks (`Hyperlinks.escapes`, inside a cursor save and restore).
 public enum PaintedCells {
+    /// A cell in a picture's own colours (ncurses does not draw it).
+    public static func isPainted(_ cell: Cell) -> Bool { cell.style.foreground != nil || cell.style.background != nil }
+
     /// The runs of painted cells to write again after a frame: all of them after a full
     /// redraw, otherwise those on rows where any cell changed (ncurses may repaint unchanged
     /// cells near a change, in its own colours). An unchanged frame gives none, so an idle
@@ -13,7 +16,7 @@ public enum PaintedCells {
         for y in rows {
             var start: Int?
             for x in 0...screen.width {
-                let painted = x < screen.width && { let s = screen[x, y].style; return s.foreground != nil || s.background != nil }()
+                let painted = x < screen.width && isPainted(screen[x, y])
                 if painted, start == nil { start = x }
                 if !painted, let s = start {
                     out.append(Hyperlinks.Span(y: y, x: s, width: x - s, url: nil))
