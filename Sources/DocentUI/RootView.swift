@@ -58,7 +58,10 @@ public enum RootView {
         // The line under every page belongs to one feature (the mini player).
         for e in Registry.entries where e.footer(&screen, mini, state) { break }
         StatusLine.render(&screen, status, state: state)
-        if let o = state.overlay { OverlayView.render(&screen, o, state: state) }
+        if let o = state.overlay {
+            OverlayView.render(&screen, o, state: state)
+            screen.graphics = []  // images come back when the box closes
+        }
         // Chinese in the reader's script, whoever drew it (content, notes, the museum's texts).
         if state.language == .chinese || state.language == .traditionalChinese { screen.mapText(state.inReadersScript) }
         return screen

@@ -9,10 +9,17 @@ public enum ChafaRenderer {
     private static let lock = NSLock()
 
     /// The cell size a `width × height` image takes inside `columns × rows`, shape kept.
-    public static func fit(width: Int, height: Int, columns: Int, rows: Int) -> (columns: Int, rows: Int) {
+    public static func fit(width: Int, height: Int, columns: Int, rows: Int, fontRatio: Double = 0.5) -> (columns: Int, rows: Int) {
         var w = gint(clamping: columns), h = gint(clamping: rows)
-        chafa_calc_canvas_geometry(gint(clamping: width), gint(clamping: height), &w, &h, 0.5, 0, 0)
+        chafa_calc_canvas_geometry(gint(clamping: width), gint(clamping: height), &w, &h, gfloat(fontRatio), 0, 0)
         return (max(1, Int(w)), max(1, Int(h)))
+    }
+
+    /// Runs `body` while no other thread uses chafa.
+    static func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
     }
 
     /// The picture of `raster` in at most `columns × rows` cells, in the colours of `depth`;

@@ -125,4 +125,25 @@ public struct PictureLoader: Sendable {
         }
         return .success(picture)
     }
+
+    /// The picture at `url` as an image for `kind`, in at most `columns × rows` cells of
+    /// `cell` pixels, or a message a visitor can read.
+    public func loadGraphic(url: String, columns: Int, rows: Int, kind: GraphicsProtocol, cell: (width: Int, height: Int)) -> Result<Picture, PictureFailure> {
+        let raster: PixelRaster
+        switch bytes(url: url).flatMap({ PictureDecoder.decode($0).mapError { PictureFailure($0.message) } }) {
+        case .success(let r): raster = r
+        case .failure(let f): return .failure(f)
+        }
+        let g = GraphicRenderer.geometry(width: raster.width, height: raster.height, columns: columns, rows: rows, cell: cell)
+        let data: [UInt8]?
+        switch kind {
+        case .kitty, .iterm2: data = GraphicRenderer.png(raster, width: g.pixels.width, height: g.pixels.height)
+        case .sixel: data = GraphicRenderer.sixel(raster, columns: g.columns, rows: g.rows, cell: cell)
+        }
+        guard let data, let picture = Picture(
+            columns: g.columns, rows: g.rows,
+            graphic: GraphicImage(kind: kind, id: GraphicImage.id(url: url, columns: columns, rows: rows), data: data))
+        else { return .failure(PictureFailure("the picture could not be made into an image for the terminal")) }
+        return .success(picture)
+    }
 }

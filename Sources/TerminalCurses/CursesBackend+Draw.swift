@@ -38,6 +38,17 @@ extension CursesBackend {
                 wrote = true
             }
         }
+        // Images the terminal drew that are gone or moved: kitty's are taken off below; the
+        // others are pixels on the terminal that only writing the cells again removes.
+        let previousGraphics = full ? [] : (previous?.graphics ?? [])
+        let gone = previousGraphics.filter { !screen.graphics.contains($0) }
+        for g in gone where g.image.kind != .kitty {
+            for y in max(0, g.rect.y)..<min(height, g.rect.maxY) {
+                wredrawln(window, Int32(y), 1)
+                changedRows.insert(y)
+            }
+            wrote = true
+        }
         let previousLinks = previous?.links ?? []
         previous = screen
         previousTerminalSize = terminal
@@ -57,11 +68,43 @@ extension CursesBackend {
         var spans = hyperlinks ? Hyperlinks.spans(previous: previousLinks, current: screen.links, changedRows: changedRows, full: full) : []
         spans += PaintedCells.spans(in: screen, changedRows: changedRows, full: full)
         writeRaw(Hyperlinks.escapes(for: spans, in: screen, visible: terminal, sgr: theme.palette.sgr))
+        writeRaw(graphicsEscapes(screen, gone: gone, previous: previousGraphics, changedRows: changedRows, full: full, visible: terminal))
+    }
+
+    /// The images to take off and to draw after this frame: kitty's placements off by id; new
+    /// or moved images drawn (kitty's sent once, then placed by id); a sixel or iTerm2 image
+    /// drawn again where ncurses wrote on its rows (it may have cleared to the end of a line).
+    private func graphicsEscapes(_ screen: Screen, gone: [Screen.Graphic], previous: [Screen.Graphic], changedRows: Set<Int>, full: Bool, visible: Size) -> String {
+        var out = ""
+        if full && !kittyImages.isEmpty { out += GraphicsEscapes.kittyHideAll() }
+        for g in gone where g.image.kind == .kitty && !screen.graphics.contains(where: { $0.image.id == g.image.id }) {
+            out += GraphicsEscapes.kittyHide(id: g.image.id)
+        }
+        for g in screen.graphics where g.rect.x >= 0 && g.rect.y >= 0 && g.rect.maxX <= visible.width && g.rect.maxY < visible.height {
+            let touched = (g.rect.y..<g.rect.maxY).contains { changedRows.contains($0) }
+            let new = !previous.contains(g)
+            switch g.image.kind {
+            case .kitty:
+                guard new || full else { continue }
+                if !kittyImages.contains(g.image.id) {
+                    out += GraphicsEscapes.kittyTransmit(id: g.image.id, png: g.image.data)
+                    kittyImages.insert(g.image.id)
+                }
+                out += GraphicsEscapes.at(x: g.rect.x, y: g.rect.y, GraphicsEscapes.kittyPlace(id: g.image.id, columns: g.rect.width, rows: g.rect.height))
+            case .iterm2:
+                guard new || full || touched else { continue }
+                out += GraphicsEscapes.at(x: g.rect.x, y: g.rect.y, GraphicsEscapes.iterm2(png: g.image.data, columns: g.rect.width, rows: g.rect.height))
+            case .sixel:
+                guard new || full || touched else { continue }
+                out += GraphicsEscapes.at(x: g.rect.x, y: g.rect.y, String(decoding: g.image.data, as: UTF8.self))
+            }
+        }
+        return out
     }
 
     /// Writes bytes straight to the terminal, after everything ncurses has written (doupdate
     /// has flushed its output; stdout is the stream ncurses was opened on).
-    private func writeRaw(_ text: String) {
+    func writeRaw(_ text: String) {
         guard !text.isEmpty else { return }
         let bytes = Array(text.utf8)
         bytes.withUnsafeBufferPointer { buffer in

@@ -22,6 +22,8 @@ public final class CursesBackend: TerminalBackend {
     var previousFocus: Rect?
     /// The last frame drawn and the terminal size it was drawn at (nil: redraw everything).
     var previous: Screen?
+    /// Images kitty has been sent (placed again by id without sending them again).
+    var kittyImages: Set<UInt32> = []
     var previousTerminalSize: Size?
     private(set) var isOpen = true
     /// A pipe polled beside standard input: a byte written to it ends a wait (`waker`).
@@ -196,6 +198,8 @@ public final class CursesBackend: TerminalBackend {
     /// Leaves curses mode and flushes. Safe to call more than once.
     public func restore() {
         guard isOpen else { return }
+        // kitty keeps images after the program ends: forget ours.
+        if !kittyImages.isEmpty { writeRaw(GraphicsEscapes.kittyHideAll(freeing: true)) }
         isOpen = false
         _ = cs_curses_end()
     }

@@ -18,8 +18,8 @@ struct Docent: ParsableCommand {
               --config <file>         the configuration (default:
                                       $XDG_CONFIG_HOME/docent/config.toml)
               --hyperlinks <mode>     clickable links: auto, always or never
-              --images <mode>         pictures of the artworks: auto, always, symbols
-                                      or never
+              --images <mode>         pictures of the artworks: auto, always, symbols,
+                                      never, or kitty, iterm2, sixel (a protocol)
               --state <file>          the state database (default:
                                       $XDG_DATA_HOME/docent/state.sqlite)
               --pulse <where>         Visitor Pulse: sqlite:PATH (default:

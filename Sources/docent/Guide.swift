@@ -25,7 +25,7 @@ struct Guide: ParsableCommand {
     @Option(help: "Clickable links (OSC 8): auto, always or never (default: auto, by terminal).")
     var hyperlinks: String?
 
-    @Option(help: "Pictures of the artworks: auto, always, symbols or never (default: auto, by terminal; NO_COLOR: none).")
+    @Option(help: "Pictures of the artworks: auto, always, symbols, never, or a graphics protocol: kitty, iterm2, sixel (default: auto, by terminal; NO_COLOR: none).")
     var images: String?
 
     @Option(name: .customLong("state"), help: "State database (default: $XDG_DATA_HOME/docent/state.sqlite).")
@@ -119,7 +119,7 @@ struct Guide: ParsableCommand {
         for (origin, text) in [("images in \(configPath)", cfg.features["images"]), ("--images", images)] {
             guard let text else { continue }
             guard let setting = ImageSetting(parsing: text) else {
-                throw failure("\(origin) must be auto, always, symbols or never, not '\(text)'")
+                throw failure("\(origin) must be auto, always, symbols, never, kitty, iterm2 or sixel, not '\(text)'")
             }
             imageSetting = setting
         }

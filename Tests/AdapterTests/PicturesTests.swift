@@ -186,4 +186,57 @@ final class PicturesTests: XCTestCase {
         guard case .success = loader.load(url: "/museum/pictures/a.jpg", columns: 10, rows: 5, depth: .indexed16) else { return XCTFail("load") }
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir))
     }
+
+    // MARK: Graphics protocols
+
+    /// kitty and iTerm2 get a PNG of the picture at the pixels of the cells it takes (shape
+    /// kept); it decodes back to that size, red on the left, blue on the right.
+    func testAnImageForKittyIsAPNGOfTheCellsItTakes() throws {
+        let fetcher = ScriptedFetcher([.success(FetchResponse(status: 200, body: try Self.encoded("jpeg")))])
+        let loader = PictureLoader(fetcher: fetcher, cache: nil)
+        guard case .success(let p) = loader.loadGraphic(url: "/museum/pictures/a.jpg", columns: 40, rows: 10, kind: .kitty, cell: (10, 20)) else {
+            return XCTFail("no image")
+        }
+        let image = try XCTUnwrap(p.graphic)
+        XCTAssertEqual(image.kind, .kitty)
+        XCTAssertEqual(image.id, GraphicImage.id(url: "/museum/pictures/a.jpg", columns: 40, rows: 10))
+        // 64 × 48 pixels in cells of 10 × 20: 10 rows high is 200 pixels, so 267 wide, 27 cells (or so).
+        XCTAssertEqual(p.rows, 10)
+        XCTAssertEqual(Double(p.columns), 26.7, accuracy: 1)
+        XCTAssertEqual(Array(image.data.prefix(4)), [0x89, 0x50, 0x4E, 0x47], "PNG")
+        let back = try decoded(image.data)
+        XCTAssertEqual([back.width, back.height], [p.columns * 10, p.rows * 20])
+        XCTAssertGreaterThan(Int(back.rgba[(100 * back.width + 20) * 4]), 180, "red on the left")
+        XCTAssertGreaterThan(Int(back.rgba[(100 * back.width + back.width - 20) * 4 + 2]), 180, "blue on the right")
+        XCTAssertTrue(p.cells.allSatisfy { $0 == PictureCell(" ") }, "the cells under it are blank")
+    }
+
+    /// Sixel: chafa's sequence (DCS … q … ST) with its palette and bands.
+    func testAnImageForSixelIsChafasSequence() throws {
+        let fetcher = ScriptedFetcher([.success(FetchResponse(status: 200, body: try Self.encoded("png")))])
+        let loader = PictureLoader(fetcher: fetcher, cache: nil)
+        guard case .success(let p) = loader.loadGraphic(url: "/museum/pictures/a.png", columns: 20, rows: 6, kind: .sixel, cell: (8, 16)) else {
+            return XCTFail("no image")
+        }
+        let text = String(decoding: try XCTUnwrap(p.graphic).data, as: UTF8.self)
+        XCTAssertTrue(text.hasPrefix("\u{1B}P"), "a DCS")
+        XCTAssertTrue(text.contains("q"), "sixel data")
+        XCTAssertTrue(text.contains("#0;2;") || text.contains(";2;"), "a palette in RGB")
+        XCTAssertTrue(text.hasSuffix("\u{1B}\\"), "ends with ST")
+        XCTAssertLessThanOrEqual(p.columns, 20)
+        XCTAssertEqual(p.rows, 6)
+    }
+
+    /// A picture that cannot be read is a message in a graphics mode too.
+    func testAHostileFileIsAMessageForTheGraphicsModes() {
+        let html = Array("<!doctype html><html><body>Not found</body></html>".utf8)
+        for kind in GraphicsProtocol.allCases {
+            let loader = PictureLoader(fetcher: ScriptedFetcher([.success(FetchResponse(status: 200, body: html))]), cache: nil)
+            guard case .failure(let f) = loader.loadGraphic(url: "/museum/a.jpg", columns: 20, rows: 6, kind: kind, cell: (8, 16)) else {
+                return XCTFail("\(kind): an HTML page drew")
+            }
+            XCTAssertTrue(f.message.contains("HTML"), f.message)
+        }
+    }
 }
+

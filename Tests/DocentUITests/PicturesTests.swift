@@ -74,7 +74,72 @@ final class PicturesTests: XCTestCase {
         XCTAssertEqual(PictureMode.resolve(.never, environment: xterm.merging(["COLORTERM": "truecolor"]) { $1 }), .off)
     }
 
+    /// A graphics protocol only where the terminal names itself, never inside tmux or screen,
+    /// never with NO_COLOR, never when symbols are asked for; forced by naming it.
+    func testAGraphicsProtocolOnlyWhereTheTerminalSaysSo() {
+        XCTAssertEqual(PictureMode.resolve(.auto, environment: ["TERM": "xterm-kitty"]), .graphics(.kitty))
+        XCTAssertEqual(PictureMode.resolve(.auto, environment: ["TERM": "xterm-256color", "KITTY_WINDOW_ID": "1"]), .graphics(.kitty))
+        XCTAssertEqual(PictureMode.resolve(.always, environment: ["TERM": "xterm-256color", "TERM_PROGRAM": "iTerm.app"]), .graphics(.iterm2))
+        XCTAssertEqual(PictureMode.resolve(.auto, environment: ["TERM": "xterm-256color", "TERM_PROGRAM": "WezTerm"]), .graphics(.iterm2))
+        XCTAssertEqual(PictureMode.resolve(.auto, environment: ["TERM": "foot"]), .graphics(.sixel))
+        XCTAssertEqual(PictureMode.resolve(.auto, environment: ["TERM": "mlterm"]), .graphics(.sixel))
+        // Inside tmux the outer terminal's names leak in; tmux passes no images by default.
+        XCTAssertEqual(PictureMode.resolve(.auto, environment: ["TERM": "tmux-256color", "TMUX": "/tmp/t,1,0", "KITTY_WINDOW_ID": "1"]), .symbols(.indexed256))
+        XCTAssertEqual(PictureMode.resolve(.symbols, environment: ["TERM": "xterm-kitty"]), .symbols(.indexed16))
+        XCTAssertEqual(PictureMode.resolve(.auto, environment: ["TERM": "xterm-kitty", "NO_COLOR": "1"]), .off)
+        XCTAssertEqual(PictureMode.resolve(.never, environment: ["TERM": "xterm-kitty"]), .off)
+        // Named by the visitor: used as said, even in tmux (a passthrough they set up).
+        XCTAssertEqual(PictureMode.resolve(.kitty, environment: ["TERM": "tmux-256color", "TMUX": "/tmp/t,1,0"]), .graphics(.kitty))
+        XCTAssertEqual(PictureMode.resolve(.sixel, environment: [:]), .graphics(.sixel))
+        XCTAssertEqual(PictureMode.resolve(.iterm2, environment: ["TERM": "linux"]), .graphics(.iterm2))
+    }
+
+    /// The protocols' bytes, exactly.
+    func testTheGraphicsProtocolsBytes() {
+        XCTAssertEqual(GraphicsEscapes.kittyTransmit(id: 7, png: [1, 2, 3]), "\u{1B}_Ga=t,f=100,i=7,q=2,m=0;AQID\u{1B}\\")
+        // More than one piece: 3,100 bytes are 4,136 base64 characters, 4,096 then 40.
+        let big = [UInt8](repeating: 0xFF, count: 3100)
+        let b64 = Data(big).base64EncodedString()
+        XCTAssertEqual(
+            GraphicsEscapes.kittyTransmit(id: 9, png: big),
+            "\u{1B}_Ga=t,f=100,i=9,q=2,m=1;\(b64.prefix(4096))\u{1B}\\" + "\u{1B}_Gm=0,q=2;\(b64.dropFirst(4096))\u{1B}\\")
+        XCTAssertEqual(GraphicsEscapes.kittyPlace(id: 7, columns: 12, rows: 6), "\u{1B}_Ga=p,i=7,p=1,c=12,r=6,C=1,q=2\u{1B}\\")
+        XCTAssertEqual(GraphicsEscapes.kittyHide(id: 7), "\u{1B}_Ga=d,d=i,i=7,q=2\u{1B}\\")
+        XCTAssertEqual(GraphicsEscapes.kittyHideAll(), "\u{1B}_Ga=d,d=a,q=2\u{1B}\\")
+        XCTAssertEqual(GraphicsEscapes.kittyHideAll(freeing: true), "\u{1B}_Ga=d,d=A,q=2\u{1B}\\")
+        XCTAssertEqual(GraphicsEscapes.iterm2(png: [1, 2, 3], columns: 4, rows: 2), "\u{1B}]1337;File=inline=1;size=3;width=4;height=2;preserveAspectRatio=0:AQID\u{07}")
+        XCTAssertEqual(GraphicsEscapes.at(x: 2, y: 3, "X"), "\u{1B}7\u{1B}[4;3HX\u{1B}8")
+        XCTAssertEqual(GraphicImage.id(url: "/a.png", columns: 10, rows: 5), GraphicImage.id(url: "/a.png", columns: 10, rows: 5))
+        XCTAssertNotEqual(GraphicImage.id(url: "/a.png", columns: 10, rows: 5), GraphicImage.id(url: "/a.png", columns: 10, rows: 6))
+    }
+
+    /// In a graphics mode the picture is asked for as an image; drawn, it is blank cells and a
+    /// placement, which a box on top takes away until it closes.
+    func testAnImageIsPlacedOverBlankCellsAndABoxTakesItAway() throws {
+        var s = loaded(mode: .graphics(.kitty))
+        prepare(&s, .play(audioID: 11, artworkID: 100, tourID: nil))
+        let r = PicturesFeature.Request(url: Self.url, columns: 78, rows: 6)
+        send(&s, .openPlayer, effects: [.pictures(.loadGraphic(r, .kitty))]) {
+            PlayerFeature.showPlayer(&$0)
+            $0.pictures.slots[r] = .loading
+            $0.pictures.order = [r]
+        }
+        let image = GraphicImage(kind: .kitty, id: 42, data: [0x89, 0x50, 0x4E, 0x47])
+        let picture = try XCTUnwrap(Picture(columns: 8, rows: 4, graphic: image))
+        send(&s, .pictures(.loaded(r, picture))) { $0.pictures.slots[r] = .ready(picture) }
+        let screen = RootView.render(s, size: Size(width: 80, height: 24))
+        XCTAssertEqual(screen.graphics, [Screen.Graphic(rect: Rect(x: 36, y: 5, width: 8, height: 4), image: image)])
+        assertSnapshot(screen, named: "player-image-kitty-80x24")
+        prepare(&s, .showHelp)
+        XCTAssertEqual(RootView.render(s, size: Size(width: 80, height: 24)).graphics, [], "no image under a box")
+        prepare(&s, .dismissOverlay)
+        XCTAssertEqual(RootView.render(s, size: Size(width: 80, height: 24)).graphics.map(\.image.id), [42], "back when it closes")
+    }
+
     func testTheSettingIsParsed() {
+        XCTAssertEqual(ImageSetting(parsing: "kitty"), .kitty)
+        XCTAssertEqual(ImageSetting(parsing: "iTerm2"), .iterm2)
+        XCTAssertEqual(ImageSetting(parsing: "sixel"), .sixel)
         XCTAssertEqual(ImageSetting(parsing: " Symbols "), .symbols)
         XCTAssertEqual(ImageSetting(parsing: "off"), .never)
         XCTAssertEqual(ImageSetting(parsing: "yes"), .always)

@@ -14,6 +14,21 @@ public struct Screen: Equatable, Sendable {
     /// Screen-reader mode: headings as plain text, boxes without borders, banners as plain
     /// lines (`Widgets` and the status line ask; set once by `RootView`).
     public var plain = false
+    /// Images the terminal draws itself (a graphics protocol) over blank cells at their rects;
+    /// none while a box is open (`RootView` takes them away: a box over an image would show
+    /// through or be hidden under it, depending on the terminal).
+    public var graphics: [Graphic] = []
+
+    /// An image placed at `rect`. Two are the same placement when their image and rect are.
+    public struct Graphic: Equatable, Sendable {
+        public var rect: Rect
+        public var image: GraphicImage
+        public init(rect: Rect, image: GraphicImage) {
+            self.rect = rect
+            self.image = image
+        }
+        public static func == (a: Graphic, b: Graphic) -> Bool { a.rect == b.rect && a.image.id == b.image.id && a.image.kind == b.image.kind }
+    }
 
     /// A clickable URL drawn at `rect`.
     public struct Link: Equatable, Sendable {
@@ -191,6 +206,7 @@ public struct Screen: Equatable, Sendable {
         }
         for st in order { out.append("\(codes[st] ?? "?") = \(Self.describe(st))") }
         for l in links { out.append("link \(l.rect.x),\(l.rect.y) \(l.rect.width)x\(l.rect.height) \(l.url)") }
+        for g in graphics { out.append("image \(g.rect.x),\(g.rect.y) \(g.rect.width)x\(g.rect.height) \(g.image.kind.rawValue) #\(g.image.id) \(g.image.data.count) bytes") }
         for h in hitRegions { out.append("click \(h.rect.x),\(h.rect.y) \(h.rect.width)x\(h.rect.height) \(Self.describe(h.action))") }
         return out.joined(separator: "\n") + "\n"
     }

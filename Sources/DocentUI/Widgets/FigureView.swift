@@ -30,6 +30,13 @@ public enum FigureView {
             screen.put(TextWidth.truncate(phrase.text(strings), to: area.width), x: area.x, y: area.y, style: Style(role: .muted), clip: area)
         case .picture(let p):
             let x0 = area.x + max(0, (area.width - p.columns) / 2)
+            if let image = p.graphic {
+                // Blank cells the terminal draws the image over, when the whole of it fits.
+                let rect = Rect(x: x0, y: area.y, width: p.columns, height: p.rows)
+                screen.fill(rect, style: .plain)
+                if rect.maxX <= area.maxX, rect.maxY <= area.maxY { screen.graphics.append(Screen.Graphic(rect: rect, image: image)) }
+                return
+            }
             for y in 0..<min(p.rows, area.height) {
                 for x in 0..<min(p.columns, area.maxX - x0) {
                     let cell = p[x, y]

@@ -51,6 +51,8 @@ public enum PicturesFeature: Feature {
     public enum Effect: Equatable, Sendable {
         /// Fetch, decode and draw a picture in these colours.
         case load(Request, PictureMode.ColourDepth)
+        /// Fetch and decode a picture and make it an image for this graphics protocol.
+        case loadGraphic(Request, GraphicsProtocol)
     }
 
     public static let id = FeatureID("pictures")
@@ -103,14 +105,18 @@ public enum PicturesFeature: Feature {
     /// moments that change pages are heard here; a feature whose page changes its picture
     /// without them (the search's selection) calls this.
     public static func request(_ state: inout AppState) -> [DocentCore.Effect] {
-        guard case .symbols(let depth) = state.pictures.mode, let r = wanted(state)?.request, state.pictures.slots[r] == nil else { return [] }
+        guard state.pictures.mode != .off, let r = wanted(state)?.request, state.pictures.slots[r] == nil else { return [] }
         state.pictures.slots[r] = .loading
         state.pictures.order.append(r)
         // Let the oldest finished pictures go (one still loading is kept: its answer is awaited).
         while state.pictures.order.count > keep, let i = state.pictures.order.firstIndex(where: { state.pictures.slots[$0] != .loading }) {
             state.pictures.slots[state.pictures.order.remove(at: i)] = nil
         }
-        return [effect(.load(r, depth))]
+        switch state.pictures.mode {
+        case .symbols(let depth): return [effect(.load(r, depth))]
+        case .graphics(let kind): return [effect(.loadGraphic(r, kind))]
+        case .off: return []
+        }
     }
 
     public static func figure(_ slot: FigureSlot, _ state: AppState) -> Figure? {
