@@ -32,6 +32,10 @@ N_TOURS = 80
 N_BUMPERS = 1000
 FLOORS = 4
 GALLERIES_PER_FLOOR = 10
+# The languages of the translations, and how many sentences a transcript has (a second shape,
+# scripts/gen_large_appdata_cjk.py, changes these).
+TRANSLATIONS = ("es", "zh-hant", "fr")
+TRANSCRIPT_SENTENCES = (3, 5)
 
 EN_WORDS = """harbour light canvas painter lantern tide portrait weaver glaze kiln bronze
 marble river morning evening storm fog quay boat sail rope anchor gull heron field snow
@@ -109,7 +113,7 @@ def sentence_pools(rng):
 
 
 def transcript(rng, lang):
-    k = rng.randint(3, 5)
+    k = rng.randint(*TRANSCRIPT_SENTENCES)
     pool = _POOLS[lang]
     if lang == "zh-hant":
         t = "".join(rng.choices(pool, k=k * 3))
@@ -204,7 +208,7 @@ def build(seed):
                 {"language": lang, "title": ttl, "track_title": ttl + f" ({lang})",
                  "audio_file_url": url(lang, lang_pool_index),
                  "audio_transcript": transcript(rng, lang)}
-                for lang in ("es", "zh-hant", "fr")],
+                for lang in TRANSLATIONS],
         }
         audio[str(n)] = rec
         return n
@@ -289,7 +293,7 @@ def build(seed):
             "translations": [
                 {"language": lang, "title": ttl + f" ({lang})", "description": transcript(rng, lang),
                  "intro": transcript(rng, lang), "tour_duration": "%d min" % (len(stops) * 3)}
-                for lang in ("es", "zh-hant", "fr")],
+                for lang in TRANSLATIONS],
             "tour_stops": stops,
         })
 

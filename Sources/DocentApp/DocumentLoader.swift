@@ -13,7 +13,7 @@ public enum DocumentLoader {
     /// `log` hears the detail behind a plain note (the URL, libcurl's words) for the log file.
     public static func load(
         source: String, fetcher: any Fetching, cache: DocumentCaching?, options: ReadOptions, now: Date, timeZone: TimeZone = utc,
-        log: (String) -> Void = { _ in }
+        log: (String) -> Void = { _ in }, handOff: ((JSON) -> Void)? = nil
     ) -> (Result<Museum, LoadFailure>, Phrase?) {
         let isHTTP = source.hasPrefix("http://") || source.hasPrefix("https://")
         let cached = isHTTP ? cache?.cached(for: source) : nil
@@ -42,7 +42,9 @@ public enum DocumentLoader {
             // The reason in a plain sentence; the detail went to `log`.
             note = .key("banner.offlineCopy", ["date": .verbatim(f.string(from: when)), "reason": FetchProblem(e).phrase])
         }
-        switch AppDataReader.read(bytes, source: source, options: options) {
+        // The bytes go to the reader (`consume`): it lets them go once parsed, so the file and
+        // the whole museum are not in memory at once.
+        switch AppDataReader.read(consume bytes, source: source, options: options, handOff: handOff) {
         case .success(let app): return (.success(Museum(app)), note)
         case .failure(let e): return (.failure(LoadFailure(e.description)), note)
         }

@@ -57,6 +57,8 @@ private struct Cursor {
     let fieldStack = ScratchStack<(key: String, value: JSON)>()
     let itemStack = ScratchStack<JSON>()
     var interner = StringInterner()
+    /// The bytes of a string with escapes, unescaped (reused from string to string).
+    let unescaped = ScratchBytes()
 
     init(buf: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.buf = buf
@@ -241,20 +243,22 @@ private struct Cursor {
             i += 1
         }
         guard i < buf.count else { throw error(.truncated) }
-        // Slow path: escapes present.
-        var out: [UInt8] = Array(buf[start..<i])
-        out.reserveCapacity(out.count + 32)
-        while i < buf.count {
-            let c = buf[i]
+        // Slow path: escapes present. Runs without escapes are copied whole; the result is
+        // built in a buffer reused for every such string (no array grown byte by byte).
+        let out = unescaped
+        out.reset()
+        out.append(base + start, count: i - start)
+        while i < n {
+            let c = base[i]
             if c == UInt8(ascii: "\"") {
                 i += 1
-                guard let s = String(validating: out, as: UTF8.self) else { throw error(.invalidUTF8, at: start) }
+                guard let s = String(validating: out.bytes, as: UTF8.self) else { throw error(.invalidUTF8, at: start) }
                 return s
             }
             if c == UInt8(ascii: "\\") {
                 i += 1
-                guard i < buf.count else { throw error(.truncated) }
-                let e = buf[i]
+                guard i < n else { throw error(.truncated) }
+                let e = base[i]
                 i += 1
                 switch e {
                 case UInt8(ascii: "\""): out.append(0x22)
@@ -269,7 +273,7 @@ private struct Cursor {
                     var scalar = try hex4()
                     if scalar >= 0xD800 && scalar < 0xDC00 {
                         // A high surrogate must be followed by \u low surrogate.
-                        if i + 1 < buf.count, buf[i] == UInt8(ascii: "\\"), buf[i + 1] == UInt8(ascii: "u") {
+                        if i + 1 < n, base[i] == UInt8(ascii: "\\"), base[i + 1] == UInt8(ascii: "u") {
                             i += 2
                             let low = try hex4()
                             if low >= 0xDC00 && low < 0xE000 {
@@ -283,14 +287,16 @@ private struct Cursor {
                     } else if scalar >= 0xDC00 && scalar < 0xE000 {
                         scalar = 0xFFFD
                     }
-                    appendUTF8(&out, scalar)
+                    out.appendUTF8(scalar)
                 default:
                     throw error(.unexpected("escape '\\\(Character(Unicode.Scalar(e)))'"), at: i - 1)
                 }
                 continue
             }
-            out.append(c)
-            i += 1
+            var j = i + 1
+            while j < n, base[j] != UInt8(ascii: "\""), base[j] != UInt8(ascii: "\\") { j += 1 }
+            out.append(base + i, count: j - i)
+            i = j
         }
         throw error(.truncated)
     }
@@ -301,10 +307,10 @@ private struct Cursor {
     }
 
     mutating func hex4() throws(JSONError) -> UInt32 {
-        guard i + 4 <= buf.count else { throw error(.truncated) }
+        guard i + 4 <= buf.count, let base = buf.baseAddress else { throw error(.truncated) }
         var v: UInt32 = 0
         for _ in 0..<4 {
-            let c = buf[i]
+            let c = base[i]
             let d: UInt32
             switch c {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(c - 48)
@@ -386,6 +392,72 @@ private struct Cursor {
 
 /// A stack of values that hands its top elements over by moving them (`Array`'s slice copy
 /// retains every value and `removeSubrange` releases it again).
+/// A growable byte buffer reused across strings (the parser's unescaping space).
+private final class ScratchBytes {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int = 1024) {
+        base = .allocate(capacity: capacity)
+        self.capacity = capacity
+    }
+
+    deinit { base.deallocate() }
+
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    func reset() { count = 0 }
+
+    @inline(__always) private func reserve(_ extra: Int) {
+        guard count + extra > capacity else { return }
+        var bigger = capacity * 2
+        while bigger < count + extra { bigger *= 2 }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: bigger)
+        grown.update(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity = bigger
+    }
+
+    @inline(__always) func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    func append(_ source: UnsafePointer<UInt8>, count n: Int) {
+        guard n > 0 else { return }
+        reserve(n)
+        (base + count).update(from: source, count: n)
+        count += n
+    }
+
+    /// `v` (a Unicode scalar value) in UTF-8.
+    func appendUTF8(_ v: UInt32) {
+        reserve(4)
+        if v < 0x80 {
+            base[count] = UInt8(v)
+            count += 1
+        } else if v < 0x800 {
+            base[count] = UInt8(0xC0 | (v >> 6))
+            base[count + 1] = UInt8(0x80 | (v & 0x3F))
+            count += 2
+        } else if v < 0x10000 {
+            base[count] = UInt8(0xE0 | (v >> 12))
+            base[count + 1] = UInt8(0x80 | ((v >> 6) & 0x3F))
+            base[count + 2] = UInt8(0x80 | (v & 0x3F))
+            count += 3
+        } else {
+            base[count] = UInt8(0xF0 | (v >> 18))
+            base[count + 1] = UInt8(0x80 | ((v >> 12) & 0x3F))
+            base[count + 2] = UInt8(0x80 | ((v >> 6) & 0x3F))
+            base[count + 3] = UInt8(0x80 | (v & 0x3F))
+            count += 4
+        }
+    }
+}
+
 private final class ScratchStack<Element> {
     private var base: UnsafeMutablePointer<Element>
     private var capacity: Int

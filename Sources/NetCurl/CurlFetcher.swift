@@ -42,6 +42,10 @@ public struct CurlFetcher: Fetching {
             return .failure(.other(url: request.url, reason: "not a valid file:// URL"))
         case .file(let path):
             if let problem = Self.checkFile(path) { return .failure(problem) }
+            // A regular file is read in one go (a large appData: no copying piece by piece
+            // through libcurl's callbacks); anything else, and every failure, goes through
+            // libcurl as before, so the messages stay the same.
+            if request.method == .get, let response = Self.readRegularFile(path, maxBytes: request.maxBytes) { return .success(response) }
             return perform(request, curlURL: "file://" + Self.percentEncodePath(path), filePath: path)
         case .http:
             return perform(request, curlURL: request.url, filePath: nil)
@@ -269,6 +273,32 @@ public struct CurlFetcher: Fetching {
 
     /// A clear error before libcurl sees the path: libcurl answers a directory with an empty
     /// body and success.
+    /// The whole of a regular file no larger than `maxBytes`, read with one allocation; nil
+    /// for anything else (a pipe, a device, too large, unreadable), which libcurl then reads.
+    private static func readRegularFile(_ path: String, maxBytes: Int) -> FetchResponse? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size >= 0, Int(info.st_size) <= maxBytes else { return nil }
+        let size = Int(info.st_size)
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            count = 0
+            while count < size, let base = buffer.baseAddress {
+                let n = read(fd, base + count, size - count)
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 {
+                    failed = n < 0
+                    break
+                }
+                count += n
+            }
+        }
+        // Shorter than it said (truncated meanwhile) is what is there; an error is libcurl's to report.
+        return failed ? nil : FetchResponse(status: 200, body: bytes)
+    }
+
     private static func checkFile(_ path: String) -> FetchError? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {

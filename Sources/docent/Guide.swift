@@ -168,6 +168,12 @@ struct Guide: ParsableCommand {
                 FileHandle.standardError.write(Data("\(d)\n".utf8))
             }
         }
+        // Everything is saved (the loop's shutdown waited for the writer and the threads) and
+        // the terminal is restored. Freeing a large museum, its search index and the caches
+        // object by object took a third of a second more on a 79 MB appData; the system takes
+        // the memory back at once.
+        fflush(nil)
+        Foundation.exit(0)
     }
 
     private func failure(_ message: String) -> ExitCode {

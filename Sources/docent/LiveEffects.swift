@@ -54,7 +54,10 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
         switch effect {
         case .loadDocument(let source):
             background { [self] in
-                let (result, note) = DocumentLoader.load(source: source, fetcher: fetcher, cache: cache, options: options, now: Date(), log: { self.log.write($0) })
+                // The parsed tree is let go after the museum is posted, not before.
+                var tree: JSON?
+                let (result, note) = DocumentLoader.load(
+                    source: source, fetcher: fetcher, cache: cache, options: options, now: Date(), log: { self.log.write($0) }, handOff: { tree = $0 })
                 if case .failure(let f) = result { log.write("museum data \(source): \(f.message)") }
                 if case .success(let m) = result {
                     lock.lock()
@@ -62,6 +65,7 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
                     lock.unlock()
                 }
                 mailbox.post(.documentLoaded(result, note: note))
+                tree = nil
             }
         case .persist(let settings):
             guard let store, writesAllowed else { return }

@@ -34,7 +34,12 @@ public enum AppDataReader {
     /// The bytes are released once parsed (when the caller hands them over with `consume`
     /// or does not use them again), so a large document is never held twice over with its
     /// models.
-    public static func read(_ bytes: consuming [UInt8], source: String, options: ReadOptions = ReadOptions()) -> Result<AppData, AppDataError> {
+    /// `handOff` receives the parsed tree after reading, so a caller in a hurry can let it go
+    /// later (freeing a large tree object by object takes a while) rather than before it gets
+    /// the museum.
+    public static func read(
+        _ bytes: consuming [UInt8], source: String, options: ReadOptions = ReadOptions(), handOff: ((JSON) -> Void)? = nil
+    ) -> Result<AppData, AppDataError> {
         let bom = JSONParser.hasBOM(bytes)
         let json: JSON
         do {
@@ -43,7 +48,9 @@ public enum AppDataReader {
             return .failure(.notJSON(error))
         }
         bytes = []
-        return read(json, source: source, options: options, hadBOM: bom)
+        let result = read(json, source: source, options: options, hadBOM: bom)
+        handOff?(json)
+        return result
     }
 
     public static func read(_ json: JSON, source: String, options: ReadOptions = ReadOptions(), hadBOM: Bool = false) -> Result<AppData, AppDataError> {
