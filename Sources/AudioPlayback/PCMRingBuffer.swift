@@ -77,6 +77,8 @@ final class PCMRingBuffer: @unchecked Sendable {
     private var discontinuity = false
     private var run = 0
     private var interruptPending = false
+    /// The writer waits for room (the buffer was full).
+    private var writerWaiting = false
     private let readerWakeup: Wakeup?
 
     /// - Parameters:
@@ -121,6 +123,7 @@ final class PCMRingBuffer: @unchecked Sendable {
             }
             let space = capacity - count
             if space == 0 {
+                writerWaiting = true
                 condition.wait()
                 continue
             }
@@ -131,12 +134,17 @@ final class PCMRingBuffer: @unchecked Sendable {
             if n > first {
                 storage.baseAddress.map { $0.copyMemory(from: source + offset + first, byteCount: n - first) }
             }
+            let wasEmpty = count < bytesPerFrame
             count += n
             offset += n
             finished = false
-            condition.unlock()
-            readerWakeup?.signal()
-            condition.lock()
+            // The reader reads when the sound server asks; it needs waking only if it found
+            // nothing last time (one wake-up per refill, not one per piece decoded).
+            if wasEmpty {
+                condition.unlock()
+                readerWakeup?.signal()
+                condition.lock()
+            }
         }
         condition.unlock()
         return .written
@@ -164,7 +172,12 @@ final class PCMRingBuffer: @unchecked Sendable {
         let firstFrame = frameAtRead
         frameAtRead += wanted / bytesPerFrame
         discontinuity = false
-        condition.broadcast()
+        // A writer waiting for room goes on once half the buffer is free: it then decodes a
+        // large piece at once, rather than waking for every piece the reader takes.
+        if writerWaiting, count <= capacity / 2 {
+            writerWaiting = false
+            condition.broadcast()
+        }
         return .data(Span(bytes: wanted, firstFrame: firstFrame, run: run, discontinuity: wasDiscontinuous))
     }
 

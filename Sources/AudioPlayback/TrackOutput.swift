@@ -124,6 +124,8 @@ private struct Playback {
     /// Output frames written to the server on this stream, and the source they carry.
     var outputWritten = 0
     var timeline = SpeedTimeline()
+    /// A seek was seen before its audio: the next audio starts a new run.
+    var runPending = false
     var started = false
     var draining = false
     var buffering = false
@@ -183,6 +185,7 @@ private struct Playback {
 
     /// A new run began (a seek): what the server and SoundTouch still hold is dropped.
     private mutating func startRun(_ span: PCMRingBuffer.Span) {
+        runPending = false
         output.flush()
         currentRun = span.run
         runStartFrame = span.firstFrame
@@ -221,7 +224,7 @@ private struct Playback {
         // is flushed at once rather than after the old audio played on resume.
         switch track.ring.read(into: UnsafeMutableRawBufferPointer(rebasing: chunk[0..<wanted])) {
         case .data(let span):
-            if span.discontinuity || span.run != currentRun { startRun(span) }
+            if span.discontinuity || span.run != currentRun || runPending { startRun(span) }
             if draining {  // audio again after the drain began (a seek back)
                 output.cancelDrain()
                 draining = false
@@ -270,7 +273,7 @@ private struct Playback {
         let feed = room > 0 && stretch.ready * format.bytesPerFrame < room ? chunk.count : 0
         switch track.ring.read(into: UnsafeMutableRawBufferPointer(rebasing: chunk[0..<feed])) {
         case .data(let span):
-            if span.discontinuity || span.run != currentRun {
+            if span.discontinuity || span.run != currentRun || runPending {
                 startRun(span)
                 guard self.stretch != nil else {
                     // Back to 1× at a seek: this piece goes straight out.
@@ -312,6 +315,7 @@ private struct Playback {
 
     /// A seek whose audio has not arrived yet: silence the old audio now.
     private mutating func restartAfterSeek() {
+        runPending = true
         output.flush()
         stretch?.clear()
         stretchFlushed = false

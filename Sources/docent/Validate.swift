@@ -43,7 +43,9 @@ struct Validate: ParsableCommand {
             guard parts.count == 2 else { throw ValidationError("--rewrite-prefix takes FROM=TO") }
             options.rewrite = URLResolver.Rewrite(from: parts[0], to: parts[1])
         }
-        switch AppDataReader.read(bytes, source: location, options: options) {
+        // The bytes go to the reader, which lets them go once parsed (the file and the
+        // museum are not in memory at once).
+        switch AppDataReader.read(consume bytes, source: location, options: options) {
         case .failure(let e):
             fail("\(source): \(e)")
         case .success(let app):
@@ -56,6 +58,10 @@ struct Validate: ParsableCommand {
                 print(report.text(verbose: verbose), terminator: "")
             }
         }
+        // The report is out: the system takes the memory back at once (freeing a large museum
+        // object by object took longer than writing its report).
+        fflush(nil)
+        Foundation.exit(0)
     }
 
     private func fail(_ reason: String) -> Never {
