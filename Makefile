@@ -6,7 +6,7 @@ DATA ?= SampleData/appData.json
 RELEASE_BIN = .build/release/docent
 DEBUG_BIN = .build/debug/docent
 
-.PHONY: textwidth all deps deps-test build build-release run test test-core test-ui test-app test-adapters test-e2e check-boundaries bench sampledata clean
+.PHONY: textwidth all deps deps-test deps-bench build build-release run test test-core test-ui test-app test-adapters test-e2e check-boundaries bench sampledata clean
 
 all: build
 
@@ -15,6 +15,9 @@ deps:
 
 deps-test:
 	@scripts/deps.sh test
+
+deps-bench:
+	@scripts/deps.sh bench
 
 build: deps
 	$(SWIFT) build
@@ -52,7 +55,7 @@ test-e2e: deps-test
 	$(SWIFT_TEST) --filter '^EndToEndTests\.'
 
 # Every figure is a ratio against an anchor measured in the same run (see README).
-bench: deps-test build-release
+bench: deps-bench build-release
 	@st=0; scripts/bench.sh || st=1; scripts/bench-search.sh || st=1; scripts/bench-audio.py || st=1; scripts/bench-pictures.py || st=1; scripts/bench-pulse.py || st=1; exit $$st
 
 # Regenerates the character-width tables from the Unicode Character Database (pinned version).

@@ -2,12 +2,20 @@
 # Installs the Debian packages Docent needs, only those missing.
 #   scripts/deps.sh build   libraries to build and run the guide
 #   scripts/deps.sh test    plus the real components the tests start (PulseAudio, nginx, tmux…)
+#   scripts/deps.sh bench   plus the anchors `make bench` measures against (the chafa command)
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -euo pipefail
 build_pkgs=(libncursesw5-dev libcurl4-openssl-dev libmpg123-dev libpulse-dev libsoundtouch-dev libsqlite3-dev pkg-config libpoppler-glib-dev libchafa-dev libgdk-pixbuf-2.0-dev webp-pixbuf-loader)
-test_pkgs=(tmux pulseaudio pulseaudio-utils nginx-light sox libsox-fmt-mp3 mpg123 espeak-ng lame poppler-utils time postgresql wrk sqlite3 chafa)
+test_pkgs=(tmux pulseaudio pulseaudio-utils nginx-light sox libsox-fmt-mp3 mpg123 espeak-ng lame poppler-utils time postgresql wrk sqlite3)
+# For `make bench` only: the chafa command (the pictures' anchor). It pulls ghostscript, whose
+# fonts and poppler-data change how poppler draws the floor plans' labels, so the map tests'
+# fixtures (rasterised without them) would no longer match on that machine.
+bench_pkgs=(chafa)
 want=("${build_pkgs[@]}")
-[ "${1:-build}" = "test" ] && want+=("${test_pkgs[@]}")
+case "${1:-build}" in
+  test) want+=("${test_pkgs[@]}") ;;
+  bench) want+=("${test_pkgs[@]}" "${bench_pkgs[@]}") ;;
+esac
 
 missing=()
 for p in "${want[@]}"; do
@@ -16,7 +24,7 @@ done
 # The character-width oracle for the tests (Python's wcwidth, and the Unicode database it is
 # checked against), from PyPI; also what scripts/gen-textwidth.py reads.
 # And schemathesis, which fuzzes the Pulse service against docs/pulse-openapi.yaml.
-if [ "${1:-build}" = "test" ] && ! python3 -c 'import wcwidth, unicodedata2, schemathesis; assert wcwidth.__version__ == "0.7.0" and unicodedata2.unidata_version == "17.0.0" and schemathesis.__version__ == "4.32.5"' 2>/dev/null; then
+if [ "${1:-build}" != "build" ] && ! python3 -c 'import wcwidth, unicodedata2, schemathesis; assert wcwidth.__version__ == "0.7.0" and unicodedata2.unidata_version == "17.0.0" and schemathesis.__version__ == "4.32.5"' 2>/dev/null; then
   pipcmd="python3 -m pip install --quiet wcwidth==0.7.0 unicodedata2==17.0.1 schemathesis==4.32.5"
   if [ "$(id -u)" -ne 0 ] && [ -z "${VIRTUAL_ENV:-}" ]; then
     echo "docent: the tests need Python's wcwidth 0.7.0, unicodedata2 17.0.1 and schemathesis 4.32.5: $pipcmd" >&2
