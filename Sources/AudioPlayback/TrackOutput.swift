@@ -183,6 +183,9 @@ private struct Playback {
         }
     }
 
+    /// Whether `span` is the first audio after a seek.
+    private func startsRun(_ span: PCMRingBuffer.Span) -> Bool { span.discontinuity || span.run != currentRun || runPending }
+
     /// A new run began (a seek): what the server and SoundTouch still hold is dropped.
     private mutating func startRun(_ span: PCMRingBuffer.Span) {
         runPending = false
@@ -197,7 +200,13 @@ private struct Playback {
         sourceFed = span.firstFrame
     }
 
+    /// Writes output to the server (audio again after the drain began, a seek back, cancels
+    /// the drain first).
     private mutating func written(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if draining {
+            output.cancelDrain()
+            draining = false
+        }
         do {
             try output.write(bytes)
         } catch {
@@ -215,6 +224,13 @@ private struct Playback {
         return true
     }
 
+    /// A piece of the ring written as it is (1×): its output frames carry its source frames.
+    private mutating func passStraight(_ span: PCMRingBuffer.Span) -> Bool {
+        guard written(UnsafeRawBufferPointer(rebasing: chunk[0..<span.bytes])) else { return false }
+        timeline.mark(output: outputWritten, source: Double(span.firstFrame + span.bytes / format.bytesPerFrame))
+        return true
+    }
+
     /// One step: reads what the server has room for and writes it. Returns whether audio was
     /// written, or nil when the track is over (closed, or the server failed).
     private mutating func moveAudio() -> Bool? {
@@ -224,14 +240,8 @@ private struct Playback {
         // is flushed at once rather than after the old audio played on resume.
         switch track.ring.read(into: UnsafeMutableRawBufferPointer(rebasing: chunk[0..<wanted])) {
         case .data(let span):
-            if span.discontinuity || span.run != currentRun || runPending { startRun(span) }
-            if draining {  // audio again after the drain began (a seek back)
-                output.cancelDrain()
-                draining = false
-            }
-            guard written(UnsafeRawBufferPointer(rebasing: chunk[0..<span.bytes])) else { return nil }
-            timeline.mark(output: outputWritten, source: Double(span.firstFrame + span.bytes / format.bytesPerFrame))
-            return true
+            if startsRun(span) { startRun(span) }
+            return passStraight(span) ? true : nil
         case .empty(let discontinuity):
             if discontinuity { restartAfterSeek() }
             noteUnderrun(wanted: wanted)
@@ -258,10 +268,6 @@ private struct Playback {
         if room > 0, stretch.ready > 0 {
             let n = stretch.take(into: UnsafeMutableRawBufferPointer(rebasing: stretched[0..<room]))
             if n > 0 {
-                if draining {
-                    output.cancelDrain()
-                    draining = false
-                }
                 guard written(UnsafeRawBufferPointer(rebasing: stretched[0..<n])) else { return nil }
                 let inside = Double(stretch.unprocessed) + Double(stretch.ready) * stretch.tempo
                 timeline.mark(output: outputWritten, source: Double(sourceFed) - inside)
@@ -273,14 +279,10 @@ private struct Playback {
         let feed = room > 0 && stretch.ready * format.bytesPerFrame < room ? chunk.count : 0
         switch track.ring.read(into: UnsafeMutableRawBufferPointer(rebasing: chunk[0..<feed])) {
         case .data(let span):
-            if span.discontinuity || span.run != currentRun || runPending {
+            if startsRun(span) {
                 startRun(span)
-                guard self.stretch != nil else {
-                    // Back to 1× at a seek: this piece goes straight out.
-                    guard written(UnsafeRawBufferPointer(rebasing: chunk[0..<span.bytes])) else { return nil }
-                    timeline.mark(output: outputWritten, source: Double(span.firstFrame + span.bytes / format.bytesPerFrame))
-                    return true
-                }
+                // Back to 1× at a seek: this piece goes straight out.
+                guard self.stretch != nil else { return passStraight(span) ? true : nil }
             }
             stretch.put(UnsafeRawBufferPointer(rebasing: chunk[0..<span.bytes]))
             sourceFed = span.firstFrame + span.bytes / format.bytesPerFrame
