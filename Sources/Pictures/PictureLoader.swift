@@ -113,10 +113,15 @@ public struct PictureLoader: Sendable {
         }
     }
 
+    /// The decoded pixels of the picture at `url`, or why not.
+    public func pixels(url: String) -> Result<PixelRaster, PictureFailure> {
+        bytes(url: url).flatMap { PictureDecoder.decode($0).mapError { PictureFailure($0.message) } }
+    }
+
     /// The picture at `url` in at most `columns × rows` cells, or a message a visitor can read.
     public func load(url: String, columns: Int, rows: Int, depth: PictureMode.ColourDepth) -> Result<Picture, PictureFailure> {
         let raster: PixelRaster
-        switch bytes(url: url).flatMap({ PictureDecoder.decode($0).mapError { PictureFailure($0.message) } }) {
+        switch pixels(url: url) {
         case .success(let r): raster = r
         case .failure(let f): return .failure(f)
         }
@@ -130,7 +135,7 @@ public struct PictureLoader: Sendable {
     /// `cell` pixels, or a message a visitor can read.
     public func loadGraphic(url: String, columns: Int, rows: Int, kind: GraphicsProtocol, cell: (width: Int, height: Int)) -> Result<Picture, PictureFailure> {
         let raster: PixelRaster
-        switch bytes(url: url).flatMap({ PictureDecoder.decode($0).mapError { PictureFailure($0.message) } }) {
+        switch pixels(url: url) {
         case .success(let r): raster = r
         case .failure(let f): return .failure(f)
         }

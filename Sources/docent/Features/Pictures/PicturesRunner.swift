@@ -10,25 +10,22 @@ struct PicturesRunner: FeatureRunner {
     let context: RunnerContext
 
     func run(_ effect: PicturesFeature.Effect, mailbox: Mailbox) {
+        let loader = PictureLoader(fetcher: context.fetcher, cache: PictureCache(directory: PictureCache.defaultDirectory(environment: context.environment)))
+        let request: PicturesFeature.Request, load: @Sendable () -> Result<Picture, PictureFailure>
         switch effect {
-        case .load(let request, let depth):
-            let loader = PictureLoader(fetcher: context.fetcher, cache: PictureCache(directory: PictureCache.defaultDirectory(environment: context.environment)))
-            context.background {
-                switch loader.load(url: request.url, columns: request.columns, rows: request.rows, depth: depth) {
-                case .success(let p): mailbox.post(.pictures(.loaded(request, p)))
-                case .failure(let f) where f.missing: mailbox.post(.pictures(.missing(request)))
-                case .failure(let f): mailbox.post(.pictures(.failed(request, f.message)))
-                }
-            }
-        case .loadGraphic(let request, let kind):
-            let loader = PictureLoader(fetcher: context.fetcher, cache: PictureCache(directory: PictureCache.defaultDirectory(environment: context.environment)))
+        case .load(let r, let depth):
+            request = r
+            load = { loader.load(url: r.url, columns: r.columns, rows: r.rows, depth: depth) }
+        case .loadGraphic(let r, let kind):
             let cell = Self.cellPixels()
-            context.background {
-                switch loader.loadGraphic(url: request.url, columns: request.columns, rows: request.rows, kind: kind, cell: cell) {
-                case .success(let p): mailbox.post(.pictures(.loaded(request, p)))
-                case .failure(let f) where f.missing: mailbox.post(.pictures(.missing(request)))
-                case .failure(let f): mailbox.post(.pictures(.failed(request, f.message)))
-                }
+            request = r
+            load = { loader.loadGraphic(url: r.url, columns: r.columns, rows: r.rows, kind: kind, cell: cell) }
+        }
+        context.background {
+            switch load() {
+            case .success(let p): mailbox.post(.pictures(.loaded(request, p)))
+            case .failure(let f) where f.missing: mailbox.post(.pictures(.missing(request)))
+            case .failure(let f): mailbox.post(.pictures(.failed(request, f.message)))
             }
         }
     }
