@@ -14,8 +14,9 @@
 #   5. validate  `docent validate --json` on SampleData plus 500,000 records it drops vs the
 #                text report of the same document: time and peak RSS (issue 17 #18)
 #   6. home      exec → first frame with the large appData loaded (a museum's whole
-#                collection) vs `python3 json.load` of the same file, both in the tmux pane
-#                (issue 14's goal: ≤ 0.7; not met yet, so `make bench` says FAIL there)
+#                collection) vs `python3 json.load` of the same file, both in the tmux pane:
+#                a first start (goal ≤ 0.7, not met yet) and a second start that opens the
+#                prepared copy the first wrote (goal ≤ 0.2), on both generated shapes
 #
 # Usage: scripts/bench.sh [--bin-dir DIR]   (default .build/release; `make bench` builds it)
 # Needs python3 and tmux. Temporary files, tmux servers and XDG directories are private to
@@ -50,6 +51,7 @@ LOAD_RSS_MAX=3.0
 STARTUP_RATIO_MAX=3.0
 STARTUP_RUNS=10
 HOME_LARGE_RATIO_MAX=0.7
+HOME_CACHED_RATIO_MAX=0.2
 HOME_LARGE_RUNS=3
 IDLE_BYTES_MAX=0
 PRESS_BYTES_MAX=200
@@ -428,9 +430,10 @@ print('%.1f %.1f' % (t[len(t) // 2], t[min(len(t) - 1, int(len(t) * 0.99))]))
 }
 
 # ---------------------------------------------------------------------------------------------
-# 6. A big museum opening: exec → first frame with the large appData loaded (the guide exits
-#    there when DOCENT_BENCH_FIRST_FRAME=1) vs `python3 json.load` of the same file, alternating
-#    in the same pane, the first pair a warm-up. The generated file comes from bench_load.
+# 7. A big museum opening: exec → first frame with the large appData loaded (the guide exits
+#    there when DOCENT_BENCH_FIRST_FRAME=1 and notes the time in DOCENT_BENCH_FRAME_TIME), first
+#    without and then with the prepared copy, vs `python3 json.load` of the same file, in the
+#    same pane, the first round a warm-up. The generated files come from bench_load.
 bench_home() {
   make_large "$LARGE" "$ROOT/scripts/gen_large_appdata.py"
   make_large "$LARGE_CJK" "$ROOT/scripts/gen_large_appdata_cjk.py"
@@ -441,17 +444,69 @@ bench_home() {
 }
 
 home_one() {  # file label
-  local LARGE=$1 label=$2
-  local -a A_NS=() B_NS=()
-  pane_pairs home "$HOME_LARGE_RUNS" 70 "DOCENT_BENCH_FIRST_FRAME=1 timeout --foreground 60 '$DOCENT' --data '$LARGE'" \
-    "'$PY' -c 'import json, sys; json.load(open(sys.argv[1], encoding=\"utf-8\"))' '$LARGE'" || return $?
-  local gm pm ratio ok
-  gm=$(median "${A_NS[@]}")
-  pm=$(median "${B_NS[@]}")
-  ratio=$(calc "$gm / $pm")
-  ok=$(verdict "$ratio <= $HOME_LARGE_RATIO_MAX")
-  say "home ($label): docent exec → first loaded frame $(calc "$gm / 1e6" .0f) ms vs python $PYVER json.load $(calc "$pm / 1e6" .0f) ms → ratio $ratio (goal ≤ $HOME_LARGE_RATIO_MAX, issue 14) $ok"
-  [ "$ok" = PASS ]
+  local LARGE=$1 label=$2 out=$WORK/home-times cache=$WORK/home-cache
+  # Each run: a first start with no prepared copy, python, then a second start that opens the
+  # copy the first one wrote (its exit waits for the copy). Times are exec → the first frame
+  # drawn with the museum (the guide writes the wall clock there: DOCENT_BENCH_FRAME_TIME),
+  # what a visitor waits for; python's is its whole process.
+  local guide="XDG_CACHE_HOME='$cache' DOCENT_BENCH_FIRST_FRAME=1 DOCENT_BENCH_FRAME_TIME='$WORK/frame' timeout --foreground 60 '$DOCENT' --data '$LARGE'"
+  cat >"$WORK/home.sh" <<SCRIPT
+set -u
+: >"$out"
+for i in \$(seq 0 $HOME_LARGE_RUNS); do
+  rm -rf '$cache' '$WORK/frame'
+  t0=\$(date +%s%N)
+  $guide
+  ra=\$?
+  first=\$((\$(cat '$WORK/frame' 2>/dev/null || echo 0) - t0))
+  ls '$cache'/docent/prepared/*.museum >/dev/null 2>&1 || ra=3
+  t0=\$(date +%s%N)
+  '$PY' -c 'import json, sys; json.load(open(sys.argv[1], encoding="utf-8"))' '$LARGE'
+  rb=\$?
+  t1=\$(date +%s%N)
+  rm -f '$WORK/frame'
+  t2=\$(date +%s%N)
+  $guide
+  rc=\$?
+  second=\$((\$(cat '$WORK/frame' 2>/dev/null || echo 0) - t2))
+  echo "\$i \$ra \$first \$rb \$((t1 - t0)) \$rc \$second" >>"$out"
+  [ \$ra = 0 ] && [ \$rb = 0 ] && [ \$rc = 0 ] || break
+done
+echo done >>"$out"
+sleep 600
+SCRIPT
+  tmux_start home "$WORK/home" bash "$WORK/home.sh"
+  local deadline=$(($(date +%s) + 60 + HOME_LARGE_RUNS * 90))
+  until grep -qx done "$out" 2>/dev/null; do
+    if [ "$(date +%s)" -ge "$deadline" ]; then
+      say "home: ERROR the runs did not finish in time"
+      return 2
+    fi
+    sleep 0.2
+  done
+  tmux -L "$SOCK" kill-session -t home >/dev/null 2>&1 || true
+  local bad
+  bad=$(awk '$1 != "done" && ($2 != 0 || $4 != 0 || $6 != 0)' "$out" | head -1)
+  if [ -n "$bad" ]; then
+    # 124: timeout (the guide never drew the museum); 3: the first start left no prepared copy.
+    say "home: ERROR a run failed (run, status, ns, status, ns, status, ns): $bad"
+    return 2
+  fi
+  local -a F_NS P_NS S_NS
+  mapfile -t F_NS < <(awk '$1 != "done" && $1 > 0 { print $3 }' "$out")
+  mapfile -t P_NS < <(awk '$1 != "done" && $1 > 0 { print $5 }' "$out")
+  mapfile -t S_NS < <(awk '$1 != "done" && $1 > 0 { print $7 }' "$out")
+  local fm pm sm r1 r2 ok1 ok2
+  fm=$(median "${F_NS[@]}")
+  pm=$(median "${P_NS[@]}")
+  sm=$(median "${S_NS[@]}")
+  r1=$(calc "$fm / $pm")
+  r2=$(calc "$sm / $pm")
+  ok1=$(verdict "$r1 <= $HOME_LARGE_RATIO_MAX")
+  ok2=$(verdict "$r2 <= $HOME_CACHED_RATIO_MAX")
+  say "home ($label): first start, exec → first loaded frame $(calc "$fm / 1e6" .0f) ms vs python $PYVER json.load $(calc "$pm / 1e6" .0f) ms → ratio $r1 (goal ≤ $HOME_LARGE_RATIO_MAX, issue 14) $ok1"
+  say "home ($label): second start (the prepared copy) $(calc "$sm / 1e6" .0f) ms vs python $(calc "$pm / 1e6" .0f) ms → ratio $r2 (goal ≤ $HOME_CACHED_RATIO_MAX, issue 14) $ok2"
+  [ "$ok1" = PASS ] && [ "$ok2" = PASS ]
 }
 
 # ---------------------------------------------------------------------------------------------

@@ -11,11 +11,22 @@ public enum DocumentLoader {
     public static let utc = TimeZone(secondsFromGMT: 0)!
 
     /// `log` hears the detail behind a plain note (the URL, libcurl's words) for the log file.
+    ///
+    /// A local file with a prepared copy made from it as it is now opens that copy instead of
+    /// being parsed; one without is parsed and a copy is made for the next start, handed to
+    /// `later` (work that can wait until the museum is on screen; done at once without it).
     public static func load(
-        source: String, fetcher: any Fetching, cache: DocumentCaching?, options: ReadOptions, now: Date, timeZone: TimeZone = utc,
-        log: (String) -> Void = { _ in }, handOff: ((JSON) -> Void)? = nil
+        source: String, fetcher: any Fetching, cache: DocumentCaching?, prepared: (any PreparedCopying)? = nil, options: ReadOptions, now: Date,
+        timeZone: TimeZone = utc, log: (String) -> Void = { _ in }, handOff: ((JSON) -> Void)? = nil,
+        later: ((@escaping @Sendable () -> Void) -> Void)? = nil
     ) -> (Result<Museum, LoadFailure>, Phrase?) {
         let isHTTP = source.hasPrefix("http://") || source.hasPrefix("https://")
+        // Taken before the file is read: a copy is stamped with what was read, never newer.
+        let ticket = isHTTP ? nil : prepared?.ticket(for: source, options: options)
+        if let ticket, let prepared, let app = prepared.open(ticket) {
+            log("museum data \(source): opened the copy prepared from this file")
+            return (.success(Museum(app)), nil)
+        }
         let cached = isHTTP ? cache?.cached(for: source) : nil
         var request = FetchRequest(url: source, timeoutSeconds: 30)
         request.etag = cached?.etag
@@ -45,7 +56,12 @@ public enum DocumentLoader {
         // The bytes go to the reader (`consume`): it lets them go once parsed, so the file and
         // the whole museum are not in memory at once.
         switch AppDataReader.read(consume bytes, source: source, options: options, handOff: handOff) {
-        case .success(let app): return (.success(Museum(app)), note)
+        case .success(let app):
+            if let ticket, let prepared {
+                let work: @Sendable () -> Void = { prepared.save(app, for: ticket) }
+                if let later { later(work) } else { work() }
+            }
+            return (.success(Museum(app)), note)
         case .failure(let e): return (.failure(LoadFailure(e.description)), note)
         }
     }

@@ -28,6 +28,9 @@ public final class GuideLoop {
     /// For `make bench`: `step()` returns false right after the first frame drawn with the
     /// museum loaded (DOCENT_BENCH_FIRST_FRAME=1).
     public var exitAfterFirstLoadedFrame = false
+    /// For `make bench`: called once, right after the first frame drawn with the museum loaded
+    /// (the bench notes the time there: what a visitor waits for, not the process's exit).
+    public var onFirstLoadedFrame: (() -> Void)?
     /// How often `.tick` is sent.
     public static let tickInterval: UInt64 = 30_000_000_000
 
@@ -65,6 +68,10 @@ public final class GuideLoop {
         pollAudio()
         if quit { return false }
         draw()
+        if state.museum != nil, let first = onFirstLoadedFrame {
+            onFirstLoadedFrame = nil
+            first()
+        }
         if exitAfterFirstLoadedFrame && state.museum != nil { return false }
         var wait = mailbox.isEmpty ? timeoutMilliseconds : 0
         if let next = timers.values.map(\.due).min() {

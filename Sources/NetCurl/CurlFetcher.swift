@@ -52,6 +52,13 @@ public struct CurlFetcher: Fetching {
         }
     }
 
+    /// The absolute path a plain path or `file:` URL reads (nil for http(s) and anything else),
+    /// as `fetch` resolves it: what a prepared copy of the museum is checked against.
+    public static func localPath(of url: String) -> String? {
+        if case .file(let path) = Target(url) { return path }
+        return nil
+    }
+
     // MARK: - Transfer
 
     private func perform(_ request: FetchRequest, curlURL: String, filePath: String?) -> Result<FetchResponse, FetchError> {

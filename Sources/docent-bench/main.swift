@@ -155,6 +155,18 @@ case "split":
     _ = AppDataReader.read(json, source: argv[2])
     let t2 = monotonicSeconds()
     print(String(format: "parse=%.4f build=%.4f ", t1 - t0, t2 - t1) + "rss_after_parse=\(rssParse) peak_rss=\(peakRSSBytes())")
+case "prepared":
+    // The prepared copy (issue 14): encode once, then time opening it (decode) against the parse.
+    guard argv.count > 2, let bytes = readFile(argv[2]) else { fail("usage: docent-bench prepared FILE") }
+    let t0 = monotonicSeconds()
+    guard case .success(let app) = AppDataReader.read(bytes, source: argv[2]) else { fail("cannot read \(argv[2])") }
+    let t1 = monotonicSeconds()
+    let copy = PreparedMuseum.encode(app, identity: "bench")
+    let t2 = monotonicSeconds()
+    guard let back = PreparedMuseum.decode(copy, identity: "bench") else { fail("the prepared copy did not decode") }
+    let t3 = monotonicSeconds()
+    for _ in 1..<(Int(argv.count > 3 ? argv[3] : "1") ?? 1) { _ = PreparedMuseum.decode(copy, identity: "bench") }
+    print(String(format: "read=%.4f encode=%.4f decode=%.4f ", t1 - t0, t2 - t1, t3 - t2) + "bytes=\(copy.count) same=\(back == app)")
 default:
-    fail("usage: docent-bench load FILE [--repeat N] | split FILE")
+    fail("usage: docent-bench load FILE [--repeat N] | split FILE | prepared FILE")
 }

@@ -140,6 +140,7 @@ struct Guide: ParsableCommand {
         let audio = LiveAudioEngine(configuration: LiveAudioEngine.Configuration(keptAudioDirectory: LiveAudioEngine.keptAudioDirectory(environment: env)))
         let effects = LiveEffects(
             fetcher: CurlFetcher(), cache: FileDocumentCache(directory: FileDocumentCache.defaultDirectory(environment: env)),
+            prepared: FilePreparedCopies(directory: FilePreparedCopies.defaultDirectory(environment: env), localPath: CurlFetcher.localPath(of:)),
             store: store, options: options, audio: audio, environment: env, writesAllowed: stateWritable)
         // The first language: --lang or the configuration, else the locale's (LC_ALL,
         // LC_MESSAGES, LANG), else English; a choice saved from an earlier run wins over the
@@ -157,6 +158,14 @@ struct Guide: ParsableCommand {
             state: state, backend: backend, effects: effects, audio: audio,
             clock: Date.init, monotonic: { DispatchTime.now().uptimeNanoseconds })
         loop.exitAfterFirstLoadedFrame = env["DOCENT_BENCH_FIRST_FRAME"] == "1"
+        if let path = env["DOCENT_BENCH_FRAME_TIME"] {
+            // The wall clock (as `date +%s%N` reads it) when the first loaded frame was drawn.
+            loop.onFirstLoadedFrame = {
+                var t = timespec()
+                clock_gettime(CLOCK_REALTIME, &t)
+                try? Data("\(Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec))\n".utf8).write(to: URL(fileURLWithPath: path))
+            }
+        }
         loop.send(.launched(restored: restored, languageOverride: language))
         loop.send(.pictures(.modeResolved(PictureMode.resolve(imageSetting, environment: env))))
         if let p = stateProblem { loop.send(.persistenceFailed(p)) }

@@ -10,6 +10,7 @@ import StateStore
 final class LiveEffects: EffectHandling, @unchecked Sendable {
     let fetcher: CurlFetcher
     let cache: DocumentCaching?
+    let prepared: (any PreparedCopying)?
     let store: SettingsStoring?
     let options: ReadOptions
     let audio: AudioEngine?
@@ -34,13 +35,14 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
     let log: GuideLog
 
     init(
-        fetcher: CurlFetcher, cache: DocumentCaching?, store: SettingsStoring?, options: ReadOptions, audio: AudioEngine?, environment: [String: String],
+        fetcher: CurlFetcher, cache: DocumentCaching?, prepared: (any PreparedCopying)? = nil, store: SettingsStoring?, options: ReadOptions, audio: AudioEngine?, environment: [String: String],
         writesAllowed: Bool = true, log: GuideLog? = nil
     ) {
         self.log = log ?? GuideLog(path: GuideLog.defaultPath(environment: environment))
         self.audio = audio
         self.fetcher = fetcher
         self.cache = cache
+        self.prepared = prepared
         self.store = store
         self.options = options
         self.writesAllowed = writesAllowed
@@ -54,10 +56,13 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
         switch effect {
         case .loadDocument(let source):
             background { [self] in
-                // The parsed tree is let go after the museum is posted, not before.
+                // The parsed tree is let go after the museum is posted, not before; the copy
+                // prepared for the next start is written after that.
                 var tree: JSON?
+                var later: [@Sendable () -> Void] = []
                 let (result, note) = DocumentLoader.load(
-                    source: source, fetcher: fetcher, cache: cache, options: options, now: Date(), log: { self.log.write($0) }, handOff: { tree = $0 })
+                    source: source, fetcher: fetcher, cache: cache, prepared: prepared, options: options, now: Date(), log: { self.log.write($0) },
+                    handOff: { tree = $0 }, later: { later.append($0) })
                 if case .failure(let f) = result { log.write("museum data \(source): \(f.message)") }
                 if case .success(let m) = result {
                     lock.lock()
@@ -66,6 +71,7 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
                 }
                 mailbox.post(.documentLoaded(result, note: note))
                 tree = nil
+                for work in later { work() }
             }
         case .persist(let settings):
             guard let store, writesAllowed else { return }

@@ -72,4 +72,64 @@ final class DocumentLoaderTests: XCTestCase {
         guard case .failure(let e) = r else { return XCTFail("should fail") }
         XCTAssertTrue(e.message.contains("truncated"), e.message)
     }
+
+    // MARK: Prepared copies (issue 14)
+
+    func testALocalFileWithAPreparedCopyOpensItWithoutReadingTheFile() throws {
+        let f = FakeFetcher([.success(FetchResponse(status: 200, body: body))])
+        let prepared = FakePrepared()
+        // First start: parsed, and the copy made later (after the museum is shown).
+        var later: [@Sendable () -> Void] = []
+        let (r1, _) = DocumentLoader.load(
+            source: "/srv/appData.json", fetcher: f, cache: nil, prepared: prepared, options: ReadOptions(), now: when, later: { later.append($0) })
+        XCTAssertEqual(try r1.get().data.tours.count, 2)
+        XCTAssertEqual(f.requests.count, 1)
+        XCTAssertTrue(prepared.saved.isEmpty, "not before the museum is posted")
+        XCTAssertEqual(later.count, 1)
+        for work in later { work() }
+        XCTAssertEqual(prepared.saved.keys.sorted(), ["/srv/appData.json#1"])
+        // Second start, the file unchanged: the copy, no read.
+        var logged: [String] = []
+        let (r2, note) = DocumentLoader.load(
+            source: "/srv/appData.json", fetcher: f, cache: nil, prepared: prepared, options: ReadOptions(), now: when, log: { logged.append($0) })
+        XCTAssertEqual(try r2.get().data, try r1.get().data)
+        XCTAssertNil(note)
+        XCTAssertEqual(f.requests.count, 1, "the appData was not read")
+        XCTAssertEqual(logged, ["museum data /srv/appData.json: opened the copy prepared from this file"])
+        // The file changed: a new ticket, no copy for it, read again.
+        prepared.generation = 2
+        f.responses = [.success(FetchResponse(status: 200, body: body))]
+        _ = try DocumentLoader.load(source: "/srv/appData.json", fetcher: f, cache: nil, prepared: prepared, options: ReadOptions(), now: when).0.get()
+        XCTAssertEqual(f.requests.count, 2)
+        XCTAssertEqual(prepared.saved.keys.sorted(), ["/srv/appData.json#1", "/srv/appData.json#2"], "without `later`, saved at once")
+    }
+
+    func testABadDocumentIsNeverPrepared() {
+        let f = FakeFetcher([.success(FetchResponse(status: 200, body: Array("[1, 2".utf8)))])
+        let prepared = FakePrepared()
+        let (r, _) = DocumentLoader.load(source: "/srv/appData.json", fetcher: f, cache: nil, prepared: prepared, options: ReadOptions(), now: when)
+        guard case .failure = r else { return XCTFail("should fail") }
+        XCTAssertTrue(prepared.saved.isEmpty)
+    }
+
+    func testRemoteDocumentsAreNeverPrepared() throws {
+        let f = FakeFetcher([.success(FetchResponse(status: 200, body: body))])
+        let prepared = FakePrepared()
+        _ = try DocumentLoader.load(source: url, fetcher: f, cache: MemoryCache(), prepared: prepared, options: ReadOptions(), now: when).0.get()
+        XCTAssertEqual(prepared.asked, 0, "an http(s) source is revalidated with the server instead")
+        XCTAssertTrue(prepared.saved.isEmpty)
+    }
+}
+
+/// Copies in memory, by source and a generation that stands for the file's state.
+private final class FakePrepared: PreparedCopying, @unchecked Sendable {
+    var generation = 1
+    var saved: [String: AppData] = [:]
+    var asked = 0
+    func ticket(for source: String, options: ReadOptions) -> PreparedTicket? {
+        asked += 1
+        return PreparedTicket(source: source, identity: "\(source)#\(generation)")
+    }
+    func open(_ ticket: PreparedTicket) -> AppData? { saved[ticket.identity] }
+    func save(_ app: AppData, for ticket: PreparedTicket) { saved[ticket.identity] = app }
 }

@@ -29,6 +29,31 @@ public protocol DocumentCaching: Sendable {
     func store(_ doc: CachedDocument, for url: String)
 }
 
+/// Which copy of a local appData a prepared museum must have been made from: the program, the
+/// read options and the file as it is now (device, inode, size, modification and change times),
+/// all in `identity`. Taken before the file is read, so a copy is stamped with what was read.
+public struct PreparedTicket: Hashable, Sendable {
+    public var source: String
+    public var identity: String
+    public init(source: String, identity: String) {
+        self.source = source
+        self.identity = identity
+    }
+}
+
+/// Prepared copies of museums read from local files (issue 14): a second start of the same
+/// document opens the copy instead of parsing the appData, and never when the file changed.
+public protocol PreparedCopying: Sendable {
+    /// The ticket for `source` as it is now; nil when it is not a local file or cannot be examined.
+    func ticket(for source: String, options: ReadOptions) -> PreparedTicket?
+    /// The museum prepared for exactly this ticket, or nil (none, stale, damaged).
+    func open(_ ticket: PreparedTicket) -> AppData?
+    /// Keeps `app`, read under `ticket`, for the next start (best effort, after the museum is
+    /// shown): not when the file changed meanwhile or so recently that a change in the same
+    /// clock tick could go unseen.
+    func save(_ app: AppData, for ticket: PreparedTicket)
+}
+
 /// The configuration file's settings (the AIC app's Config.plist keys), before flags.
 public struct DocentConfig: Equatable, Sendable {
     /// appData location: a path or URL.

@@ -10,7 +10,7 @@ public enum AppDataFormat: String, Hashable, Sendable {
 
 /// Everything the guide knows about a museum, read from one appData document. Collections
 /// are sorted deterministically (by id, `weight` or `sort`), never by JSON field order.
-public struct AppData: Sendable {
+public struct AppData: Sendable, Equatable {
     public var format: AppDataFormat
     /// Where the document came from; relative URLs were resolved against it.
     public var source: String
@@ -67,6 +67,12 @@ public struct KeypadIndex: Sendable, Equatable {
     public private(set) var artworks: [Int: [Target]] = [:]
 
     public init() {}
+
+    /// A finished index as it was saved (`PreparedMuseum`).
+    init(tours: [Int: [Int]], artworks: [Int: [Target]]) {
+        self.tours = tours
+        self.artworks = artworks
+    }
 
     mutating func addTour(number: Int, tourID: Int) {
         tours[number, default: []].append(tourID)

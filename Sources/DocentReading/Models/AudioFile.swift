@@ -3,13 +3,19 @@ public struct AudioVersion: Hashable, Sendable {
     public let language: Language
     /// Resolved URL (path, file:// or http(s)://).
     public let url: String
-    public let transcript: String
+    /// What the recording says (read from a prepared copy only when asked for).
+    public var transcript: String { transcriptText.string }
+    let transcriptText: DeferredText
     public let trackTitle: String
 
     public init(language: Language, url: String, transcript: String, trackTitle: String) {
+        self.init(language: language, url: url, transcriptText: DeferredText(transcript), trackTitle: trackTitle)
+    }
+
+    init(language: Language, url: String, transcriptText: DeferredText, trackTitle: String) {
         self.language = language
         self.url = url
-        self.transcript = transcript
+        self.transcriptText = transcriptText
         self.trackTitle = trackTitle
     }
 }

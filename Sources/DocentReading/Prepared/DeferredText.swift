@@ -1,0 +1,50 @@
+/// Bytes owned elsewhere and kept alive as long as anything points into them: a prepared copy
+/// of a museum, mapped by the adapter, which `release` unmaps once nothing reads from it.
+public final class SharedBytes: @unchecked Sendable {
+    public let bytes: UnsafeRawBufferPointer
+    private let release: (@Sendable () -> Void)?
+
+    /// The bytes stay valid and unchanged until `release` is called (from `deinit`).
+    public init(_ bytes: UnsafeRawBufferPointer, release: (@Sendable () -> Void)?) {
+        self.bytes = bytes
+        self.release = release
+    }
+
+    /// A copy of `array`, owned by this object.
+    public convenience init(copying array: [UInt8]) {
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(array.count, 1), alignment: 8)
+        copy.copyBytes(from: array)
+        let address = UInt(bitPattern: copy.baseAddress)
+        self.init(UnsafeRawBufferPointer(rebasing: copy[0..<array.count]), release: { UnsafeMutableRawPointer(bitPattern: address)?.deallocate() })
+    }
+
+    deinit { release?() }
+}
+
+/// A text that may still be bytes in a prepared copy: turned into a `String` only when read.
+/// Transcripts are most of a large museum's bytes and only the player reads them, one at a
+/// time, so a museum opened from its copy leaves them where they are.
+struct DeferredText: Hashable, @unchecked Sendable {
+    private enum Storage {
+        case text(String)
+        case bytes(SharedBytes, start: Int, count: Int)
+    }
+
+    private let storage: Storage
+
+    init(_ text: String) { storage = .text(text) }
+
+    init(_ owner: SharedBytes, start: Int, count: Int) { storage = .bytes(owner, start: start, count: count) }
+
+    var string: String {
+        switch storage {
+        case .text(let s): return s
+        case .bytes(let owner, let start, let count):
+            // Invalid UTF-8 (a damaged copy) is repaired, never trusted.
+            return String(decoding: UnsafeRawBufferPointer(rebasing: owner.bytes[start..<start + count]), as: UTF8.self)
+        }
+    }
+
+    static func == (a: DeferredText, b: DeferredText) -> Bool { a.string == b.string }
+    func hash(into h: inout Hasher) { h.combine(string) }
+}

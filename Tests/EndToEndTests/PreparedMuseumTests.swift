@@ -1,0 +1,64 @@
+import Foundation
+import XCTest
+
+/// A second start opens the museum prepared by the first (issue 14), and never once the
+/// appData changed, even to a file of the same size and modification time (as `rsync -t`
+/// or a restored backup leaves it).
+final class PreparedMuseumTests: EndToEndTestCase {
+    /// SampleData with its own appData.json (dated a minute back: a file being edited right
+    /// now is not prepared) and everything else linked.
+    private func museumCopy(in home: URL) throws -> URL {
+        let dir = home.appendingPathComponent("museum")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let sample = URL(fileURLWithPath: Repo.sampleData).deletingLastPathComponent()
+        for name in try FileManager.default.contentsOfDirectory(atPath: sample.path) where name != "appData.json" {
+            try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent(name), withDestinationURL: sample.appendingPathComponent(name))
+        }
+        let data = dir.appendingPathComponent("appData.json")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: Repo.sampleData), to: data)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: data.path)
+        return data
+    }
+
+    private func openedCopyLines(_ home: URL) -> Int {
+        let log = (try? String(contentsOf: home.appendingPathComponent("state/docent/docent.log"), encoding: .utf8)) ?? ""
+        return log.components(separatedBy: "opened the copy prepared from this file").count - 1
+    }
+
+    func testTheSecondStartOpensThePreparedCopyUntilTheFileChanges() throws {
+        let home = try makeTemporaryDirectory()
+        let data = try museumCopy(in: home)
+        let prepared = home.appendingPathComponent("cache/docent/prepared")
+        let title = try SampleData.firstFeaturedTour().title
+
+        let first = try start(command: TmuxSession.guideCommand(data: data.path), home: home)
+        try dismissFirstRun(first)
+        try first.sendKeys("q")
+        try first.waitFor("EXIT_STATUS=0")
+        let copies = try FileManager.default.contentsOfDirectory(atPath: prepared.path).filter { $0.hasSuffix(".museum") }
+        XCTAssertEqual(copies.count, 1, "the first start prepared a copy: \(copies)")
+        XCTAssertEqual(openedCopyLines(home), 0)
+
+        let second = try start(command: TmuxSession.guideCommand(data: data.path), home: home)
+        XCTAssertTrue(ScreenText.flattened(try waitForHome(second, language: "en")).contains(title))
+        XCTAssertEqual(openedCopyLines(home), 1, "the second start opened the copy")
+        try second.sendKeys("q")
+        try second.waitFor("EXIT_STATUS=0")
+
+        // The same bytes count with a title changed and the modification time put back.
+        let attributes = try FileManager.default.attributesOfItem(atPath: data.path)
+        var text = try String(contentsOf: data, encoding: .utf8)
+        let changed = title.uppercased()
+        XCTAssertEqual(changed.utf8.count, title.utf8.count)
+        text = text.replacingOccurrences(of: "\"title\": \"\(title)\"", with: "\"title\": \"\(changed)\"")
+        try text.write(to: data, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.modificationDate: attributes[.modificationDate] as Any], ofItemAtPath: data.path)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: data.path)[.size] as? Int, attributes[.size] as? Int)
+
+        let third = try start(command: TmuxSession.guideCommand(data: data.path), home: home)
+        try third.waitFor(changed)
+        XCTAssertEqual(openedCopyLines(home), 1, "the changed file was read, not the copy")
+        try third.sendKeys("q")
+        try third.waitFor("EXIT_STATUS=0")
+    }
+}
