@@ -12,9 +12,11 @@ public enum DocumentLoader {
 
     /// `log` hears the detail behind a plain note (the URL, libcurl's words) for the log file.
     ///
-    /// A local file with a prepared copy made from it as it is now opens that copy instead of
-    /// being parsed; one without is parsed and a copy is made for the next start, handed to
-    /// `later` (work that can wait until the museum is on screen; done at once without it).
+    /// A prepared copy (issue 14) is opened instead of parsing when it was made from exactly
+    /// what would be read: for a local file, the file as it is now; for an http(s) URL, the
+    /// cached body the server just confirmed (304) or the offline copy. Otherwise the document
+    /// is parsed and a copy is made for the next start, handed to `later` (work that can wait
+    /// until the museum is on screen; done at once without it).
     public static func load(
         source: String, fetcher: any Fetching, cache: DocumentCaching?, prepared: (any PreparedCopying)? = nil, options: ReadOptions, now: Date,
         timeZone: TimeZone = utc, log: (String) -> Void = { _ in }, handOff: ((JSON) -> Void)? = nil,
@@ -22,36 +24,61 @@ public enum DocumentLoader {
     ) -> (Result<Museum, LoadFailure>, Phrase?) {
         let isHTTP = source.hasPrefix("http://") || source.hasPrefix("https://")
         // Taken before the file is read: a copy is stamped with what was read, never newer.
-        let ticket = isHTTP ? nil : prepared?.ticket(for: source, options: options)
-        if let ticket, let prepared, let app = prepared.open(ticket) {
+        var ticket = isHTTP ? nil : prepared?.ticket(for: source, options: options)
+        if let ticket, let app = prepared?.open(ticket) {
             log("museum data \(source): opened the copy prepared from this file")
             return (.success(Museum(app)), nil)
         }
-        let cached = isHTTP ? cache?.cached(for: source) : nil
+        // The cached copy's validators only: its body is read when it is needed.
+        let validators = isHTTP ? cache?.validators(for: source) : nil
+        /// The copy prepared from the cached body, if there is one.
+        func preparedFromCache() -> AppData? {
+            guard let validators, let prepared,
+                let t = prepared.ticket(forRemote: source, fingerprint: validators.fingerprint, options: options),
+                let app = prepared.open(t)
+            else { return nil }
+            log("museum data \(source): opened the copy prepared from the saved download")
+            return app
+        }
+        /// The cached body, and the ticket a copy prepared from it would carry.
+        func cachedBody() -> CachedDocument? {
+            guard let c = cache?.cached(for: source) else { return nil }
+            ticket = prepared?.ticket(forRemote: source, fingerprint: c.fingerprint ?? CachedValidators.fingerprint(c.body), options: options)
+            return c
+        }
         var request = FetchRequest(url: source, timeoutSeconds: 30)
-        request.etag = cached?.etag
-        request.lastModified = cached?.lastModified
+        request.etag = validators?.etag
+        request.lastModified = validators?.lastModified
         var note: Phrase?
         let bytes: [UInt8]
         switch fetcher.fetch(request) {
         case .success(let r) where r.status == 304:
-            bytes = cached?.body ?? r.body
+            if let app = preparedFromCache() { return (.success(Museum(app)), nil) }
+            bytes = cachedBody()?.body ?? r.body
         case .success(let r):
             bytes = r.body
             if isHTTP {
                 cache?.store(CachedDocument(body: r.body, etag: r.etag, lastModified: r.lastModified, fetchedAt: now.timeIntervalSince1970), for: source)
+                // Prepared only when the cache now holds exactly this body.
+                if let v = cache?.validators(for: source), v.etag == r.etag, v.lastModified == r.lastModified,
+                    v.fingerprint.hasPrefix("bytes=\(r.body.count) ")
+                {
+                    ticket = prepared?.ticket(forRemote: source, fingerprint: v.fingerprint, options: options)
+                }
             }
         case .failure(let e):
-            guard let c = cached else { return (.failure(LoadFailure(e.description)), nil) }
+            guard let validators else { return (.failure(LoadFailure(e.description)), nil) }
             log("museum data \(source): \(e.description); using the copy saved earlier")
-            bytes = c.body
-            let when = Date(timeIntervalSince1970: c.fetchedAt)
+            let when = Date(timeIntervalSince1970: validators.fetchedAt)
             let f = DateFormatter()
             f.locale = Locale(identifier: "en_US_POSIX")
             f.timeZone = timeZone
             f.dateFormat = "yyyy-MM-dd HH:mm zzz"
             // The reason in a plain sentence; the detail went to `log`.
             note = .key("banner.offlineCopy", ["date": .verbatim(f.string(from: when)), "reason": FetchProblem(e).phrase])
+            if let app = preparedFromCache() { return (.success(Museum(app)), note) }
+            guard let c = cachedBody() else { return (.failure(LoadFailure(e.description)), nil) }
+            bytes = c.body
         }
         // The bytes go to the reader (`consume`): it lets them go once parsed, so the file and
         // the whole museum are not in memory at once.

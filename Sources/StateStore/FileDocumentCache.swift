@@ -57,7 +57,25 @@ public final class FileDocumentCache: DocumentCaching, @unchecked Sendable {
               body.count == meta.bodyBytes,
               Support.hex(Support.fnv1a64(body)) == meta.bodyFNV1a64
         else { return nil }
-        return CachedDocument(body: [UInt8](body), etag: meta.etag, lastModified: meta.lastModified, fetchedAt: meta.fetchedAt)
+        return CachedDocument(
+            body: [UInt8](body), etag: meta.etag, lastModified: meta.lastModified, fetchedAt: meta.fetchedAt,
+            fingerprint: Self.fingerprint(meta))
+    }
+
+    private static func fingerprint(_ meta: Meta) -> String { "bytes=\(meta.bodyBytes) fnv1a64=\(meta.bodyFNV1a64)" }
+
+    /// From the meta file alone: the body (possibly a hundred megabytes) is neither read nor
+    /// checksummed. Its size must still match, so a body and meta from different writes miss.
+    public func validators(for url: String) -> CachedValidators? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let metaData = FileManager.default.contents(atPath: metaPath(for: url)),
+              let meta = try? JSONDecoder().decode(Meta.self, from: metaData),
+              meta.url == url,
+              let attributes = try? FileManager.default.attributesOfItem(atPath: bodyPath(for: url)),
+              (attributes[.size] as? Int) == meta.bodyBytes
+        else { return nil }
+        return CachedValidators(etag: meta.etag, lastModified: meta.lastModified, fetchedAt: meta.fetchedAt, fingerprint: Self.fingerprint(meta))
     }
 
     public func store(_ doc: CachedDocument, for url: String) {

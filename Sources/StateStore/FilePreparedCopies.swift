@@ -83,6 +83,14 @@ public final class FilePreparedCopies: PreparedCopying, @unchecked Sendable {
         return PreparedTicket(source: source, identity: identity(path: path, stamp: stamp, options: options) + " copy=" + copyPath(for: source, options: options))
     }
 
+    public func ticket(forRemote url: String, fingerprint: String, options: ReadOptions) -> PreparedTicket? {
+        let rewrite = options.rewrite.map { "\($0.from) -> \($0.to)" } ?? "none"
+        return PreparedTicket(
+            source: url,
+            identity: "program=\(program) format=\(PreparedMuseum.version) rewrite=\(rewrite) url=\(url) \(fingerprint) copy="
+                + copyPath(for: url, options: options))
+    }
+
     private func copyPath(of ticket: PreparedTicket) -> String? {
         guard let r = ticket.identity.range(of: " copy=", options: .backwards) else { return nil }
         return String(ticket.identity[r.upperBound...])
@@ -116,6 +124,8 @@ public final class FilePreparedCopies: PreparedCopying, @unchecked Sendable {
     @discardableResult
     public func write(_ app: AppData, for ticket: PreparedTicket) -> Result<Void, LoadFailure> {
         guard let path = copyPath(of: ticket) else { return .failure(LoadFailure("not a ticket of this store")) }
+        // A download: the ticket names the saved body it was read from; nothing to stat.
+        if localPath(ticket.source) == nil { return writeCopy(app, ticket, to: path) }
         guard let local = localPath(ticket.source), let stamp = Self.stamp(local) else {
             return .failure(LoadFailure("\(ticket.source) is gone"))
         }
@@ -126,6 +136,10 @@ public final class FilePreparedCopies: PreparedCopying, @unchecked Sendable {
         guard clock().timeIntervalSince1970 - modified >= Self.settleSeconds else {
             return .failure(LoadFailure("\(ticket.source) changed less than \(Int(Self.settleSeconds)) s ago; not prepared yet"))
         }
+        return writeCopy(app, ticket, to: path)
+    }
+
+    private func writeCopy(_ app: AppData, _ ticket: PreparedTicket, to path: String) -> Result<Void, LoadFailure> {
         let bytes = PreparedMuseum.encode(app, identity: ticket.identity)
         lock.lock()
         defer { lock.unlock() }

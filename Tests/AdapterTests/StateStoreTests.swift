@@ -457,17 +457,28 @@ final class StateStoreTests: XCTestCase {
         try cache.write(docA, for: urlA).get()
         cache.store(docB, for: urlB)
 
-        XCTAssertEqual(cache.cached(for: urlA), docA)
-        XCTAssertEqual(cache.cached(for: urlB), docB)
+        // Read back with the body's fingerprint (size and checksum), the one the validators
+        // give from the meta file alone.
+        func known(_ d: CachedDocument) -> CachedDocument {
+            var d = d
+            d.fingerprint = CachedValidators.fingerprint(d.body)
+            return d
+        }
+        XCTAssertEqual(cache.cached(for: urlA), known(docA))
+        XCTAssertEqual(cache.cached(for: urlB), known(docB))
+        XCTAssertEqual(
+            cache.validators(for: urlA),
+            CachedValidators(etag: docA.etag, lastModified: docA.lastModified, fetchedAt: docA.fetchedAt, fingerprint: CachedValidators.fingerprint(docA.body)))
         XCTAssertNotEqual(FileDocumentCache.key(for: urlA), FileDocumentCache.key(for: urlB))
         XCTAssertTrue(cache.bodyPath(for: urlA).hasPrefix(path("cache/appdata/")))
 
         // A new instance (a later run) reads the same files; an update replaces them.
         let later = FileDocumentCache(directory: path("cache"))
-        XCTAssertEqual(later.cached(for: urlA), docA)
+        XCTAssertEqual(later.cached(for: urlA), known(docA))
         let newer = CachedDocument(body: Array("[]".utf8), etag: "\"def\"", lastModified: nil, fetchedAt: 1_743_700_000)
         later.store(newer, for: urlA)
-        XCTAssertEqual(cache.cached(for: urlA), newer)
+        XCTAssertEqual(cache.cached(for: urlA), known(newer))
+        XCTAssertEqual(cache.validators(for: urlA)?.fingerprint, "bytes=2 fnv1a64=" + FileDocumentCache.key(for: "[]"), "the same FNV-1a as the file names")
 
         // No temporary files are left behind.
         let files = try FileManager.default.contentsOfDirectory(atPath: path("cache/appdata")).sorted()
@@ -487,6 +498,11 @@ final class StateStoreTests: XCTestCase {
         cache.store(CachedDocument(body: Array("[1]".utf8), etag: "e", lastModified: nil, fetchedAt: 1), for: url)
         try Data("[2]".utf8).write(to: URL(fileURLWithPath: cache.bodyPath(for: url)))
         XCTAssertNil(cache.cached(for: url), "a body that does not match its meta is a miss, not a wrong etag")
+        // The validators read the meta alone: a body of another size is a miss there too (the
+        // same size with other bytes is caught when the body is read, above).
+        XCTAssertNotNil(cache.validators(for: url))
+        try Data("[22]".utf8).write(to: URL(fileURLWithPath: cache.bodyPath(for: url)))
+        XCTAssertNil(cache.validators(for: url))
     }
 
     func testCacheWriteFailureIsReported() throws {

@@ -112,12 +112,69 @@ final class DocumentLoaderTests: XCTestCase {
         XCTAssertTrue(prepared.saved.isEmpty)
     }
 
-    func testRemoteDocumentsAreNeverPrepared() throws {
-        let f = FakeFetcher([.success(FetchResponse(status: 200, body: body))])
+    func testADownloadIsPreparedAndOpenedWhenTheServerSaysItIsUnchangedOrIsAway() throws {
+        let cache = CountingCache()
         let prepared = FakePrepared()
-        _ = try DocumentLoader.load(source: url, fetcher: f, cache: MemoryCache(), prepared: prepared, options: ReadOptions(), now: when).0.get()
-        XCTAssertEqual(prepared.asked, 0, "an http(s) source is revalidated with the server instead")
-        XCTAssertTrue(prepared.saved.isEmpty)
+        let f = FakeFetcher([.success(FetchResponse(status: 200, body: body, etag: "\"v1\"", lastModified: nil))])
+        var later: [@Sendable () -> Void] = []
+        _ = try DocumentLoader.load(source: url, fetcher: f, cache: cache, prepared: prepared, options: ReadOptions(), now: when, later: { later.append($0) }).0.get()
+        for work in later { work() }
+        let fingerprint = CachedValidators.fingerprint(body)
+        XCTAssertEqual(prepared.saved.keys.sorted(), ["\(url) \(fingerprint)"], "named by the saved body")
+
+        // 304: the copy, the saved body neither read nor checksummed.
+        cache.bodyReads = 0
+        f.responses = [.success(FetchResponse(status: 304, body: []))]
+        var logged: [String] = []
+        let (r, note) = DocumentLoader.load(source: url, fetcher: f, cache: cache, prepared: prepared, options: ReadOptions(), now: when, log: { logged.append($0) })
+        XCTAssertEqual(try r.get().data.tours.count, 2)
+        XCTAssertNil(note)
+        XCTAssertEqual(f.requests.last?.etag, "\"v1\"")
+        XCTAssertEqual(cache.bodyReads, 0)
+        XCTAssertEqual(logged, ["museum data \(url): opened the copy prepared from the saved download"])
+
+        // Offline: the copy too, and the note says it is the saved one.
+        f.responses = [.failure(.unreachable(url: url, reason: "Could not resolve host"))]
+        let (r2, note2) = DocumentLoader.load(source: url, fetcher: f, cache: cache, prepared: prepared, options: ReadOptions(), now: when)
+        XCTAssertEqual(try r2.get().data.tours.count, 2)
+        XCTAssertTrue(try XCTUnwrap(note2).text(UIFixtures.catalog.strings(for: .english)).hasPrefix("Offline: using the copy saved"))
+        XCTAssertEqual(cache.bodyReads, 0)
+
+        // A 304 with no copy prepared (another program, a cleared cache): the saved body is
+        // parsed and prepared under its own fingerprint.
+        prepared.saved.removeAll()
+        f.responses = [.success(FetchResponse(status: 304, body: []))]
+        _ = try DocumentLoader.load(source: url, fetcher: f, cache: cache, prepared: prepared, options: ReadOptions(), now: when).0.get()
+        XCTAssertEqual(cache.bodyReads, 1)
+        XCTAssertEqual(prepared.saved.keys.sorted(), ["\(url) \(fingerprint)"])
+    }
+
+    func testAChangedDownloadIsParsedNotTheCopy() throws {
+        let cache = CountingCache()
+        let prepared = FakePrepared()
+        let f = FakeFetcher([.success(FetchResponse(status: 200, body: body, etag: "\"v1\"", lastModified: nil))])
+        _ = try DocumentLoader.load(source: url, fetcher: f, cache: cache, prepared: prepared, options: ReadOptions(), now: when).0.get()
+        var changed = body
+        let at = try XCTUnwrap(changed.firstIndex(of: UInt8(ascii: "{")))
+        changed.insert(contentsOf: Array(" ".utf8), at: at + 1)
+        f.responses = [.success(FetchResponse(status: 200, body: changed, etag: "\"v2\"", lastModified: nil))]
+        _ = try DocumentLoader.load(source: url, fetcher: f, cache: cache, prepared: prepared, options: ReadOptions(), now: when).0.get()
+        XCTAssertEqual(prepared.opened, 0, "a 200 is always parsed")
+        XCTAssertEqual(Set(prepared.saved.keys), ["\(url) \(CachedValidators.fingerprint(body))", "\(url) \(CachedValidators.fingerprint(changed))"])
+    }
+}
+
+/// A cache in memory that counts how often a body is read, and answers validators without it.
+private final class CountingCache: DocumentCaching, @unchecked Sendable {
+    var docs: [String: CachedDocument] = [:]
+    var bodyReads = 0
+    func cached(for url: String) -> CachedDocument? {
+        bodyReads += 1
+        return docs[url]
+    }
+    func store(_ doc: CachedDocument, for url: String) { docs[url] = doc }
+    func validators(for url: String) -> CachedValidators? {
+        docs[url].map { CachedValidators(etag: $0.etag, lastModified: $0.lastModified, fetchedAt: $0.fetchedAt, fingerprint: CachedValidators.fingerprint($0.body)) }
     }
 }
 
@@ -125,11 +182,17 @@ final class DocumentLoaderTests: XCTestCase {
 private final class FakePrepared: PreparedCopying, @unchecked Sendable {
     var generation = 1
     var saved: [String: AppData] = [:]
-    var asked = 0
+    var opened = 0
     func ticket(for source: String, options: ReadOptions) -> PreparedTicket? {
-        asked += 1
-        return PreparedTicket(source: source, identity: "\(source)#\(generation)")
+        PreparedTicket(source: source, identity: "\(source)#\(generation)")
     }
-    func open(_ ticket: PreparedTicket) -> AppData? { saved[ticket.identity] }
+    func ticket(forRemote url: String, fingerprint: String, options: ReadOptions) -> PreparedTicket? {
+        PreparedTicket(source: url, identity: "\(url) \(fingerprint)")
+    }
+    func open(_ ticket: PreparedTicket) -> AppData? {
+        guard let app = saved[ticket.identity] else { return nil }
+        opened += 1
+        return app
+    }
     func save(_ app: AppData, for ticket: PreparedTicket) { saved[ticket.identity] = app }
 }

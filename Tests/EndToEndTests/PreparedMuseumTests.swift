@@ -5,6 +5,13 @@ import XCTest
 /// appData changed, even to a file of the same size and modification time (as `rsync -t`
 /// or a restored backup leaves it).
 final class PreparedMuseumTests: EndToEndTestCase {
+    private var portFile: URL?
+
+    override func tearDown() {
+        if let portFile { _ = try? Shell.run([Repo.root.path + "/scripts/test-nginx.sh", "stop", portFile.path]) }
+        super.tearDown()
+    }
+
     /// SampleData with its own appData.json (dated a minute back: a file being edited right
     /// now is not prepared) and everything else linked.
     private func museumCopy(in home: URL) throws -> URL {
@@ -20,9 +27,57 @@ final class PreparedMuseumTests: EndToEndTestCase {
         return data
     }
 
-    private func openedCopyLines(_ home: URL) -> Int {
+    private func openedCopyLines(_ home: URL, _ what: String = "this file") -> Int {
         let log = (try? String(contentsOf: home.appendingPathComponent("state/docent/docent.log"), encoding: .utf8)) ?? ""
-        return log.components(separatedBy: "opened the copy prepared from this file").count - 1
+        return log.components(separatedBy: "opened the copy prepared from \(what)").count - 1
+    }
+
+    /// The status codes nginx answered for the appData, in order.
+    private func appDataStatuses() -> [String] {
+        guard let portFile, let dir = try? String(contentsOf: URL(fileURLWithPath: portFile.path + ".nginx-dir"), encoding: .utf8),
+            let text = try? String(contentsOfFile: dir.trimmingCharacters(in: .whitespacesAndNewlines) + "/requests.log", encoding: .utf8)
+        else { return [] }
+        return text.split(separator: "\n").filter { $0.contains("GET /museum/appData.json") }.compactMap {
+            $0.split(separator: " ").first { $0.count == 3 && $0.allSatisfy(\.isNumber) }.map(String.init)
+        }
+    }
+
+    /// A museum on a web server (the AIC app's way): the first start downloads and prepares;
+    /// the next, told 304 by the server, opens the copy; offline, the copy too, with the note.
+    func testADownloadedMuseumOpensItsCopyWhenTheServerSaysUnchangedAndOffline() throws {
+        let home = try makeTemporaryDirectory()
+        let root = try makeTemporaryDirectory()
+        _ = try museumCopy(in: root)
+        let port = root.appendingPathComponent("port")
+        let r = try Shell.run([Repo.root.path + "/scripts/test-nginx.sh", "start", root.path, port.path])
+        guard r.status == 0, let p = try? String(contentsOf: port, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) else {
+            throw E2EError("could not start nginx: \(r.stderr)")
+        }
+        portFile = port
+        let url = "http://127.0.0.1:\(p)/museum/appData.json"
+        let title = try SampleData.firstFeaturedTour().title
+
+        let first = try start(command: TmuxSession.guideCommand(data: url), home: home)
+        try dismissFirstRun(first)
+        try first.sendKeys("q")
+        try first.waitFor("EXIT_STATUS=0")
+        XCTAssertEqual(appDataStatuses(), ["200"])
+        XCTAssertEqual(openedCopyLines(home, "the saved download"), 0)
+
+        let second = try start(command: TmuxSession.guideCommand(data: url), home: home)
+        XCTAssertTrue(ScreenText.flattened(try waitForHome(second, language: "en")).contains(title))
+        XCTAssertEqual(appDataStatuses(), ["200", "304"])
+        XCTAssertEqual(openedCopyLines(home, "the saved download"), 1)
+        try second.sendKeys("q")
+        try second.waitFor("EXIT_STATUS=0")
+
+        _ = try Shell.run([Repo.root.path + "/scripts/test-nginx.sh", "stop", port.path])
+        portFile = nil
+        let third = try start(command: TmuxSession.guideCommand(data: url), home: home)
+        try third.waitFor(title, try UIStrings.prefix("en", "banner.offlineCopy"))
+        XCTAssertEqual(openedCopyLines(home, "the saved download"), 2)
+        try third.sendKeys("q")
+        try third.waitFor("EXIT_STATUS=0")
     }
 
     func testTheSecondStartOpensThePreparedCopyUntilTheFileChanges() throws {

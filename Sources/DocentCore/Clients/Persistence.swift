@@ -14,12 +14,42 @@ public struct CachedDocument: Equatable, Sendable {
     public var lastModified: String?
     /// When it was fetched (seconds since 1970), for the "offline copy from …" note.
     public var fetchedAt: Double
+    /// `CachedValidators.fingerprint(body)` when the cache already knows it (nil: work it out).
+    public var fingerprint: String?
 
-    public init(body: [UInt8], etag: String?, lastModified: String?, fetchedAt: Double) {
+    public init(body: [UInt8], etag: String?, lastModified: String?, fetchedAt: Double, fingerprint: String? = nil) {
         self.body = body
         self.etag = etag
         self.lastModified = lastModified
         self.fetchedAt = fetchedAt
+        self.fingerprint = fingerprint
+    }
+}
+
+/// A cached copy without its body: what revalidating it needs, and what names its bytes for a
+/// prepared copy (`fingerprint`: its size and checksum).
+public struct CachedValidators: Equatable, Sendable {
+    public var etag: String?
+    public var lastModified: String?
+    public var fetchedAt: Double
+    public var fingerprint: String
+
+    public init(etag: String?, lastModified: String?, fetchedAt: Double, fingerprint: String) {
+        self.etag = etag
+        self.lastModified = lastModified
+        self.fetchedAt = fetchedAt
+        self.fingerprint = fingerprint
+    }
+
+    /// "bytes=<count> fnv1a64=<16 hex digits>" of a body.
+    public static func fingerprint(_ body: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in body {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        let digits = String(hash, radix: 16)
+        return "bytes=\(body.count) fnv1a64=" + String(repeating: "0", count: 16 - digits.count) + digits
     }
 }
 
@@ -27,6 +57,16 @@ public struct CachedDocument: Equatable, Sendable {
 public protocol DocumentCaching: Sendable {
     func cached(for url: String) -> CachedDocument?
     func store(_ doc: CachedDocument, for url: String)
+    /// The validators of the copy for `url`, without reading its body.
+    func validators(for url: String) -> CachedValidators?
+}
+
+extension DocumentCaching {
+    /// Worked out from the whole copy (a cache that keeps them apart answers without the body).
+    public func validators(for url: String) -> CachedValidators? {
+        guard let c = cached(for: url) else { return nil }
+        return CachedValidators(etag: c.etag, lastModified: c.lastModified, fetchedAt: c.fetchedAt, fingerprint: c.fingerprint ?? CachedValidators.fingerprint(c.body))
+    }
 }
 
 /// Which copy of a local appData a prepared museum must have been made from: the program, the
@@ -41,11 +81,13 @@ public struct PreparedTicket: Hashable, Sendable {
     }
 }
 
-/// Prepared copies of museums read from local files (issue 14): a second start of the same
+/// Prepared copies of museums (issue 14), read from local files or saved downloads: a second start of the same
 /// document opens the copy instead of parsing the appData, and never when the file changed.
 public protocol PreparedCopying: Sendable {
     /// The ticket for `source` as it is now; nil when it is not a local file or cannot be examined.
     func ticket(for source: String, options: ReadOptions) -> PreparedTicket?
+    /// The ticket for a downloaded appData whose saved body has `fingerprint`.
+    func ticket(forRemote url: String, fingerprint: String, options: ReadOptions) -> PreparedTicket?
     /// The museum prepared for exactly this ticket, or nil (none, stale, damaged).
     func open(_ ticket: PreparedTicket) -> AppData?
     /// Keeps `app`, read under `ticket`, for the next start (best effort, after the museum is
