@@ -12,6 +12,9 @@ public enum JSON: Sendable, Equatable {
     /// A number that is not representable (overflowing integer or non-finite double), as written.
     case bigNumber(String)
     case string(String)
+    /// A long string left in the document's bytes until read (`JSONParser.parse(_:deferring:)`):
+    /// already checked (its escapes and its UTF-8), so reading it cannot fail.
+    case rawString(JSONRawString)
     case array([JSON])
     case object(JSONObject)
 
@@ -33,6 +36,7 @@ public enum JSON: Sendable, Equatable {
 
     public var stringValue: String? {
         if case .string(let s) = self { return s }
+        if case .rawString(let r) = self { return r.string }
         return nil
     }
 
@@ -44,7 +48,7 @@ public enum JSON: Sendable, Equatable {
         case .null: return "null"
         case .bool: return "a boolean"
         case .integer, .double, .bigNumber: return "a number"
-        case .string: return "a string"
+        case .string, .rawString: return "a string"
         case .array: return "an array"
         case .object: return "an object"
         }

@@ -26,6 +26,33 @@ public struct JSONError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
+/// A document's bytes, shared by the strings left in them (`JSON.rawString`).
+public final class JSONBytes: @unchecked Sendable {
+    public let array: [UInt8]
+    public init(_ array: consuming [UInt8]) { self.array = array }
+}
+
+/// A string still in the document's bytes: read (unescaped, exactly as the parser would have)
+/// when `string` is asked for. Its escapes and UTF-8 were checked when it was parsed.
+public struct JSONRawString: Sendable, Equatable {
+    public let owner: JSONBytes
+    public let start: Int
+    public let count: Int
+    public let escaped: Bool
+
+    public var string: String {
+        owner.array.withUnsafeBufferPointer { buf in
+            let slice = UnsafeBufferPointer(rebasing: buf[start..<start + count])
+            if !escaped { return String(decoding: slice, as: UTF8.self) }
+            var cursor = Cursor(buf: buf, maxDepth: 1)
+            cursor.i = start - 1
+            return (try? cursor.string()) ?? String(decoding: slice, as: UTF8.self)
+        }
+    }
+
+    public static func == (a: JSONRawString, b: JSONRawString) -> Bool { a.string == b.string }
+}
+
 /// A fast, strict-enough JSON reader over bytes. It accepts a leading UTF-8 byte-order mark,
 /// raw tabs and line breaks inside strings (real CMS exports contain them), and refuses
 /// nesting deeper than `maxDepth` instead of overflowing the stack.
@@ -39,6 +66,23 @@ public struct JSONParser {
             return try p.document()
         }
     }
+
+    /// Parses `bytes` as one JSON document, leaving the values of the fields named in
+    /// `deferring` that are long strings (at least `deferMinimum` bytes) in `bytes` as
+    /// `.rawString`: checked as they are read, so a bad escape or invalid UTF-8 is the same
+    /// error at the same place as without deferring, but decoded only when asked for.
+    /// Transcripts are most of a large museum's bytes and only the player reads them.
+    public static func parse(_ bytes: JSONBytes, deferring: [String], maxDepth: Int = defaultMaxDepth) throws(JSONError) -> JSON {
+        try bytes.array.withUnsafeBufferPointer { (buf) throws(JSONError) -> JSON in
+            var p = Cursor(buf: buf, maxDepth: maxDepth)
+            p.owner = bytes
+            p.deferred = deferring
+            return try p.document()
+        }
+    }
+
+    /// Deferred strings shorter than this are decoded at once (a few bytes cost less decoded).
+    public static let deferMinimum = 256
 
     /// True if the document starts with a UTF-8 byte-order mark (reported, then ignored).
     public static func hasBOM(_ bytes: [UInt8]) -> Bool {
@@ -59,6 +103,9 @@ private struct Cursor {
     var interner = StringInterner()
     /// The bytes of a string with escapes, unescaped (reused from string to string).
     let unescaped = ScratchBytes()
+    /// Set when strings may stay in the document (`parse(_:deferring:)`).
+    var owner: JSONBytes?
+    var deferred: [String] = []
 
     init(buf: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.buf = buf
@@ -153,7 +200,12 @@ private struct Cursor {
             guard buf[i] == UInt8(ascii: ":") else { throw error(.unexpected("\(describe(buf[i])) where ':' was expected")) }
             i += 1
             skipSpace()
-            let v = try value()
+            let v: JSON
+            if let owner, i < buf.count, buf[i] == UInt8(ascii: "\""), deferred.contains(key), let raw = rawString(owner) {
+                v = .rawString(raw)
+            } else {
+                v = try value()
+            }
             fieldStack.push((key, v))
             skipSpace()
             guard i < buf.count else { throw error(.truncated) }
@@ -299,6 +351,78 @@ private struct Cursor {
             i = j
         }
         throw error(.truncated)
+    }
+
+    /// The string token at `i` left in the bytes, if it is long enough and well formed; nil
+    /// (and `i` unmoved) otherwise, so `string()` reads it and reports any fault as always.
+    mutating func rawString(_ owner: JSONBytes) -> JSONRawString? {
+        let base = buf.baseAddress!
+        let n = buf.count
+        let start = i + 1
+        var j = start
+        var escaped = false
+        while true {
+            // Eight bytes at a time up to a quote, a backslash or a non-ASCII byte.
+            while j + 8 <= n {
+                let w = UInt64(littleEndian: UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self))
+                let q = w ^ 0x2222_2222_2222_2222
+                let b = w ^ 0x5C5C_5C5C_5C5C_5C5C
+                let stops = (((q &- 0x0101_0101_0101_0101) & ~q) | ((b &- 0x0101_0101_0101_0101) & ~b) | w) & 0x8080_8080_8080_8080
+                if stops != 0 {
+                    j += stops.trailingZeroBitCount >> 3
+                    break
+                }
+                j += 8
+            }
+            guard j < n else { return nil }
+            let c = base[j]
+            if c == UInt8(ascii: "\"") { break }
+            if c == UInt8(ascii: "\\") {
+                guard j + 1 < n else { return nil }
+                switch base[j + 1] {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
+                    UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    j += 2
+                case UInt8(ascii: "u"):
+                    guard j + 6 <= n, Self.isHex(base[j + 2]), Self.isHex(base[j + 3]), Self.isHex(base[j + 4]), Self.isHex(base[j + 5]) else { return nil }
+                    j += 6
+                default: return nil
+                }
+                escaped = true
+            } else if c >= 0x80 {
+                guard let length = Self.utf8Sequence(base, j, n) else { return nil }
+                j += length
+            } else {
+                j += 1
+            }
+        }
+        let count = j - start
+        guard count >= JSONParser.deferMinimum else { return nil }
+        i = j + 1
+        return JSONRawString(owner: owner, start: start, count: count, escaped: escaped)
+    }
+
+    @inline(__always) static func isHex(_ c: UInt8) -> Bool {
+        (c >= 0x30 && c <= 0x39) || (c | 0x20 >= 0x61 && c | 0x20 <= 0x66)
+    }
+
+    /// The length of the well-formed UTF-8 sequence at `j` (Unicode table 3-7: no overlong
+    /// forms, no surrogates, nothing past U+10FFFF), or nil.
+    static func utf8Sequence(_ base: UnsafePointer<UInt8>, _ j: Int, _ n: Int) -> Int? {
+        let c0 = base[j]
+        @inline(__always) func cont(_ k: Int, _ low: UInt8 = 0x80, _ high: UInt8 = 0xBF) -> Bool {
+            j + k < n && base[j + k] >= low && base[j + k] <= high
+        }
+        switch c0 {
+        case 0xC2...0xDF: return cont(1) ? 2 : nil
+        case 0xE0: return cont(1, 0xA0) && cont(2) ? 3 : nil
+        case 0xED: return cont(1, 0x80, 0x9F) && cont(2) ? 3 : nil
+        case 0xE1...0xEF: return cont(1) && cont(2) ? 3 : nil
+        case 0xF0: return cont(1, 0x90) && cont(2) && cont(3) ? 4 : nil
+        case 0xF4: return cont(1, 0x80, 0x8F) && cont(2) && cont(3) ? 4 : nil
+        case 0xF1...0xF3: return cont(1) && cont(2) && cont(3) ? 4 : nil
+        default: return nil
+        }
     }
 
     func makeString(_ slice: UnsafeBufferPointer<UInt8>, ascii: Bool) -> String? {

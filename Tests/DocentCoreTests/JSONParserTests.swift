@@ -93,4 +93,77 @@ final class JSONParserTests: XCTestCase {
         XCTAssertEqual(e?.line, 2)
         XCTAssertEqual(e?.column, 11)
     }
+    // MARK: Deferred strings (issue 14)
+
+    /// What a document becomes: its tree with every deferred string read, or its error.
+    private enum Outcome: Equatable {
+        case value(JSON)
+        case error(JSONError)
+    }
+
+    private static func materialised(_ v: JSON) -> JSON {
+        switch v {
+        case .rawString(let r): return .string(r.string)
+        case .array(let a): return .array(a.map(materialised))
+        case .object(let o): return .object(JSONObject(o.fields.map { ($0.key, materialised($0.value)) }))
+        default: return v
+        }
+    }
+
+    private func outcomes(_ bytes: [UInt8]) -> (plain: Outcome, deferred: Outcome) {
+        let plain: Outcome
+        do { plain = .value(try JSONParser.parse(bytes)) } catch { plain = .error(error) }
+        let deferred: Outcome
+        do { deferred = .value(Self.materialised(try JSONParser.parse(JSONBytes(bytes), deferring: ["t"]))) } catch { deferred = .error(error) }
+        return (plain, deferred)
+    }
+
+    func testALongStringOfANamedFieldStaysInTheBytesUntilRead() throws {
+        let long = String(repeating: #"Water lilies, \"Nymphéas\" 🌸\\n "#, count: 20)
+        let doc = Array(#"{"t": "\#(long)", "u": "\#(long)", "a": [{"t": "short"}, {"t": "\#(long)"}]}"#.utf8)
+        let tree = try JSONParser.parse(JSONBytes(doc), deferring: ["t"])
+        guard case .rawString(let raw)? = tree["t"] else { return XCTFail("not deferred: \(String(describing: tree["t"]))") }
+        XCTAssertTrue(raw.escaped)
+        XCTAssertEqual(raw.string, try JSONParser.parse(doc)["t"]?.stringValue)
+        XCTAssertTrue(raw.string.hasPrefix("Water lilies, \"Nymphéas\" 🌸\\n "))
+        XCTAssertEqual(tree["t"]?.kindName, "a string")
+        guard case .string? = tree["u"] else { return XCTFail("another field was deferred") }
+        guard case .string("short")? = tree["a"]?.arrayValue?[0]["t"] else { return XCTFail("a short string was deferred") }
+        guard case .rawString? = tree["a"]?.arrayValue?[1]["t"] else { return XCTFail("a nested one was not deferred") }
+        let (plain, deferred) = outcomes(doc)
+        XCTAssertEqual(plain, deferred)
+    }
+
+    /// Every fault inside a string that would be deferred is the same error, at the same
+    /// place, as without deferring; every well-formed one reads the same.
+    func testDeferredStringsReadAndFailExactlyAsParsedOnes() {
+        let pad = String(repeating: "abcdefgh", count: 40)
+        let insides: [[UInt8]] = [
+            Array("plain \(pad)".utf8),
+            Array("é ü 中文 한국어 🎨 \(pad)".utf8),
+            Array(#"\" \\ \/ \b \f \n \r \t \u00e9 \ud83c\udfa8 \u4e2d \#(pad)"#.utf8),
+            Array(#"lone \ud800 and \udc00 and \ud800\u0041 \#(pad)"#.utf8),
+            Array(#"escaped \t and raw "#.utf8) + [0x09, 0x0A, 0x01] + Array(pad.utf8),
+            Array(#"bad escape \x \#(pad)"#.utf8),
+            Array(#"bad hex \u12G4 \#(pad)"#.utf8),
+            Array(#"short hex \u12"#.utf8),
+            Array(pad.utf8) + [0xC0, 0x80],  // overlong
+            Array(pad.utf8) + [0xED, 0xA0, 0x80],  // an encoded surrogate
+            Array(pad.utf8) + [0xF4, 0x90, 0x80, 0x80],  // past U+10FFFF
+            Array(pad.utf8) + [0xE4, 0xB8],  // cut short
+            Array(pad.utf8) + [0x80],  // a lone continuation byte
+            Array(pad.utf8) + [0xFF],
+            Array(pad.utf8) + Array(#"\"#.utf8),
+        ]
+        var failures = 0
+        for (k, inside) in insides.enumerated() {
+            for tail in [Array(#"", "x": 1}"#.utf8), [], Array(#"""#.utf8)] {
+                let doc = Array(#"{"n": 1, "t": ""#.utf8) + inside + tail
+                let (plain, deferred) = outcomes(doc)
+                XCTAssertEqual(plain, deferred, "case \(k), tail \(String(decoding: tail, as: UTF8.self))")
+                if case .error = plain { failures += 1 }
+            }
+        }
+        XCTAssertGreaterThan(failures, 20, "the faulty cases did fail")
+    }
 }

@@ -30,10 +30,13 @@ public struct ReadOptions: Sendable {
 /// Reads every appData dialect (v1, v2, newer CMS) into one `AppData`. Each record is read on
 /// its own; a bad record is dropped and reported, never repaired silently, never fatal.
 public enum AppDataReader {
+    /// Fields whose long string values are left in the document's bytes until read.
+    static let deferredFields = ["audio_transcript"]
+
     /// Parses bytes fetched from `source` (a path or URL; relative URLs resolve against it).
-    /// The bytes are released once parsed (when the caller hands them over with `consume`
-    /// or does not use them again), so a large document is never held twice over with its
-    /// models.
+    /// The bytes are taken over (`consume`): long transcripts are left in them, checked but
+    /// not decoded, until the player reads one, so they are kept as long as the museum is;
+    /// nothing else is, and a large document is never held twice over with its models.
     /// `handOff` receives the parsed tree after reading, so a caller in a hurry can let it go
     /// later (freeing a large tree object by object takes a while) rather than before it gets
     /// the museum.
@@ -43,11 +46,11 @@ public enum AppDataReader {
         let bom = JSONParser.hasBOM(bytes)
         let json: JSON
         do {
-            json = try JSONParser.parse(bytes)
+            // Transcripts stay in the bytes until the player reads one (checked as parsed).
+            json = try JSONParser.parse(JSONBytes(bytes), deferring: deferredFields)
         } catch {
             return .failure(.notJSON(error))
         }
-        bytes = []
         let result = read(json, source: source, options: options, hadBOM: bom)
         handOff?(json)
         return result

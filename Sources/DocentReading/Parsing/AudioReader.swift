@@ -19,7 +19,7 @@ enum AudioReader {
             let trackTitle = r.string("track_title", .title)
             let englishTrack = trackTitle.isEmpty ? title : trackTitle
             let english = AudioVersion(
-                language: .english, url: url, transcript: r.string("audio_transcript", .plain), trackTitle: englishTrack)
+                language: .english, url: url, transcriptText: r.text("audio_transcript", .plain), trackTitle: englishTrack)
             if r.isMissing("translations") {
                 ctx.note(e.path, id: sid, "no translations array (the AIC app would crash); English only")
             }
@@ -32,7 +32,7 @@ enum AudioReader {
                 guard let u = ctx.url(raw, path: t.path, field: "audio_file_url", id: sid) else { return }
                 let tt = t.string("track_title", .title)
                 translations[lang] = AudioVersion(
-                    language: lang, url: u, transcript: t.string("audio_transcript", .plain),
+                    language: lang, url: u, transcriptText: t.text("audio_transcript", .plain),
                     trackTitle: tt.isEmpty ? englishTrack : tt)
             }
             if out[id] != nil {

@@ -64,14 +64,24 @@ public struct FieldReader {
 
     /// The cleaned text, or "" when absent, null or not text.
     public func string(_ key: String, _ options: TextCleaner.Options = .plain) -> String {
-        guard case .string(let s)? = self[key] else { return "" }
+        guard let s = rawString(key) else { return "" }
         return TextCleaner.clean(s, options)
     }
 
     /// The raw (uncleaned) string, or nil.
     public func rawString(_ key: String) -> String? {
-        guard case .string(let s)? = self[key] else { return nil }
-        return s
+        switch self[key] {
+        case .string(let s)?: return s
+        case .rawString(let r)?: return r.string
+        default: return nil
+        }
+    }
+
+    /// `string(key, options)`, left in the document until read when the parser left it there
+    /// (a long transcript: `JSONParser.parse(_:deferring:)`).
+    func text(_ key: String, _ options: TextCleaner.Options = .plain) -> DeferredText {
+        if case .rawString(let r)? = self[key] { return DeferredText(r, cleaning: options) }
+        return DeferredText(string(key, options))
     }
 
     // MARK: booleans

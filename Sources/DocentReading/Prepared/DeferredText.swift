@@ -21,13 +21,17 @@ public final class SharedBytes: @unchecked Sendable {
     deinit { release?() }
 }
 
-/// A text that may still be bytes in a prepared copy: turned into a `String` only when read.
+/// A text that may still be bytes (in a prepared copy, or in the appData as parsed): turned
+/// into a `String` only when read.
 /// Transcripts are most of a large museum's bytes and only the player reads them, one at a
 /// time, so a museum opened from its copy leaves them where they are.
 struct DeferredText: Hashable, @unchecked Sendable {
     private enum Storage {
         case text(String)
+        /// Cleaned text in a prepared copy.
         case bytes(SharedBytes, start: Int, count: Int)
+        /// A JSON string still in the appData's bytes, cleaned when read.
+        case json(JSONRawString, TextCleaner.Options)
     }
 
     private let storage: Storage
@@ -36,12 +40,16 @@ struct DeferredText: Hashable, @unchecked Sendable {
 
     init(_ owner: SharedBytes, start: Int, count: Int) { storage = .bytes(owner, start: start, count: count) }
 
+    init(_ raw: JSONRawString, cleaning options: TextCleaner.Options) { storage = .json(raw, options) }
+
     var string: String {
         switch storage {
         case .text(let s): return s
         case .bytes(let owner, let start, let count):
             // Invalid UTF-8 (a damaged copy) is repaired, never trusted.
             return String(decoding: UnsafeRawBufferPointer(rebasing: owner.bytes[start..<start + count]), as: UTF8.self)
+        case .json(let raw, let options):
+            return TextCleaner.clean(raw.string, options)
         }
     }
 

@@ -29,6 +29,7 @@ public enum PulseWire {
         case .double(let d): out += Array((d.isFinite ? "\(d)" : "null").utf8)
         case .bigNumber: out += Array("null".utf8)
         case .string(let s): writeString(s, &out)
+        case .rawString(let r): writeString(r.string, &out)
         case .array(let a):
             out.append(UInt8(ascii: "["))
             for (i, v) in a.enumerated() {
