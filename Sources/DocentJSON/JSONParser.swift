@@ -378,17 +378,22 @@ private struct Cursor {
             let c = base[j]
             if c == UInt8(ascii: "\"") { break }
             if c == UInt8(ascii: "\\") {
-                guard j + 1 < n else { return nil }
-                switch base[j + 1] {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
-                    UInt8(ascii: "r"), UInt8(ascii: "t"):
-                    j += 2
-                case UInt8(ascii: "u"):
-                    guard j + 6 <= n, Self.isHex(base[j + 2]), Self.isHex(base[j + 3]), Self.isHex(base[j + 4]), Self.isHex(base[j + 5]) else { return nil }
-                    j += 6
-                default: return nil
-                }
                 escaped = true
+                // Escapes often come in runs (text exported with every non-ASCII character
+                // as \uXXXX): checked one after another without going back to the scan.
+                repeat {
+                    guard j + 1 < n else { return nil }
+                    switch base[j + 1] {
+                    case UInt8(ascii: "u"):
+                        guard j + 6 <= n, Self.isHex(base[j + 2]), Self.isHex(base[j + 3]), Self.isHex(base[j + 4]), Self.isHex(base[j + 5])
+                        else { return nil }
+                        j += 6
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
+                        UInt8(ascii: "r"), UInt8(ascii: "t"):
+                        j += 2
+                    default: return nil
+                    }
+                } while j < n && base[j] == UInt8(ascii: "\\")
             } else if c >= 0x80 {
                 guard let length = Self.utf8Sequence(base, j, n) else { return nil }
                 j += length
@@ -402,8 +407,12 @@ private struct Cursor {
         return JSONRawString(owner: owner, start: start, count: count, escaped: escaped)
     }
 
+    /// 0-9, A-F, a-f, from two 64-bit masks (no branches).
     @inline(__always) static func isHex(_ c: UInt8) -> Bool {
-        (c >= 0x30 && c <= 0x39) || (c | 0x20 >= 0x61 && c | 0x20 <= 0x66)
+        let low: UInt64 = 0x03FF_0000_0000_0000  // 48...57
+        let high: UInt64 = 0x0000_007E_0000_007E  // 65...70 and 97...102
+        let word = c < 64 ? low : (c < 128 ? high : 0)
+        return (word >> UInt64(c & 63)) & 1 == 1
     }
 
     /// The length of the well-formed UTF-8 sequence at `j` (Unicode table 3-7: no overlong

@@ -156,17 +156,24 @@ case "split":
     let t2 = monotonicSeconds()
     print(String(format: "parse=%.4f build=%.4f ", t1 - t0, t2 - t1) + "rss_after_parse=\(rssParse) peak_rss=\(peakRSSBytes())")
 case "prepared":
-    // The prepared copy (issue 14): encode once, then time opening it (decode) against the parse.
-    guard argv.count > 2, let bytes = readFile(argv[2]) else { fail("usage: docent-bench prepared FILE") }
+    // The prepared copy (issue 14): encode once, then time opening it (the fastest of N
+    // decodes of the same bytes, as the guide maps them) against the parse.
+    guard argv.count > 2, let bytes = readFile(argv[2]) else { fail("usage: docent-bench prepared FILE [N]") }
     let t0 = monotonicSeconds()
     guard case .success(let app) = AppDataReader.read(bytes, source: argv[2]) else { fail("cannot read \(argv[2])") }
     let t1 = monotonicSeconds()
     let copy = PreparedMuseum.encode(app, identity: "bench")
     let t2 = monotonicSeconds()
-    guard let back = PreparedMuseum.decode(copy, identity: "bench") else { fail("the prepared copy did not decode") }
-    let t3 = monotonicSeconds()
-    for _ in 1..<(Int(argv.count > 3 ? argv[3] : "1") ?? 1) { _ = PreparedMuseum.decode(copy, identity: "bench") }
-    print(String(format: "read=%.4f encode=%.4f decode=%.4f ", t1 - t0, t2 - t1, t3 - t2) + "bytes=\(copy.count) same=\(back == app)")
+    let shared = SharedBytes(copying: copy)
+    var best = Double.infinity
+    var same = false
+    for k in 0..<max(1, Int(argv.count > 3 ? argv[3] : "3") ?? 3) {
+        let s = monotonicSeconds()
+        guard let back = PreparedMuseum.decode(shared, identity: "bench") else { fail("the prepared copy did not decode") }
+        best = min(best, monotonicSeconds() - s)
+        if k == 0 { same = back == app }
+    }
+    print(String(format: "read=%.4f encode=%.4f decode=%.4f ", t1 - t0, t2 - t1, best) + "bytes=\(copy.count) same=\(same)")
 default:
     fail("usage: docent-bench load FILE [--repeat N] | split FILE | prepared FILE")
 }

@@ -68,6 +68,14 @@ struct Guide: ParsableCommand {
         guard let source = data.map(SourceLocation.normalise) ?? cfg.dataSource ?? ResourceLocator.sampleData(environment: env) else {
             throw failure("no museum data: pass --data PATH|URL or set `data` in \(configPath)")
         }
+        // The museum starts loading now, while the rest is set up (issue 14).
+        var options = ReadOptions()
+        options.rewrite = cfg.rewrite
+        let fetcher = CurlFetcher()
+        let documentCache = FileDocumentCache(directory: FileDocumentCache.defaultDirectory(environment: env))
+        let prepared = FilePreparedCopies(directory: FilePreparedCopies.defaultDirectory(environment: env), localPath: CurlFetcher.localPath(of:))
+        let log = GuideLog(path: GuideLog.defaultPath(environment: env))
+        let early = EarlyLoad(source: source, fetcher: fetcher, cache: documentCache, prepared: prepared, options: options, log: log)
 
         // State: a damaged or locked database costs a banner, never the guide.
         var store: SettingsStoring?
@@ -135,13 +143,11 @@ struct Guide: ParsableCommand {
         case .success(let b): backend = b
         case .failure(let e): throw failure(e.description)
         }
-        var options = ReadOptions()
-        options.rewrite = cfg.rewrite
         let audio = LiveAudioEngine(configuration: LiveAudioEngine.Configuration(keptAudioDirectory: LiveAudioEngine.keptAudioDirectory(environment: env)))
         let effects = LiveEffects(
-            fetcher: CurlFetcher(), cache: FileDocumentCache(directory: FileDocumentCache.defaultDirectory(environment: env)),
-            prepared: FilePreparedCopies(directory: FilePreparedCopies.defaultDirectory(environment: env), localPath: CurlFetcher.localPath(of:)),
-            store: store, options: options, audio: audio, environment: env, writesAllowed: stateWritable)
+            fetcher: fetcher, cache: documentCache, prepared: prepared,
+            store: store, options: options, audio: audio, environment: env, writesAllowed: stateWritable, log: log)
+        effects.early = early
         // The first language: --lang or the configuration, else the locale's (LC_ALL,
         // LC_MESSAGES, LANG), else English; a choice saved from an earlier run wins over the
         // locale (not over --lang), as `.launched` applies it.

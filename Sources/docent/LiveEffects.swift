@@ -55,23 +55,16 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
     func run(_ effect: Effect, mailbox: Mailbox) {
         switch effect {
         case .loadDocument(let source):
+            // The first load was started before the terminal and the rest were set up
+            // (`EarlyLoad`); any later one (the kiosk's daily reload) reads afresh.
+            if let early, early.source == source, early.claim() {
+                early.deliver { result, note in self.loaded(result, note: note, mailbox: mailbox) }
+                return
+            }
             background { [self] in
-                // The parsed tree is let go after the museum is posted, not before; the copy
-                // prepared for the next start is written after that.
-                var tree: JSON?
-                var later: [@Sendable () -> Void] = []
-                let (result, note) = DocumentLoader.load(
-                    source: source, fetcher: fetcher, cache: cache, prepared: prepared, options: options, now: Date(), log: { self.log.write($0) },
-                    handOff: { tree = $0 }, later: { later.append($0) })
-                if case .failure(let f) = result { log.write("museum data \(source): \(f.message)") }
-                if case .success(let m) = result {
-                    lock.lock()
-                    diagnostics = m.data.diagnostics
-                    lock.unlock()
+                Self.load(source, fetcher: fetcher, cache: cache, prepared: prepared, options: options, log: log) { result, note in
+                    self.loaded(result, note: note, mailbox: mailbox)
                 }
-                mailbox.post(.documentLoaded(result, note: note))
-                tree = nil
-                for work in later { work() }
             }
         case .persist(let settings):
             guard let store, writesAllowed else { return }
@@ -101,10 +94,40 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
         }
     }
 
+    /// The load started early, if any (see `EarlyLoad`).
+    var early: EarlyLoad?
+
+    private func loaded(_ result: Result<Museum, LoadFailure>, note: Phrase?, mailbox: Mailbox) {
+        if case .success(let m) = result {
+            lock.lock()
+            diagnostics = m.data.diagnostics
+            lock.unlock()
+        }
+        mailbox.post(.documentLoaded(result, note: note))
+    }
+
+    /// Loads `source` and hands the result to `deliver`; then lets the parsed tree go and
+    /// writes the prepared copy for the next start (after the museum is on its way, not before).
+    static func load(
+        _ source: String, fetcher: CurlFetcher, cache: DocumentCaching?, prepared: (any PreparedCopying)?, options: ReadOptions, log: GuideLog,
+        deliver: (Result<Museum, LoadFailure>, Phrase?) -> Void
+    ) {
+        var tree: JSON?
+        var later: [@Sendable () -> Void] = []
+        let (result, note) = DocumentLoader.load(
+            source: source, fetcher: fetcher, cache: cache, prepared: prepared, options: options, now: Date(), log: { log.write($0) },
+            handOff: { tree = $0 }, later: { later.append($0) })
+        if case .failure(let f) = result { log.write("museum data \(source): \(f.message)") }
+        deliver(result, note)
+        tree = nil
+        for work in later { work() }
+    }
+
     /// Writes the settings still pending and waits for running threads, both bounded.
     func shutdown() {
         let deadline = Date().addingTimeInterval(Self.shutdownTimeout)
         writer?.stop(timeout: Self.shutdownTimeout)
+        early?.wait(until: deadline)
         running.lock()
         while runningCount > 0, running.wait(until: deadline) {}
         running.unlock()
@@ -138,5 +161,68 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
         }
         t.stackSize = 4 << 20
         t.start()
+    }
+}
+
+/// The museum's first load, started as soon as the guide knows where the appData is: before
+/// the state database, the sound and the terminal are set up (about 30 ms that the load no
+/// longer waits for). The loop's `.loadDocument` claims it once and gets its result when it
+/// is there; quitting waits for it (and the prepared copy it writes) like any other thread.
+final class EarlyLoad: @unchecked Sendable {
+    let source: String
+    private let condition = NSCondition()
+    private var outcome: (Result<Museum, LoadFailure>, Phrase?)?
+    private var receiver: ((Result<Museum, LoadFailure>, Phrase?) -> Void)?
+    private var claimed = false
+    private var done = false
+
+    init(source: String, fetcher: CurlFetcher, cache: DocumentCaching?, prepared: (any PreparedCopying)?, options: ReadOptions, log: GuideLog) {
+        self.source = source
+        let t = Thread { [self] in
+            LiveEffects.load(source, fetcher: fetcher, cache: cache, prepared: prepared, options: options, log: log) { result, note in
+                condition.lock()
+                if let receiver {
+                    condition.unlock()
+                    receiver(result, note)
+                } else {
+                    outcome = (result, note)
+                    condition.unlock()
+                }
+            }
+            condition.lock()
+            done = true
+            condition.broadcast()
+            condition.unlock()
+        }
+        t.stackSize = 4 << 20
+        t.start()
+    }
+
+    /// True the first time only.
+    func claim() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        if claimed { return false }
+        claimed = true
+        return true
+    }
+
+    /// Hands the result to `receiver`: now if it is there, else from the loading thread.
+    func deliver(_ receiver: @escaping (Result<Museum, LoadFailure>, Phrase?) -> Void) {
+        condition.lock()
+        if let outcome {
+            self.outcome = nil
+            condition.unlock()
+            receiver(outcome.0, outcome.1)
+        } else {
+            self.receiver = receiver
+            condition.unlock()
+        }
+    }
+
+    func wait(until deadline: Date) {
+        condition.lock()
+        while !done, condition.wait(until: deadline) {}
+        condition.unlock()
     }
 }

@@ -273,6 +273,25 @@ final class CurlFetcherTests: XCTestCase {
         XCTAssertTrue(reason.contains("directory"), reason)
     }
 
+    /// A large file is read in two halves side by side: every byte where it belongs, also at
+    /// an odd size and across the middle.
+    func testALargeFileIsReadWholeAndInOrder() throws {
+        let dir = NSTemporaryDirectory() + "docent-curl-large-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let size = (16 << 20) + 12_345
+        var state: UInt64 = 0x1234_5678_9ABC_DEF0
+        let bytes = (0..<size).map { _ -> UInt8 in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+        let path = dir + "/big.json"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let got = try ok(fetcher.fetch(FetchRequest(url: path, maxBytes: 64 << 20)))
+        XCTAssertEqual(got.body.count, size)
+        XCTAssertTrue(got.body == bytes, "the bytes differ")
+    }
+
     func testFileLargerThanMaxBytesIsTooLarge() throws {
         let path = try server.root.appendingPathComponent("big.bin").path
         XCTAssertEqual(failure(fetcher.fetch(FetchRequest(url: path, maxBytes: 100))), .tooLarge(url: path, limit: 100))

@@ -387,9 +387,18 @@ private struct Reader {
         return base[at]
     }
 
-    mutating func varint() throws -> UInt64 {
-        var v: UInt64 = 0
-        var shift: UInt64 = 0
+    /// One byte for most values (ids, counts, string indices under 128); the rest in `varintTail`.
+    @inline(__always) mutating func varint() throws -> UInt64 {
+        guard at < base.count else { throw Damaged() }
+        let b = base[at]
+        at += 1
+        if b < 0x80 { return UInt64(b) }
+        return try varintTail(UInt64(b & 0x7F))
+    }
+
+    mutating func varintTail(_ first: UInt64) throws -> UInt64 {
+        var v = first
+        var shift: UInt64 = 7
         while true {
             let b = try byte()
             guard shift < 64 else { throw Damaged() }
