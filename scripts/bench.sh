@@ -4,7 +4,8 @@
 # .build/bench-results.txt. Exits non-zero when a target is missed, after printing them all.
 #
 #   1. load      docent-bench load (parse + models + keypad index) on a 79 MB synthetic appData
-#                vs `python3 json.load` of the same file; peak RSS vs the file size
+#                vs `python3 json.load` of the same file; peak RSS vs the file size; and
+#                `docent validate` of the same file vs python (issue 14: ≤ 0.7, RSS ≤ 2×)
 #   2. startup   exec → first frame with the museum loaded (DOCENT_BENCH_FIRST_FRAME=1) vs
 #                `docent --version`, both in an 80×24 tmux pane
 #   3. output    bytes the guide writes to its terminal while idle and per ↓ on Home; the same
@@ -48,6 +49,8 @@ RESULTS=$ROOT/.build/bench-results.txt
 # Targets.
 LOAD_RATIO_MAX=1.0
 LOAD_RSS_MAX=3.0
+VALIDATE_LARGE_RATIO_MAX=0.7
+VALIDATE_LARGE_RSS_MAX=2.0
 STARTUP_RATIO_MAX=3.0
 STARTUP_RUNS=10
 HOME_LARGE_RATIO_MAX=0.7
@@ -121,12 +124,18 @@ load_one() {  # file label
   local LARGE=$1 label=$2
   local size d p line t0 t1 i
   size=$(stat -c %s "$LARGE")
-  local -a dts=() pts=() inproc=() rss=()
+  local -a dts=() pts=() inproc=() rss=() vts=() vrss=()
+  local v vline
   for i in 0 1 2 3; do
     t0=$(now_ns)
     line=$("$BENCH" load "$LARGE")
     t1=$(now_ns)
     d=$((t1 - t0))
+    # `docent validate` of the same file (issue 14): whole process, its peak RSS by time(1).
+    t0=$(now_ns)
+    vline=$( { /usr/bin/time -f '%M' "$DOCENT" validate "$LARGE" >/dev/null; } 2>&1 | tail -1)
+    t1=$(now_ns)
+    v=$((t1 - t0))
     t0=$(now_ns)
     "$PY" -c 'import json, sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$LARGE"
     t1=$(now_ns)
@@ -134,6 +143,8 @@ load_one() {  # file label
     [ "$i" = 0 ] && continue  # warm-up
     dts+=("$d")
     pts+=("$p")
+    vts+=("$v")
+    vrss+=("$((vline * 1024))")
     inproc+=("$(sed -E 's/.*wall=([0-9.]+).*/\1/' <<<"$line")")
     rss+=("$(sed -E 's/.*peak_rss=([0-9]+).*/\1/' <<<"$line")")
   done
@@ -155,7 +166,16 @@ load_one() {  # file label
     "in-process read+parse+models median $(median "${inproc[@]}") s;" \
     "whole-process runs (s) docent $(printf '%s\n' "${dts[@]}" | awk '{ printf "%.2f ", $1 / 1e9 }')" \
     "python $(printf '%s\n' "${pts[@]}" | awk '{ printf "%.2f ", $1 / 1e9 }')"
-  [ "$ok1" = PASS ] && [ "$ok2" = PASS ]
+  local vm vratio vrssmax vrssx ok3 ok4
+  vm=$(median "${vts[@]}")
+  vratio=$(calc "$vm / $pm")
+  vrssmax=$(printf '%s\n' "${vrss[@]}" | sort -n | tail -1)
+  vrssx=$(calc "$vrssmax / $size")
+  ok3=$(verdict "$vratio <= $VALIDATE_LARGE_RATIO_MAX")
+  ok4=$(verdict "$vrssx <= $VALIDATE_LARGE_RSS_MAX")
+  say "validate$label: docent validate $(calc "$vm / 1e9") s vs python $(calc "$pm / 1e9") s → ratio $vratio (goal ≤ $VALIDATE_LARGE_RATIO_MAX, issue 14) $ok3"
+  say "validate memory$label: peak RSS $(calc "$vrssmax / 1e6" .0f) MB = $vrssx × the file (goal ≤ $VALIDATE_LARGE_RSS_MAX×, issue 14) $ok4"
+  [ "$ok1" = PASS ] && [ "$ok2" = PASS ] && [ "$ok3" = PASS ] && [ "$ok4" = PASS ]
 }
 
 # ---------------------------------------------------------------------------------------------

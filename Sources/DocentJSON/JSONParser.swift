@@ -36,12 +36,25 @@ public final class JSONBytes: @unchecked Sendable {
 /// when `string` is asked for. Its escapes and UTF-8 were checked when it was parsed.
 public struct JSONRawString: Sendable, Equatable {
     public let owner: JSONBytes
-    public let start: Int
-    public let count: Int
-    public let escaped: Bool
+    /// Start (low 32 bits), length (next 31) and whether it has escapes (top bit): 16 bytes
+    /// with the owner, no more than a `String`, so `JSON` stays as small as it was.
+    private let packed: UInt64
+
+    init(owner: JSONBytes, start: Int, count: Int, escaped: Bool) {
+        self.owner = owner
+        packed = UInt64(start) | UInt64(count) << 32 | (escaped ? 1 << 63 : 0)
+    }
+
+    /// Whether the document can be addressed this way (4 GiB and a 2 GiB string at most).
+    static func fits(start: Int, count: Int) -> Bool { start <= Int(UInt32.max) && count < 1 << 31 }
+
+    public var start: Int { Int(packed & 0xFFFF_FFFF) }
+    public var count: Int { Int((packed >> 32) & 0x7FFF_FFFF) }
+    public var escaped: Bool { packed >> 63 == 1 }
 
     public var string: String {
-        owner.array.withUnsafeBufferPointer { buf in
+        let start = start, count = count
+        return owner.array.withUnsafeBufferPointer { buf in
             let slice = UnsafeBufferPointer(rebasing: buf[start..<start + count])
             if !escaped { return String(decoding: slice, as: UTF8.self) }
             var cursor = Cursor(buf: buf, maxDepth: 1)
@@ -402,7 +415,7 @@ private struct Cursor {
             }
         }
         let count = j - start
-        guard count >= JSONParser.deferMinimum else { return nil }
+        guard count >= JSONParser.deferMinimum, JSONRawString.fits(start: start, count: count) else { return nil }
         i = j + 1
         return JSONRawString(owner: owner, start: start, count: count, escaped: escaped)
     }
