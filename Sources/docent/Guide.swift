@@ -69,7 +69,7 @@ struct Guide: ParsableCommand {
             throw failure("no museum data: pass --data PATH|URL or set `data` in \(configPath)")
         }
         // The museum starts loading now, while the rest is set up (issue 14).
-        var options = ReadOptions()
+        var options = TwoCores.options(ReadOptions())
         options.rewrite = cfg.rewrite
         let fetcher = CurlFetcher()
         let documentCache = FileDocumentCache(directory: FileDocumentCache.defaultDirectory(environment: env))

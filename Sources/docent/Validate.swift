@@ -48,7 +48,7 @@ struct Validate: ParsableCommand {
         // the process ends right after the report.
         var tree: JSON?
         defer { withExtendedLifetime(tree) {} }
-        switch AppDataReader.read(consume bytes, source: location, options: options, handOff: { tree = $0 }) {
+        switch AppDataReader.read(consume bytes, source: location, options: TwoCores.options(options), handOff: { tree = $0 }) {
         case .failure(let e):
             fail("\(source): \(e)")
         case .success(let app):

@@ -20,10 +20,17 @@ public enum AppDataError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// Options a museum's configuration can set.
 public struct ReadOptions: Sendable {
+    /// Runs `first` here and `second` on another core, and returns when both are done.
+    public typealias Both = @Sendable (_ first: () -> Void, _ second: () -> Void) -> Void
+
     /// The v1 internal→external URL prefix rewrite.
     public var rewrite: URLResolver.Rewrite?
-    public init(rewrite: URLResolver.Rewrite? = nil) {
+    /// Given by the adapter (a pure reader starts no thread): the audio files and artworks of
+    /// a large document are read in two halves at once. Nil: one after the other.
+    public var both: Both?
+    public init(rewrite: URLResolver.Rewrite? = nil, both: Both? = nil) {
         self.rewrite = rewrite
+        self.both = both
     }
 }
 
@@ -81,8 +88,8 @@ public enum AppDataReader {
         ctx.imageServerURL = app.endpoints.imageServerURL
         app.generalInfo = GeneralInfoReader.read(root["general_info"], ctx)
         app.galleries = GalleryReader.read(root["galleries"], ctx)
-        app.audioFiles = AudioReader.read(root["audio_files"], ctx)
-        app.artworks = ArtworkReader.read(root["objects"], galleries: app.galleries, audio: app.audioFiles, format: app.format, ctx)
+        app.audioFiles = AudioReader.read(root["audio_files"], ctx, both: options.both)
+        app.artworks = ArtworkReader.read(root["objects"], galleries: app.galleries, audio: app.audioFiles, format: app.format, ctx, both: options.both)
         app.exhibitionOrder = MiscReader.exhibitions(root["exhibitions"], ctx)
         app.tourCategories = MiscReader.categories(root["tour_categories"], ctx)
         app.tours = TourReader.read(root["tours"], app: app, ctx)

@@ -1,53 +1,54 @@
 /// `objects`: artworks. An artwork belongs to the open gallery whose title equals its
 /// `gallery_location`; v1 artworks list audio ids in `audio`, v2 ones use `audio_commentary`.
 enum ArtworkReader {
-    static func read(_ v: JSON?, galleries: [Int: Gallery], audio: [Int: AudioFile], format: AppDataFormat, _ ctx: ReadContext) -> [Int: Artwork] {
+    static func read(
+        _ v: JSON?, galleries: [Int: Gallery], audio: [Int: AudioFile], format: AppDataFormat, _ ctx: ReadContext, both: ReadOptions.Both? = nil
+    ) -> [Int: Artwork] {
         var byTitle: [String: Gallery] = [:]
         for g in galleries.values.sorted(by: { $0.id > $1.id }) { byTitle[g.title] = g }  // lowest id wins
-        var out: [Int: Artwork] = [:]
-        for e in Records.entries(v, name: "objects", ctx) {
-            guard let id = Records.id(e, ctx), let title = Records.title(e, id: id, ctx) else { continue }
-            let r = e.reader
-            let sid = String(id)
-            guard let galleryName = r.rawString("gallery_location").map({ TextCleaner.clean($0, .title) }), !galleryName.isEmpty else {
-                ctx.dropped(e.path, id: sid, "missing gallery_location")
-                continue
-            }
-            guard let gallery = byTitle[galleryName] else {
-                ctx.dropped(e.path, id: sid, "gallery \"\(FieldReader.clip(galleryName))\" is not in galleries")
-                continue
-            }
-            if gallery.closed {
-                ctx.dropped(e.path, id: sid, "gallery \"\(gallery.title)\" is closed")
-                continue
-            }
-            var location: LatLon?
-            switch r.location() {
-            case .success(let ll): location = ll
-            case .failure(let f):
-                location = gallery.location
-                ctx.warning(e.path, id: sid, "\(f.message); placed at its gallery")
-            }
-            let commentaries = format == .v1 ? v1Commentaries(r, sid: sid, audio: audio, ctx) : v2Commentaries(r, sid: sid, audio: audio, ctx)
-            var credits: [String] = []
-            for k in ["credit_line", "copyright_notice"] {
-                let c = r.string(k)
-                if !c.isEmpty { credits.append(c) }
-            }
-            let collectionID = r.optionalInt("id").value ?? nil
-            let image = ctx.imageURL(r.rawString("image_url"), path: e.path, id: sid)
-                ?? ctx.imageURL(r.rawString("large_image_full_path"), path: e.path, id: sid)
-            if out[id] != nil {
-                ctx.dropped(e.path, id: sid, "a second artwork with id \(id)")
-                continue
-            }
-            out[id] = Artwork(
-                id: id, title: title, tombstone: r.string("artist_culture_place_delim", [.entities, .barIsBreak]),
-                credits: credits.joined(separator: "\n\n"), galleryID: gallery.id, galleryTitle: gallery.displayTitle,
-                floor: gallery.floor, location: location, collectionID: collectionID, imageURL: image,
-                commentaries: commentaries)
+        return Records.readAll(Records.entries(v, name: "objects", ctx), ctx, both: both, what: "artwork", id: \.id) { e, ctx in
+            record(e, byTitle: byTitle, audio: audio, format: format, ctx)
         }
-        return out
+    }
+
+    /// One record, or nil (dropped, and said).
+    static func record(_ e: Records.Entry, byTitle: [String: Gallery], audio: [Int: AudioFile], format: AppDataFormat, _ ctx: ReadContext) -> Artwork? {
+        guard let id = Records.id(e, ctx), let title = Records.title(e, id: id, ctx) else { return nil }
+        let r = e.reader
+        let sid = String(id)
+        guard let galleryName = r.rawString("gallery_location").map({ TextCleaner.clean($0, .title) }), !galleryName.isEmpty else {
+            ctx.dropped(e.path, id: sid, "missing gallery_location")
+            return nil
+        }
+        guard let gallery = byTitle[galleryName] else {
+            ctx.dropped(e.path, id: sid, "gallery \"\(FieldReader.clip(galleryName))\" is not in galleries")
+            return nil
+        }
+        if gallery.closed {
+            ctx.dropped(e.path, id: sid, "gallery \"\(gallery.title)\" is closed")
+            return nil
+        }
+        var location: LatLon?
+        switch r.location() {
+        case .success(let ll): location = ll
+        case .failure(let f):
+            location = gallery.location
+            ctx.warning(e.path, id: sid, "\(f.message); placed at its gallery")
+        }
+        let commentaries = format == .v1 ? v1Commentaries(r, sid: sid, audio: audio, ctx) : v2Commentaries(r, sid: sid, audio: audio, ctx)
+        var credits: [String] = []
+        for k in ["credit_line", "copyright_notice"] {
+            let c = r.string(k)
+            if !c.isEmpty { credits.append(c) }
+        }
+        let collectionID = r.optionalInt("id").value ?? nil
+        let image = ctx.imageURL(r.rawString("image_url"), path: e.path, id: sid)
+            ?? ctx.imageURL(r.rawString("large_image_full_path"), path: e.path, id: sid)
+        return Artwork(
+            id: id, title: title, tombstone: r.string("artist_culture_place_delim", [.entities, .barIsBreak]),
+            credits: credits.joined(separator: "\n\n"), galleryID: gallery.id, galleryTitle: gallery.displayTitle,
+            floor: gallery.floor, location: location, collectionID: collectionID, imageURL: image,
+            commentaries: commentaries)
     }
 
     static func v2Commentaries(_ r: FieldReader, sid: String, audio: [Int: AudioFile], _ ctx: ReadContext) -> [Commentary] {

@@ -37,6 +37,57 @@ enum Records {
         return out
     }
 
+    /// Reads every entry with `read` (nil: dropped, said by `read`) and keeps the first record
+    /// of each id, a later one dropped as "a second <what> with id N", all in document order.
+    /// With `both`, the second half is read on another core with a context of its own, whose
+    /// diagnostics are then put back where a reading in order would have said them.
+    static func readAll<T>(
+        _ entries: [Entry], _ ctx: ReadContext, both: ReadOptions.Both?, what: String, id: (T) -> Int, read: (Entry, ReadContext) -> T?
+    ) -> [Int: T] {
+        var out: [Int: T] = [:]
+        out.reserveCapacity(entries.count)
+        func keep(_ e: Entry, _ record: T, _ ctx: ReadContext) {
+            let n = id(record)
+            if out[n] != nil {
+                ctx.dropped(e.path, id: String(n), "a second \(what) with id \(n)")
+            } else {
+                out[n] = record
+            }
+        }
+        guard let both, entries.count >= parallelMinimum else {
+            for e in entries {
+                if let r = read(e, ctx) { keep(e, r, ctx) }
+            }
+            return out
+        }
+        let mid = entries.count / 2
+        let side = ReadContext(resolver: ctx.resolver)
+        side.imageServerURL = ctx.imageServerURL
+        // The second half: each record with where its diagnostics end in `side`.
+        var second: [(record: T?, saidUpTo: Int)] = []
+        both({
+            for e in entries[..<mid] {
+                if let r = read(e, ctx) { keep(e, r, ctx) }
+            }
+        }, {
+            second.reserveCapacity(entries.count - mid)
+            for e in entries[mid...] {
+                let r = read(e, side)
+                second.append((r, side.diagnostics.count))
+            }
+        })
+        var said = 0
+        for (k, result) in second.enumerated() {
+            ctx.diagnostics.append(contentsOf: side.diagnostics[said..<result.saidUpTo])
+            said = result.saidUpTo
+            if let r = result.record { keep(entries[mid + k], r, ctx) }
+        }
+        return out
+    }
+
+    /// Below this many records a collection is read on one core (starting a thread costs more).
+    static let parallelMinimum = 2048
+
     /// The record id: `nid`, else the field key. Reports and returns nil when unusable.
     /// A record's non-empty `title` (cleaned as a title), or nil with the record dropped.
     static func title(_ e: Entry, id: Int, _ ctx: ReadContext) -> String? {

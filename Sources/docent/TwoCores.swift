@@ -1,0 +1,36 @@
+import DocentCore
+import Foundation
+
+/// `ReadOptions.Both` for real: the second piece of work on a thread of its own while the
+/// first runs on the caller's, so the reader of a large appData uses both cores (its audio
+/// files and artworks are read in two halves at once).
+enum TwoCores {
+    static let both: ReadOptions.Both = { first, second in
+        withoutActuallyEscaping(second) { second in
+            let work = UncheckedWork(second)
+            let done = DispatchSemaphore(value: 0)
+            let t = Thread {
+                work.run()
+                done.signal()
+            }
+            t.stackSize = 4 << 20
+            t.start()
+            first()
+            // The closure does not outlive this call: the thread has run it before the wait ends.
+            done.wait()
+        }
+    }
+
+    /// Read options with `both` set.
+    static func options(_ base: ReadOptions) -> ReadOptions {
+        var o = base
+        o.both = both
+        return o
+    }
+}
+
+/// A closure handed to another thread that the caller waits for (see `TwoCores.both`).
+private final class UncheckedWork: @unchecked Sendable {
+    let run: () -> Void
+    init(_ run: @escaping () -> Void) { self.run = run }
+}
