@@ -20,6 +20,8 @@ public final class FilePreparedCopies: PreparedCopying, @unchecked Sendable {
     /// How a source names a local file (`CurlFetcher.localPath(of:)`): nil for http(s).
     let localPath: @Sendable (String) -> String?
     let clock: @Sendable () -> Date
+    /// Two cores for opening a copy (`PreparedMuseum.decode`), given by the composition root.
+    let both: ReadOptions.Both?
     /// A file modified less than this before it was read is not prepared: a change within the
     /// same tick of the file system's clock could leave every stamp as it was ("racy" files,
     /// as git calls them).
@@ -28,8 +30,9 @@ public final class FilePreparedCopies: PreparedCopying, @unchecked Sendable {
 
     public init(
         directory: String, program: String = FilePreparedCopies.programStamp(), localPath: @escaping @Sendable (String) -> String?,
-        clock: @escaping @Sendable () -> Date = Date.init
+        clock: @escaping @Sendable () -> Date = Date.init, both: ReadOptions.Both? = nil
     ) {
+        self.both = both
         self.directory = directory
         self.program = program
         self.localPath = localPath
@@ -113,7 +116,7 @@ public final class FilePreparedCopies: PreparedCopying, @unchecked Sendable {
         let shared = SharedBytes(UnsafeRawBufferPointer(start: base, count: size)) {
             munmap(UnsafeMutableRawPointer(bitPattern: address), size)
         }
-        return PreparedMuseum.decode(shared, identity: ticket.identity)
+        return PreparedMuseum.decode(shared, identity: ticket.identity, both: both)
     }
 
     public func save(_ app: AppData, for ticket: PreparedTicket) {

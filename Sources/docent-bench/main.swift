@@ -166,15 +166,38 @@ case "prepared":
     let copy = PreparedMuseum.encode(app, identity: "bench")
     let t2 = monotonicSeconds()
     let shared = SharedBytes(copying: copy)
+    // Runs alternate between one core and two (as the guide opens it).
     var best = Double.infinity
+    var bestTwo = Double.infinity
     var same = false
     for k in 0..<max(1, Int(argv.count > 3 ? argv[3] : "3") ?? 3) {
         let s = monotonicSeconds()
-        guard let back = PreparedMuseum.decode(shared, identity: "bench") else { fail("the prepared copy did not decode") }
-        best = min(best, monotonicSeconds() - s)
-        if k == 0 { same = back == app }
+        guard let back = PreparedMuseum.decode(shared, identity: "bench", both: k % 2 == 0 ? nil : twoCores) else {
+            fail("the prepared copy did not decode")
+        }
+        if k % 2 == 0 { best = min(best, monotonicSeconds() - s) } else { bestTwo = min(bestTwo, monotonicSeconds() - s) }
+        if k < 2 { same = (k == 0 || same) && back == app }
     }
-    print(String(format: "read=%.4f encode=%.4f decode=%.4f ", t1 - t0, t2 - t1, best) + "bytes=\(copy.count) same=\(same)")
+    print(String(format: "read=%.4f encode=%.4f decode=%.4f decode_two_cores=%.4f ", t1 - t0, t2 - t1, best, bestTwo) + "bytes=\(copy.count) same=\(same)")
 default:
     fail("usage: docent-bench load FILE [--repeat N] | split FILE | prepared FILE")
+}
+
+/// `ReadOptions.Both` for the bench: the second piece on a thread of its own.
+let twoCores: ReadOptions.Both = { first, second in
+    withoutActuallyEscaping(second) { second in
+        final class Work: @unchecked Sendable {
+            var run: (() -> Void)?
+            init(_ run: @escaping () -> Void) { self.run = run }
+        }
+        let work = Work(second)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            work.run?()
+            work.run = nil  // dropped before the wait ends (withoutActuallyEscaping checks it)
+            done.signal()
+        }.start()
+        first()
+        done.wait()
+    }
 }

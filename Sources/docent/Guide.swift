@@ -73,7 +73,8 @@ struct Guide: ParsableCommand {
         options.rewrite = cfg.rewrite
         let fetcher = CurlFetcher()
         let documentCache = FileDocumentCache(directory: FileDocumentCache.defaultDirectory(environment: env))
-        let prepared = FilePreparedCopies(directory: FilePreparedCopies.defaultDirectory(environment: env), localPath: CurlFetcher.localPath(of:))
+        let prepared = FilePreparedCopies(
+            directory: FilePreparedCopies.defaultDirectory(environment: env), localPath: CurlFetcher.localPath(of:), both: TwoCores.both)
         let log = GuideLog(path: GuideLog.defaultPath(environment: env))
         let early = EarlyLoad(source: source, fetcher: fetcher, cache: documentCache, prepared: prepared, options: options, log: log)
 

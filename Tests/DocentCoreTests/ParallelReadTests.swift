@@ -8,12 +8,13 @@ import XCTest
 /// duplicates across the halves included.
 final class ParallelReadTests: XCTestCase {
     /// `ReadOptions.Both` on a real second thread, as the guide's.
-    private static let both: ReadOptions.Both = { first, second in
+    static let both: ReadOptions.Both = { first, second in
         withoutActuallyEscaping(second) { second in
             let box = Box(second)
             let done = DispatchSemaphore(value: 0)
             Thread {
-                box.run()
+                box.run?()
+                box.run = nil  // dropped before the wait ends (withoutActuallyEscaping checks it)
                 done.signal()
             }.start()
             first()
@@ -22,13 +23,13 @@ final class ParallelReadTests: XCTestCase {
     }
 
     private final class Box: @unchecked Sendable {
-        let run: () -> Void
+        var run: (() -> Void)?
         init(_ run: @escaping () -> Void) { self.run = run }
     }
 
     /// 3,000 audio files and artworks with every kind of fault sprinkled through both halves,
     /// and ids repeated across them (JSON keys differ, `nid`s repeat).
-    private func document() -> [UInt8] {
+    static func document() -> [UInt8] {
         var audio: [String] = []
         var objects: [String] = []
         for i in 0..<3000 {
@@ -55,7 +56,7 @@ final class ParallelReadTests: XCTestCase {
     }
 
     func testTwoHalvesAtOnceReadExactlyAsOneAfterTheOther() throws {
-        let doc = document()
+        let doc = Self.document()
         let serial = try AppDataReader.read(doc, source: "/srv/appData.json").get()
         let parallel = try AppDataReader.read(doc, source: "/srv/appData.json", options: ReadOptions(both: Self.both)).get()
         XCTAssertGreaterThan(serial.audioFiles.count, 2048, "enough records to be split")
@@ -65,5 +66,19 @@ final class ParallelReadTests: XCTestCase {
         let seconds = serial.diagnostics.filter { $0.message.hasPrefix("a second") }
         XCTAssertGreaterThan(seconds.count, 2, "duplicates across the halves are there to be found")
         XCTAssertGreaterThan(serial.diagnostics.count, 100)
+    }
+
+    /// A prepared copy opened on two cores (the string table's halves, then the audio files
+    /// beside the rest) is the same museum; a damaged one is still a miss, never a crash.
+    func testAPreparedCopyOpensTheSameOnTwoCores() throws {
+        let app = try AppDataReader.read(Self.document(), source: "/srv/appData.json").get()
+        let copy = PreparedMuseum.encode(app, identity: "id")
+        let one = try XCTUnwrap(PreparedMuseum.decode(copy, identity: "id"))
+        let two = try XCTUnwrap(PreparedMuseum.decode(copy, identity: "id", both: Self.both))
+        XCTAssertEqual(one, app)
+        XCTAssertEqual(two, app)
+        for n in stride(from: 0, to: copy.count, by: max(1, copy.count / 211)) {
+            XCTAssertNil(PreparedMuseum.decode(Array(copy[0..<n]), identity: "id", both: Self.both), "cut at \(n)")
+        }
     }
 }

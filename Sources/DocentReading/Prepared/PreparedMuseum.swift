@@ -4,16 +4,18 @@
 ///
 /// Layout (little-endian, integers as LEB128 varints, signed ones zigzagged):
 ///
-///     "DOCENT-MUSEUM\n" · u32 version · identity (string) · u64 body size
-///     strings: count · (byte length · UTF-8)…    every distinct string once
-///     body:    the models, strings as indices into the table
+///     "DOCENT-MUSEUM\n" · u32 version · identity (string)
+///     strings: count · middle index · middle offset · (byte length << 1 | deferred · UTF-8)…
+///              every distinct string once; the middle entry's place lets two cores read it
+///     body size · body: the models, strings as indices into the table, the audio files
+///              preceded by their length (read on one core while the rest is read on the other)
 ///
 /// A copy whose identity differs, whose version is another, or that is damaged in any way
 /// (short, a length past its end, an index out of range, bytes left over) decodes to nil and
 /// the caller parses the appData as if there were no copy.
 public enum PreparedMuseum {
     /// Bumped whenever the models or the readers change what a document becomes.
-    public static let version: UInt32 = 1
+    public static let version: UInt32 = 2
     public static let magic = Array("DOCENT-MUSEUM\n".utf8)
 
     /// The prepared copy of `app`, stamped with `identity` (what the source was when read).
@@ -25,12 +27,21 @@ public enum PreparedMuseum {
         for i in 0..<4 { out.append(UInt8(truncatingIfNeeded: version >> (8 * UInt32(i)))) }
         Writer.varint(UInt64(identity.utf8.count), into: &out)
         out.append(contentsOf: identity.utf8)
-        Writer.varint(UInt64(w.table.count), into: &out)
-        // Each entry's length shifted left once, its low bit saying "leave as bytes".
-        for (s, long) in zip(w.table, w.flags) {
-            Writer.varint(UInt64(s.utf8.count) << 1 | (long ? 1 : 0), into: &out)
-            out.append(contentsOf: s.utf8)
+        // Each entry's length shifted left once, its low bit saying "leave as bytes". The middle
+        // entry's index and offset come first, so the two halves can be read at once.
+        var entries: [UInt8] = []
+        entries.reserveCapacity(w.tableBytes)
+        let middle = w.table.count / 2
+        var middleOffset = 0
+        for (k, (s, long)) in zip(w.table, w.flags).enumerated() {
+            if k == middle { middleOffset = entries.count }
+            Writer.varint(UInt64(s.utf8.count) << 1 | (long ? 1 : 0), into: &entries)
+            entries.append(contentsOf: s.utf8)
         }
+        Writer.varint(UInt64(w.table.count), into: &out)
+        Writer.varint(UInt64(middle), into: &out)
+        Writer.varint(UInt64(middleOffset), into: &out)
+        out.append(contentsOf: entries)
         Writer.varint(UInt64(w.body.count), into: &out)
         out.append(contentsOf: w.body)
         return out
@@ -45,22 +56,24 @@ public enum PreparedMuseum {
 
     /// The museum in `bytes` if they are an intact copy stamped with `identity`. Transcripts
     /// stay in `bytes` (which the museum then keeps alive) until the player reads one.
-    public static func decode(_ bytes: SharedBytes, identity: String) -> AppData? {
+    /// `both` (from the adapter: this target starts no thread) reads the two halves of the
+    /// string table, then the audio files and the rest, on two cores.
+    public static func decode(_ bytes: SharedBytes, identity: String, both: ReadOptions.Both? = nil) -> AppData? {
         var r = Reader(bytes.bytes, owner: bytes)
         do {
             guard try r.header() == identity else { return nil }
-            try r.stringTable()
+            try r.stringTable(both: both)
             let size = try r.count()
             guard size == r.remaining else { return nil }
-            let app = try r.appData()
+            let app = try r.appData(both: both)
             return r.remaining == 0 ? app : nil
         } catch {
             return nil
         }
     }
 
-    public static func decode(_ bytes: [UInt8], identity: String) -> AppData? {
-        decode(SharedBytes(copying: bytes), identity: identity)
+    public static func decode(_ bytes: [UInt8], identity: String, both: ReadOptions.Both? = nil) -> AppData? {
+        decode(SharedBytes(copying: bytes), identity: identity, both: both)
     }
 }
 
@@ -165,8 +178,16 @@ private struct Writer {
         for g in a.galleries.values.sorted(by: { $0.id < $1.id }) { gallery(g) }
         u(a.artworks.count)
         for x in a.artworks.values.sorted(by: { $0.id < $1.id }) { artwork(x) }
+        // The audio files with their length in front: opening the copy reads them on one core
+        // while it reads the rest on the other.
+        let before = body
+        body = []
         u(a.audioFiles.count)
         for x in a.audioFiles.values.sorted(by: { $0.id < $1.id }) { audioFile(x) }
+        let audio = body
+        body = before
+        u(audio.count)
+        body.append(contentsOf: audio)
         u(a.tours.count)
         for t in a.tours { tour(t) }
         u(a.tourCategories.count)
@@ -454,12 +475,42 @@ private struct Reader {
         return try rawString()
     }
 
-    mutating func stringTable() throws {
+    mutating func stringTable(both: ReadOptions.Both?) throws {
         let n = try count()
-        strings.reserveCapacity(n)
-        starts.reserveCapacity(n)
-        counts.reserveCapacity(n)
-        for _ in 0..<n {
+        let middle = try count()
+        let middleOffset = try count()
+        guard middle <= n else { throw Damaged() }
+        let tableStart = at
+        guard let both, n >= Self.parallelEntries else {
+            try entries(n, middle: middle, at: tableStart + middleOffset)
+            return
+        }
+        var second = Reader(base, owner: owner)
+        second.at = tableStart + middleOffset
+        var firstFailed = false
+        var secondFailed = false
+        both({
+            do { try self.entries(middle, middle: middle, at: tableStart + middleOffset) } catch { firstFailed = true }
+        }, {
+            do { try second.entries(n - middle, middle: -1, at: 0) } catch { secondFailed = true }
+        })
+        guard !firstFailed, !secondFailed, at == tableStart + middleOffset else { throw Damaged() }
+        strings.append(contentsOf: second.strings)
+        starts.append(contentsOf: second.starts)
+        counts.append(contentsOf: second.counts)
+        at = second.at
+    }
+
+    /// Below this many strings the table is read on one core.
+    static let parallelEntries = 4096
+
+    /// `n` table entries from `at`; the entry numbered `middle` must start at `middleAt`.
+    mutating func entries(_ n: Int, middle: Int, at middleAt: Int) throws {
+        strings.reserveCapacity(strings.count + n)
+        starts.reserveCapacity(starts.count + n)
+        counts.reserveCapacity(counts.count + n)
+        for k in 0..<n {
+            if k == middle, at != middleAt { throw Damaged() }
             let head = try varint()
             let length = head >> 1
             guard length <= UInt64(remaining) else { throw Damaged() }
@@ -523,7 +574,7 @@ private struct Reader {
         return d
     }
 
-    mutating func appData() throws -> AppData {
+    mutating func appData(both: ReadOptions.Both?) throws -> AppData {
         guard let format = AppDataFormat(rawValue: try s()) else { throw Damaged() }
         var a = AppData(format: format, source: try s())
         var n = try count()
@@ -538,13 +589,46 @@ private struct Reader {
             let x = try artwork()
             a.artworks[x.id] = x
         }
-        n = try count()
-        a.audioFiles.reserveCapacity(n)
-        for _ in 0..<n {
-            let x = try audioFile()
-            a.audioFiles[x.id] = x
+        let audioBytes = try count()
+        var audio = Reader(base, owner: owner)
+        audio.strings = strings
+        audio.starts = starts
+        audio.counts = counts
+        audio.at = at
+        at += audioBytes
+        let audioEnd = at
+        var files: [Int: AudioFile] = [:]
+        var audioFailed = false
+        var restFailed = false
+        let readAudio = {
+            do {
+                let n = try audio.count()
+                files.reserveCapacity(n)
+                for _ in 0..<n {
+                    let x = try audio.audioFile()
+                    files[x.id] = x
+                }
+                if audio.at != audioEnd { audioFailed = true }
+            } catch {
+                audioFailed = true
+            }
         }
-        n = try count()
+        if let both {
+            both({
+                do { try self.rest(&a) } catch { restFailed = true }
+            }, readAudio)
+        } else {
+            readAudio()
+            try rest(&a)
+        }
+        guard !audioFailed, !restFailed else { throw Damaged() }
+        a.audioFiles = files
+        return a
+    }
+
+    /// Everything after the audio files.
+    mutating func rest(_ a: inout AppData) throws {
+        var n = try count()
         a.tours.reserveCapacity(n)
         for _ in 0..<n { a.tours.append(try tour()) }
         n = try count()
@@ -617,7 +701,6 @@ private struct Reader {
             artworks[number] = targets
         }
         a.keypad = KeypadIndex(tours: tours, artworks: artworks)
-        return a
     }
 
     mutating func gallery() throws -> Gallery {
