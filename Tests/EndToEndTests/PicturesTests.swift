@@ -111,7 +111,9 @@ final class PicturesEndToEndTests: EndToEndTestCase {
     /// sending it again; quitting frees it.
     func testKittyImagesArePlacedAndTakenOffByID() throws {
         let home = try makeTemporaryDirectory()
-        let s = try start(command: TmuxSession.guideCommand(extra: ["--images", "kitty"]), home: home)
+        // No sound server, whatever the suite started: a playing clip's clock would write every
+        // second, and this test is about what an idle guide writes for its picture.
+        let s = try start(command: "PULSE_SERVER=unix:/nonexistent/native " + TmuxSession.guideCommand(extra: ["--images", "kitty"]), home: home)
         try dismissFirstRun(s)
         let log = home.appendingPathComponent("kitty.bin")
         func written() -> String { String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self) }
@@ -122,6 +124,7 @@ final class PicturesEndToEndTests: EndToEndTestCase {
         try s.sendKeys("Enter")
         try s.waitFor("Harbour at First Light")
         try s.waitUntil("the image placed") { _ in count("\u{1B}_Ga=p,i=") == 1 }
+        try s.waitFor(String(try UIStrings.get("en", "player.noSound").prefix { $0 != ":" }))  // "No sound", as the status line has room
         let sent = written()
         let transmit = try XCTUnwrap(sent.range(of: "\u{1B}_Ga=t,f=100,i="), "the PNG is sent:\n\(sent.debugDescription.prefix(300))")
         let id = String(sent[transmit.upperBound...].prefix { $0.isNumber })
@@ -130,7 +133,7 @@ final class PicturesEndToEndTests: EndToEndTestCase {
         try s.tmux(["pipe-pane", "-t", s.target])
 
         let idle = try s.bytesWritten(during: 1.5, recordingTo: home.appendingPathComponent("idle.bin"))
-        XCTAssertEqual(idle, 0, "an idle guide with an image wrote to the terminal")
+        XCTAssertEqual(idle, 0, "an idle guide with an image wrote to the terminal: \(String(decoding: (try? Data(contentsOf: home.appendingPathComponent("idle.bin"))) ?? Data(), as: UTF8.self).debugDescription)")
 
         try s.tmux(["pipe-pane", "-o", "-t", s.target, "cat >> \(Shell.quote(log.path))"])
         try s.sendKeys("?")
