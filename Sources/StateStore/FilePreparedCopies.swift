@@ -149,9 +149,36 @@ public final class FilePreparedCopies: PreparedCopying, @unchecked Sendable {
         do {
             try Support.makeDirectory(directory)
             try Support.writeAtomically(Data(bytes), to: path)
+            prune(keeping: path)
             return .success(())
         } catch {
             return .failure(LoadFailure("cannot write the prepared museum to \(directory) (\(Support.describe(error)))"))
         }
+    }
+
+    /// How many copies are kept (the newest): a guide pointed at a URL whose query changes every
+    /// day (a cache-busting `?v=`) would otherwise leave a copy of the whole museum each day.
+    public static let keptCopies = 4
+    /// A half-written copy (a guide killed while writing) left this long is nobody's.
+    static let abandonedSeconds: Double = 3600
+
+    /// Removes all but the newest `keptCopies` copies (never `written`) and abandoned
+    /// half-written ones. Best effort: a file that cannot be removed stays.
+    func prune(keeping written: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        let now = clock().timeIntervalSince1970
+        var copies: [(path: String, modified: Double)] = []
+        for name in names {
+            let path = Support.joined(directory, name)
+            var info = stat()
+            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+            if name.hasSuffix(".museum") {
+                if path != written { copies.append((path, modified)) }
+            } else if name.contains(".museum.tmp-"), now - modified > Self.abandonedSeconds {
+                unlink(path)
+            }
+        }
+        for old in copies.sorted(by: { $0.modified > $1.modified }).dropFirst(Self.keptCopies - 1) { unlink(old.path) }
     }
 }

@@ -122,4 +122,31 @@ final class PreparedCopiesTests: XCTestCase {
         XCTAssertTrue(f.message.contains("cannot write the prepared museum"), f.message)
         XCTAssertNil(store.open(ticket))
     }
+
+    /// A copy per source, the newest few kept: a URL whose query changes every day does not
+    /// fill the disk; an abandoned half-written copy goes too, a fresh one (being written) stays.
+    func testOnlyTheNewestCopiesAreKept() throws {
+        let store = copies()
+        let app = try read(data)
+        let prepared = dir + "/prepared"
+        try FileManager.default.createDirectory(atPath: prepared, withIntermediateDirectories: true)
+        let abandoned = prepared + "/x.museum.tmp-1-2", writing = prepared + "/y.museum.tmp-3-4"
+        try Data("half".utf8).write(to: URL(fileURLWithPath: abandoned))
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7200)], ofItemAtPath: abandoned)
+        try Data("half".utf8).write(to: URL(fileURLWithPath: writing))
+        var paths: [String] = []
+        for day in 0..<6 {
+            let url = "https://museum.example/appData.json?v=\(day)"
+            let ticket = try XCTUnwrap(store.ticket(forRemote: url, fingerprint: "bytes=1 fnv1a64=\(day)", options: ReadOptions()))
+            try store.write(app, for: ticket).get()
+            let path = store.copyPath(for: url, options: ReadOptions())
+            // Older by a day each, as the days went by.
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(Double(day - 6) * 86400)], ofItemAtPath: path)
+            paths.append(path)
+        }
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: prepared).map { prepared + "/" + $0 })
+        XCTAssertEqual(left, Set(paths.suffix(FilePreparedCopies.keptCopies)).union([writing]))
+        let newest = try XCTUnwrap(store.ticket(forRemote: "https://museum.example/appData.json?v=5", fingerprint: "bytes=1 fnv1a64=5", options: ReadOptions()))
+        XCTAssertNotNil(store.open(newest), "the newest copy still opens")
+    }
 }
