@@ -66,6 +66,24 @@ public struct JSONRawString: Sendable, Equatable {
     public static func == (a: JSONRawString, b: JSONRawString) -> Bool { a.string == b.string }
 }
 
+/// Where the members of one top-level collection go as they are parsed (see
+/// `JSONParser.parse(_:deferring:streaming:)`).
+public struct JSONStreaming {
+    /// The top-level key.
+    public let key: String
+    /// Each time the key is met at the top level (the last one counts, as in a lookup):
+    /// whether its value is streamed (an object or an array) or kept in the tree.
+    public let begin: (_ streamed: Bool) -> Void
+    /// Each member of a streamed collection: its key (nil in an array) and its value.
+    public let member: (_ key: String?, _ value: JSON) -> Void
+
+    public init(key: String, begin: @escaping (Bool) -> Void, member: @escaping (String?, JSON) -> Void) {
+        self.key = key
+        self.begin = begin
+        self.member = member
+    }
+}
+
 /// A fast, strict-enough JSON reader over bytes. It accepts a leading UTF-8 byte-order mark,
 /// raw tabs and line breaks inside strings (real CMS exports contain them), and refuses
 /// nesting deeper than `maxDepth` instead of overflowing the stack.
@@ -90,6 +108,22 @@ public struct JSONParser {
             var p = Cursor(buf: buf, maxDepth: maxDepth)
             p.owner = bytes
             p.deferred = deferring
+            return try p.document()
+        }
+    }
+
+    /// `parse(_:deferring:)`, handing the members of the top-level collection `streaming.key` to
+    /// `streaming` as they are parsed instead of keeping them in the tree (where the collection
+    /// is left empty): a reader can read each record and let it go at once, so the tree of a
+    /// large collection never exists whole. Errors are the same as without streaming.
+    public static func parse(
+        _ bytes: JSONBytes, deferring: [String], streaming: JSONStreaming, maxDepth: Int = defaultMaxDepth
+    ) throws(JSONError) -> JSON {
+        try bytes.array.withUnsafeBufferPointer { (buf) throws(JSONError) -> JSON in
+            var p = Cursor(buf: buf, maxDepth: maxDepth)
+            p.owner = bytes
+            p.deferred = deferring
+            p.streaming = streaming
             return try p.document()
         }
     }
@@ -119,6 +153,7 @@ private struct Cursor {
     /// Set when strings may stay in the document (`parse(_:deferring:)`).
     var owner: JSONBytes?
     var deferred: [String] = []
+    var streaming: JSONStreaming?
 
     init(buf: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.buf = buf
@@ -167,8 +202,8 @@ private struct Cursor {
     mutating func value() throws(JSONError) -> JSON {
         guard i < buf.count else { throw error(.truncated) }
         switch buf[i] {
-        case UInt8(ascii: "{"): return try object()
-        case UInt8(ascii: "["): return try array()
+        case UInt8(ascii: "{"): return try object(to: nil)
+        case UInt8(ascii: "["): return try array(to: nil)
         case UInt8(ascii: "\""): return .string(try string())
         case UInt8(ascii: "t"): try literal("true"); return .bool(true)
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
@@ -193,7 +228,8 @@ private struct Cursor {
         if depth > maxDepth { throw error(.tooDeep(limit: maxDepth)) }
     }
 
-    mutating func object() throws(JSONError) -> JSON {
+    /// An object; with `sink`, its members go there instead of into the tree.
+    mutating func object(to sink: JSONStreaming?) throws(JSONError) -> JSON {
         try enter()
         i += 1
         skipSpace()
@@ -216,10 +252,25 @@ private struct Cursor {
             let v: JSON
             if let owner, i < buf.count, buf[i] == UInt8(ascii: "\""), deferred.contains(key), let raw = rawString(owner) {
                 v = .rawString(raw)
+            } else if depth == 1, let streaming, key == streaming.key, i < buf.count {
+                let c = buf[i]
+                let streamed = c == UInt8(ascii: "{") || c == UInt8(ascii: "[")
+                streaming.begin(streamed)
+                if c == UInt8(ascii: "{") {
+                    v = try object(to: streaming)
+                } else if c == UInt8(ascii: "[") {
+                    v = try array(to: streaming)
+                } else {
+                    v = try value()
+                }
             } else {
                 v = try value()
             }
-            fieldStack.push((key, v))
+            if let sink {
+                sink.member(key, v)
+            } else {
+                fieldStack.push((key, v))
+            }
             skipSpace()
             guard i < buf.count else { throw error(.truncated) }
             if buf[i] == UInt8(ascii: ",") {
@@ -229,13 +280,14 @@ private struct Cursor {
             if buf[i] == UInt8(ascii: "}") {
                 i += 1
                 depth -= 1
-                return .object(JSONObject(fieldStack.pop(from: base)))
+                return sink == nil ? .object(JSONObject(fieldStack.pop(from: base))) : .object(JSONObject([]))
             }
             throw error(.unexpected("\(describe(buf[i])) where ',' or '}' was expected"))
         }
     }
 
-    mutating func array() throws(JSONError) -> JSON {
+    /// An array; with `sink`, its items go there instead of into the tree.
+    mutating func array(to sink: JSONStreaming?) throws(JSONError) -> JSON {
         try enter()
         i += 1
         skipSpace()
@@ -247,7 +299,11 @@ private struct Cursor {
         let base = itemStack.count
         while true {
             skipSpace()
-            itemStack.push(try value())
+            if let sink {
+                sink.member(nil, try value())
+            } else {
+                itemStack.push(try value())
+            }
             skipSpace()
             guard i < buf.count else { throw error(.truncated) }
             if buf[i] == UInt8(ascii: ",") {
@@ -257,7 +313,7 @@ private struct Cursor {
             if buf[i] == UInt8(ascii: "]") {
                 i += 1
                 depth -= 1
-                return .array(itemStack.pop(from: base))
+                return sink == nil ? .array(itemStack.pop(from: base)) : .array([])
             }
             throw error(.unexpected("\(describe(buf[i])) where ',' or ']' was expected"))
         }

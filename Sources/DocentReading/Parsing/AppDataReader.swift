@@ -52,18 +52,50 @@ public enum AppDataReader {
     ) -> Result<AppData, AppDataError> {
         let bom = JSONParser.hasBOM(bytes)
         let json: JSON
-        do {
-            // Transcripts stay in the bytes until the player reads one (checked as parsed).
-            json = try JSONParser.parse(JSONBytes(bytes), deferring: deferredFields)
-        } catch {
-            return .failure(.notJSON(error))
+        // The audio files (most of a document's records) are read as they are parsed and let
+        // go at once: their tree never exists whole beside the file's bytes.
+        let audio = Records.Streamed<AudioFile>(
+            name: "audio_files", context: ReadContext(resolver: URLResolver(base: source, rewrite: options.rewrite)), read: AudioReader.record)
+        let document = JSONBytes(bytes)
+        var parsed: Result<JSON, JSONError> = .success(.null)
+        if let both = options.both {
+            // Parsed here, read on the other core as the records come.
+            let pipe = Records.Pipe()
+            let streaming = JSONStreaming(key: "audio_files", begin: { pipe.put(.begin($0)) }, member: { pipe.put(.member($0, $1)) })
+            both({
+                // Transcripts stay in the bytes until the player reads one (checked as parsed).
+                do throws(JSONError) { parsed = .success(try JSONParser.parse(document, deferring: deferredFields, streaming: streaming)) } catch { parsed = .failure(error) }
+                pipe.close()
+            }, {
+                while let batch = pipe.take() {
+                    for item in batch {
+                        switch item {
+                        case .begin(let streamed): audio.begin(streamed)
+                        case .member(let key, let value): audio.member(key, value)
+                        }
+                    }
+                }
+            })
+        } else {
+            let streaming = JSONStreaming(key: "audio_files", begin: { audio.begin($0) }, member: { audio.member($0, $1) })
+            do throws(JSONError) { parsed = .success(try JSONParser.parse(document, deferring: deferredFields, streaming: streaming)) } catch { parsed = .failure(error) }
         }
-        let result = read(json, source: source, options: options, hadBOM: bom)
+        switch parsed {
+        case .success(let j): json = j
+        case .failure(let error): return .failure(.notJSON(error))
+        }
+        let result = read(json, source: source, options: options, hadBOM: bom, streamedAudio: audio)
         handOff?(json)
         return result
     }
 
     public static func read(_ json: JSON, source: String, options: ReadOptions = ReadOptions(), hadBOM: Bool = false) -> Result<AppData, AppDataError> {
+        read(json, source: source, options: options, hadBOM: hadBOM, streamedAudio: nil)
+    }
+
+    static func read(
+        _ json: JSON, source: String, options: ReadOptions, hadBOM: Bool, streamedAudio: Records.Streamed<AudioFile>?
+    ) -> Result<AppData, AppDataError> {
         guard case .object(let root) = json else {
             var hint: String?
             if case .array(let items) = json, let first = items.first?.objectValue,
@@ -88,7 +120,11 @@ public enum AppDataReader {
         ctx.imageServerURL = app.endpoints.imageServerURL
         app.generalInfo = GeneralInfoReader.read(root["general_info"], ctx)
         app.galleries = GalleryReader.read(root["galleries"], ctx)
-        app.audioFiles = AudioReader.read(root["audio_files"], ctx, both: options.both)
+        if let streamedAudio, streamedAudio.lastStreamed {
+            app.audioFiles = streamedAudio.merge(into: ctx, what: "audio file", id: \.id)
+        } else {
+            app.audioFiles = AudioReader.read(root["audio_files"], ctx, both: options.both)
+        }
         app.artworks = ArtworkReader.read(root["objects"], galleries: app.galleries, audio: app.audioFiles, format: app.format, ctx, both: options.both)
         app.exhibitionOrder = MiscReader.exhibitions(root["exhibitions"], ctx)
         app.tourCategories = MiscReader.categories(root["tour_categories"], ctx)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Iterates the records of a collection that may be an object keyed by id (the usual form)
 /// or an array (some exports), reporting entries that are not objects.
 enum Records {
@@ -83,6 +85,111 @@ enum Records {
             if let r = result.record { keep(entries[mid + k], r, ctx) }
         }
         return out
+    }
+
+    /// The records of a collection read as the parser hands them over
+    /// (`JSONParser.parse(_:deferring:streaming:)`), each let go once read, with a context of
+    /// their own; `merge` then says everything in the order reading the collection from the
+    /// tree would have (shape faults first, then each record's, a duplicate id where it comes).
+    final class Streamed<T> {
+        let name: String
+        let side: ReadContext
+        let read: (Entry, ReadContext) -> T?
+        /// Whether the last value of the key was streamed (an object or an array).
+        private(set) var lastStreamed = false
+        private var shapeFaults: [Diagnostic] = []
+        private var results: [(path: String, record: T?, saidUpTo: Int)] = []
+        private var index = 0
+
+        init(name: String, context: ReadContext, read: @escaping (Entry, ReadContext) -> T?) {
+            self.name = name
+            self.side = context
+            self.read = read
+        }
+
+        func begin(_ streamed: Bool) {
+            lastStreamed = streamed
+            side.diagnostics.removeAll()
+            shapeFaults.removeAll()
+            results.removeAll()
+            index = 0
+        }
+
+        func member(_ key: String?, _ value: JSON) {
+            let path = key.map { JSONPath.key(name, $0) } ?? JSONPath.index(name, index)
+            index += 1
+            guard case .object(let rec) = value else {
+                shapeFaults.append(Diagnostic(.dropped, path: path, id: key, "expected an object, found \(value.kindName)"))
+                return
+            }
+            let record = read(Entry(path: path, key: key, reader: FieldReader(rec, path: path)), side)
+            results.append((path, record, side.diagnostics.count))
+        }
+
+        func merge(into ctx: ReadContext, what: String, id: (T) -> Int) -> [Int: T] {
+            ctx.diagnostics.append(contentsOf: shapeFaults)
+            var out: [Int: T] = [:]
+            out.reserveCapacity(results.count)
+            var said = 0
+            for result in results {
+                ctx.diagnostics.append(contentsOf: side.diagnostics[said..<result.saidUpTo])
+                said = result.saidUpTo
+                guard let r = result.record else { continue }
+                let n = id(r)
+                if out[n] != nil {
+                    ctx.dropped(result.path, id: String(n), "a second \(what) with id \(n)")
+                } else {
+                    out[n] = r
+                }
+            }
+            return out
+        }
+    }
+
+    /// Hands what the parser streams (`JSONStreaming`) to another core in batches: the parser
+    /// goes on while the records are read there. The only waiting is here, on a condition.
+    final class Pipe: @unchecked Sendable {
+        enum Item {
+            case begin(Bool)
+            case member(String?, JSON)
+        }
+
+        private let condition = NSCondition()
+        private var batches: [[Item]] = []
+        private var closed = false
+        private var batch: [Item] = []
+        static let batchSize = 256
+
+        /// Called by the parser (one thread).
+        func put(_ item: Item) {
+            batch.append(item)
+            if batch.count >= Self.batchSize { flush() }
+        }
+
+        func flush() {
+            guard !batch.isEmpty else { return }
+            condition.lock()
+            batches.append(batch)
+            condition.signal()
+            condition.unlock()
+            batch = []
+        }
+
+        func close() {
+            flush()
+            condition.lock()
+            closed = true
+            condition.signal()
+            condition.unlock()
+        }
+
+        /// Called by the reader (the other thread): the next batch, or nil once closed and empty.
+        func take() -> [Item]? {
+            condition.lock()
+            defer { condition.unlock() }
+            while batches.isEmpty && !closed { condition.wait() }
+            return batches.isEmpty ? nil : batches.removeFirst()
+        }
     }
 
     /// Below this many records a collection is read on one core (starting a thread costs more).
