@@ -96,4 +96,27 @@ final class ReferenceDataTests: XCTestCase {
         XCTAssertEqual(r.missingBumpers.map { "\($0.tourID)/\($0.stopIndex)/\($0.artworkID)" }, ["4003/1/1121"])
         XCTAssertTrue(r.text().contains("tour 4003 stop 1 (artwork 1121)"), r.text())
     }
+
+    /// The languages some recordings or tours lack, counted as a visitor would: for every
+    /// language in the content but English, the recordings and the tours without it.
+    func testLanguageGapsCountWhatLacksEachLanguage() throws {
+        let sample = Fixtures.repoRoot.appendingPathComponent("SampleData/appData.json")
+        let apps = [
+            try read("appData-v2.json").get(),
+            try AppDataReader.read(try Fixtures.bytes(sample), source: sample.path).get(),
+            try AppDataReader.read(ParallelReadTests.document(), source: "/srv/appData.json").get(),
+        ]
+        var checked = 0
+        for app in apps {
+            var expected: [String] = []
+            for lang in app.contentLanguages where lang != .english {
+                let a = app.audioFiles.values.filter { $0.translations[lang] == nil }.count
+                let t = app.tours.filter { $0.translations[lang] == nil }.count
+                if a + t > 0 { expected.append("\(lang.code) \(a) \(t)") }
+            }
+            XCTAssertEqual(ValidationReport(app: app).languageGaps.map { "\($0.language.code) \($0.audioWithout) \($0.toursWithout)" }, expected, app.source)
+            checked += expected.count
+        }
+        XCTAssertGreaterThan(checked, 0, "some language is missing somewhere (the generated document lacks Spanish here and there)")
+    }
 }

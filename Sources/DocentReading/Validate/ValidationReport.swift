@@ -75,9 +75,21 @@ public struct ValidationReport: Sendable {
                 missingBumpers.append(MissingBumper(tourID: t.id, stopIndex: i + 1, artworkID: s.artworkID))
             }
         }
-        for lang in app.contentLanguages where lang != .english {
-            let a = app.audioFiles.values.filter { $0.translations[lang] == nil }.count
-            let t = app.tours.filter { $0.translations[lang] == nil }.count
+        // One pass over the recordings, counting: filtering 25,000 of them once per language
+        // copied every one each time.
+        var audioWith: [Language: Int] = [:]
+        for a in app.audioFiles.values {
+            for l in a.translations.keys { audioWith[l, default: 0] += 1 }
+        }
+        var toursWith: [Language: Int] = [:]
+        for t in app.tours {
+            for l in t.translations.keys { toursWith[l, default: 0] += 1 }
+        }
+        // `app.contentLanguages`, from the counts.
+        let languages = Set(audioWith.keys).union(toursWith.keys).subtracting([.english]).sorted()
+        for lang in languages {
+            let a = app.audioFiles.count - (audioWith[lang] ?? 0)
+            let t = app.tours.count - (toursWith[lang] ?? 0)
             if a + t > 0 { languageGaps.append(LanguageGap(language: lang, audioWithout: a, toursWithout: t)) }
         }
     }
