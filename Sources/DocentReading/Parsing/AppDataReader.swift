@@ -55,7 +55,8 @@ public enum AppDataReader {
         // The audio files (most of a document's records) are read as they are parsed and let
         // go at once: their tree never exists whole beside the file's bytes.
         let audio = Records.Streamed<AudioFile>(
-            name: "audio_files", context: ReadContext(resolver: URLResolver(base: source, rewrite: options.rewrite)), read: AudioReader.record)
+            name: "audio_files", what: "audio file", context: ReadContext(resolver: URLResolver(base: source, rewrite: options.rewrite)), id: \.id,
+            read: AudioReader.record)
         let document = JSONBytes(bytes)
         var parsed: Result<JSON, JSONError> = .success(.null)
         if let both = options.both {
@@ -121,7 +122,7 @@ public enum AppDataReader {
         app.generalInfo = GeneralInfoReader.read(root["general_info"], ctx)
         app.galleries = GalleryReader.read(root["galleries"], ctx)
         if let streamedAudio, streamedAudio.lastStreamed {
-            app.audioFiles = streamedAudio.merge(into: ctx, what: "audio file", id: \.id)
+            app.audioFiles = streamedAudio.merge(into: ctx)
         } else {
             app.audioFiles = AudioReader.read(root["audio_files"], ctx, both: options.both)
         }

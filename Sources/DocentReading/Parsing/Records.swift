@@ -95,15 +95,21 @@ enum Records {
         let name: String
         let side: ReadContext
         let read: (Entry, ReadContext) -> T?
+        let what: String
+        let id: (T) -> Int
         /// Whether the last value of the key was streamed (an object or an array).
         private(set) var lastStreamed = false
         private var shapeFaults: [Diagnostic] = []
-        private var results: [(path: String, record: T?, saidUpTo: Int)] = []
+        /// The records kept so far: the first of each id. Records come in document order, so a
+        /// later one with the same id is dropped here, said just where reading in order says it.
+        private(set) var records: [Int: T] = [:]
         private var index = 0
 
-        init(name: String, context: ReadContext, read: @escaping (Entry, ReadContext) -> T?) {
+        init(name: String, what: String, context: ReadContext, id: @escaping (T) -> Int, read: @escaping (Entry, ReadContext) -> T?) {
             self.name = name
+            self.what = what
             self.side = context
+            self.id = id
             self.read = read
         }
 
@@ -111,7 +117,7 @@ enum Records {
             lastStreamed = streamed
             side.diagnostics.removeAll()
             shapeFaults.removeAll()
-            results.removeAll()
+            records.removeAll()
             index = 0
         }
 
@@ -122,27 +128,23 @@ enum Records {
                 shapeFaults.append(Diagnostic(.dropped, path: path, id: key, "expected an object, found \(value.kindName)"))
                 return
             }
-            let record = read(Entry(path: path, key: key, reader: FieldReader(rec, path: path)), side)
-            results.append((path, record, side.diagnostics.count))
+            guard let record = read(Entry(path: path, key: key, reader: FieldReader(rec, path: path)), side) else { return }
+            let n = id(record)
+            if records[n] != nil {
+                side.dropped(path, id: String(n), "a second \(what) with id \(n)")
+            } else {
+                records[n] = record
+            }
         }
 
-        func merge(into ctx: ReadContext, what: String, id: (T) -> Int) -> [Int: T] {
+        /// The records, their diagnostics said into `ctx` as reading the collection from the
+        /// tree would have: every shape fault first (the tree's entries are listed before any
+        /// is read), then each record's.
+        func merge(into ctx: ReadContext) -> [Int: T] {
             ctx.diagnostics.append(contentsOf: shapeFaults)
-            var out: [Int: T] = [:]
-            out.reserveCapacity(results.count)
-            var said = 0
-            for result in results {
-                ctx.diagnostics.append(contentsOf: side.diagnostics[said..<result.saidUpTo])
-                said = result.saidUpTo
-                guard let r = result.record else { continue }
-                let n = id(r)
-                if out[n] != nil {
-                    ctx.dropped(result.path, id: String(n), "a second \(what) with id \(n)")
-                } else {
-                    out[n] = r
-                }
-            }
-            return out
+            ctx.diagnostics.append(contentsOf: side.diagnostics)
+            defer { records = [:] }
+            return records
         }
     }
 
