@@ -18,14 +18,7 @@ struct AudioKeeper {
     }
 
     /// 64-bit FNV-1a of the URL, as the file's name.
-    static func key(_ url: String) -> String {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in url.utf8 {
-            h ^= UInt64(b)
-            h = h &* 0x100_0000_01b3
-        }
-        return String(format: "%016llx", h)
-    }
+    static func key(_ url: String) -> String { FNV1a.hex64(url.utf8) }
 
     func path(for url: String) -> String { "\(directory)/\(Self.key(url)).mp3" }
 

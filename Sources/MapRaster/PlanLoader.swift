@@ -18,15 +18,7 @@ public struct PlanCache: Sendable {
     }
 
     /// 64-bit FNV-1a, as 16 hex digits (content keys; not for security).
-    public static func hash(_ bytes: some Sequence<UInt8>) -> String {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in bytes {
-            h ^= UInt64(b)
-            h = h &* 0x100_0000_01b3
-        }
-        let s = String(h, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
-    }
+    public static func hash(_ bytes: some Sequence<UInt8>) -> String { FNV1a.hex64(bytes) }
 
     func rasterPath(url: String, contentHash: String, pixelsPerPoint: Double) -> String {
         "\(directory)/plan-\(Self.hash(Array(url.utf8)))-\(contentHash)-\(Int((pixelsPerPoint * 100).rounded())).raster"

@@ -17,15 +17,7 @@ public struct PictureCache: Sendable {
     }
 
     /// 64-bit FNV-1a as 16 hex digits (file names and checksums; not for security).
-    static func hash(_ bytes: some Sequence<UInt8>) -> String {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in bytes {
-            h ^= UInt64(b)
-            h = h &* 0x100_0000_01b3
-        }
-        let s = String(h, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
-    }
+    static func hash(_ bytes: some Sequence<UInt8>) -> String { FNV1a.hex64(bytes) }
 
     private func stem(_ url: String) -> String { "\(directory)/\(Self.hash(Array(url.utf8)))" }
 

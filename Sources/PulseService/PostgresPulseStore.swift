@@ -736,9 +736,7 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
 
     static func shard(of visitor: String) -> Int {
         // FNV-1a: stable across processes (Swift's hashValue is seeded per process).
-        var h: UInt32 = 2_166_136_261
-        for b in visitor.utf8 { h = (h ^ UInt32(b)) &* 16_777_619 }
-        return Int(h % UInt32(shards))
+        Int(FNV1a.hash32(visitor.utf8) % UInt32(shards))
     }
 
     // MARK: Queries

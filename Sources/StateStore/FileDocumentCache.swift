@@ -33,7 +33,7 @@ public final class FileDocumentCache: DocumentCaching, @unchecked Sendable {
 
     /// The file name stem for a URL: 16 hex digits.
     public static func key(for url: String) -> String {
-        Support.hex(Support.fnv1a64(url.utf8))
+        FNV1a.hex64(url.utf8)
     }
 
     /// The path of the body file for a URL (the meta file is beside it).
@@ -47,15 +47,22 @@ public final class FileDocumentCache: DocumentCaching, @unchecked Sendable {
         Support.joined(appDataDirectory, Self.key(for: url) + ".meta.json")
     }
 
+    /// The meta file for `url`, if it is there, readable and about this URL.
+    private func meta(for url: String) -> Meta? {
+        guard let data = FileManager.default.contents(atPath: metaPath(for: url)),
+              let meta = try? JSONDecoder().decode(Meta.self, from: data),
+              meta.url == url
+        else { return nil }
+        return meta
+    }
+
     public func cached(for url: String) -> CachedDocument? {
         lock.lock()
         defer { lock.unlock() }
-        guard let metaData = FileManager.default.contents(atPath: metaPath(for: url)),
-              let meta = try? JSONDecoder().decode(Meta.self, from: metaData),
-              meta.url == url,
+        guard let meta = meta(for: url),
               let body = FileManager.default.contents(atPath: bodyPath(for: url)),
               body.count == meta.bodyBytes,
-              Support.hex(Support.fnv1a64(body)) == meta.bodyFNV1a64
+              FNV1a.hex64(body) == meta.bodyFNV1a64
         else { return nil }
         return CachedDocument(
             body: [UInt8](body), etag: meta.etag, lastModified: meta.lastModified, fetchedAt: meta.fetchedAt,
@@ -69,9 +76,7 @@ public final class FileDocumentCache: DocumentCaching, @unchecked Sendable {
     public func validators(for url: String) -> CachedValidators? {
         lock.lock()
         defer { lock.unlock() }
-        guard let metaData = FileManager.default.contents(atPath: metaPath(for: url)),
-              let meta = try? JSONDecoder().decode(Meta.self, from: metaData),
-              meta.url == url,
+        guard let meta = meta(for: url),
               let attributes = try? FileManager.default.attributesOfItem(atPath: bodyPath(for: url)),
               (attributes[.size] as? Int) == meta.bodyBytes
         else { return nil }
@@ -89,7 +94,7 @@ public final class FileDocumentCache: DocumentCaching, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let meta = Meta(url: url, etag: doc.etag, lastModified: doc.lastModified, fetchedAt: doc.fetchedAt,
-                        bodyBytes: doc.body.count, bodyFNV1a64: Support.hex(Support.fnv1a64(doc.body)))
+                        bodyBytes: doc.body.count, bodyFNV1a64: FNV1a.hex64(doc.body))
         do {
             try Support.makeDirectory(appDataDirectory)
             let encoder = JSONEncoder()

@@ -78,7 +78,7 @@ public final class FilePreparedCopies: PreparedCopying, @unchecked Sendable {
     /// Where the copy for `source` read with `options` lives.
     public func copyPath(for source: String, options: ReadOptions) -> String {
         let rewrite = options.rewrite.map { "\($0.from)\u{0}\($0.to)" } ?? ""
-        return Support.joined(directory, Support.hex(Support.fnv1a64(Array((source + "\u{0}" + rewrite).utf8))) + ".museum")
+        return Support.joined(directory, FNV1a.hex64((source + "\u{0}" + rewrite).utf8) + ".museum")
     }
 
     public func ticket(for source: String, options: ReadOptions) -> PreparedTicket? {

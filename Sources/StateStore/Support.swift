@@ -56,22 +56,6 @@ enum Support {
         return "/" + parts.joined(separator: "/")
     }
 
-    /// FNV-1a, 64 bits: stable across runs and machines (unlike `Hasher`, which is seeded per process).
-    static func fnv1a64<S: Sequence>(_ bytes: S) -> UInt64 where S.Element == UInt8 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return hash
-    }
-
-    /// The hash as 16 lower-case hex digits.
-    static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, 16 - digits.count)) + digits
-    }
-
     /// Creates a directory and its parents; succeeds if it already exists.
     static func makeDirectory(_ path: String) throws {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

@@ -43,13 +43,7 @@ public struct CachedValidators: Equatable, Sendable {
 
     /// "bytes=<count> fnv1a64=<16 hex digits>" of a body.
     public static func fingerprint(_ body: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in body {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01B3
-        }
-        let digits = String(hash, radix: 16)
-        return "bytes=\(body.count) fnv1a64=" + String(repeating: "0", count: 16 - digits.count) + digits
+        "bytes=\(body.count) fnv1a64=" + FNV1a.hex64(body)
     }
 }
 

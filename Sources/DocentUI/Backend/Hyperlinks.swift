@@ -86,12 +86,7 @@ public enum Hyperlinks {
 
     /// A stable `id` parameter for a URL, so the rows of one wrapped link highlight together.
     static func linkID(_ uri: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
-        for byte in uri.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return "docent-" + String(hash, radix: 36)
+        "docent-" + String(FNV1a.hash64(uri.utf8), radix: 36)
     }
 
     public static func open(_ uri: String) -> String { "\u{1B}]8;id=\(linkID(uri));\(uri)\u{1B}\\" }

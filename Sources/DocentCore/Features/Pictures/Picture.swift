@@ -185,11 +185,7 @@ public struct GraphicImage: Hashable, Sendable {
 
     /// A nonzero id from a picture's URL and size (FNV-1a), the same on every run.
     public static func id(url: String, columns: Int, rows: Int) -> UInt32 {
-        var h: UInt32 = 2_166_136_261
-        for b in "\(url)#\(columns)x\(rows)".utf8 {
-            h ^= UInt32(b)
-            h = h &* 16_777_619
-        }
+        let h = FNV1a.hash32("\(url)#\(columns)x\(rows)".utf8)
         return h == 0 ? 1 : h
     }
 }
