@@ -47,7 +47,9 @@ let package = Package(
 
         // Thin adapters: they translate, they do not decide.
         .target(name: "TerminalCurses", dependencies: ["DocentUI", "CShims", "CNcursesw"]),
-        .target(name: "NetCurl", dependencies: ["DocentCore", "CShims", "CCurl"]),
+        // A second core for work split in two (`ReadOptions.Both`): threads live here, not in the pure targets.
+        .target(name: "TwoCores", dependencies: ["DocentCore"]),
+        .target(name: "NetCurl", dependencies: ["DocentCore", "TwoCores", "CShims", "CCurl"]),
         .target(name: "AudioPlayback", dependencies: ["DocentCore", "CShims", "CCurl", "CMpg123", "CPulse", "CSoundTouch"]),
         .target(
             name: "StateStore",
@@ -62,7 +64,7 @@ let package = Package(
             name: "docent",
             dependencies: [
                 "DocentCore", "DocentUI", "DocentApp", "TerminalCurses", "NetCurl", "AudioPlayback",
-                "StateStore", "MapRaster", "ScriptConversion", "Pictures", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "StateStore", "MapRaster", "ScriptConversion", "Pictures", "TwoCores", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // The Pulse service (issue 13): HTTP/JSON over a PulseStore (SQLite or PostgreSQL).
@@ -81,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "docent-audio-bench", dependencies: ["AudioPlayback", "DocentCore"],
             linkerSettings: [.linkedLibrary("ncursesw")]),
-        .executableTarget(name: "docent-bench", dependencies: ["DocentCore", "DocentUI", "DocentApp"]),
+        .executableTarget(name: "docent-bench", dependencies: ["DocentCore", "DocentUI", "DocentApp", "TwoCores"]),
         // `scripts/bench.sh` map section: first map frame and pan steps against pdftoppm.
         .executableTarget(name: "docent-map-bench", dependencies: ["DocentCore", "DocentUI", "MapRaster"]),
         // `scripts/bench-search.sh`: per-keystroke search latency against SQLite FTS5.
@@ -96,7 +98,7 @@ let package = Package(
         .target(
             name: "DocentTestSupport", dependencies: ["DocentCoreTestSupport", "DocentCore", "DocentUI", "DocentApp"],
             path: "Tests/DocentTestSupport"),
-        .testTarget(name: "DocentCoreTests", dependencies: ["DocentCore", "DocentCoreTestSupport"]),
+        .testTarget(name: "DocentCoreTests", dependencies: ["DocentCore", "DocentCoreTestSupport", "TwoCores"]),
         // The run loop itself, headless: timers, the mailbox, resizes, quitting.
         .testTarget(name: "DocentAppTests", dependencies: ["DocentApp", "DocentUI", "DocentCore", "DocentTestSupport"]),
         // Drives the real `docent` binary under tmux (it needs `swift build` first).

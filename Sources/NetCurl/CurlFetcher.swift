@@ -2,6 +2,7 @@ import CCurl
 import CShims
 import DocentCore
 import Foundation
+import TwoCores
 
 /// The live `Fetching` implementation: one libcurl easy handle per request.
 ///
@@ -319,7 +320,6 @@ public struct CurlFetcher: Fetching {
 
     /// Reads `size` bytes at offset 0 with two `pread`s side by side; false unless both read all.
     private static func readHalves(_ fd: Int32, _ base: UnsafeMutablePointer<UInt8>, _ size: Int) -> Bool {
-        let half = size / 2
         func readAll(_ from: Int, _ to: Int) -> Bool {
             var at = from
             while at < to {
@@ -330,27 +330,10 @@ public struct CurlFetcher: Fetching {
             }
             return true
         }
-        let address = UInt(bitPattern: base)
-        nonisolated(unsafe) var second = false
-        let done = DispatchSemaphore(value: 0)
-        let t = Thread {
-            guard let b = UnsafeMutablePointer<UInt8>(bitPattern: address) else {
-                done.signal()
-                return
-            }
-            var at = half
-            while at < size {
-                let n = pread(fd, b + at, size - at, off_t(at))
-                if n < 0, errno == EINTR { continue }
-                if n <= 0 { break }
-                at += n
-            }
-            second = at == size
-            done.signal()
-        }
-        t.start()
-        let first = readAll(0, half)
-        done.wait()
+        let half = size / 2
+        var first = false
+        var second = false
+        TwoCores.both({ first = readAll(0, half) }, { second = readAll(half, size) })
         return first && second
     }
 

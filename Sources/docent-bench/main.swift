@@ -12,6 +12,7 @@
 
 import DocentCore
 import Foundation
+import TwoCores
 
 #if canImport(Glibc)
     import Glibc
@@ -172,7 +173,7 @@ case "prepared":
     var same = false
     for k in 0..<max(1, Int(argv.count > 3 ? argv[3] : "3") ?? 3) {
         let s = monotonicSeconds()
-        guard let back = PreparedMuseum.decode(shared, identity: "bench", both: k % 2 == 0 ? nil : twoCores) else {
+        guard let back = PreparedMuseum.decode(shared, identity: "bench", both: k % 2 == 0 ? nil : TwoCores.both) else {
             fail("the prepared copy did not decode")
         }
         if k % 2 == 0 { best = min(best, monotonicSeconds() - s) } else { bestTwo = min(bestTwo, monotonicSeconds() - s) }
@@ -181,23 +182,4 @@ case "prepared":
     print(String(format: "read=%.4f encode=%.4f decode=%.4f decode_two_cores=%.4f ", t1 - t0, t2 - t1, best, bestTwo) + "bytes=\(copy.count) same=\(same)")
 default:
     fail("usage: docent-bench load FILE [--repeat N] | split FILE | prepared FILE")
-}
-
-/// `ReadOptions.Both` for the bench: the second piece on a thread of its own.
-let twoCores: ReadOptions.Both = { first, second in
-    withoutActuallyEscaping(second) { second in
-        final class Work: @unchecked Sendable {
-            var run: (() -> Void)?
-            init(_ run: @escaping () -> Void) { self.run = run }
-        }
-        let work = Work(second)
-        let done = DispatchSemaphore(value: 0)
-        Thread {
-            work.run?()
-            work.run = nil  // dropped before the wait ends (withoutActuallyEscaping checks it)
-            done.signal()
-        }.start()
-        first()
-        done.wait()
-    }
 }

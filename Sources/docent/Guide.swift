@@ -7,6 +7,7 @@ import Foundation
 import NetCurl
 import StateStore
 import TerminalCurses
+import TwoCores
 
 /// `docent`: open the guide.
 struct Guide: ParsableCommand {

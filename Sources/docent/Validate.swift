@@ -2,6 +2,7 @@ import ArgumentParser
 import DocentCore
 import Foundation
 import NetCurl
+import TwoCores
 
 /// `docent validate`: what the guide makes of a document, for content authors.
 struct Validate: ParsableCommand {

@@ -1,4 +1,5 @@
 import Foundation
+import TwoCores
 import XCTest
 
 @testable import DocentCore
@@ -7,25 +8,8 @@ import XCTest
 /// reading them in order gives: the same museum and the same diagnostics in the same order,
 /// duplicates across the halves included.
 final class ParallelReadTests: XCTestCase {
-    /// `ReadOptions.Both` on a real second thread, as the guide's.
-    static let both: ReadOptions.Both = { first, second in
-        withoutActuallyEscaping(second) { second in
-            let box = Box(second)
-            let done = DispatchSemaphore(value: 0)
-            Thread {
-                box.run?()
-                box.run = nil  // dropped before the wait ends (withoutActuallyEscaping checks it)
-                done.signal()
-            }.start()
-            first()
-            done.wait()
-        }
-    }
-
-    private final class Box: @unchecked Sendable {
-        var run: (() -> Void)?
-        init(_ run: @escaping () -> Void) { self.run = run }
-    }
+    /// A real second thread, as the guide's.
+    static let both = TwoCores.both
 
     /// 3,000 audio files and artworks with every kind of fault sprinkled through both halves,
     /// and ids repeated across them (JSON keys differ, `nid`s repeat).

@@ -3,9 +3,11 @@ import Foundation
 
 /// `ReadOptions.Both` for real: the second piece of work on a thread of its own while the
 /// first runs on the caller's, so the reader of a large appData uses both cores (its audio
-/// files and artworks are read in two halves at once).
-enum TwoCores {
-    static let both: ReadOptions.Both = { first, second in
+/// files are read while it is parsed, its artworks in two halves at once, a prepared copy's
+/// halves side by side, a large file's two halves read at once). The one place the guide, the
+/// benches and the tests get a second core from.
+public enum TwoCores {
+    public static let both: ReadOptions.Both = { first, second in
         withoutActuallyEscaping(second) { second in
             let work = UncheckedWork(second)
             let done = DispatchSemaphore(value: 0)
@@ -23,7 +25,7 @@ enum TwoCores {
     }
 
     /// Read options with `both` set.
-    static func options(_ base: ReadOptions) -> ReadOptions {
+    public static func options(_ base: ReadOptions) -> ReadOptions {
         var o = base
         o.both = both
         return o
