@@ -128,34 +128,18 @@ private struct Writer {
         tableBytes += v.utf8.count + 5
         u(Int(k))
     }
-    mutating func os(_ v: String?) {
-        if let v {
-            bool(true)
-            s(v)
-        } else {
-            bool(false)
-        }
+    /// A flag, then the value when there is one.
+    mutating func optional<T>(_ v: T?, _ write: (inout Writer, T) -> Void) {
+        bool(v != nil)
+        if let v { write(&self, v) }
     }
-    mutating func oi(_ v: Int?) {
-        if let v {
-            bool(true)
-            i(v)
-        } else {
-            bool(false)
-        }
-    }
+    mutating func os(_ v: String?) { optional(v) { $0.s($1) } }
+    mutating func oi(_ v: Int?) { optional(v) { $0.i($1) } }
     mutating func latLon(_ p: LatLon) {
         f64(p.lat)
         f64(p.lon)
     }
-    mutating func oLatLon(_ p: LatLon?) {
-        if let p {
-            bool(true)
-            latLon(p)
-        } else {
-            bool(false)
-        }
-    }
+    mutating func oLatLon(_ p: LatLon?) { optional(p) { $0.latLon($1) } }
     mutating func floor(_ f: Floor) { i(f.number) }
     mutating func oFloor(_ f: Floor?) { oi(f?.number) }
     mutating func ints(_ v: [Int]) {
