@@ -206,6 +206,21 @@ wait_screen() {  # name timeout-seconds python-condition-on-s (s = screen text)
 # A UI string from Resources/strings/en.json as a Python literal (text before any {placeholder}).
 ui() { py "import json, sys; print(repr(json.load(open(sys.argv[1]))[sys.argv[2]].split('{')[0]))" "$ROOT/Resources/strings/en.json" "$1"; }
 
+# Runs $WORK/NAME.sh in a pane of its own until it writes a line "done" to OUT, then closes the
+# pane; returns 2 (with a message) when that takes longer than SECONDS.
+run_pane() {  # name out seconds
+  local name=$1 out=$2 deadline=$(($(date +%s) + $3))
+  tmux_start "$name" "$WORK/$name" bash "$WORK/$name.sh"
+  until grep -qx done "$out" 2>/dev/null; do
+    if [ "$(date +%s)" -ge "$deadline" ]; then
+      say "$name: ERROR the runs did not finish in time"
+      return 2
+    fi
+    sleep 0.2
+  done
+  tmux -L "$SOCK" kill-session -t "$name" >/dev/null 2>&1 || true
+}
+
 # ---------------------------------------------------------------------------------------------
 # Runs two commands alternately RUNS+1 times in a tmux pane (the first pair a warm-up), each
 # timed inside the pane, into $WORK/NAME-times as "run status-a ns-a status-b ns-b"; fills the
@@ -230,16 +245,7 @@ done
 echo done >>"$out"
 sleep 600
 SCRIPT
-  tmux_start "$name" "$WORK/$name" bash "$WORK/$name.sh"
-  local deadline=$(($(date +%s) + 60 + runs * per))
-  until grep -qx done "$out" 2>/dev/null; do
-    if [ "$(date +%s)" -ge "$deadline" ]; then
-      say "$name: ERROR the runs did not finish in time"
-      return 2
-    fi
-    sleep 0.2
-  done
-  tmux -L "$SOCK" kill-session -t "$name" >/dev/null 2>&1 || true
+  run_pane "$name" "$out" $((60 + runs * per)) || return $?
   local bad
   bad=$(awk '$1 != "done" && ($2 != 0 || $4 != 0)' "$out" | head -1)
   if [ -n "$bad" ]; then
@@ -495,16 +501,7 @@ done
 echo done >>"$out"
 sleep 600
 SCRIPT
-  tmux_start home "$WORK/home" bash "$WORK/home.sh"
-  local deadline=$(($(date +%s) + 60 + HOME_LARGE_RUNS * 90))
-  until grep -qx done "$out" 2>/dev/null; do
-    if [ "$(date +%s)" -ge "$deadline" ]; then
-      say "home: ERROR the runs did not finish in time"
-      return 2
-    fi
-    sleep 0.2
-  done
-  tmux -L "$SOCK" kill-session -t home >/dev/null 2>&1 || true
+  run_pane home "$out" $((60 + HOME_LARGE_RUNS * 90)) || return $?
   local bad
   bad=$(awk '$1 != "done" && ($2 != 0 || $4 != 0 || $6 != 0)' "$out" | head -1)
   if [ -n "$bad" ]; then
