@@ -145,7 +145,8 @@ struct Guide: ParsableCommand {
         case .success(let b): backend = b
         case .failure(let e): throw failure(e.description)
         }
-        let audio = LiveAudioEngine(configuration: LiveAudioEngine.Configuration(keptAudioDirectory: LiveAudioEngine.keptAudioDirectory(environment: env)))
+        let live = LiveAudioEngine(configuration: LiveAudioEngine.Configuration(keptAudioDirectory: LiveAudioEngine.keptAudioDirectory(environment: env)))
+        let audio: AudioEngine = env["DOCENT_BENCH_AUDIO_CPU"].flatMap { BenchAudioCPU(live, path: $0) } ?? live
         let effects = LiveEffects(
             fetcher: fetcher, cache: documentCache, prepared: prepared,
             store: store, options: options, audio: audio, environment: env, writesAllowed: stateWritable, log: log)
