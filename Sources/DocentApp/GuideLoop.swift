@@ -19,12 +19,19 @@ public final class GuideLoop {
     /// Polled every turn; its changes arrive as `.playerSnapshot`.
     let audio: AudioEngine?
     var lastSnapshot: PlayerSnapshot?
+    /// The engine's last snapshot as it was (not rounded), for when its next second comes.
+    var lastPolled: PlayerSnapshot?
+    /// The engine wakes the loop when anything but the position changes.
+    var audioNotifies = false
     var timers: [TimerID: (due: UInt64, action: AppAction)] = [:]
     var lastSize: Size?
     var lastTick: UInt64
     var quit = false
-    /// Set by every action; the frame is rendered only when something may have changed.
+    /// Set by every action that changes the state; the frame is rendered only then.
     var needsDraw = true
+    /// Since the last frame only the player's position moved: its lines are drawn again over
+    /// the last frame (`RootView.redrawPosition`), not the whole frame.
+    var onlyPositionMoved = false
     /// For `make bench`: `step()` returns false right after the first frame drawn with the
     /// museum loaded (DOCENT_BENCH_FIRST_FRAME=1).
     public var exitAfterFirstLoadedFrame = false
@@ -43,12 +50,20 @@ public final class GuideLoop {
         self.monotonic = monotonic
         self.lastTick = monotonic()
         mailbox.wakes(backend.waker)
+        audioNotifies = audio?.notifiesChanges { [mailbox] in mailbox.nudge() } ?? false
     }
 
-    /// Sends one action: reduce, then run what it returns.
+    /// Sends one action: reduce, then run what it returns. An action that leaves the state
+    /// as it was (a Visitor Pulse check that found nothing new, every few seconds) draws
+    /// nothing: the frame is the state's.
     public func send(_ action: AppAction) {
-        needsDraw = true
-        for effect in Reducer.reduce(&state, action) {
+        let before = state
+        let produced = Reducer.reduce(&state, action)
+        if state != before {
+            needsDraw = true
+            onlyPositionMoved = false
+        }
+        for effect in produced {
             switch effect {
             case .quit:
                 quit = true
@@ -73,7 +88,7 @@ public final class GuideLoop {
             first()
         }
         if exitAfterFirstLoadedFrame && state.museum != nil { return false }
-        var wait = mailbox.isEmpty ? timeoutMilliseconds : 0
+        var wait = mailbox.isEmpty ? audioTurn(timeoutMilliseconds) : 0
         if let next = timers.values.map(\.due).min() {
             let now = monotonic()
             wait = min(wait, next <= now ? 0 : Int(min(UInt64(Int.max), (next - now + 999_999) / 1_000_000)))
@@ -104,13 +119,32 @@ public final class GuideLoop {
         }
     }
 
-    func pollAudio() {
+    /// The engine's changes go to the state when the player's lines would show them (a
+    /// position in the same whole second does not: ten reductions and frames a second cost
+    /// the guide five times mpg123's CPU for the same minute of audio). `exact` (before every
+    /// input) brings the position to the tenth, so a seek, a saved place or a key that asks
+    /// "how far in" starts from where the recording really is.
+    func pollAudio(exact: Bool = false) {
         guard let audio else { return }
-        let snap = audio.snapshot().visible
-        if snap != lastSnapshot {
-            lastSnapshot = snap
-            send(.playerSnapshot(snap))
-        }
+        let polled = audio.snapshot()
+        lastPolled = polled
+        let snap = polled.visible
+        guard snap != lastSnapshot else { return }
+        if !exact, let last = lastSnapshot, !PlayerView.looksDifferent(last, snap) { return }
+        let positionOnly = lastSnapshot.map { var s = $0; s.position = snap.position; return s == snap } ?? false
+        let drawPending = needsDraw
+        lastSnapshot = snap
+        send(.playerSnapshot(snap))
+        onlyPositionMoved = positionOnly && !drawPending
+    }
+
+    /// How long to wait for input: a turn, or while a recording plays and the engine says
+    /// what else changes, until the position reaches its next whole second (what the clock
+    /// shows next), at most a second.
+    func audioTurn(_ turn: Int) -> Int {
+        guard audioNotifies, let s = lastPolled, s.status == .playing, s.position.isFinite else { return turn }
+        let toNext = (s.position.rounded(.down) + 1 - s.position) / max(0.25, state.player.speed)
+        return max(10, min(1000, Int((toNext * 1000).rounded()) + 15))
     }
 
     func draw() {
@@ -122,12 +156,20 @@ public final class GuideLoop {
         }
         guard needsDraw || lastScreen == nil else { return }
         needsDraw = false
-        let screen = RootView.render(state, size: size)
+        var screen: Screen
+        if onlyPositionMoved, let last = lastScreen, last.width == size.width, last.height == size.height {
+            screen = last
+            if !RootView.redrawPosition(&screen, state) { screen = RootView.render(state, size: size) }
+        } else {
+            screen = RootView.render(state, size: size)
+        }
+        onlyPositionMoved = false
         backend.draw(screen)
         lastScreen = screen
     }
 
     func handle(_ event: InputEvent) {
+        pollAudio(exact: true)
         switch event {
         case .quitSignal:
             send(.terminate)

@@ -26,6 +26,14 @@ public final class Mailbox: @unchecked Sendable {
         w.wake()
     }
 
+    /// Wakes the loop with nothing to hand over (it looks at the audio engine again).
+    public func nudge() {
+        lock.lock()
+        let w = waker
+        lock.unlock()
+        w.wake()
+    }
+
     public func drain() -> [AppAction] {
         lock.lock()
         defer { lock.unlock() }

@@ -132,6 +132,97 @@ final class GuideLoopTests: XCTestCase {
         XCTAssertEqual(audio.snapshotsTaken, 2)
     }
 
+    func testPositionTicksReachTheStateOncePerShownSecondAndExactlyBeforeAKey() {
+        let audio = FakeAudioEngine()
+        let backend = FakeBackend(size: Size(width: 80, height: 24), script: [[], [], [], [], [], [], [], [], [], [], [], [], [], [.key(.right)]])
+        let clock = TestClock()
+        var state = AppState(source: "/museum/appData.json", catalog: Self.catalog, now: clock.wall, features: Registry.features)
+        state.introSeen = true
+        state.player.track = Track(audioID: 11, artworkID: nil, tourID: nil, language: .english, requested: .english,
+                                   title: "Harbor at Dawn", url: "/museum/audio/11.mp3", transcript: "")
+        state.player.snapshot = PlayerSnapshot(token: 1, status: .playing, position: 0, duration: 60)
+        let effects = RecordingEffects()
+        let loop = GuideLoop(state: state, backend: backend, effects: effects, audio: audio, clock: clock.clock, monotonic: clock.monotonic)
+        audio.current = PlayerSnapshot(token: 1, status: .playing, position: 0, duration: 60)
+        loop.step()
+        XCTAssertEqual(backend.drawn.count, 1)
+        for tenth in 1...9 {
+            audio.current.position = Double(tenth) / 10
+            loop.step()
+        }
+        XCTAssertEqual(loop.state.player.snapshot.position, 0, "0:00 all along: nothing new to reduce")
+        XCTAssertEqual(backend.drawn.count, 1, "nor to draw")
+        audio.current.position = 1.0
+        loop.step()
+        XCTAssertEqual(loop.state.player.snapshot.position, 1.0)
+        XCTAssertEqual(backend.drawn.count, 2, "0:01 is drawn")
+        XCTAssertTrue(backend.drawn.last.map { s in (0..<s.height).contains { s.row($0).contains("0:01 / 1:00") } } ?? false, "the clock moved on")
+        audio.current.position = 1.1
+        audio.current.status = .paused
+        loop.step()
+        XCTAssertEqual(loop.state.player.snapshot.status, .paused)
+        XCTAssertEqual(backend.drawn.count, 3, "anything else that changes is drawn at once")
+        audio.current.position = 1.7
+        loop.step()
+        XCTAssertEqual(loop.state.player.snapshot.position, 1.1)
+        // The next turn reads → (seek 10 s): the state takes 1.7 first, so the seek goes to 11.7.
+        loop.step()
+        XCTAssertEqual(loop.state.player.snapshot.position, 11.7, accuracy: 1e-9)
+        XCTAssertEqual(effects.ran.last, .audio(.seek(11.7)))
+    }
+
+    func testWhilePlayingTheLoopWaitsForTheNextSecondWhenTheEngineSaysWhatElseChanged() {
+        func loop(notifying: Bool) -> (GuideLoop, FakeBackend, FakeAudioEngine) {
+            let audio = FakeAudioEngine()
+            audio.notifies = notifying
+            let backend = FakeBackend(size: Size(width: 80, height: 24), script: [])
+            let clock = TestClock()
+            var state = AppState(source: "/museum/appData.json", catalog: Self.catalog, now: clock.wall, features: Registry.features)
+            state.introSeen = true
+            state.player.track = Track(audioID: 11, artworkID: nil, tourID: nil, language: .english, requested: .english,
+                                       title: "Harbor at Dawn", url: "/museum/audio/11.mp3", transcript: "")
+            state.player.snapshot = PlayerSnapshot(token: 1, status: .playing, position: 0, duration: 60)
+            audio.current = PlayerSnapshot(token: 1, status: .playing, position: 4.3, duration: 60)
+            return (GuideLoop(state: state, backend: backend, effects: RecordingEffects(), audio: audio, clock: clock.clock, monotonic: clock.monotonic), backend, audio)
+        }
+        let (quiet, quietBackend, _) = loop(notifying: false)
+        quiet.step()
+        XCTAssertEqual(quietBackend.waits, [100], "an engine that does not say: looked at every turn")
+
+        let (l, backend, audio) = loop(notifying: true)
+        XCTAssertNotNil(audio.wake, "the loop gave the engine its wake")
+        l.step()
+        XCTAssertEqual(backend.waits, [715], "0.7 s to 0:05, and a little")
+        audio.current.position = 4.99
+        l.step()
+        XCTAssertEqual(backend.waits.last, 25)
+        audio.current.status = .paused
+        l.step()
+        XCTAssertEqual(backend.waits.last, 100, "paused: a plain turn")
+        audio.current.status = .playing
+        audio.current.position = 4.5
+        l.send(.speedStep(1))
+        l.step()
+        XCTAssertGreaterThan(l.state.player.speed, 1)
+        XCTAssertEqual(backend.waits.last, Int((500 / l.state.player.speed).rounded()) + 15, "faster: sooner")
+    }
+
+    func testLooksDifferentIsTheWholeSecondOrAnythingButThePosition() {
+        let a = PlayerSnapshot(token: 1, status: .playing, position: 4.0, duration: 60)
+        var b = a
+        b.position = 4.9
+        XCTAssertFalse(PlayerView.looksDifferent(a, b))
+        b.position = 5.0
+        XCTAssertTrue(PlayerView.looksDifferent(a, b))
+        b.position = 3.9
+        XCTAssertTrue(PlayerView.looksDifferent(a, b), "a seek back")
+        b = a
+        b.duration = 61
+        XCTAssertTrue(PlayerView.looksDifferent(a, b))
+        b = a
+        XCTAssertFalse(PlayerView.looksDifferent(a, b))
+    }
+
     // MARK: Quitting
 
     func testEveryQuitPathEndsRunAndShutsTheEffectsDown() {

@@ -80,6 +80,14 @@ public final class FakeAudioEngine: AudioEngine, @unchecked Sendable {
         snapshotsTaken += 1
         return current
     }
+    /// Whether it says it will wake the loop on changes (the live engine does); `wake` is
+    /// what it was given.
+    public var notifies = false
+    public private(set) var wake: (@Sendable () -> Void)?
+    public func notifiesChanges(_ wake: @escaping @Sendable () -> Void) -> Bool {
+        self.wake = wake
+        return notifies
+    }
 }
 
 /// Settings in memory; `failure` makes every save fail with that sentence.

@@ -117,4 +117,13 @@ public protocol AudioEngine: AnyObject {
     /// positions stay in the recording's own seconds.
     func setSpeed(_ speed: Double)
     func snapshot() -> PlayerSnapshot
+    /// Asks the engine to call `wake` (from any thread) whenever its snapshot changes in
+    /// anything but the position: a status, a failure, the duration. True when it will; the
+    /// loop then waits for a playing recording's next whole second instead of looking ten
+    /// times a second.
+    func notifiesChanges(_ wake: @escaping @Sendable () -> Void) -> Bool
+}
+
+extension AudioEngine {
+    public func notifiesChanges(_ wake: @escaping @Sendable () -> Void) -> Bool { false }
 }

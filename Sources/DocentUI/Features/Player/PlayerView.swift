@@ -149,6 +149,16 @@ public enum PlayerView: FeatureView {
     /// reader would read every tick); pausing shows where it is.
     static func ticks(_ state: AppState) -> Bool { !(state.screenReader && state.player.snapshot.status == .playing) }
 
+    /// Whether the player's lines may look different after `new` than after `old`: anything
+    /// but the position, or a position in another whole second (the clock shows whole seconds
+    /// and the bar is drawn again with it, at most a second late by a cell).
+    public static func looksDifferent(_ old: PlayerSnapshot, _ new: PlayerSnapshot) -> Bool {
+        var a = old
+        a.position = new.position
+        guard a == new else { return true }
+        return old.position.rounded(.down) != new.position.rounded(.down)
+    }
+
     static func fraction(_ snap: PlayerSnapshot) -> Double? {
         guard let d = snap.duration, d > 0 else { return nil }
         return snap.position / d
