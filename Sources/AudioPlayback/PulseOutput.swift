@@ -124,20 +124,23 @@ final class PulseOutput: @unchecked Sendable {
 
     /// Creates the playback stream (media name `name`) and waits until the server accepted it.
     /// - Parameters:
-    ///   - targetLatency: seconds the server buffers ahead (tlength); small keeps stop and seek fast.
+    ///   - targetLatency: seconds the server buffers ahead (tlength): the longer, the fewer
+    ///     wakeups (pause, seek and stop do not wait for it: they cork and flush).
+    ///   - prebuffer: seconds written before the server starts playing (prebuf, at most
+    ///     `targetLatency`): a slow stream starts, and restarts after running dry, this soon.
     ///   - corked: start paused.
     func openStream(
         name: String, format: PCMFormat, volume: Double, corked: Bool, targetLatency: Double,
-        timeout: Double, isCancelled: () -> Bool
+        prebuffer: Double, timeout: Double, isCancelled: () -> Bool
     ) throws(PulseError) {
         var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(format.rate), channels: UInt8(format.channels))
         let created: OpaquePointer? = locked {
             guard pa_sample_spec_valid(&spec) != 0, let stream = pa_stream_new(context, name, &spec, nil) else { return nil }
             pa_stream_set_state_callback(stream, { _, userdata in PulseOutput.signal(userdata) }, wakeupPointer)
             pa_stream_set_write_callback(stream, { _, _, userdata in PulseOutput.signal(userdata) }, wakeupPointer)
-            var attr = pa_buffer_attr(
-                maxlength: UInt32.max, tlength: UInt32(pa_usec_to_bytes(UInt64(targetLatency * 1_000_000), &spec)),
-                prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
+            let tlength = UInt32(pa_usec_to_bytes(UInt64(targetLatency * 1_000_000), &spec))
+            let prebuf = UInt32(pa_usec_to_bytes(UInt64(min(prebuffer, targetLatency) * 1_000_000), &spec))
+            var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: tlength, prebuf: prebuf, minreq: UInt32.max, fragsize: UInt32.max)
             var flags = PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
                 | PA_STREAM_INTERPOLATE_TIMING.rawValue
             if corked { flags |= PA_STREAM_START_CORKED.rawValue }

@@ -40,7 +40,7 @@ final class TrackOutput {
         do {
             try output.openStream(
                 name: track.request.title, format: format, volume: initial.volume, corked: initial.paused,
-                targetLatency: config.outputLatency, timeout: config.connectTimeout,
+                targetLatency: config.outputLatency, prebuffer: config.startBuffer, timeout: config.connectTimeout,
                 isCancelled: { track.isCancelled })
         } catch {
             if !track.isCancelled { track.fail(.soundServerLost(error.message)) }
