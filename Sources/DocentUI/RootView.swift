@@ -16,27 +16,18 @@ public enum RootView {
             renderTooSmall(&screen, size: size, strings: s)
             return screen
         }
-        let full = screen.bounds
-        let (top, rest) = full.splitTop(1)
-        var (withMini, status) = rest.splitBottom(1)
-        // One line above the status line when a feature has one for this page (an
-        // announcement's banner): the first such row of any feature.
-        let above = state.features.all.lazy.flatMap { $0.rows(for: .aboveStatus, state) }.first
-        if let above {
-            let (upper, line) = withMini.splitBottom(1)
-            withMini = upper
-            AboveStatus.render(&screen, line, row: above)
-        }
-        let (body, mini) = withMini.splitBottom(1)
-        TabBar.render(&screen, top, tabs: state.tabs, current: state.tab, strings: s, right: state.language.nativeName)
-        let (titleRow, contentArea) = body.splitTop(1)
+        let areas = Areas(state, screen.bounds)
+        if let above = areas.above { AboveStatus.render(&screen, above.line, row: above.row) }
+        TabBar.render(&screen, areas.top, tabs: state.tabs, current: state.tab, strings: s, right: state.language.nativeName)
         let content = PageBuilder.content(state.page.route, state)
         var title: String?
         if case .list(let t, _) = content { title = t }
         if case .custom(_, let t) = content { title = t }
         if title == nil && state.depth == 1 { title = s("title.\(state.tab.rawValue)") }
-        Widgets.rule(&screen, titleRow, title: title)
-        let inner = Rect(x: contentArea.x + 1, y: contentArea.y, width: contentArea.width - 2, height: contentArea.height)
+        Widgets.rule(&screen, areas.titleRow, title: title)
+        let inner = areas.inner
+        let mini = areas.mini
+        let status = areas.status
         switch content {
         case .list(_, let rows):
             // A feature's figure on the list (a tour's picture): beside the rows, or above them.
@@ -65,6 +56,61 @@ public enum RootView {
         // Chinese in the reader's script, whoever drew it (content, notes, the museum's texts).
         if state.language == .chinese || state.language == .traditionalChinese { screen.mapText(state.inReadersScript) }
         return screen
+    }
+
+    /// Where the parts of a frame go.
+    struct Areas {
+        var top: Rect, titleRow: Rect, inner: Rect, mini: Rect, status: Rect
+        /// One line above the status line when a feature has one for this page (an
+        /// announcement's banner): the first such row of any feature.
+        var above: (line: Rect, row: Row)?
+
+        init(_ state: AppState, _ full: Rect) {
+            let (top, rest) = full.splitTop(1)
+            var (withMini, status) = rest.splitBottom(1)
+            if let row = state.features.all.lazy.flatMap({ $0.rows(for: .aboveStatus, state) }).first {
+                let (upper, line) = withMini.splitBottom(1)
+                withMini = upper
+                above = (line, row)
+            }
+            let (body, mini) = withMini.splitBottom(1)
+            let (titleRow, contentArea) = body.splitTop(1)
+            self.top = top
+            self.titleRow = titleRow
+            self.inner = Rect(x: contentArea.x + 1, y: contentArea.y, width: contentArea.width - 2, height: contentArea.height)
+            self.mini = mini
+            self.status = status
+        }
+    }
+
+    /// Draws again only what a new position changes on `screen`, the frame drawn for the same
+    /// state with another position: the mini player, and the full player's controls when it
+    /// is open (the clock ticks once a second; the whole frame cost the guide more than
+    /// mpg123 spends playing). False when that cannot be done exactly (a box open, the
+    /// screen too small, text mapped to the reader's script, a screen reader's frame): draw
+    /// the whole frame.
+    public static func redrawPosition(_ screen: inout Screen, _ state: AppState) -> Bool {
+        let size = Size(width: screen.width, height: screen.height)
+        guard size.width >= minimumSize.width, size.height >= minimumSize.height, state.overlay == nil, !state.screenReader,
+            state.language != .chinese, state.language != .traditionalChinese
+        else { return false }
+        let areas = Areas(state, screen.bounds)
+        let (links, regions) = (screen.links, screen.hitRegions)
+        var footer = false
+        for e in Registry.entries where e.footer(&screen, areas.mini, state) {
+            footer = true
+            break
+        }
+        if !footer { screen.fill(areas.mini) }
+        if state.page.route == .player, state.museum != nil, state.player.track != nil {
+            let (controls, _) = areas.inner.splitTop(PlayerLayout.controlRows)
+            screen.fill(controls)
+            PlayerView.controls(&screen, controls, state: state)
+        }
+        // The same state drew the same links and click regions.
+        screen.links = links
+        screen.hitRegions = regions
+        return true
     }
 
     static func renderTooSmall(_ screen: inout Screen, size: Size, strings s: Strings) {

@@ -15,21 +15,30 @@ extension CursesBackend {
         let height = min(screen.height, terminal.height)
         var wrote = full
         var changedRows = Set<Int>()
+        // The last frame once (not bound again for every cell: that retained its arrays
+        // thousands of times a frame), and its rows that did not change skipped whole.
+        let previous = full ? nil : self.previous
+        let cells = screen.cells
+        let old = previous?.cells
+        let stride = screen.width
         for y in 0..<height {
+            let rowStart = y * stride
+            if let old, old[rowStart..<rowStart + stride] == cells[rowStart..<rowStart + stride] { continue }
             var uncovered = false
             for x in 0..<width {
-                let cell = screen[x, y]
+                let i = rowStart + x
+                let cell = cells[i]
                 if cell.continuation { continue }
-                let wide = x + 1 < screen.width && screen[x + 1, y].continuation
+                let wide = x + 1 < stride && cells[i + 1].continuation
                 // Unchanged, and so is its right half if it is wide (a wide character whose
                 // second column was covered and is uncovered now must be written again whole).
-                if !full, let previous, previous[x, y] == cell, !wide || previous[x + 1, y] == screen[x + 1, y] { continue }
+                if let old, old[i] == cell, !wide || old[i + 1] == cells[i + 1] { continue }
                 changedRows.insert(y)
                 // A cell in a picture's own colours is written once, after ncurses (below), not
                 // also by ncurses in the theme's. ncurses does not know it is there, so where one
                 // goes away the row is redrawn whole.
                 if PaintedCells.isPainted(cell) { continue }
-                if !full, let previous, PaintedCells.isPainted(previous[x, y]) { uncovered = true }
+                if let old, PaintedCells.isPainted(old[i]) { uncovered = true }
                 put(cell, x: x, y: y, columns: wide ? (x + 1 < width ? 2 : 0) : 1)
                 wrote = true
             }
@@ -40,7 +49,7 @@ extension CursesBackend {
         }
         // Images the terminal drew that are gone or moved: kitty's are taken off below; the
         // others are pixels on the terminal that only writing the cells again removes.
-        let previousGraphics = full ? [] : (previous?.graphics ?? [])
+        let previousGraphics = previous?.graphics ?? []
         let gone = previousGraphics.filter { !screen.graphics.contains($0) }
         for g in gone where g.image.kind != .kitty {
             for y in max(0, g.rect.y)..<min(height, g.rect.maxY) {
@@ -49,8 +58,8 @@ extension CursesBackend {
             }
             wrote = true
         }
-        let previousLinks = previous?.links ?? []
-        previous = screen
+        let previousLinks = self.previous?.links ?? []
+        self.previous = screen
         previousTerminalSize = terminal
         // Screen-reader mode: the cursor on the focus (moved only when it or the frame changed,
         // so an unchanged frame still writes nothing).

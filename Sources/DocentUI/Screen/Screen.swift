@@ -5,9 +5,9 @@ public struct Screen: Equatable, Sendable {
     public let height: Int
     public private(set) var cells: [Cell]
     /// Hyperlinks (OSC 8) by cell range, so a terminal that supports them can make URLs clickable.
-    public private(set) var links: [Link] = []
+    public internal(set) var links: [Link] = []
     /// Where a click lands: regions tagged by the renderer, later ones on top.
-    public private(set) var hitRegions: [HitRegion] = []
+    public internal(set) var hitRegions: [HitRegion] = []
     /// The cell the visitor's attention is on (the selected row, a box's title or choice; the
     /// last drawn wins): where the terminal's cursor goes in screen-reader mode.
     public var focus: Rect?

@@ -1,0 +1,76 @@
+import DocentCoreTestSupport
+import XCTest
+
+@testable import DocentCore
+@testable import DocentUI
+
+/// A new position drawn over the last frame (`RootView.redrawPosition`, what the loop does
+/// once a second while a recording plays) gives the very frame a whole render gives.
+final class PlayerTickTests: XCTestCase {
+    /// A state playing the fixture's recording for 102 at `position` (of 3,700 s, so the clock
+    /// goes past ten minutes and an hour), on the full player.
+    func playing(size: Size, language: Language = .english) -> AppState {
+        var s = UIFixtures.loadedState(language: language, size: size)
+        _ = prepare(&s, .keypadDigit("1"), .keypadDigit("0"), .keypadDigit("2"), .keypadGo)
+        XCTAssertNotNil(s.player.track)
+        XCTAssertEqual(s.page.route, .player)
+        return s
+    }
+
+    func at(_ state: AppState, _ position: Double, status: PlaybackStatus = .playing) -> AppState {
+        var s = state
+        _ = prepare(&s, .playerSnapshot(PlayerSnapshot(token: s.player.snapshot.token, status: status, position: position, duration: 3_700, volume: s.player.volume)))
+        XCTAssertEqual(s.player.snapshot.position, position)
+        return s
+    }
+
+    func assertTicks(_ state: AppState, size: Size, file: StaticString = #filePath, line: UInt = #line) {
+        for (from, to) in [(0.0, 1.0), (9.5, 10.2), (59.9, 61.0), (599.0, 600.0), (3_599.0, 3_600.5), (3_000.0, 12.0)] {
+            let before = at(state, from), after = at(state, to)
+            var screen = RootView.render(before, size: size)
+            XCTAssertTrue(RootView.redrawPosition(&screen, after), "\(from) → \(to)", file: file, line: line)
+            let whole = RootView.render(after, size: size)
+            XCTAssertEqual(screen.dump(), whole.dump(), "\(from) → \(to)", file: file, line: line)
+            XCTAssertTrue(screen == whole, "\(from) → \(to): the same links and click regions too", file: file, line: line)
+        }
+    }
+
+    func testOnTheFullPlayerTheControlsAndTheMiniPlayerTick() {
+        for size in [Size(width: 80, height: 24), Size(width: 40, height: 12), Size(width: 132, height: 40)] {
+            assertTicks(playing(size: size), size: size)
+        }
+        let size = Size(width: 80, height: 24)
+        let s = at(playing(size: size), 61)
+        XCTAssertTrue((0..<size.height).contains { RootView.render(s, size: size).row($0).contains("1:01 / 1:01:40") }, "the clock is there to tick")
+    }
+
+    func testOnAnotherTabTheMiniPlayerTicks() {
+        let size = Size(width: 80, height: 24)
+        var s = playing(size: size)
+        _ = prepare(&s, .selectTab(.home))
+        XCTAssertEqual(s.tab, .home)
+        assertTicks(s, size: size)
+        _ = prepare(&s, .selectTab(.map))
+        assertTicks(s, size: size)
+    }
+
+    func testInSpanishToo() {
+        let size = Size(width: 80, height: 24)
+        assertTicks(playing(size: size, language: .spanish), size: size)
+    }
+
+    func testWhereItCannotBeExactTheWholeFrameIsDrawn() {
+        let size = Size(width: 80, height: 24)
+        var boxed = at(playing(size: size), 5)
+        _ = prepare(&boxed, .showHelp)
+        XCTAssertNotNil(boxed.overlay)
+        var screen = RootView.render(boxed, size: size)
+        XCTAssertFalse(RootView.redrawPosition(&screen, boxed), "a box over the page")
+        let chinese = at(playing(size: size, language: .traditionalChinese), 5)
+        screen = RootView.render(chinese, size: size)
+        XCTAssertFalse(RootView.redrawPosition(&screen, chinese), "text mapped to the reader's script")
+        let small = Size(width: 39, height: 12)
+        screen = RootView.render(at(playing(size: small), 5), size: small)
+        XCTAssertFalse(RootView.redrawPosition(&screen, at(playing(size: small), 6)), "too small")
+    }
+}
