@@ -156,15 +156,14 @@ public final class GuideLoop {
         }
         guard needsDraw || lastScreen == nil else { return }
         needsDraw = false
-        var screen: Screen
-        if onlyPositionMoved, let last = lastScreen, last.width == size.width, last.height == size.height {
-            screen = last
-            if !RootView.redrawPosition(&screen, state) { screen = RootView.render(state, size: size) }
+        var screen = lastScreen ?? Screen(width: 0, height: 0)
+        if onlyPositionMoved, screen.width == size.width, screen.height == size.height, let rows = RootView.redrawPosition(&screen, state) {
+            backend.draw(screen, onlyRows: rows)
         } else {
             screen = RootView.render(state, size: size)
+            backend.draw(screen)
         }
         onlyPositionMoved = false
-        backend.draw(screen)
         lastScreen = screen
     }
 

@@ -86,14 +86,14 @@ public enum RootView {
     /// Draws again only what a new position changes on `screen`, the frame drawn for the same
     /// state with another position: the mini player, and the full player's controls when it
     /// is open (the clock ticks once a second; the whole frame cost the guide more than
-    /// mpg123 spends playing). False when that cannot be done exactly (a box open, the
-    /// screen too small, text mapped to the reader's script, a screen reader's frame): draw
-    /// the whole frame.
-    public static func redrawPosition(_ screen: inout Screen, _ state: AppState) -> Bool {
+    /// mpg123 spends playing). Returns the rows drawn, or nil when that cannot be done
+    /// exactly (a box open, the screen too small, text mapped to the reader's script, a screen
+    /// reader's frame): draw the whole frame.
+    public static func redrawPosition(_ screen: inout Screen, _ state: AppState) -> [Int]? {
         let size = Size(width: screen.width, height: screen.height)
         guard size.width >= minimumSize.width, size.height >= minimumSize.height, state.overlay == nil, !state.screenReader,
             state.language != .chinese, state.language != .traditionalChinese
-        else { return false }
+        else { return nil }
         let areas = Areas(state, screen.bounds)
         let (links, regions) = (screen.links, screen.hitRegions)
         var footer = false
@@ -102,15 +102,17 @@ public enum RootView {
             break
         }
         if !footer { screen.fill(areas.mini) }
+        var rows = [areas.mini.y]
         if state.page.route == .player, state.museum != nil, state.player.track != nil {
             let (controls, _) = areas.inner.splitTop(PlayerLayout.controlRows)
             screen.fill(controls)
             PlayerView.controls(&screen, controls, state: state)
+            rows += controls.y..<controls.maxY
         }
         // The same state drew the same links and click regions.
         screen.links = links
         screen.hitRegions = regions
-        return true
+        return rows
     }
 
     static func renderTooSmall(_ screen: inout Screen, size: Size, strings s: Strings) {

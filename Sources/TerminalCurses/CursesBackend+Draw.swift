@@ -5,7 +5,11 @@ import DocentUI
 extension CursesBackend {
     /// Draws `screen`, writing only cells that differ from the last frame. The first frame,
     /// or one after a size change, is written in full. An unchanged frame writes nothing.
-    public func draw(_ screen: Screen) {
+    public func draw(_ screen: Screen) { draw(screen, only: nil) }
+
+    public func draw(_ screen: Screen, onlyRows rows: [Int]) { draw(screen, only: rows) }
+
+    private func draw(_ screen: Screen, only rows: [Int]?) {
         guard isOpen else { return }
         let terminal = size
         let sameShape = previous.map { $0.width == screen.width && $0.height == screen.height } ?? false
@@ -23,6 +27,7 @@ extension CursesBackend {
         let stride = screen.width
         for y in 0..<height {
             let rowStart = y * stride
+            if old != nil, let rows, !rows.contains(y) { continue }
             if let old, old[rowStart..<rowStart + stride] == cells[rowStart..<rowStart + stride] { continue }
             var uncovered = false
             for x in 0..<width {

@@ -54,4 +54,25 @@ final class StringsTests: XCTestCase {
         XCTAssertEqual(c.strings(for: .spanish)("a.b", ["name": "Ana"]), "Hello Ana")
         XCTAssertEqual(c.strings(for: .spanish)("x.y"), "x.y")
     }
+
+    func testPlaceholdersAreFilledInOnePass() {
+        let s = StringCatalog(tables: [.english: [
+            "two": "{a} and {b}, {a} again", "odd": "{{a}} {missing} {a", "unicode": "¿{name}? ✓ {name}", "none": "{a}",
+        ]]).strings(for: .english)
+        XCTAssertEqual(s("two", ["a": "A", "b": "B"]), "A and B, A again")
+        XCTAssertEqual(s("two", ["a": "{b}", "b": "B"]), "{b} and B, {b} again", "a value is not read for names")
+        XCTAssertEqual(s("odd", ["a": "1"]), "{1} {missing} {a", "no argument, no closing brace: left as written")
+        XCTAssertEqual(s("unicode", ["name": "Ana"]), "¿Ana? ✓ Ana")
+        XCTAssertEqual(s("none"), "{a}")
+    }
+
+    func testThePlayersClock() {
+        XCTAssertEqual(PlayerFeature.clock(0), "0:00")
+        XCTAssertEqual(PlayerFeature.clock(65.9), "1:05")
+        XCTAssertEqual(PlayerFeature.clock(600), "10:00")
+        XCTAssertEqual(PlayerFeature.clock(3_723), "1:02:03")
+        XCTAssertEqual(PlayerFeature.clock(-4), "0:00")
+        XCTAssertEqual(PlayerFeature.clock(.nan), "0:00")
+        XCTAssertEqual(PlayerFeature.clock(1e12), "99:59:59")
+    }
 }

@@ -16,9 +16,32 @@ public struct Strings: Equatable, Sendable {
     /// The text for `key`, with `{name}` placeholders filled from `args`. A missing key shows
     /// the key itself, so a gap is visible rather than silent.
     public func callAsFunction(_ key: String, _ args: [String: String] = [:]) -> String {
-        var s = table[key] ?? fallback[key] ?? key
-        for (k, v) in args { s = s.replacingOccurrences(of: "{\(k)}", with: v) }
-        return s
+        let template = table[key] ?? fallback[key] ?? key
+        return args.isEmpty ? template : Self.fill(template, args)
+    }
+
+    /// Each `{name}` that has an argument replaced by it, in one pass: what a value says is
+    /// never read for names (one `replacingOccurrences` per argument did, in the dictionary's
+    /// order, and cost the player's once-a-second line more than drawing it).
+    static func fill(_ template: String, _ args: [String: String]) -> String {
+        let u = template.utf8
+        var out = ""
+        var copied = u.startIndex
+        var from = u.startIndex
+        while let open = u[from...].firstIndex(of: UInt8(ascii: "{")) {
+            let nameStart = u.index(after: open)
+            guard let close = u[nameStart...].firstIndex(of: UInt8(ascii: "}")) else { break }
+            if let value = args[String(template[nameStart..<close])] {
+                out += template[copied..<open]
+                out += value
+                copied = u.index(after: close)
+                from = copied
+            } else {
+                from = nameStart
+            }
+        }
+        out += template[copied...]
+        return out
     }
 
     public func has(_ key: String) -> Bool { table[key] != nil }

@@ -8,10 +8,17 @@ public protocol TerminalBackend: AnyObject {
     func readEvents(timeoutMilliseconds: Int) -> [InputEvent]
     /// Draws `screen`, writing only the cells that differ from the previous frame.
     func draw(_ screen: Screen)
+    /// The same, told that `screen` differs from the frame drawn last in `rows` at most (the
+    /// player's lines drawn again over it): the other rows need not be compared.
+    func draw(_ screen: Screen, onlyRows rows: [Int])
     /// Puts the terminal back the way it was found. Safe to call more than once.
     func restore()
     /// Ends a `readEvents` wait early from any thread (a result arrived in the mailbox).
     var waker: Waker { get }
+}
+
+extension TerminalBackend {
+    public func draw(_ screen: Screen, onlyRows rows: [Int]) { draw(screen) }
 }
 
 /// Wakes a terminal wait from any thread: the mailbox calls it when a result arrives, so the

@@ -8,7 +8,9 @@ public enum PlayerFeature: Feature {
     public static func clock(_ seconds: Double) -> String {
         let t = seconds.isFinite ? Int(min(max(0, seconds), 359_999).rounded(.down)) : 0
         let (h, m, s) = (t / 3600, (t % 3600) / 60, t % 60)
-        return h > 0 ? String(format: "%d:%02d:%02d", h, m, s) : String(format: "%d:%02d", m, s)
+        // Built by hand: String(format:) went through Foundation's formatter once a second.
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return h > 0 ? "\(h):\(two(m)):\(two(s))" : "\(m):\(two(s))"
     }
 
     public typealias State = PlayerState
