@@ -110,7 +110,15 @@ final class EngineHub: TrackReporting, @unchecked Sendable {
         var nextTrackID: UInt64 = 1
         var probeGeneration = 0
         var seekGeneration = 0
+        /// When the output last said where playback is (monotonic ns), and the most a
+        /// snapshot said since: between reports a playing position moves on with the clock.
+        var positionAt: UInt64?
+        var positionGiven = 0.0
     }
+
+    /// How far past its last report a playing position is moved on (a stalled output stops
+    /// there rather than running on).
+    static let extrapolationLimit = 0.5
 
     let configuration: LiveAudioEngine.Configuration
     private let state = Mutex(State())
@@ -123,7 +131,24 @@ final class EngineHub: TrackReporting, @unchecked Sendable {
         log = configuration.playLogPath.map(PlayLog.init(path:))
     }
 
-    func snapshot() -> PlayerSnapshot { state.withLock { $0.snapshot } }
+    /// The snapshot; while playing, the position is moved on from the output's last report
+    /// by the time since (the output reports a few times a second, the guide's clock ticks
+    /// on the second), and never goes back between reports.
+    func snapshot() -> PlayerSnapshot {
+        let now = DispatchTime.now().uptimeNanoseconds
+        return state.withLock { s in
+            var snap = s.snapshot
+            guard snap.status == .playing || snap.status == .paused else { return snap }
+            if snap.status == .playing, let at = s.positionAt {
+                let elapsed = Double(now &- at) / 1_000_000_000
+                snap.position += min(max(0, elapsed), Self.extrapolationLimit) * s.speed
+                if let d = snap.duration { snap.position = min(snap.position, d) }
+            }
+            snap.position = max(snap.position, s.positionGiven)
+            s.positionGiven = snap.position
+            return snap
+        }
+    }
 
     var startupLatency: Double? {
         state.withLock { s in
@@ -147,6 +172,8 @@ final class EngineHub: TrackReporting, @unchecked Sendable {
             s.probeGeneration += 1
             s.snapshot.token = request.token
             s.snapshot.position = max(0, request.startAt)
+            s.positionAt = nil
+            s.positionGiven = 0
             s.snapshot.duration = nil
             s.snapshot.failure = nil
             s.snapshot.keptCopy = false
@@ -169,6 +196,8 @@ final class EngineHub: TrackReporting, @unchecked Sendable {
             s.phase = .idle
             s.probeGeneration += 1
             s.snapshot.position = 0
+            s.positionAt = nil
+            s.positionGiven = 0
             s.snapshot.duration = nil
             s.snapshot.failure = nil
             s.snapshot.keptCopy = false
@@ -182,6 +211,7 @@ final class EngineHub: TrackReporting, @unchecked Sendable {
         state.withLock { s in
             guard let track = s.track, Self.isActive(track, in: s) else { return }
             s.paused = paused
+            s.positionAt = nil
             track.setPaused(paused)
             Self.refreshStatus(&s)
         }
@@ -214,6 +244,8 @@ final class EngineHub: TrackReporting, @unchecked Sendable {
             switch s.phase {
             case .loading, .buffering, .playing:
                 s.snapshot.position = target
+                s.positionAt = nil
+                s.positionGiven = 0
                 track.seek(to: target)
                 return nil
             case .ended:
@@ -250,6 +282,7 @@ final class EngineHub: TrackReporting, @unchecked Sendable {
             case .position(let seconds, let run):
                 guard run == track.state.seekGeneration else { return }
                 s.snapshot.position = s.snapshot.duration.map { min($0, seconds) } ?? seconds
+                s.positionAt = DispatchTime.now().uptimeNanoseconds
             case .ended(let position):
                 s.phase = .ended
                 s.paused = false

@@ -7,9 +7,12 @@ import Foundation
 /// them. Pause is a cork, seek a flush, the end a drain.
 final class TrackOutput {
     private let track: Track
-    private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
+    /// What the server asks for goes in one write (every write wakes libpulse's thread; 4 KiB
+    /// pieces took two or three for each request at a second's buffer). Seek and stop flush
+    /// the server, so a larger piece does not delay them.
+    private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 32 * 1024, alignment: 8)
     /// Time-stretched PCM on its way to the server (playback not at 1×).
-    private let stretched = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
+    private let stretched = UnsafeMutableRawBufferPointer.allocate(byteCount: 32 * 1024, alignment: 8)
 
     init(track: Track) { self.track = track }
 
@@ -103,6 +106,10 @@ struct SpeedTimeline: Equatable {
 
 /// The output loop for one open stream.
 private struct Playback {
+    /// Seconds the output waits when nothing moved (0.1 woke it ten times a second for the
+    /// position alone: a fifth of the guide's CPU while playing).
+    static let idleWait = 0.3
+
     let track: Track
     let output: PulseOutput
     let format: PCMFormat
@@ -156,7 +163,9 @@ private struct Playback {
                 return
             }
             reportPosition()
-            if !wrote { track.outputWakeup.wait(timeout: 0.1) }
+            // Woken by the server asking for audio, the ring refilling and every control; the
+            // timeout only moves the position on (the engine carries it between reports).
+            if !wrote { track.outputWakeup.wait(timeout: Self.idleWait) }
         }
     }
 

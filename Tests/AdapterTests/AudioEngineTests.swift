@@ -422,6 +422,34 @@ final class AudioEngineTests: XCTestCase {
         XCTAssertEqual(env.pulse.sinkInputs().first?["Corked"], "no")
     }
 
+    /// Between the output's reports (a few a second) a playing position moves on with the
+    /// clock, never backwards, and stays with the sink: the guide's clock ticks on the second
+    /// without the output waking ten times a second.
+    func testThePositionMovesOnBetweenReportsAndNeverBack() throws {
+        let env = try env()
+        let engine = makeEngine()
+        let recorder = try MonitorRecorder(server: env.pulse.server)
+        defer { _ = recorder.stop() }
+        engine.play(AudioRequest(token: 5, url: env.root.appendingPathComponent(Self.long.name).path, title: "moving"))
+        let start = wait(engine, 3, "playing past 0.3 s") { $0.status == .playing && $0.position > 0.3 }
+        let heard0 = recorder.recordedBytes
+        var positions: [Double] = []
+        let deadline = Date().addingTimeInterval(1.5)
+        while Date() < deadline {
+            let s = engine.snapshot()
+            guard s.status == .playing else { break }
+            positions.append(s.position)
+            usleep(20_000)  // sampling the position as a loop would, not waiting for an event
+        }
+        let sinkSeconds = Double(recorder.recordedBytes - heard0) / 2 / Double(MonitorRecorder.rate)
+        XCTAssertGreaterThan(positions.count, 40)
+        XCTAssertEqual(zip(positions, positions.dropFirst()).filter { $1 < $0 }.count, 0, "never back")
+        XCTAssertGreaterThan(Set(positions).count, positions.count / 2, "it moves between reports: \(Set(positions).count) values in \(positions.count) looks")
+        let moved = (positions.last ?? 0) - start.position
+        print("audio: the position moved \(String(format: "%.2f", moved)) s while the sink heard \(String(format: "%.2f", sinkSeconds)) s, \(Set(positions).count) values in \(positions.count) looks")
+        XCTAssertEqual(moved, sinkSeconds, accuracy: 0.4, "with the sink")
+    }
+
     /// Issue 16 #4: at 1.5× and 2× the recording's seconds pass faster than the sink's, the
     /// pitch stays (a 440 Hz sine is still 440 Hz, not 660), seeking lands where asked, and
     /// the end is the recording's length. Time is the sink's own (parec's samples).
