@@ -5,12 +5,13 @@ and the same (null) sink, measured the same way in the same run:
   first PCM   time from starting the player to PulseAudio announcing its new sink input
               (`pactl subscribe`), from a file and from nginx on loopback; target ratio <= 1.0
   CPU         CPU seconds per minute of audio while playing the whole file (getrusage of the
-              child); target ratio <= 1.5
+              child), the engine alone (docent-audio-bench); target ratio <= 1.0
   CPU, guide the same minute played by the guide itself on screen (tmux), its own CPU from GO to
               the end; target ratio <= 1.0
   CPU at 1.5x the same, with the guide playing 1.5x faster (SoundTouch, pitch kept), still per
               minute of the recording, against mpg123 -q at 1x; target ratio <= 2.0 (the
-              stretch is work mpg123 does not do); the wall time must be under 1/1.5 of 1x's
+              stretch is work mpg123 does not do); the wall time must be the recording's / 1.5
+              plus at most 3 s (starting and draining the sink)
 
 Usage: scripts/bench-audio.py [BIN_DIR]   (default .build/release; needs docent-audio-bench)
 Exits 1 when a target is missed."""
@@ -145,14 +146,17 @@ try:
     if not only_guide:
         dc, dw = cpu([BIN, LONG])
         ratio = dc / mc if mc > 0 else float("inf")
-        ok = ratio <= 1.5
+        ok = ratio <= 1.0
         failed |= not ok
-        print(f"audio CPU: docent {per_min(dc):.3f} s per minute of audio vs mpg123 -q {per_min(mc):.3f} s → ratio {ratio:.2f} (target ≤ 1.5) {'PASS' if ok else 'FAIL'}")
+        print(f"audio CPU: docent {per_min(dc):.3f} s per minute of audio vs mpg123 -q {per_min(mc):.3f} s → ratio {ratio:.2f} (target ≤ 1.0) {'PASS' if ok else 'FAIL'}")
         fc, fw = cpu([BIN, LONG, "--speed", "1.5"])
         ratio = fc / mc if mc > 0 else float("inf")
-        ok = ratio <= 2.0 and fw < dw / 1.5 + 1.0
+        # The wall time says the speed was applied: the recording lasts duration / 1.5, plus
+        # starting and draining the null sink, which take 0.6-2.2 s from run to run for
+        # mpg123 and the guide alike (so not "1x's wall / 1.5", which scaled that noise).
+        ok = ratio <= 2.0 and fw < duration / 1.5 + 3.0
         failed |= not ok
-        print(f"audio CPU at 1.5×: docent {per_min(fc):.3f} s per minute of audio vs mpg123 -q at 1× {per_min(mc):.3f} s → ratio {ratio:.2f} (target ≤ 2.0; wall {fw:.2f} s vs {dw / 1.5:.2f} s for 1× / 1.5) {'PASS' if ok else 'FAIL'}")
+        print(f"audio CPU at 1.5×: docent {per_min(fc):.3f} s per minute of audio vs mpg123 -q at 1× {per_min(mc):.3f} s → ratio {ratio:.2f} (target ≤ 2.0; wall {fw:.2f} s for {duration / 1.5:.2f} s of stretched audio, at most 3 s more) {'PASS' if ok else 'FAIL'}")
     # The same minute played by the guide itself, on screen (tmux, 100×30) with the artwork's
     # page and the ticking mini player: the guide's CPU from GO to the end, as it notes it
     # (DOCENT_BENCH_AUDIO_CPU: getrusage of the whole process at `play` and at `ended`).
