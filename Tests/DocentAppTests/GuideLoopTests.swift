@@ -132,18 +132,25 @@ final class GuideLoopTests: XCTestCase {
         XCTAssertEqual(audio.snapshotsTaken, 2)
     }
 
-    func testPositionTicksReachTheStateOncePerShownSecondAndExactlyBeforeAKey() {
+    /// A loop whose state plays "Harbor at Dawn" (token 1, 60 s) and whose fake engine says so.
+    func playingLoop(at position: Double = 0, notifying: Bool = false, script: [[InputEvent]] = []) -> (GuideLoop, FakeBackend, FakeAudioEngine, RecordingEffects) {
         let audio = FakeAudioEngine()
-        let backend = FakeBackend(size: Size(width: 80, height: 24), script: [[], [], [], [], [], [], [], [], [], [], [], [], [], [.key(.right)]])
+        audio.notifies = notifying
+        let backend = FakeBackend(size: Size(width: 80, height: 24), script: script)
         let clock = TestClock()
         var state = AppState(source: "/museum/appData.json", catalog: Self.catalog, now: clock.wall, features: Registry.features)
         state.introSeen = true
         state.player.track = Track(audioID: 11, artworkID: nil, tourID: nil, language: .english, requested: .english,
                                    title: "Harbor at Dawn", url: "/museum/audio/11.mp3", transcript: "")
         state.player.snapshot = PlayerSnapshot(token: 1, status: .playing, position: 0, duration: 60)
+        audio.current = PlayerSnapshot(token: 1, status: .playing, position: position, duration: 60)
         let effects = RecordingEffects()
         let loop = GuideLoop(state: state, backend: backend, effects: effects, audio: audio, clock: clock.clock, monotonic: clock.monotonic)
-        audio.current = PlayerSnapshot(token: 1, status: .playing, position: 0, duration: 60)
+        return (loop, backend, audio, effects)
+    }
+
+    func testPositionTicksReachTheStateOncePerShownSecondAndExactlyBeforeAKey() {
+        let (loop, backend, audio, effects) = playingLoop(script: [[], [], [], [], [], [], [], [], [], [], [], [], [], [.key(.right)]])
         loop.step()
         XCTAssertEqual(backend.drawn.count, 1)
         for tenth in 1...9 {
@@ -172,24 +179,11 @@ final class GuideLoopTests: XCTestCase {
     }
 
     func testWhilePlayingTheLoopWaitsForTheNextSecondWhenTheEngineSaysWhatElseChanged() {
-        func loop(notifying: Bool) -> (GuideLoop, FakeBackend, FakeAudioEngine) {
-            let audio = FakeAudioEngine()
-            audio.notifies = notifying
-            let backend = FakeBackend(size: Size(width: 80, height: 24), script: [])
-            let clock = TestClock()
-            var state = AppState(source: "/museum/appData.json", catalog: Self.catalog, now: clock.wall, features: Registry.features)
-            state.introSeen = true
-            state.player.track = Track(audioID: 11, artworkID: nil, tourID: nil, language: .english, requested: .english,
-                                       title: "Harbor at Dawn", url: "/museum/audio/11.mp3", transcript: "")
-            state.player.snapshot = PlayerSnapshot(token: 1, status: .playing, position: 0, duration: 60)
-            audio.current = PlayerSnapshot(token: 1, status: .playing, position: 4.3, duration: 60)
-            return (GuideLoop(state: state, backend: backend, effects: RecordingEffects(), audio: audio, clock: clock.clock, monotonic: clock.monotonic), backend, audio)
-        }
-        let (quiet, quietBackend, _) = loop(notifying: false)
+        let (quiet, quietBackend, _, _) = playingLoop(at: 4.3)
         quiet.step()
         XCTAssertEqual(quietBackend.waits, [100], "an engine that does not say: looked at every turn")
 
-        let (l, backend, audio) = loop(notifying: true)
+        let (l, backend, audio, _) = playingLoop(at: 4.3, notifying: true)
         XCTAssertNotNil(audio.wake, "the loop gave the engine its wake")
         l.step()
         XCTAssertEqual(backend.waits, [715], "0.7 s to 0:05, and a little")
