@@ -109,6 +109,9 @@ private struct Playback {
     /// Seconds the output waits when nothing moved (0.1 woke it ten times a second for the
     /// position alone: a fifth of the guide's CPU while playing).
     static let idleWait = 0.3
+    /// SoundTouch is fed in 4 KiB pieces, as before the output's writes grew to 32 KiB: what it
+    /// holds unprocessed is counted only roughly, and small pieces keep that error small.
+    static let stretchFeed = 4096
 
     let track: Track
     let output: PulseOutput
@@ -285,7 +288,7 @@ private struct Playback {
         }
         // Feed only when SoundTouch has too little to fill the room (it keeps what it made);
         // a zero-byte read still reports a seek.
-        let feed = room > 0 && stretch.ready * format.bytesPerFrame < room ? chunk.count : 0
+        let feed = room > 0 && stretch.ready * format.bytesPerFrame < room ? Self.stretchFeed : 0
         switch track.ring.read(into: UnsafeMutableRawBufferPointer(rebasing: chunk[0..<feed])) {
         case .data(let span):
             if startsRun(span) {
