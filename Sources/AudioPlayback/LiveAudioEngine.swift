@@ -114,6 +114,13 @@ final class EngineHub: TrackReporting, @unchecked Sendable {
         /// snapshot said since: between reports a playing position moves on with the clock.
         var positionAt: UInt64?
         var positionGiven = 0.0
+
+        /// Playback starts again at `seconds` (a play, a stop, a seek): nothing reported yet.
+        mutating func place(at seconds: Double) {
+            snapshot.position = seconds
+            positionAt = nil
+            positionGiven = 0
+        }
     }
 
     /// How far past its last report a playing position is moved on (a stalled output stops
@@ -171,9 +178,7 @@ final class EngineHub: TrackReporting, @unchecked Sendable {
             s.phase = .loading
             s.probeGeneration += 1
             s.snapshot.token = request.token
-            s.snapshot.position = max(0, request.startAt)
-            s.positionAt = nil
-            s.positionGiven = 0
+            s.place(at: max(0, request.startAt))
             s.snapshot.duration = nil
             s.snapshot.failure = nil
             s.snapshot.keptCopy = false
@@ -195,9 +200,7 @@ final class EngineHub: TrackReporting, @unchecked Sendable {
             s.paused = false
             s.phase = .idle
             s.probeGeneration += 1
-            s.snapshot.position = 0
-            s.positionAt = nil
-            s.positionGiven = 0
+            s.place(at: 0)
             s.snapshot.duration = nil
             s.snapshot.failure = nil
             s.snapshot.keptCopy = false
@@ -243,9 +246,7 @@ final class EngineHub: TrackReporting, @unchecked Sendable {
             if let duration = s.snapshot.duration { target = min(target, duration) }
             switch s.phase {
             case .loading, .buffering, .playing:
-                s.snapshot.position = target
-                s.positionAt = nil
-                s.positionGiven = 0
+                s.place(at: target)
                 track.seek(to: target)
                 return nil
             case .ended:

@@ -131,7 +131,7 @@ public final class GuideLoop {
         let snap = polled.visible
         guard snap != lastSnapshot else { return }
         if !exact, let last = lastSnapshot, !PlayerView.looksDifferent(last, snap) { return }
-        let positionOnly = lastSnapshot.map { var s = $0; s.position = snap.position; return s == snap } ?? false
+        let positionOnly = lastSnapshot.map { snap.differsOnlyInPosition(from: $0) } ?? false
         let drawPending = needsDraw
         lastSnapshot = snap
         send(.playerSnapshot(snap))

@@ -21,9 +21,8 @@ public final class Mailbox: @unchecked Sendable {
     public func post(_ action: AppAction) {
         lock.lock()
         pending.append(action)
-        let w = waker
         lock.unlock()
-        w.wake()
+        nudge()
     }
 
     /// Wakes the loop with nothing to hand over (it looks at the audio engine again).

@@ -92,6 +92,13 @@ public struct PlayerSnapshot: Equatable, Sendable {
         self.outputAvailable = outputAvailable
     }
 
+    /// Whether `other` is this snapshot with only the position changed (or none at all).
+    public func differsOnlyInPosition(from other: PlayerSnapshot) -> Bool {
+        var moved = other
+        moved.position = position
+        return moved == self
+    }
+
     /// The snapshot rounded to what the screen shows (tenths of a second), so the loop only
     /// redraws when something visible changed.
     public var visible: PlayerSnapshot {

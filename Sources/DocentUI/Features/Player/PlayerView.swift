@@ -153,10 +153,7 @@ public enum PlayerView: FeatureView {
     /// but the position, or a position in another whole second (the clock shows whole seconds
     /// and the bar is drawn again with it, at most a second late by a cell).
     public static func looksDifferent(_ old: PlayerSnapshot, _ new: PlayerSnapshot) -> Bool {
-        var a = old
-        a.position = new.position
-        guard a == new else { return true }
-        return old.position.rounded(.down) != new.position.rounded(.down)
+        !new.differsOnlyInPosition(from: old) || old.position.rounded(.down) != new.position.rounded(.down)
     }
 
     static func fraction(_ snap: PlayerSnapshot) -> Double? {
