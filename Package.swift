@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(
             name: "AdapterTests",
             dependencies: [
-                "NetCurl", "AudioPlayback", "StateStore", "TerminalCurses", "DocentCore", "MapRaster", "Pictures", "DocentUI",
+                "NetCurl", "AudioPlayback", "StateStore", "TerminalCurses", "DocentCore", "MapRaster", "Pictures", "DocentUI", "TwoCores",
                 "ScriptConversion", "PulseService", "DocentCoreTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

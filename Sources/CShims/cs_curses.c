@@ -101,6 +101,8 @@ static struct sigaction saved_crash[CRASH_COUNT];
 
 static void crash_handler(int sig, siginfo_t *info, void *context) {
     (void)context;
+    // A mapped file cut short under a reader is mended, not a crash (cs_memory.h).
+    if (sig == SIGBUS && info != NULL && info->si_code > 0 && cs_mapguard_mend(info->si_addr)) return;
     if (curses_active) {
         curses_active = 0;
         endwin();  // not async-signal-safe in theory; the process is dying anyway

@@ -50,6 +50,13 @@ public enum DocumentLoader {
         request.etag = validators?.etag
         request.lastModified = validators?.lastModified
         var note: Phrase?
+        // A large local file is mapped, not read: the reader lets its pages go as it passes them.
+        if !isHTTP, let mapped = fetcher.mapDocument(source, maxBytes: request.maxBytes) {
+            switch mapped {
+            case .success(let document): return read(document, source: source, options: options, ticket: ticket, prepared: prepared, note: nil, handOff: handOff, later: later)
+            case .failure(let e): return (.failure(LoadFailure(e.description)), nil)
+            }
+        }
         let bytes: [UInt8]
         switch fetcher.fetch(request) {
         case .success(let r) where r.status == 304:
@@ -82,7 +89,14 @@ public enum DocumentLoader {
         }
         // The bytes go to the reader (`consume`): it lets them go once parsed, so the file and
         // the whole museum are not in memory at once.
-        switch AppDataReader.read(consume bytes, source: source, options: options, handOff: handOff) {
+        return read(JSONBytes(bytes), source: source, options: options, ticket: ticket, prepared: prepared, note: note, handOff: handOff, later: later)
+    }
+
+    private static func read(
+        _ document: JSONBytes, source: String, options: ReadOptions, ticket: PreparedTicket?, prepared: (any PreparedCopying)?, note: Phrase?,
+        handOff: ((JSON) -> Void)?, later: ((@escaping @Sendable () -> Void) -> Void)?
+    ) -> (Result<Museum, LoadFailure>, Phrase?) {
+        switch AppDataReader.read(document, source: source, options: options, handOff: handOff) {
         case .success(let app):
             if let ticket, let prepared {
                 let work: @Sendable () -> Void = { prepared.save(app, for: ticket) }

@@ -26,10 +26,71 @@ public struct JSONError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A document's bytes, shared by the strings left in them (`JSON.rawString`).
+/// What the adapter holding a document's bytes (a mapped file) does with its pages.
+public protocol JSONPages: AnyObject, Sendable {
+    /// The parser will not read before `offset` again (only a deferred string, or the count of
+    /// lines for an error, reads there later): those pages may go from memory, to be read
+    /// again from the file if they are asked for. Called by the parsing thread.
+    func passed(_ offset: Int)
+    /// Let every page go that is in memory now (after reading many deferred strings at once).
+    func letGo()
+    /// Whether the bytes changed under the reader (a mapped file cut short: its missing pages
+    /// read as zeros).
+    var changed: Bool { get }
+}
+
+/// A document's bytes, shared by the strings left in them (`JSON.rawString`): an array, or
+/// bytes owned elsewhere (a file mapped by the adapter: this target does no I/O).
 public final class JSONBytes: @unchecked Sendable {
-    public let array: [UInt8]
-    public init(_ array: consuming [UInt8]) { self.array = array }
+    private let array: [UInt8]
+    private let mapped: UnsafeRawBufferPointer?
+    private let release: (@Sendable () -> Void)?
+    let pages: (any JSONPages)?
+
+    public init(_ array: consuming [UInt8]) {
+        self.array = array
+        mapped = nil
+        release = nil
+        pages = nil
+    }
+
+    /// `bytes` stay valid until `release` is called (from `deinit`); `pages` hears how far the
+    /// parser has read and says whether the bytes changed.
+    public init(_ bytes: UnsafeRawBufferPointer, release: (@Sendable () -> Void)?, pages: (any JSONPages)? = nil) {
+        array = []
+        mapped = bytes
+        self.release = release
+        self.pages = pages
+    }
+
+    deinit { release?() }
+
+    /// Whether the bytes changed while they were read (see `JSONPages`); never for an array.
+    public var changed: Bool { pages?.changed ?? false }
+
+    /// Lets the pages in memory go (`JSONPages.letGo`); nothing for an array.
+    public func letGo() { pages?.letGo() }
+
+    public var count: Int { mapped?.count ?? array.count }
+
+    /// True if the document starts with a UTF-8 byte-order mark.
+    public var hasBOM: Bool { withBuffer { $0.count >= 3 && $0[0] == 0xEF && $0[1] == 0xBB && $0[2] == 0xBF } }
+
+    public func withBuffer<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
+        if let mapped {
+            return try body(mapped.assumingMemoryBound(to: UInt8.self))
+        }
+        // `withUnsafeBufferPointer` rethrows untyped; the typed error is carried out by hand.
+        var failure: E?
+        let r: R? = array.withUnsafeBufferPointer { buf in
+            do throws(E) { return try body(buf) } catch {
+                failure = error
+                return nil
+            }
+        }
+        if let failure { throw failure }
+        return r!
+    }
 }
 
 /// A string still in the document's bytes: read (unescaped, exactly as the parser would have)
@@ -54,7 +115,7 @@ public struct JSONRawString: Sendable, Equatable {
 
     public var string: String {
         let start = start, count = count
-        return owner.array.withUnsafeBufferPointer { buf in
+        return owner.withBuffer { buf in
             let slice = UnsafeBufferPointer(rebasing: buf[start..<start + count])
             if !escaped { return String(decoding: slice, as: UTF8.self) }
             var cursor = Cursor(buf: buf, maxDepth: 1)
@@ -74,10 +135,11 @@ public struct JSONStreaming {
     /// Each time the key is met at the top level (the last one counts, as in a lookup):
     /// whether its value is streamed (an object or an array) or kept in the tree.
     public let begin: (_ streamed: Bool) -> Void
-    /// Each member of a streamed collection: its key (nil in an array) and its value.
-    public let member: (_ key: String?, _ value: JSON) -> Void
+    /// Each member of a streamed collection: its key (nil in an array), its value, and where
+    /// the value is in the bytes (`JSONParser.parse(_:values:deferring:each:)` reads it again).
+    public let member: (_ key: String?, _ value: JSON, _ at: Range<Int>) -> Void
 
-    public init(key: String, begin: @escaping (Bool) -> Void, member: @escaping (String?, JSON) -> Void) {
+    public init(key: String, begin: @escaping (Bool) -> Void, member: @escaping (String?, JSON, Range<Int>) -> Void) {
         self.key = key
         self.begin = begin
         self.member = member
@@ -104,10 +166,11 @@ public struct JSONParser {
     /// error at the same place as without deferring, but decoded only when asked for.
     /// Transcripts are most of a large museum's bytes and only the player reads them.
     public static func parse(_ bytes: JSONBytes, deferring: [String], maxDepth: Int = defaultMaxDepth) throws(JSONError) -> JSON {
-        try bytes.array.withUnsafeBufferPointer { (buf) throws(JSONError) -> JSON in
+        try bytes.withBuffer { (buf) throws(JSONError) -> JSON in
             var p = Cursor(buf: buf, maxDepth: maxDepth)
             p.owner = bytes
             p.deferred = deferring
+            p.pages = bytes.pages
             return try p.document()
         }
     }
@@ -119,12 +182,53 @@ public struct JSONParser {
     public static func parse(
         _ bytes: JSONBytes, deferring: [String], streaming: JSONStreaming, maxDepth: Int = defaultMaxDepth
     ) throws(JSONError) -> JSON {
-        try bytes.array.withUnsafeBufferPointer { (buf) throws(JSONError) -> JSON in
+        try parse(bytes, deferring: deferring, streaming: [streaming], maxDepth: maxDepth)
+    }
+
+    /// The same with several top-level collections streamed, each to its own `JSONStreaming`.
+    public static func parse(
+        _ bytes: JSONBytes, deferring: [String], streaming: [JSONStreaming], maxDepth: Int = defaultMaxDepth
+    ) throws(JSONError) -> JSON {
+        try bytes.withBuffer { (buf) throws(JSONError) -> JSON in
             var p = Cursor(buf: buf, maxDepth: maxDepth)
             p.owner = bytes
             p.deferred = deferring
             p.streaming = streaming
+            p.pages = bytes.pages
             return try p.document()
+        }
+    }
+
+    /// Parses again, one after another, values an earlier parse of the same bytes found at
+    /// `ranges` (`JSONStreaming.member`), handing each to `each` with its place in `ranges`:
+    /// a collection read record by record, each record's tree let go before the next is made.
+    /// Strings are shared between the values as within one parse. A range that does not hold
+    /// exactly one value (bytes changed since) is handed over as the error.
+    public static func parse<C: Collection<Range<Int>>>(
+        _ bytes: JSONBytes, values ranges: C, deferring: [String] = [], maxDepth: Int = defaultMaxDepth,
+        each: (Int, Result<JSON, JSONError>) -> Void
+    ) {
+        bytes.withBuffer { buf in
+            var p = Cursor(buf: buf, maxDepth: maxDepth)
+            if !deferring.isEmpty {
+                p.owner = bytes
+                p.deferred = deferring
+            }
+            for (k, range) in ranges.enumerated() {
+                guard range.lowerBound >= 0, range.upperBound <= buf.count, !range.isEmpty else {
+                    each(k, .failure(JSONError(kind: .truncated, line: 0, column: 0)))
+                    continue
+                }
+                p.i = range.lowerBound
+                p.depth = 0
+                do throws(JSONError) {
+                    let v = try p.value()
+                    if p.i != range.upperBound { throw p.error(.trailingData) }
+                    each(k, .success(v))
+                } catch {
+                    each(k, .failure(error))
+                }
+            }
         }
     }
 
@@ -153,7 +257,12 @@ private struct Cursor {
     /// Set when strings may stay in the document (`parse(_:deferring:)`).
     var owner: JSONBytes?
     var deferred: [String] = []
-    var streaming: JSONStreaming?
+    var streaming: [JSONStreaming] = []
+    /// Told how far the parser has read (`JSONPages.passed`), after a record of a top-level
+    /// collection, once per `passStep` bytes at most.
+    var pages: (any JSONPages)?
+    var lastPassed = 0
+    static let passStep = 1 << 20
 
     init(buf: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.buf = buf
@@ -223,6 +332,13 @@ private struct Cursor {
         i += n
     }
 
+    @inline(__always) mutating func passing() {
+        if let pages, i - lastPassed >= Self.passStep {
+            lastPassed = i
+            pages.passed(i)
+        }
+    }
+
     mutating func enter() throws(JSONError) {
         depth += 1
         if depth > maxDepth { throw error(.tooDeep(limit: maxDepth)) }
@@ -249,10 +365,11 @@ private struct Cursor {
             guard buf[i] == UInt8(ascii: ":") else { throw error(.unexpected("\(describe(buf[i])) where ':' was expected")) }
             i += 1
             skipSpace()
+            let valueStart = i
             let v: JSON
             if let owner, i < buf.count, buf[i] == UInt8(ascii: "\""), deferred.contains(key), let raw = rawString(owner) {
                 v = .rawString(raw)
-            } else if depth == 1, let streaming, key == streaming.key, i < buf.count {
+            } else if depth == 1, !streaming.isEmpty, let streaming = streaming.first(where: { $0.key == key }), i < buf.count {
                 let c = buf[i]
                 let streamed = c == UInt8(ascii: "{") || c == UInt8(ascii: "[")
                 streaming.begin(streamed)
@@ -267,10 +384,11 @@ private struct Cursor {
                 v = try value()
             }
             if let sink {
-                sink.member(key, v)
+                sink.member(key, v, valueStart..<i)
             } else {
                 fieldStack.push((key, v))
             }
+            if depth <= 2 { passing() }
             skipSpace()
             guard i < buf.count else { throw error(.truncated) }
             if buf[i] == UInt8(ascii: ",") {
@@ -300,10 +418,13 @@ private struct Cursor {
         while true {
             skipSpace()
             if let sink {
-                sink.member(nil, try value())
+                let valueStart = i
+                let v = try value()
+                sink.member(nil, v, valueStart..<i)
             } else {
                 itemStack.push(try value())
             }
+            if depth <= 2 { passing() }
             skipSpace()
             guard i < buf.count else { throw error(.truncated) }
             if buf[i] == UInt8(ascii: ",") {

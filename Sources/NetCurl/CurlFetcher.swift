@@ -53,6 +53,12 @@ public struct CurlFetcher: Fetching {
         }
     }
 
+    public func mapDocument(_ url: String, maxBytes: Int) -> Result<JSONBytes, FetchError>? {
+        guard case .file(let path) = Target(url) else { return nil }
+        if let problem = Self.checkFile(path) { return .failure(problem) }
+        return MappedDocument.open(path, maxBytes: maxBytes)
+    }
+
     /// The absolute path a plain path or `file:` URL reads (nil for http(s) and anything else),
     /// as `fetch` resolves it: what a prepared copy of the museum is checked against.
     public static func localPath(of url: String) -> String? {

@@ -33,9 +33,11 @@ struct Validate: ParsableCommand {
     func run() throws {
         let fetcher = CurlFetcher()
         let location = SourceLocation.normalise(source)
-        let bytes: [UInt8]
-        switch fetcher.fetch(FetchRequest(url: location, timeoutSeconds: 60)) {
-        case .success(let r): bytes = r.body
+        let request = FetchRequest(url: location, timeoutSeconds: 60)
+        let document: JSONBytes
+        // A large local file is mapped, not read (its pages go as the parser passes them).
+        switch fetcher.mapDocument(location, maxBytes: request.maxBytes) ?? fetcher.fetch(request).map({ JSONBytes($0.body) }) {
+        case .success(let d): document = d
         case .failure(let e): fail("cannot read \(source): \(e)")
         }
         var options = ReadOptions()
@@ -49,7 +51,7 @@ struct Validate: ParsableCommand {
         // process ends right after the report (`exit` never returns, so both are held in
         // `withExtendedLifetime` around everything that follows).
         var tree: JSON?
-        let result = AppDataReader.read(consume bytes, source: location, options: TwoCores.options(options), handOff: { tree = $0 })
+        let result = AppDataReader.read(document, source: location, options: TwoCores.options(options), handOff: { tree = $0 })
         withExtendedLifetime((tree, result)) {
             switch result {
             case .failure(let e):

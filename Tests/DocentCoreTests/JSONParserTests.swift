@@ -166,4 +166,41 @@ final class JSONParserTests: XCTestCase {
         }
         XCTAssertGreaterThan(failures, 20, "the faulty cases did fail")
     }
+
+    /// Two collections streamed at once, each member handed over with where it is in the
+    /// bytes; parsing those places again gives the same values (issue 14: the artworks are read
+    /// again one at a time after the parse), and a place that does not hold one value fails.
+    func testMembersHandedOverWithTheirPlacesParseAgainTheSame() throws {
+        let doc = Array(#"{"a": {"x": {"k": [1, 2.5, "s"]}, "y": "two", "z": null}, "b": [ {"t": true} , [], "é"], "c": {"kept": 1}}"#.utf8)
+        let bytes = JSONBytes(doc)
+        var seen: [String: [(String?, JSON, Range<Int>)]] = [:]
+        var begun: [String] = []
+        func stream(_ key: String) -> JSONStreaming {
+            JSONStreaming(key: key, begin: { _ in begun.append(key) }, member: { k, v, at in seen[key, default: []].append((k, v, at)) })
+        }
+        let tree = try JSONParser.parse(bytes, deferring: [], streaming: [stream("a"), stream("b")])
+        XCTAssertEqual(begun, ["a", "b"])
+        XCTAssertEqual(tree["a"], .object(JSONObject([])), "streamed members are not kept in the tree")
+        XCTAssertEqual(tree["c"]?["kept"], .integer(1))
+        XCTAssertEqual(seen["a"]?.map(\.0), ["x", "y", "z"])
+        XCTAssertEqual(seen["b"]?.count, 3)
+        for (key, members) in seen {
+            var again: [Int: JSON] = [:]
+            JSONParser.parse(bytes, values: members.map(\.2)) { k, result in again[k] = try? result.get() }
+            for (k, m) in members.enumerated() {
+                XCTAssertEqual(again[k], m.1, "\(key) member \(k)")
+                XCTAssertEqual(String(decoding: doc[m.2], as: UTF8.self), String(decoding: doc[m.2], as: UTF8.self).trimmingCharacters(in: .whitespaces), "no spaces around a place")
+            }
+        }
+        // Places that hold no single value: past the end, empty, half a value, two values.
+        let bad = [0..<(doc.count + 5), 3..<3, (seen["a"]![0].2.lowerBound)..<(seen["a"]![0].2.upperBound - 1), 0..<doc.count]
+        var failures: [Int] = []
+        JSONParser.parse(bytes, values: bad + [0..<doc.count]) { k, result in
+            if case .failure = result { failures.append(k) }
+        }
+        XCTAssertEqual(failures, [0, 1, 2], "a whole document is one value; the rest fail")
+        var results: [JSON] = []
+        JSONParser.parse(bytes, values: [seen["b"]![0].2, seen["a"]![1].2]) { _, r in if let v = try? r.get() { results.append(v) } }
+        XCTAssertEqual(results, [seen["b"]![0].1, .string("two")])
+    }
 }

@@ -65,4 +65,46 @@ final class StreamedReadTests: XCTestCase {
         try bothWays(Array(#"{"audio_files": {"9": \#(good)}, "objects": [1, }"#.utf8), "a fault after")
         try bothWays(Array(#"{"audio_files": {"9": \#(good)"#.utf8), "cut short")
     }
+
+    /// The artworks are placed while parsing and read afterwards record by record (issue 14):
+    /// every shape of `objects`, wherever it is in the document, reads as from the tree,
+    /// including which appData dialect the document is taken for.
+    func testEveryShapeOfTheArtworksReadsTheSamePlaced() throws {
+        let gallery = #""galleries": {"1": {"nid": "1", "title": "Gallery 1", "floor": "1", "location": "41.88,-87.62"}}"#
+        let audio = #""audio_files": {"9": {"nid": 9, "title": "Nine", "audio_file_url": "a/9.mp3", "translations": []}}"#
+        let work = #"{"nid": "7", "title": "Work", "gallery_location": "Gallery 1", "audio_commentary": [{"audio": "9", "object_selector_number": "42"}]}"#
+        let v1 = #"{"nid": "8", "title": "Old", "gallery_location": "Gallery 1", "audio": ["9"], "object_selector_number": "43"}"#
+        let tour = #""tours": [{"nid": 1, "title": "T", "tour_stops": [{"object": "7", "sort": 0}]}]"#
+        let fifty = (0..<50).map { #""f\#($0)": 1"# }.joined(separator: ", ")
+        let shapes = [
+            #"\#(gallery), "objects": {"7": \#(work), "x": 3, "8": {"title": "no id"}, "7b": \#(work), "10": [1]}, \#(audio)"#,
+            #"\#(gallery), "objects": [\#(work), "not a record", null, \#(work)], \#(audio)"#,
+            #"\#(gallery), "objects": {}, \#(audio), \#(tour)"#,
+            #"\#(gallery), "objects": [], \#(audio), \#(tour)"#,
+            #"\#(gallery), "objects": null, \#(audio), \#(tour)"#,
+            #"\#(gallery), "objects": "a string", \#(audio), \#(tour)"#,
+            #"\#(gallery), "objects": {"7": \#(work)}, "objects": "then a string", \#(audio), \#(tour)"#,
+            #"\#(gallery), "objects": "first a string", "objects": {"7": \#(work)}, \#(audio)"#,
+            #"\#(gallery), "objects": {"1": \#(work)}, "objects": {"7": \#(work)}, \#(audio)"#,
+            // Before the galleries and the audio files it needs, or after both.
+            #""objects": {"7": \#(work)}, \#(audio), \#(gallery), \#(tour)"#,
+            #"\#(audio), \#(gallery), \#(tour), "objects": {"7": \#(work)}"#,
+            // v1: an artwork with an `audio` array among the first 50, or only after them.
+            #"\#(gallery), "objects": {"8": \#(v1)}, \#(audio)"#,
+            #"\#(gallery), "objects": {\#(fifty), "8": \#(v1)}, \#(audio)"#,
+            #"\#(gallery), "objects": [\#(v1)], \#(audio)"#,
+            #"\#(gallery), "objects": {"7": \#(work), "8": \#(v1)}, "objects": {"7": \#(work)}, \#(audio)"#,
+        ]
+        for (k, shape) in shapes.enumerated() {
+            try bothWays(Array("{\(shape)}".utf8), "shape \(k): \(shape)")
+        }
+        // A document the objects make v1 is read as v1 either way.
+        let app = try AppDataReader.read(Array("{\(shapes[11])}".utf8), source: "/m/appData.json").get()
+        XCTAssertEqual(app.format, .v1)
+        XCTAssertEqual(app.artworks[8]?.commentaries.map(\.audioID), [9])
+        // Broken documents fail with the same message, the fault inside the artworks or after them.
+        try bothWays(Array(#"{"objects": {"7": \#(work), "8": {"nid": 8,, }}}"#.utf8), "a fault inside")
+        try bothWays(Array(#"{"objects": {"7": \#(work)}, "audio_files": [1, }"#.utf8), "a fault after")
+        try bothWays(Array(#"{"objects": {"7": \#(work)"#.utf8), "cut short")
+    }
 }

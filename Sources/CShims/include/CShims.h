@@ -4,4 +4,5 @@
 #define CSHIMS_H
 #include "cs_curses.h"
 #include "cs_curl.h"
+#include "cs_memory.h"
 #endif

@@ -3,6 +3,14 @@
 public protocol Fetching: Sendable {
     /// Performs one request. Blocking: callers run it off the UI thread.
     func fetch(_ request: FetchRequest) -> Result<FetchResponse, FetchError>
+    /// A large local file's bytes mapped rather than read (issue 14: a museum's file is never
+    /// whole in memory beside its models); nil when `url` is not such a file, and `fetch`
+    /// reads it as always. A failure is the same as `fetch`'s.
+    func mapDocument(_ url: String, maxBytes: Int) -> Result<JSONBytes, FetchError>?
+}
+
+extension Fetching {
+    public func mapDocument(_ url: String, maxBytes: Int) -> Result<JSONBytes, FetchError>? { nil }
 }
 
 /// One request. `url` is already resolved (see `URLResolver`).

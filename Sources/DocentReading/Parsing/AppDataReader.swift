@@ -7,6 +7,8 @@ public enum AppDataError: Error, Equatable, Sendable, CustomStringConvertible {
     case notAnObject(found: String, hint: String?)
     /// Parsed, but nothing a guide can show survived.
     case nothingUsable(String)
+    /// The file was cut short while it was read (a mapped file rewritten in place).
+    case changedWhileRead
 
     public var description: String {
         switch self {
@@ -14,6 +16,7 @@ public enum AppDataError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notAnObject(let found, let hint):
             return "not an appData document: the top level is \(found), not an object" + (hint.map { " (\($0))" } ?? "")
         case .nothingUsable(let why): return "nothing usable: \(why)"
+        case .changedWhileRead: return "the file changed while it was read (rewritten in place?); read it again once it is written"
         }
     }
 }
@@ -50,22 +53,35 @@ public enum AppDataReader {
     public static func read(
         _ bytes: consuming [UInt8], source: String, options: ReadOptions = ReadOptions(), handOff: ((JSON) -> Void)? = nil
     ) -> Result<AppData, AppDataError> {
-        let bom = JSONParser.hasBOM(bytes)
+        read(JSONBytes(bytes), source: source, options: options, handOff: handOff)
+    }
+
+    /// `read(_:source:options:handOff:)` of bytes the adapter holds (a mapped file): the museum
+    /// keeps `document` for its transcripts.
+    public static func read(
+        _ document: JSONBytes, source: String, options: ReadOptions = ReadOptions(), handOff: ((JSON) -> Void)? = nil
+    ) -> Result<AppData, AppDataError> {
+        let bom = document.hasBOM
         let json: JSON
         // The audio files (most of a document's records) are read as they are parsed and let
         // go at once: their tree never exists whole beside the file's bytes.
         let audio = Records.Streamed<AudioFile>(
             name: "audio_files", what: "audio file", context: ReadContext(resolver: URLResolver(base: source, rewrite: options.rewrite)), id: \.id,
             read: AudioReader.record)
-        let document = JSONBytes(bytes)
         var parsed: Result<JSON, JSONError> = .success(.null)
+        // The artworks are only placed while parsing and read afterwards, one record at a time:
+        // they need the audio files that follow them.
+        let objects = Records.Ranged(name: "objects", bytes: document)
+        let placing = JSONStreaming(key: "objects", begin: { objects.begin($0) }, member: { objects.member($0, $1, $2) })
         if let both = options.both {
             // Parsed here, read on the other core as the records come.
             let pipe = Records.Pipe()
-            let streaming = JSONStreaming(key: "audio_files", begin: { pipe.put(.begin($0)) }, member: { pipe.put(.member($0, $1)) })
+            let streaming = JSONStreaming(key: "audio_files", begin: { pipe.put(.begin($0)) }, member: { k, v, _ in pipe.put(.member(k, v)) })
             both({
                 // Transcripts stay in the bytes until the player reads one (checked as parsed).
-                do throws(JSONError) { parsed = .success(try JSONParser.parse(document, deferring: deferredFields, streaming: streaming)) } catch { parsed = .failure(error) }
+                do throws(JSONError) {
+                    parsed = .success(try JSONParser.parse(document, deferring: deferredFields, streaming: [streaming, placing]))
+                } catch { parsed = .failure(error) }
                 pipe.close()
             }, {
                 while let batch = pipe.take() {
@@ -78,24 +94,31 @@ public enum AppDataReader {
                 }
             })
         } else {
-            let streaming = JSONStreaming(key: "audio_files", begin: { audio.begin($0) }, member: { audio.member($0, $1) })
-            do throws(JSONError) { parsed = .success(try JSONParser.parse(document, deferring: deferredFields, streaming: streaming)) } catch { parsed = .failure(error) }
+            let streaming = JSONStreaming(key: "audio_files", begin: { audio.begin($0) }, member: { k, v, _ in audio.member(k, v) })
+            do throws(JSONError) {
+                parsed = .success(try JSONParser.parse(document, deferring: deferredFields, streaming: [streaming, placing]))
+            } catch { parsed = .failure(error) }
         }
+        if document.changed { return .failure(.changedWhileRead) }
         switch parsed {
         case .success(let j): json = j
         case .failure(let error): return .failure(.notJSON(error))
         }
-        let result = read(json, source: source, options: options, hadBOM: bom, streamedAudio: audio)
+        let result = read(json, source: source, options: options, hadBOM: bom, streamedAudio: audio, placedObjects: objects)
         handOff?(json)
+        // Reading the artworks again brought their pages back (a mapped file): let them go.
+        document.letGo()
+        if document.changed { return .failure(.changedWhileRead) }
         return result
     }
 
     public static func read(_ json: JSON, source: String, options: ReadOptions = ReadOptions(), hadBOM: Bool = false) -> Result<AppData, AppDataError> {
-        read(json, source: source, options: options, hadBOM: hadBOM, streamedAudio: nil)
+        read(json, source: source, options: options, hadBOM: hadBOM, streamedAudio: nil, placedObjects: nil)
     }
 
     static func read(
-        _ json: JSON, source: String, options: ReadOptions, hadBOM: Bool, streamedAudio: Records.Streamed<AudioFile>?
+        _ json: JSON, source: String, options: ReadOptions, hadBOM: Bool, streamedAudio: Records.Streamed<AudioFile>?,
+        placedObjects: Records.Ranged?
     ) -> Result<AppData, AppDataError> {
         guard case .object(let root) = json else {
             var hint: String?
@@ -108,7 +131,8 @@ public enum AppDataReader {
         }
         let ctx = ReadContext(resolver: URLResolver(base: source, rewrite: options.rewrite))
         if hadBOM { ctx.note("$", "the file starts with a UTF-8 byte-order mark (ignored)") }
-        var app = AppData(format: detectFormat(root), source: source)
+        let placed = placedObjects?.lastStreamed == true ? placedObjects : nil
+        var app = AppData(format: detectFormat(root, objectsLookV1: placed?.looksV1 ?? false), source: source)
         let known = Set([
             "dashboard", "general_info", "galleries", "objects", "audio_files", "tours", "map_annontations",
             "map_annotations", "map_floors", "messages", "tour_categories", "exhibitions", "data", "search",
@@ -126,7 +150,11 @@ public enum AppDataReader {
         } else {
             app.audioFiles = AudioReader.read(root["audio_files"], ctx, both: options.both)
         }
-        app.artworks = ArtworkReader.read(root["objects"], galleries: app.galleries, audio: app.audioFiles, format: app.format, ctx, both: options.both)
+        if let placed {
+            app.artworks = ArtworkReader.read(placed, galleries: app.galleries, audio: app.audioFiles, format: app.format, ctx, both: options.both)
+        } else {
+            app.artworks = ArtworkReader.read(root["objects"], galleries: app.galleries, audio: app.audioFiles, format: app.format, ctx, both: options.both)
+        }
         app.exhibitionOrder = MiscReader.exhibitions(root["exhibitions"], ctx)
         app.tourCategories = MiscReader.categories(root["tour_categories"], ctx)
         app.tours = TourReader.read(root["tours"], app: app, ctx)
@@ -153,12 +181,15 @@ public enum AppDataReader {
     /// v1 if tours use `stops` without `tour_stops` or objects use `audio` arrays without
     /// `audio_commentary`; the newer CMS if `search_strings` is an array or `general_info`
     /// has no `nid`; v2 otherwise.
-    static func detectFormat(_ root: JSONObject) -> AppDataFormat {
+    /// `objectsLookV1`: what the first 50 artworks said when they were placed rather than kept
+    /// in the tree (`Records.Ranged.looksV1`).
+    static func detectFormat(_ root: JSONObject, objectsLookV1: Bool = false) -> AppDataFormat {
         if case .array(let tours)? = root["tours"] {
             for t in tours {
                 if let o = t.objectValue, o["stops"] != nil, o["tour_stops"] == nil { return .v1 }
             }
         }
+        if objectsLookV1 { return .v1 }
         if case .object(let objects)? = root["objects"] {
             for (_, v) in objects.fields.prefix(50) {
                 if let o = v.objectValue, case .array? = o["audio"], o["audio_commentary"] == nil { return .v1 }

@@ -11,6 +11,20 @@ enum ArtworkReader {
         }
     }
 
+    /// The artworks kept as places in the document while it was parsed (`Records.Ranged`),
+    /// each parsed again and read in turn; the same records and diagnostics as from the tree.
+    static func read(
+        _ ranged: Records.Ranged, galleries: [Int: Gallery], audio: [Int: AudioFile], format: AppDataFormat, _ ctx: ReadContext,
+        both: ReadOptions.Both? = nil
+    ) -> [Int: Artwork] {
+        var byTitle: [String: Gallery] = [:]
+        for g in galleries.values.sorted(by: { $0.id > $1.id }) { byTitle[g.title] = g }  // lowest id wins
+        ctx.diagnostics.append(contentsOf: ranged.shapeFaults)
+        return Records.readAll(count: ranged.count, walk: ranged.walk, ctx, both: both, what: "artwork", id: \.id) { e, ctx in
+            record(e, byTitle: byTitle, audio: audio, format: format, ctx)
+        }
+    }
+
     /// One record, or nil (dropped, and said).
     static func record(_ e: Records.Entry, byTitle: [String: Gallery], audio: [Int: AudioFile], format: AppDataFormat, _ ctx: ReadContext) -> Artwork? {
         guard let id = Records.id(e, ctx), let title = Records.title(e, id: id, ctx) else { return nil }

@@ -44,47 +44,119 @@ enum Records {
     /// With `both`, the second half is read on another core with a context of its own, whose
     /// diagnostics are then put back where a reading in order would have said them.
     static func readAll<T>(
-        _ entries: [Entry], _ ctx: ReadContext, both: ReadOptions.Both?, what: String, id: (T) -> Int, read: (Entry, ReadContext) -> T?
+        _ entries: [Entry], _ ctx: ReadContext, both: ReadOptions.Both?, what: String, id: @escaping (T) -> Int,
+        read: @escaping (Entry, ReadContext) -> T?
+    ) -> [Int: T] {
+        readAll(count: entries.count, walk: { range, body in for e in entries[range] { body(e) } }, ctx, both: both, what: what, id: id, read: read)
+    }
+
+    /// Entries handed over one at a time, in order, for a range of their places (`Ranged`
+    /// makes each as it hands it over).
+    typealias Walk = (_ places: Range<Int>, _ body: (Entry) -> Void) -> Void
+
+    /// `readAll` of `count` entries that `walk` hands over.
+    static func readAll<T>(
+        count: Int, walk: Walk, _ ctx: ReadContext, both: ReadOptions.Both?, what: String, id: @escaping (T) -> Int,
+        read: @escaping (Entry, ReadContext) -> T?
     ) -> [Int: T] {
         var out: [Int: T] = [:]
-        out.reserveCapacity(entries.count)
-        func keep(_ e: Entry, _ record: T, _ ctx: ReadContext) {
+        out.reserveCapacity(count)
+        func keep(_ path: String, _ record: T, _ ctx: ReadContext) {
             let n = id(record)
             if out[n] != nil {
-                ctx.dropped(e.path, id: String(n), "a second \(what) with id \(n)")
+                ctx.dropped(path, id: String(n), "a second \(what) with id \(n)")
             } else {
                 out[n] = record
             }
         }
-        guard let both, entries.count >= parallelMinimum else {
-            for e in entries {
-                if let r = read(e, ctx) { keep(e, r, ctx) }
+        guard let both, count >= parallelMinimum else {
+            walk(0..<count) { e in
+                if let r = read(e, ctx) { keep(e.path, r, ctx) }
             }
             return out
         }
-        let mid = entries.count / 2
+        let mid = count / 2
         let side = ReadContext(resolver: ctx.resolver)
         side.imageServerURL = ctx.imageServerURL
         // The second half: each record with where its diagnostics end in `side`.
-        var second: [(record: T?, saidUpTo: Int)] = []
+        var second: [(path: String, record: T?, saidUpTo: Int)] = []
         both({
-            for e in entries[..<mid] {
-                if let r = read(e, ctx) { keep(e, r, ctx) }
+            walk(0..<mid) { e in
+                if let r = read(e, ctx) { keep(e.path, r, ctx) }
             }
         }, {
-            second.reserveCapacity(entries.count - mid)
-            for e in entries[mid...] {
+            second.reserveCapacity(count - mid)
+            walk(mid..<count) { e in
                 let r = read(e, side)
-                second.append((r, side.diagnostics.count))
+                second.append((e.path, r, side.diagnostics.count))
             }
         })
         var said = 0
-        for (k, result) in second.enumerated() {
+        for result in second {
             ctx.diagnostics.append(contentsOf: side.diagnostics[said..<result.saidUpTo])
             said = result.saidUpTo
-            if let r = result.record { keep(entries[mid + k], r, ctx) }
+            if let r = result.record { keep(result.path, r, ctx) }
         }
         return out
+    }
+
+    /// The members of a collection whose records need what comes after it in the document (the
+    /// artworks check their commentaries against the audio files, which follow them): while the
+    /// document is parsed, each member is let go at once and only its place in the bytes kept;
+    /// reading parses them again one at a time (`walk`). The collection's tree never exists
+    /// whole, and the records' trees are made and let go one after another, so the memory they
+    /// take is used again for the next instead of leaving holes between the records kept.
+    final class Ranged {
+        let name: String
+        let bytes: JSONBytes
+        /// Whether the last value of the key was kept this way (an object or an array).
+        private(set) var lastStreamed = false
+        /// Members that are not objects, said before any record is read (as `entries` does).
+        private(set) var shapeFaults: [Diagnostic] = []
+        private(set) var members: [(key: String?, range: Range<Int>, index: Int)] = []
+        /// Whether one of the first 50 members of an object has a v1 `audio` array and no
+        /// `audio_commentary` (what `AppDataReader.detectFormat` looks for in the tree).
+        private(set) var looksV1 = false
+        private var index = 0
+
+        init(name: String, bytes: JSONBytes) {
+            self.name = name
+            self.bytes = bytes
+        }
+
+        func begin(_ streamed: Bool) {
+            lastStreamed = streamed
+            shapeFaults.removeAll()
+            members.removeAll()
+            looksV1 = false
+            index = 0
+        }
+
+        func member(_ key: String?, _ value: JSON, _ range: Range<Int>) {
+            defer { index += 1 }
+            guard case .object(let rec) = value else {
+                let path = key.map { JSONPath.key(name, $0) } ?? JSONPath.index(name, index)
+                shapeFaults.append(Diagnostic(.dropped, path: path, id: key, "expected an object, found \(value.kindName)"))
+                return
+            }
+            if key != nil, index < 50, case .array? = rec["audio"], rec["audio_commentary"] == nil { looksV1 = true }
+            members.append((key, range, index))
+        }
+
+        var count: Int { members.count }
+
+        /// Parses the members at `places` again and hands each over as an entry. One whose bytes
+        /// no longer hold an object (the file changed under the reader) is left out: the reader
+        /// then fails the whole document (`JSONBytes.changed`).
+        func walk(_ places: Range<Int>, _ body: (Entry) -> Void) {
+            let slice = members[places]
+            JSONParser.parse(bytes, values: slice.lazy.map(\.range)) { k, result in
+                guard case .success(.object(let rec)) = result else { return }
+                let m = slice[slice.startIndex + k]
+                let path = m.key.map { JSONPath.key(name, $0) } ?? JSONPath.index(name, m.index)
+                body(Entry(path: path, key: m.key, reader: FieldReader(rec, path: path)))
+            }
+        }
     }
 
     /// The records of a collection read as the parser hands them over
@@ -121,7 +193,7 @@ enum Records {
             index = 0
         }
 
-        func member(_ key: String?, _ value: JSON) {
+        func member(_ key: String?, _ value: JSON, _: Range<Int> = 0..<0) {
             let path = key.map { JSONPath.key(name, $0) } ?? JSONPath.index(name, index)
             index += 1
             guard case .object(let rec) = value else {
