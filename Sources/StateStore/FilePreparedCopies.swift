@@ -111,12 +111,28 @@ public final class FilePreparedCopies: PreparedCopying, @unchecked Sendable {
         // copied out once and the transcripts stay mapped until the player reads one. The
         // mapping lives as long as the museum. Copies are only ever replaced by rename, never
         // rewritten in place, so the mapped file does not change under the guide.
-        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0), base != MAP_FAILED else { return nil }
+        // Not populated up front: the reader lets the pages of the string table go as it passes
+        // them (issue 14: a copy is most of the size of the museum's file, and was whole in
+        // memory beside the models while they were read).
+        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else { return nil }
+        madvise(base, size, MADV_WILLNEED)
         let address = UInt(bitPattern: base)
-        let shared = SharedBytes(UnsafeRawBufferPointer(start: base, count: size)) {
-            munmap(UnsafeMutableRawPointer(bitPattern: address), size)
-        }
-        return PreparedMuseum.decode(shared, identity: ticket.identity, both: both)
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let shared = SharedBytes(
+            UnsafeRawBufferPointer(start: base, count: size),
+            release: { munmap(UnsafeMutableRawPointer(bitPattern: address), size) },
+            passed: { range in
+                // The whole pages inside the range (its ends may share a page with a neighbour).
+                let from = (range.lowerBound + page - 1) / page * page
+                let to = range.upperBound / page * page
+                guard to > from, let start = UnsafeMutableRawPointer(bitPattern: address + UInt(from)) else { return }
+                madvise(start, to - from, MADV_DONTNEED)
+            })
+        let app = PreparedMuseum.decode(shared, identity: ticket.identity, both: both)
+        // Read: the pages go from the guide's memory (they stay in the page cache); a transcript
+        // the player reads brings its own back.
+        madvise(base, size, MADV_DONTNEED)
+        return app
     }
 
     public func save(_ app: AppData, for ticket: PreparedTicket) {
@@ -143,14 +159,18 @@ public final class FilePreparedCopies: PreparedCopying, @unchecked Sendable {
     }
 
     private func writeCopy(_ app: AppData, _ ticket: PreparedTicket, to path: String) -> Result<Void, LoadFailure> {
-        let bytes = PreparedMuseum.encode(app, identity: ticket.identity)
         lock.lock()
         defer { lock.unlock() }
         do {
             try Support.makeDirectory(directory)
-            try Support.writeAtomically(Data(bytes), to: path)
+            // Written as it is made: the copy is never whole in memory (issue 14).
+            try FileSink.writeAtomically(to: path) { (sink) throws(FileSink.Failure) in
+                try PreparedMuseum.encode(app, identity: ticket.identity, to: &sink)
+            }
             prune(keeping: path)
             return .success(())
+        } catch let error as FileSink.Failure {
+            return .failure(LoadFailure("cannot write the prepared museum to \(directory) (\(error.description))"))
         } catch {
             return .failure(LoadFailure("cannot write the prepared museum to \(directory) (\(Support.describe(error)))"))
         }
@@ -180,5 +200,54 @@ public final class FilePreparedCopies: PreparedCopying, @unchecked Sendable {
             }
         }
         for old in copies.sorted(by: { $0.modified > $1.modified }).dropFirst(Self.keptCopies - 1) { unlink(old.path) }
+    }
+}
+
+/// A file written a piece at a time (`PreparedSink`), as a temporary file renamed into place
+/// once whole: a reader never sees half a copy.
+struct FileSink: PreparedSink {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let fd: Int32
+
+    mutating func write(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
+        var at = 0
+        while at < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + at, bytes.count - at)
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { throw Failure(description: String(cString: strerror(errno))) }
+            at += n
+        }
+    }
+
+    mutating func patch(_ bytes: [UInt8], at offset: Int) throws(Failure) {
+        let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress!, $0.count, off_t(offset)) }
+        guard n == bytes.count else { throw Failure(description: String(cString: strerror(errno))) }
+    }
+
+    static func writeAtomically(to path: String, _ body: (inout FileSink) throws(Failure) -> Void) throws(Failure) {
+        let temp = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw Failure(description: "cannot create \(temp): \(String(cString: strerror(errno)))") }
+        var sink = FileSink(fd: fd)
+        do throws(Failure) {
+            try body(&sink)
+        } catch {
+            close(fd)
+            unlink(temp)
+            throw error
+        }
+        guard close(fd) == 0 else {
+            let message = String(cString: strerror(errno))
+            unlink(temp)
+            throw Failure(description: "cannot write \(temp): \(message)")
+        }
+        guard rename(temp, path) == 0 else {
+            let message = String(cString: strerror(errno))
+            unlink(temp)
+            throw Failure(description: "cannot rename \(temp) to \(path): \(message)")
+        }
     }
 }

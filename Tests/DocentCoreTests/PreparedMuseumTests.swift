@@ -123,6 +123,148 @@ final class PreparedMuseumTests: XCTestCase {
         }
         XCTAssertGreaterThan(misses, 0, "some damage must be noticed")
     }
+
+    /// 3,000 recordings with transcripts long enough to stay in the document's bytes: about
+    /// 3 MB, a copy of several pieces.
+    static func longTranscripts() -> [UInt8] {
+        let words = String(repeating: "Monet painted the water lilies of his garden at Giverny again and again. ", count: 12)
+        var audio: [String] = []
+        var objects: [String] = []
+        for i in 0..<3000 {
+            audio.append(#""\#(i)": {"nid": \#(i), "title": "Audio \#(i)", "audio_file_url": "a/\#(i).mp3", "audio_transcript": "\#(i) \#(words)", "translations": [{"language": "es", "audio_file_url": "a/\#(i)-es.mp3", "audio_transcript": "Hola \#(i) \#(words)"}]}"#)
+            objects.append(#""o\#(i)": {"nid": \#(i + 10000), "title": "Work \#(i)", "gallery_location": "Gallery 1", "audio_commentary": [{"audio": "\#(i)", "object_selector_number": "\#(1000 + i)"}]}"#)
+        }
+        return Array("""
+            {"galleries": {"1": {"nid": "1", "title": "Gallery 1", "floor": "1", "location": "41.88,-87.62"}},
+             "objects": {\(objects.joined(separator: ","))}, "audio_files": {\(audio.joined(separator: ","))}, "tours": []}
+            """.utf8)
+    }
+
+    /// A sink that keeps what it is given and how, failing at the write numbered `failAt`.
+    struct RecordingSink: PreparedSink {
+        struct Refused: Error, Equatable {}
+        var bytes: [UInt8] = []
+        var writes: [Int] = []
+        var patches = 0
+        var failAt = Int.max
+        mutating func write(_ chunk: UnsafeRawBufferPointer) throws(Refused) {
+            if writes.count == failAt { throw Refused() }
+            writes.append(chunk.count)
+            bytes.append(contentsOf: chunk)
+        }
+        mutating func patch(_ replacement: [UInt8], at offset: Int) throws(Refused) {
+            patches += 1
+            bytes.replaceSubrange(offset..<offset + replacement.count, with: replacement)
+        }
+    }
+
+    /// The copy goes to its sink a piece at a time, never whole (issue 14), and the pieces make
+    /// exactly the copy; a sink that fails stops the writing with its error.
+    func testTheCopyIsWrittenInPiecesThatMakeTheWhole() throws {
+        let app = try AppDataReader.read(Self.longTranscripts(), source: "/m/appData.json").get()
+        var sink = RecordingSink()
+        try PreparedMuseum.encode(app, identity: "id", to: &sink)
+        let whole = PreparedMuseum.encode(app, identity: "id")
+        XCTAssertEqual(sink.bytes, whole)
+        XCTAssertGreaterThan(whole.count, 3_000_000)
+        XCTAssertGreaterThan(sink.writes.count, 2)
+        XCTAssertLessThanOrEqual(sink.writes.max() ?? 0, (1 << 20) + 4096, "no piece much larger than a megabyte")
+        XCTAssertEqual(sink.patches, 1, "the middle entry's place, filled in once known")
+        XCTAssertEqual(PreparedMuseum.decode(sink.bytes, identity: "id"), app)
+        var failing = RecordingSink(failAt: 1)
+        XCTAssertThrowsError(try PreparedMuseum.encode(app, identity: "id", to: &failing)) { XCTAssertEqual($0 as? RecordingSink.Refused, RecordingSink.Refused()) }
+        XCTAssertEqual(failing.writes.count, 1, "nothing written after the failure")
+    }
+
+    /// Opening a copy hands each stretch of its string table back as it is read (the adapter
+    /// lets those pages go), one reader or two, and the museum is the same.
+    func testTheTableIsHandedBackAsItIsRead() throws {
+        let app = try AppDataReader.read(Self.longTranscripts(), source: "/m/appData.json").get()
+        let copy = PreparedMuseum.encode(app, identity: "id")
+        for both in [nil, ParallelReadTests.both] as [ReadOptions.Both?] {
+            let passed = LockedRanges()
+            let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: copy.count, alignment: 8)
+            storage.copyBytes(from: copy)
+            let address = UInt(bitPattern: storage.baseAddress)
+            let shared = SharedBytes(UnsafeRawBufferPointer(storage), release: { UnsafeMutableRawPointer(bitPattern: address)?.deallocate() }, passed: { passed.add($0) })
+            let back = PreparedMuseum.decode(shared, identity: "id", both: both)
+            XCTAssertEqual(back, app)
+            let ranges = passed.value.filter { !$0.isEmpty }.sorted { $0.lowerBound < $1.lowerBound }
+            XCTAssertGreaterThan(ranges.count, 2, "a stretch at a time")
+            for (a, b) in zip(ranges, ranges.dropFirst()) { XCTAssertLessThanOrEqual(a.upperBound, b.lowerBound, "no byte handed back twice") }
+            XCTAssertTrue(ranges.allSatisfy { $0.lowerBound >= 0 && $0.upperBound <= copy.count })
+            let covered = ranges.reduce(0) { $0 + $1.count }
+            XCTAssertGreaterThan(covered, copy.count * 8 / 10, "the table (most of the copy) is handed back")
+            for (id, audio) in app.audioFiles.prefix(50) {
+                XCTAssertEqual(back?.audioFiles[id]?.english.transcript, audio.english.transcript)
+            }
+        }
+    }
+
+    /// Reading a document held by the adapter (a mapped file) tells it how far the parser has
+    /// read, and writing a copy of the museum lets the document's pages go after reading
+    /// its transcripts.
+    func testTheDocumentHearsHowFarItWasReadAndLetsGoAfterACopy() throws {
+        let doc = Self.longTranscripts()
+        let pages = RecordingPages()
+        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: doc.count, alignment: 8)
+        storage.copyBytes(from: doc)
+        let address = UInt(bitPattern: storage.baseAddress)
+        let bytes = JSONBytes(UnsafeRawBufferPointer(storage), release: { UnsafeMutableRawPointer(bitPattern: address)?.deallocate() }, pages: pages)
+        let app = try AppDataReader.read(bytes, source: "/m/appData.json").get()
+        XCTAssertEqual(app, try AppDataReader.read(doc, source: "/m/appData.json").get())
+        let offsets = pages.passedOffsets
+        XCTAssertGreaterThanOrEqual(offsets.count, doc.count / (1 << 20) - 1)
+        XCTAssertEqual(offsets, offsets.sorted(), "only ever forward")
+        XCTAssertTrue(offsets.allSatisfy { $0 > 0 && $0 <= doc.count })
+        let before = pages.letGoCount
+        XCTAssertGreaterThan(before, 0, "after the artworks were read again")
+        _ = PreparedMuseum.encode(app, identity: "id")
+        XCTAssertGreaterThan(pages.letGoCount, before, "after the transcripts were read for the copy")
+        XCTAssertFalse(bytes.changed)
+    }
+}
+
+private final class LockedRanges: @unchecked Sendable {
+    private let lock = NSLock()
+    private var ranges: [Range<Int>] = []
+    func add(_ r: Range<Int>) {
+        lock.lock()
+        ranges.append(r)
+        lock.unlock()
+    }
+    var value: [Range<Int>] {
+        lock.lock()
+        defer { lock.unlock() }
+        return ranges
+    }
+}
+
+private final class RecordingPages: JSONPages, @unchecked Sendable {
+    private let lock = NSLock()
+    private var offsets: [Int] = []
+    private var letGos = 0
+    func passed(_ offset: Int) {
+        lock.lock()
+        offsets.append(offset)
+        lock.unlock()
+    }
+    func letGo() {
+        lock.lock()
+        letGos += 1
+        lock.unlock()
+    }
+    var changed: Bool { false }
+    var passedOffsets: [Int] {
+        lock.lock()
+        defer { lock.unlock() }
+        return offsets
+    }
+    var letGoCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return letGos
+    }
 }
 
 private final class LockedCounter: @unchecked Sendable {

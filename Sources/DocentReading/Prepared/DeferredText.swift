@@ -3,11 +3,15 @@
 public final class SharedBytes: @unchecked Sendable {
     public let bytes: UnsafeRawBufferPointer
     private let release: (@Sendable () -> Void)?
+    /// Told when a reader is done with a range for now (the adapter may let those pages go from
+    /// memory: a mapped file reads them again if they are asked for).
+    let passed: (@Sendable (Range<Int>) -> Void)?
 
     /// The bytes stay valid and unchanged until `release` is called (from `deinit`).
-    public init(_ bytes: UnsafeRawBufferPointer, release: (@Sendable () -> Void)?) {
+    public init(_ bytes: UnsafeRawBufferPointer, release: (@Sendable () -> Void)?, passed: (@Sendable (Range<Int>) -> Void)? = nil) {
         self.bytes = bytes
         self.release = release
+        self.passed = passed
     }
 
     /// A copy of `array`, owned by this object.
@@ -51,6 +55,12 @@ struct DeferredText: Hashable, @unchecked Sendable {
         case .json(let raw, let options):
             return TextCleaner.clean(raw.string, options)
         }
+    }
+
+    /// Lets the pages of the document this text is read from go from memory (a mapped
+    /// appData: after a copy has read every transcript); nothing for other storage.
+    func letSourceGo() {
+        if case .json(let raw, _) = storage { raw.owner.letGo() }
     }
 
     static func == (a: DeferredText, b: DeferredText) -> Bool { a.string == b.string }

@@ -5,7 +5,7 @@
 /// Layout (little-endian, integers as LEB128 varints, signed ones zigzagged):
 ///
 ///     "DOCENT-MUSEUM\n" · u32 version · identity (string)
-///     strings: count · middle index · middle offset · (byte length << 1 | deferred · UTF-8)…
+///     strings: count · middle index · middle offset (8 bytes) · (byte length << 1 | deferred · UTF-8)…
 ///              every distinct string once; the middle entry's place lets two cores read it
 ///     body size · body: the models, strings as indices into the table, the audio files
 ///              preceded by their length (read on one core while the rest is read on the other)
@@ -15,37 +15,69 @@
 /// the caller parses the appData as if there were no copy.
 public enum PreparedMuseum {
     /// Bumped whenever the models or the readers change what a document becomes.
-    public static let version: UInt32 = 2
+    public static let version: UInt32 = 3
     public static let magic = Array("DOCENT-MUSEUM\n".utf8)
 
     /// The prepared copy of `app`, stamped with `identity` (what the source was when read).
     public static func encode(_ app: AppData, identity: String) -> [UInt8] {
+        var sink = ArraySink()
+        encode(app, identity: identity, to: &sink)
+        return sink.bytes
+    }
+
+    /// Writes the copy to `sink` as it is made: the models' body (strings as indices) is built
+    /// first, then the string table goes out a piece at a time, each transcript read from the
+    /// document just before it is written. The copy is never whole in memory, nor are the
+    /// transcripts as strings; the document's pages they were read from are let go as the
+    /// writing goes (`DeferredText.letSourceGo`).
+    public static func encode<Sink: PreparedSink>(_ app: AppData, identity: String, to sink: inout Sink) throws(Sink.Failure) {
         var w = Writer()
         w.appData(app)
-        var out: [UInt8] = magic
-        out.reserveCapacity(w.body.count + w.tableBytes + 64 + identity.utf8.count)
+        w.index = [:]  // every string has its place now; the lookup is not needed while writing
+        var out = Chunked(sink: sink)
+        defer { sink = out.sink }
+        out.append(contentsOf: magic)
         for i in 0..<4 { out.append(UInt8(truncatingIfNeeded: version >> (8 * UInt32(i)))) }
-        Writer.varint(UInt64(identity.utf8.count), into: &out)
+        out.varint(UInt64(identity.utf8.count))
         out.append(contentsOf: identity.utf8)
         // Each entry's length shifted left once, its low bit saying "leave as bytes". The middle
-        // entry's index and offset come first, so the two halves can be read at once.
-        var entries: [UInt8] = []
-        entries.reserveCapacity(w.tableBytes)
+        // entry's index and offset come first, so the two halves can be read at once; the
+        // offset, known only once the first half is out, is a fixed eight bytes filled in then.
         let middle = w.table.count / 2
+        out.varint(UInt64(w.table.count))
+        out.varint(UInt64(middle))
+        let middleField = out.offset
+        out.append(contentsOf: [UInt8](repeating: 0, count: 8))
+        let tableStart = out.offset
         var middleOffset = 0
-        for (k, (s, long)) in zip(w.table, w.flags).enumerated() {
-            if k == middle { middleOffset = entries.count }
-            Writer.varint(UInt64(s.utf8.count) << 1 | (long ? 1 : 0), into: &entries)
-            entries.append(contentsOf: s.utf8)
+        var sinceLetGo = 0
+        for k in w.table.indices {
+            if k == middle { middleOffset = out.offset - tableStart }
+            switch w.table[k] {
+            case .plain(var text):
+                out.varint(UInt64(text.utf8.count) << 1)
+                text.withUTF8 { out.append(contentsOf: $0) }
+            case .long(let deferred):
+                var text = deferred.string
+                out.varint(UInt64(text.utf8.count) << 1 | 1)
+                text.withUTF8 { out.append(contentsOf: $0) }
+                sinceLetGo += text.utf8.count
+                if sinceLetGo >= Self.letGoEvery || k == w.lastLong {
+                    deferred.letSourceGo()
+                    sinceLetGo = 0
+                }
+            }
+            try out.flushIfFull()
         }
-        Writer.varint(UInt64(w.table.count), into: &out)
-        Writer.varint(UInt64(middle), into: &out)
-        Writer.varint(UInt64(middleOffset), into: &out)
-        out.append(contentsOf: entries)
-        Writer.varint(UInt64(w.body.count), into: &out)
+        out.varint(UInt64(w.body.count))
         out.append(contentsOf: w.body)
-        return out
+        try out.flush()
+        try out.sink.patch((0..<8).map { UInt8(truncatingIfNeeded: UInt64(middleOffset) >> (8 * UInt64($0))) }, at: middleField)
     }
+
+    /// How many bytes of transcripts are read from the document between two times its pages
+    /// are let go.
+    static let letGoEvery = 1 << 20
 
     /// The identity a copy was stamped with, without decoding the rest (nil: not a copy of
     /// this version).
@@ -79,12 +111,68 @@ public enum PreparedMuseum {
 
 // MARK: - Writing
 
+/// Where a copy goes as it is written (`PreparedMuseum.encode(_:identity:to:)`): a file for the
+/// adapter, an array for tests.
+public protocol PreparedSink {
+    associatedtype Failure: Error
+    /// Appends `bytes`.
+    mutating func write(_ bytes: UnsafeRawBufferPointer) throws(Failure)
+    /// Overwrites bytes already written, from `offset` on.
+    mutating func patch(_ bytes: [UInt8], at offset: Int) throws(Failure)
+}
+
+/// A copy made in memory.
+public struct ArraySink: PreparedSink {
+    public typealias Failure = Never
+    public var bytes: [UInt8] = []
+    public init() {}
+    public mutating func write(_ bytes: UnsafeRawBufferPointer) { self.bytes.append(contentsOf: bytes) }
+    public mutating func patch(_ bytes: [UInt8], at offset: Int) { self.bytes.replaceSubrange(offset..<offset + bytes.count, with: bytes) }
+}
+
+/// Gathers small appends into pieces of `pieceSize` for the sink.
+private struct Chunked<Sink: PreparedSink> {
+    var sink: Sink
+    var buffer: [UInt8] = []
+    /// Bytes handed to the sink so far.
+    var written = 0
+    static var pieceSize: Int { 1 << 20 }
+
+    init(sink: Sink) {
+        self.sink = sink
+        buffer.reserveCapacity(Self.pieceSize + 4096)
+    }
+
+    var offset: Int { written + buffer.count }
+    mutating func append(_ byte: UInt8) { buffer.append(byte) }
+    mutating func append<C: Collection>(contentsOf bytes: C) where C.Element == UInt8 { buffer.append(contentsOf: bytes) }
+    mutating func varint(_ v: UInt64) { Writer.varint(v, into: &buffer) }
+    mutating func flushIfFull() throws(Sink.Failure) {
+        if buffer.count >= Self.pieceSize { try flush() }
+    }
+    mutating func flush() throws(Sink.Failure) {
+        let count = buffer.count
+        var failure: Sink.Failure?
+        buffer.withUnsafeBytes { bytes in
+            do throws(Sink.Failure) { try sink.write(bytes) } catch { failure = error }
+        }
+        if let failure { throw failure }
+        written += count
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
 private struct Writer {
+    enum Entry {
+        case plain(String)
+        /// Left as bytes when the copy is opened; read from its document only when written.
+        case long(DeferredText)
+    }
+
     var body: [UInt8] = []
-    var table: [String] = []
-    /// Per table entry: left as bytes when the copy is opened.
-    var flags: [Bool] = []
-    var tableBytes = 0
+    var table: [Entry] = []
+    /// The last `.long` entry (its document's pages are let go after it).
+    var lastLong = -1
     var index: [Bytes: UInt32] = [:]
 
     /// A string compared and hashed by its UTF-8 bytes: `String`'s own hashing normalises
@@ -114,19 +202,22 @@ private struct Writer {
         let bits = d.bitPattern
         for k in 0..<8 { body.append(UInt8(truncatingIfNeeded: bits >> (8 * UInt64(k)))) }
     }
-    /// `long`: a text (a transcript) that is rarely repeated and read lazily: written to the
-    /// table without being looked up, flagged so that opening the copy leaves it in place.
-    mutating func s(_ v: String, long: Bool = false) {
-        if !long, let k = index[Bytes(s: v)] {
+    mutating func s(_ v: String) {
+        if let k = index[Bytes(s: v)] {
             u(Int(k))
             return
         }
         let k = UInt32(table.count)
-        if !long { index[Bytes(s: v)] = k }
-        table.append(v)
-        flags.append(long)
-        tableBytes += v.utf8.count + 5
+        index[Bytes(s: v)] = k
+        table.append(.plain(v))
         u(Int(k))
+    }
+    /// A text (a transcript) that is rarely repeated and read lazily: written to the table
+    /// without being looked up, flagged so that opening the copy leaves it in place.
+    mutating func long(_ v: DeferredText) {
+        lastLong = table.count
+        u(table.count)
+        table.append(.long(v))
     }
     /// A flag, then the value when there is one.
     mutating func optional<T>(_ v: T?, _ write: (inout Writer, T) -> Void) {
@@ -273,7 +364,7 @@ private struct Writer {
 
     mutating func audioVersion(_ v: AudioVersion) {
         s(v.url)
-        s(v.transcript, long: true)
+        long(v.transcriptText)
         s(v.trackTitle)
     }
 
@@ -462,8 +553,12 @@ private struct Reader {
     mutating func stringTable(both: ReadOptions.Both?) throws {
         let n = try count()
         let middle = try count()
-        let middleOffset = try count()
-        guard middle <= n else { throw Damaged() }
+        guard middle <= n, remaining >= 8 else { throw Damaged() }
+        var field: UInt64 = 0
+        for k in 0..<8 { field |= UInt64(base[at + k]) << (8 * UInt64(k)) }
+        at += 8
+        guard field <= UInt64(remaining) else { throw Damaged() }
+        let middleOffset = Int(field)
         let tableStart = at
         guard let both, n >= Self.parallelEntries else {
             try entries(n, middle: middle, at: tableStart + middleOffset)
@@ -485,6 +580,9 @@ private struct Reader {
         at = second.at
     }
 
+    /// How many bytes of the table are read between two times the owner hears of them.
+    static let passStep = 1 << 20
+
     /// Below this many strings the table is read on one core.
     static let parallelEntries = 4096
 
@@ -493,7 +591,14 @@ private struct Reader {
         strings.reserveCapacity(strings.count + n)
         starts.reserveCapacity(starts.count + n)
         counts.reserveCapacity(counts.count + n)
+        // The table is most of a copy (the transcripts): the pages read go as the reading goes.
+        var passedUpTo = at
+        defer { owner?.passed?(passedUpTo..<at) }
         for k in 0..<n {
+            if at - passedUpTo >= Self.passStep {
+                owner?.passed?(passedUpTo..<at)
+                passedUpTo = at
+            }
             if k == middle, at != middleAt { throw Damaged() }
             let head = try varint()
             let length = head >> 1
