@@ -1,4 +1,5 @@
 import ArgumentParser
+import CShims
 import DocentCore
 import Foundation
 import NetCurl
@@ -42,6 +43,13 @@ struct Docent: ParsableCommand {
         version: DocentVersion.string,
         subcommands: [Guide.self, Validate.self],
         defaultSubcommand: Guide.self)
+
+    /// Before anything is allocated: memory blocks of 128 KiB and more are given back to the
+    /// system when freed (issue 14; see `cs_fix_mmap_threshold`).
+    static func main() {
+        cs_fix_mmap_threshold(128 << 10)
+        main(nil)
+    }
 }
 
 enum DocentVersion {

@@ -1,3 +1,4 @@
+import CShims
 import DocentApp
 import DocentCore
 import Foundation
@@ -15,6 +16,20 @@ struct RunnerContext: Sendable {
     /// The guide's log file: the detail behind what a visitor is told in a plain sentence.
     let log: GuideLog
     let background: @Sendable (@escaping @Sendable () -> Void) -> Void
+    /// `background` for work that takes much memory for a while (building the search index):
+    /// it waits for the museum's load and the prepared copy it writes (`LiveEffects.heavyWork`),
+    /// so that the two never hold their working memory at the same time.
+    var heavy: @Sendable (@escaping @Sendable () -> Void) -> Void {
+        { [background] work in
+            background {
+                LiveEffects.heavyWork.lock()
+                defer { LiveEffects.heavyWork.unlock() }
+                work()
+                // What the work let go goes back to the system, not kept for this thread.
+                cs_release_free_memory()
+            }
+        }
+    }
 }
 
 /// Runs one feature's effects in the shell; results go back through the mailbox as that

@@ -578,6 +578,27 @@ extension SearchIndex {
         self.init(documents: Self.documents(app: app), source: source, variants: variants)
     }
 
+    /// The museum's index, asking for the Chinese table only when something in it is written in
+    /// Chinese characters: without them no query can match through the table, and building it
+    /// (ICU, 0.1 s and megabytes of its data) is saved for the museums that do not need it.
+    public convenience init(app: AppData, source: Museum? = nil, variantsWhenChinese: () -> ChineseVariants?) {
+        let documents = Self.documents(app: app)
+        let chinese = documents.contains { d in d.primary.contains(where: Self.hasHan) || d.secondary.contains(where: Self.hasHan) }
+        self.init(documents: documents, source: source, variants: chinese ? variantsWhenChinese() : nil)
+    }
+
+    /// Whether `text` has a character of the blocks the Chinese table folds (CJK ideographs).
+    static func hasHan(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        // Every such character starts with a byte E3…E9 (U+3000…U+9FFF), EF (compatibility
+        // ideographs) or F0 (the supplementary planes): checked exactly only then.
+        guard utf8.contains(where: { $0 >= 0xE3 && $0 != 0xEA && $0 != 0xEB && $0 != 0xEC && $0 != 0xED && $0 != 0xEE }) else { return false }
+        return text.unicodeScalars.contains { s in
+            let v = s.value
+            return (0x3400...0x4DBF).contains(v) || (0x4E00...0x9FFF).contains(v) || (0xF900...0xFAFF).contains(v) || (0x20000...0x2A6DF).contains(v)
+        }
+    }
+
     /// An index of the exhibitions on view (a handful: scanned, no grams).
     public convenience init(exhibitions: [Exhibition], variants: ChineseVariants? = nil) {
         self.init(documents: exhibitions.map { SearchDocument(.exhibition($0.id), primary: [$0.title]) }, grams: false, variants: variants)

@@ -24,9 +24,11 @@ struct SearchRunner: FeatureRunner {
                 mailbox.post(.search(.multisearchLoaded(token: token, r)))
             }
         case .buildIndex(let museum):
-            context.background {
-                // Chinese in either script matches both (the table is built once per run).
-                let index = SearchIndex(app: museum.data, source: museum, variants: ChineseScripts.variants)
+            // After the museum's own heavy work (the prepared copy): never both at once.
+            context.heavy {
+                // Chinese in either script matches both (the table is built once per run, and only
+                // for a museum with Chinese text).
+                let index = SearchIndex(app: museum.data, source: museum, variantsWhenChinese: { ChineseScripts.variants })
                 mailbox.post(.search(.indexBuilt(BuiltIndex(index))))
             }
         }
