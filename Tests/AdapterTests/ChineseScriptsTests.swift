@@ -38,6 +38,39 @@ final class ChineseScriptsTests: XCTestCase {
         XCTAssertFalse(hits("洗手间", .place).isEmpty)
     }
 
+    /// The runner asks for the table only when the museum has Chinese text (issue 14: the
+    /// table costs ICU's data in memory), and such a museum's index folds with it exactly as
+    /// one given the table outright.
+    func testTheTableIsAskedForOnlyWhenTheMuseumHasChineseText() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("SampleData/appData.json")
+        let sample = try AppDataReader.read([UInt8](Data(contentsOf: url)), source: url.path).get()
+        var asked = 0
+        let chinese = SearchIndex(app: sample, variantsWhenChinese: {
+            asked += 1
+            return ChineseScripts.variants
+        })
+        XCTAssertEqual(asked, 1, "SampleData has Chinese tours")
+        XCTAssertNotNil(chinese.variants)
+        let given = SearchIndex(app: sample, variants: ChineseScripts.variants)
+        for q in ["親子", "亲子导览", "港務長", "harbour"] {
+            XCTAssertEqual(chinese.results(chinese.matches(chinese.fold(q)), cap: 50), given.results(given.matches(given.fold(q)), cap: 50), q)
+        }
+        let english = """
+            {"galleries": {"1": {"nid": "1", "title": "Gallery 1", "floor": "1", "location": "41.88,-87.62"}},
+             "objects": {"7": {"nid": "7", "title": "Water Lilies (Nymphéas)", "gallery_location": "Gallery 1"}},
+             "tours": [{"nid": 1, "title": "Monet ＆ friends — 한국어", "tour_stops": [{"object": "7", "sort": 0}]}]}
+            """
+        let app = try AppDataReader.read(Array(english.utf8), source: "/m/appData.json").get()
+        let plain = SearchIndex(app: app, variantsWhenChinese: {
+            asked += 1
+            return ChineseScripts.variants
+        })
+        XCTAssertEqual(asked, 1, "no Chinese characters (Korean, full-width and accented ones are not): not asked")
+        XCTAssertNil(plain.variants)
+        XCTAssertFalse(plain.results(plain.matches(plain.fold("nympheas")), cap: 5).hits(.artwork).isEmpty)
+    }
+
     /// Drawing in the reader's script (issue 16 #2): Simplified content for a Traditional reader
     /// and the other way round, characters with more than one Traditional form left as written,
     /// and our own interface tables untouched in their own language. (A character with one

@@ -582,9 +582,21 @@ extension SearchIndex {
     /// Chinese characters: without them no query can match through the table, and building it
     /// (ICU, 0.1 s and megabytes of its data) is saved for the museums that do not need it.
     public convenience init(app: AppData, source: Museum? = nil, variantsWhenChinese: () -> ChineseVariants?) {
-        let documents = Self.documents(app: app)
-        let chinese = documents.contains { d in d.primary.contains(where: Self.hasHan) || d.secondary.contains(where: Self.hasHan) }
-        self.init(documents: documents, source: source, variants: chinese ? variantsWhenChinese() : nil)
+        self.init(documents: Self.documents(app: app), source: source, variants: Self.hasChineseText(app) ? variantsWhenChinese() : nil)
+    }
+
+    /// Whether the museum's own texts that the index holds have Chinese characters (the names
+    /// the guide adds itself, "301号展厅" or the amenities' names, are written in both scripts
+    /// and need no table).
+    static func hasChineseText(_ app: AppData) -> Bool {
+        for a in app.artworks.values where hasHan(a.title) || hasHan(a.tombstone) || hasHan(a.galleryTitle) { return true }
+        for audio in app.audioFiles.values {
+            for v in audio.translations.values where hasHan(v.trackTitle) { return true }
+        }
+        for t in app.tours {
+            if hasHan(t.english.title) || t.translations.values.contains(where: { hasHan($0.title) }) { return true }
+        }
+        return app.galleries.values.contains { hasHan($0.title) || hasHan($0.displayTitle) } || app.annotations.contains { hasHan($0.label) }
     }
 
     /// Whether `text` has a character of the blocks the Chinese table folds (CJK ideographs).
