@@ -1,4 +1,5 @@
 import DocentCore
+import DocentCoreTestSupport
 import Foundation
 import NetCurl
 import TwoCores
@@ -19,20 +20,8 @@ final class MappedDocumentTests: XCTestCase {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// About 4 MB: 3,000 recordings with long transcripts and 3,000 artworks.
-    private static let document: [UInt8] = {
-        let words = String(repeating: "Monet painted the water lilies of his garden at Giverny again and again. ", count: 14)
-        var audio: [String] = []
-        var objects: [String] = []
-        for i in 0..<3000 {
-            audio.append(#""\#(i)": {"nid": \#(i), "title": "Audio \#(i)", "audio_file_url": "a/\#(i).mp3", "audio_transcript": "\#(i) \#(words)", "translations": [{"language": "es", "audio_file_url": "a/\#(i)-es.mp3", "audio_transcript": "Hola \#(i) \#(words)"}]}"#)
-            objects.append(#""o\#(i)": {"nid": \#(i + 10000), "title": "Work \#(i)", "gallery_location": "Gallery 1", "audio_commentary": [{"audio": "\#(i)", "object_selector_number": "\#(1000 + i)"}]}"#)
-        }
-        return Array("""
-            {"galleries": {"1": {"nid": "1", "title": "Gallery 1", "floor": "1", "location": "41.88,-87.62"}},
-             "objects": {\(objects.joined(separator: ","))}, "audio_files": {\(audio.joined(separator: ","))}, "tours": []}
-            """.utf8)
-    }()
+    /// About 7 MB (`LargeDocuments`).
+    private static let document = LargeDocuments.longTranscripts(repeats: 14)
 
     private func write(_ bytes: [UInt8], _ name: String = "appData.json") throws -> String {
         let url = directory.appendingPathComponent(name)

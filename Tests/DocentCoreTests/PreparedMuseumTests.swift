@@ -124,22 +124,6 @@ final class PreparedMuseumTests: XCTestCase {
         XCTAssertGreaterThan(misses, 0, "some damage must be noticed")
     }
 
-    /// 3,000 recordings with transcripts long enough to stay in the document's bytes: about
-    /// 3 MB, a copy of several pieces.
-    static func longTranscripts() -> [UInt8] {
-        let words = String(repeating: "Monet painted the water lilies of his garden at Giverny again and again. ", count: 12)
-        var audio: [String] = []
-        var objects: [String] = []
-        for i in 0..<3000 {
-            audio.append(#""\#(i)": {"nid": \#(i), "title": "Audio \#(i)", "audio_file_url": "a/\#(i).mp3", "audio_transcript": "\#(i) \#(words)", "translations": [{"language": "es", "audio_file_url": "a/\#(i)-es.mp3", "audio_transcript": "Hola \#(i) \#(words)"}]}"#)
-            objects.append(#""o\#(i)": {"nid": \#(i + 10000), "title": "Work \#(i)", "gallery_location": "Gallery 1", "audio_commentary": [{"audio": "\#(i)", "object_selector_number": "\#(1000 + i)"}]}"#)
-        }
-        return Array("""
-            {"galleries": {"1": {"nid": "1", "title": "Gallery 1", "floor": "1", "location": "41.88,-87.62"}},
-             "objects": {\(objects.joined(separator: ","))}, "audio_files": {\(audio.joined(separator: ","))}, "tours": []}
-            """.utf8)
-    }
-
     /// A sink that keeps what it is given and how, failing at the write numbered `failAt`.
     struct RecordingSink: PreparedSink {
         struct Refused: Error, Equatable {}
@@ -161,7 +145,7 @@ final class PreparedMuseumTests: XCTestCase {
     /// The copy goes to its sink a piece at a time, never whole (issue 14), and the pieces make
     /// exactly the copy; a sink that fails stops the writing with its error.
     func testTheCopyIsWrittenInPiecesThatMakeTheWhole() throws {
-        let app = try AppDataReader.read(Self.longTranscripts(), source: "/m/appData.json").get()
+        let app = try AppDataReader.read(LargeDocuments.longTranscripts(), source: "/m/appData.json").get()
         var sink = RecordingSink()
         try PreparedMuseum.encode(app, identity: "id", to: &sink)
         let whole = PreparedMuseum.encode(app, identity: "id")
@@ -179,7 +163,7 @@ final class PreparedMuseumTests: XCTestCase {
     /// Opening a copy hands each stretch of its string table back as it is read (the adapter
     /// lets those pages go), one reader or two, and the museum is the same.
     func testTheTableIsHandedBackAsItIsRead() throws {
-        let app = try AppDataReader.read(Self.longTranscripts(), source: "/m/appData.json").get()
+        let app = try AppDataReader.read(LargeDocuments.longTranscripts(), source: "/m/appData.json").get()
         let copy = PreparedMuseum.encode(app, identity: "id")
         for both in [nil, ParallelReadTests.both] as [ReadOptions.Both?] {
             let passed = LockedRanges()
@@ -205,7 +189,7 @@ final class PreparedMuseumTests: XCTestCase {
     /// read, and writing a copy of the museum lets the document's pages go after reading
     /// its transcripts.
     func testTheDocumentHearsHowFarItWasReadAndLetsGoAfterACopy() throws {
-        let doc = Self.longTranscripts()
+        let doc = LargeDocuments.longTranscripts()
         let pages = RecordingPages()
         let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: doc.count, alignment: 8)
         storage.copyBytes(from: doc)
