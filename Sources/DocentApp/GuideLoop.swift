@@ -54,12 +54,13 @@ public final class GuideLoop {
     }
 
     /// Sends one action: reduce, then run what it returns. An action that leaves the state
-    /// as it was (a Visitor Pulse check that found nothing new, every few seconds) draws
-    /// nothing: the frame is the state's.
+    /// as it was, or changes only what a feature keeps for itself (a Visitor Pulse check
+    /// starting and finding nothing new, every few seconds), draws nothing: the frame is the
+    /// state's.
     public func send(_ action: AppAction) {
         let before = state
         let produced = Reducer.reduce(&state, action)
-        if state != before {
+        if !state.drawsLike(before) {
             needsDraw = true
             onlyPositionMoved = false
         }

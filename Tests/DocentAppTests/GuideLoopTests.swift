@@ -33,6 +33,52 @@ final class GuideLoopTests: XCTestCase {
         XCTAssertEqual(backend.waits, [100, 100, 100], "an idle loop waits its full turn")
     }
 
+    /// Visitor Pulse checks every five seconds: one that starts and finds nothing new changes
+    /// only the feature's own bookkeeping and draws nothing; one that finds the store gone
+    /// changes what is shown and draws.
+    func testAPulseCheckThatFindsNothingNewDrawsNothing() {
+        let (loop, backend, effects, _) = makeLoop()
+        loop.send(.pulse(.opened(.success(VisitorCredentials(visitor: VisitorID("visitor01")!, secret: "s")))))
+        loop.send(.pulse(.checked(.success(nil))))
+        loop.step()
+        let drawn = backend.drawn.count
+        XCTAssertEqual(drawn, 1)
+        let ran = effects.ran.count
+        loop.send(.pulse(.check))
+        XCTAssertTrue(loop.state.pulse.checking, "the check is in flight")
+        XCTAssertEqual(effects.ran.count, ran + 1, "and asked of the store")
+        loop.step()
+        XCTAssertEqual(backend.drawn.count, drawn, "a check starting draws nothing")
+        loop.send(.pulse(.checked(.success(nil))))
+        XCTAssertFalse(loop.state.pulse.checking)
+        loop.step()
+        XCTAssertEqual(backend.drawn.count, drawn, "nothing new: nothing drawn")
+        loop.send(.pulse(.check))
+        loop.send(.pulse(.checked(.failure(.unavailable("gone")))))
+        XCTAssertTrue(loop.state.pulse.offline)
+        loop.step()
+        XCTAssertEqual(backend.drawn.count, drawn + 1, "the store gone is shown")
+    }
+
+    /// `drawsLike` is `==` but for a feature's own bookkeeping, in either direction and for a
+    /// feature never written.
+    func testDrawsLikeIgnoresOnlyWhatAFeatureKeepsForItself() {
+        let (loop, _, _, _) = makeLoop()
+        let base = loop.state
+        var checking = base
+        checking.pulse.checking = true
+        XCTAssertNotEqual(checking, base)
+        XCTAssertTrue(checking.drawsLike(base))
+        XCTAssertTrue(base.drawsLike(checking))
+        var offline = checking
+        offline.pulse.offline = true
+        XCTAssertFalse(offline.drawsLike(base))
+        XCTAssertFalse(base.drawsLike(offline))
+        var tab = base
+        tab.tab = .search
+        XCTAssertFalse(tab.drawsLike(base), "a shared field still counts")
+    }
+
     func testResizeRedrawsAndTellsTheState() {
         let (loop, backend, _, _) = makeLoop(script: [[], [.resize(Size(width: 100, height: 30))]])
         loop.step()

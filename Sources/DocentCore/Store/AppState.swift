@@ -124,6 +124,14 @@ public struct AppState: Equatable, Sendable {
 
     public var strings: Strings { catalog.strings(for: language) }
 
+    /// Whether a frame drawn from this state would be the frame drawn from `other`: equal but
+    /// for what features keep for themselves (`Feature.drawsAlike`).
+    public func drawsLike(_ other: AppState) -> Bool {
+        var a = self
+        a.featureStates = other.featureStates
+        return a == other && featureStates.drawsAlike(other.featureStates)
+    }
+
     public var museum: AppData? {
         if case .ready(let m) = document { return m.data }
         return nil

@@ -53,12 +53,17 @@ public struct FeatureStates: Equatable, Sendable {
     fileprivate struct Box: Sendable {
         let value: any Sendable
         let equals: @Sendable (any Sendable) -> Bool
+        /// `Feature.drawsAlike` against another value of the same feature.
+        let drawsAlike: @Sendable (any Sendable) -> Bool
         /// Whether it holds the feature's initial state (asked only when comparing).
         let isInitial: @Sendable () -> Bool
+        let drawsAsInitial: @Sendable () -> Bool
         init<F: Feature>(_ v: F.State, of _: F.Type) {
             value = v
             equals = { ($0 as? F.State) == v }
+            drawsAlike = { ($0 as? F.State).map { F.drawsAlike($0, v) } ?? false }
             isInitial = { v == F.initialState }
+            drawsAsInitial = { F.drawsAlike(v, F.initialState) }
         }
     }
     fileprivate var boxes: [FeatureID: Box] = [:]
@@ -74,6 +79,20 @@ public struct FeatureStates: Equatable, Sendable {
             }
         }
         for (k, box) in b.boxes where a.boxes[k] == nil && !box.isInitial() { return false }
+        return true
+    }
+
+    /// `==` with each feature's `drawsAlike` in place of its state's `==`: whether a frame
+    /// drawn from one would be the frame drawn from the other.
+    public func drawsAlike(_ b: FeatureStates) -> Bool {
+        for (k, box) in boxes {
+            if let other = b.boxes[k] {
+                guard box.drawsAlike(other.value) else { return false }
+            } else if !box.drawsAsInitial() {
+                return false
+            }
+        }
+        for (k, box) in b.boxes where boxes[k] == nil && !box.drawsAsInitial() { return false }
         return true
     }
 
@@ -212,6 +231,10 @@ public protocol Feature {
 
     /// The feature's own actions.
     static func reduce(_ state: inout AppState, _ action: Action) -> [DocentCore.Effect]
+    /// Whether two of its states draw the same frames: `==` unless part of the state is its
+    /// own bookkeeping that nothing shows (a check in flight), so that changing only that
+    /// part draws nothing.
+    static func drawsAlike(_ a: State, _ b: State) -> Bool
     /// A shared moment (after the shared reducer ran).
     static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect]
     /// What one of its routes shows.
@@ -247,6 +270,7 @@ public protocol Feature {
 
 extension Feature {
     public static var configKeys: [String] { [] }
+    public static func drawsAlike(_ a: State, _ b: State) -> Bool { a == b }
     public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] { [] }
     public static func rows(for slot: RowSlot, _ state: AppState) -> [Row] { [] }
     public static func decorate(_ rows: [Row], on route: DocentCore.Route, _ state: AppState) -> [Row] { rows }
