@@ -11,7 +11,7 @@
 #define SLOTS 64
 static _Atomic uintptr_t low[SLOTS];
 static _Atomic uintptr_t high[SLOTS];
-static atomic_long mended;
+static atomic_long mended_in[SLOTS];
 static struct sigaction previous;
 static atomic_int installed;
 
@@ -24,7 +24,7 @@ int cs_mapguard_mend(void *address) {
             void *at = (void *)(a & ~(page - 1));
             // mmap is a plain system call here: safe in a handler in practice.
             if (mmap(at, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED) return 0;
-            atomic_fetch_add(&mended, 1);
+            atomic_fetch_add(&mended_in[i], 1);
             return 1;
         }
     }
@@ -60,6 +60,7 @@ int cs_mapguard_add(const void *base, size_t length) {
     for (int i = 0; i < SLOTS; i++) {
         uintptr_t zero = 0;
         if (atomic_compare_exchange_strong(&low[i], &zero, UINTPTR_MAX)) {  // taken, not yet valid
+            atomic_store(&mended_in[i], 0);
             atomic_store(&high[i], (uintptr_t)base + length);
             atomic_store(&low[i], (uintptr_t)base);
             return i;
@@ -74,7 +75,10 @@ void cs_mapguard_remove(int slot) {
     atomic_store(&low[slot], 0);
 }
 
-long cs_mapguard_mended(void) { return atomic_load(&mended); }
+long cs_mapguard_mended_in(int slot) {
+    if (slot < 0 || slot >= SLOTS) return 0;
+    return atomic_load(&mended_in[slot]);
+}
 
 void cs_release_free_memory(void) { malloc_trim(0); }
 

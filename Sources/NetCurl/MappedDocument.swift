@@ -25,16 +25,21 @@ enum MappedDocument {
         let size = Int(info.st_size)
         guard size <= maxBytes else { return .failure(.tooLarge(url: path, limit: maxBytes)) }
         guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else { return nil }
+        // Every guard taken (64 museums mapped at once): read instead, never unguarded.
         let slot = cs_mapguard_add(base, size)
+        guard slot >= 0 else {
+            munmap(base, size)
+            return nil
+        }
         let address = UInt(bitPattern: base)
         return .success(
             JSONBytes(
                 UnsafeRawBufferPointer(start: base, count: size),
                 release: {
-                    munmap(UnsafeMutableRawPointer(bitPattern: address), size)
                     cs_mapguard_remove(slot)
+                    munmap(UnsafeMutableRawPointer(bitPattern: address), size)
                 },
-                pages: Pages(address: address, size: size)))
+                pages: Pages(address: address, size: size, slot: slot)))
     }
 
     /// Lets pages go from this process (a private, read-only mapping: they stay in the page
@@ -42,14 +47,16 @@ enum MappedDocument {
     final class Pages: JSONPages, @unchecked Sendable {
         let address: UInt
         let size: Int
+        /// The guard of this mapping (`cs_memory.h`).
+        let slot: Int32
         /// Pages before this offset were let go behind the parser (its thread only).
         private var dropped = 0
-        private let mendedBefore = cs_mapguard_mended()
         private static let page = Int(sysconf(Int32(_SC_PAGESIZE)))
 
-        init(address: UInt, size: Int) {
+        init(address: UInt, size: Int, slot: Int32) {
             self.address = address
             self.size = size
+            self.slot = slot
         }
 
         func passed(_ offset: Int) {
@@ -61,7 +68,7 @@ enum MappedDocument {
 
         func letGo() { advise(0, size) }
 
-        var changed: Bool { cs_mapguard_mended() != mendedBefore }
+        var changed: Bool { cs_mapguard_mended_in(slot) > 0 }
 
         private func advise(_ from: Int, _ to: Int) {
             guard let start = UnsafeMutableRawPointer(bitPattern: address + UInt(from)) else { return }

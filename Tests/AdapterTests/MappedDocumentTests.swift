@@ -90,6 +90,13 @@ final class MappedDocumentTests: XCTestCase {
         XCTAssertEqual(e, .changedWhileRead)
         XCTAssertTrue(e.description.contains("changed while it was read"), e.description)
 
+        // Another museum mapped beside it is not taken for changed.
+        let path3 = try write(Self.document, "third.json")
+        let third = try mapped(path3)
+        XCTAssertEqual(try AppDataReader.read(third, source: path3).get().audioFiles.count, 3000)
+        XCTAssertFalse(third.changed)
+        XCTAssertTrue(document.changed)
+
         let path2 = try write(Self.document, "second.json")
         let second = try mapped(path2)
         let app = try AppDataReader.read(second, source: path2).get()

@@ -5,15 +5,15 @@
 
 // A file mapped read-only faults (SIGBUS) where the file was cut short after it was mapped.
 // Inside a guarded range the fault is mended instead: the page is replaced by zeros, the
-// count of mended faults goes up, and the program goes on (the reader then meets bytes that
+// slot's count of mended faults goes up, and the program goes on (the reader then meets bytes that
 // are not JSON and says so, and the caller, seeing the count move, says the file changed).
 
 /// Guards [base, base + length); returns the slot to give back to cs_mapguard_remove, or -1
 /// when every slot is taken (the range is then not guarded). Installs the handler once.
 int cs_mapguard_add(const void *base, size_t length);
 void cs_mapguard_remove(int slot);
-/// How many faults were mended since the program started.
-long cs_mapguard_mended(void);
+/// How many faults were mended in the range of `slot` since it was taken.
+long cs_mapguard_mended_in(int slot);
 /// Mends a fault at `address` if it lies in a guarded range (1) or not (0). Called by the
 /// handler and by other handlers of SIGBUS (the curses crash handler) before their own work.
 int cs_mapguard_mend(void *address);
