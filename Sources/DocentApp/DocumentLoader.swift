@@ -57,7 +57,9 @@ public enum DocumentLoader {
             case .failure(let e): return (.failure(LoadFailure(e.description)), nil)
             }
         }
-        let bytes: [UInt8]
+        var bytes: [UInt8]
+        /// A download just saved, read from the cache's file rather than from memory.
+        var saved: JSONBytes?
         switch fetcher.fetch(request) {
         case .success(let r) where r.status == 304:
             if let app = preparedFromCache() { return (.success(Museum(app)), nil) }
@@ -71,6 +73,14 @@ public enum DocumentLoader {
                     v.fingerprint.hasPrefix("bytes=\(r.body.count) ")
                 {
                     ticket = prepared?.ticket(forRemote: source, fingerprint: v.fingerprint, options: options)
+                    // Then it is read from there, mapped, and the download lets go of its memory
+                    // before the museum is built (a large one: as a local file is read).
+                    if let path = cache?.savedBodyPath(for: source), case .success(let mapped)? = fetcher.mapDocument(path, maxBytes: request.maxBytes),
+                        mapped.count == r.body.count
+                    {
+                        saved = mapped
+                        bytes = []
+                    }
                 }
             }
         case .failure(let e):
@@ -87,6 +97,7 @@ public enum DocumentLoader {
             guard let c = cachedBody() else { return (.failure(LoadFailure(e.description)), nil) }
             bytes = c.body
         }
+        if let saved { return read(saved, source: source, options: options, ticket: ticket, prepared: prepared, note: note, handOff: handOff, later: later) }
         // The bytes go to the reader (`consume`): it lets them go once parsed, so the file and
         // the whole museum are not in memory at once.
         return read(JSONBytes(bytes), source: source, options: options, ticket: ticket, prepared: prepared, note: note, handOff: handOff, later: later)

@@ -422,6 +422,11 @@ private final class TransferState {
             exceededLimit = true
             return 0  // abort: CURLE_WRITE_ERROR
         }
+        // The announced length at once (within the limit): a large museum's body grown by
+        // doubling held up to twice its size while it came (issue 14).
+        if body.capacity == 0, let announced = headers["content-length"].flatMap({ Int($0) }), announced > count {
+            body.reserveCapacity(min(announced, maxBytes))
+        }
         pointer.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
             body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
         }

@@ -41,6 +41,11 @@ public final class FileDocumentCache: DocumentCaching, @unchecked Sendable {
         Support.joined(appDataDirectory, Self.key(for: url) + ".json")
     }
 
+    public func savedBodyPath(for url: String) -> String? {
+        let path = bodyPath(for: url)
+        return FileManager.default.fileExists(atPath: path) ? path : nil
+    }
+
     private var appDataDirectory: String { Support.joined(directory, "appdata") }
 
     private func metaPath(for url: String) -> String {
@@ -102,9 +107,18 @@ public final class FileDocumentCache: DocumentCaching, @unchecked Sendable {
             let metaData = try encoder.encode(meta)
             // Body first: until the new meta lands, the old meta's checksum rejects the new body,
             // so a crash in between gives a cache miss, never a mismatched etag.
-            try Support.writeAtomically(Data(doc.body), to: bodyPath(for: url))
+            // Straight from the array: a `Data` of it was a second copy of a large museum.
+            try FileSink.writeAtomically(to: bodyPath(for: url)) { (sink) throws(FileSink.Failure) in
+                var failure: FileSink.Failure?
+                doc.body.withUnsafeBytes { bytes in
+                    do throws(FileSink.Failure) { try sink.write(bytes) } catch { failure = error }
+                }
+                if let failure { throw failure }
+            }
             try Support.writeAtomically(metaData, to: metaPath(for: url))
             return .success(())
+        } catch let error as FileSink.Failure {
+            return .failure(LoadFailure("cannot write the offline copy of \(url) to \(appDataDirectory) (\(error.description))"))
         } catch {
             return .failure(LoadFailure("cannot write the offline copy of \(url) to \(appDataDirectory) (\(Support.describe(error)))"))
         }

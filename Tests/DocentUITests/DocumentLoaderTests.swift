@@ -164,6 +164,67 @@ final class DocumentLoaderTests: XCTestCase {
     }
 }
 
+/// Files the fetcher maps (`Fetching.mapDocument`) and a cache whose saved bodies are among
+/// them, as the file cache's are on disk.
+private final class MappingFetcher: Fetching, @unchecked Sendable {
+    let inner: FakeFetcher
+    var files: [String: [UInt8]] = [:]
+    private(set) var mapped: [String] = []
+    init(_ inner: FakeFetcher) { self.inner = inner }
+    func fetch(_ request: FetchRequest) -> Result<FetchResponse, FetchError> { inner.fetch(request) }
+    func mapDocument(_ url: String, maxBytes: Int) -> Result<JSONBytes, FetchError>? {
+        guard let bytes = files[url] else { return nil }
+        mapped.append(url)
+        return .success(JSONBytes(bytes))
+    }
+}
+
+private final class FileBackedCache: DocumentCaching, @unchecked Sendable {
+    let fetcher: MappingFetcher
+    var docs: [String: CachedDocument] = [:]
+    /// What the saved file holds, when it is not what was stored (another writer).
+    var overwrite: [UInt8]?
+    init(_ fetcher: MappingFetcher) { self.fetcher = fetcher }
+    func cached(for url: String) -> CachedDocument? { docs[url] }
+    func store(_ doc: CachedDocument, for url: String) {
+        docs[url] = doc
+        fetcher.files["/cache/\(url.count)"] = overwrite ?? doc.body
+    }
+    func savedBodyPath(for url: String) -> String? { docs[url] == nil ? nil : "/cache/\(url.count)" }
+}
+
+extension DocumentLoaderTests {
+    /// A download just saved is read from the saved file (mapped: the download's own memory
+    /// goes before the museum is built), the same museum; a saved file of another size is not
+    /// taken for it, and a 304 reads the saved body as before.
+    func testAFreshDownloadIsReadFromItsSavedFile() throws {
+        let f = MappingFetcher(FakeFetcher([.success(FetchResponse(status: 200, body: body, etag: "\"v1\"", lastModified: nil))]))
+        let cache = FileBackedCache(f)
+        let fromFile = try DocumentLoader.load(source: url, fetcher: f, cache: cache, prepared: FakePrepared(), options: ReadOptions(), now: when).0.get()
+        XCTAssertEqual(f.mapped, ["/cache/\(url.count)"])
+        let inMemory = try DocumentLoader.load(
+            source: url, fetcher: FakeFetcher([.success(FetchResponse(status: 200, body: body, etag: "\"v1\"", lastModified: nil))]), cache: MemoryCache(),
+            options: ReadOptions(), now: when
+        ).0.get()
+        XCTAssertEqual(fromFile.data, inMemory.data)
+        XCTAssertEqual(fromFile.data.diagnostics, inMemory.data.diagnostics)
+
+        cache.overwrite = Array(body.dropLast(2))
+        f.inner.responses = [.success(FetchResponse(status: 200, body: body, etag: "\"v2\"", lastModified: nil))]
+        XCTAssertEqual(try DocumentLoader.load(source: url, fetcher: f, cache: cache, prepared: FakePrepared(), options: ReadOptions(), now: when).0.get().data, inMemory.data)
+        XCTAssertEqual(f.mapped.count, 2, "mapped, then left: not the body that came")
+
+        f.inner.responses = [.success(FetchResponse(status: 304, body: []))]
+        _ = try DocumentLoader.load(source: url, fetcher: f, cache: cache, prepared: FakePrepared(), options: ReadOptions(), now: when).0.get()
+        XCTAssertEqual(f.mapped.count, 2, "a 304 reads the saved body, checked, as before")
+        // Without a store of prepared copies the saved file is read all the same.
+        f.inner.responses = [.success(FetchResponse(status: 200, body: body, etag: "\"v3\"", lastModified: nil))]
+        cache.overwrite = nil
+        XCTAssertEqual(try DocumentLoader.load(source: url, fetcher: f, cache: cache, options: ReadOptions(), now: when).0.get().data, inMemory.data)
+        XCTAssertEqual(f.mapped.count, 3)
+    }
+}
+
 /// A cache in memory that counts how often a body is read, and answers validators without it.
 private final class CountingCache: DocumentCaching, @unchecked Sendable {
     var docs: [String: CachedDocument] = [:]

@@ -53,9 +53,14 @@ public protocol DocumentCaching: Sendable {
     func store(_ doc: CachedDocument, for url: String)
     /// The validators of the copy for `url`, without reading its body.
     func validators(for url: String) -> CachedValidators?
+    /// Where the saved body for `url` is a file of its own (nil: nowhere, or not a file), so a
+    /// download just saved can be read from there, mapped, instead of from memory (issue 14).
+    func savedBodyPath(for url: String) -> String?
 }
 
 extension DocumentCaching {
+    public func savedBodyPath(for url: String) -> String? { nil }
+
     /// Worked out from the whole copy (a cache that keeps them apart answers without the body).
     public func validators(for url: String) -> CachedValidators? {
         guard let c = cached(for: url) else { return nil }
