@@ -12,6 +12,8 @@
 static _Atomic uintptr_t low[SLOTS];
 static _Atomic uintptr_t high[SLOTS];
 static atomic_long mended_in[SLOTS];
+/// The page size, read once when the handler is installed (sysconf is not for a handler).
+static uintptr_t page_size = 4096;
 static struct sigaction previous;
 static atomic_int installed;
 
@@ -20,7 +22,7 @@ int cs_mapguard_mend(void *address) {
     for (int i = 0; i < SLOTS; i++) {
         uintptr_t lo = atomic_load(&low[i]);
         if (lo != 0 && a >= lo && a < atomic_load(&high[i])) {
-            uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+            uintptr_t page = page_size;
             void *at = (void *)(a & ~(page - 1));
             // mmap is a plain system call here: safe in a handler in practice.
             if (mmap(at, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED) return 0;
@@ -50,6 +52,8 @@ int cs_mapguard_add(const void *base, size_t length) {
     if (base == NULL || length == 0) return -1;
     int expected = 0;
     if (atomic_compare_exchange_strong(&installed, &expected, 1)) {
+        long page = sysconf(_SC_PAGESIZE);
+        if (page > 0) page_size = (uintptr_t)page;
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_sigaction = handler;
