@@ -60,7 +60,7 @@ public final class GuideLoop {
     public func send(_ action: AppAction) {
         let before = state
         let produced = Reducer.reduce(&state, action)
-        if !state.drawsLike(before) {
+        if state != before, !state.drawsLike(before) {
             needsDraw = true
             onlyPositionMoved = false
         }

@@ -73,7 +73,7 @@ public final class JSONBytes: @unchecked Sendable {
 
     public var count: Int { mapped?.count ?? array.count }
 
-    /// True if the document starts with a UTF-8 byte-order mark.
+    /// True if the document starts with a UTF-8 byte-order mark (reported, then ignored).
     public var hasBOM: Bool { withBuffer { $0.count >= 3 && $0[0] == 0xEF && $0[1] == 0xBB && $0[2] == 0xBF } }
 
     public func withBuffer<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
@@ -175,17 +175,11 @@ public struct JSONParser {
         }
     }
 
-    /// `parse(_:deferring:)`, handing the members of the top-level collection `streaming.key` to
-    /// `streaming` as they are parsed instead of keeping them in the tree (where the collection
+    /// `parse(_:deferring:)`, handing the members of each top-level collection named by one of
+    /// `streaming` (its `key`) to it as they are parsed instead of keeping them in the tree (where the collection
     /// is left empty): a reader can read each record and let it go at once, so the tree of a
-    /// large collection never exists whole. Errors are the same as without streaming.
-    public static func parse(
-        _ bytes: JSONBytes, deferring: [String], streaming: JSONStreaming, maxDepth: Int = defaultMaxDepth
-    ) throws(JSONError) -> JSON {
-        try parse(bytes, deferring: deferring, streaming: [streaming], maxDepth: maxDepth)
-    }
-
-    /// The same with several top-level collections streamed, each to its own `JSONStreaming`.
+    /// large collection never exists whole. Errors are the same as without streaming. Each of
+    /// `streaming` takes a top-level key of its own.
     public static func parse(
         _ bytes: JSONBytes, deferring: [String], streaming: [JSONStreaming], maxDepth: Int = defaultMaxDepth
     ) throws(JSONError) -> JSON {
@@ -234,11 +228,6 @@ public struct JSONParser {
 
     /// Deferred strings shorter than this are decoded at once (a few bytes cost less decoded).
     public static let deferMinimum = 256
-
-    /// True if the document starts with a UTF-8 byte-order mark (reported, then ignored).
-    public static func hasBOM(_ bytes: [UInt8]) -> Bool {
-        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
-    }
 }
 
 private struct Cursor {

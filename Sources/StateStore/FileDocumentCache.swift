@@ -108,13 +108,7 @@ public final class FileDocumentCache: DocumentCaching, @unchecked Sendable {
             // Body first: until the new meta lands, the old meta's checksum rejects the new body,
             // so a crash in between gives a cache miss, never a mismatched etag.
             // Straight from the array: a `Data` of it was a second copy of a large museum.
-            try FileSink.writeAtomically(to: bodyPath(for: url)) { (sink) throws(FileSink.Failure) in
-                var failure: FileSink.Failure?
-                doc.body.withUnsafeBytes { bytes in
-                    do throws(FileSink.Failure) { try sink.write(bytes) } catch { failure = error }
-                }
-                if let failure { throw failure }
-            }
+            try FileSink.writeAtomically(doc.body, to: bodyPath(for: url))
             try Support.writeAtomically(metaData, to: metaPath(for: url))
             return .success(())
         } catch let error as FileSink.Failure {

@@ -36,7 +36,7 @@ final class JSONParserTests: XCTestCase {
     func testByteOrderMarkIsAccepted() throws {
         let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(#"{"a": 1}"#.utf8)
         XCTAssertEqual(try JSONParser.parse(bytes)["a"], .integer(1))
-        XCTAssertTrue(JSONParser.hasBOM(bytes))
+        XCTAssertTrue(JSONBytes(bytes).hasBOM)
     }
 
     func testTruncatedDocumentSaysSo() {

@@ -127,9 +127,10 @@ public struct AppState: Equatable, Sendable {
     /// Whether a frame drawn from this state would be the frame drawn from `other`: equal but
     /// for what features keep for themselves (`Feature.drawsAlike`).
     public func drawsLike(_ other: AppState) -> Bool {
+        guard featureStates.drawsAlike(other.featureStates) else { return false }
         var a = self
         a.featureStates = other.featureStates
-        return a == other && featureStates.drawsAlike(other.featureStates)
+        return a == other
     }
 
     public var museum: AppData? {

@@ -181,6 +181,15 @@ public enum AppDataReader {
     /// v1 if tours use `stops` without `tour_stops` or objects use `audio` arrays without
     /// `audio_commentary`; the newer CMS if `search_strings` is an array or `general_info`
     /// has no `nid`; v2 otherwise.
+    /// How many artworks (the first) are looked at for the v1 sign.
+    static let v1Sample = 50
+
+    /// A v1 artwork: an `audio` array of ids and no `audio_commentary`.
+    static func looksV1(_ artwork: JSONObject) -> Bool {
+        if case .array? = artwork["audio"], artwork["audio_commentary"] == nil { return true }
+        return false
+    }
+
     /// `objectsLookV1`: what the first 50 artworks said when they were placed rather than kept
     /// in the tree (`Records.Ranged.looksV1`).
     static func detectFormat(_ root: JSONObject, objectsLookV1: Bool = false) -> AppDataFormat {
@@ -191,8 +200,8 @@ public enum AppDataReader {
         }
         if objectsLookV1 { return .v1 }
         if case .object(let objects)? = root["objects"] {
-            for (_, v) in objects.fields.prefix(50) {
-                if let o = v.objectValue, case .array? = o["audio"], o["audio_commentary"] == nil { return .v1 }
+            for (_, v) in objects.fields.prefix(v1Sample) {
+                if let o = v.objectValue, looksV1(o) { return .v1 }
             }
         }
         if case .array? = root["search"]?["search_strings"] { return .cms }

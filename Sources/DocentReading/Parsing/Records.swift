@@ -135,11 +135,10 @@ enum Records {
         func member(_ key: String?, _ value: JSON, _ range: Range<Int>) {
             defer { index += 1 }
             guard case .object(let rec) = value else {
-                let path = key.map { JSONPath.key(name, $0) } ?? JSONPath.index(name, index)
-                shapeFaults.append(Diagnostic(.dropped, path: path, id: key, "expected an object, found \(value.kindName)"))
+                shapeFaults.append(Diagnostic(.dropped, path: Records.path(name, key, index), id: key, "expected an object, found \(value.kindName)"))
                 return
             }
-            if key != nil, index < 50, case .array? = rec["audio"], rec["audio_commentary"] == nil { looksV1 = true }
+            if key != nil, index < AppDataReader.v1Sample, AppDataReader.looksV1(rec) { looksV1 = true }
             members.append((key, range, index))
         }
 
@@ -153,8 +152,8 @@ enum Records {
             JSONParser.parse(bytes, values: slice.lazy.map(\.range)) { k, result in
                 guard case .success(.object(let rec)) = result else { return }
                 let m = slice[slice.startIndex + k]
-                let path = m.key.map { JSONPath.key(name, $0) } ?? JSONPath.index(name, m.index)
-                body(Entry(path: path, key: m.key, reader: FieldReader(rec, path: path)))
+                let at = Records.path(name, m.key, m.index)
+                body(Entry(path: at, key: m.key, reader: FieldReader(rec, path: at)))
             }
         }
     }
@@ -193,8 +192,8 @@ enum Records {
             index = 0
         }
 
-        func member(_ key: String?, _ value: JSON, _: Range<Int> = 0..<0) {
-            let path = key.map { JSONPath.key(name, $0) } ?? JSONPath.index(name, index)
+        func member(_ key: String?, _ value: JSON) {
+            let path = Records.path(name, key, index)
             index += 1
             guard case .object(let rec) = value else {
                 shapeFaults.append(Diagnostic(.dropped, path: path, id: key, "expected an object, found \(value.kindName)"))
@@ -264,6 +263,11 @@ enum Records {
             while batches.isEmpty && !closed { condition.wait() }
             return batches.isEmpty ? nil : batches.removeFirst()
         }
+    }
+
+    /// Where member `index` of collection `name` is: by its key in an object, its place in an array.
+    static func path(_ name: String, _ key: String?, _ index: Int) -> String {
+        key.map { JSONPath.key(name, $0) } ?? JSONPath.index(name, index)
     }
 
     /// Below this many records a collection is read on one core (starting a thread costs more).

@@ -601,10 +601,9 @@ extension SearchIndex {
 
     /// Whether `text` has a character of the blocks the Chinese table folds (CJK ideographs).
     static func hasHan(_ text: String) -> Bool {
-        let utf8 = text.utf8
-        // Every such character starts with a byte E3…E9 (U+3000…U+9FFF), EF (compatibility
-        // ideographs) or F0 (the supplementary planes): checked exactly only then.
-        guard utf8.contains(where: { $0 >= 0xE3 && $0 != 0xEA && $0 != 0xEB && $0 != 0xEC && $0 != 0xED && $0 != 0xEE }) else { return false }
+        // Every such character is U+3400 or above, whose UTF-8 starts with E3 or more: text
+        // without such a byte (most of a museum's) is not looked at scalar by scalar.
+        guard text.utf8.contains(where: { $0 >= 0xE3 }) else { return false }
         return text.unicodeScalars.contains { s in
             let v = s.value
             return (0x3400...0x4DBF).contains(v) || (0x4E00...0x9FFF).contains(v) || (0xF900...0xFAFF).contains(v) || (0x20000...0x2A6DF).contains(v)
