@@ -145,13 +145,6 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
         running.unlock()
     }
 
-    /// Threads still running (tests and `shutdown`).
-    var runningThreads: Int {
-        running.lock()
-        defer { running.unlock() }
-        return runningCount
-    }
-
     var loadedDiagnostics: [Diagnostic] {
         lock.lock()
         defer { lock.unlock() }

@@ -42,7 +42,6 @@ public enum AmenityType: String, CaseIterable, Hashable, Sendable {
     case wheelchairRamp = "Wheelchair Ramp"
     case womensRoom = "Women's Room"
 
-    public var isRestroom: Bool { self == .mensRoom || self == .womensRoom || self == .familyRestroom }
 }
 
 /// What a map annotation is.

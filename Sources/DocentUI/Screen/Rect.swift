@@ -33,12 +33,6 @@ public struct Rect: Hashable, Sendable {
         return (Rect(x: x, y: y, width: width, height: height - r), Rect(x: x, y: y + height - r, width: width, height: r))
     }
 
-    /// Splits off the left `cols` columns: (left, rest).
-    public func splitLeft(_ cols: Int) -> (Rect, Rect) {
-        let c = min(max(cols, 0), width)
-        return (Rect(x: x, y: y, width: c, height: height), Rect(x: x + c, y: y, width: width - c, height: height))
-    }
-
     public func contains(x px: Int, y py: Int) -> Bool {
         px >= x && px < maxX && py >= y && py < maxY
     }

@@ -268,13 +268,6 @@ enum MapReducer {
 
     // MARK: Opening and floors
 
-    /// After an action that may have brought the map on screen.
-    static func afterNavigation(_ state: inout AppState, wasShowing: Bool) -> [Effect] {
-        guard isShowing(state), let app = state.museum else { return [] }
-        if wasShowing { return ensurePlan(&state, app) }
-        return opened(&state, app)
-    }
-
     /// The map came on screen: a floor that exists, "you are here" centred when it is new,
     /// and the plan asked for.
     static func opened(_ state: inout AppState, _ app: AppData) -> [Effect] {
