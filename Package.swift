@@ -59,13 +59,20 @@ let package = Package(
         .target(name: "ScriptConversion", dependencies: ["DocentCore"]),
         .target(name: "Pictures", dependencies: ["DocentCore", "CChafa", "CGdkPixbuf"]),
 
-        // Composition root.
+        // Composition root: the guide's shell (the `guide` command, the effects, the feature
+        // runners in Features/<Name>/), a library so that a bench executable can run the same
+        // guide with an instrumentation injected; `docent` is its command line.
+        .target(
+            name: "GuideShell",
+            dependencies: [
+                "DocentCore", "DocentUI", "DocentApp", "TerminalCurses", "NetCurl", "AudioPlayback", "CShims",
+                "StateStore", "MapRaster", "ScriptConversion", "Pictures", "TwoCores", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/docent", exclude: ["Docent.swift", "Validate.swift"]),
         .executableTarget(
             name: "docent",
-            dependencies: [
-                "DocentCore", "DocentUI", "DocentApp", "TerminalCurses", "NetCurl", "AudioPlayback",
-                "StateStore", "MapRaster", "ScriptConversion", "Pictures", "TwoCores", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            dependencies: ["GuideShell", "DocentCore", "NetCurl", "TwoCores", "CShims", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/docent", sources: ["Docent.swift", "Validate.swift"]),
 
         // The Pulse service (issue 13): HTTP/JSON over a PulseStore (SQLite or PostgreSQL).
         .target(
@@ -84,6 +91,11 @@ let package = Package(
             name: "docent-audio-bench", dependencies: ["AudioPlayback", "DocentCore"],
             linkerSettings: [.linkedLibrary("ncursesw")]),
         .executableTarget(name: "docent-bench", dependencies: ["DocentCore", "DocentUI", "DocentApp", "TwoCores"]),
+        // `scripts/bench.sh` (first frame, peak memory) and `scripts/bench-audio.py` (the
+        // guide's CPU while it plays): the guide with the bench's instrumentation injected.
+        .executableTarget(
+            name: "docent-guide-bench", dependencies: ["GuideShell", "DocentApp", "DocentCore", "CShims"],
+            linkerSettings: [.linkedLibrary("ncursesw")]),
         // `scripts/bench.sh` map section: first map frame and pan steps against pdftoppm.
         .executableTarget(name: "docent-map-bench", dependencies: ["DocentCore", "DocentUI", "MapRaster"]),
         // `scripts/bench-search.sh`: per-keystroke search latency against SQLite FTS5.

@@ -88,7 +88,8 @@ try:
         genv = dict(env, HOME=home, XDG_CONFIG_HOME=home + "/config", XDG_CACHE_HOME=home + "/cache",
                     XDG_DATA_HOME=home + "/data", XDG_STATE_HOME=home + "/state", TERM="xterm-256color",
                     LANG="C.UTF-8", DOCENT_BENCH_AUDIO_CPU=notes)
-        guide = os.path.join(os.path.dirname(BIN), "docent")
+        # The guide with the bench's instrumentation injected (it reads DOCENT_BENCH_AUDIO_CPU).
+        guide = os.path.join(os.path.dirname(BIN), "docent-guide-bench")
         sock = os.path.join(tmp, "tmux")
         tmux = lambda *a: subprocess.run(["tmux", "-S", sock, *a], env=genv, capture_output=True, text=True)
         envs = " ".join(f"{k}={shlex.quote(v)}" for k, v in genv.items() if k in ("HOME", "PULSE_SERVER", "DOCENT_BENCH_AUDIO_CPU", "LANG") or k.startswith("XDG_"))

@@ -39,6 +39,9 @@ while [ $# -gt 0 ]; do
 done
 case "$BIN_DIR" in /*) ;; *) BIN_DIR=$ROOT/$BIN_DIR ;; esac
 DOCENT=$BIN_DIR/docent
+# The same guide with the bench's instrumentation injected (DOCENT_BENCH_FIRST_FRAME,
+# DOCENT_BENCH_FRAME_TIME): the product reads no benchmark switch of its own.
+GUIDE_BENCH=$BIN_DIR/docent-guide-bench
 BENCH=$BIN_DIR/docent-bench
 SAMPLE=$ROOT/SampleData/appData.json
 LARGE_DIR=/tmp/docent-bench
@@ -95,7 +98,7 @@ done
 # The interpreter itself, not a wrapper (pyenv's shim costs tens of ms per start).
 PY=$(python3 -c 'import sys; print(sys.executable)')
 PYVER=$("$PY" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
-for bin in "$DOCENT" "$BENCH"; do
+for bin in "$DOCENT" "$GUIDE_BENCH" "$BENCH"; do
   [ -x "$bin" ] || { echo "bench: $bin is missing; run \`swift build -c release\` (or make bench)" >&2; exit 2; }
 done
 
@@ -265,7 +268,7 @@ SCRIPT
 #    (tmux's own start is not counted); the two commands alternate; the first pair is a warm-up.
 bench_startup() {
   local -a A_NS=() B_NS=()
-  pane_pairs startup "$STARTUP_RUNS" 35 "DOCENT_BENCH_FIRST_FRAME=1 timeout --foreground 30 '$DOCENT' --data '$SAMPLE'" "'$DOCENT' --version" || return $?
+  pane_pairs startup "$STARTUP_RUNS" 35 "DOCENT_BENCH_FIRST_FRAME=1 timeout --foreground 30 '$GUIDE_BENCH' --data '$SAMPLE'" "'$DOCENT' --version" || return $?
   local gm vm ratio ok
   gm=$(median "${A_NS[@]}")
   vm=$(median "${B_NS[@]}")
@@ -497,7 +500,7 @@ home_one() {  # file label [data-source [untimed]]
   # Each start's peak RSS too (/usr/bin/time's %M), the whole process from exec to its exit
   # (the exit waits for the prepared copy and the search index), against the file's size.
   local guide="XDG_CACHE_HOME='$cache' DOCENT_BENCH_FIRST_FRAME=1 DOCENT_BENCH_FRAME_TIME='$WORK/frame' timeout --foreground 60 /usr/bin/time -f '%M' -o '$WORK/rss'"
-  guide="$guide '$DOCENT' --data '$data'"
+  guide="$guide '$GUIDE_BENCH' --data '$data'"
   cat >"$WORK/home.sh" <<SCRIPT
 set -u
 : >"$out"

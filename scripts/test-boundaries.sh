@@ -2,12 +2,13 @@
 # Proves the two purity checks catch what they must.
 #
 # 1. scripts/check-boundaries.sh (the sources, the fast first pass): a copy of the sources
-#    passes as it is, then fails once for every probe, each put alone into a pure target of
-#    that copy; and still passes with each look-alike (comments, pure Date and `.current` uses).
+#    passes as it is; with every probe put into a pure target of that copy, each in a file of
+#    its own, it fails and names every probe's file; with every look-alike (comments, pure Date
+#    and `.current` uses) put there, it names none of them.
 # 2. scripts/check-symbols.sh (the objects the compiler made): the real build passes; every
-#    probe below is compiled (swiftc -c, one batch, one object per probe), put alone into
-#    every pure target's objects of a scratch build and must fail the check there, named in
-#    its report; every look-alike compiled the same way must pass. Needs `swift build` first
+#    probe below is compiled (swiftc -c, one batch, one object per probe), put into every pure
+#    target's objects of a scratch build, and the check must fail naming each probe's object
+#    in each target; the look-alikes, compiled the same way, must pass. Needs `swift build` first
 #    (`make check-boundaries` builds the pure targets).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -103,31 +104,60 @@ clean=(
   'let screen = s.dump()'
 )
 targets=(DocentJSON DocentText DocentReading DocentCore DocentUI DocentApp)
+# All probes at once, each in a file of its own (spread over the pure targets): the check must
+# fail and its report must name every probe's file. One run instead of one per probe.
 caught=0
 i=0
 for probe in "${probes[@]}"; do
   target=${targets[$((i % ${#targets[@]}))]}
+  printf '%s\n' "$probe" >"$tmp/Sources/$target/Probe$i.swift"
   i=$((i + 1))
-  printf '%s\n' "$probe" >"$tmp/Sources/$target/Probe.swift"
-  if "$check" "$tmp" >/dev/null 2>&1; then
-    echo "test-boundaries: NOT caught in $target: $probe" >&2
-  else
-    caught=$((caught + 1))
-  fi
-  rm "$tmp/Sources/$target/Probe.swift"
 done
-passed=0
-for probe in "${clean[@]}"; do
+if "$check" "$tmp" >/dev/null 2>"$tmp/report"; then
+  echo "test-boundaries: the check passed with every probe in" >&2
+fi
+i=0
+for probe in "${probes[@]}"; do
   target=${targets[$((i % ${#targets[@]}))]}
-  i=$((i + 1))
-  printf '%s\n' "$probe" >"$tmp/Sources/$target/Probe.swift"
-  if "$check" "$tmp" >/dev/null 2>&1; then
-    passed=$((passed + 1))
+  if grep -q "^Sources/$target/Probe$i.swift:" "$tmp/report"; then
+    caught=$((caught + 1))
   else
-    echo "test-boundaries: pure code taken for I/O in $target: $probe" >&2
+    echo "test-boundaries: NOT caught in $target: $probe" >&2
   fi
-  rm "$tmp/Sources/$target/Probe.swift"
+  rm "$tmp/Sources/$target/Probe$i.swift"
+  i=$((i + 1))
 done
+# The look-alikes, all at once too: the check must pass, naming none of them.
+passed=0
+j=0
+for probe in "${clean[@]}"; do
+  target=${targets[$((j % ${#targets[@]}))]}
+  printf '%s\n' "$probe" >"$tmp/Sources/$target/Clean$j.swift"
+  j=$((j + 1))
+done
+clean_status=0
+"$check" "$tmp" >/dev/null 2>"$tmp/report" || clean_status=$?
+j=0
+for probe in "${clean[@]}"; do
+  target=${targets[$((j % ${#targets[@]}))]}
+  if grep -q "^Sources/$target/Clean$j.swift:" "$tmp/report"; then
+    echo "test-boundaries: pure code taken for I/O in $target: $probe" >&2
+  else
+    passed=$((passed + 1))
+  fi
+  rm "$tmp/Sources/$target/Clean$j.swift"
+  j=$((j + 1))
+done
+if [ $clean_status -ne 0 ] && [ $passed -eq ${#clean[@]} ]; then
+  echo "test-boundaries: the check failed with the look-alikes in, naming none of them:" >&2
+  cat "$tmp/report" >&2
+  passed=0
+fi
+if ! "$check" "$tmp" >/dev/null 2>"$tmp/report"; then
+  echo "test-boundaries: the copy fails the check after the probes were taken out:" >&2
+  cat "$tmp/report" >&2
+  exit 1
+fi
 # A new capitalised Docent target must be added to the list (or it would go unchecked).
 mkdir "$tmp/Sources/DocentNew"
 printf '%s\n' 'let x = 1' >"$tmp/Sources/DocentNew/New.swift"
@@ -268,40 +298,45 @@ if ! (cd "$bdir/src" && swiftc -c -parse-as-library -module-name PurityProbes -s
   cat "$tmp/err" >&2
   exit 1
 fi
-# A scratch build: every pure target holds a look-alike object (so none is empty), and the
-# object under test goes into each of them at once; the report must name it in every one.
+# A scratch build: every pure target holds every probe's object (p1.o…) and the check runs
+# once; it must fail and its report must name every probe's object in every target. Then the
+# look-alikes' objects alone: the check must pass.
 scratch=$tmp/scratch
 sym_caught=0
 sym_passed=0
-check_object() { # OBJECT → the lines of the report naming it, and the check's exit status
-  rm -rf "$scratch"
-  for t in "${targets[@]}"; do
-    mkdir -p "$scratch/$t.build"
-    cp "$bdir/src/c1.o" "$scratch/$t.build/base.o"
-    cp "$1" "$scratch/$t.build/probe.o"
-  done
-  "$symbols" "$scratch" >/dev/null 2>"$tmp/report" && return 0 || return 1
-}
+mkdir -p "$scratch"
+for t in "${targets[@]}"; do
+  mkdir -p "$scratch/$t.build"
+  for i in $(seq 1 $n); do cp "$bdir/src/p$i.o" "$scratch/$t.build/p$i.o"; done
+done
+if "$symbols" "$scratch" >/dev/null 2>"$tmp/report"; then
+  echo "test-boundaries: the symbol check passed with every probe in" >&2
+fi
 for i in $(seq 1 $n); do
-  if check_object "$bdir/src/p$i.o"; then
-    echo "test-boundaries: symbols NOT caught: ${sym_probes[$((i - 1))]}" >&2
-    continue
-  fi
   missing=""
-  for t in "${targets[@]}"; do grep -q "^$scratch/$t.build/probe.o: " "$tmp/report" || missing+=" $t"; done
+  for t in "${targets[@]}"; do grep -q "^$scratch/$t.build/p$i.o: " "$tmp/report" || missing+=" $t"; done
   if [ -n "$missing" ]; then
     echo "test-boundaries: symbols NOT caught in$missing: ${sym_probes[$((i - 1))]}" >&2
   else
     sym_caught=$((sym_caught + 1))
   fi
 done
-for i in $(seq 1 $m); do
-  if check_object "$bdir/src/c$i.o"; then
-    sym_passed=$((sym_passed + 1))
-  else
-    echo "test-boundaries: symbols: pure code taken for I/O: ${sym_clean[$((i - 1))]}" >&2
-    cat "$tmp/report" >&2
-  fi
+rm -rf "$scratch"
+for t in "${targets[@]}"; do
+  mkdir -p "$scratch/$t.build"
+  for i in $(seq 1 $m); do cp "$bdir/src/c$i.o" "$scratch/$t.build/c$i.o"; done
 done
+if "$symbols" "$scratch" >/dev/null 2>"$tmp/report"; then
+  sym_passed=$m
+else
+  for i in $(seq 1 $m); do
+    if grep -q "/c$i.o: " "$tmp/report"; then
+      echo "test-boundaries: symbols: pure code taken for I/O: ${sym_clean[$((i - 1))]}" >&2
+    else
+      sym_passed=$((sym_passed + 1))
+    fi
+  done
+  [ $sym_passed -eq $m ] && { echo "test-boundaries: the symbol check failed on the look-alikes, naming none:" >&2; cat "$tmp/report" >&2; sym_passed=0; }
+fi
 echo "symbol probes: $sym_caught of $n caught in each of the ${#targets[@]} pure targets, $sym_passed of $m look-alikes passed"
 [ $source_ok = yes ] && [ "$sym_caught" -eq "$n" ] && [ "$sym_passed" -eq "$m" ]

@@ -32,16 +32,18 @@ public final class GuideLoop {
     /// Since the last frame only the player's position moved: its lines are drawn again over
     /// the last frame (`RootView.redrawPosition`), not the whole frame.
     var onlyPositionMoved = false
-    /// For `make bench`: `step()` returns false right after the first frame drawn with the
-    /// museum loaded (DOCENT_BENCH_FIRST_FRAME=1).
-    public var exitAfterFirstLoadedFrame = false
-    /// For `make bench`: called once, right after the first frame drawn with the museum loaded
-    /// (the bench notes the time there: what a visitor waits for, not the process's exit).
-    public var onFirstLoadedFrame: (() -> Void)?
+    /// What a benchmark observes (`.none` in the guide): told of the first frame drawn with the
+    /// museum loaded, once, and may end the loop there.
+    let instrumentation: Instrumentation
+    var firstLoadedFrameSeen = false
     /// How often `.tick` is sent.
     public static let tickInterval: UInt64 = 30_000_000_000
 
-    public init(state: AppState, backend: TerminalBackend, effects: EffectHandling, audio: AudioEngine? = nil, clock: @escaping () -> Date, monotonic: @escaping () -> UInt64) {
+    public init(
+        state: AppState, backend: TerminalBackend, effects: EffectHandling, audio: AudioEngine? = nil, clock: @escaping () -> Date,
+        monotonic: @escaping () -> UInt64, instrumentation: Instrumentation = .none
+    ) {
+        self.instrumentation = instrumentation
         self.state = state
         self.backend = backend
         self.effects = effects
@@ -84,11 +86,10 @@ public final class GuideLoop {
         pollAudio()
         if quit { return false }
         draw()
-        if state.museum != nil, let first = onFirstLoadedFrame {
-            onFirstLoadedFrame = nil
-            first()
+        if state.museum != nil, !firstLoadedFrameSeen {
+            firstLoadedFrameSeen = true
+            if !instrumentation.firstLoadedFrame() { return false }
         }
-        if exitAfterFirstLoadedFrame && state.museum != nil { return false }
         var wait = mailbox.isEmpty ? audioTurn(timeoutMilliseconds) : 0
         if let next = timers.values.map(\.due).min() {
             let now = monotonic()

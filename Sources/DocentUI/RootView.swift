@@ -31,12 +31,12 @@ public enum RootView {
         switch content {
         case .list(_, let rows):
             // A feature's figure on the list (a tour's picture): beside the rows, or above them.
-            let figure = state.features.all.lazy.compactMap { $0.figure(.list, state) }.first
+            let figure = state.features.taking(.figure).lazy.compactMap { $0.figure(.list, state) }.first
             let area = FigureView.renderBeside(&screen, figure, in: inner, slot: .list, strings: s)
             ListView.render(&screen, area, rows: rows, selection: state.page.selection, strings: s)
         case .text(let page):
             // A feature's figure on the page (an exhibition's picture), beside or above the text.
-            let figure = state.features.all.lazy.compactMap { $0.figure(.page, state) }.first
+            let figure = state.features.taking(.figure).lazy.compactMap { $0.figure(.page, state) }.first
             let text = FigureView.renderBeside(&screen, figure, in: inner, strings: s)
             TextView.render(&screen, text, page: page, scroll: state.page.scroll, strings: s)
         case .message(let text):
@@ -44,17 +44,17 @@ public enum RootView {
                 screen.put(l, x: inner.x, y: inner.y + k, style: Style(role: .muted))
             }
         case .custom(let id, _):
-            Registry.entry(id)?.render(&screen, inner, state)
+            state.features.view(id)?.render(&screen, inner, state)
         }
         // The line under every page belongs to one feature (the mini player).
-        for e in Registry.entries where e.footer(&screen, mini, state) { break }
+        for e in state.features.views(.footer) where e.footer(&screen, mini, state) { break }
         StatusLine.render(&screen, status, state: state)
         if let o = state.overlay {
             OverlayView.render(&screen, o, state: state)
             screen.graphics = []  // images come back when the box closes
         }
-        // Chinese in the reader's script, whoever drew it (content, notes, the museum's texts).
-        if state.language == .chinese || state.language == .traditionalChinese { screen.mapText(state.inReadersScript) }
+        // The transforms over the drawn frame (`FrameTransform`: the reader's Chinese script…).
+        for t in FrameTransform.active(state) { t.apply(&screen, nil, state) }
         return screen
     }
 
@@ -68,7 +68,7 @@ public enum RootView {
         init(_ state: AppState, _ full: Rect) {
             let (top, rest) = full.splitTop(1)
             var (withMini, status) = rest.splitBottom(1)
-            if let row = state.features.all.lazy.flatMap({ $0.rows(for: .aboveStatus, state) }).first {
+            if let row = state.features.taking(.rows).lazy.flatMap({ $0.rows(for: .aboveStatus, state) }).first {
                 let (upper, line) = withMini.splitBottom(1)
                 withMini = upper
                 above = (line, row)
@@ -87,17 +87,19 @@ public enum RootView {
     /// state with another position: the mini player, and the full player's controls when it
     /// is open (the clock ticks once a second; the whole frame cost the guide more than
     /// mpg123 spends playing). Returns the rows drawn, or nil when that cannot be done
-    /// exactly (a box open, the screen too small, text mapped to the reader's script, a screen
-    /// reader's frame): draw the whole frame.
+    /// exactly (a box open, the screen too small, a transform that cannot apply in part: a
+    /// screen reader's frame): draw the whole frame. The frame's transforms (the reader's
+    /// script) are applied to the rows drawn again.
     public static func redrawPosition(_ screen: inout Screen, _ state: AppState) -> [Int]? {
         let size = Size(width: screen.width, height: screen.height)
-        guard size.width >= minimumSize.width, size.height >= minimumSize.height, state.overlay == nil, !state.screenReader,
-            state.language != .chinese, state.language != .traditionalChinese
+        let transforms = FrameTransform.active(state)
+        guard size.width >= minimumSize.width, size.height >= minimumSize.height, state.overlay == nil,
+            transforms.allSatisfy(\.partial)
         else { return nil }
         let areas = Areas(state, screen.bounds)
         let (links, regions) = (screen.links, screen.hitRegions)
         var footer = false
-        for e in Registry.entries where e.footer(&screen, areas.mini, state) {
+        for e in state.features.views(.footer) where e.footer(&screen, areas.mini, state) {
             footer = true
             break
         }
@@ -109,6 +111,7 @@ public enum RootView {
             PlayerView.controls(&screen, controls, state: state)
             rows += controls.y..<controls.maxY
         }
+        for t in transforms { t.apply(&screen, rows, state) }
         // The same state drew the same links and click regions.
         screen.links = links
         screen.hitRegions = regions
@@ -142,7 +145,7 @@ public enum StatusLine {
         screen.fill(area, style: Style(role: .muted, reverse: true))
         // A feature's own page may say its own (where typed keys are text, say).
         let detail = MapAction.showOnMap(from: state) != nil ? s("hints.detailMap") : s("hints.detail")
-        let hints = Registry.entry(for: state)?.hints(state) ?? (state.depth > 1 ? detail : s("hints.list"))
+        let hints = state.features.view(for: state)?.hints(state) ?? (state.depth > 1 ? detail : s("hints.list"))
         screen.put(" " + TextWidth.fitHints(hints, to: area.width - 2), x: area.x, y: area.y, style: Style(role: .muted, reverse: true), clip: area)
     }
 }

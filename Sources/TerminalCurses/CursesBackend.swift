@@ -62,10 +62,13 @@ public final class CursesBackend: TerminalBackend {
     /// not a terminal or `TERM` is unset or unknown. `colors` false gives monochrome
     /// (pass false for `NO_COLOR`); colours are also off when the terminal has none.
     /// `hyperlinks` writes link regions as OSC 8 links (see `Hyperlinks`; decide with
-    /// `Hyperlinks.enabled`). `kiosk`: the terminal is in raw mode (Ctrl-C, Ctrl-Z and Ctrl-\
-    /// arrive as keys, not signals) and SIGINT, SIGQUIT and SIGTSTP are ignored; SIGTERM and
-    /// SIGHUP still end the guide.
-    public static func open(colors: Bool, hyperlinks: Bool = false, kiosk: Bool = false, screenReader: Bool = false) -> Result<CursesBackend, TerminalError> {
+    /// `Hyperlinks.enabled`). `options` (`RenderOptions`, decoded once at start): in `.raw`
+    /// mode (a kiosk) Ctrl-C, Ctrl-Z and Ctrl-\ arrive as keys, not signals, and SIGINT, SIGQUIT
+    /// and SIGTSTP are ignored (SIGTERM and SIGHUP still end the guide); for a screen reader the
+    /// cursor shows and sits on the frame's focus.
+    public static func open(colors: Bool, hyperlinks: Bool = false, options: RenderOptions = RenderOptions()) -> Result<CursesBackend, TerminalError> {
+        let kiosk = options.terminalMode == .raw
+        let screenReader = options.screenReader
         let term = getenv("TERM").map { String(cString: $0) }
         if let error = preflight(isTTY: cs_is_tty() != 0, term: term) { return .failure(error) }
 

@@ -82,7 +82,7 @@ for code in ["en", "es", "zh"] {
     }
 }
 
-var state = AppState(source: path, catalog: StringCatalog(tables: tables), now: Date(), features: FeatureSet([AnyFeature(SearchFeature.self)]))
+var state = AppState(source: path, catalog: StringCatalog(tables: tables), now: Date(), features: try FeatureSet([AnyFeature(SearchFeature.self)]))
 _ = Reducer.reduce(&state, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
 let museum = Museum(app)
 // The guide builds the index on its runner's thread; here the same call, timed (the Chinese

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CShims
 import DocentCore
+import GuideShell
 import Foundation
 import NetCurl
 

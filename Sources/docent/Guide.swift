@@ -10,8 +10,10 @@ import TerminalCurses
 import TwoCores
 
 /// `docent`: open the guide.
-struct Guide: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Guide: ParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
         commandName: "guide", abstract: "Open the guide (the default command).")
 
     @Option(help: "Path or URL of the appData.json (default: the configuration's `data`, else the bundled SampleData).")
@@ -40,13 +42,22 @@ struct Guide: ParsableCommand {
     @Flag(help: "Screen-reader mode (as `screen_reader = true` in the configuration): the cursor sits on the selected row or choice, the player's time does not tick while it plays, the map opens as its text list.")
     var screenReader = false
 
-    func run() throws {
+    package func run() throws { try run(instrumentation: .none) }
+
+    /// The guide, observed by `instrumentation` (`docent-guide-bench` injects one; the guide
+    /// itself runs with `.none`).
+    package func run(instrumentation: Instrumentation) throws {
         let env = ProcessInfo.processInfo.environment
+        // The one registry: built and checked here, injected into the state, where the reducer
+        // and the views read it. A wrong one (two features under one id, two at one priority
+        // of one capability) is said and the guide does not start, in every build.
+        let features: FeatureSet
+        do { features = try Registry.make() } catch { throw failure("the features' registry is wrong: \(error)") }
         // Configuration: file, then flags.
         var cfg = DocentConfig()
         let configPath = config ?? ConfigLoader.defaultPath(environment: env)
         if config != nil || FileManager.default.fileExists(atPath: configPath) {
-            switch ConfigLoader.load(path: configPath, featureKeys: Registry.features.configKeys) {
+            switch ConfigLoader.load(path: configPath, featureKeys: features.configKeys) {
             case .success(let (c, _)): cfg = c
             case .failure(let f): throw failure("configuration \(configPath): \(f.message)")
             }
@@ -77,7 +88,8 @@ struct Guide: ParsableCommand {
         let prepared = FilePreparedCopies(
             directory: FilePreparedCopies.defaultDirectory(environment: env), localPath: CurlFetcher.localPath(of:), both: TwoCores.both)
         let log = GuideLog(path: GuideLog.defaultPath(environment: env))
-        let early = EarlyLoad(source: source, fetcher: fetcher, cache: documentCache, prepared: prepared, options: options, log: log)
+        let heavyWork = HeavyWork()
+        let early = EarlyLoad(source: source, fetcher: fetcher, cache: documentCache, prepared: prepared, options: options, log: log, heavyWork: heavyWork)
 
         // State: a damaged or locked database costs a banner, never the guide.
         var store: SettingsStoring?
@@ -133,29 +145,29 @@ struct Guide: ParsableCommand {
             }
             imageSetting = setting
         }
-        // Kiosk mode: the flag, else the configuration's `kiosk` (read by the kiosk feature).
+        // Kiosk and screen-reader modes: the flags, else the configuration (`kiosk`,
+        // `screen_reader`), decoded once for the terminal as the features decode them.
         if kiosk { cfg.features["kiosk"] = "true" }
-        let kioskMode = cfg.features["kiosk"]?.trimmingCharacters(in: .whitespaces).lowercased() == "true"
         if screenReader { cfg.features["screen_reader"] = "true" }
-        let screenReaderMode = ScreenReaderFeature.isEnabled(config: cfg.features)
+        let render = RenderOptions.decode(cfg.features)
 
         let backend: CursesBackend
         let links = Hyperlinks.enabled(mode: linkMode, environment: env)
-        switch CursesBackend.open(colors: env["NO_COLOR"].map(\.isEmpty) ?? true, hyperlinks: links, kiosk: kioskMode, screenReader: screenReaderMode) {
+        switch CursesBackend.open(colors: env["NO_COLOR"].map(\.isEmpty) ?? true, hyperlinks: links, options: render) {
         case .success(let b): backend = b
         case .failure(let e): throw failure(e.description)
         }
         let live = LiveAudioEngine(configuration: LiveAudioEngine.Configuration(keptAudioDirectory: LiveAudioEngine.keptAudioDirectory(environment: env)))
-        let audio: AudioEngine = env["DOCENT_BENCH_AUDIO_CPU"].flatMap { BenchAudioCPU(live, path: $0) } ?? live
+        let audio = instrumentation.audio(live)
         let effects = LiveEffects(
             fetcher: fetcher, cache: documentCache, prepared: prepared,
-            store: store, options: options, audio: audio, environment: env, writesAllowed: stateWritable, log: log)
+            store: store, options: options, audio: audio, environment: env, writesAllowed: stateWritable, log: log, heavyWork: heavyWork)
         effects.early = early
         // The first language: --lang or the configuration, else the locale's (LC_ALL,
         // LC_MESSAGES, LANG), else English; a choice saved from an earlier run wins over the
         // locale (not over --lang), as `.launched` applies it.
         let first = language ?? catalog.language(fromLocale: env) ?? .english
-        var state = AppState(source: source, catalog: catalog, language: first, now: Date(), features: Registry.features)
+        var state = AppState(source: source, catalog: catalog, language: first, now: Date(), features: features)
         state.timeZone = .current
         state.museumTimeZone = cfg.timeZone
         state.config = cfg.features
@@ -165,16 +177,7 @@ struct Guide: ParsableCommand {
         }
         let loop = GuideLoop(
             state: state, backend: backend, effects: effects, audio: audio,
-            clock: Date.init, monotonic: { DispatchTime.now().uptimeNanoseconds })
-        loop.exitAfterFirstLoadedFrame = env["DOCENT_BENCH_FIRST_FRAME"] == "1"
-        if let path = env["DOCENT_BENCH_FRAME_TIME"] {
-            // The wall clock (as `date +%s%N` reads it) when the first loaded frame was drawn.
-            loop.onFirstLoadedFrame = {
-                var t = timespec()
-                clock_gettime(CLOCK_REALTIME, &t)
-                try? Data("\(Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec))\n".utf8).write(to: URL(fileURLWithPath: path))
-            }
-        }
+            clock: Date.init, monotonic: { DispatchTime.now().uptimeNanoseconds }, instrumentation: instrumentation)
         loop.send(.launched(restored: restored, languageOverride: language))
         loop.send(.pictures(.modeResolved(PictureMode.resolve(imageSetting, environment: env))))
         if let p = stateProblem { loop.send(.persistenceFailed(p)) }

@@ -5,6 +5,15 @@ import Foundation
 import NetCurl
 import StateStore
 
+/// Taken by the work that holds much memory for a while: a museum's load with the prepared
+/// copy it writes, and building the search index. One after the other, the guide's peak memory
+/// is the larger of the two rather than their sum (issue 14: a 79 MB appData's first start
+/// peaked 15-20 MB higher with both at once). One value, made by the composition root and
+/// handed to the load and the runners (it was a static lock).
+final class HeavyWork: Sendable {
+    let lock = NSLock()
+}
+
 /// Runs effects for real: documents, features' work and curl on background threads that are
 /// counted so quitting can wait for them; settings through a coalescing writer thread, so the
 /// loop thread never waits on SQLite.
@@ -37,8 +46,9 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
 
     init(
         fetcher: CurlFetcher, cache: DocumentCaching?, prepared: (any PreparedCopying)? = nil, store: SettingsStoring?, options: ReadOptions, audio: AudioEngine?, environment: [String: String],
-        writesAllowed: Bool = true, log: GuideLog? = nil
+        writesAllowed: Bool = true, log: GuideLog? = nil, heavyWork: HeavyWork = HeavyWork()
     ) {
+        self.heavyWork = heavyWork
         self.log = log ?? GuideLog(path: GuideLog.defaultPath(environment: environment))
         self.audio = audio
         self.fetcher = fetcher
@@ -49,7 +59,8 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
         self.writesAllowed = writesAllowed
         let statePath = writesAllowed ? (store as? SQLiteSettingsStore)?.path : nil
         let context = RunnerContext(
-            fetcher: fetcher, environment: environment, statePath: statePath, log: self.log, background: { [unowned self] work in self.background(work) })
+            fetcher: fetcher, environment: environment, statePath: statePath, log: self.log, heavyWork: heavyWork,
+            background: { [unowned self] work in self.background(work) })
         for r in Runners.all(context) { runners[r.feature] = r }
     }
 
@@ -63,7 +74,7 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
                 return
             }
             background { [self] in
-                Self.load(source, fetcher: fetcher, cache: cache, prepared: prepared, options: options, log: log) { result, note in
+                Self.load(source, fetcher: fetcher, cache: cache, prepared: prepared, options: options, log: log, heavyWork: heavyWork) { result, note in
                     self.loaded(result, note: note, mailbox: mailbox)
                 }
             }
@@ -107,21 +118,18 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
         mailbox.post(.documentLoaded(result, note: note))
     }
 
-    /// Taken by the work that holds much memory for a while: a museum's load with the prepared
-    /// copy it writes, and building the search index. One after the other, the guide's peak
-    /// memory is the larger of the two rather than their sum (issue 14: a 79 MB appData's
-    /// first start peaked 15-20 MB higher with both at once).
-    static let heavyWork = NSLock()
+    /// Taken by the work that holds much memory for a while (`HeavyWork`).
+    let heavyWork: HeavyWork
 
     /// Loads `source` and hands the result to `deliver`; then lets the parsed tree go and
     /// writes the prepared copy for the next start (after the museum is on its way, not before).
     static func load(
         _ source: String, fetcher: CurlFetcher, cache: DocumentCaching?, prepared: (any PreparedCopying)?, options: ReadOptions, log: GuideLog,
-        deliver: (Result<Museum, LoadFailure>, Phrase?) -> Void
+        heavyWork: HeavyWork, deliver: (Result<Museum, LoadFailure>, Phrase?) -> Void
     ) {
         // Held until the copy is written: the search index waits (`RunnerContext.heavy`).
-        heavyWork.lock()
-        defer { heavyWork.unlock() }
+        heavyWork.lock.lock()
+        defer { heavyWork.lock.unlock() }
         var tree: JSON?
         var later: [@Sendable () -> Void] = []
         let (result, note) = DocumentLoader.load(
@@ -181,10 +189,10 @@ final class EarlyLoad: @unchecked Sendable {
     private var claimed = false
     private var done = false
 
-    init(source: String, fetcher: CurlFetcher, cache: DocumentCaching?, prepared: (any PreparedCopying)?, options: ReadOptions, log: GuideLog) {
+    init(source: String, fetcher: CurlFetcher, cache: DocumentCaching?, prepared: (any PreparedCopying)?, options: ReadOptions, log: GuideLog, heavyWork: HeavyWork) {
         self.source = source
         let t = Thread { [self] in
-            LiveEffects.load(source, fetcher: fetcher, cache: cache, prepared: prepared, options: options, log: log) { result, note in
+            LiveEffects.load(source, fetcher: fetcher, cache: cache, prepared: prepared, options: options, log: log, heavyWork: heavyWork) { result, note in
                 condition.lock()
                 if let receiver {
                     condition.unlock()

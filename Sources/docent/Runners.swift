@@ -15,15 +15,17 @@ struct RunnerContext: Sendable {
     let statePath: String?
     /// The guide's log file: the detail behind what a visitor is told in a plain sentence.
     let log: GuideLog
+    /// The lock of the work that holds much memory (`HeavyWork`), shared with the museum's load.
+    let heavyWork: HeavyWork
     let background: @Sendable (@escaping @Sendable () -> Void) -> Void
     /// `background` for work that takes much memory for a while (building the search index):
-    /// it waits for the museum's load and the prepared copy it writes (`LiveEffects.heavyWork`),
+    /// it waits for the museum's load and the prepared copy it writes (`HeavyWork`),
     /// so that the two never hold their working memory at the same time.
     var heavy: @Sendable (@escaping @Sendable () -> Void) -> Void {
-        { [background] work in
+        { [background, heavyWork] work in
             background {
-                LiveEffects.heavyWork.lock()
-                defer { LiveEffects.heavyWork.unlock() }
+                heavyWork.lock.lock()
+                defer { heavyWork.lock.unlock() }
                 work()
                 // What the work let go goes back to the system, not kept for this thread.
                 cs_release_free_memory()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocentCore
+import GuideShell
 import Foundation
 import NetCurl
 import TwoCores
@@ -79,15 +80,5 @@ struct Validate: ParsableCommand {
             FileHandle.standardError.write(Data("docent: \(reason)\n".utf8))
         }
         Foundation.exit(1)
-    }
-}
-
-/// Turns a command-line path into an absolute one, so relative URLs inside resolve correctly.
-enum SourceLocation {
-    static func normalise(_ s: String) -> String {
-        if URLResolver.hasScheme(s) { return s }
-        if s.hasPrefix("/") { return s }
-        let cwd = FileManager.default.currentDirectoryPath
-        return URLResolver(base: cwd + "/").resolve(s) ?? s
     }
 }

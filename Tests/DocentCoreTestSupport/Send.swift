@@ -100,3 +100,40 @@ private func difference(_ a: Any, _ b: Any, path: String, depth: Int, into out: 
         out.append("  \(path.isEmpty ? "state" : path): expected \(x.prefix(300))\n  \(String(repeating: " ", count: max(1, path.count))): got      \(y.prefix(300))")
     }
 }
+
+/// `send` for one scoped feature alone (issue 28): its reducer gets its own state and a
+/// read-only context, and the test states exactly the effects and the requests it returns
+/// (what it asks of the shared UI), and its state change. Nothing shared can change: the
+/// feature has no way to write it.
+///
+///     sendScoped(KioskFeature.self, &k, .idle, context, requests: [.send(.startOver), .show(...)]) { $0.typed = nil }
+@discardableResult
+public func sendScoped<F: ScopedFeature>(
+    _ feature: F.Type, _ state: inout F.State, _ action: F.Action, _ context: FeatureContext,
+    effects: [Effect] = [], requests: [UIRequest] = [],
+    file: StaticString = #filePath, line: UInt = #line, _ expect: (inout F.State) -> Void = { _ in }
+) -> Outcome {
+    var expected = state
+    expect(&expected)
+    let got = F.reduce(&state, action, context)
+    XCTAssertEqual(got.effects, effects, "effects of \(action)", file: file, line: line)
+    XCTAssertEqual(got.requests, requests, "requests of \(action)", file: file, line: line)
+    XCTAssertEqual(state, expected, "state after \(action) is not the one described", file: file, line: line)
+    return got
+}
+
+/// The same for a moment the feature listens to.
+@discardableResult
+public func reactScoped<F: ScopedFeature>(
+    _ feature: F.Type, _ state: inout F.State, _ event: FeatureEvent, _ context: FeatureContext,
+    effects: [Effect] = [], requests: [UIRequest] = [],
+    file: StaticString = #filePath, line: UInt = #line, _ expect: (inout F.State) -> Void = { _ in }
+) -> Outcome {
+    var expected = state
+    expect(&expected)
+    let got = F.react(to: event, &state, context)
+    XCTAssertEqual(got.effects, effects, "effects of \(event)", file: file, line: line)
+    XCTAssertEqual(got.requests, requests, "requests of \(event)", file: file, line: line)
+    XCTAssertEqual(state, expected, "state after \(event) is not the one described", file: file, line: line)
+    return got
+}

@@ -43,7 +43,7 @@ enum Fixtures {
 
 /// The core features these tests exercise (the guide's own registry lives in DocentUI).
 enum CoreFixtures {
-    static let features = FeatureSet([
+    static let features = try! FeatureSet([
         AnyFeature(KeypadFeature.self), AnyFeature(TourFeature.self), AnyFeature(PlayerFeature.self), AnyFeature(MapFeature.self),
         AnyFeature(SearchFeature.self), AnyFeature(MemberFeature.self),
     ])

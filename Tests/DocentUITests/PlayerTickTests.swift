@@ -58,6 +58,19 @@ final class PlayerTickTests: XCTestCase {
         assertTicks(s, size: size)
     }
 
+    /// Issue 28: the reader's script is a transform over the frame that the partial redraw
+    /// applies to the rows it draws again (it used to draw the whole frame for Chinese readers).
+    func testInTheReadersChineseScriptToo() {
+        let size = Size(width: 80, height: 24)
+        for language in [Language.traditionalChinese, .chinese] {
+            var s = playing(size: size, language: language)
+            // The tables the shell would build (ICU through ScriptConversion): one mapping.
+            s[ScriptsFeature.self].tables = ChineseScriptTables(
+                traditional: ["时": "時", "华": "華", "间": "間"], simplified: ChineseVariants(simplified: ["時": "时", "華": "华", "間": "间"]))
+            assertTicks(s, size: size)
+        }
+    }
+
     func testInSpanishToo() {
         let size = Size(width: 80, height: 24)
         assertTicks(playing(size: size, language: .spanish), size: size)
@@ -70,9 +83,10 @@ final class PlayerTickTests: XCTestCase {
         XCTAssertNotNil(boxed.overlay)
         var screen = RootView.render(boxed, size: size)
         XCTAssertNil(RootView.redrawPosition(&screen, boxed), "a box over the page")
-        let chinese = at(playing(size: size, language: .traditionalChinese), 5)
-        screen = RootView.render(chinese, size: size)
-        XCTAssertNil(RootView.redrawPosition(&screen, chinese), "text mapped to the reader's script")
+        var reader = at(playing(size: size), 5)
+        reader.config["screen_reader"] = "true"
+        screen = RootView.render(reader, size: size)
+        XCTAssertNil(RootView.redrawPosition(&screen, reader), "a screen reader's frame")
         let small = Size(width: 39, height: 12)
         screen = RootView.render(at(playing(size: small), 5), size: small)
         XCTAssertNil(RootView.redrawPosition(&screen, at(playing(size: small), 6)), "too small")

@@ -149,6 +149,65 @@ public enum FeatureEvent: Equatable, Sendable {
     case startOver
 }
 
+extension FeatureEvent {
+    /// An event without its values: what a feature subscribes to (`Feature.listensTo`).
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        case launched, documentLoaded, languageChanged, tick, navigated, playerChanged, settled, quitting, resized, visitorInput, startOver
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .launched: .launched
+        case .documentLoaded: .documentLoaded
+        case .languageChanged: .languageChanged
+        case .tick: .tick
+        case .navigated: .navigated
+        case .playerChanged: .playerChanged
+        case .settled: .settled
+        case .quitting: .quitting
+        case .resized: .resized
+        case .visitorInput: .visitorInput
+        case .startOver: .startOver
+        }
+    }
+}
+
+/// What features take part in together, where their order decides something: who hears a
+/// moment first, whose key wins, whose line is under every page, whose figure or picture a
+/// page shows, in which order rows are added, marks put on and help sections listed. Each
+/// feature states a priority for each it takes part in (`Feature.order`, lower goes first);
+/// a feature not stating one is not asked. The registry checks the table at start: two
+/// features at one priority of one capability are an error, never an order by accident.
+public enum Capability: String, Hashable, Sendable, CaseIterable {
+    /// Hears the shared moments it listens to (`react`, `listensTo`).
+    case events
+    /// Keys before every other, even over a box (`FeatureView.first`).
+    case keysFirst
+    /// Keys on every page (`FeatureView.anywhere`).
+    case keysAnywhere
+    /// Draws the line under every page (`FeatureView.footer`; the first that draws owns it).
+    case footer
+    /// A figure in a shared page's figure slot (`figure`; the first one wins).
+    case figure
+    /// The picture its page on screen wants (`pictureWanted`; the first one wins).
+    case picture
+    /// Rows in shared lists (`rows(for:)`), in this order.
+    case rows
+    /// Changes to every list page (`decorate`), applied in this order.
+    case decorate
+    /// Its section of the key help (`FeatureView.help`), in this order.
+    case help
+    /// `%NAME%` placeholders in museum messages (`placeholders`; the first value wins).
+    case placeholders
+}
+
+/// A mistake in the features' registration, found when the registry is built (at start, in
+/// every build): the guide says it and does not start.
+public struct RegistryError: Error, Equatable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
 /// What the visitor does to a feature's box (`Feature.Overlay`); the shared keys send these.
 public enum OverlayInput: Equatable, Sendable {
     /// Up/down by this many rows.
@@ -226,6 +285,11 @@ public protocol Feature {
 
     static var id: FeatureID { get }
     static var initialState: State { get }
+    /// Its priority in each capability it takes part in (lower first): the precedence is
+    /// stated here, never read from the registry's order. Empty: it takes part in none.
+    static var order: [Capability: Int] { get }
+    /// The shared moments it hears (with `order[.events]`); no other reaches `react`.
+    static var listensTo: Set<FeatureEvent.Kind> { get }
     /// Its keys in config.toml (string values, handed to it in `AppState.config`).
     static var configKeys: [String] { get }
 
@@ -270,6 +334,8 @@ public protocol Feature {
 
 extension Feature {
     public static var configKeys: [String] { [] }
+    public static var order: [Capability: Int] { [:] }
+    public static var listensTo: Set<FeatureEvent.Kind> { [] }
     public static func drawsAlike(_ a: State, _ b: State) -> Bool { a == b }
     public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] { [] }
     public static func rows(for slot: RowSlot, _ state: AppState) -> [Row] { [] }
@@ -315,6 +381,11 @@ extension Feature where Route == Never {
 public struct AnyFeature: Sendable {
     public let id: FeatureID
     public let configKeys: [String]
+    public let order: [Capability: Int]
+    public let listensTo: Set<FeatureEvent.Kind>
+    /// Its part in the UI target (`FeatureEntry` in DocentUI), carried so that one registry
+    /// value serves the reducer and the views.
+    public var view: (any Sendable)?
     let reduce: @Sendable (inout AppState, FeatureValue) -> [Effect]?
     let react: @Sendable (FeatureEvent, inout AppState) -> [Effect]
     let content: @Sendable (FeatureValue, AppState) -> PageContent?
@@ -333,6 +404,8 @@ public struct AnyFeature: Sendable {
     public init<F: Feature>(_ f: F.Type) {
         id = F.id
         configKeys = F.configKeys
+        order = F.order
+        listensTo = F.listensTo
         reduce = { state, v in v.as(F.Action.self).map { F.reduce(&state, $0) } }
         react = { F.react(to: $0, &$1) }
         content = { r, state in r.as(F.Route.self).map { F.content($0, state) } }
@@ -360,24 +433,66 @@ public struct AnyFeature: Sendable {
     public func place(_ route: FeatureValue, _ state: AppState) -> MapItemID? { placeOf(route, state) }
 }
 
-/// The features of this guide, in the order they hear shared moments. Compared by the ids.
+/// The features of this guide: the one registry, built at the root (`Registry.make()` in
+/// DocentUI for the guide) and injected into the state, where the reducer and the views read
+/// it. Who goes first is each feature's declared priority (`Feature.order`), never its place
+/// in the list; building it checks that table. Compared by the ids.
 public struct FeatureSet: Equatable, Sendable {
     public let all: [AnyFeature]
     private let byID: [FeatureID: Int]
+    private let ordered: [Capability: [Int]]
+    private let listeners: [FeatureEvent.Kind: [Int]]
 
-    public init(_ features: [AnyFeature]) {
-        all = features
+    /// Fails on a duplicate id, on two features at one priority of one capability, and on a
+    /// feature that listens to moments without an `events` priority (or the reverse).
+    public init(_ features: [AnyFeature]) throws(RegistryError) {
         var m: [FeatureID: Int] = [:]
-        for (i, f) in features.enumerated() { m[f.id] = m[f.id] ?? i }
+        for (i, f) in features.enumerated() {
+            if m[f.id] != nil { throw RegistryError("two features are registered as \(f.id)") }
+            m[f.id] = i
+            if f.order[.events] == nil, !f.listensTo.isEmpty {
+                throw RegistryError("\(f.id) listens to \(f.listensTo.map(\.rawValue).sorted().joined(separator: ", ")) but states no priority for events")
+            }
+            if f.order[.events] != nil, f.listensTo.isEmpty { throw RegistryError("\(f.id) states a priority for events but listens to none") }
+        }
+        var ordered: [Capability: [Int]] = [:]
+        for c in Capability.allCases {
+            let taking = features.indices.compactMap { i in features[i].order[c].map { (i, $0) } }
+            var at: [Int: FeatureID] = [:]
+            for (i, p) in taking {
+                if let other = at[p] {
+                    throw RegistryError("\(other) and \(features[i].id) both state priority \(p) for \(c.rawValue): say which goes first")
+                }
+                at[p] = features[i].id
+            }
+            ordered[c] = taking.sorted { $0.1 < $1.1 }.map(\.0)
+        }
+        var listeners: [FeatureEvent.Kind: [Int]] = [:]
+        for k in FeatureEvent.Kind.allCases {
+            listeners[k] = (ordered[.events] ?? []).filter { features[$0].listensTo.contains(k) }
+        }
+        all = features
         byID = m
+        self.ordered = ordered
+        self.listeners = listeners
     }
 
     public subscript(id id: FeatureID) -> AnyFeature? { byID[id].map { all[$0] } }
     public var ids: [FeatureID] { all.map(\.id) }
+    /// The features taking part in `capability`, first first.
+    public func taking(_ capability: Capability) -> [AnyFeature] { (ordered[capability] ?? []).map { all[$0] } }
+    /// The features that hear `event`, in their events order.
+    public func listening(to event: FeatureEvent.Kind) -> [AnyFeature] { (listeners[event] ?? []).map { all[$0] } }
     /// Every feature's config.toml keys.
     public var configKeys: Set<String> { Set(all.flatMap(\.configKeys)) }
     public static func == (a: FeatureSet, b: FeatureSet) -> Bool { a.ids == b.ids }
-    public static let none = FeatureSet([])
+    public static let none = FeatureSet()
+    private init() {
+        all = []
+        byID = [:]
+        ordered = [:]
+        listeners = [:]
+    }
 }
 
 extension AppState {

@@ -13,7 +13,7 @@ public enum PageBuilder {
             return .message(s("error.gone"))
         }
         if case .list(let title, var rows) = content {
-            for f in state.features.all { rows = f.decorate(rows, route, state) }
+            for f in state.features.taking(.decorate) { rows = f.decorate(rows, route, state) }
             return .list(title: title, rows: rows)
         }
         return content
@@ -55,7 +55,7 @@ public enum PageBuilder {
     public static func messageText(_ m: Message, _ state: AppState) -> (title: String, body: String, actionTitle: String?, actionURL: String?) {
         let t = m.text(state.language)
         var values: [String: String] = [:]
-        for f in state.features.all { values.merge(f.placeholders(state)) { a, _ in a } }
+        for f in state.features.taking(.placeholders) { values.merge(f.placeholders(state)) { a, _ in a } }
         let fill = { (text: String) -> String in
             guard text.contains("%") else { return text }
             var out = text

@@ -24,10 +24,10 @@ public enum Reducer {
         }
     }
 
-    /// Tells every feature, in registry order, about a shared moment.
+    /// Tells the features that listen to it, in their declared events order, about a shared moment.
     static func broadcast(_ event: FeatureEvent, _ state: inout AppState) -> [Effect] {
         var effects: [Effect] = []
-        for f in state.features.all { effects += f.react(event, &state) }
+        for f in state.features.listening(to: event.kind) { effects += f.react(event, &state) }
         return effects
     }
 
@@ -295,7 +295,7 @@ public enum Reducer {
         case .text(let text):
             // The text beside or under a feature's figure (an exhibition's picture), if any.
             let now = state
-            let figure = now.features.all.lazy.compactMap { $0.figure(.page, now) }.first
+            let figure = now.features.taking(.figure).lazy.compactMap { $0.figure(.page, now) }.first
             let room = FigureLayout.split(width: state.viewportWidth, rows: state.viewportRows, figure: figure)
             let total = text.lines(width: room.textWidth, strings: state.strings).count
             let maxScroll = max(0, total - room.textRows)

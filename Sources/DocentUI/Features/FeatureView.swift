@@ -83,17 +83,25 @@ public struct FeatureEntry: Sendable {
     public var id: FeatureID { core.id }
 }
 
-extension Registry {
-    /// The core parts, for `AppState(features:)`.
-    public static let features = FeatureSet(entries.map(\.core))
-
-    private static let byID: [FeatureID: FeatureEntry] = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-
-    /// The entry of the feature whose page is on top, if it is a feature's own page.
-    static func entry(for state: AppState) -> FeatureEntry? {
-        if case .feature(let r) = state.page.route { return byID[r.feature] }
-        return nil
+extension FeatureSet {
+    /// The registry of these entries (each core part carrying its view), checked.
+    public init(_ entries: [FeatureEntry]) throws(RegistryError) {
+        try self.init(entries.map { e in
+            var core = e.core
+            core.view = e
+            return core
+        })
     }
 
-    static func entry(_ id: FeatureID) -> FeatureEntry? { byID[id] }
+    /// The views of the features taking part in `capability`, first first.
+    func views(_ capability: Capability) -> [FeatureEntry] { taking(capability).compactMap { $0.view as? FeatureEntry } }
+
+    /// The view of one feature, if it has one.
+    func view(_ id: FeatureID) -> FeatureEntry? { self[id: id]?.view as? FeatureEntry }
+
+    /// The view of the feature whose page is on top, if it is a feature's own page.
+    func view(for state: AppState) -> FeatureEntry? {
+        if case .feature(let r) = state.page.route { return view(r.feature) }
+        return nil
+    }
 }

@@ -1,6 +1,7 @@
-/// The features of the guide, in the order they hear shared moments. Adding a feature is one
-/// line here (see ARCHITECTURE.md, "Adding a feature"); its effect runner, if it has effects,
-/// is one line in the executable's `Runners.swift`.
+/// The features of the guide. Adding a feature is one line here (see ARCHITECTURE.md,
+/// "Adding a feature"); its effect runner, if it has effects, is one line in the executable's
+/// `Runners.swift`. The order of this list decides nothing: each feature states its priority
+/// in each capability it takes part in (`Feature.order`), and `make()` checks the table.
 public enum Registry {
     public static let entries: [FeatureEntry] = [
         FeatureEntry(HomeView.self),
@@ -18,4 +19,14 @@ public enum Registry {
         FeatureEntry(core: ScreenReaderFeature.self),
         FeatureEntry(core: ScriptsFeature.self),
     ]
+
+    /// The guide's registry, checked (a duplicate id or two features at one priority of one
+    /// capability is an error): the composition root builds it once and injects it.
+    public static func make() throws(RegistryError) -> FeatureSet { try FeatureSet(entries) }
+
+    /// The same registry, for tests and benchmarks (the guide calls `make()` and says what is
+    /// wrong instead); `RegistryTests` prove it builds.
+    public static let features: FeatureSet = {
+        do { return try make() } catch { preconditionFailure("the registry is wrong: \(error)") }
+    }()
 }

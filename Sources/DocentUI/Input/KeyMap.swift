@@ -1,15 +1,16 @@
 /// Keys are data: the current context and a key give a named action (cmus's bindings).
-/// Precedence: a feature that takes keys before all (`FeatureView.first`), a box on screen,
-/// the page's own feature, the keys features take everywhere (digits for the keypad, the
-/// player's), then these shared ones.
+/// Precedence: the features that take keys before all (`FeatureView.first`, in their
+/// `keysFirst` order), a box on screen, the page's own feature, the keys features take
+/// everywhere (in their `keysAnywhere` order: digits for the keypad, a tour's, the player's),
+/// then these shared ones. The registry is the one in the state.
 public enum KeyMap {
     public static func action(for key: Key, in state: AppState) -> AppAction? {
-        for e in Registry.entries { if let a = e.first(key, state) { return a } }
+        for e in state.features.views(.keysFirst) { if let a = e.first(key, state) { return a } }
         if state.overlay != nil { return overlayAction(key, state) }
         // A feature's own page takes its keys first (search takes typed text, the map pans).
-        if let a = Registry.entry(for: state)?.keys(key, state) { return a }
+        if let a = state.features.view(for: state)?.keys(key, state) { return a }
         // Then the keys features take on every page (digits, the player's, a tour's).
-        for e in Registry.entries { if let a = e.anywhere(key, state) { return a } }
+        for e in state.features.views(.keysAnywhere) { if let a = e.anywhere(key, state) { return a } }
         switch key {
         case .tab: return .nextTab
         case .backTab: return .previousTab
@@ -39,7 +40,7 @@ public enum KeyMap {
 
     static func overlayAction(_ key: Key, _ state: AppState) -> AppAction? {
         // A feature's box may take keys of its own first (digits, typed text).
-        if case .feature(let v)? = state.overlay, let a = Registry.entry(v.feature)?.overlayKeys(key, v, state) { return a }
+        if case .feature(let v)? = state.overlay, let a = state.features.view(v.feature)?.overlayKeys(key, v, state) { return a }
         switch key {
         case .up, .char("k"): return .move(-1)
         case .down, .char("j"): return .move(1)

@@ -69,8 +69,9 @@ public struct Screen: Equatable, Sendable {
 
     /// Replaces each cell's character through `f` (one grapheme for one of the same width:
     /// Chinese in the other script).
-    public mutating func mapText(_ f: (String) -> String) {
-        for i in cells.indices where !cells[i].continuation && cells[i].text.unicodeScalars.first.map({ $0.value >= 0x3400 }) == true {
+    public mutating func mapText(rows: [Int]? = nil, _ f: (String) -> String) {
+        let indices: [Int] = rows.map { rs in rs.filter { $0 >= 0 && $0 < height }.flatMap { y in (y * width)..<((y + 1) * width) } } ?? Array(cells.indices)
+        for i in indices where !cells[i].continuation && cells[i].text.unicodeScalars.first.map({ $0.value >= 0x3400 }) == true {
             let t = f(cells[i].text)
             if t != cells[i].text, TextWidth.width(t) == TextWidth.width(cells[i].text) { cells[i].text = t }
         }

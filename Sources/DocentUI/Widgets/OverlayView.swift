@@ -30,7 +30,7 @@ public enum OverlayView {
             if let url = t.actionURL { body += "\n\n" + (t.actionTitle ?? s("link.more")) + ": " + url }
             box(&screen, title: t.title, text: body, footer: s("overlay.dismiss"))
         case .feature(let v):
-            Registry.entry(v.feature)?.overlay(&screen, v, state)
+            state.features.view(v.feature)?.overlay(&screen, v, state)
         }
     }
 

@@ -30,6 +30,8 @@ public enum HomeFeature: Feature {
     }
 
     public static let id = FeatureID("home")
+    public static let order: [Capability: Int] = [.events: 10, .keysAnywhere: 10, .picture: 10]
+    public static let listensTo: Set<FeatureEvent.Kind> = [.documentLoaded]
     public static let initialState = State()
     /// Home shows this many of each kind before "see all".
     public static let homeTours = 6
@@ -168,7 +170,7 @@ public enum HomeFeature: Feature {
             rows.append(Row(.note, intro.text, fellBack: intro.fellBack))
         }
         // Sections other features add (Pulse's "Popular right now").
-        for f in state.features.all { rows += f.rows(.home, state) }
+        for f in state.features.taking(.rows) { rows += f.rows(.home, state) }
         rows.append(Row(.header, s("home.featuredTours")))
         let tours = TourFeature.featuredTours(app)
         if tours.isEmpty { rows.append(Row(.note, s("home.noTours"))) }

@@ -28,7 +28,7 @@ public enum InfoFeature: Feature {
         }
         rows.append(Row(.header, s("info.museum")))
         rows.append(Row(.item, s("info.hours"), action: .push(.museumInfo)))
-        for f in state.features.all { rows += f.rows(.infoMuseum, state) }
+        for f in state.features.taking(.rows) { rows += f.rows(.infoMuseum, state) }
         let e = app.endpoints
         for (key, url) in [("info.tickets", e.ticketsURL), ("info.membership", e.membershipURL), ("info.website", e.websiteURL)] {
             if let u = url { rows.append(Row(.link(url: u), s(key), detail: u)) }

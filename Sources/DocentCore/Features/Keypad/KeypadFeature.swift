@@ -34,6 +34,9 @@ public enum KeypadFeature: Feature {
     }
 
     public static let id = FeatureID("keypad")
+    // Its digits come before every other feature's keys anywhere.
+    public static let order: [Capability: Int] = [.events: 20, .keysAnywhere: 20]
+    public static let listensTo: Set<FeatureEvent.Kind> = [.navigated, .startOver]
     public static let initialState = KeypadState()
 
     public static func reduce(_ state: inout AppState, _ action: KeypadAction) -> [DocentCore.Effect] {

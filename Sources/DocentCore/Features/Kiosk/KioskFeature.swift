@@ -43,7 +43,51 @@ public enum KioskAction: Equatable, Sendable {
     case pinCancel
 }
 
-public enum KioskFeature: Feature {
+/// Kiosk mode's configuration, decoded once from the configuration's strings (`decode`): the
+/// feature keeps it in its state at launch, and the composition root reads `enabled` from the
+/// same decoding for the terminal's raw mode (`RenderOptions`).
+public struct KioskConfig: Equatable, Sendable {
+    public var enabled = false
+    public var idleSeconds = KioskFeature.defaultIdleSeconds
+    public var pin: String?
+    public var reloadAt: TimeOfDay?
+    /// What could not be used, said in a banner (the default taken instead).
+    public var problems: [Phrase] = []
+
+    public init() {}
+
+    /// Reads `kiosk`, `kiosk_pin`, `kiosk_idle_seconds` and `kiosk_reload_at`.
+    public static func decode(_ config: [String: String]) -> KioskConfig {
+        var c = KioskConfig()
+        let flag = config["kiosk"]?.trimmingCharacters(in: .whitespaces).lowercased()
+        c.enabled = flag == "true"
+        if let flag, flag != "true", flag != "false" {
+            c.problems.append(.key("banner.kioskFlagInvalid", ["value": .verbatim(flag)]))
+        }
+        if let text = config["kiosk_idle_seconds"] {
+            if let n = Int(text.trimmingCharacters(in: .whitespaces)), (1...KioskFeature.maxIdleSeconds).contains(n) {
+                c.idleSeconds = n
+            } else {
+                c.problems.append(
+                    .key("banner.kioskIdleInvalid", ["value": .verbatim(text), "default": .verbatim(String(KioskFeature.defaultIdleSeconds))]))
+            }
+        }
+        if let text = config["kiosk_reload_at"] {
+            if let t = TimeOfDay(text) {
+                c.reloadAt = t
+            } else {
+                c.problems.append(.key("banner.kioskReloadInvalid", ["value": .verbatim(text)]))
+            }
+        }
+        let pin = config["kiosk_pin"]?.trimmingCharacters(in: .whitespaces) ?? ""
+        c.pin = pin.isEmpty ? nil : String(pin.prefix(KioskFeature.maxPINLength))
+        return c
+    }
+}
+
+/// Scoped (issue 28): its reducers change only `KioskState` and ask the root for the rest
+/// (starting over, quitting, its screen, the banners about its configuration).
+public enum KioskFeature: ScopedFeature {
     public typealias State = KioskState
     public typealias Action = KioskAction
     public enum Overlay: Equatable, Sendable {
@@ -52,6 +96,9 @@ public enum KioskFeature: Feature {
     }
 
     public static let id = FeatureID("kiosk")
+    // Its keys come before every other (the "press any key" screen, the staff code).
+    public static let order: [Capability: Int] = [.events: 120, .keysFirst: 120]
+    public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .tick, .visitorInput, .playerChanged]
     public static let initialState = KioskState()
     public static let defaultIdleSeconds = 180
     /// The longest idle time accepted (a day); longer values are a typo.
@@ -59,94 +106,94 @@ public enum KioskFeature: Feature {
     static let maxPINLength = 64
     public static let configKeys = ["kiosk", "kiosk_pin", "kiosk_idle_seconds", "kiosk_reload_at"]
 
-    public static func reduce(_ state: inout AppState, _ a: KioskAction) -> [DocentCore.Effect] {
-        guard state.kiosk.enabled else { return [] }
+    public static func reduce(_ state: inout KioskState, _ a: KioskAction, _ context: FeatureContext) -> Outcome {
+        guard state.enabled else { return .none }
         switch a {
         case .idle:
             // Someone is listening: look again after another idle period.
-            if isPlaying(state) { return [idleTimer(state)] }
-            state.kiosk.typed = nil
-            let effects = Reducer.reduce(&state, .startOver)
-            state.overlay = show(.waiting)
-            return effects + (state.kiosk.reloadDue ? reload(&state) : [])
+            if context.isPlaying { return Outcome(effects: [idleTimer(state)]) }
+            state.typed = nil
+            let reloading = state.reloadDue ? reload(&state, context) : []
+            return Outcome(effects: reloading, requests: [.send(.startOver), .show(show(.waiting))])
         case .wake:
-            if overlay(in: state) == .waiting { state.overlay = nil }
-            return []
+            return context.box(Self.self) == .waiting ? Outcome(requests: [.close]) : .none
         case .staffKey:
-            guard state.kiosk.pin != nil else { return [] }
-            state.kiosk.typed = ""
-            return []
+            guard state.pin != nil else { return .none }
+            state.typed = ""
+            return .none
         case .pinTyped(let c):
-            guard let typed = state.kiosk.typed, typed.count < maxPINLength else { return [] }
-            state.kiosk.typed = typed + String(c)
-            return []
+            guard let typed = state.typed, typed.count < maxPINLength else { return .none }
+            state.typed = typed + String(c)
+            return .none
         case .pinEnter:
-            guard let typed = state.kiosk.typed else { return [] }
-            state.kiosk.typed = nil
-            guard let pin = state.kiosk.pin, typed == pin else { return [] }
-            state.kiosk.unlocked = true
-            return Reducer.reduce(&state, .quit)
+            guard let typed = state.typed else { return .none }
+            state.typed = nil
+            guard let pin = state.pin, typed == pin else { return .none }
+            state.unlocked = true
+            return Outcome(requests: [.send(.quit)])
         case .pinCancel:
-            state.kiosk.typed = nil
-            return []
+            state.typed = nil
+            return .none
         }
     }
 
-    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+    public static func react(to event: FeatureEvent, _ state: inout KioskState, _ context: FeatureContext) -> Outcome {
         switch event {
         case .launched:
-            configure(&state)
-            guard state.kiosk.enabled else { return [] }
-            state.kiosk.reloadCheckedAt = state.now
-            return [idleTimer(state)]
+            let config = KioskConfig.decode(context.config)
+            state.enabled = config.enabled
+            state.idleSeconds = config.idleSeconds
+            state.reloadAt = config.reloadAt
+            state.pin = config.pin
+            let banners = config.problems.map { UIRequest.banner(Banner($0, level: .warning)) }
+            guard state.enabled else { return Outcome(requests: banners) }
+            state.reloadCheckedAt = context.now
+            return Outcome(effects: [idleTimer(state)], requests: banners)
         case .tick:
-            return reloadIfDue(&state)
+            return Outcome(effects: reloadIfDue(&state, context))
         case .visitorInput:
-            return state.kiosk.enabled ? [idleTimer(state)] : []
+            return state.enabled ? Outcome(effects: [idleTimer(state)]) : .none
         case .playerChanged(let before):
             // The idle time counts from the end of what played.
-            guard state.kiosk.enabled, isPlaying(before), !isPlaying(state) else { return [] }
-            return [idleTimer(state)]
-        case .documentLoaded, .languageChanged, .navigated, .settled, .quitting, .startOver, .resized:
-            return []
+            guard state.enabled, isPlaying(before), !context.isPlaying else { return .none }
+            return Outcome(effects: [idleTimer(state)])
+        default:  // not listened to (`listensTo`): never sent here
+            return .none
         }
     }
 
     /// On a tick: a reload time between the last look and now makes the reload due; it is done
     /// at once when nobody is there (the waiting screen), else when the guide next starts over.
-    static func reloadIfDue(_ state: inout AppState) -> [DocentCore.Effect] {
-        guard state.kiosk.enabled, let at = state.kiosk.reloadAt else { return [] }
-        let now = state.now
-        let since = state.kiosk.reloadCheckedAt ?? now
-        state.kiosk.reloadCheckedAt = now
-        if let next = at.next(after: since, in: state.timeZone), next <= now { state.kiosk.reloadDue = true }
-        guard state.kiosk.reloadDue, overlay(in: state) == .waiting else { return [] }
-        return reload(&state)
+    static func reloadIfDue(_ state: inout KioskState, _ context: FeatureContext) -> [DocentCore.Effect] {
+        guard state.enabled, let at = state.reloadAt else { return [] }
+        let now = context.now
+        let since = state.reloadCheckedAt ?? now
+        state.reloadCheckedAt = now
+        if let next = at.next(after: since, in: context.timeZone), next <= now { state.reloadDue = true }
+        guard state.reloadDue, context.box(Self.self) == .waiting else { return [] }
+        return reload(&state, context)
     }
 
     /// The appData loaded again from its source (a remote one revalidated with its ETag; a
     /// failure keeps the museum on screen, see `Reducer.documentLoaded`).
-    static func reload(_ state: inout AppState) -> [DocentCore.Effect] {
-        state.kiosk.reloadDue = false
-        return [.loadDocument(source: state.source)]
+    static func reload(_ state: inout KioskState, _ context: FeatureContext) -> [DocentCore.Effect] {
+        state.reloadDue = false
+        return [.loadDocument(source: context.source)]
     }
 
-    public static func overlay(_ input: OverlayInput, _ o: Overlay, _ state: inout AppState) -> [DocentCore.Effect] {
+    public static func overlay(_ input: OverlayInput, _ o: Overlay, _ state: inout KioskState, _ context: FeatureContext) -> Outcome {
         switch input {
-        case .move, .activate, .choose: state.overlay = nil
-        case .dismissed: break
+        case .move, .activate, .choose: return Outcome(requests: [.close])
+        case .dismissed: return .none
         }
-        return []
     }
 
-    public static func allowsQuit(_ state: AppState) -> Bool { !state.kiosk.enabled || state.kiosk.unlocked }
+    public static func allowsQuit(_ state: KioskState) -> Bool { !state.enabled || state.unlocked }
 
     /// The idle timer, started again (scheduling it replaces the pending one).
-    static func idleTimer(_ state: AppState) -> DocentCore.Effect {
-        .timer(.kioskIdle, milliseconds: state.kiosk.idleSeconds * 1000, action: action(.idle))
+    static func idleTimer(_ state: KioskState) -> DocentCore.Effect {
+        .timer(.kioskIdle, milliseconds: state.idleSeconds * 1000, action: action(.idle))
     }
-
-    static func isPlaying(_ state: AppState) -> Bool { state.player.track != nil && isPlaying(state.player.snapshot) }
 
     static func isPlaying(_ s: PlayerSnapshot) -> Bool {
         switch s.status {
@@ -155,42 +202,9 @@ public enum KioskFeature: Feature {
         }
     }
 
-    /// Reads `kiosk`, `kiosk_pin` and `kiosk_idle_seconds`; a value that cannot be used is
-    /// said in a banner and the default taken.
     /// Whether the configuration makes this a shared terminal. Features that must not offer
-    /// something personal there (a sign-in, say) ask this, in any order of the registry.
-    public static func isEnabled(config: [String: String]) -> Bool {
-        config["kiosk"]?.trimmingCharacters(in: .whitespaces).lowercased() == "true"
-    }
-
-    static func configure(_ state: inout AppState) {
-        let config = state.config
-        let flag = config["kiosk"]?.trimmingCharacters(in: .whitespaces).lowercased()
-        state.kiosk.enabled = isEnabled(config: config)
-        if let flag, flag != "true", flag != "false" {
-            state.banner = Banner(.key("banner.kioskFlagInvalid", ["value": .verbatim(flag)]), level: .warning)
-        }
-        if let text = config["kiosk_idle_seconds"] {
-            if let n = Int(text.trimmingCharacters(in: .whitespaces)), (1...maxIdleSeconds).contains(n) {
-                state.kiosk.idleSeconds = n
-            } else {
-                state.kiosk.idleSeconds = defaultIdleSeconds
-                state.banner = Banner(
-                    .key("banner.kioskIdleInvalid", ["value": .verbatim(text), "default": .verbatim(String(defaultIdleSeconds))]),
-                    level: .warning)
-            }
-        }
-        state.kiosk.reloadAt = nil
-        if let text = config["kiosk_reload_at"] {
-            if let t = TimeOfDay(text) {
-                state.kiosk.reloadAt = t
-            } else {
-                state.banner = Banner(.key("banner.kioskReloadInvalid", ["value": .verbatim(text)]), level: .warning)
-            }
-        }
-        let pin = config["kiosk_pin"]?.trimmingCharacters(in: .whitespaces) ?? ""
-        state.kiosk.pin = pin.isEmpty ? nil : String(pin.prefix(maxPINLength))
-    }
+    /// something personal there (a sign-in, say) ask this.
+    public static func isEnabled(config: [String: String]) -> Bool { KioskConfig.decode(config).enabled }
 }
 
 extension TimerID {

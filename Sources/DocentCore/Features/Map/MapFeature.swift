@@ -109,6 +109,8 @@ public enum MapFeature: Feature {
     /// The feature's one page: the floor plan.
     public enum Route: Hashable, Sendable { case plan }
     public static let id = FeatureID("map")
+    public static let order: [Capability: Int] = [.events: 80, .keysAnywhere: 80]
+    public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .navigated]
     public static let initialState = MapState()
 
     public static func content(_ route: Route, _ state: AppState) -> PageContent { .custom(id, title: nil) }
@@ -126,6 +128,9 @@ public enum MapFeature: Feature {
     /// Whenever what is on screen changes and the map is now showing (a tab change, the
     /// document arriving, a page closed over it): ask for the plan, centre on "you are here".
     public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+        // For a screen reader the map opens as its list of places (screen readers read lines,
+        // not Braille drawings): the map's own choice, from a mode it only reads.
+        if event == .launched, state.screenReader { state.map.textMode = true }
         guard event == .navigated, MapReducer.isShowing(state), let app = state.museum else { return [] }
         return MapReducer.opened(&state, app)
     }

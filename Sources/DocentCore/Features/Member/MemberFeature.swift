@@ -78,6 +78,8 @@ public enum MemberFeature: Feature {
     public enum Route: Hashable, Sendable { case card }
 
     public static let id = FeatureID("member")
+    public static let order: [Capability: Int] = [.events: 100, .rows: 100, .placeholders: 100]
+    public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .documentLoaded, .startOver]
     public static let initialState = MemberState()
     /// The configuration key naming the membership service.
     public static let configKey = "member_card_url"
@@ -262,7 +264,7 @@ public enum MemberFeature: Feature {
             state.member.token = token &+ 1
             state.member.serviceURL = service
             return []
-        case .languageChanged, .tick, .navigated, .playerChanged, .settled, .quitting, .visitorInput, .resized:
+        default:  // not listened to (`listensTo`): never sent here
             return []
         }
     }

@@ -54,6 +54,9 @@ public enum OfflineFeature: Feature {
     }
 
     public static let id = FeatureID("offline")
+    // Its row on a tour's page comes after the tour's own.
+    public static let order: [Capability: Int] = [.events: 40, .rows: 40]
+    public static let listensTo: Set<FeatureEvent.Kind> = [.navigated, .languageChanged, .startOver]
     public static let initialState = State()
 
     /// The recordings of a tour in `language` (its content form) that live on a web server,
@@ -116,7 +119,7 @@ public enum OfflineFeature: Feature {
         case .startOver:
             state.offline = State()
             return []
-        case .launched, .documentLoaded, .tick, .playerChanged, .settled, .quitting, .resized, .visitorInput:
+        default:  // not listened to (`listensTo`): never sent here
             return []
         }
     }

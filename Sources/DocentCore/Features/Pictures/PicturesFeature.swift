@@ -56,6 +56,9 @@ public enum PicturesFeature: Feature {
     }
 
     public static let id = FeatureID("pictures")
+    // The one feature with figures today: whoever adds one states whether it goes first.
+    public static let order: [Capability: Int] = [.events: 60, .figure: 60]
+    public static let listensTo: Set<FeatureEvent.Kind> = [.documentLoaded, .navigated, .playerChanged, .resized]
     public static let initialState = State()
     /// `images = "auto" | "always" | "symbols" | "never"` (read by the composition root).
     public static let configKeys = ["images"]
@@ -86,7 +89,7 @@ public enum PicturesFeature: Feature {
         switch event {
         case .documentLoaded, .navigated, .playerChanged, .resized:
             return request(&state)
-        case .launched, .languageChanged, .tick, .settled, .quitting, .visitorInput, .startOver:
+        default:  // not listened to (`listensTo`): never sent here
             return []
         }
     }
@@ -95,7 +98,7 @@ public enum PicturesFeature: Feature {
     /// player's artwork, an exhibition's picture, a tour's banner, the selected search result),
     /// and where it goes; as large as that slot's figure box.
     public static func wanted(_ state: AppState) -> (request: Request, slot: FigureSlot)? {
-        guard state.pictures.mode != .off, let wish = state.features.all.lazy.compactMap({ $0.pictureWanted(state) }).first,
+        guard state.pictures.mode != .off, let wish = state.features.taking(.picture).lazy.compactMap({ $0.pictureWanted(state) }).first,
             !wish.url.isEmpty, let box = FigureLayout.box(width: state.viewportWidth, rows: wish.rows, slot: wish.slot)
         else { return nil }
         return (Request(url: wish.url, columns: box.columns, rows: box.rows), wish.slot)

@@ -28,6 +28,9 @@ public enum PlayerFeature: Feature {
     public typealias Saved = PlayerSettings
 
     public static let id = FeatureID("player")
+    // It owns the line under every page (the mini player).
+    public static let order: [Capability: Int] = [.events: 50, .keysAnywhere: 50, .footer: 50, .picture: 50, .help: 50]
+    public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .quitting, .startOver]
     public static let initialState = PlayerState()
 
     /// The speeds `[` and `]` step through (the Nordic Museum guide's, with 0.75× for
@@ -145,7 +148,7 @@ public enum PlayerFeature: Feature {
             state.player.nextToken = token
             state.player.snapshot = PlayerSnapshot(token: shown, volume: fresh.volume)
             return effects
-        case .documentLoaded, .languageChanged, .tick, .navigated, .playerChanged, .settled, .visitorInput, .resized:
+        default:  // not listened to (`listensTo`): never sent here
             return []
         }
     }
@@ -174,7 +177,7 @@ public enum PlayerFeature: Feature {
 
     /// The figure another feature puts on the full player (the artwork's picture), if any.
     public static func figure(_ state: AppState) -> Figure? {
-        state.features.all.lazy.compactMap { $0.figure(.player, state) }.first
+        state.features.taking(.figure).lazy.compactMap { $0.figure(.player, state) }.first
     }
 
     // MARK: For other features
@@ -231,7 +234,7 @@ public enum PlayerFeature: Feature {
     /// artwork's facts, then the transcript in the language playing.
     public static func page(_ app: AppData, _ state: AppState) -> TextPage? {
         let s = state.strings
-        let over = state.features.all.flatMap { $0.rows(.playerStatus, state) }.map(\.text)
+        let over = state.features.taking(.rows).flatMap { $0.rows(.playerStatus, state) }.map(\.text)
         guard let track = state.player.track else {
             return over.isEmpty ? nil : TextPage(title: over[0], facts: Array(over.dropFirst()), body: "")
         }

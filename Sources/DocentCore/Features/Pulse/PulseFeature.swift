@@ -129,6 +129,8 @@ public enum PulseFeature: Feature {
     }
 
     public static let id = FeatureID("pulse")
+    public static let order: [Capability: Int] = [.events: 110, .keysAnywhere: 110, .rows: 110, .decorate: 110, .help: 110]
+    public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .playerChanged, .startOver]
     public static let initialState = PulseState()
     public static let configKey = "pulse"
     public static let configKeys = [configKey]
@@ -478,7 +480,7 @@ public enum PulseFeature: Feature {
             state.pulse.exactTimes = false
             state.pulse.lastReport = nil
             return []
-        case .documentLoaded, .languageChanged, .tick, .navigated, .settled, .quitting, .resized, .visitorInput:
+        default:  // not listened to (`listensTo`): never sent here
             return []
         }
     }

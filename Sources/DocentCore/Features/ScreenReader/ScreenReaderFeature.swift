@@ -3,7 +3,9 @@
 /// `ListView` and `OverlayView` as `Screen.focus`, placed by the terminal adapter) so Orca,
 /// speakup or brltty read it; the player's time and bar do not tick while a recording plays
 /// (they show when it is paused: the position on request); the map opens as its text list.
-/// A feature of its own for its configuration key; the views ask `AppState.screenReader`.
+/// A feature of its own for its configuration key only: it writes no state (the map reads the
+/// mode and opens as text; the frame's cursor and plain lines are `RenderOptions` and
+/// `FrameTransform.screenReader`); the views ask `AppState.screenReader`.
 public enum ScreenReaderFeature: Feature {
     public struct State: Equatable, Sendable { public init() {} }
     public enum Action: Equatable, Sendable {}
@@ -16,12 +18,6 @@ public enum ScreenReaderFeature: Feature {
     }
 
     public static func reduce(_ state: inout AppState, _ action: Action) -> [DocentCore.Effect] {}
-
-    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
-        // The map opens as its list of places (screen readers read lines, not Braille drawings).
-        if event == .launched, state.screenReader { state.map.textMode = true }
-        return []
-    }
 }
 
 extension AppState {

@@ -21,6 +21,8 @@ public enum ScriptsFeature: Feature {
     }
 
     public static let id = FeatureID("scripts")
+    public static let order: [Capability: Int] = [.events: 140]
+    public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .languageChanged]
     public static let initialState = State()
 
     public static func reduce(_ state: inout AppState, _ action: Action) -> [DocentCore.Effect] {

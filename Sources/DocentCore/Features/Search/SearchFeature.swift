@@ -201,6 +201,8 @@ public enum SearchFeature: Feature {
         case liveArtwork(LiveArtwork)
     }
     public static let id = FeatureID("search")
+    public static let order: [Capability: Int] = [.events: 90, .keysAnywhere: 90, .picture: 90]
+    public static let listensTo: Set<FeatureEvent.Kind> = [.documentLoaded, .startOver]
     public static let initialState = SearchState()
 
     public static func reduce(_ state: inout AppState, _ action: SearchAction) -> [DocentCore.Effect] {

@@ -94,6 +94,10 @@ public enum TourFeature: Feature {
     public typealias Saved = ListeningProgress
 
     public static let id = FeatureID("tours")
+    // Its keys and help come before the player's (Space says "arrived" while a guided tour
+    // waits), its status over the player's lines.
+    public static let order: [Capability: Int] = [.events: 30, .keysAnywhere: 30, .rows: 30, .picture: 30, .help: 30]
+    public static let listensTo: Set<FeatureEvent.Kind> = [.playerChanged, .settled, .startOver]
     public static let initialState = State()
 
     /// Nothing heard and no place kept saves nothing (a first run's database stays empty).
@@ -198,7 +202,7 @@ public enum TourFeature: Feature {
             state[TourFeature.self].session = nil
             state.progress = ListeningProgress()
             return []
-        case .launched, .documentLoaded, .languageChanged, .tick, .navigated, .quitting, .visitorInput, .resized:
+        default:  // not listened to (`listensTo`): never sent here
             return []
         }
     }
@@ -421,7 +425,7 @@ public enum TourFeature: Feature {
             rows.append(Row(.item, text, action: .send(.tour(.resume))))
         }
         rows.append(Row(.item, s(running ? "tour.restart" : "tour.start"), action: .send(.tour(.start(tourID: t.id, stop: nil)))))
-        for f in state.features.all { rows += f.rows(.tourPage(t.id), state) }
+        for f in state.features.taking(.rows) { rows += f.rows(.tourPage(t.id), state) }
         rows.append(Row(.header, s("tour.stopsHeading")))
         let heard = state.progress.listenedStops[t.id] ?? []
         for (i, stop) in t.stops.enumerated() {

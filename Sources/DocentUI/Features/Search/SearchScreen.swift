@@ -25,7 +25,7 @@ public enum SearchScreen: FeatureView {
             screen.put(TextWidth.truncate(s("search.hints"), to: hints.width), x: hints.x, y: hints.y, style: Style(role: .muted), clip: hints)
         }
         // The selected result's picture beside the list, where there is room.
-        let figure = state.features.all.lazy.compactMap { $0.figure(.list, state) }.first
+        let figure = state.features.taking(.figure).lazy.compactMap { $0.figure(.list, state) }.first
         listArea = FigureView.renderBeside(&screen, figure, in: listArea, slot: .list, strings: s)
         // Narrow windows give the whole line to titles: details (artist, gallery) would leave
         // only a few letters of each.

@@ -1,4 +1,5 @@
 import DocentCore
+import Glibc
 import Foundation
 
 /// For `make bench` (DOCENT_BENCH_AUDIO_CPU=FILE): the guide's own engine, noting the process's

@@ -1,0 +1,156 @@
+import Foundation
+
+/// What a scoped feature may read of the shared state, and nothing it may write: the museum,
+/// the language, the clock, the room on screen, what is on screen, the player's last report,
+/// the configuration. Built by the root for each call (`ScopedFeature`).
+public struct FeatureContext: Equatable, Sendable {
+    public let museum: AppData?
+    public let source: String
+    public let language: Language
+    public let strings: Strings
+    public let now: Date
+    /// The machine's zone (UTC in tests), and the museum's (`time_zone`), if configured.
+    public let timeZone: TimeZone
+    public let museumTimeZone: TimeZone?
+    public let viewportRows: Int
+    public let viewportWidth: Int
+    public let tab: Tab
+    public let route: Route
+    /// The box on screen, whoever's it is (a feature reads its own through `box(_:)`).
+    public let overlay: Overlay?
+    /// The player's track and the engine's last report (other features read, the player writes).
+    public let playerTrack: Track?
+    public let playerSnapshot: PlayerSnapshot
+    /// The configuration file's settings that belong to features (`AppState.config`).
+    public let config: [String: String]
+
+    public init(_ s: AppState) {
+        museum = s.museum
+        source = s.source
+        language = s.language
+        strings = s.strings
+        now = s.now
+        timeZone = s.timeZone
+        museumTimeZone = s.museumTimeZone
+        viewportRows = s.viewportRows
+        viewportWidth = s.viewportWidth
+        tab = s.tab
+        route = s.page.route
+        overlay = s.overlay
+        playerTrack = s.player.track
+        playerSnapshot = s.player.snapshot
+        config = s.config
+    }
+
+    /// `F`'s box on screen, if one of its boxes is.
+    public func box<F: Feature>(_: F.Type) -> F.Overlay? {
+        if case .feature(let v)? = overlay { return v.as(F.Overlay.self) }
+        return nil
+    }
+
+    /// Whether something is playing or about to (loading, buffering), not paused or over.
+    public var isPlaying: Bool {
+        guard playerTrack != nil else { return false }
+        switch playerSnapshot.status {
+        case .loading, .buffering, .playing: return true
+        case .idle, .paused, .ended, .failed: return false
+        }
+    }
+}
+
+/// What a scoped feature asks of the shared UI. It never writes a shared field: the root
+/// applies these, in order, in one place (`Reducer.apply`).
+public enum UIRequest: Equatable, Sendable {
+    /// Put one of its boxes on screen (over whatever was there).
+    case show(Overlay)
+    /// Take its box off the screen (no `.dismissed` follows: it asked).
+    case close
+    /// A one-line notice in the status bar.
+    case banner(Banner)
+    /// Put a page on top of the current tab.
+    case push(Route)
+    /// Bring a tab forward.
+    case select(Tab)
+    /// A shared action, reduced at once by the root (starting over, quitting): so a feature
+    /// never calls the root reducer itself.
+    case send(AppAction)
+}
+
+/// What a scoped feature's reducer gives back: effects for the shell, requests for the root.
+public struct Outcome: Equatable, Sendable {
+    public var effects: [Effect]
+    public var requests: [UIRequest]
+    public init(effects: [Effect] = [], requests: [UIRequest] = []) {
+        self.effects = effects
+        self.requests = requests
+    }
+    public static let none = Outcome()
+}
+
+/// A feature whose reducers see only its own state (`inout State`) and a read-only
+/// `FeatureContext`, and return what they want of the shared UI as `UIRequest`s. Shaped after
+/// TCA's `Scope`. It still conforms to `Feature` (the registry and the views are the same):
+/// the `Feature` hooks that took the whole `AppState` are written here once, for every scoped
+/// feature, as "read the context, run the scoped reducer, apply the requests".
+public protocol ScopedFeature: Feature {
+    /// Its own actions.
+    static func reduce(_ state: inout State, _ action: Action, _ context: FeatureContext) -> Outcome
+    /// A moment it listens to (`listensTo`).
+    static func react(to event: FeatureEvent, _ state: inout State, _ context: FeatureContext) -> Outcome
+    /// The visitor's keys on one of its boxes.
+    static func overlay(_ input: OverlayInput, _ overlay: Overlay, _ state: inout State, _ context: FeatureContext) -> Outcome
+    /// Whether the visitor may quit now.
+    static func allowsQuit(_ state: State) -> Bool
+}
+
+extension ScopedFeature {
+    public static func react(to event: FeatureEvent, _ state: inout State, _ context: FeatureContext) -> Outcome { .none }
+    public static func overlay(_ input: OverlayInput, _ overlay: Overlay, _ state: inout State, _ context: FeatureContext) -> Outcome { .none }
+    public static func allowsQuit(_ state: State) -> Bool { true }
+
+    public static func reduce(_ state: inout AppState, _ action: Action) -> [DocentCore.Effect] {
+        let context = FeatureContext(state)
+        let outcome = reduce(&state[Self.self], action, context)
+        return Reducer.apply(outcome, &state)
+    }
+
+    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+        let context = FeatureContext(state)
+        let outcome = react(to: event, &state[Self.self], context)
+        return Reducer.apply(outcome, &state)
+    }
+
+    public static func overlay(_ input: OverlayInput, _ overlay: Overlay, _ state: inout AppState) -> [DocentCore.Effect] {
+        let context = FeatureContext(state)
+        let outcome = self.overlay(input, overlay, &state[Self.self], context)
+        return Reducer.apply(outcome, &state)
+    }
+
+    public static func allowsQuit(_ state: AppState) -> Bool { allowsQuit(state[Self.self]) }
+}
+
+extension Reducer {
+    /// Applies what a feature asked of the shared UI, in order; the effects of the shared
+    /// actions it sent come first, then the feature's own (as they happened in that order).
+    public static func apply(_ outcome: Outcome, _ state: inout AppState) -> [Effect] {
+        var effects: [Effect] = []
+        for r in outcome.requests {
+            switch r {
+            case .show(let o):
+                state.overlay = o
+            case .close:
+                state.overlay = nil
+            case .banner(let b):
+                state.banner = b
+            case .push(let route):
+                push(&state, route)
+                state.page.selection = firstSelectable(route, state)
+            case .select(let t):
+                if state.tabs.contains(t) { state.tab = t }
+            case .send(let a):
+                effects += dispatch(&state, a)
+            }
+        }
+        return effects + outcome.effects
+    }
+}

@@ -1,0 +1,36 @@
+import CShims
+import DocentApp
+import DocentCore
+import Foundation
+import GuideShell
+
+// `docent-guide-bench`: the guide itself (`Guide`, the same options as `docent`), with the
+// instrumentation `make bench` reads, injected here so that the product holds none. The
+// scripts' interface is the environment it always was:
+//   DOCENT_BENCH_FIRST_FRAME=1        exit right after the first frame drawn with the museum
+//   DOCENT_BENCH_FRAME_TIME=FILE      write the wall clock (as `date +%s%N` reads it) then
+//   DOCENT_BENCH_AUDIO_CPU=FILE       note the process's CPU time as the player goes (`BenchAudioCPU`)
+// As `docent` does before anything is allocated (the bench measures the guide's peak memory).
+cs_fix_mmap_threshold(128 << 10)
+let env = ProcessInfo.processInfo.environment
+let exitAfterFirstFrame = env["DOCENT_BENCH_FIRST_FRAME"] == "1"
+let frameTimePath = env["DOCENT_BENCH_FRAME_TIME"]
+let cpuPath = env["DOCENT_BENCH_AUDIO_CPU"]
+
+let instrumentation = Instrumentation(
+    firstLoadedFrame: {
+        if let path = frameTimePath {
+            var t = timespec()
+            clock_gettime(CLOCK_REALTIME, &t)
+            try? Data("\(Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec))\n".utf8).write(to: URL(fileURLWithPath: path))
+        }
+        return !exitAfterFirstFrame
+    },
+    audio: { live in cpuPath.flatMap { BenchAudioCPU(live, path: $0) } ?? live })
+
+do {
+    let guide = try Guide.parse(Array(CommandLine.arguments.dropFirst()))
+    try guide.run(instrumentation: instrumentation)
+} catch {
+    Guide.exit(withError: error)
+}

@@ -1,0 +1,89 @@
+import DocentTestSupport
+import Foundation
+import XCTest
+
+@testable import DocentCore
+@testable import DocentUI
+
+/// Kiosk mode as a scoped feature (issue 28): its reducer changes only `KioskState`, and what
+/// it wants of the shared UI (start over, quit, its screen, banners) it returns as requests,
+/// stated here exactly. `KioskTests` drive the same through the root and check what the root
+/// made of them.
+final class KioskScopedTests: XCTestCase {
+    static let idleTimer = Effect.timer(.kioskIdle, milliseconds: 2000, action: .kiosk(.idle))
+
+    func context(_ s: AppState) -> FeatureContext { FeatureContext(s) }
+
+    func kiosk() -> AppState { UIFixtures.loadedState(size: Size(width: 80, height: 24), config: KioskTests.config) }
+
+    func testIdleAsksTheRootToStartOverAndShowTheWaitingScreen() {
+        let s = kiosk()
+        var k = s.kiosk
+        k.typed = "24"
+        sendScoped(KioskFeature.self, &k, .idle, context(s), requests: [.send(.startOver), .show(KioskFeature.show(.waiting))]) {
+            $0.typed = nil
+        }
+    }
+
+    func testIdleWithAReloadDueAlsoReloads() {
+        let s = kiosk()
+        var k = s.kiosk
+        k.reloadDue = true
+        sendScoped(
+            KioskFeature.self, &k, .idle, context(s), effects: [.loadDocument(source: s.source)],
+            requests: [.send(.startOver), .show(KioskFeature.show(.waiting))]
+        ) {
+            $0.reloadDue = false
+        }
+    }
+
+    func testTheRightCodeAsksToQuitTheWrongOneDoesNot() {
+        let s = kiosk()
+        var k = s.kiosk
+        k.typed = "2468"
+        sendScoped(KioskFeature.self, &k, .pinEnter, context(s), requests: [.send(.quit)]) {
+            $0.typed = nil
+            $0.unlocked = true
+        }
+        k = s.kiosk
+        k.typed = "1111"
+        sendScoped(KioskFeature.self, &k, .pinEnter, context(s)) { $0.typed = nil }
+    }
+
+    func testWakeClosesOnlyItsOwnScreen() {
+        var s = kiosk()
+        var k = s.kiosk
+        sendScoped(KioskFeature.self, &k, .wake, context(s))
+        s.overlay = KioskFeature.show(.waiting)
+        sendScoped(KioskFeature.self, &k, .wake, context(s), requests: [.close])
+    }
+
+    func testAConfigurationItCannotUseIsSaidAsBanners() {
+        var s = UIFixtures.loadedState()
+        s.config = ["kiosk": "yes", "kiosk_idle_seconds": "soon", "kiosk_reload_at": "noon"]
+        var k = KioskState()
+        reactScoped(
+            KioskFeature.self, &k, .launched, context(s),
+            requests: [
+                .banner(Banner(.key("banner.kioskFlagInvalid", ["value": .verbatim("yes")]), level: .warning)),
+                .banner(Banner(.key("banner.kioskIdleInvalid", ["value": .verbatim("soon"), "default": .verbatim("180")]), level: .warning)),
+                .banner(Banner(.key("banner.kioskReloadInvalid", ["value": .verbatim("noon")]), level: .warning)),
+            ])
+        s.config = KioskTests.config
+        reactScoped(KioskFeature.self, &k, .launched, context(s), effects: [Self.idleTimer]) {
+            $0.enabled = true
+            $0.idleSeconds = 2
+            $0.pin = "2468"
+            $0.reloadCheckedAt = s.now
+        }
+    }
+
+    /// The configuration is decoded once, by one function, for the feature and the terminal.
+    func testTheKioskFlagIsDecodedOnce() {
+        XCTAssertTrue(KioskConfig.decode(["kiosk": " TRUE "]).enabled)
+        XCTAssertFalse(KioskConfig.decode(["kiosk": "yes"]).enabled)
+        XCTAssertEqual(KioskConfig.decode(["kiosk": "yes"]).problems.count, 1)
+        XCTAssertEqual(RenderOptions.decode(["kiosk": "true"]).terminalMode, .raw)
+        XCTAssertEqual(RenderOptions.decode([:]).terminalMode, .cbreak)
+    }
+}
