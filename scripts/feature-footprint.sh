@@ -55,7 +55,7 @@ for spec in "${specs[@]}"; do
   done
   own_re+=')'
   # numstat of every attributed commit: added, deleted, path (binary files count 0 lines).
-  stats=$(for c in "${commits[@]}"; do git show --numstat --format= "$c"; done | awk -F'\t' 'NF == 3 { a = ($1 == "-") ? 0 : $1; d = ($2 == "-") ? 0 : $2; print a + d "\t" $3 }')
+  stats=$(for c in "${commits[@]}"; do git show --numstat --no-renames --format= "$c"; done | awk -F'\t' 'NF == 3 { a = ($1 == "-") ? 0 : $1; d = ($2 == "-") ? 0 : $2; print a + d "\t" $3 }')
   total=$(awk -F'\t' '{ s += $1 } END { print s + 0 }' <<<"$stats")
   outside=$(awk -F'\t' -v re="$own_re" '$2 !~ re { s += $1 } END { print s + 0 }' <<<"$stats")
   shared=$(awk -F'\t' -v re="$own_re" '$2 ~ /^Sources\// && $2 !~ re { print $2 }' <<<"$stats" | sort | uniq -c | sort -rn)
