@@ -57,6 +57,35 @@ final class PulseTests: XCTestCase {
         }
     }
 
+    /// Issue 34: a store that cannot be opened at start (locked for 20 s, a damaged file, a
+    /// full disk) is tried again with a growing delay, and the visitor is told why instead of
+    /// "still starting" for the rest of the session.
+    func testAStoreThatCannotBeOpenedIsTriedAgainWithBackoffAndTheReasonIsSaid() {
+        var s = UIFixtures.loadedState()
+        let locked = PulseStoreError.unavailable("database is locked")
+        let reopen = AppAction.pulse(.reopen)
+        send(&s, .pulse(.opened(.failure(locked))), effects: [.timer(PulseFeature.reopenTimer, milliseconds: 2_000, action: reopen)]) {
+            $0.banner = Banner(locked.phrase, level: .warning)
+            $0.pulse.openFailure = locked
+            $0.pulse.openAttempts = 1
+        }
+        send(&s, reopen, effects: [.pulse(.open(.defaultFile, identity: nil, seed: PulseFeature.seedPath(s)))])
+        send(&s, .pulse(.opened(.failure(locked))), effects: [.timer(PulseFeature.reopenTimer, milliseconds: 4_000, action: reopen)]) {
+            $0.pulse.openAttempts = 2
+        }
+        // Anything tried meanwhile says what is wrong.
+        XCTAssertEqual(PulseFeature.notReady(s), Banner(locked.phrase, level: .warning))
+        XCTAssertEqual(PulseFeature.reopenMilliseconds(after: 5), 32_000)
+        XCTAssertEqual(PulseFeature.reopenMilliseconds(after: 50), 60_000)
+        // Open at last: ready, the failure forgotten, the backoff reset.
+        prepare(&s, .pulse(.opened(.success(creds))))
+        XCTAssertTrue(s.pulse.ready)
+        XCTAssertNil(s.pulse.openFailure)
+        XCTAssertNil(s.banner, "the reason is no longer true")
+        XCTAssertEqual(s.pulse.openAttempts, 0)
+        send(&s, reopen)
+    }
+
     func testChangeCheckAsksSinceTheVersionAndRedrawsNothingWhenUnchanged() {
         var s = ready()
         send(&s, .pulse(.check), effects: [.timer(PulseFeature.checkTimer, milliseconds: 5000, action: .pulse(.check)), .pulse(.check(viewer: creds.visitor, dayStart: PulseFeature.dayStart(s), since: PulseVersion(3)))]) {

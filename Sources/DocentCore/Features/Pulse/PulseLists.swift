@@ -194,7 +194,8 @@ extension PulseFeature {
     static func withCards(_ rows: [Row], on route: DocentCore.Route, _ snap: PulseSnapshot, _ state: AppState) -> [Row] {
         let active = snap.announcements.filter { $0.style == .card && $0.isActive(at: state.now) }
         guard !active.isEmpty else { return rows }
-        let cards = PulseAnnouncements.matching(active, style: .card, keys: listKeys(rows, on: route, state), language: state.language, now: state.now)
+        let matched = PulseAnnouncements.matching(active, style: .card, keys: listKeys(rows, on: route, state), language: state.language, now: state.now)
+        let cards = matched.count > PulseAnnouncements.maxCardsPerList ? Array(matched.sorted { $0.id < $1.id }.prefix(PulseAnnouncements.maxCardsPerList)) : matched
         guard !cards.isEmpty else { return rows }
         var placed: [(Int, Int, Row)] = []
         for (k, a) in cards.enumerated() {

@@ -79,12 +79,18 @@ public enum PulseStoreError: Error, Hashable, Sendable {
     case badSubject(String)
     /// The store cannot be reached or used (the reason in the store's words).
     case unavailable(String)
+    /// The store cannot be reached and the guide has nowhere on disk to keep the write until
+    /// it can: the write was not kept (the visitor still has the draft).
+    case notKept
 
     /// The phrase a visitor reads.
     public var phrase: Phrase {
         switch self {
-        case .rateLimited(.notes(let s)): return .key("pulse.error.notesLimit", ["minutes": .verbatim(String(max(1, (s + 59) / 60)))])
-        case .rateLimited(.reactions(let s)): return .key("pulse.error.reactionsLimit", ["seconds": .verbatim(String(s))])
+        case .rateLimited(let limit):
+            // Bounded first: a wait from the wire may be anything (`Int.max`, -5).
+            let s = limit.seconds
+            if case .notes = limit { return .key("pulse.error.notesLimit", ["minutes": .verbatim(String((s + 59) / 60))]) }
+            return .key("pulse.error.reactionsLimit", ["seconds": .verbatim(String(s))])
         case .conflict: return .key("pulse.error.conflict")
         case .badText(.empty): return .key("pulse.error.empty")
         case .badText(.tooLong(let n)): return .key("pulse.error.tooLong", ["cells": .verbatim(String(n)), "max": .verbatim(String(NoteText.maxCells))])
@@ -92,6 +98,7 @@ public enum PulseStoreError: Error, Hashable, Sendable {
         case .noSuchNote: return .key("pulse.error.noSuchNote")
         case .badSubject: return .key("pulse.error.noSuchNote")
         case .unavailable(let why): return .key("pulse.error.unavailable", ["reason": .verbatim(why)])
+        case .notKept: return .key("pulse.error.notKept")
         }
     }
 }

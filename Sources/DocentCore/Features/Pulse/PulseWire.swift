@@ -147,6 +147,8 @@ public enum PulseWire {
         case .noSuchNote(let id): return (404, problem("no_such_note", "no note \(id.key)", [("note", .string(id.key))]), nil)
         case .badSubject(let s): return (400, problem("bad_subject", "not a subject: \(s)"), nil)
         case .unavailable(let why): return (503, problem("unavailable", "Pulse is unavailable (\(why))"), 5)
+        // The guide's own (its outbox); a store behind the service never says it.
+        case .notKept: return (503, problem("unavailable", "Pulse is unavailable"), 5)
         }
     }
 
@@ -163,8 +165,9 @@ public enum PulseWire {
         func int(_ k: String) -> Int? { if case .integer(let i)? = json?[k] { return i } else { return nil } }
         func note() -> NoteID? { json?["note"]?.stringValue.flatMap { NoteID(key: $0) } }
         switch (status, code) {
-        case (429, "rate_limited_notes"): return .rateLimited(.notes(retryAfter: int("retry_after") ?? 60))
-        case (429, _): return .rateLimited(.reactions(retryAfter: int("retry_after") ?? 60))
+        // A wait is bounded as it is read (1 s ... a day), like every number from the wire.
+        case (429, "rate_limited_notes"): return .rateLimited(.notes(retryAfter: PulseRules.Limit.bounded(int("retry_after") ?? 60)))
+        case (429, _): return .rateLimited(.reactions(retryAfter: PulseRules.Limit.bounded(int("retry_after") ?? 60)))
         case (409, _): if let n = note() { return .conflict(n) }
         case (400, "empty_text"): return .badText(.empty)
         case (400, "text_too_long"): return .badText(.tooLong(int("cells") ?? NoteText.maxCells + 1))
