@@ -23,8 +23,13 @@ public enum PictureDecoder {
     /// (more than a terminal can show).
     public static let maxSide = 1024
 
-    /// GdkPixbuf's loaders are not used from several threads at once.
-    private static let lock = NSLock()
+    /// The most scans a JPEG may have. A progressive JPEG from any encoder has about ten; each
+    /// scan makes GdkPixbuf decode the whole image again, so a file of 20,000 tiny scans kept a
+    /// core busy for over ten minutes (libjpeg-turbo's own tools have `-maxscans` for this).
+    public static let maxScans = 100
+
+    /// How long one decode may take before it is given up.
+    public static let maxSeconds = 10.0
 
     /// What the first bytes say the file is.
     public enum Kind: String, Sendable { case jpeg = "JPEG", png = "PNG", webp = "WebP", gif = "GIF" }
@@ -46,7 +51,11 @@ public enum PictureDecoder {
     }
 
     /// Pixels of `bytes`, scaled down to `maxSide` if larger; or a message a visitor can read.
-    public static func decode(_ bytes: [UInt8]) -> Result<PixelRaster, LoadFailure> {
+    /// `keepGoing` is asked between pieces of the file (about every 16 KiB): false stops the
+    /// decode (the page changed, or its time is up). Decodes on several threads run at once
+    /// (each has a loader of its own; GdkPixbuf locks the loaders that are not thread-safe
+    /// itself), so one slow picture never holds the others.
+    public static func decode(_ bytes: [UInt8], keepGoing: () -> Bool = { true }) -> Result<PixelRaster, LoadFailure> {
         guard bytes.count <= maxFileBytes else {
             return .failure(LoadFailure("the picture is \(bytes.count / (1024 * 1024)) MB; pictures larger than \(maxFileBytes / (1024 * 1024)) MB are not shown"))
         }
@@ -58,8 +67,9 @@ public enum PictureDecoder {
         if let missing = incomplete(bytes, kind) {
             return .failure(LoadFailure("the \(kind.rawValue) picture is incomplete (\(missing)); it may have been cut off while downloading"))
         }
-        lock.lock()
-        defer { lock.unlock() }
+        if kind == .jpeg, let n = scans(bytes, over: maxScans) {
+            return .failure(LoadFailure("the JPEG picture is made of \(n) scans; pictures of more than \(maxScans) are not shown (they take minutes to decode)"))
+        }
         guard let loader = gdk_pixbuf_loader_new() else { return .failure(LoadFailure("GdkPixbuf could not start")) }
         defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
         let gate = SizeGate()
@@ -87,8 +97,13 @@ public enum PictureDecoder {
         // Fed in pieces, so a refused size stops the work at once.
         var offset = 0
         var failed: String?
-        let chunk = 64 * 1024
+        var stopped = false
+        let chunk = 16 * 1024
         while offset < bytes.count, failed == nil, !gate.refused {
+            guard keepGoing() else {
+                stopped = true
+                break
+            }
             let n = min(chunk, bytes.count - offset)
             let ok = bytes.withUnsafeBufferPointer { gdk_pixbuf_loader_write(loader, $0.baseAddress! + offset, gsize(n), &error) }
             if ok == 0 { failed = take(&error) ?? "the \(kind.rawValue) picture is damaged" }
@@ -97,6 +112,7 @@ public enum PictureDecoder {
         let closed = gdk_pixbuf_loader_close(loader, &error)
         let closeError = take(&error)
         withExtendedLifetime(gate) {}
+        if stopped { return .failure(LoadFailure("the \(kind.rawValue) picture was not finished: it took too long or is no longer wanted")) }
         if gate.refused {
             return .failure(LoadFailure("the picture is \(gate.width) × \(gate.height) pixels; pictures over \(maxPixels / 1_000_000) million pixels are not shown"))
         }
@@ -142,6 +158,19 @@ public enum PictureDecoder {
         case .gif:
             return b.last == 0x3B ? nil : "no trailer"
         }
+    }
+
+    /// The number of scans (SOS markers) in a JPEG when it is more than `limit`, else nil.
+    /// Inside a scan's data FF is always followed by 00 or a restart marker, so FF DA is a scan.
+    public static func scans(_ b: [UInt8], over limit: Int) -> Int? {
+        var n = 0
+        var i = 0
+        let end = b.count - 1
+        while i < end {
+            if b[i] == 0xFF, b[i + 1] == 0xDA { n += 1 }
+            i += 1
+        }
+        return n > limit ? n : nil
     }
 
     /// The message of a GError, freed.

@@ -79,6 +79,55 @@ final class PicturesTests: XCTestCase {
         XCTAssertEqual(failure(Array(png.prefix(png.count - 20))), "the PNG picture is incomplete (no IEND chunk); it may have been cut off while downloading")
     }
 
+    /// `bytes` through libjpeg-turbo's `jpegtran` with `arguments` (a real progressive JPEG).
+    static func jpegtran(_ arguments: [String], _ bytes: [UInt8]) throws -> [UInt8] {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("docent-jpegtran-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("in.jpg"), output = dir.appendingPathComponent("out.jpg")
+        try Data(bytes).write(to: input)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/jpegtran")
+        p.arguments = arguments + ["-outfile", output.path, input.path]
+        try p.run()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw Failure("jpegtran failed (\(p.terminationStatus)); apt-get install libjpeg-turbo-progs") }
+        return [UInt8](try Data(contentsOf: output))
+    }
+
+    /// Issue 34: a progressive JPEG of thousands of scans (each makes GdkPixbuf decode the
+    /// whole image again: one such file kept a core busy for ten minutes) is refused at once.
+    func testAJPEGOfThousandsOfScansIsRefusedBeforeDecoding() throws {
+        let progressive = try Self.jpegtran(["-progressive"], try Self.encoded("jpeg", width: 320, height: 240))
+        XCTAssertNotNil(try? decoded(progressive), "an ordinary progressive JPEG decodes")
+        // Its last scan again 3,000 times, before the end marker (libjpeg only warns).
+        var lastScan = progressive.count - 2
+        while lastScan > 0, !(progressive[lastScan] == 0xFF && progressive[lastScan + 1] == 0xDA) { lastScan -= 1 }
+        let scan = Array(progressive[lastScan..<(progressive.count - 2)])
+        var hostile = Array(progressive[..<(progressive.count - 2)])
+        for _ in 0..<3_000 { hostile += scan }
+        hostile += [0xFF, 0xD9]
+        let scans = PictureDecoder.scans(hostile, over: 0) ?? 0
+        XCTAssertGreaterThan(scans, 3_000)
+        XCTAssertEqual(
+            failure(hostile),
+            "the JPEG picture is made of \(scans) scans; pictures of more than \(PictureDecoder.maxScans) are not shown (they take minutes to decode)")
+    }
+
+    /// A decode asks whether to go on between pieces: no (the page changed, the time is up)
+    /// stops it with a message.
+    func testADecodeStopsWhenItIsNoLongerWanted() throws {
+        let jpeg = try Self.encoded("jpeg", width: 320, height: 240)
+        var asked = 0
+        let result = PictureDecoder.decode(jpeg) {
+            asked += 1
+            return false
+        }
+        guard case .failure(let f) = result else { return XCTFail("decoded although told to stop") }
+        XCTAssertEqual(f.message, "the JPEG picture was not finished: it took too long or is no longer wanted")
+        XCTAssertEqual(asked, 1)
+    }
+
     func testAnHTMLPageNamedJPGIsNamed() {
         let html = Array("\n<!DOCTYPE html><html><head><title>404</title></head><body>Not found</body></html>".utf8)
         XCTAssertEqual(failure(html), "not a picture but a web page (HTML)")
