@@ -100,7 +100,7 @@ final class KioskTests: XCTestCase {
         var unlocked = s
         unlocked.kiosk.typed = nil
         unlocked.kiosk.unlocked = true
-        send(&s, .kiosk(.pinEnter), effects: [.persist(unlocked.settings), .quit]) {
+        send(&s, .kiosk(.pinEnter), effects: [KioskFeature.effect(.logCode(accepted: true, wrongInARow: 0, lockedUntil: nil)), .persist(unlocked.settings), .quit]) {
             $0.kiosk.typed = nil
             $0.kiosk.unlocked = true
             $0.quitting = true
@@ -136,9 +136,56 @@ final class KioskTests: XCTestCase {
 
     func testNothingHappensWhileSomethingPlays() {
         var s = playing(kiosk(), status: .playing)
-        send(&s, .kiosk(.idle), effects: [Self.idleTimer])
+        s.player.snapshot.position = 10
+        send(&s, .kiosk(.idle), effects: [Self.idleTimer]) { $0.kiosk.heardAt = 10 }
+        // Buffering after it moved on: a hiccup, still someone listening.
         s.player.snapshot.status = .buffering
-        send(&s, .kiosk(.idle), effects: [Self.idleTimer])
+        s.player.snapshot.position = 40
+        send(&s, .kiosk(.idle), effects: [Self.idleTimer]) { $0.kiosk.heardAt = 40 }
+    }
+
+    /// Issue 34: a clip stuck "Loading…" (a server sending a byte every half second) kept the
+    /// kiosk from starting over forever; so did buffering that never moves. Neither is
+    /// someone listening.
+    func testAClipThatIsNotPlayingDoesNotHoldTheKiosk() {
+        var loading = playing(kiosk(), status: .loading)
+        prepare(&loading, .kiosk(.idle))
+        XCTAssertEqual(KioskFeature.overlay(in: loading), .waiting)
+        var stuck = playing(kiosk(), status: .buffering)
+        stuck.player.snapshot.position = 12
+        prepare(&stuck, .kiosk(.idle))
+        XCTAssertNil(KioskFeature.overlay(in: stuck), "it moved since it started: a hiccup")
+        prepare(&stuck, .kiosk(.idle))
+        XCTAssertEqual(KioskFeature.overlay(in: stuck), .waiting, "no progress since the last look")
+    }
+
+    /// Issue 34: the staff code had no lockout (a script found it in 17 s). After three wrong
+    /// codes no code is looked at for 30 s, doubling with each wrong one after; every attempt
+    /// goes to the log.
+    func testWrongCodesLockOutWithAGrowingDelayAndAreLogged() {
+        var s = kiosk()
+        func code(_ c: String) -> [Effect] {
+            keys(&s, [.ctrl("x")] + c.map { Key.char($0) })
+            return prepare(&s, .kiosk(.pinEnter))
+        }
+        XCTAssertEqual(code("1111"), [KioskFeature.effect(.logCode(accepted: false, wrongInARow: 1, lockedUntil: nil))])
+        XCTAssertEqual(code("1112"), [KioskFeature.effect(.logCode(accepted: false, wrongInARow: 2, lockedUntil: nil))])
+        let until = s.now.addingTimeInterval(30)
+        XCTAssertEqual(code("1113"), [KioskFeature.effect(.logCode(accepted: false, wrongInARow: 3, lockedUntil: until))])
+        // The right code while locked out is not looked at.
+        XCTAssertEqual(code("2468"), [KioskFeature.effect(.logCode(accepted: false, wrongInARow: 3, lockedUntil: until))])
+        XCTAssertFalse(s.kiosk.unlocked)
+        // After the lockout a wrong code doubles it.
+        prepare(&s, .tick(until.addingTimeInterval(1)))
+        XCTAssertEqual(code("0000"), [KioskFeature.effect(.logCode(accepted: false, wrongInARow: 4, lockedUntil: s.now.addingTimeInterval(60)))])
+        XCTAssertEqual(KioskFeature.lockSeconds(afterWrong: 2), 0)
+        XCTAssertEqual(KioskFeature.lockSeconds(afterWrong: 40), 3_600)
+        // And the right one once the lock is over.
+        prepare(&s, .tick(s.now.addingTimeInterval(61)))
+        let effects = code("2468")
+        XCTAssertEqual(effects.first, KioskFeature.effect(.logCode(accepted: true, wrongInARow: 0, lockedUntil: nil)))
+        XCTAssertTrue(s.kiosk.unlocked)
+        XCTAssertEqual(s.kiosk.wrongCodes, 0)
     }
 
     /// The idle time counts from the end of what played.

@@ -20,6 +20,13 @@ public struct KioskState: Equatable, Sendable {
     public var typed: String?
     /// Staff gave the code: quitting is allowed.
     public var unlocked = false
+    /// Wrong codes in a row (a right one clears it).
+    public var wrongCodes = 0
+    /// No code is taken before this time (after `KioskFeature.freeTries` wrong ones).
+    public var lockedUntil: Date?
+    /// Where the recording was at the last idle look that found someone listening: buffering
+    /// counts as listening only while the position still moves between looks.
+    public var heardAt: Double?
     /// `kiosk_reload_at`: the time of day (museum time) the appData is loaded again.
     public var reloadAt: TimeOfDay?
     /// The clock at the last look for a reload time (a reload time after it and up to now is due).
@@ -43,9 +50,16 @@ public enum KioskAction: Equatable, Sendable {
     case pinCancel
 }
 
+/// What kiosk mode asks of its runner: staff code attempts go to the guide's log.
+public enum KioskEffect: Equatable, Sendable {
+    /// A code was given: right or wrong, how many wrong in a row, locked until when.
+    case logCode(accepted: Bool, wrongInARow: Int, lockedUntil: Date?)
+}
+
 public enum KioskFeature: Feature {
     public typealias State = KioskState
     public typealias Action = KioskAction
+    public typealias Effect = KioskEffect
     public enum Overlay: Equatable, Sendable {
         /// The screen that invites the next visitor in.
         case waiting
@@ -57,6 +71,16 @@ public enum KioskFeature: Feature {
     /// The longest idle time accepted (a day); longer values are a typo.
     public static let maxIdleSeconds = 86_400
     static let maxPINLength = 64
+    /// Wrong codes allowed before a lockout; each wrong one after them doubles it.
+    public static let freeTries = 3
+    public static let firstLockSeconds = 30.0
+    public static let longestLockSeconds = 3_600.0
+
+    /// How long codes are refused after `wrong` wrong ones in a row (0 within the free tries).
+    public static func lockSeconds(afterWrong wrong: Int) -> Double {
+        guard wrong >= freeTries else { return 0 }
+        return min(longestLockSeconds, firstLockSeconds * Double(1 << min(wrong - freeTries, 12)))
+    }
     public static let configKeys = ["kiosk", "kiosk_pin", "kiosk_idle_seconds", "kiosk_reload_at"]
 
     public static func reduce(_ state: inout AppState, _ a: KioskAction) -> [DocentCore.Effect] {
@@ -64,7 +88,11 @@ public enum KioskFeature: Feature {
         switch a {
         case .idle:
             // Someone is listening: look again after another idle period.
-            if isPlaying(state) { return [idleTimer(state)] }
+            if isListening(state) {
+                state.kiosk.heardAt = state.player.snapshot.position
+                return [idleTimer(state)]
+            }
+            state.kiosk.heardAt = nil
             state.kiosk.typed = nil
             let effects = Reducer.reduce(&state, .startOver)
             state.overlay = show(.waiting)
@@ -83,9 +111,21 @@ public enum KioskFeature: Feature {
         case .pinEnter:
             guard let typed = state.kiosk.typed else { return [] }
             state.kiosk.typed = nil
-            guard let pin = state.kiosk.pin, typed == pin else { return [] }
+            guard let pin = state.kiosk.pin else { return [] }
+            // Locked out: not even looked at (a script trying codes learns nothing), but logged.
+            if let until = state.kiosk.lockedUntil, state.now < until {
+                return [effect(.logCode(accepted: false, wrongInARow: state.kiosk.wrongCodes, lockedUntil: until))]
+            }
+            guard typed == pin else {
+                state.kiosk.wrongCodes += 1
+                let lock = lockSeconds(afterWrong: state.kiosk.wrongCodes)
+                state.kiosk.lockedUntil = lock > 0 ? state.now.addingTimeInterval(lock) : nil
+                return [effect(.logCode(accepted: false, wrongInARow: state.kiosk.wrongCodes, lockedUntil: state.kiosk.lockedUntil))]
+            }
+            state.kiosk.wrongCodes = 0
+            state.kiosk.lockedUntil = nil
             state.kiosk.unlocked = true
-            return Reducer.reduce(&state, .quit)
+            return [effect(.logCode(accepted: true, wrongInARow: 0, lockedUntil: nil))] + Reducer.reduce(&state, .quit)
         case .pinCancel:
             state.kiosk.typed = nil
             return []
@@ -152,6 +192,19 @@ public enum KioskFeature: Feature {
         switch s.status {
         case .loading, .buffering, .playing: return true
         case .idle, .paused, .ended, .failed: return false
+        }
+    }
+
+    /// At the idle time: is someone listening? Sound coming out is; a recording that never
+    /// started (stuck "Loading…" on a server sending a byte every half second) is not, and
+    /// neither is one buffering without having moved since the last look.
+    static func isListening(_ state: AppState) -> Bool {
+        guard state.player.track != nil else { return false }
+        let s = state.player.snapshot
+        switch s.status {
+        case .playing: return true
+        case .buffering: return state.kiosk.heardAt != s.position
+        case .loading, .idle, .paused, .ended, .failed: return false
         }
     }
 
