@@ -30,3 +30,18 @@ final class SearchEndToEndTests: EndToEndTestCase {
         try s.waitFor("EXIT_STATUS=0")
     }
 }
+
+/// A flag typed into the search field (issue 34): drawn whole, both regional indicators, not
+/// as the first letter alone (a curses cell holds one spacing character).
+final class FlagEndToEndTests: EndToEndTestCase {
+    func testAFlagIsDrawnWholeInTwoCells() throws {
+        let s = try startAndDismissOverlays()
+        try s.sendKeys("/")
+        try s.waitFor(try UIStrings.get("en", "search.prompt"))
+        try s.sendLiteral("x🇺🇸y")
+        // Before the fix the screen showed the first regional indicator alone ("x🇺 y").
+        try s.waitFor("x🇺🇸y")
+        try s.sendKeys("C-c")
+        try s.waitFor("EXIT_STATUS=0")
+    }
+}
