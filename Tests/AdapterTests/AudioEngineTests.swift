@@ -309,6 +309,26 @@ final class AudioEngineTests: XCTestCase {
         XCTAssertEqual(second.token, 2)
     }
 
+    /// Issue 34: an MP3 followed by garbage failed at 0:00 without playing its valid first
+    /// part. What decodes plays; then the player says what failed.
+    func testAnMP3FollowedByGarbagePlaysWhatDecodesThenSaysWhy() throws {
+        let env = try env()
+        let engine = makeEngine()
+        var bytes = try Data(contentsOf: env.root.appendingPathComponent(Self.long.name))
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<(256 * 1024) {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            bytes.append(UInt8(truncatingIfNeeded: state >> 33))
+        }
+        let path = env.root.appendingPathComponent("garbage-tail.mp3")
+        try bytes.write(to: path)
+        engine.play(AudioRequest(token: 1, url: path.path, title: "garbage tail"))
+        let s = wait(engine, Self.long.seconds + 8, "failed or ended") { $0.status == .failed || $0.status == .ended }
+        XCTAssertGreaterThan(s.position, Self.long.seconds - 1.5, "the valid part played first")
+        guard case .other(let why)? = s.failure else { return XCTFail("expected a decoding failure, got \(String(describing: s.failure))") }
+        XCTAssertTrue(why.contains("MP3 decoding failed"), why)
+    }
+
     func testStartPositionAndSeekAfterTheEndReplays() throws {
         let env = try env()
         let engine = makeEngine()
