@@ -67,6 +67,7 @@ final class SearchTests: XCTestCase {
         e.search.live.token += 1
         e.search.live.suggestions = []
         e.search.live.extra = LiveSearchResults()
+        e.search.live.extraBelow = false
         if e.search.live.status != .off { e.search.live.status = .idle }
     }
 
@@ -81,18 +82,27 @@ final class SearchTests: XCTestCase {
             return ([], { e in
                 e.search.query = q
                 e.search.results = nil
+                e.search.didYouMean = nil
+                e.search.moved = false
                 e.search.filter = .all
                 self.resetLive(&e)
                 if had { e.search.selection = SearchPage.firstSelectable(e) }
             })
         }
         if s.search.results != nil, folded == SearchText.fold(s.search.query), !resetFilter {
-            return ([], { $0.search.query = q })
+            return ([], { e in
+                e.search.query = q
+                e.search.moved = false
+            })
         }
         let live = s.search.live.status != .off
         let results = localResults(s, q)
+        // Nothing matches: the closest words that do.
+        let didYouMean = results.total == 0 ? s.search.index?.suggestion(for: SearchText.fold(q, variants: s.search.variants)) : nil
         return (live ? [debounce(s.search.live.token + 1)] : [], { e in
             e.search.query = q
+            e.search.didYouMean = didYouMean
+            e.search.moved = false
             if resetFilter { e.search.filter = .all }
             e.search.results = results
             self.resetLive(&e)
@@ -332,12 +342,66 @@ final class SearchTests: XCTestCase {
         send(&s, .search(.activate))
     }
 
+    /// Nothing matches: the closest word the museum has, one key (Enter) to search it; never a
+    /// suggestion that itself finds nothing.
+    func testDidYouMeanWhenNothingMatches() {
+        var s = loaded()
+        type(&s, "xarbour")
+        XCTAssertEqual(s.search.didYouMean, "harbour")
+        XCTAssertEqual(texts(s), ["Nothing matches “xarbour”.", "Did you mean “harbour”? Enter searches it."])
+        XCTAssertEqual(SearchPage.selectedAction(s), .query("harbour"), "selected: Enter is the one key")
+        let q = querying("harbour", from: s)
+        send(&s, .search(.activate), effects: q.effects, q.change)
+        XCTAssertEqual(s.search.query, "harbour")
+        XCTAssertGreaterThan(s.search.results?.total ?? 0, 0)
+        // Nothing near: no suggestion.
+        type(&s, " zzqx")
+        XCTAssertNil(s.search.didYouMean)
+    }
+
+    /// Issue 33 item 7: suggestions arriving about 300 ms after typing go below the results
+    /// (the rows shown keep their places), and live results that arrive after the visitor moved
+    /// go below everything shown.
+    func testWhatArrivesLaterNeverMovesTheRowsShown() throws {
+        var s = loaded(Self.httpMuseum)
+        type(&s, "harbour")
+        let token = s.search.live.token
+        let before = rows(s)
+        send(&s, .search(.autocompleteLoaded(token: token, .success(Array(#"["Harbour at First Light", "Harbour Sketchbook"]"#.utf8)))), keepingSelection(s) {
+            // Harbour Sketchbook would answer "Nothing matches": not offered.
+            $0.search.live.suggestions = ["Harbour at First Light"]
+        })
+        XCTAssertEqual(Array(rows(s).prefix(before.count)), before, "the results keep their rows")
+        XCTAssertEqual(texts(s).suffix(2), ["Suggestions", "Harbour at First Light"])
+        // The visitor moves; then the live results arrive: below, the rows above unchanged.
+        let listed = rows(s)
+        let second = listed.indices.filter { listed[$0].row.isSelectable }[1]
+        send(&s, .search(.move(1))) {
+            $0.search.selection = second
+            $0.search.moved = true
+        }
+        let shown = rows(s)
+        let selected = SearchPage.selectedAction(s)
+        let moon = try XCTUnwrap(Self.httpMuseum.data.artworks.values.first { $0.collectionID == 87005 })
+        let json = #"[{"data": [{"id": 87005, "is_on_view": true, "title": "Moon Jar", "artist_display": "Yun Seo-ha", "gallery_id": 24011}]}, {"data": []}, {"data": []}]"#
+        sendLiveRequests(&s)
+        prepare(&s, .search(.multisearchLoaded(token: token, .success(Array(json.utf8)))))
+        XCTAssertEqual(s.search.live.extra.artworks, [moon.id])
+        XCTAssertTrue(s.search.live.extraBelow)
+        XCTAssertEqual(Array(rows(s).prefix(shown.count)), shown, "nothing moved")
+        XCTAssertEqual(SearchPage.selectedAction(s), selected)
+        XCTAssertEqual(rows(s).suffix(2).map(\.action), [nil, .open(.artwork(moon.id))])
+    }
+
     func testMovingSkipsHeadersAndClamps() {
         var s = loaded()
         type(&s, "harbour")
         let selectable = rows(s).indices.filter { rows(s)[$0].row.isSelectable }
         XCTAssertEqual(s.search.selection, selectable[0])
-        send(&s, .search(.move(1))) { $0.search.selection = selectable[1] }
+        send(&s, .search(.move(1))) {
+            $0.search.selection = selectable[1]
+            $0.search.moved = true
+        }
         send(&s, .search(.moveToEnd)) { $0.search.selection = selectable[selectable.count - 1] }
         send(&s, .search(.move(-1000))) { $0.search.selection = selectable[0] }
     }
