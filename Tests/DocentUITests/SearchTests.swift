@@ -359,6 +359,23 @@ final class SearchTests: XCTestCase {
         XCTAssertNil(s.search.didYouMean)
     }
 
+    func testSnapshotDidYouMeanAndTheLanguageThatMatched() {
+        var s = loaded()
+        type(&s, "xarbour")
+        assertSnapshot(RootView.render(s, size: Size(width: 80, height: 24)), named: "search-did-you-mean-80x24")
+        // tapiz: two tapestries through their Spanish commentaries, said so in English.
+        var t = loaded()
+        type(&t, "tapiz")
+        XCTAssertTrue(texts(t).contains("The Hunt of the White Stag"))
+        XCTAssertTrue(rows(t).contains { $0.matchedIn == "in Español" }, "\(rows(t).map(\.row.detail))")
+        assertSnapshot(RootView.render(t, size: Size(width: 80, height: 24)), named: "search-tapiz-80x24")
+        assertSnapshot(RootView.render(t, size: Size(width: 40, height: 12)), named: "search-tapiz-40x12")
+        // In Spanish, nothing to say.
+        var u = loaded(language: .spanish)
+        type(&u, "tapiz")
+        XCTAssertFalse(rows(u).contains { $0.matchedIn != nil })
+    }
+
     /// Issue 33 item 7: suggestions arriving about 300 ms after typing go below the results
     /// (the rows shown keep their places), and live results that arrive after the visitor moved
     /// go below everything shown.
@@ -494,9 +511,9 @@ final class SearchTests: XCTestCase {
             $0.search.live.extra = LiveSearchResults(artworks: [moon.id], liveArtworks: answer.liveArtworks, tours: [4002])
             $0.search.live.status = .done
         })
-        // The query itself is not suggested.
+        // The query itself is not suggested, nor what finds nothing here (Harbour Atlas).
         send(&s, .search(.autocompleteLoaded(token: token, .success(Array(#"["Harbour at First Light", "harbour at", "Harbour Atlas"]"#.utf8)))), keepingSelection(s) {
-            $0.search.live.suggestions = ["Harbour at First Light", "Harbour Atlas"]
+            $0.search.live.suggestions = ["Harbour at First Light"]
         })
         send(&s, .search(.setFilter(.artworks)), filter(.artworks))
         let actions = rows(s).compactMap(\.action)
@@ -566,10 +583,12 @@ final class SearchTests: XCTestCase {
             .search(.autocomplete(token: token, ac)),
             .timer(.searchDebounce, milliseconds: 200, action: .search(.liveDue(token: token, .multisearch))),
         ])
-        // The file lists every title: those that match, three at most.
+        // The file lists every title: those that match, three at most, and only those that lead
+        // somewhere here (Harbour Sketchbook would answer "Nothing matches": issue 33 item 7).
         send(&s, .search(.autocompleteLoaded(token: token, .success(Self.sampleBytes("autocomplete.json")))), keepingSelection(s) {
-            $0.search.live.suggestions = ["Harbour at First Light", "Harbour Crane", "Harbour Sketchbook"]
+            $0.search.live.suggestions = ["Harbour at First Light", "Harbour Crane", "Tidewater: Painting the Working Harbour"]
         })
+        XCTAssertFalse(Reducer.leadsSomewhere("Harbour Sketchbook", s.search))
         let ms = try XCTUnwrap(LiveSearch.multisearchRequest("harb", app: app))
         send(&s, .search(.liveDue(token: token, .multisearch)), effects: [.search(.multisearch(token: token, ms))]) { $0.search.live.status = .loading }
         // Everything the file answers for harb is already found locally.
@@ -691,6 +710,7 @@ final class SearchTests: XCTestCase {
         else { return XCTFail("the last row is an artwork") }
         var chosen = s
         chosen.search.selection = i
+        chosen.search.moved = true
         let play = try playing(chosen, id)
         send(&s, KeyMap.click(x: r.rect.x, y: r.rect.y, on: screen2) ?? .quit, effects: play.effects) { $0 = play.state }
         XCTAssertEqual(s.page.route, .player)

@@ -157,7 +157,8 @@ public enum SearchPage {
         guard let language, language != state.language.content else { return row }
         var r = row
         let note = state.strings("search.matchedIn", ["language": language.nativeName])
-        r.row.detail = [r.row.detail ?? "", note].filter { !$0.isEmpty }.joined(separator: " · ")
+        // First, so a detail cut at the window's edge keeps it.
+        r.row.detail = [note, r.row.detail ?? ""].filter { !$0.isEmpty }.joined(separator: " · ")
         r.matchedIn = note
         return r
     }
