@@ -115,31 +115,25 @@ public struct SearchWords: Sendable {
         /// Folds `text` a scalar at a time into `scratch` (transcripts are most of the bytes:
         /// a character-by-character fold costs several times more), then adds its words.
         mutating func add(_ text: String, slot: UInt8, inName: Bool) {
-            scratch.removeAll(keepingCapacity: true)
             var t = text
-            t.withUTF8 { utf8 in foldInto(utf8) }
-            var folded: [UInt8] = []
-            swap(&folded, &scratch)
-            addFolded(folded, slot: slot, inName: inName)
-            swap(&folded, &scratch)
+            t.withUTF8 { utf8 in addWords(utf8, slot: slot, inName: inName) }
         }
 
-        mutating func foldInto(_ utf8: UnsafeBufferPointer<UInt8>) {
+        /// One pass over the text: each scalar folded (ASCII at once, others through the
+        /// cache) and classified as `SearchWords.tokens` does, each word added as it ends.
+        mutating func addWords(_ utf8: UnsafeBufferPointer<UInt8>, slot: UInt8, inName: Bool) {
+            scratch.removeAll(keepingCapacity: true)
             var i = 0
-            var pendingSpace = false
-            while i < utf8.count {
+            let n = utf8.count
+            while i < n {
                 let b = utf8[i]
                 if b < 0x80 {
                     i += 1
-                    if b <= 0x20 || b == 0x7F {
-                        pendingSpace = true
-                        continue
+                    if SearchText.isASCIIAlphanumeric(b) {
+                        scratch.append(b >= 0x41 && b <= 0x5A ? b + 0x20 : b)
+                    } else if !scratch.isEmpty {
+                        endWord(slot: slot, inName: inName)
                     }
-                    if pendingSpace {
-                        scratch.append(0x20)
-                        pendingSpace = false
-                    }
-                    scratch.append(b >= 0x41 && b <= 0x5A ? b + 0x20 : b)
                     continue
                 }
                 let (s, len) = SearchWords.scalar(at: i, in: utf8)
@@ -151,17 +145,42 @@ public struct SearchWords: Sendable {
                     f = Unicode.Scalar(s).map { SearchText.Folder.foldCharacter(Character($0), variants: variants) } ?? []
                     foldCache[s] = f
                 }
-                if f.isEmpty { continue }
-                if f == [0x20] {
-                    pendingSpace = true
-                    continue
+                var k = 0
+                while k < f.count {
+                    let c = f[k]
+                    if c < 0x80 {
+                        k += 1
+                        if SearchText.isASCIIAlphanumeric(c) {
+                            scratch.append(c)
+                        } else if !scratch.isEmpty {
+                            endWord(slot: slot, inName: inName)
+                        }
+                        continue
+                    }
+                    let (fs, flen) = SearchWords.scalar(at: k, in: f)
+                    let end = min(f.count, k + flen)
+                    if SearchWords.isIdeographic(fs) || SearchWords.isSeparator(fs) {
+                        if !scratch.isEmpty { endWord(slot: slot, inName: inName) }
+                        if SearchWords.isIdeographic(fs), !(0x3000...0x303F).contains(fs) {
+                            scratch += f[k..<end]
+                            endWord(slot: slot, inName: inName)
+                        }
+                    } else {
+                        scratch += f[k..<end]
+                    }
+                    k = end
                 }
-                if pendingSpace {
-                    scratch.append(0x20)
-                    pendingSpace = false
-                }
-                scratch += f
             }
+            if !scratch.isEmpty { endWord(slot: slot, inName: inName) }
+        }
+
+        /// Adds the word in `scratch` and empties it.
+        mutating func endWord(slot: UInt8, inName: Bool) {
+            var w: [UInt8] = []
+            swap(&w, &scratch)
+            addWord(w[...], slot: slot, inName: inName)
+            swap(&w, &scratch)
+            scratch.removeAll(keepingCapacity: true)
         }
 
         @inline(__always) static func hash(_ w: ArraySlice<UInt8>) -> UInt32 {
@@ -200,7 +219,11 @@ public struct SearchWords: Sendable {
         }
 
         mutating func addFolded(_ f: [UInt8], slot: UInt8, inName: Bool) {
-            SearchWords.tokens(f) { w in
+            SearchWords.tokens(f) { w in addWord(w, slot: slot, inName: inName) }
+        }
+
+        mutating func addWord(_ w: ArraySlice<UInt8>, slot: UInt8, inName: Bool) {
+            do {
                 let id = wordNumber(w)
                 var e = wordFirstEntry[Int(id)]
                 while e >= 0, entrySlot[Int(e)] != slot { e = entryNext[Int(e)] }
