@@ -42,6 +42,8 @@ let package = Package(
         // Pictures: chafa draws pixels as symbols; GdkPixbuf decodes JPEG, PNG and WebP.
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
         .systemLibrary(name: "CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
+        // Snowball's stemmers (libstemmer.h): search's plurals and other endings, per language.
+        .systemLibrary(name: "CStemmer", providers: [.apt(["libstemmer-dev"])]),
         // What Swift cannot call: variadics, macros, C globals, signal handlers.
         .target(name: "CShims", dependencies: ["CNcursesw", "CCurl"]),
 
@@ -57,6 +59,8 @@ let package = Package(
         .target(name: "MapRaster", dependencies: ["DocentCore", "CPoppler"]),
         // ICU's Traditional → Simplified Chinese transform (through Foundation), as a table.
         .target(name: "ScriptConversion", dependencies: ["DocentCore"]),
+        // Snowball's stemmers behind search's `WordStemming`.
+        .target(name: "SnowballStemming", dependencies: ["DocentCore", "CStemmer"]),
         .target(name: "Pictures", dependencies: ["DocentCore", "CChafa", "CGdkPixbuf"]),
 
         // Composition root.
@@ -64,7 +68,7 @@ let package = Package(
             name: "docent",
             dependencies: [
                 "DocentCore", "DocentUI", "DocentApp", "TerminalCurses", "NetCurl", "AudioPlayback",
-                "StateStore", "MapRaster", "ScriptConversion", "Pictures", "TwoCores", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "StateStore", "MapRaster", "ScriptConversion", "SnowballStemming", "Pictures", "TwoCores", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // The Pulse service (issue 13): HTTP/JSON over a PulseStore (SQLite or PostgreSQL).
@@ -87,7 +91,7 @@ let package = Package(
         // `scripts/bench.sh` map section: first map frame and pan steps against pdftoppm.
         .executableTarget(name: "docent-map-bench", dependencies: ["DocentCore", "DocentUI", "MapRaster"]),
         // `scripts/bench-search.sh`: per-keystroke search latency against SQLite FTS5.
-        .executableTarget(name: "docent-search-bench", dependencies: ["DocentCore", "ScriptConversion"]),
+        .executableTarget(name: "docent-search-bench", dependencies: ["DocentCore", "ScriptConversion", "SnowballStemming"]),
         // `scripts/bench.sh` Pulse section: a reaction stored and on screen, against sqlite3's upsert.
         .executableTarget(name: "docent-pulse-bench", dependencies: ["DocentCore", "DocentUI", "StateStore"]),
 
@@ -110,7 +114,7 @@ let package = Package(
             name: "AdapterTests",
             dependencies: [
                 "NetCurl", "AudioPlayback", "StateStore", "TerminalCurses", "DocentCore", "MapRaster", "Pictures", "DocentUI", "TwoCores",
-                "ScriptConversion", "PulseService", "DocentCoreTestSupport",
+                "ScriptConversion", "SnowballStemming", "PulseService", "DocentCoreTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Fixtures"]),
