@@ -107,7 +107,7 @@ final class PulseServicePostgresTests: XCTestCase {
     }
 
     private func start(_ database: String) throws -> PulseServiceProcess {
-        let s = try PulseServiceProcess(["--database", database])
+        let s = try PulseServiceProcess(["--database", database, "--client-limits", "off"])
         services.append(s)
         return s
     }

@@ -53,7 +53,7 @@ final class PulseStoreTests: XCTestCase {
         _ = try open()
         let q = try DatabaseQueue(path: tempDir + "/shared/pulse.sqlite")
         XCTAssertEqual(try q.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }, "wal")
-        XCTAssertEqual(try q.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }, ["pulse-v1"])
+        XCTAssertEqual(try q.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }, ["pulse-v1", "pulse-public-v1"])
     }
 
     func testDefaultPathAndLocationOption() {

@@ -364,4 +364,43 @@ final class PulseTests: XCTestCase {
         prepare(&s, .pulse(.notesLoaded(.museum, .success([]))))
         assertSnapshot(RootView.render(s, size: big), named: "pulse-notes-empty-80x24")
     }
+
+    /// Issue 32: 112 KB of combining marks pasted into the editor is cut at once (before, the
+    /// one huge character went into the draft and every frame measured it: ~290 s frozen).
+    func testAHugePasteIsCutAtTheLimitAtOnce() {
+        var s = ready()
+        _ = key(&s, .char("f"))
+        _ = key(&s, .char("4"))
+        prepare(&s, .pulse(.typed("a" + String(repeating: "\u{0301}", count: 56_000))))
+        XCTAssertLessThanOrEqual(s.pulse.draft.unicodeScalars.count, PulseBounds.maxScalarsPerCharacter)
+        prepare(&s, .pulse(.typed(String(repeating: "b", count: 112_000))))
+        XCTAssertEqual(NoteText.cells(s.pulse.draft), NoteText.maxCells, "filled to the limit, the rest dropped")
+        _ = RootView.render(s, size: big)
+    }
+
+    /// Issue 32: the kiosk's next visitor is a new Pulse visitor: no identity (a new one is
+    /// asked for at once), none of the last visitor's reactions or reports on screen.
+    func testStartOverIsANewPulseVisitor() {
+        var s = ready()
+        prepare(&s, .pulse(.checked(.success(PulseSnapshot(
+            version: PulseVersion(4), counts: [.museum: PulseCounts(up: 5)], mine: [.museum: .up], myReports: [NoteID(visitor: VisitorID("other0001")!, sequence: 1)],
+            takenAt: s.now)))))
+        s.pulse.identity?.hidden = [HiddenWriter(visitor: VisitorID("other0001")!, sample: "x")]
+        let seed = PulseFeature.seedPath(s)
+        let effects = prepare(&s, .startOver)
+        XCTAssertTrue(effects.contains(.pulse(.open(.defaultFile, identity: nil, seed: seed))), "\(effects)")
+        let persisted = effects.compactMap { e -> PersistedSettings? in if case .persist(let p) = e { return p } else { return nil } }
+        XCTAssertFalse(persisted.isEmpty)
+        XCTAssertTrue(persisted.allSatisfy { $0.saves[PulseFeature.self] == nil }, "the last visitor's identity is not kept")
+        XCTAssertNil(s.pulse.identity)
+        XCTAssertFalse(s.pulse.ready)
+        XCTAssertEqual(s.pulse.snapshot?.mine, [:])
+        XCTAssertEqual(s.pulse.snapshot?.myReports, [])
+        XCTAssertEqual(s.pulse.snapshot?.counts[.museum], PulseCounts(up: 5), "the museum's counts stay")
+        // The new identity arrives: a fresh check, nothing of the last visitor's.
+        let next = VisitorCredentials(visitor: VisitorID("visitor02")!, secret: "t")
+        prepare(&s, .pulse(.opened(.success(next))))
+        XCTAssertEqual(s.pulse.identity, PulseIdentity(credentials: next, nextSequence: 0))
+        XCTAssertEqual(s.pulse.identity?.hidden, [])
+    }
 }

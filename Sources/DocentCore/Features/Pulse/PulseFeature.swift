@@ -180,10 +180,11 @@ public enum PulseFeature: Feature {
         case .typed(let text):
             guard case .editor? = overlay(in: state), !state.pulse.sending else { return [] }
             var chars = Array(state.pulse.draft)
-            let clean = Array(text.filter { c in !c.unicodeScalars.contains { $0.value < 0x20 || ($0.value >= 0x7F && $0.value < 0xA0) } })
+            // Cut at once (`PulseBounds.input`): a 112 KB paste is never measured cell by cell.
+            let clean = Array(PulseBounds.input(text).filter { c in !c.unicodeScalars.contains { $0.value < 0x20 || ($0.value >= 0x7F && $0.value < 0xA0) } })
             let at = min(max(0, state.pulse.cursor), chars.count)
             // Typing stops at the limit (the counter says why).
-            let room = NoteText.maxCells - TextWidth.width(String(chars))
+            let room = max(0, NoteText.maxCells - TextWidth.width(String(chars)))
             var fitting: [Character] = []
             var used = 0
             for c in clean {
@@ -508,7 +509,15 @@ public enum PulseFeature: Feature {
             state.pulse.boxSelection = 0
             state.pulse.exactTimes = false
             state.pulse.lastReport = nil
-            return []
+            // …and is a new visitor for Pulse (issue 32): a fresh identity (so no reactions,
+            // reports, limits or hidden writers of the last one), asked of the store at once;
+            // the box shows nothing of the last visitor's meanwhile.
+            guard state.pulse.ready || state.pulse.identity != nil else { return [] }
+            state.pulse.identity = nil
+            state.pulse.ready = false
+            state.pulse.snapshot?.mine = [:]
+            state.pulse.snapshot?.myReports = []
+            return [.persist(state.settings), effect(.open(state.pulse.location, identity: nil, seed: seedPath(state)))]
         case .documentLoaded, .languageChanged, .tick, .navigated, .settled, .quitting, .resized, .visitorInput:
             return []
         }

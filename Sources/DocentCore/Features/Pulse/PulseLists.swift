@@ -87,11 +87,12 @@ extension PulseFeature {
     /// "just now", "12 min ago", "3 h ago", "2 d ago" before `state.now`.
     public static func ago(_ date: Date, _ state: AppState) -> String {
         let s = state.strings
-        let secs = max(0, state.now.timeIntervalSince(date))
-        if secs < 60 { return s("pulse.age.now") }
-        if secs < 3600 { return s("pulse.age.minutes", ["n": String(Int(secs / 60))]) }
-        if secs < 86400 { return s("pulse.age.hours", ["n": String(Int(secs / 3600))]) }
-        return s("pulse.age.days", ["n": String(Int(secs / 86400))])
+        // A time from a damaged store or a hostile service (-1e300) is bounded before Int().
+        let secs = state.now.timeIntervalSince(date)
+        if !(secs >= 60) { return s("pulse.age.now") }
+        if secs < 3600 { return s("pulse.age.minutes", ["n": String(PulseBounds.whole(secs, per: 60))]) }
+        if secs < 86400 { return s("pulse.age.hours", ["n": String(PulseBounds.whole(secs, per: 3600))]) }
+        return s("pulse.age.days", ["n": String(PulseBounds.whole(secs, per: 86400))])
     }
 
     // MARK: Featured rows

@@ -17,6 +17,11 @@ public struct PulseRules: Equatable, Sendable {
     /// Notes per visitor per hour, reactions (and reports) per visitor per minute.
     public var notesPerHour = 10
     public var reactionsPerMinute = 30
+    /// Subjects a snapshot carries activity for: the busiest this many (a play flood over
+    /// random subjects cannot grow it past this).
+    public var snapshotActivityLimit = 200
+    /// Notes a notes list holds: the newest this many a viewer sees (a page of the store).
+    public var notesPage = 100
 
     public init() {}
     public static let standard = PulseRules()
@@ -50,9 +55,10 @@ public struct PulseRules: Equatable, Sendable {
         return nil
     }
 
-    /// Whether a note waits for staff: hidden by reporters and not yet decided.
+    /// Whether a note waits for staff: hidden by reporters or by its score and not yet
+    /// decided (a note hidden by down-votes is never hidden where staff cannot see it).
     public func needsReview(_ note: PulseNote) -> Bool {
-        note.author == .visitor && note.decision == nil && note.reports >= reportThreshold
+        note.author == .visitor && note.decision == nil && (note.reports >= reportThreshold || note.counts.score <= scoreFloor)
     }
 
     /// The notes `viewer` sees, newest first (ties: the larger id first, so the order is total).

@@ -30,6 +30,37 @@ public protocol PulseStore: Sendable {
     func seedIfEmpty(_ seed: PulseSeed) async throws(PulseStoreError) -> Bool
 }
 
+/// Where a page of notes ended (the last note of the page): the next page starts after it.
+/// Its text form (`created~visitor.sequence`) is what `GET /v1/notes?after=` carries.
+public struct PulseCursor: Hashable, Sendable {
+    public let created: Double
+    public let id: NoteID
+    public init(created: Double, id: NoteID) {
+        self.created = created
+        self.id = id
+    }
+    public init(after note: PulseNote) { self.init(created: note.createdAt.timeIntervalSince1970, id: note.id) }
+
+    /// Swift's shortest round-trip text for the time, so the cursor is exact.
+    public var text: String { "\(created)~\(id.key)" }
+
+    public init?(text: String) {
+        let parts = text.split(separator: "~", maxSplits: 1)
+        guard parts.count == 2, parts[0].utf8.count <= 40, let t = Double(parts[0]), t.isFinite, let id = NoteID(key: String(parts[1])) else { return nil }
+        self.init(created: t, id: id)
+    }
+}
+
+/// One page of a list and where the next starts (nil: this was the last).
+public struct PulsePage: Hashable, Sendable {
+    public var notes: [PulseNote]
+    public var next: PulseCursor?
+    public init(notes: [PulseNote], next: PulseCursor?) {
+        self.notes = notes
+        self.next = next
+    }
+}
+
 /// A store's change counter: it grows with every write, so "changed since N" is one compare.
 public struct PulseVersion: Hashable, Sendable, Comparable, CustomStringConvertible {
     public let value: Int64
