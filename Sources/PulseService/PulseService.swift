@@ -37,10 +37,16 @@ public enum PulseServer {
 
     /// Serves until stopped; `onListening` gets the bound port.
     public static func run<Store: PulseServiceStore>(
-        store: Store, staffToken: String? = nil, host: String, port: Int, logger: Logger, onListening: @escaping @Sendable (Int) -> Void
+        store: Store, staffToken: String? = nil, console: (any ConsoleStore)? = nil, consoleConfiguration: ConsoleConfiguration? = nil, host: String, port: Int,
+        logger: Logger, onListening: @escaping @Sendable (Int) -> Void
     ) async throws {
+        let router = PulseAPI(store: store, staffToken: staffToken).router()
+        // The staff console (issue 29), under /staff/.
+        if let console {
+            StaffConsole(store: store, console: console, config: consoleConfiguration ?? ConsoleConfiguration(staffToken: staffToken), logger: logger).add(to: router)
+        }
         let app = Application(
-            router: PulseAPI(store: store, staffToken: staffToken).router(),
+            router: router,
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "docent-pulse"),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) },
             logger: logger)

@@ -11,7 +11,8 @@ struct DocentPulse: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "docent-pulse",
         abstract: "The Visitor Pulse service: notes, reactions and reports shared by every Docent guide of a museum.",
-        subcommands: [Serve.self, Queue.self, Agree.self, Disagree.self, Keep.self, Feature.self, Announce.self, Seed.self, Export.self, Recount.self])
+        subcommands: [Serve.self, Queue.self, Agree.self, Disagree.self, Keep.self, Feature.self, Announce.self, Seed.self, Export.self, Recount.self,
+            StaffAccounts.self, Ban.self, Erase.self, Audit.self])
 }
 
 struct Serve: AsyncParsableCommand {
@@ -37,6 +38,12 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "A seed file (as SampleData/pulse/seed.json) loaded once into an empty store.")
     var seed: String?
+
+    @Option(help: "The museum's appData (a file): the staff console shows titles and matches announcement patterns against its pages.")
+    var data: String?
+
+    @Option(help: "The museum's time zone (as Europe/Paris): the staff console's days and times. Default: the machine's.")
+    var timeZone: String?
 
     func run() async throws {
         let db: PulseServer.Database
@@ -66,7 +73,14 @@ struct Serve: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("docent-pulse: \(f.message)\n".utf8))
                 throw ExitCode(1)
             }
-            try await serve(store, address)
+            let console: SQLiteConsoleStore
+            switch SQLiteConsoleStore.open(path: path, clock: { Date() }) {
+            case .success(let s): console = s
+            case .failure(let f):
+                FileHandle.standardError.write(Data("docent-pulse: \(f.message)\n".utf8))
+                throw ExitCode(1)
+            }
+            try await serve(store, console, address, rules)
         case .postgres(let location):
             let store: PostgresPulseStore
             switch await PostgresPulseStore.open(location, rules: rules, clock: { Date() }) {
@@ -76,15 +90,37 @@ struct Serve: AsyncParsableCommand {
                 throw ExitCode(1)
             }
             defer { store.close() }
-            try await serve(store, address)
+            let console: PostgresConsoleStore
+            switch await PostgresConsoleStore.open(location, clock: { Date() }) {
+            case .success(let s): console = s
+            case .failure(let f):
+                FileHandle.standardError.write(Data("docent-pulse: \(f.message)\n".utf8))
+                throw ExitCode(1)
+            }
+            defer { console.close() }
+            try await serve(store, console, address, rules)
         }
     }
 
-    private func serve(_ store: some PulseServiceStore, _ address: (host: String, port: Int)) async throws {
+    private func serve(_ store: some PulseServiceStore, _ console: any ConsoleStore, _ address: (host: String, port: Int), _ rules: PulseRules) async throws {
         var logger = Logger(label: "docent-pulse")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .warning
         if let seed { try await Self.load(seed: seed, into: store) }
-        try await PulseServer.run(store: store, staffToken: try staffToken(), host: address.host, port: address.port, logger: logger) { port in
+        let token = try staffToken()
+        var consoleConfig = ConsoleConfiguration(staffToken: token, rules: rules)
+        if let timeZone {
+            guard let tz = TimeZone(identifier: timeZone) else { throw ValidationError("--time-zone: unknown time zone '\(timeZone)' (as Europe/Paris)") }
+            consoleConfig.timeZone = tz
+        }
+        if let data {
+            switch ConsoleCatalogue.load(path: data) {
+            case .success(let c): consoleConfig.catalogue = c
+            case .failure(let f): throw ValidationError(f.message)
+            }
+        }
+        try await PulseServer.run(
+            store: store, staffToken: token, console: console, consoleConfiguration: consoleConfig, host: address.host, port: address.port, logger: logger
+        ) { port in
             // Written unbuffered: whoever started the service (a test, a script) waits for it.
             FileHandle.standardOutput.write(Data("docent-pulse listening on \(address.host):\(port)\n".utf8))
         }
