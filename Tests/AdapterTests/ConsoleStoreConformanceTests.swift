@@ -23,6 +23,8 @@ final class ConsoleStoreConformanceTests: XCTestCase {
         let name: String
         let pulse: any PulseServiceStore
         let console: any ConsoleStore
+        /// The same database two days later (its clock): today's activity is a past day there.
+        let later: any ConsoleStore
     }
 
     override class func setUp() {
@@ -54,8 +56,14 @@ final class ConsoleStoreConformanceTests: XCTestCase {
         let location = try PostgresPulseStore.Location.parse(pg.url(try pg.createDatabase())).get()
         let pgStore = try await PostgresPulseStore.open(location, clock: { Date() }).get()
         let pgConsole = try await PostgresConsoleStore.open(location, clock: { Date() }).get()
-        closers += [{ pgStore.close() }, { pgConsole.close() }]
-        let pairs = [Pair(name: "SQLite", pulse: sqlite, console: sqliteConsole), Pair(name: "PostgreSQL", pulse: pgStore, console: pgConsole)]
+        let twoDays: @Sendable () -> Date = { Date().addingTimeInterval(2 * 86400) }
+        let sqliteLater = try SQLiteConsoleStore.open(path: path, clock: twoDays).get()
+        let pgLater = try await PostgresConsoleStore.open(location, clock: twoDays).get()
+        closers += [{ pgStore.close() }, { pgConsole.close() }, { pgLater.close() }]
+        let pairs = [
+            Pair(name: "SQLite", pulse: sqlite, console: sqliteConsole, later: sqliteLater),
+            Pair(name: "PostgreSQL", pulse: pgStore, console: pgConsole, later: pgLater),
+        ]
         for p in pairs { for c in [alice, bob, carol, dave] { try await p.pulse.register(c) } }
         return pairs
     }
@@ -245,13 +253,23 @@ final class ConsoleStoreConformanceTests: XCTestCase {
             let today = Int(floor(Date().timeIntervalSince1970 / 86400))
             let days = try await s.console.activityPerDay(from: Date(timeIntervalSince1970: Double(today - 1) * 86400), offset: 0)
             XCTAssertEqual(days[today], ActivityDay(plays: 4, reactions: 1, notes: 1, reports: 0), s.name)
-            let top = try await s.console.top(kind: "play", since: Date(timeIntervalSince1970: 0), limit: 5)
+            let top = try await s.console.top(kind: "play", since: Date(timeIntervalSince1970: Double(today - 3) * 86400), offset: 0, limit: 5)
             XCTAssertEqual(top.map(\.subject), [.artwork(1101), .stop(tour: 4002, sort: 1)], s.name)
             XCTAssertEqual(top.map(\.count), [3, 1], s.name)
             let v30 = try await s.console.bestLiked(limit: 5).map(\.subject)
             XCTAssertEqual(v30, [.artwork(1102)], s.name)
-            let v31 = try await s.console.stopPlays(since: Date(timeIntervalSince1970: 0)).map(\.count)
+            let v31 = try await s.console.stopPlays(since: Date(timeIntervalSince1970: Double(today - 3) * 86400), offset: 0).map(\.count)
             XCTAssertEqual(v31, [1], s.name)
+            // Two days on, that day is counted once into the day table and read from there.
+            let later = try await s.later.activityPerDay(from: Date(timeIntervalSince1970: Double(today - 1) * 86400), offset: 0)
+            XCTAssertEqual(later[today], ActivityDay(plays: 4, reactions: 1, notes: 1, reports: 0), "\(s.name): a past day from the day table")
+            XCTAssertNil(later[today + 2], s.name)
+            // A counted day is final: a later row dated in it (only a test's clocks make one) is not added.
+            try await s.pulse.recordPlay(.artwork(1101))
+            let again = try await s.later.top(kind: "play", since: Date(timeIntervalSince1970: Double(today - 1) * 86400), offset: 0, limit: 5)
+            XCTAssertEqual(again.map(\.count), [3, 1], "\(s.name): the past day from the day table")
+            let live = try await s.console.top(kind: "play", since: Date(timeIntervalSince1970: Double(today - 1) * 86400), offset: 0, limit: 5)
+            XCTAssertEqual(live.map(\.count), [4, 1], "\(s.name): today is counted from the rows")
         }
     }
 }

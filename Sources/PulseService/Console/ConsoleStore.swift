@@ -45,6 +45,8 @@ public protocol ConsoleStore: Sendable {
     func announcementList() async throws(PulseStoreError) -> [PulseAnnouncement]
     /// Who reported a note and when (counting or not), oldest first.
     func reports(on id: NoteID) async throws(PulseStoreError) -> [(visitor: VisitorID, at: Date)]
+    /// The same for many notes in one query (the queue page).
+    func reports(on ids: [NoteID]) async throws(PulseStoreError) -> [NoteID: [(visitor: VisitorID, at: Date)]]
     /// Sets a decision only if the note's decision is still `expected` (what the page showed);
     /// answers the note as it is now and whether this call changed it.
     func decide(_ id: NoteID, _ decision: StaffDecision, expected: StaffDecision?) async throws(PulseStoreError) -> (note: PulseNote, changed: Bool)
@@ -65,11 +67,11 @@ public protocol ConsoleStore: Sendable {
     /// `offset`: the museum's offset from UTC in seconds.
     func activityPerDay(from: Date, offset: Int) async throws(PulseStoreError) -> [Int: ActivityDay]
     /// The most frequent subjects of one activity kind since `from`.
-    func top(kind: String, since from: Date, limit: Int) async throws(PulseStoreError) -> [(subject: PulseSubject, count: Int)]
+    func top(kind: String, since from: Date, offset: Int, limit: Int) async throws(PulseStoreError) -> [(subject: PulseSubject, count: Int)]
     /// Subjects (not notes) by likes minus dislikes, best first.
     func bestLiked(limit: Int) async throws(PulseStoreError) -> [(subject: PulseSubject, counts: PulseCounts)]
     /// Plays per tour stop since `from`.
-    func stopPlays(since from: Date) async throws(PulseStoreError) -> [(subject: PulseSubject, count: Int)]
+    func stopPlays(since from: Date, offset: Int) async throws(PulseStoreError) -> [(subject: PulseSubject, count: Int)]
 }
 
 public struct StaffSession: Sendable, Equatable {
@@ -197,6 +199,21 @@ enum ConsoleSQL {
                 languages: r.languages.split(separator: ",").compactMap { Language.fromTag(String($0)) }, from: r.from.map(Date.init(timeIntervalSince1970:)),
                 until: r.until.map(Date.init(timeIntervalSince1970:)), text: t[r.id] ?? [:], link: r.link)
         }
+    }
+
+    /// Whole days of activity, counted once (`staff_day`), and which days are counted.
+    static let daysSchema = """
+        CREATE TABLE staff_day (
+            zone_offset INTEGER NOT NULL, day INTEGER NOT NULL, kind TEXT NOT NULL, subject TEXT NOT NULL, n INTEGER NOT NULL,
+            PRIMARY KEY (zone_offset, day, kind, subject));
+        CREATE TABLE staff_day_done (zone_offset INTEGER NOT NULL, day INTEGER NOT NULL, PRIMARY KEY (zone_offset, day))
+        """
+
+    /// Past days are counted back at most this far (the charts show 30).
+    static let rollUpDays = 60
+
+    static func ranked(_ counts: [String: Int], limit: Int) -> [(subject: PulseSubject, count: Int)] {
+        counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(limit).compactMap { kv in PulseSubject(kv.key).map { ($0, kv.value) } }
     }
 
     /// The marker a banned visitor's kept secret carries (no hashed secret starts so).

@@ -80,7 +80,8 @@ public final class PostgresConsoleStore: ConsoleStore, @unchecked Sendable {
             CREATE INDEX staff_note_removed ON note (created) WHERE decision = 'removed';
             CREATE INDEX staff_counts_score ON counts ((up - down));
             CREATE INDEX staff_activity_at_kind ON activity (at, kind, subject)
-            """)
+            """),
+        PostgresPulseStore.statements(ConsoleSQL.daysSchema),
     ]
 
     // MARK: Plumbing
@@ -309,6 +310,20 @@ public final class PostgresConsoleStore: ConsoleStore, @unchecked Sendable {
         return rows.compactMap { r in VisitorID(r.0).map { ($0, Date(timeIntervalSince1970: r.1)) } }
     }
 
+    public func reports(on ids: [NoteID]) async throws(PulseStoreError) -> [NoteID: [(visitor: VisitorID, at: Date)]] {
+        guard !ids.isEmpty else { return [:] }
+        let keys = ids.map(\.key)
+        let rows: [(String, String, Double)] = try await run { conn in
+            var out: [(String, String, Double)] = []
+            for try await r in try await conn.query("SELECT note, visitor, at FROM report WHERE note = ANY(\(keys)) ORDER BY at", logger: self.logger)
+                .decode((String, String, Double).self) { out.append(r) }
+            return out
+        }
+        var out: [NoteID: [(visitor: VisitorID, at: Date)]] = [:]
+        for r in rows { if let n = NoteID(key: r.0), let v = VisitorID(r.1) { out[n, default: []].append((v, Date(timeIntervalSince1970: r.2))) } }
+        return out
+    }
+
     public func decide(_ id: NoteID, _ decision: StaffDecision, expected: StaffDecision?) async throws(PulseStoreError) -> (note: PulseNote, changed: Bool) {
         try await write(bump: true) { conn, now in
             // The row lock makes two staff deciding at once take turns: the second sees the first's.
@@ -420,29 +435,76 @@ public final class PostgresConsoleStore: ConsoleStore, @unchecked Sendable {
 
     // MARK: The museum's pulse
 
-    public func activityPerDay(from: Date, offset: Int) async throws(PulseStoreError) -> [Int: ActivityDay] {
-        try await run { conn in
-            var out: [Int: ActivityDay] = [:]
-            for try await (d, kind, n) in try await conn.query(
-                "SELECT floor((at + \(offset)) / 86400.0)::INTEGER AS d, kind, COUNT(*)::INTEGER FROM activity WHERE at >= \(from.timeIntervalSince1970) GROUP BY d, kind",
-                logger: self.logger
-            ).decode((Int, String, Int).self) {
-                out[d, default: ActivityDay()].add(kind: kind, n)
-            }
-            return out
+    /// Whole past days counted once into `staff_day` (as the SQLite store does); several
+    /// instances counting the same day at once take turns on an advisory lock.
+    private func rollUp(_ conn: PostgresConnection, fromDay: Int, today: Int, offset: Int) async throws {
+        let first = max(fromDay, today - ConsoleSQL.rollUpDays)
+        guard first < today else { return }
+        var done = Set<Int>()
+        for try await d in try await conn.query(
+            "SELECT day FROM staff_day_done WHERE zone_offset = \(offset) AND day >= \(first) AND day < \(today)", logger: logger
+        ).decode(Int.self) { done.insert(d) }
+        if (first..<today).allSatisfy(done.contains) { return }
+        try await conn.query("SELECT pg_advisory_xact_lock(7301302)", logger: logger)
+        done = []
+        for try await d in try await conn.query(
+            "SELECT day FROM staff_day_done WHERE zone_offset = \(offset) AND day >= \(first) AND day < \(today)", logger: logger
+        ).decode(Int.self) { done.insert(d) }
+        for day in first..<today where !done.contains(day) {
+            let start = Double(day) * 86400 - Double(offset)
+            try await conn.query(
+                """
+                INSERT INTO staff_day (zone_offset, day, kind, subject, n)
+                SELECT \(offset), \(day), kind, subject, COUNT(*) FROM activity WHERE at >= \(start) AND at < \(start + 86400) GROUP BY kind, subject
+                ON CONFLICT (zone_offset, day, kind, subject) DO UPDATE SET n = excluded.n
+                """, logger: logger)
+            try await conn.query("INSERT INTO staff_day_done (zone_offset, day) VALUES (\(offset), \(day)) ON CONFLICT DO NOTHING", logger: logger)
         }
     }
 
-    public func top(kind: String, since from: Date, limit: Int) async throws(PulseStoreError) -> [(subject: PulseSubject, count: Int)] {
-        let rows: [(String, Int)] = try await run { conn in
-            var out: [(String, Int)] = []
-            for try await r in try await conn.query(
-                "SELECT subject, COUNT(*)::INTEGER AS n FROM activity WHERE at >= \(from.timeIntervalSince1970) AND kind = \(kind) GROUP BY subject ORDER BY n DESC, subject LIMIT \(limit)",
+    private func today(_ offset: Int) -> Int { Int(floor((clock().timeIntervalSince1970 + Double(offset)) / 86400)) }
+
+    public func activityPerDay(from: Date, offset: Int) async throws(PulseStoreError) -> [Int: ActivityDay] {
+        let today = self.today(offset)
+        let fromDay = Int(floor((from.timeIntervalSince1970 + Double(offset)) / 86400))
+        return try await write { conn, _ in
+            try await self.rollUp(conn, fromDay: fromDay, today: today, offset: offset)
+            var out: [Int: ActivityDay] = [:]
+            for try await (d, kind, n) in try await conn.query(
+                "SELECT day, kind, SUM(n)::INTEGER FROM staff_day WHERE zone_offset = \(offset) AND day >= \(fromDay) AND day < \(today) GROUP BY day, kind",
                 logger: self.logger
-            ).decode((String, Int).self) { out.append(r) }
-            return out
+            ).decode((Int, String, Int).self) { out[d, default: ActivityDay()].add(kind: kind, n) }
+            let start = Double(today) * 86400 - Double(offset)
+            for try await (kind, n) in try await conn.query(
+                "SELECT kind, COUNT(*)::INTEGER FROM activity WHERE at >= \(start) GROUP BY kind", logger: self.logger
+            ).decode((String, Int).self) { out[today, default: ActivityDay()].add(kind: kind, n) }
+            return (out, false)
         }
-        return rows.compactMap { r in PulseSubject(r.0).map { ($0, r.1) } }
+    }
+
+    private func subjectCounts(kind: String, like pattern: String, since from: Date, offset: Int) async throws(PulseStoreError) -> [String: Int] {
+        let today = self.today(offset)
+        let fromDay = Int(floor((from.timeIntervalSince1970 + Double(offset)) / 86400))
+        return try await write { conn, _ in
+            try await self.rollUp(conn, fromDay: fromDay, today: today, offset: offset)
+            var out: [String: Int] = [:]
+            for try await (subject, n) in try await conn.query(
+                """
+                SELECT subject, SUM(n)::INTEGER FROM staff_day
+                WHERE zone_offset = \(offset) AND day >= \(fromDay) AND day < \(today) AND kind = \(kind) AND subject LIKE \(pattern) GROUP BY subject
+                """, logger: self.logger
+            ).decode((String, Int).self) { out[subject, default: 0] += n }
+            let start = max(from.timeIntervalSince1970, Double(today) * 86400 - Double(offset))
+            for try await (subject, n) in try await conn.query(
+                "SELECT subject, COUNT(*)::INTEGER FROM activity WHERE at >= \(start) AND kind = \(kind) AND subject LIKE \(pattern) GROUP BY subject",
+                logger: self.logger
+            ).decode((String, Int).self) { out[subject, default: 0] += n }
+            return (out, false)
+        }
+    }
+
+    public func top(kind: String, since from: Date, offset: Int, limit: Int) async throws(PulseStoreError) -> [(subject: PulseSubject, count: Int)] {
+        ConsoleSQL.ranked(try await subjectCounts(kind: kind, like: "%", since: from, offset: offset), limit: limit)
     }
 
     public func bestLiked(limit: Int) async throws(PulseStoreError) -> [(subject: PulseSubject, counts: PulseCounts)] {
@@ -456,15 +518,8 @@ public final class PostgresConsoleStore: ConsoleStore, @unchecked Sendable {
         return rows.compactMap { r in PulseSubject(r.0).map { ($0, PulseCounts(up: r.1, meh: r.2, down: r.3)) } }
     }
 
-    public func stopPlays(since from: Date) async throws(PulseStoreError) -> [(subject: PulseSubject, count: Int)] {
-        let rows: [(String, Int)] = try await run { conn in
-            var out: [(String, Int)] = []
-            for try await r in try await conn.query(
-                "SELECT subject, COUNT(*)::INTEGER FROM activity WHERE at >= \(from.timeIntervalSince1970) AND kind = 'play' AND subject LIKE 'stop:%' GROUP BY subject",
-                logger: self.logger
-            ).decode((String, Int).self) { out.append(r) }
-            return out
-        }
-        return rows.compactMap { r in PulseSubject(r.0).map { ($0, r.1) } }
+    public func stopPlays(since from: Date, offset: Int) async throws(PulseStoreError) -> [(subject: PulseSubject, count: Int)] {
+        ConsoleSQL.ranked(try await subjectCounts(kind: "play", like: "stop:%", since: from, offset: offset), limit: Int.max)
     }
+
 }

@@ -52,6 +52,9 @@ public final class SQLiteConsoleStore: ConsoleStore, Sendable {
                 CREATE INDEX staff_activity_at_kind ON activity (at, kind, subject);
                 """)
         }
+        m.registerMigration("staff-v2-days") { db in
+            try db.execute(sql: ConsoleSQL.daysSchema)
+        }
         return m
     }
 
@@ -248,6 +251,19 @@ public final class SQLiteConsoleStore: ConsoleStore, Sendable {
         return rows.compactMap { r in VisitorID(r.0).map { ($0, Date(timeIntervalSince1970: r.1)) } }
     }
 
+    public func reports(on ids: [NoteID]) async throws(PulseStoreError) -> [NoteID: [(visitor: VisitorID, at: Date)]] {
+        guard !ids.isEmpty else { return [:] }
+        let keys = ids.map(\.key)
+        let rows: [(String, String, Double)] = try await read { db in
+            let marks = keys.map { _ in "?" }.joined(separator: ",")
+            return try Row.fetchAll(db, sql: "SELECT note, visitor, at FROM report WHERE note IN (\(marks)) ORDER BY at", arguments: StatementArguments(keys))
+                .map { ($0["note"], $0["visitor"], $0["at"]) }
+        }
+        var out: [NoteID: [(visitor: VisitorID, at: Date)]] = [:]
+        for r in rows { if let n = NoteID(key: r.0), let v = VisitorID(r.1) { out[n, default: []].append((v, Date(timeIntervalSince1970: r.2))) } }
+        return out
+    }
+
     public func decide(_ id: NoteID, _ decision: StaffDecision, expected: StaffDecision?) async throws(PulseStoreError) -> (note: PulseNote, changed: Bool) {
         try await write(bump: true) { db, now in
             guard let current = try Self.notes(db, ConsoleSQL.noteColumns + " WHERE n.id = ?", [id.key]).first else { throw PulseStoreError.noSuchNote(id) }
@@ -354,27 +370,73 @@ public final class SQLiteConsoleStore: ConsoleStore, Sendable {
 
     // MARK: The museum's pulse
 
-    public func activityPerDay(from: Date, offset: Int) async throws(PulseStoreError) -> [Int: ActivityDay] {
-        try await read { db in
-            var out: [Int: ActivityDay] = [:]
-            for r in try Row.fetchAll(
-                db, sql: "SELECT CAST(floor((at + ?) / 86400.0) AS INTEGER) AS d, kind, COUNT(*) AS n FROM activity WHERE at >= ? GROUP BY d, kind",
-                arguments: [offset, from.timeIntervalSince1970])
-            {
-                out[r["d"], default: ActivityDay()].add(kind: r["kind"], r["n"])
-            }
-            return out
+    /// Whole past days are counted once into `staff_day` (per zone offset, day, kind and
+    /// subject) and read from there; only today is counted from the raw activity. So a page
+    /// costs the same with a year of activity as with a day, and the counts outlive the purge.
+    private func rollUp(_ db: Database, fromDay: Int, today: Int, offset: Int) throws {
+        let first = max(fromDay, today - ConsoleSQL.rollUpDays)
+        guard first < today else { return }
+        let done = Set(
+            try Int.fetchAll(db, sql: "SELECT day FROM staff_day_done WHERE zone_offset = ? AND day >= ? AND day < ?", arguments: [offset, first, today]))
+        for day in first..<today where !done.contains(day) {
+            let start = Double(day) * 86400 - Double(offset)
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO staff_day (zone_offset, day, kind, subject, n)
+                    SELECT ?, ?, kind, subject, COUNT(*) FROM activity WHERE at >= ? AND at < ? GROUP BY kind, subject
+                    """, arguments: [offset, day, start, start + 86400])
+            try db.execute(sql: "INSERT OR IGNORE INTO staff_day_done (zone_offset, day) VALUES (?, ?)", arguments: [offset, day])
         }
     }
 
-    public func top(kind: String, since from: Date, limit: Int) async throws(PulseStoreError) -> [(subject: PulseSubject, count: Int)] {
-        let rows: [(String, Int)] = try await read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT subject, COUNT(*) AS n FROM activity WHERE at >= ? AND kind = ? GROUP BY subject ORDER BY n DESC, subject LIMIT ?",
-                arguments: [from.timeIntervalSince1970, kind, limit]
-            ).map { ($0["subject"], $0["n"]) }
+    private func today(_ offset: Int) -> Int { Int(floor((clock().timeIntervalSince1970 + Double(offset)) / 86400)) }
+
+    public func activityPerDay(from: Date, offset: Int) async throws(PulseStoreError) -> [Int: ActivityDay] {
+        let today = self.today(offset)
+        let fromDay = Int(floor((from.timeIntervalSince1970 + Double(offset)) / 86400))
+        return try await write { db, _ in
+            try self.rollUp(db, fromDay: fromDay, today: today, offset: offset)
+            var out: [Int: ActivityDay] = [:]
+            for r in try Row.fetchAll(
+                db, sql: "SELECT day, kind, SUM(n) AS n FROM staff_day WHERE zone_offset = ? AND day >= ? AND day < ? GROUP BY day, kind",
+                arguments: [offset, fromDay, today])
+            {
+                out[r["day"], default: ActivityDay()].add(kind: r["kind"], r["n"])
+            }
+            let start = Double(today) * 86400 - Double(offset)
+            for r in try Row.fetchAll(db, sql: "SELECT kind, COUNT(*) AS n FROM activity WHERE at >= ? GROUP BY kind", arguments: [start]) {
+                out[today, default: ActivityDay()].add(kind: r["kind"], r["n"])
+            }
+            return (out, false)
         }
-        return rows.compactMap { r in PulseSubject(r.0).map { ($0, r.1) } }
+    }
+
+    /// Per subject, how many activities of `kind` (on subjects `LIKE pattern`) from `fromDay` on.
+    private func subjectCounts(kind: String, like pattern: String, since from: Date, offset: Int) async throws(PulseStoreError) -> [String: Int] {
+        let today = self.today(offset)
+        let fromDay = Int(floor((from.timeIntervalSince1970 + Double(offset)) / 86400))
+        return try await write { db, _ in
+            try self.rollUp(db, fromDay: fromDay, today: today, offset: offset)
+            var out: [String: Int] = [:]
+            for r in try Row.fetchAll(
+                db,
+                sql: "SELECT subject, SUM(n) AS n FROM staff_day WHERE zone_offset = ? AND day >= ? AND day < ? AND kind = ? AND subject LIKE ? GROUP BY subject",
+                arguments: [offset, fromDay, today, kind, pattern])
+            {
+                out[r["subject"], default: 0] += r["n"] as Int
+            }
+            for r in try Row.fetchAll(
+                db, sql: "SELECT subject, COUNT(*) AS n FROM activity WHERE at >= ? AND kind = ? AND subject LIKE ? GROUP BY subject",
+                arguments: [max(from.timeIntervalSince1970, Double(today) * 86400 - Double(offset)), kind, pattern])
+            {
+                out[r["subject"], default: 0] += r["n"] as Int
+            }
+            return (out, false)
+        }
+    }
+
+    public func top(kind: String, since from: Date, offset: Int, limit: Int) async throws(PulseStoreError) -> [(subject: PulseSubject, count: Int)] {
+        ConsoleSQL.ranked(try await subjectCounts(kind: kind, like: "%", since: from, offset: offset), limit: limit)
     }
 
     public func bestLiked(limit: Int) async throws(PulseStoreError) -> [(subject: PulseSubject, counts: PulseCounts)] {
@@ -387,13 +449,7 @@ public final class SQLiteConsoleStore: ConsoleStore, Sendable {
         return rows.compactMap { r in PulseSubject(r.0).map { ($0, PulseCounts(up: r.1, meh: r.2, down: r.3)) } }
     }
 
-    public func stopPlays(since from: Date) async throws(PulseStoreError) -> [(subject: PulseSubject, count: Int)] {
-        let rows: [(String, Int)] = try await read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT subject, COUNT(*) AS n FROM activity WHERE at >= ? AND kind = 'play' AND subject LIKE 'stop:%' GROUP BY subject",
-                arguments: [from.timeIntervalSince1970]
-            ).map { ($0["subject"], $0["n"]) }
-        }
-        return rows.compactMap { r in PulseSubject(r.0).map { ($0, r.1) } }
+    public func stopPlays(since from: Date, offset: Int) async throws(PulseStoreError) -> [(subject: PulseSubject, count: Int)] {
+        ConsoleSQL.ranked(try await subjectCounts(kind: "play", like: "stop:%", since: from, offset: offset), limit: Int.max)
     }
 }

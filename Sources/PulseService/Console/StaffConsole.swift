@@ -216,8 +216,9 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
     func queuePage(_ req: Request, _ s: StaffSession, _ lang: Language) async throws -> Response {
         let notes = try await console.queue(rules: config.rules, limit: 200)
         var items: [[String: Any]] = []
+        let allReports = try await console.reports(on: notes.map(\.id))
         for n in notes {
-            let reports = n.reports > 0 || n.decision == .restored ? try await console.reports(on: n.id) : []
+            let reports = allReports[n.id] ?? []
             var item = noteContext(n, lang, s)
             item["reason"] = ConsoleStrings.text(n.decision == .restored ? "reasonRestored" : (n.reports > 0 ? "reasonReported" : "reasonScore"), lang)
             item["reporters"] = reports.map { ["visitor": $0.visitor.rawValue, "at": time($0.at)] }
@@ -473,13 +474,13 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
             ]
         }
         let since = Date(timeIntervalSince1970: Double(d.first) * 86400 - Double(config.timeZone.secondsFromGMT(for: clock())))
-        let played = try await console.top(kind: "play", since: since, limit: 10).map {
+        let played = try await console.top(kind: "play", since: since, offset: config.timeZone.secondsFromGMT(for: clock()), limit: 10).map {
             ["key": $0.subject.key, "title": config.catalogue.title($0.subject.key, lang) ?? "", "count": $0.count] as [String: Any]
         }
         let liked = try await console.bestLiked(limit: 10).map {
             ["key": $0.subject.key, "title": config.catalogue.title($0.subject.key, lang) ?? "", "up": $0.counts.up, "down": $0.counts.down] as [String: Any]
         }
-        let abandoned = Self.abandonment(try await console.stopPlays(since: since)).prefix(10).map {
+        let abandoned = Self.abandonment(try await console.stopPlays(since: since, offset: config.timeZone.secondsFromGMT(for: clock()))).prefix(10).map {
             ["key": $0.stop, "title": config.catalogue.title($0.stop, lang) ?? "", "plays": $0.plays, "lost": $0.lost] as [String: Any]
         }
         let body = render(
@@ -644,21 +645,10 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         return Cookie(name: name, value: value, maxAge: maxAge, path: "/staff", secure: secure, httpOnly: true, sameSite: .strict)
     }
 
-    func time(_ d: Date) -> String {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = config.timeZone
-        f.dateFormat = "yyyy-MM-dd HH:mm"
-        return f.string(from: d)
-    }
+    /// Museum time, as staff read it (a formatter is costly to make: made once a zone).
+    func time(_ d: Date) -> String { ConsoleClock.format(d, "yyyy-MM-dd HH:mm", config.timeZone) }
 
-    func localInput(_ d: Date) -> String {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = config.timeZone
-        f.dateFormat = "yyyy-MM-dd'T'HH:mm"
-        return f.string(from: d)
-    }
+    func localInput(_ d: Date) -> String { ConsoleClock.format(d, "yyyy-MM-dd'T'HH:mm", config.timeZone) }
 
     /// A `datetime-local` value in museum time: `.some(nil)` when empty, nil when unreadable.
     func parseLocal(_ text: String?) -> Date?? {
@@ -780,5 +770,24 @@ public enum StaffPassword {
     public static func validName(_ name: String) -> Bool {
         (1...40).contains(name.count) && name != StaffConsole<SQLitePulseStore>.tokenStaffName
             && name.unicodeScalars.allSatisfy { ($0 >= "a" && $0 <= "z") || ($0 >= "0" && $0 <= "9") || $0 == "." || $0 == "-" || $0 == "_" }
+    }
+}
+
+/// Date formatters, made once per format and zone and used under a lock.
+enum ConsoleClock {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var formatters: [String: DateFormatter] = [:]
+
+    static func format(_ d: Date, _ format: String, _ zone: TimeZone) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        let key = format + "|" + zone.identifier
+        if let f = formatters[key] { return f.string(from: d) }
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = zone
+        f.dateFormat = format
+        formatters[key] = f
+        return f.string(from: d)
     }
 }
