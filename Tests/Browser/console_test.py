@@ -152,6 +152,9 @@ class Run:
         d = webdriver.Chrome(options=o, service=Service("/usr/bin/chromedriver"))
         d.set_page_load_timeout(WAIT)
         d.set_script_timeout(WAIT * 2)
+        if width < 500:
+            # Headless Chromium's windows are at least 500 px wide: a phone's width is emulated.
+            d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
         self.browsers.append(d)
         return d
 
@@ -194,6 +197,7 @@ class Run:
         self.go(d, page_path)
         width = d.execute_script("return document.documentElement.scrollWidth")
         inner = d.execute_script("return window.innerWidth")
+        check(inner == 360, f"the phone window is {inner} px wide, not 360")
         check(width <= inner + 1, f"{page_path} is {width} px wide in a {inner} px window")
         self.shot(d, name + "-360px")
 
