@@ -20,6 +20,9 @@ let package = Package(
         // Pulse in public (issue 32): structured logs and a Prometheus /metrics.
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
+        // The staff console (issue 29): Bcrypt for staff passwords, Mustache for its pages.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", exact: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
     ],
     targets: [
         // Pure targets: Foundation only. `scripts/check-boundaries.sh` enforces it.
@@ -82,6 +85,8 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"), .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .executableTarget(
             name: "docent-pulse",

@@ -408,7 +408,7 @@ struct MethodNotAllowed: RouterMiddleware {
     /// Paths (a trailing `*`: any rest) and the methods served on them.
     static let routes: [(path: String, methods: [HTTPRequest.Method])] = [
         ("/healthz", [.get]), ("/readyz", [.get]), ("/metrics", [.get]), ("/v1/visitors", [.post]), ("/v1/snapshot", [.get]),
-        ("/v1/subjects/*", [.get]), ("/v1/reactions/*", [.put, .delete]), ("/v1/notes", [.get, .post]),
+        ("/v1/subjects/*", [.get]), ("/v1/reactions/*", [.put, .delete]), ("/v1/notes", [.get, .post]), ("/v1/notes/*", [.delete]),
         ("/v1/reports/*", [.put, .delete]), ("/v1/plays/*", [.post]), ("/v1/moderation/queue", [.get]), ("/v1/moderation/notes/*", [.put]),
         ("/v1/staff/seed", [.post]), ("/v1/staff/export", [.get]),
     ]

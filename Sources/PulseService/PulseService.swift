@@ -55,7 +55,8 @@ public enum PulseServer {
     /// Serves until stopped (SIGTERM or SIGINT: a graceful shutdown); `onListening` gets the
     /// bound port.
     public static func run<Store: PulseServiceStore>(
-        store: Store, settings: Settings, host: String, port: Int, logger: Logger, extraServices: [any Service] = [], onListening: @escaping @Sendable (Int) -> Void
+        store: Store, settings: Settings, console: (any ConsoleStore)? = nil, consoleConfiguration: ConsoleConfiguration? = nil, host: String, port: Int,
+        logger: Logger, extraServices: [any Service] = [], onListening: @escaping @Sendable (Int) -> Void
     ) async throws {
         var connectionSettings = settings.connections
         connectionSettings.maxBody = PulseWire.maxBodyBytes
@@ -69,8 +70,14 @@ public enum PulseServer {
         let upkeep = PulseUpkeep(
             store: store, plays: plays ?? PlayCoalescer(maxSubjects: 0), metrics: metrics, logger: logger, playFlush: max(settings.playFlush, .milliseconds(100)),
             purgeEvery: settings.purgeEvery, activityRetention: settings.activityRetention)
+        let router = api.router()
+        // The staff console (issue 29), under /staff/.
+        if let console {
+            StaffConsole(store: store, console: console, config: consoleConfiguration ?? ConsoleConfiguration(staffToken: settings.staffToken), logger: logger)
+                .add(to: router)
+        }
         let app = Application(
-            router: api.router(),
+            router: router,
             server: .http1(configuration: .init(additionalChannelHandlers: [limits.handler()], idleTimeout: connectionSettings.idleTimeout)),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "docent-pulse", backlog: 1024),
             services: extraServices + [upkeep],

@@ -11,7 +11,8 @@ struct DocentPulse: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "docent-pulse",
         abstract: "The Visitor Pulse service: notes, reactions and reports shared by every Docent guide of a museum.",
-        subcommands: [Serve.self, Queue.self, Agree.self, Disagree.self, Keep.self, Feature.self, Announce.self, Seed.self, Export.self, Recount.self])
+        subcommands: [Serve.self, Queue.self, Agree.self, Disagree.self, Keep.self, Feature.self, Announce.self, Seed.self, Export.self, Recount.self,
+            StaffAccounts.self, Ban.self, Erase.self, Audit.self])
 }
 
 struct Serve: AsyncParsableCommand {
@@ -86,6 +87,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Hours activity (plays, reactions, notes as counted for \"popular right now\") is kept.")
     var activityRetentionHours: Double = 48
 
+    @Option(help: "The museum's appData (a file): the staff console shows titles and matches announcement patterns against its pages.")
+    var data: String?
+
+    @Option(help: "The museum's time zone (as Europe/Paris): the staff console's days and times. Default: the machine's.")
+    var timeZone: String?
+
     func run() async throws {
         let db: PulseServer.Database
         switch PulseServer.Database.parse(database) {
@@ -129,7 +136,14 @@ struct Serve: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("docent-pulse: \(f.message)\n".utf8))
                 throw ExitCode(1)
             }
-            try await serve(store, address, logger: logger)
+            let console: SQLiteConsoleStore
+            switch SQLiteConsoleStore.open(path: path, clock: { Date() }) {
+            case .success(let s): console = s
+            case .failure(let f):
+                FileHandle.standardError.write(Data("docent-pulse: \(f.message)\n".utf8))
+                throw ExitCode(1)
+            }
+            try await serve(store, console, address, rules, logger: logger)
         case .postgres(let location):
             let store: PostgresPulseStore
             switch await PostgresPulseStore.open(location, rules: rules, clock: { Date() }, logger: logger) {
@@ -139,7 +153,15 @@ struct Serve: AsyncParsableCommand {
                 throw ExitCode(1)
             }
             defer { store.close() }
-            try await serve(store, address, logger: logger)
+            let console: PostgresConsoleStore
+            switch await PostgresConsoleStore.open(location, clock: { Date() }) {
+            case .success(let s): console = s
+            case .failure(let f):
+                FileHandle.standardError.write(Data("docent-pulse: \(f.message)\n".utf8))
+                throw ExitCode(1)
+            }
+            defer { console.close() }
+            try await serve(store, console, address, rules, logger: logger)
         }
     }
 
@@ -172,9 +194,25 @@ struct Serve: AsyncParsableCommand {
         return s
     }
 
-    private func serve(_ store: some PulseServiceStore, _ address: (host: String, port: Int), logger: Logger) async throws {
+    private func serve(
+        _ store: some PulseServiceStore, _ console: any ConsoleStore, _ address: (host: String, port: Int), _ rules: PulseRules, logger: Logger
+    ) async throws {
         if let seed { try await Self.load(seed: seed, into: store) }
-        try await PulseServer.run(store: store, settings: try settings(), host: address.host, port: address.port, logger: logger) { port in
+        let serverSettings = try self.settings()
+        var consoleConfig = ConsoleConfiguration(staffToken: serverSettings.staffToken, rules: rules)
+        if let timeZone {
+            guard let tz = TimeZone(identifier: timeZone) else { throw ValidationError("--time-zone: unknown time zone '\(timeZone)' (as Europe/Paris)") }
+            consoleConfig.timeZone = tz
+        }
+        if let data {
+            switch ConsoleCatalogue.load(path: data) {
+            case .success(let c): consoleConfig.catalogue = c
+            case .failure(let f): throw ValidationError(f.message)
+            }
+        }
+        try await PulseServer.run(
+            store: store, settings: serverSettings, console: console, consoleConfiguration: consoleConfig, host: address.host, port: address.port, logger: logger
+        ) { port in
             // Written unbuffered: whoever started the service (a test, a script) waits for it.
             FileHandle.standardOutput.write(Data("docent-pulse listening on \(address.host):\(port)\n".utf8))
         }
