@@ -71,6 +71,8 @@ final class PulseRulesSQLTests: XCTestCase {
                 let page = try await store.notes(on: subject, viewer: viewer, after: cursor, limit: 7)
                 XCTAssertLessThanOrEqual(page.notes.count, 7)
                 paged += page.notes.map(\.id)
+                // The cursor as `?after=` carries it reads back the same.
+                if let next = page.next { XCTAssertEqual(PulseCursor(text: next.text), next) }
                 cursor = page.next
             } while cursor != nil
             XCTAssertEqual(paged, expected, "pages of \(subject.key)")

@@ -41,12 +41,22 @@ public struct PulseCursor: Hashable, Sendable {
     }
     public init(after note: PulseNote) { self.init(created: note.createdAt.timeIntervalSince1970, id: note.id) }
 
+    /// `-?D{1,16}(.D{1,20})?` (the OpenAPI pattern): no exponent, no hex, nothing Double()
+    /// would read that the contract does not name.
+    static func isDecimal(_ t: Substring) -> Bool {
+        let body = t.hasPrefix("-") ? Array(t.utf8.dropFirst()) : Array(t.utf8)
+        let parts = body.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
+        func digits(_ p: ArraySlice<UInt8>, _ most: Int) -> Bool { (1...most).contains(p.count) && p.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
+        guard let whole = parts.first, digits(whole, 16) else { return false }
+        return parts.count == 1 || digits(parts[1], 20)
+    }
+
     /// Swift's shortest round-trip text for the time, so the cursor is exact.
     public var text: String { "\(created)~\(id.key)" }
 
     public init?(text: String) {
         let parts = text.split(separator: "~", maxSplits: 1)
-        guard parts.count == 2, parts[0].utf8.count <= 40, let t = Double(parts[0]), t.isFinite, let id = NoteID(key: String(parts[1])) else { return nil }
+        guard parts.count == 2, Self.isDecimal(parts[0]), let t = Double(parts[0]), t.isFinite, let id = NoteID(key: String(parts[1])) else { return nil }
         self.init(created: t, id: id)
     }
 }
