@@ -83,6 +83,12 @@ public enum PulseServer {
             services: extraServices + [upkeep],
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) },
             logger: logger)
-        try await app.runService()
+        // A graceful stop is bounded: a request stuck on a database that went away (a
+        // PostgreSQL restart) or a connection that never closes must not keep the service from
+        // ending on SIGTERM (a hang seen in PulseServicePostgresTests' tear-down).
+        var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        group.maximumGracefulShutdownDuration = .seconds(10)
+        group.maximumCancellationDuration = .seconds(5)
+        try await ServiceGroup(configuration: group).run()
     }
 }

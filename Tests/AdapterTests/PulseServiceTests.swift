@@ -63,9 +63,16 @@ final class PulseServiceProcess {
         errorLog.flatMap { FileManager.default.contents(atPath: $0) }.map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
+    /// SIGTERM, then SIGKILL if it has not ended 20 s later (the service bounds its own
+    /// graceful stop to 15 s; a test must never hang on a service that does not end).
     func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(20)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
         if process.isRunning {
-            process.terminate()
+            print("PulseServiceProcess: the service did not end 20 s after SIGTERM; killed")
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }
