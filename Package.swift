@@ -108,6 +108,8 @@ let package = Package(
         // `send`, the one way reducer tests drive the reducer: it needs only the core, so the
         // core's own tests use it without the UI.
         .target(name: "DocentCoreTestSupport", dependencies: ["DocentCore"], path: "Tests/DocentCoreTestSupport"),
+        // Waiting for a child process's end through waitpid (Foundation can miss it).
+        .target(name: "ChildProcessSupport", path: "Tests/ChildProcessSupport"),
         // Fakes of every protocol the pure targets consume, shared by the unit tests.
         .target(
             name: "DocentTestSupport", dependencies: ["DocentCoreTestSupport", "DocentCore", "DocentUI", "DocentApp"],
@@ -116,7 +118,7 @@ let package = Package(
         // The run loop itself, headless: timers, the mailbox, resizes, quitting.
         .testTarget(name: "DocentAppTests", dependencies: ["DocentApp", "DocentUI", "DocentCore", "DocentTestSupport"]),
         // Drives the real `docent` binary under tmux (it needs `swift build` first).
-        .testTarget(name: "EndToEndTests"),
+        .testTarget(name: "EndToEndTests", dependencies: ["ChildProcessSupport"]),
         .testTarget(
             name: "DocentUITests", dependencies: ["DocentUI", "DocentApp", "DocentCore", "DocentTestSupport"],
             exclude: ["Snapshots", "Fixtures"]),
@@ -124,7 +126,7 @@ let package = Package(
             name: "AdapterTests",
             dependencies: [
                 "NetCurl", "AudioPlayback", "StateStore", "TerminalCurses", "DocentCore", "MapRaster", "Pictures", "DocentUI", "TwoCores",
-                "ScriptConversion", "SnowballStemming", "PulseService", "DocentCoreTestSupport",
+                "ScriptConversion", "SnowballStemming", "PulseService", "DocentCoreTestSupport", "ChildProcessSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Fixtures"]),

@@ -86,9 +86,16 @@ public enum PulseServer {
         // A graceful stop is bounded: a request stuck on a database that went away (a
         // PostgreSQL restart) or a connection that never closes must not keep the service from
         // ending on SIGTERM (a hang seen in PulseServicePostgresTests' tear-down).
-        var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // After 10 s the services are cancelled; 15 s after SIGTERM the process ends anyway
+        // (`StopDeadline`, not ServiceLifecycle's `maximumCancellationDuration`, which crashes).
+        // Last in the list: the group stops its services in reverse order, so its deadline
+        // starts first.
+        let services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: app),
+            .init(service: StopDeadline(seconds: 15, logger: logger), successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore),
+        ]
+        var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         group.maximumGracefulShutdownDuration = .seconds(10)
-        group.maximumCancellationDuration = .seconds(5)
         try await ServiceGroup(configuration: group).run()
     }
 }

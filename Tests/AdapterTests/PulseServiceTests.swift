@@ -1,3 +1,4 @@
+import ChildProcessSupport
 import DocentCore
 import Foundation
 import GRDB
@@ -66,15 +67,7 @@ final class PulseServiceProcess {
     /// SIGTERM, then SIGKILL if it has not ended 20 s later (the service bounds its own
     /// graceful stop to 15 s; a test must never hang on a service that does not end).
     func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        let deadline = Date().addingTimeInterval(20)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
-        if process.isRunning {
-            print("PulseServiceProcess: the service did not end 20 s after SIGTERM; killed")
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        process.stopWithin(20)
     }
 
     deinit { stop() }

@@ -1,3 +1,4 @@
+import ChildProcessSupport
 import DocentCore
 import DocentCoreTestSupport
 import Foundation
@@ -328,8 +329,8 @@ final class PulseStoreTests: XCTestCase {
             processes.append(p)
         }
         for p in processes { try p.run() }
-        for p in processes { p.waitUntilExit() }
-        XCTAssertEqual(processes.map(\.terminationStatus), Array(repeating: 0, count: 8))
+        for p in processes { XCTAssertTrue(p.waitForEnd(within: 300), "a worker did not end") }
+        XCTAssertEqual(processes.map(\.exitCode), Array(repeating: 0, count: 8))
 
         // What each visitor finally chose, as the workers wrote it down.
         var expected: [PulseSubject: PulseCounts] = [:]

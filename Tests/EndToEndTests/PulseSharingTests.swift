@@ -1,3 +1,4 @@
+import ChildProcessSupport
 import Foundation
 import XCTest
 
@@ -206,7 +207,7 @@ final class PulseSharingTests: EndToEndTestCase {
         // The open gives up after its busy timeout and says so.
         try s.waitFor(try UIStrings.prefix("en", "pulse.error.unavailable"), timeout: 40)
         input.fileHandleForWriting.write(Data("COMMIT;\n.quit\n".utf8))
-        lock.waitUntilExit()
+        XCTAssertTrue(lock.waitForEnd(within: 20), "sqlite3 did not end after .quit")
         // Tried again by itself: the store answers (Home's "popular right now" from the seed).
         try s.waitFor(try UIStrings.get("en", "pulse.popular.title"), timeout: 40)
         try openBox(s)
@@ -317,8 +318,6 @@ final class PulseService {
     }
 
     func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
+        process.stopWithin(20)
     }
 }
