@@ -149,7 +149,7 @@ public enum PictureDecoder {
         case .png:
             let iend: [UInt8] = Array("IEND".utf8)
             guard b.count >= 12 else { return "no IEND chunk" }
-            for i in stride(from: b.count - 8, through: 8, by: -1) where Array(b[i..<(i + 4)]) == iend { return nil }
+            for i in stride(from: b.count - 8, through: 8, by: -1) where Array(b[i..<(i + 4)]) == iend { return pngTooShort(b) }
             return "no IEND chunk"
         case .webp:
             guard b.count >= 12 else { return "no RIFF length" }
@@ -158,6 +158,40 @@ public enum PictureDecoder {
         case .gif:
             return b.last == 0x3B ? nil : "no trailer"
         }
+    }
+
+    /// A PNG whose image data cannot hold the rows its header declares, said as a visitor can
+    /// read it; nil when it may. GdkPixbuf shows such a file (7000 × 7000 declared, 3 rows
+    /// sent) as nothing at all, without an error, once it is scaled while decoding. Deflate
+    /// expands at most 1032 times (a 258-byte match in 2 bits), so image data of N bytes holds
+    /// at most 1032·N bytes of rows: fewer than the header needs is certainly too short, and a
+    /// complete file, however plain, never is.
+    static func pngTooShort(_ b: [UInt8]) -> String? {
+        func be32(_ i: Int) -> Int { Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3]) }
+        guard b.count >= 33, Array(b[12..<16]) == Array("IHDR".utf8) else { return nil }
+        let width = be32(16), height = be32(20)
+        let depth = Int(b[24])
+        let channels: Int
+        switch b[25] {
+        case 0, 3: channels = 1
+        case 2: channels = 3
+        case 4: channels = 2
+        case 6: channels = 4
+        default: return nil
+        }
+        // Too large a picture is refused for its size, with that message, before decoding.
+        guard width > 0, height > 0, width <= 1 << 20, height <= 1 << 20, width * height <= maxPixels, depth > 0 else { return nil }
+        var data = 0
+        var i = 8
+        while i + 8 <= b.count {
+            let length = be32(i)
+            if Array(b[(i + 4)..<(i + 8)]) == Array("IDAT".utf8) { data += length }
+            i += 12 + length
+        }
+        let rowBytes = (width * channels * depth + 7) / 8
+        let rowsHeld = (data * 1032 + 1032) / (rowBytes + 1)
+        guard rowsHeld < height else { return nil }
+        return "its header says \(width) × \(height) pixels, but its image data holds at most \(rowsHeld) of the \(height) rows"
     }
 
     /// The number of scans (SOS markers) in a JPEG when it is more than `limit`, else nil.

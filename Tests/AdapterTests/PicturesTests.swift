@@ -144,6 +144,45 @@ final class PicturesTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(start), 2)
     }
 
+    /// A PNG that declares 7000 × 7000 pixels and holds 3 rows (GdkPixbuf, scaling while it
+    /// decodes, showed nothing and said nothing) is a message that says why.
+    func testAPNGHoldingFewerRowsThanItDeclaresIsAMessage() {
+        let message = failure(Self.pngRows(width: 7000, height: 7000, rows: 3))
+        XCTAssertEqual(
+            message, "the PNG picture is incomplete (its header says 7000 × 7000 pixels, but its image data holds at most 3096 of the 7000 rows); it may have been cut off while downloading")
+        // The same file with every row present is not refused by the check (it is a plain
+        // 300 × 200 image, all rows stored, so it decodes).
+        XCTAssertNil(failure(Self.pngRows(width: 300, height: 200, rows: 200)))
+    }
+
+    /// An 8-bit RGB PNG declaring `width × height` whose image data holds `rows` grey rows,
+    /// stored without compression (deflate's stored blocks, at most 65,535 bytes each).
+    static func pngRows(width: Int, height: Int, rows: Int) -> [UInt8] {
+        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return be(UInt32(data.count)) + body + be(crc32(body))
+        }
+        var raw: [UInt8] = []
+        for _ in 0..<rows { raw += [0] + [UInt8](repeating: 128, count: width * 3) }
+        var a: UInt32 = 1, b: UInt32 = 0
+        for x in raw {
+            a = (a + UInt32(x)) % 65521
+            b = (b + a) % 65521
+        }
+        var zlib: [UInt8] = [0x78, 0x01]
+        var offset = 0
+        repeat {
+            let n = min(65535, raw.count - offset)
+            let last: UInt8 = offset + n == raw.count ? 1 : 0
+            zlib += [last, UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8((~n >> 8) & 0xFF)] + raw[offset..<(offset + n)]
+            offset += n
+        } while offset < raw.count
+        zlib += be(b << 16 | a)
+        let ihdr = be(UInt32(width)) + be(UInt32(height)) + [8, 2, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", zlib) + chunk("IEND", [])
+    }
+
     func testTooManyBytesAreRefusedBeforeDecoding() {
         let big = [UInt8]([0xFF, 0xD8, 0xFF]) + [UInt8](repeating: 0, count: PictureDecoder.maxFileBytes)
         XCTAssertEqual(failure(big), "the picture is 20 MB; pictures larger than 20 MB are not shown")

@@ -131,6 +131,26 @@ final class PulseStoreTests: XCTestCase {
         XCTAssertEqual(list.map(\.id), [id])
     }
 
+    /// A NUL written into the shared file by another program (here the sqlite3 shell) no
+    /// longer cuts the rest of the note off: GRDB reads TEXT as a C string, the store reads
+    /// the bytes. Fails before the change with "first half".
+    func testANulInAStoredNoteKeepsTheRestOfIt() async throws {
+        let store = try open()
+        try await registered(store)
+        let id = NoteID(visitor: alice.visitor, sequence: 3)
+        _ = try await store.post(NoteDraft(id: id, subject: .artwork(1101), language: .english, text: "placeholder"), as: alice)
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        // 'first half' NUL ' second half', as TEXT.
+        let hex = Array("first half\u{0} second half".utf8).map { String(format: "%02X", $0) }.joined()
+        sqlite.arguments = [tempDir + "/shared/pulse.sqlite", "UPDATE note SET text = CAST(X'\(hex)' AS TEXT) WHERE id = '\(id.key)'"]
+        try sqlite.run()
+        XCTAssertTrue(sqlite.waitForEnd(within: 60), "sqlite3 did not end")
+        XCTAssertEqual(sqlite.exitCode, 0)
+        let list = try await store.notes(on: .artwork(1101), viewer: nil)
+        XCTAssertEqual(list.map(\.text), ["first half second half"])
+    }
+
     func testThreeReportersHideForAllReporterAtOnceAndUndo() async throws {
         let store = try open()
         try await registered(store)

@@ -24,6 +24,10 @@ public struct PulseRulesSQL: Sendable {
     /// A bound parameter: `?n` in SQLite, `$n` in PostgreSQL (n counted from 1; used twice, bound once).
     func param(_ n: Int) -> String { dialect == .sqlite ? "?\(n)" : "$\(n)" }
 
+    /// A text column read whole: SQLite hands it over as bytes (GRDB reads TEXT as a C string,
+    /// which a NUL in the file cuts short); PostgreSQL's TEXT cannot hold a NUL.
+    func wholeText(_ column: String) -> String { dialect == .sqlite ? "CAST(\(column) AS BLOB)" : column }
+
     /// Text compared as Swift compares it (byte order), whatever the database's locale.
     func bytes(_ column: String) -> String { dialect == .sqlite ? column : "\(column) COLLATE \"C\"" }
 
@@ -37,7 +41,7 @@ public struct PulseRulesSQL: Sendable {
     /// its parameter is number `subjectParam`).
     func base(subjectParam: Int?) -> String {
         """
-        SELECT n.id, n.visitor, n.seq, n.subject, n.language, n.text, n.created, n.author, n.reports, n.decision,
+        SELECT n.id, n.visitor, n.seq, n.subject, n.language, \(wholeText("n.text")) AS text, n.created, n.author, n.reports, n.decision,
                COALESCE(c.up, 0) AS up, COALESCE(c.meh, 0) AS meh, COALESCE(c.down, 0) AS down,
                COALESCE(c.up, 0) - COALESCE(c.down, 0) AS score
         FROM note n LEFT JOIN counts c ON c.subject = 'note:' || n.id

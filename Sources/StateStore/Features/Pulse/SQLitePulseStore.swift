@@ -632,7 +632,7 @@ public final class SQLitePulseStore: PulseStore, Sendable {
     }
 
     private static let noteColumns = """
-        SELECT n.id, n.subject, n.language, n.text, n.created, n.author, n.reports, n.decision,
+        SELECT n.id, n.subject, n.language, CAST(n.text AS BLOB) AS text, n.created, n.author, n.reports, n.decision,
                COALESCE(c.up, 0) AS up, COALESCE(c.meh, 0) AS meh, COALESCE(c.down, 0) AS down
         FROM note n LEFT JOIN counts c ON c.subject = 'note:' || n.id
         """
@@ -653,10 +653,10 @@ public final class SQLitePulseStore: PulseStore, Sendable {
         guard let id = row.decoded("id", as: String.self).flatMap({ NoteID(key: $0) }),
             let subject = row.decoded("subject", as: String.self).flatMap(PulseSubject.init),
             let lang = row.decoded("language", as: String.self).flatMap(Language.fromTag),
-            let text = row.decoded("text", as: String.self), let created = row.decoded("created", as: Double.self)
+            let text = row.wholeText("text"), let created = row.decoded("created", as: Double.self)
         else { return nil }
         return PulseNote(
-            id: id, subject: subject, language: lang, text: text, createdAt: Date(timeIntervalSince1970: created),
+            id: id, subject: subject, language: lang, text: NoteText.normalise(text), createdAt: Date(timeIntervalSince1970: created),
             author: row.decoded("author", as: String.self) == "curator" ? .curator : .visitor,
             counts: PulseCounts(up: row.decoded("up", as: Int.self) ?? 0, meh: row.decoded("meh", as: Int.self) ?? 0, down: row.decoded("down", as: Int.self) ?? 0),
             reports: row.decoded("reports", as: Int.self) ?? 0, decision: row.decoded("decision", as: String.self).flatMap(StaffDecision.init(rawValue:)))
@@ -664,8 +664,8 @@ public final class SQLitePulseStore: PulseStore, Sendable {
 
     private static func featured(_ db: Database) throws -> [PulseFeatured] {
         var taglines: [String: [Language: String]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT subject, language, text FROM featured_tagline") {
-            if let s = row.decoded("subject", as: String.self), let l = row.decoded("language", as: String.self).flatMap(Language.fromTag), let t = row.decoded("text", as: String.self) {
+        for row in try Row.fetchAll(db, sql: "SELECT subject, language, CAST(text AS BLOB) AS text FROM featured_tagline") {
+            if let s = row.decoded("subject", as: String.self), let l = row.decoded("language", as: String.self).flatMap(Language.fromTag), let t = row.wholeText("text") {
                 taglines[s, default: [:]][l] = t
             }
         }
@@ -680,8 +680,8 @@ public final class SQLitePulseStore: PulseStore, Sendable {
     /// Announcements; one whose patterns no longer compile is left out.
     private static func announcements(_ db: Database) throws -> [PulseAnnouncement] {
         var texts: [String: [Language: String]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, language, text FROM announcement_text") {
-            if let s = row.decoded("id", as: String.self), let l = row.decoded("language", as: String.self).flatMap(Language.fromTag), let t = row.decoded("text", as: String.self) {
+        for row in try Row.fetchAll(db, sql: "SELECT id, language, CAST(text AS BLOB) AS text FROM announcement_text") {
+            if let s = row.decoded("id", as: String.self), let l = row.decoded("language", as: String.self).flatMap(Language.fromTag), let t = row.wholeText("text") {
                 texts[s, default: [:]][l] = t
             }
         }
