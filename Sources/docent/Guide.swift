@@ -139,6 +139,9 @@ struct Guide: ParsableCommand {
         if screenReader { cfg.features["screen_reader"] = "true" }
         let screenReaderMode = ScreenReaderFeature.isEnabled(config: cfg.features)
 
+        // Checked before the terminal is taken over: a message written on the alternate screen
+        // is wiped when the guide ends (issue 33 #2).
+        if let pulse, case .failure(let f) = PulseLocation.parse(pulse) { throw failure("--pulse: \(f.message)") }
         let backend: CursesBackend
         let links = Hyperlinks.enabled(mode: linkMode, environment: env)
         switch CursesBackend.open(colors: env["NO_COLOR"].map(\.isEmpty) ?? true, hyperlinks: links, kiosk: kioskMode, screenReader: screenReaderMode) {
@@ -159,10 +162,7 @@ struct Guide: ParsableCommand {
         state.timeZone = .current
         state.museumTimeZone = cfg.timeZone
         state.config = cfg.features
-        if let pulse {
-            if case .failure(let f) = PulseLocation.parse(pulse) { throw failure("--pulse: \(f.message)") }
-            state.config[PulseFeature.configKey] = pulse
-        }
+        if let pulse { state.config[PulseFeature.configKey] = pulse }
         let loop = GuideLoop(
             state: state, backend: backend, effects: effects, audio: audio,
             clock: Date.init, monotonic: { DispatchTime.now().uptimeNanoseconds })

@@ -110,6 +110,18 @@ final class BadInputTests: EndToEndTestCase {
         assertTerminalRestored(exit.after)
     }
 
+    /// Issue 33 #2: a bad `--pulse` ended the guide with its message written on the alternate
+    /// screen, which the exit wiped; now it is checked before the terminal is taken over.
+    func testABadPulseValueIsReadableAfterTheGuideEnds() throws {
+        let s = try start(command: TmuxSession.guideCommand(extra: ["--pulse", "foo:bar"]))
+        let exit = try s.waitForExit()
+        XCTAssertEqual(exit.status, 1, exit.after)
+        let all = try s.history()
+        XCTAssertTrue(all.contains("--pulse: pulse must be sqlite:PATH"), "the message is on the terminal after the exit:\n\(all)")
+        XCTAssertTrue(all.contains("'foo:bar'"), all)
+        assertTerminalRestored(exit.after)
+    }
+
     func testUnsetTermExitsWithMessage() throws {
         let s = try start(command: "env -u TERM " + TmuxSession.guideCommand())
         let exit = try s.waitForExit()
