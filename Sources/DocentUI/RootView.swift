@@ -142,7 +142,7 @@ public enum StatusLine {
         screen.fill(area, style: Style(role: .muted, reverse: true))
         // A feature's own page may say its own (where typed keys are text, say).
         let detail = MapAction.showOnMap(from: state) != nil ? s("hints.detailMap") : s("hints.detail")
-        let hints = Registry.entry(for: state)?.hints(state) ?? (state.depth > 1 ? detail : s("hints.list"))
+        let hints = KioskHints.hints(Registry.entry(for: state)?.hints(state) ?? (state.depth > 1 ? detail : s("hints.list")), state)
         screen.put(" " + TextWidth.fitHints(hints, to: area.width - 2), x: area.x, y: area.y, style: Style(role: .muted, reverse: true), clip: area)
     }
 }

@@ -81,6 +81,35 @@ final class KioskTests: XCTestCase {
         send(&s, .quit)
     }
 
+    /// Issue 33 #3: dead keys are not advertised. In a kiosk the hint line and the key help
+    /// (the welcome too) leave out q and Ctrl-C, in every language; once staff gave the code,
+    /// and outside kiosk mode, they are back.
+    func testAKioskDoesNotAdvertiseTheKeysThatCannotQuit() {
+        for language in ["en", "ko", "zh-Hant", "fr"] {
+            var s = kiosk()
+            s.language = Language.fromTag(language)!
+            let quit = s.strings("hints.list").components(separatedBy: " · ").last!
+            XCTAssertTrue(quit.hasPrefix("q "), language)
+            let line = RootView.render(s, size: big).row(big.height - 1)
+            XCTAssertTrue(line.contains(s.strings("hints.list").components(separatedBy: " · ")[0]), "\(language): \(line)")
+            XCTAssertFalse(line.contains(quit), "\(language): \(line)")
+            // The key help (and the welcome, which shows it): every other general key is there.
+            let general = HelpSection(title: "", table: s.strings("help.keys")).lines.map(\.keys)
+            let shown = HelpSection.current(s).flatMap(\.lines).map(\.keys)
+            XCTAssertEqual(general.filter { !shown.contains($0) }.count, 1, "\(language): \(shown)")
+            XCTAssertFalse(shown.contains { $0.contains("Ctrl-C") }, "\(language): \(shown)")
+            XCTAssertTrue(shown.contains(general[0]), "\(language): \(shown)")
+            // Unlocked by staff: quitting works, and is said again.
+            s.kiosk.unlocked = true
+            XCTAssertTrue(HelpSection.current(s).flatMap(\.lines).contains { $0.keys.contains("Ctrl-C") }, language)
+            XCTAssertTrue(RootView.render(s, size: big).row(big.height - 1).contains(quit), language)
+        }
+        var plain = UIFixtures.loadedState(size: big, config: [:])
+        plain.overlay = nil
+        let quit = plain.strings("hints.list").components(separatedBy: " · ").last!
+        XCTAssertTrue(RootView.render(plain, size: big).row(big.height - 1).contains(quit))
+    }
+
     func testTheSystemCanStillStopTheGuide() {
         var s = kiosk()
         send(&s, .terminate, effects: [.persist(s.settings), .quit]) { $0.quitting = true }
