@@ -98,7 +98,12 @@ public enum KioskFeature: Feature {
             state.overlay = show(.waiting)
             return effects + (state.kiosk.reloadDue ? reload(&state) : [])
         case .wake:
-            if overlay(in: state) == .waiting { state.overlay = nil }
+            // The next visitor is new here: they get the welcome a first start shows (issue 33
+            // #3: after a start over there was no introduction at all).
+            if overlay(in: state) == .waiting {
+                state.overlay = .help(firstRun: true)
+                state.overlayScroll = 0
+            }
             return []
         case .staffKey:
             guard state.kiosk.pin != nil else { return [] }
