@@ -96,6 +96,17 @@ public enum PulseServer {
         ]
         var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         group.maximumGracefulShutdownDuration = .seconds(10)
-        try await ServiceGroup(configuration: group).run()
+        do {
+            try await ServiceGroup(configuration: group).run()
+        } catch let e as IOError where e.errnoCode == EADDRINUSE {
+            // NIO says "bind(descriptor:ptr:bytes:): Address already in use) (errno: 98)".
+            throw ListenFailure(message: "\(host):\(port) is already in use (another docent-pulse, or another program, listens there); choose another with --listen")
+        }
+    }
+
+    /// The address to listen on cannot be had; `message` says why in a sentence.
+    public struct ListenFailure: Error, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
     }
 }

@@ -11,6 +11,7 @@ struct DocentPulse: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "docent-pulse",
         abstract: "The Visitor Pulse service: notes, reactions and reports shared by every Docent guide of a museum.",
+        version: DocentVersion.string,
         subcommands: [Serve.self, Queue.self, Agree.self, Disagree.self, Keep.self, Feature.self, Announce.self, Seed.self, Export.self, Recount.self,
             StaffAccounts.self, Ban.self, Erase.self, Audit.self])
 }
@@ -210,11 +211,17 @@ struct Serve: AsyncParsableCommand {
             case .failure(let f): throw ValidationError(f.message)
             }
         }
-        try await PulseServer.run(
-            store: store, settings: serverSettings, console: console, consoleConfiguration: consoleConfig, host: address.host, port: address.port, logger: logger
-        ) { port in
-            // Written unbuffered: whoever started the service (a test, a script) waits for it.
-            FileHandle.standardOutput.write(Data("docent-pulse listening on \(address.host):\(port)\n".utf8))
+        do {
+            try await PulseServer.run(
+                store: store, settings: serverSettings, console: console, consoleConfiguration: consoleConfig, host: address.host, port: address.port, logger: logger
+            ) { port in
+                // Written unbuffered: whoever started the service (a test, a script) waits for it.
+                FileHandle.standardOutput.write(Data("docent-pulse listening on \(address.host):\(port)\n".utf8))
+            }
+        } catch let e as PulseServer.ListenFailure {
+            // Not bad usage (no usage text, not 64): the service cannot start here.
+            FileHandle.standardError.write(Data("docent-pulse: \(e.message)\n".utf8))
+            throw ExitCode.failure
         }
     }
 

@@ -371,6 +371,22 @@ final class PulseServiceTests: XCTestCase {
         XCTAssertThrowsError(try PulseServiceProcess(["--database", "mysql://nowhere"]))
     }
 
+    /// Issue 33 #15: a busy port printed NIO's "bind(descriptor:ptr:bytes:): Address already in
+    /// use) (errno: 98)" and the usage. Now one sentence naming the address, exit status 1.
+    func testABusyPortIsSaidInASentence() throws {
+        let busy = "127.0.0.1:\(service!.port)"
+        let r = try runDocentPulse(["serve", "--database", "sqlite:" + tempDir + "/other.sqlite", "--listen", busy])
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertTrue(r.err.contains("docent-pulse: \(busy) is already in use"), r.err)
+        XCTAssertFalse(r.err.contains("errno"), r.err)
+        XCTAssertFalse(r.err.contains("Usage:"), r.err)
+        XCTAssertFalse(r.err.contains("not answering"), "a stop is no database outage: \(r.err)")
+        // And it says its version (it had no --version).
+        let version = try runDocentPulse(["--version"])
+        XCTAssertEqual(version.status, 0, version.err)
+        XCTAssertEqual(version.out.trimmingCharacters(in: .whitespacesAndNewlines), DocentVersion.string)
+    }
+
     private func raw(_ method: DocentCore.FetchRequest.Method, _ path: String, body: [UInt8]? = nil, token: String? = nil) throws -> FetchResponse {
         var headers: [String: String] = [:]
         if let token { headers["Authorization"] = "Bearer \(token)" }

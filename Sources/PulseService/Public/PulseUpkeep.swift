@@ -70,7 +70,8 @@ struct PulseUpkeep<Store: PulseServiceStore>: Service {
                             let gone = try await store.purgeExpired(activityRetention: activityRetention)
                             if gone > 0 { logger.notice("purged expired notes", metadata: ["notes": .stringConvertible(gone)]) }
                         } catch {
-                            outage.failed("purge", error)
+                            // A stop cancels the purge under way: that is no outage.
+                            if !Task.isCancelled { outage.failed("purge", error) }
                         }
                         try? await Task.sleep(for: purgeEvery)
                     }
@@ -117,6 +118,7 @@ struct PulseUpkeep<Store: PulseServiceStore>: Service {
             metrics.queueLength.set(to: Double(queued))
             metrics.hiddenNotes.set(to: Double(hidden))
         } catch {
+            if Task.isCancelled { return }
             metrics.storeUp.set(to: 0)
             outage.failed("readiness", error)
         }
