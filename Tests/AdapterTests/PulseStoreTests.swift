@@ -131,6 +131,18 @@ final class PulseStoreTests: XCTestCase {
         XCTAssertEqual(list.map(\.id), [id])
     }
 
+    /// Issue 33 #15: a named file in a directory that does not exist is a sentence, and no
+    /// directory is made up for it; the default place still gets its directories.
+    func testANamedFileInAMissingDirectoryIsRefusedWithoutMakingIt() throws {
+        let missing = tempDir + "/no/such/dir"
+        guard case .failure(let f) = SQLitePulseStore.open(path: missing + "/p.sqlite", createDirectory: false, clock: { Date() }) else {
+            return XCTFail("opened")
+        }
+        XCTAssertEqual(f.message, "the directory \(missing) does not exist: create it, or name another file")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tempDir + "/no"))
+        XCTAssertNoThrow(try SQLitePulseStore.open(path: missing + "/p.sqlite", clock: { Date() }).get())
+    }
+
     /// A NUL written into the shared file by another program (here the sqlite3 shell) no
     /// longer cuts the rest of the note off: GRDB reads TEXT as a C string, the store reads
     /// the bytes. Fails before the change with "first half".

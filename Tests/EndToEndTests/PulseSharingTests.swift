@@ -9,6 +9,16 @@ final class PulseSharingTests: EndToEndTestCase {
     /// Longer than the change check's 5 s, with room for a busy machine.
     let crossGuide: TimeInterval = 20
 
+    /// Issue 33 #15: `--pulse sqlite:` naming a file in a directory that does not exist is said
+    /// on screen, and the guide makes no directory for it.
+    func testANamedPulseFileInAMissingDirectoryIsSaidAndNothingIsMade() throws {
+        let dir = try makeTemporaryDirectory()
+        let s = try start(command: TmuxSession.guideCommand(extra: ["--pulse", "sqlite:" + dir.path + "/no/such/p.sqlite"]), home: try makeTemporaryDirectory())
+        try dismissFirstRun(s)
+        try s.waitFor(try UIStrings.prefix("en", "pulse.error.unavailable"), timeout: 40)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path + "/no"), "a directory was made for a typo")
+    }
+
     func startVisitor(_ pulseFile: String) throws -> TmuxSession {
         try startVisitor(pulse: "sqlite:" + pulseFile)
     }

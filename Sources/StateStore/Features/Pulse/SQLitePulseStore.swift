@@ -34,10 +34,19 @@ public final class SQLitePulseStore: PulseStore, Sendable {
         Support.xdgPath("XDG_DATA_HOME", fallback: ".local/share", file: "pulse" + ".sqlite", environment: environment)
     }
 
-    /// Opens (creating it and its directory if needed) and migrates the file.
-    public static func open(path: String, rules: PulseRules = .standard, clock: @escaping @Sendable () -> Date) -> Result<SQLitePulseStore, LoadFailure> {
+    /// Opens (creating it, and its directory if `createDirectory`) and migrates the file. A
+    /// path someone typed (`--pulse sqlite:PATH`) gets no directories made up for it: a typo
+    /// would otherwise leave a tree of them and a Pulse nobody else shares (issue 33 #15).
+    public static func open(
+        path: String, rules: PulseRules = .standard, createDirectory: Bool = true, clock: @escaping @Sendable () -> Date
+    ) -> Result<SQLitePulseStore, LoadFailure> {
         let dir = Support.directory(of: path)
-        if !dir.isEmpty {
+        if !createDirectory, !dir.isEmpty {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
+                return .failure(LoadFailure("the directory \(dir) does not exist: create it, or name another file"))
+            }
+        } else if !dir.isEmpty {
             do {
                 try Support.makeDirectory(dir)
             } catch {

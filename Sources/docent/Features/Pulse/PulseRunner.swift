@@ -50,9 +50,12 @@ struct PulseRunner: FeatureRunner {
         _ location: PulseLocation, identity: VisitorCredentials?, seed: String?, environment: [String: String], statePath: String?, holder: StoreHolder
     ) -> Result<VisitorCredentials, PulseStoreError> {
         let path: String
+        var named = false
         switch location {
         case .defaultFile: path = SQLitePulseStore.defaultPath(environment: environment)
-        case .sqlite(let p): path = p
+        case .sqlite(let p):
+            path = p
+            named = true
         case .service(let url):
             // The service keeps its own upkeep and seed; the guide only registers its identity.
             let store = OutboxPulseStore(store: HTTPPulseStore(baseURL: url), outbox: outbox(statePath: statePath, environment: environment), clock: { Date() })
@@ -60,7 +63,7 @@ struct PulseRunner: FeatureRunner {
             return wait { await register(identity, in: store) }
         }
         let store: SQLitePulseStore
-        switch SQLitePulseStore.open(path: path, clock: { Date() }) {
+        switch SQLitePulseStore.open(path: path, createDirectory: !named, clock: { Date() }) {
         case .success(let s): store = s
         case .failure(let f): return .failure(.unavailable(f.message))
         }
