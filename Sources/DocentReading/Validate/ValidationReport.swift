@@ -157,7 +157,7 @@ public struct ValidationReport: Sendable {
         }
         if checkedURLs > 0 {
             out.append("")
-            out.append(unreachable.isEmpty ? "All \(checkedURLs) files reachable." : "Unreachable files (\(unreachable.count) of \(checkedURLs)):")
+            out.append(unreachable.isEmpty ? (checkedURLs == 1 ? "The 1 file is reachable." : "All \(checkedURLs) files reachable.") : "Unreachable files (\(unreachable.count) of \(checkedURLs)):")
             for u in unreachable { out.append("  \(u.url): \(u.reason)") }
         }
         if verbose {
