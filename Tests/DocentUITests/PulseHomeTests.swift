@@ -74,6 +74,16 @@ final class PulseHomeTests: XCTestCase {
         }
     }
 
+    /// Issue 33 #2: `pulse = "foo:bar"` in config.toml gave a banner cut before the value.
+    /// At 80 columns the banner now shows the value and what is accepted.
+    func testABadPulseValueInTheConfigurationIsABannerThatKeepsTheUsefulPart() {
+        var s = UIFixtures.loadedState(size: big, config: [PulseFeature.configKey: "foo:bar"])
+        s.banner = nil
+        prepare(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
+        let line = RootView.render(s, size: big).row(big.height - 1)
+        XCTAssertTrue(line.contains("'foo:bar' is not sqlite:PATH or http://HOST:PORT"), line)
+    }
+
     func rows(_ s: AppState) -> [Row] {
         guard case .list(_, let rows) = PageBuilder.content(s.page.route, s) else { return [] }
         return rows
