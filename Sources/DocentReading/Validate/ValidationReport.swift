@@ -94,7 +94,9 @@ public struct ValidationReport: Sendable {
         }
     }
 
-    /// Every URL the guide would fetch: audio in all languages and floor plans.
+    /// Every URL the guide would fetch: audio in all languages, floor plans, and pictures
+    /// (artworks', tours', map items' and the exhibitions' curated ones; issue 33 #16: the
+    /// pictures were not checked, so a missing one still read "All … files reachable").
     public static func urls(in app: AppData) -> [String] {
         var set: Set<String> = []
         for a in app.audioFiles.values {
@@ -102,6 +104,8 @@ public struct ValidationReport: Sendable {
             for v in a.translations.values { set.insert(v.url) }
         }
         for f in app.mapFloors { set.insert(f.planURL) }
+        let pictures = app.artworks.values.map(\.imageURL) + app.tours.map(\.imageURL) + app.annotations.map(\.imageURL) + app.exhibitionOrder.map(\.imageURL)
+        for case let url? in pictures where !url.isEmpty { set.insert(url) }
         return set.sorted()
     }
 
