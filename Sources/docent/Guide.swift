@@ -44,10 +44,13 @@ struct Guide: ParsableCommand {
         let env = ProcessInfo.processInfo.environment
         // Configuration: file, then flags.
         var cfg = DocentConfig()
+        var configWarnings: [String] = []
         let configPath = config ?? ConfigLoader.defaultPath(environment: env)
         if config != nil || FileManager.default.fileExists(atPath: configPath) {
             switch ConfigLoader.load(path: configPath, featureKeys: Registry.features.configKeys) {
-            case .success(let (c, _)): cfg = c
+            case .success(let (c, w)):
+                cfg = c
+                configWarnings = w
             case .failure(let f): throw failure("configuration \(configPath): \(f.message)")
             }
         }
@@ -77,6 +80,7 @@ struct Guide: ParsableCommand {
         let prepared = FilePreparedCopies(
             directory: FilePreparedCopies.defaultDirectory(environment: env), localPath: CurlFetcher.localPath(of:), both: TwoCores.both)
         let log = GuideLog(path: GuideLog.defaultPath(environment: env))
+        for w in configWarnings { log.write("configuration \(configPath): \(w)") }
         let early = EarlyLoad(source: source, fetcher: fetcher, cache: documentCache, prepared: prepared, options: options, log: log)
 
         // State: a damaged or locked database costs a banner, never the guide.
@@ -163,6 +167,12 @@ struct Guide: ParsableCommand {
         state.museumTimeZone = cfg.timeZone
         state.config = cfg.features
         if let pulse { state.config[PulseFeature.configKey] = pulse }
+        // A typo in the configuration is said on screen (issue 33 #14: it passed silently);
+        // every warning is in the log.
+        if let w = configWarnings.first {
+            let more = configWarnings.count > 1 ? " (+\(configWarnings.count - 1))" : ""
+            state.banner = Banner(.key("configuration.warning", ["warning": .verbatim(w + more)]), level: .warning)
+        }
         let loop = GuideLoop(
             state: state, backend: backend, effects: effects, audio: audio,
             clock: Date.init, monotonic: { DispatchTime.now().uptimeNanoseconds })
