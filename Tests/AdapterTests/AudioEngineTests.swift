@@ -732,7 +732,12 @@ final class AudioEngineTests: XCTestCase {
         self.engine = engine
         engine.play(AudioRequest(token: 42, url: "/nonexistent/z.mp3", title: "Tab\there"))
         wait(engine, 2, "failed") { $0.status == .failed }
-        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+        // The log line may follow the status by a moment (seen under load): wait for it.
+        func read() -> [[Substring]] {
+            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+        }
+        AudioTestSupport.waitUntil(5) { read().count >= 2 }
+        let lines = read()
         XCTAssertEqual(lines.count, 2)
         XCTAssertEqual(lines.first.map { Array($0.dropFirst().map(String.init)) }, ["start", "42", "Tab here", "/nonexistent/z.mp3"])
         XCTAssertEqual(lines.last?[1], "failed")
