@@ -142,11 +142,12 @@ public enum StatusLine {
         screen.fill(area, style: Style(role: .muted, reverse: true))
         // A feature's own page may say its own (where typed keys are text, say).
         let detail = MapAction.showOnMap(from: state) != nil ? s("hints.detailMap") : s("hints.detail")
-        var hints = Registry.entry(for: state)?.hints(state) ?? (state.depth > 1 ? detail : s("hints.list"))
+        let own = Registry.entry(for: state)?.hints(state)
+        var hints = own ?? (state.depth > 1 ? detail : s("hints.list"))
         // The usual hints also name the features' keys that work here (Pulse's `f`).
         // (When they fit: at a narrow width the page's own keys and "? help" come first, and the
         // key help lists them.)
-        if Registry.entry(for: state)?.hints(state) == nil {
+        if own == nil {
             let more = inserting(Registry.entries.compactMap { $0.anywhereHint(state) }, into: hints)
             if TextWidth.width(more) <= area.width - 2 { hints = more }
         }
