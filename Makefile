@@ -60,7 +60,7 @@ test-e2e: deps-test
 
 # Every figure is a ratio against an anchor measured in the same run (see README).
 bench: deps-bench build-release
-	@st=0; scripts/bench.sh || st=1; scripts/bench-search.sh || st=1; scripts/bench-audio.py || st=1; scripts/bench-pictures.py || st=1; scripts/bench-pulse.py || st=1; exit $$st
+	@st=0; scripts/bench.sh || st=1; scripts/bench-search.sh || st=1; scripts/bench-audio.py || st=1; scripts/bench-pictures.py || st=1; scripts/bench-pulse.py || st=1; scripts/bench-console.py || st=1; exit $$st
 
 # Regenerates the character-width tables from the Unicode Character Database (pinned version).
 textwidth:

@@ -17,6 +17,12 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        // Pulse in public (issue 32): structured logs and a Prometheus /metrics.
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
+        // The staff console (issue 29): Bcrypt for staff passwords, Mustache for its pages.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", exact: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
     ],
     targets: [
         // Pure targets: Foundation only. `scripts/check-boundaries.sh` enforces it.
@@ -42,6 +48,8 @@ let package = Package(
         // Pictures: chafa draws pixels as symbols; GdkPixbuf decodes JPEG, PNG and WebP.
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
         .systemLibrary(name: "CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
+        // Snowball's stemmers (libstemmer.h): search's plurals and other endings, per language.
+        .systemLibrary(name: "CStemmer", providers: [.apt(["libstemmer-dev"])]),
         // What Swift cannot call: variadics, macros, C globals, signal handlers.
         .target(name: "CShims", dependencies: ["CNcursesw", "CCurl"]),
 
@@ -57,6 +65,8 @@ let package = Package(
         .target(name: "MapRaster", dependencies: ["DocentCore", "CPoppler"]),
         // ICU's Traditional → Simplified Chinese transform (through Foundation), as a table.
         .target(name: "ScriptConversion", dependencies: ["DocentCore"]),
+        // Snowball's stemmers behind search's `WordStemming`.
+        .target(name: "SnowballStemming", dependencies: ["DocentCore", "CStemmer"]),
         .target(name: "Pictures", dependencies: ["DocentCore", "CChafa", "CGdkPixbuf"]),
 
         // Composition root: the guide's shell (the `guide` command, the effects, the feature
@@ -66,7 +76,7 @@ let package = Package(
             name: "GuideShell",
             dependencies: [
                 "DocentCore", "DocentUI", "DocentApp", "TerminalCurses", "NetCurl", "AudioPlayback", "CShims",
-                "StateStore", "MapRaster", "ScriptConversion", "Pictures", "TwoCores", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "StateStore", "MapRaster", "ScriptConversion", "SnowballStemming", "Pictures", "TwoCores", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/docent", exclude: ["Docent.swift", "Validate.swift"]),
         .executableTarget(
@@ -80,6 +90,10 @@ let package = Package(
             dependencies: [
                 "DocentCore", "StateStore", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"), .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .executableTarget(
             name: "docent-pulse",
@@ -99,13 +113,15 @@ let package = Package(
         // `scripts/bench.sh` map section: first map frame and pan steps against pdftoppm.
         .executableTarget(name: "docent-map-bench", dependencies: ["DocentCore", "DocentUI", "MapRaster"]),
         // `scripts/bench-search.sh`: per-keystroke search latency against SQLite FTS5.
-        .executableTarget(name: "docent-search-bench", dependencies: ["DocentCore", "ScriptConversion"]),
+        .executableTarget(name: "docent-search-bench", dependencies: ["DocentCore", "ScriptConversion", "SnowballStemming"]),
         // `scripts/bench.sh` Pulse section: a reaction stored and on screen, against sqlite3's upsert.
         .executableTarget(name: "docent-pulse-bench", dependencies: ["DocentCore", "DocentUI", "StateStore"]),
 
         // `send`, the one way reducer tests drive the reducer: it needs only the core, so the
         // core's own tests use it without the UI.
         .target(name: "DocentCoreTestSupport", dependencies: ["DocentCore"], path: "Tests/DocentCoreTestSupport"),
+        // Waiting for a child process's end through waitpid (Foundation can miss it).
+        .target(name: "ChildProcessSupport", path: "Tests/ChildProcessSupport"),
         // Fakes of every protocol the pure targets consume, shared by the unit tests.
         .target(
             name: "DocentTestSupport", dependencies: ["DocentCoreTestSupport", "DocentCore", "DocentUI", "DocentApp"],
@@ -114,7 +130,7 @@ let package = Package(
         // The run loop itself, headless: timers, the mailbox, resizes, quitting.
         .testTarget(name: "DocentAppTests", dependencies: ["DocentApp", "DocentUI", "DocentCore", "DocentTestSupport"]),
         // Drives the real `docent` binary under tmux (it needs `swift build` first).
-        .testTarget(name: "EndToEndTests"),
+        .testTarget(name: "EndToEndTests", dependencies: ["ChildProcessSupport"]),
         .testTarget(
             name: "DocentUITests", dependencies: ["DocentUI", "DocentApp", "DocentCore", "DocentTestSupport"],
             exclude: ["Snapshots", "Fixtures"]),
@@ -122,7 +138,7 @@ let package = Package(
             name: "AdapterTests",
             dependencies: [
                 "NetCurl", "AudioPlayback", "StateStore", "TerminalCurses", "DocentCore", "MapRaster", "Pictures", "DocentUI", "TwoCores",
-                "ScriptConversion", "PulseService", "DocentCoreTestSupport",
+                "ScriptConversion", "SnowballStemming", "PulseService", "DocentCoreTestSupport", "ChildProcessSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Fixtures"]),

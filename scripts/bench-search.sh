@@ -100,7 +100,14 @@ R99=$(python3 -c "print(format($P99 / $F99, '.4f'))")
 PASS=$(python3 -c "print('PASS' if $P99 / $F99 <= $RATIO_MAX else 'FAIL')")
 
 echo "search: index of $(get search_docs) documents built in $(get documents_ms) + $(get indexing_ms) ms (collect + index; the whole .documentLoaded $(get search_index_build_ms) ms)"
+# Issue 31: words (stems, typos, spelling variants, every transcript) against the index without
+# them, built in the same run: build <= 1.5x, memory <= 1.3x.
+BUILD_RATIO=$(python3 -c "print(format($(get indexing_ms) / $(get plain_indexing_ms), '.2f'))")
+MEM_RATIO=$(python3 -c "print(format($(get index_bytes) / $(get plain_index_bytes), '.2f'))")
+MB() { python3 -c "print(format($1 / 1048576, '.1f'))"; }
+INDEX_PASS=$(python3 -c "print('PASS' if $BUILD_RATIO <= 1.5 and $MEM_RATIO <= 1.3 else 'FAIL')")
+echo "search: with words $(get indexing_ms) ms, $(MB "$(get index_bytes)") MB (words $(MB "$(get words_bytes)") MB); without $(get plain_indexing_ms) ms, $(MB "$(get plain_index_bytes)") MB: build ${BUILD_RATIO}x (target <= 1.5)  memory ${MEM_RATIO}x (target <= 1.3)  ${INDEX_PASS}"
 echo "search: docent $(get search_keystrokes) keystrokes  p50 ${P50} ms  p99 ${P99} ms  (first letters p99 $(get search_first_letter_p99_ms) ms)"
 echo "search: fts5   $(aget fts5_keystrokes) keystrokes  p50 ${F50} ms  p99 ${F99} ms  (first letters p99 $(aget fts5_first_letter_p99_ms) ms)"
 echo "search: p50 ratio ${R50}  p99 ratio ${R99}  (target p99 <= ${RATIO_MAX})  ${PASS}"
-[ "$PASS" = PASS ]
+[ "$PASS" = PASS ] && [ "$INDEX_PASS" = PASS ]

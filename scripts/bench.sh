@@ -17,7 +17,7 @@
 #   6. home      exec → first frame with the large appData loaded (a museum's whole
 #                collection) vs `python3 json.load` of the same file, both in the tmux pane:
 #                a first start (goal ≤ 0.7) and a second start that opens the prepared copy
-#                the first wrote (goal ≤ 0.2), on both generated shapes; each start's peak
+#                the first wrote (goal ≤ 0.2), on the three generated shapes; each start's peak
 #                RSS against the file (goal ≤ 2×), and the first shape's over HTTP from a
 #                private nginx (peak RSS, goal ≤ 2×)
 #
@@ -49,6 +49,9 @@ LARGE=$LARGE_DIR/large.json
 # The second shape (issue 14): five languages, Simplified Chinese and Korean, every id a
 # string, non-ASCII escaped, spaces after separators.
 LARGE_CJK=$LARGE_DIR/large-cjk.json
+# The third shape (issue 30), from a generator written apart from the other two: mixed id types,
+# Korean translations with empty fields, 150-word transcripts, 200 galleries, UTF-8 unescaped.
+LARGE_MIXED=$LARGE_DIR/large-mixed.json
 RESULTS=$ROOT/.build/bench-results.txt
 
 # Targets.
@@ -120,9 +123,11 @@ make_large() {  # file generator
 bench_load() {
   make_large "$LARGE" "$ROOT/scripts/gen_large_appdata.py"
   make_large "$LARGE_CJK" "$ROOT/scripts/gen_large_appdata_cjk.py"
+  make_large "$LARGE_MIXED" "$ROOT/scripts/gen_large_appdata_mixed.py"
   local ok=0
   load_one "$LARGE" "" || ok=1
   load_one "$LARGE_CJK" " (second shape: CJK, escaped, string ids)" || ok=1
+  load_one "$LARGE_MIXED" " (third shape: held-out, mixed ids, empty Korean)" || ok=1
   return $ok
 }
 
@@ -469,9 +474,11 @@ print('%.1f %.1f' % (t[len(t) // 2], t[min(len(t) - 1, int(len(t) * 0.99))]))
 bench_home() {
   make_large "$LARGE" "$ROOT/scripts/gen_large_appdata.py"
   make_large "$LARGE_CJK" "$ROOT/scripts/gen_large_appdata_cjk.py"
+  make_large "$LARGE_MIXED" "$ROOT/scripts/gen_large_appdata_mixed.py"
   local ok=0
   home_one "$LARGE" "large appData" || ok=$?
   home_one "$LARGE_CJK" "second shape: CJK, escaped, string ids" || ok=$?
+  home_one "$LARGE_MIXED" "third shape: held-out, mixed ids, empty Korean" || ok=$?
   home_http "$LARGE" || ok=$?
   return $ok
 }

@@ -12,6 +12,8 @@
 #   /slow/       the same files at 2 KiB/s (limit_rate), for timeout tests.
 #   /norange/    the same files with Range disabled (max_ranges 0: always 200 and the full body).
 #   /status500/  POST to a static file answers 500 with the file (a SOAP fault's way).
+#   /status429/  POST to a static file answers 429 with the file (a Pulse service's rate limit,
+#                with whatever wait the file says).
 # Besides access.log, requests.log has one line a request: the request line, status, the SOAPAction
 # and Content-Type headers and the request length (what a SOAP client sent).
 #
@@ -89,6 +91,10 @@ http {
         location /status500/ {
             alias $root/;
             error_page 405 =500 \$uri;
+        }
+        location /status429/ {
+            alias $root/;
+            error_page 405 =429 \$uri;
         }
     }
 }

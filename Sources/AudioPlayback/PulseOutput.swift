@@ -143,8 +143,8 @@ final class PulseOutput: @unchecked Sendable {
             // minreq is the server's (a quarter of tlength): asking for half at a time saved a
             // little CPU but made the position at 1.5× move in fits for the first seconds.
             var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: tlength, prebuf: prebuf, minreq: UInt32.max, fragsize: UInt32.max)
+            // No INTERPOLATE_TIMING: `latency()` moves the last report on by the clock itself.
             var flags = PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
-                | PA_STREAM_INTERPOLATE_TIMING.rawValue
             if corked { flags |= PA_STREAM_START_CORKED.rawValue }
             var cv = pa_cvolume()
             pa_cvolume_set(&cv, UInt32(format.channels), Self.paVolume(volume))
@@ -230,15 +230,47 @@ final class PulseOutput: @unchecked Sendable {
 
     /// Seconds between a byte written now and the moment it is heard; nil while unknown (no
     /// timing update yet, or just after a flush).
-    func latency() -> Double? {
+    ///
+    /// Worked out from the server's last timing report, moved on by the clock since while the
+    /// server said it was playing: what it held then (written minus read, plus the device's
+    /// own buffer), less the time that has passed. Not libpulse's interpolation
+    /// (`PA_STREAM_INTERPOLATE_TIMING`): its smoother estimates the clock's rate from the
+    /// reports, and at a stream's start it has few of them, the first taken before the
+    /// prebuffer filled; a position moving at that estimate rather than at the sink's pace is
+    /// what the two intermittent speed tests saw (issue 30: the first seconds at 1×, then
+    /// 1.5×; once the position 0.7 s off the sink). Here the rate is the clock's own, exactly.
+    /// A report older than `refresh`, or one that says the stream is not playing, asks for the
+    /// next, so a start or an underrun the last report did not know of is seen within it.
+    func latency(refresh: Double = 0.2) -> Double? {
         locked {
-            guard let stream, pa_stream_get_state(stream) == PA_STREAM_READY else { return nil }
-            var usec: pa_usec_t = 0
-            var negative: Int32 = 0
-            guard pa_stream_get_latency(stream, &usec, &negative) == 0 else { return nil }
-            return negative != 0 ? 0 : Double(usec) / 1_000_000
+            guard let stream, let format, pa_stream_get_state(stream) == PA_STREAM_READY,
+                let info = pa_stream_get_timing_info(stream)?.pointee,
+                info.write_index_corrupt == 0, info.read_index_corrupt == 0
+            else { return nil }
+            let bytesPerSecond = Double(format.rate * format.bytesPerFrame)
+            var held = Double(info.write_index - info.read_index) / bytesPerSecond + Double(info.sink_usec) / 1_000_000
+            var now = timeval()
+            gettimeofday(&now, nil)
+            let age = Double(now.tv_sec - info.timestamp.tv_sec) + Double(now.tv_usec - info.timestamp.tv_usec) / 1_000_000
+            if info.playing != 0 { held -= max(0, age) }
+            if age > refresh || info.playing == 0, !timingRequested {
+                timingRequested = true
+                let me = Unmanaged.passUnretained(self).toOpaque()
+                if let op = pa_stream_update_timing_info(stream, { _, _, userdata in
+                    guard let userdata else { return }
+                    Unmanaged<PulseOutput>.fromOpaque(userdata).takeUnretainedValue().timingRequested = false
+                }, me) {
+                    pa_operation_unref(op)
+                } else {
+                    timingRequested = false
+                }
+            }
+            return max(0, held)
         }
     }
+
+    /// A timing report was asked for and has not arrived (one at a time). Under the mainloop lock.
+    private var timingRequested = false
 
     // MARK: - Drain
 

@@ -51,6 +51,9 @@ final class TrackProducer {
     private var formatKnown = false
     private var bytesThisTransfer = 0
     private var pausedDuringTransfer = false
+    /// mpg123 gave up after frames had decoded (garbage after a valid part): what decoded
+    /// plays before the failure shows.
+    private var damagedAfterFrames = false
 
     init(track: Track) {
         self.track = track
@@ -105,12 +108,12 @@ final class TrackProducer {
                     decoder?.setInputSize(size)
                     continue
                 }
-                guard let decoder, decoder.framesDecoded > 0, Self.playsWhatArrived(failure) else {
+                guard let decoder, decoder.framesDecoded > 0, Self.playsWhatArrived(failure) || damagedAfterFrames else {
                     return track.fail(failure)
                 }
                 // Mid-track. After a long pause the server may have closed an idle connection:
                 // continue where mpg123 left off, once, if ranges work.
-                if !retried, pausedDuringTransfer, rangeSupported == true, bytesThisTransfer > 0 {
+                if !retried, !damagedAfterFrames, pausedDuringTransfer, rangeSupported == true, bytesThisTransfer > 0 {
                     retried = true
                     start = fedOffset
                     continue
@@ -451,6 +454,7 @@ final class TrackProducer {
                 return .needMore
             case .failed(let why):
                 if decoder.framesDecoded == 0, decoder.format == nil { return .failed(.notAudio) }
+                damagedAfterFrames = decoder.framesDecoded > 0
                 return .failed(.other("MP3 decoding failed: \(why)"))
             }
         }

@@ -145,9 +145,27 @@ public enum StatusLine {
         screen.fill(area, style: Style(role: .muted, reverse: true))
         // A feature's own page may say its own (where typed keys are text, say).
         let detail = MapAction.showOnMap(from: state) != nil ? s("hints.detailMap") : s("hints.detail")
-        let hints = state.features.view(for: state)?.hints(state) ?? (state.depth > 1 ? detail : s("hints.list"))
+        let own = state.features.view(for: state)?.hints(state)
+        var hints = own ?? (state.depth > 1 ? detail : s("hints.list"))
+        // The usual hints also name the features' keys that work here (Pulse's `f`).
+        // (When they fit: at a narrow width the page's own keys and "? help" come first, and the
+        // key help lists them.)
+        if own == nil {
+            let more = inserting(state.features.views(.keysAnywhere).compactMap { $0.anywhereHint(state) }, into: hints)
+            if TextWidth.width(more) <= area.width - 2 { hints = more }
+        }
+        hints = KioskHints.hints(hints, state)
         screen.put(" " + TextWidth.fitHints(hints, to: area.width - 2), x: area.x, y: area.y, style: Style(role: .muted, reverse: true), clip: area)
     }
+}
+
+/// `segments` put before the "? help" segment of `hints` (at the end if it has none).
+func inserting(_ segments: [String], into hints: String) -> String {
+    guard !segments.isEmpty else { return hints }
+    var parts = hints.components(separatedBy: " · ")
+    let at = parts.firstIndex { $0.hasPrefix("? ") } ?? parts.count
+    parts.insert(contentsOf: segments, at: at)
+    return parts.joined(separator: " · ")
 }
 
 /// The line above the status line: a feature's row (its mark in its colour, then its text).

@@ -23,8 +23,13 @@ public enum PictureDecoder {
     /// (more than a terminal can show).
     public static let maxSide = 1024
 
-    /// GdkPixbuf's loaders are not used from several threads at once.
-    private static let lock = NSLock()
+    /// The most scans a JPEG may have. A progressive JPEG from any encoder has about ten; each
+    /// scan makes GdkPixbuf decode the whole image again, so a file of 20,000 tiny scans kept a
+    /// core busy for over ten minutes (libjpeg-turbo's own tools have `-maxscans` for this).
+    public static let maxScans = 100
+
+    /// How long one decode may take before it is given up.
+    public static let maxSeconds = 10.0
 
     /// What the first bytes say the file is.
     public enum Kind: String, Sendable { case jpeg = "JPEG", png = "PNG", webp = "WebP", gif = "GIF" }
@@ -46,7 +51,11 @@ public enum PictureDecoder {
     }
 
     /// Pixels of `bytes`, scaled down to `maxSide` if larger; or a message a visitor can read.
-    public static func decode(_ bytes: [UInt8]) -> Result<PixelRaster, LoadFailure> {
+    /// `keepGoing` is asked between pieces of the file (about every 16 KiB): false stops the
+    /// decode (the page changed, or its time is up). Decodes on several threads run at once
+    /// (each has a loader of its own; GdkPixbuf locks the loaders that are not thread-safe
+    /// itself), so one slow picture never holds the others.
+    public static func decode(_ bytes: [UInt8], keepGoing: () -> Bool = { true }) -> Result<PixelRaster, LoadFailure> {
         guard bytes.count <= maxFileBytes else {
             return .failure(LoadFailure("the picture is \(bytes.count / (1024 * 1024)) MB; pictures larger than \(maxFileBytes / (1024 * 1024)) MB are not shown"))
         }
@@ -58,8 +67,9 @@ public enum PictureDecoder {
         if let missing = incomplete(bytes, kind) {
             return .failure(LoadFailure("the \(kind.rawValue) picture is incomplete (\(missing)); it may have been cut off while downloading"))
         }
-        lock.lock()
-        defer { lock.unlock() }
+        if kind == .jpeg, let n = scans(bytes, over: maxScans) {
+            return .failure(LoadFailure("the JPEG picture is made of \(n) scans; pictures of more than \(maxScans) are not shown (they take minutes to decode)"))
+        }
         guard let loader = gdk_pixbuf_loader_new() else { return .failure(LoadFailure("GdkPixbuf could not start")) }
         defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
         let gate = SizeGate()
@@ -87,8 +97,13 @@ public enum PictureDecoder {
         // Fed in pieces, so a refused size stops the work at once.
         var offset = 0
         var failed: String?
-        let chunk = 64 * 1024
+        var stopped = false
+        let chunk = 16 * 1024
         while offset < bytes.count, failed == nil, !gate.refused {
+            guard keepGoing() else {
+                stopped = true
+                break
+            }
             let n = min(chunk, bytes.count - offset)
             let ok = bytes.withUnsafeBufferPointer { gdk_pixbuf_loader_write(loader, $0.baseAddress! + offset, gsize(n), &error) }
             if ok == 0 { failed = take(&error) ?? "the \(kind.rawValue) picture is damaged" }
@@ -97,6 +112,7 @@ public enum PictureDecoder {
         let closed = gdk_pixbuf_loader_close(loader, &error)
         let closeError = take(&error)
         withExtendedLifetime(gate) {}
+        if stopped { return .failure(LoadFailure("the \(kind.rawValue) picture was not finished: it took too long or is no longer wanted")) }
         if gate.refused {
             return .failure(LoadFailure("the picture is \(gate.width) × \(gate.height) pixels; pictures over \(maxPixels / 1_000_000) million pixels are not shown"))
         }
@@ -133,7 +149,7 @@ public enum PictureDecoder {
         case .png:
             let iend: [UInt8] = Array("IEND".utf8)
             guard b.count >= 12 else { return "no IEND chunk" }
-            for i in stride(from: b.count - 8, through: 8, by: -1) where Array(b[i..<(i + 4)]) == iend { return nil }
+            for i in stride(from: b.count - 8, through: 8, by: -1) where Array(b[i..<(i + 4)]) == iend { return pngTooShort(b) }
             return "no IEND chunk"
         case .webp:
             guard b.count >= 12 else { return "no RIFF length" }
@@ -142,6 +158,53 @@ public enum PictureDecoder {
         case .gif:
             return b.last == 0x3B ? nil : "no trailer"
         }
+    }
+
+    /// A PNG whose image data cannot hold the rows its header declares, said as a visitor can
+    /// read it; nil when it may. GdkPixbuf shows such a file (7000 × 7000 declared, 3 rows
+    /// sent) as nothing at all, without an error, once it is scaled while decoding. Deflate
+    /// expands at most 1032 times (a 258-byte match in 2 bits), so image data of N bytes holds
+    /// at most 1032·N bytes of rows: fewer than the header needs is certainly too short, and a
+    /// complete file, however plain, never is.
+    static func pngTooShort(_ b: [UInt8]) -> String? {
+        func be32(_ i: Int) -> Int { Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3]) }
+        guard b.count >= 33, Array(b[12..<16]) == Array("IHDR".utf8) else { return nil }
+        let width = be32(16), height = be32(20)
+        let depth = Int(b[24])
+        let channels: Int
+        switch b[25] {
+        case 0, 3: channels = 1
+        case 2: channels = 3
+        case 4: channels = 2
+        case 6: channels = 4
+        default: return nil
+        }
+        // Too large a picture is refused for its size, with that message, before decoding.
+        guard width > 0, height > 0, width <= 1 << 20, height <= 1 << 20, width * height <= maxPixels, depth > 0 else { return nil }
+        var data = 0
+        var i = 8
+        while i + 8 <= b.count {
+            let length = be32(i)
+            if Array(b[(i + 4)..<(i + 8)]) == Array("IDAT".utf8) { data += length }
+            i += 12 + length
+        }
+        let rowBytes = (width * channels * depth + 7) / 8
+        let rowsHeld = (data * 1032 + 1032) / (rowBytes + 1)
+        guard rowsHeld < height else { return nil }
+        return "its header says \(width) × \(height) pixels, but its image data holds at most \(rowsHeld) of the \(height) rows"
+    }
+
+    /// The number of scans (SOS markers) in a JPEG when it is more than `limit`, else nil.
+    /// Inside a scan's data FF is always followed by 00 or a restart marker, so FF DA is a scan.
+    public static func scans(_ b: [UInt8], over limit: Int) -> Int? {
+        var n = 0
+        var i = 0
+        let end = b.count - 1
+        while i < end {
+            if b[i] == 0xFF, b[i + 1] == 0xDA { n += 1 }
+            i += 1
+        }
+        return n > limit ? n : nil
     }
 
     /// The message of a GError, freed.

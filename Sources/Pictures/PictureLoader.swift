@@ -105,15 +105,15 @@ public struct PictureLoader: Sendable {
         }
     }
 
-    /// The decoded pixels of the picture at `url`, or why not.
-    public func pixels(url: String) -> Result<PixelRaster, PictureFailure> {
-        bytes(url: url).flatMap { PictureDecoder.decode($0).mapError { PictureFailure($0.message) } }
+    /// The decoded pixels of the picture at `url`, or why not (`keepGoing`: see `PictureDecoder.decode`).
+    public func pixels(url: String, keepGoing: () -> Bool = { true }) -> Result<PixelRaster, PictureFailure> {
+        bytes(url: url).flatMap { PictureDecoder.decode($0, keepGoing: keepGoing).mapError { PictureFailure($0.message) } }
     }
 
     /// The picture at `url` in at most `columns × rows` cells, or a message a visitor can read.
-    public func load(url: String, columns: Int, rows: Int, depth: PictureMode.ColourDepth) -> Result<Picture, PictureFailure> {
+    public func load(url: String, columns: Int, rows: Int, depth: PictureMode.ColourDepth, keepGoing: () -> Bool = { true }) -> Result<Picture, PictureFailure> {
         let raster: PixelRaster
-        switch pixels(url: url) {
+        switch pixels(url: url, keepGoing: keepGoing) {
         case .success(let r): raster = r
         case .failure(let f): return .failure(f)
         }
@@ -125,9 +125,11 @@ public struct PictureLoader: Sendable {
 
     /// The picture at `url` as an image for `kind`, in at most `columns × rows` cells of
     /// `cell` pixels, or a message a visitor can read.
-    public func loadGraphic(url: String, columns: Int, rows: Int, kind: GraphicsProtocol, cell: (width: Int, height: Int)) -> Result<Picture, PictureFailure> {
+    public func loadGraphic(
+        url: String, columns: Int, rows: Int, kind: GraphicsProtocol, cell: (width: Int, height: Int), keepGoing: () -> Bool = { true }
+    ) -> Result<Picture, PictureFailure> {
         let raster: PixelRaster
-        switch pixels(url: url) {
+        switch pixels(url: url, keepGoing: keepGoing) {
         case .success(let r): raster = r
         case .failure(let f): return .failure(f)
         }

@@ -119,7 +119,14 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
     // MARK: Schema
 
     /// The schema, as numbered steps of statements (never edited once shipped).
-    static let migrations: [[String]] = [statements(schemaV1), [reactFunction]]
+    static let migrations: [[String]] = [statements(schemaV1), [reactFunction], statements(publicV1)]
+
+    /// Pulse in public (issue 32): coalesced plays (one row carries `n` events), curator
+    /// picks found without reading every note. (Steps of other branches go after this one.)
+    static let publicV1 = """
+        ALTER TABLE activity ADD COLUMN n INTEGER NOT NULL DEFAULT 1;
+        CREATE INDEX note_author ON note (author, subject)
+        """
 
     static func statements(_ sql: String) -> [String] {
         sql.split(separator: ";").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
@@ -240,6 +247,8 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
     // MARK: PulseStore
 
     public func register(_ credentials: VisitorCredentials) async throws(PulseStoreError) {
+        // The museum's namespace (`VisitorID.isReserved`) is nobody's to register.
+        guard !credentials.visitor.isReserved else { throw .badCredentials }
         try await write(credentials.visitor) { (conn: PostgresConnection, now: Date, result: inout Void?) in
             result = ()
             let rows = try await conn.query("SELECT secret FROM visitor WHERE id = \(credentials.visitor.rawValue)", logger: self.logger)
@@ -274,12 +283,17 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
                 }
                 snap.myReports = try await self.reports(of: viewer, conn)
             }
-            let notes = try await self.notes(conn, subject: nil)
-            let kept = rules.retained(notes, now: now)
-            for n in rules.visible(notes.filter { kept.contains($0.id) }, reportedByViewer: snap.myReports) {
-                snap.noteCounts[n.subject, default: 0] += 1
+            // Counted by the database (`PulseRulesSQL`, the SQLite store's statement): no note is loaded.
+            var binds = PostgresBindings()
+            Self.bind(&binds, viewer?.rawValue)
+            for try await (key, n) in try await conn.query(PostgresQuery(unsafeSQL: PulseRulesSQL(rules, .postgres).noteCounts(now: now), binds: binds), logger: self.logger)
+                .decode((String, Int64).self)
+            {
+                if let s = PulseSubject(key) { snap.noteCounts[s] = Int(n) }
             }
-            snap.curatorPicks = Set(notes.filter { $0.author == .curator }.map(\.subject))
+            for try await key in try await conn.query("SELECT DISTINCT subject FROM note WHERE author = 'curator'", logger: self.logger).decode(String.self) {
+                if let s = PulseSubject(key) { snap.curatorPicks.insert(s) }
+            }
             snap.featured = try await self.featured(conn).filter { $0.isActive(at: now) }
             snap.announcements = try await self.announcements(conn).filter { a in a.until.map { now < $0 } ?? true }
             let hour = now.addingTimeInterval(-rules.recentWindow).timeIntervalSince1970
@@ -288,25 +302,62 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
             let to = now.timeIntervalSince1970
             for try await (key, recent, today, last) in try await conn.query(
                 """
-                SELECT subject, SUM(CASE WHEN at >= \(hour) THEN 1 ELSE 0 END)::BIGINT, SUM(CASE WHEN at >= \(day) THEN 1 ELSE 0 END)::BIGINT, MAX(at)
+                SELECT subject, SUM(CASE WHEN at >= \(hour) THEN n ELSE 0 END)::BIGINT AS recent, SUM(CASE WHEN at >= \(day) THEN n ELSE 0 END)::BIGINT AS today, MAX(at)
                 FROM activity WHERE kind IN ('play', 'reaction', 'note') AND at >= \(from) AND at <= \(to) GROUP BY subject
+                ORDER BY recent DESC, today DESC, subject COLLATE "C" LIMIT \(rules.snapshotActivityLimit)
                 """, logger: self.logger
             ).decode((String, Int64, Int64, Double?).self) {
                 guard let s = PulseSubject(key) else { continue }
-                snap.activity[s] = PulseActivitySummary(recent: Int(recent), today: Int(today), last: last.map(Date.init(timeIntervalSince1970:)))
+                snap.activity[s] = PulseActivitySummary(
+                    recent: PulseBounds.wireCount(Int(recent)), today: PulseBounds.wireCount(Int(today)), last: last.map(PulseBounds.time))
             }
             return snap
         }
     }
 
+    /// The newest page of the notes a viewer sees (`PulseRules.notesPage` of them).
     public func notes(on subject: PulseSubject, viewer: VisitorID?) async throws(PulseStoreError) -> [PulseNote] {
-        let now = clock()
-        let rules = self.rules
+        try await notes(on: subject, viewer: viewer, after: nil, limit: rules.notesPage).notes
+    }
+
+    /// One page of the notes a viewer sees, after `cursor` (nil: the newest).
+    public func notes(on subject: PulseSubject, viewer: VisitorID?, after cursor: PulseCursor?, limit: Int) async throws(PulseStoreError) -> PulsePage {
+        let sql = PulseRulesSQL(rules, .postgres).notesPage(now: clock(), limit: limit + 1)
         return try await read { conn in
-            let all = try await self.notes(conn, subject: subject)
-            let kept = rules.retained(all, now: now)
-            let mine = try await viewer.asyncMap { try await self.reports(of: $0, conn) } ?? []
-            return rules.visible(all.filter { kept.contains($0.id) }, reportedByViewer: mine)
+            var binds = PostgresBindings()
+            Self.bind(&binds, viewer?.rawValue)
+            binds.append(subject.key)
+            Self.bind(&binds, cursor)
+            let notes = try await Self.notes(conn.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: self.logger))
+            return SQLitePulseStore.page(notes, limit: limit)
+        }
+    }
+
+    /// Reported or score-hidden notes awaiting staff, oldest first, one page after `cursor`.
+    public func moderationQueue(after cursor: PulseCursor?, limit: Int) async throws(PulseStoreError) -> PulsePage {
+        let sql = PulseRulesSQL(rules, .postgres).moderationQueue(limit: limit + 1)
+        return try await read { conn in
+            var binds = PostgresBindings()
+            Self.bind(&binds, cursor)
+            let notes = try await Self.notes(conn.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: self.logger))
+            return SQLitePulseStore.page(notes, limit: limit)
+        }
+    }
+
+    static func bind(_ binds: inout PostgresBindings, _ text: String?) {
+        if let text { binds.append(text) } else { binds.appendNull() }
+    }
+
+    /// A cursor's three values (created, visitor, sequence), or three NULLs.
+    static func bind(_ binds: inout PostgresBindings, _ cursor: PulseCursor?) {
+        if let cursor {
+            binds.append(cursor.created)
+            binds.append(cursor.id.visitor.rawValue)
+            binds.append(Int64(bitPattern: cursor.id.sequence))
+        } else {
+            binds.appendNull()
+            binds.appendNull()
+            binds.appendNull()
         }
     }
 
@@ -399,11 +450,56 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
     }
 
     public func recordPlay(_ subject: PulseSubject) async throws(PulseStoreError) {
+        try await recordPlays([subject: 1])
+    }
+
+    /// Plays gathered by the service over a few seconds, in one transaction and one version step.
+    public func recordPlays(_ plays: [PulseSubject: Int]) async throws(PulseStoreError) {
+        guard !plays.isEmpty else { return }
         try await write(nil) { (conn: PostgresConnection, now: Date, result: inout Void?) in
             result = ()
-            try await self.activity(subject, .play, nil, now, conn)
+            for (subject, n) in plays where n > 0 {
+                try await conn.query(
+                    "INSERT INTO activity (subject, kind, visitor, at, n) VALUES (\(subject.key), 'play', NULL, \(now.timeIntervalSince1970), \(PulseBounds.wireCount(n)))",
+                    logger: self.logger)
+            }
             return true
         }
+    }
+
+    /// The scheduled purge: notes past retention (the rules' SQL), activity older than
+    /// `activityRetention`. Answers how many notes went.
+    public func purgeExpired(activityRetention: TimeInterval) async throws(PulseStoreError) -> Int {
+        let rules = self.rules
+        return try await write(nil) { (conn: PostgresConnection, now: Date, result: inout Int?) in
+            var gone: [String] = []
+            for try await id in try await conn.query(PostgresQuery(unsafeSQL: PulseRulesSQL(rules, .postgres).expired(now: now)), logger: self.logger).decode(String.self) {
+                gone.append(id)
+            }
+            for id in gone {
+                let s = "note:" + id
+                try await conn.query("DELETE FROM note WHERE id = \(id)", logger: self.logger)
+                try await conn.query("DELETE FROM reaction WHERE subject = \(s)", logger: self.logger)
+                try await conn.query("DELETE FROM counts WHERE subject = \(s)", logger: self.logger)
+                try await conn.query("DELETE FROM report WHERE note = \(id)", logger: self.logger)
+            }
+            let before = now.addingTimeInterval(-max(0, activityRetention)).timeIntervalSince1970
+            try await conn.query("DELETE FROM activity WHERE at < \(before)", logger: self.logger)
+            // Abandoned visitors: registered over 30 days ago, nothing left of theirs.
+            let forgotten = min(before, now.addingTimeInterval(-SQLitePulseStore.abandonedAfter).timeIntervalSince1970)
+            try await conn.query(
+                """
+                DELETE FROM visitor v WHERE v.created < \(forgotten) AND NOT EXISTS (SELECT 1 FROM note n WHERE n.visitor = v.id)
+                  AND NOT EXISTS (SELECT 1 FROM reaction r WHERE r.visitor = v.id) AND NOT EXISTS (SELECT 1 FROM report p WHERE p.visitor = v.id)
+                """, logger: self.logger)
+            result = gone.count
+            return !gone.isEmpty
+        }
+    }
+
+    /// Whether the database answers now (`/readyz`).
+    public func ready() async throws(PulseStoreError) {
+        let _: Int32? = try await call { conn in try await Self.one(conn.query("SELECT 1", logger: self.logger), Int32.self) }
     }
 
     public func seedIfEmpty(_ seed: PulseSeed) async throws(PulseStoreError) -> Bool {
@@ -543,12 +639,14 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
     }
 
     public func moderationQueue() async throws(PulseStoreError) -> [PulseNote] {
-        try await read { conn in
-            try await Self.notes(
-                conn.query(
-                    "\(unescaped: Self.noteColumns) WHERE n.reports > 0 AND (n.decision IS NULL OR n.decision = 'restored') ORDER BY n.created, n.id",
-                    logger: self.logger))
-        }
+        var out: [PulseNote] = []
+        var cursor: PulseCursor?
+        repeat {
+            let page = try await moderationQueue(after: cursor, limit: 500)
+            out += page.notes
+            cursor = page.next
+        } while cursor != nil
+        return out
     }
 
     public func decide(_ note: NoteID, _ decision: StaffDecision) async throws(PulseStoreError) -> PulseNote {
@@ -631,75 +729,30 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
     /// the client's retry carries the same id, so it is not applied twice.
     public static let callDeadline: Duration = .seconds(5)
 
-    struct DeadlinePassed: Error {}
-
+    /// The call against its deadline: the first to finish answers, and the call is cancelled
+    /// if the deadline came first (PostgresNIO then gives up waiting for a connection, or
+    /// cancels the query). The call runs as a task of its own, not a child: a task group
+    /// waits for every child before it returns, and after a PostgreSQL restart a call that
+    /// did not end on cancellation held its request (and the service's graceful stop) for
+    /// ever. Now the caller is answered at the deadline whatever the call does.
     private func deadline<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-        let race = Race<T>()
         let seconds = Self.callDeadline.components.seconds
+        let call = Task { try await operation() }
+        let answer = OnceAnswer<T>()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (done: CheckedContinuation<T, any Error>) in
-                race.start(done)
-                let work = Task {
-                    do { race.finish(.success(try await operation())) } catch { race.finish(.failure(error)) }
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                answer.set(continuation)
+                Task {
+                    do { answer.resume(with: .success(try await call.value)) } catch { answer.resume(with: .failure(error)) }
                 }
-                let timer = Task {
-                    try await Task.sleep(for: Self.callDeadline)
-                    // The caller is answered now; the call itself is cancelled and, if it is
-                    // past the point of no return, left to finish on its own.
-                    race.finish(.failure(PulseStoreError.unavailable("no connection to the database within \(seconds) s")))
+                Task {
+                    try? await Task.sleep(for: Self.callDeadline)
+                    if answer.resume(with: .failure(PulseStoreError.unavailable("no connection to the database within \(seconds) s"))) { call.cancel() }
                 }
-                race.attach(work: work, timer: timer)
             }
         } onCancel: {
-            race.finish(.failure(CancellationError()))
-        }
-    }
-
-    /// The first of a call and its deadline to finish answers the caller, once.
-    final class Race<T: Sendable>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var continuation: CheckedContinuation<T, any Error>?
-        private var early: Result<T, any Error>?
-        private var work: Task<Void, Never>?
-        private var timer: Task<Void, any Error>?
-        private var finished = false
-
-        func attach(work: Task<Void, Never>, timer: Task<Void, any Error>) {
-            lock.lock()
-            let done = finished
-            self.work = work
-            self.timer = timer
-            lock.unlock()
-            if done { timer.cancel() }
-        }
-
-        func start(_ c: CheckedContinuation<T, any Error>) {
-            lock.lock()
-            if let early {
-                lock.unlock()
-                c.resume(with: early)
-                return
-            }
-            continuation = c
-            lock.unlock()
-        }
-
-        func finish(_ r: Result<T, any Error>) {
-            lock.lock()
-            guard let c = continuation else {
-                if early == nil { early = r }
-                finished = true
-                lock.unlock()
-                return
-            }
-            continuation = nil
-            early = r
-            finished = true
-            let (w, t) = (work, timer)
-            lock.unlock()
-            t?.cancel()
-            if case .failure = r { w?.cancel() }
-            c.resume(with: r)
+            call.cancel()
+            answer.resume(with: .failure(CancellationError()))
         }
     }
 
@@ -877,5 +930,45 @@ extension Optional {
     func asyncMap<U>(_ transform: (Wrapped) async throws -> U) async rethrows -> U? {
         guard let w = self else { return nil }
         return try await transform(w)
+    }
+}
+
+/// A continuation resumed once, by whichever of a call, its deadline or a cancellation comes
+/// first (the others find it answered).
+private final class OnceAnswer<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<T, any Error>?
+    private var early: Result<T, any Error>?
+    private var done = false
+
+    func set(_ c: CheckedContinuation<T, any Error>) {
+        lock.lock()
+        if let early {
+            lock.unlock()
+            c.resume(with: early)
+            return
+        }
+        continuation = c
+        lock.unlock()
+    }
+
+    /// True if this was the answer.
+    @discardableResult
+    func resume(with result: Result<T, any Error>) -> Bool {
+        lock.lock()
+        guard !done else {
+            lock.unlock()
+            return false
+        }
+        done = true
+        guard let c = continuation else {
+            early = result  // a cancellation before the continuation was set
+            lock.unlock()
+            return true
+        }
+        continuation = nil
+        lock.unlock()
+        c.resume(with: result)
+        return true
     }
 }

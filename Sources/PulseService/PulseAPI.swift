@@ -3,6 +3,7 @@ import DocentCore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import NIOCore
 
 /// The Pulse service's HTTP API (`docs/pulse-openapi.yaml`) over any `PulseServiceStore`.
@@ -17,18 +18,49 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
     /// The staff token (`DOCENT_PULSE_STAFF_TOKEN` or `--staff-token-file`); nil: staff routes
     /// answer 403 to everyone.
     public let staffToken: String?
+    /// Plays gathered and written every few seconds (nil: each play written at once).
+    public let plays: PlayCoalescer?
+    public let metrics: PulseMetrics
+    public let logger: Logger
+    let clientAddress: ClientAddress
+    let clientLimits: ClientRateLimits?
+    let buckets = TokenBuckets()
 
-    public init(store: Store, staffToken: String? = nil) {
+    public init(
+        store: Store, staffToken: String? = nil, plays: PlayCoalescer? = nil, metrics: PulseMetrics = PulseMetrics(),
+        clientLimits: ClientRateLimits? = ClientRateLimits(), trustedProxies: [String] = [], logger: Logger = Logger(label: "docent-pulse")
+    ) {
         self.store = store
         self.staffToken = staffToken.flatMap { $0.isEmpty ? nil : $0 }
+        self.plays = plays
+        self.metrics = metrics
+        self.clientLimits = clientLimits
+        self.clientAddress = ClientAddress(trustedProxies: trustedProxies)
+        self.logger = logger
     }
 
-    /// The router with every route of the API.
-    public func router() -> Router<BasicRequestContext> {
-        let router = Router()
+    /// The router with every route of the API: the request log first, then the per-address
+    /// limits, then the routes; staff routes in a group behind `StaffAuth`.
+    public func router() -> Router<PulseRequestContext> {
+        let router = Router(context: PulseRequestContext.self)
+        router.add(middleware: RequestLogMiddleware(logger: logger, metrics: metrics, address: clientAddress))
         router.add(middleware: MethodNotAllowed())
+        if let clientLimits {
+            router.add(middleware: ClientRateLimitMiddleware(limits: clientLimits, buckets: buckets, address: clientAddress, metrics: metrics))
+        }
         let api = self
         router.get("/healthz") { _, _ in api.json(200, PulseWire.fields([("status", .string("ok"))])) }
+        router.get("/readyz") { _, _ in
+            await api.handle {
+                try await api.store.ready()
+                return api.json(200, PulseWire.fields([("status", .string("ready"))]))
+            }
+        }
+        router.get("/metrics") { _, _ in
+            var h = HTTPFields()
+            h[.contentType] = "text/plain; version=0.0.4"
+            return Response(status: .ok, headers: h, body: ResponseBody(byteBuffer: ByteBuffer(bytes: api.metrics.text())))
+        }
         router.post("/v1/visitors") { req, _ in await api.handle { try await api.createVisitor(req) } }
         router.get("/v1/snapshot") { req, _ in await api.handle { try await api.snapshot(req) } }
         router.get("/v1/subjects/**") { req, _ in await api.handle { try await api.subject(req) } }
@@ -39,10 +71,11 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
         router.put("/v1/reports/**") { req, _ in await api.handle { try await api.report(req, true) } }
         router.delete("/v1/reports/**") { req, _ in await api.handle { try await api.report(req, false) } }
         router.post("/v1/plays/**") { req, _ in await api.handle { try await api.play(req) } }
-        router.get("/v1/moderation/queue") { req, _ in await api.handle { try await api.moderationQueue(req) } }
-        router.put("/v1/moderation/notes/**") { req, _ in await api.handle { try await api.decide(req) } }
-        router.post("/v1/staff/seed") { req, _ in await api.handle { try await api.applySeed(req) } }
-        router.get("/v1/staff/export") { req, _ in await api.handle { try await api.export(req) } }
+        let staff = router.group().add(middleware: StaffAuth(api: api))
+        staff.get("/v1/moderation/queue") { req, _ in await api.handle { try await api.moderationQueue(req) } }
+        staff.put("/v1/moderation/notes/**") { req, _ in await api.handle { try await api.decide(req) } }
+        staff.post("/v1/staff/seed") { req, _ in await api.handle { try await api.applySeed(req) } }
+        staff.get("/v1/staff/export") { req, _ in await api.handle { try await api.export(req) } }
         return router
     }
 
@@ -60,6 +93,9 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
             // The client chose (the guide keeps its identity in its state database).
             let o = try PulseWire.object(body, required: ["visitor", "secret"])
             guard let v = VisitorID(try PulseWire.string(o, "visitor")) else { throw Failure(400, "bad_visitor", "field 'visitor' must be 8 to 40 of a-z, 0-9") }
+            guard !v.isReserved else {
+                throw Failure(403, "reserved_visitor", "ids starting with \(VisitorID.reservedPrefixes.joined(separator: ", ")) are the museum's own")
+            }
             let secret = try PulseWire.string(o, "secret")
             guard Self.isSecret(secret) else { throw Failure(400, "bad_secret", "field 'secret' must be 16 to 128 of a-z, A-Z, 0-9, - and _") }
             creds = VisitorCredentials(visitor: v, secret: secret)
@@ -127,7 +163,28 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
         guard let key = req.uri.queryParameters["subject"].map(String.init).flatMap({ $0.removingPercentEncoding }), let subject = PulseSubject(key) else {
             throw Failure(400, "bad_subject", "subject must be a subject key such as artwork:1101")
         }
-        return json(200, PulseWire.notes(try await store.notes(on: subject, viewer: viewer?.visitor)))
+        let (cursor, limit) = try Self.page(req)
+        return json(200, Self.page(try await store.notes(on: subject, viewer: viewer?.visitor, after: cursor, limit: limit)))
+    }
+
+    /// `after` (a cursor from the previous page's `next`) and `limit` (1 to 200, 100 by default).
+    static func page(_ req: Request) throws -> (PulseCursor?, Int) {
+        var cursor: PulseCursor?
+        if let text = req.uri.queryParameters["after"].map(String.init).flatMap({ $0.removingPercentEncoding }) {
+            guard let c = PulseCursor(text: text) else { throw Failure(400, "bad_cursor", "after must be the 'next' of a previous page") }
+            cursor = c
+        }
+        var limit = 100
+        if let text = req.uri.queryParameters["limit"] {
+            guard let n = Int(String(text)), (1...200).contains(n) else { throw Failure(400, "bad_limit", "limit must be 1 to 200") }
+            limit = n
+        }
+        return (cursor, limit)
+    }
+
+    /// `{"notes": [...], "next": cursor or null}`.
+    static func page(_ p: PulsePage) -> JSON {
+        PulseWire.fields([("notes", .array(p.notes.map(PulseWire.note))), ("next", p.next.map { .string($0.text) } ?? .null)])
     }
 
     func report(_ req: Request, _ on: Bool) async throws -> Response {
@@ -140,18 +197,21 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
 
     func play(_ req: Request) async throws -> Response {
         let subject = try Self.subject(req, after: "/v1/plays/")
-        try await store.recordPlay(subject)
+        if let plays {
+            plays.add(subject)
+        } else {
+            try await store.recordPlay(subject)
+        }
         return Response(status: .noContent)
     }
 
     func moderationQueue(_ req: Request) async throws -> Response {
-        try await requireStaff(req)
-        return json(200, PulseWire.notes(try await store.moderationQueue()))
+        let (cursor, limit) = try Self.page(req)
+        return json(200, Self.page(try await store.moderationQueue(after: cursor, limit: limit)))
     }
 
     /// `PUT /v1/moderation/notes/{note}` `{"decision": "removed" | "restored" | "pinned"}`.
     func decide(_ req: Request) async throws -> Response {
-        try await requireStaff(req)
         let key = try Self.rest(req, after: "/v1/moderation/notes/")
         guard let note = NoteID(key: key) else { throw Failure(400, "bad_note", "not a note id: \(Self.shown(key))") }
         let o = try PulseWire.object(try await Self.body(req), required: ["decision"])
@@ -164,7 +224,6 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
     /// `POST /v1/staff/seed` with a seed file: its entries put in or replaced (`docent-pulse
     /// seed`, `feature`, `announce`); entries it cannot use are named, the rest applied.
     func applySeed(_ req: Request) async throws -> Response {
-        try await requireStaff(req)
         let bytes: [UInt8]
         do {
             bytes = Array(try await req.body.collect(upTo: PulseWire.maxSeedBytes).readableBytesView)
@@ -181,14 +240,15 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
 
     /// `GET /v1/staff/export`: everything but the visitors (`docent-pulse export`).
     func export(_ req: Request) async throws -> Response {
-        try await requireStaff(req)
         return json(200, try await store.export().json(at: Date()))
     }
 
-    /// 401 without a token (or with one that is nobody's), 403 with a visitor's token.
-    func requireStaff(_ req: Request) async throws {
+    /// 401 without a token (or with one that is nobody's), 403 with a visitor's token. A
+    /// failed sign-in is logged (warning: the client's address, never the token).
+    func requireStaff(_ req: Request, client: String) async throws {
         guard let header = req.headers[.authorization] else { throw Failure(401, "no_token", "staff routes need Authorization: Bearer STAFF-TOKEN") }
         if let staff = staffToken, header.hasPrefix("Bearer "), Self.sameSecret(Array(header.utf8.dropFirst(7)), Array(staff.utf8)) { return }
+        logger.warning("failed staff sign-in", metadata: ["client": .string(client), "path": .string(req.uri.path)])
         // A visitor's valid token: known, and not staff.
         if let c = try? Self.credentials(req), (try? await store.authenticate(c)) != nil {
             throw Failure(403, "not_staff", "this is a staff route; a visitor's token is not enough")
@@ -231,18 +291,16 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
             if let retry { r.headers[.retryAfter] = String(retry) }
             return r
         } catch is NIOTooManyBytesError {
-            return json(413, PulseWire.problem("too_large", "the body is larger than \(PulseWire.maxBodyBytes) bytes"))
+            // The rest of the body is not read: the connection closes after the answer.
+            var r = json(413, PulseWire.problem("too_large", "the body is larger than \(PulseWire.maxBodyBytes) bytes"))
+            r.headers[.connection] = "close"
+            return r
         } catch {
             return json(500, PulseWire.problem("internal", "internal error"))
         }
     }
 
-    func json(_ status: Int, _ value: JSON) -> Response {
-        var h = HTTPFields()
-        h[.contentType] = "application/json"
-        h[.cacheControl] = "no-store"
-        return Response(status: HTTPResponse.Status(code: status), headers: h, body: ResponseBody(byteBuffer: ByteBuffer(bytes: PulseWire.encode(value))))
-    }
+    func json(_ status: Int, _ value: JSON) -> Response { pulseJSON(status, value) }
 
     static func body(_ req: Request) async throws -> [UInt8] {
         let buffer = try await req.body.collect(upTo: PulseWire.maxBodyBytes)
@@ -317,17 +375,40 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
     }
 }
 
+/// A JSON answer: never cached (a visitor's view differs from another's).
+func pulseJSON(_ status: Int, _ value: JSON) -> Response {
+    var h = HTTPFields()
+    h[.contentType] = "application/json"
+    h[.cacheControl] = "no-store"
+    return Response(status: HTTPResponse.Status(code: status), headers: h, body: ResponseBody(byteBuffer: ByteBuffer(bytes: PulseWire.encode(value))))
+}
+
+/// Staff routes' sign-in, as middleware on their route group.
+struct StaffAuth<Store: PulseServiceStore>: RouterMiddleware {
+    typealias Context = PulseRequestContext
+    let api: PulseAPI<Store>
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            try await api.requireStaff(request, client: api.clientAddress.of(peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[values: .xForwardedFor]))
+        } catch let f as PulseAPI<Store>.Failure {
+            return api.json(f.status, PulseWire.problem(f.code, f.message))
+        }
+        return try await next(request, context)
+    }
+}
+
 private let pulseHexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
 /// A method the API does not serve on a path it does serve answers 405 with `Allow`, not 404
 /// (a client that sent the wrong method learns what to send).
 struct MethodNotAllowed: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = PulseRequestContext
 
     /// Paths (a trailing `*`: any rest) and the methods served on them.
     static let routes: [(path: String, methods: [HTTPRequest.Method])] = [
-        ("/healthz", [.get]), ("/v1/visitors", [.post]), ("/v1/snapshot", [.get]),
-        ("/v1/subjects/*", [.get]), ("/v1/reactions/*", [.put, .delete]), ("/v1/notes", [.get, .post]),
+        ("/healthz", [.get]), ("/readyz", [.get]), ("/metrics", [.get]), ("/v1/visitors", [.post]), ("/v1/snapshot", [.get]),
+        ("/v1/subjects/*", [.get]), ("/v1/reactions/*", [.put, .delete]), ("/v1/notes", [.get, .post]), ("/v1/notes/*", [.delete]),
         ("/v1/reports/*", [.put, .delete]), ("/v1/plays/*", [.post]), ("/v1/moderation/queue", [.get]), ("/v1/moderation/notes/*", [.put]),
         ("/v1/staff/seed", [.post]), ("/v1/staff/export", [.get]),
     ]

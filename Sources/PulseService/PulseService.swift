@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 import StateStore
 
 /// Runs the Pulse service: the API over a store, on one address, until the process is stopped.
@@ -35,15 +36,77 @@ public enum PulseServer {
         return .success((host.isEmpty ? "127.0.0.1" : host, port))
     }
 
-    /// Serves until stopped; `onListening` gets the bound port.
+    /// How the service meets the public (issue 32); every value is a `docent-pulse serve` option.
+    public struct Settings: Sendable {
+        public var staffToken: String?
+        public var connections = ConnectionLimits.Settings()
+        /// Per-address limits (nil: none, for tests that play many visitors from one address).
+        public var clientLimits: ClientRateLimits? = ClientRateLimits()
+        /// Proxies whose `X-Forwarded-For` names the client (nginx: 127.0.0.1).
+        public var trustedProxies: [String] = []
+        /// Plays are written at most this often (zero: each at once).
+        public var playFlush: Duration = .seconds(5)
+        public var purgeEvery: Duration = .seconds(600)
+        /// Activity (plays, reactions, notes as "popular right now" counts them) is kept this long.
+        public var activityRetention: TimeInterval = 2 * 86400
+        public init() {}
+    }
+
+    /// Serves until stopped (SIGTERM or SIGINT: a graceful shutdown); `onListening` gets the
+    /// bound port.
     public static func run<Store: PulseServiceStore>(
-        store: Store, staffToken: String? = nil, host: String, port: Int, logger: Logger, onListening: @escaping @Sendable (Int) -> Void
+        store: Store, settings: Settings, console: (any ConsoleStore)? = nil, consoleConfiguration: ConsoleConfiguration? = nil, host: String, port: Int,
+        logger: Logger, extraServices: [any Service] = [], onListening: @escaping @Sendable (Int) -> Void
     ) async throws {
+        var connectionSettings = settings.connections
+        connectionSettings.maxBody = PulseWire.maxBodyBytes
+        connectionSettings.maxBodyByPath = [("/v1/staff/seed", PulseWire.maxSeedBytes)]
+        let limits = ConnectionLimits(connectionSettings, exempt: Set(settings.trustedProxies), logger: logger)
+        let metrics = PulseMetrics(connections: limits)
+        let plays: PlayCoalescer? = settings.playFlush > .zero ? PlayCoalescer() : nil
+        let api = PulseAPI(
+            store: store, staffToken: settings.staffToken, plays: plays, metrics: metrics, clientLimits: settings.clientLimits,
+            trustedProxies: settings.trustedProxies, logger: logger)
+        let upkeep = PulseUpkeep(
+            store: store, plays: plays ?? PlayCoalescer(maxSubjects: 0), metrics: metrics, logger: logger, playFlush: max(settings.playFlush, .milliseconds(100)),
+            purgeEvery: settings.purgeEvery, activityRetention: settings.activityRetention)
+        let router = api.router()
+        // The staff console (issue 29), under /staff/.
+        if let console {
+            StaffConsole(store: store, console: console, config: consoleConfiguration ?? ConsoleConfiguration(staffToken: settings.staffToken), logger: logger)
+                .add(to: router)
+        }
         let app = Application(
-            router: PulseAPI(store: store, staffToken: staffToken).router(),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "docent-pulse"),
+            router: router,
+            server: .http1(configuration: .init(additionalChannelHandlers: [limits.handler()], idleTimeout: connectionSettings.idleTimeout)),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "docent-pulse", backlog: 1024),
+            services: extraServices + [upkeep],
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) },
             logger: logger)
-        try await app.runService()
+        // A graceful stop is bounded: a request stuck on a database that went away (a
+        // PostgreSQL restart) or a connection that never closes must not keep the service from
+        // ending on SIGTERM (a hang seen in PulseServicePostgresTests' tear-down).
+        // After 10 s the services are cancelled; 15 s after SIGTERM the process ends anyway
+        // (`StopDeadline`, not ServiceLifecycle's `maximumCancellationDuration`, which crashes).
+        // Last in the list: the group stops its services in reverse order, so its deadline
+        // starts first.
+        let services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: app),
+            .init(service: StopDeadline(seconds: 15, logger: logger), successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore),
+        ]
+        var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        group.maximumGracefulShutdownDuration = .seconds(10)
+        do {
+            try await ServiceGroup(configuration: group).run()
+        } catch let e as IOError where e.errnoCode == EADDRINUSE {
+            // NIO says "bind(descriptor:ptr:bytes:): Address already in use) (errno: 98)".
+            throw ListenFailure(message: "\(host):\(port) is already in use (another docent-pulse, or another program, listens there); choose another with --listen")
+        }
+    }
+
+    /// The address to listen on cannot be had; `message` says why in a sentence.
+    public struct ListenFailure: Error, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
     }
 }

@@ -1,10 +1,13 @@
 import DocentCore
+import Foundation
 import StateStore
 
 /// What the service needs of a store besides `PulseStore`: checking a reader's credentials,
 /// a visitor's own reaction (DELETE answers 404 when there was none), a subject's counts, and
 /// the recount check. The SQLite store has them; the PostgreSQL store will too.
 public protocol PulseServiceStore: PulseStore {
+    /// The rules the store applies (thresholds from the service's configuration).
+    var rules: PulseRules { get }
     func authenticate(_ credentials: VisitorCredentials) async throws(PulseStoreError)
     func reaction(of visitor: VisitorID, on subject: PulseSubject) async throws(PulseStoreError) -> ReactionValue?
     func counts(of subject: PulseSubject) async throws(PulseStoreError) -> PulseCounts
@@ -21,6 +24,19 @@ public protocol PulseServiceStore: PulseStore {
     func apply(_ seed: PulseSeed) async throws(PulseStoreError)
     /// Everything but the visitors: featured, announcements, every note, every count.
     func export() async throws(PulseStoreError) -> PulseExport
+
+    // Pulse in public (issue 32).
+    /// One page of the notes a viewer sees on a subject, newest first, after `cursor`.
+    func notes(on subject: PulseSubject, viewer: VisitorID?, after cursor: PulseCursor?, limit: Int) async throws(PulseStoreError) -> PulsePage
+    /// One page of the moderation queue (reported or score-hidden notes), oldest first.
+    func moderationQueue(after cursor: PulseCursor?, limit: Int) async throws(PulseStoreError) -> PulsePage
+    /// Plays gathered over a few seconds, as one write (one version step).
+    func recordPlays(_ plays: [PulseSubject: Int]) async throws(PulseStoreError)
+    /// Notes past retention and activity older than `activityRetention` deleted; answers how
+    /// many notes went.
+    func purgeExpired(activityRetention: TimeInterval) async throws(PulseStoreError) -> Int
+    /// Succeeds when the database answers (`/readyz`).
+    func ready() async throws(PulseStoreError)
 }
 
 extension SQLitePulseStore: PulseServiceStore {}

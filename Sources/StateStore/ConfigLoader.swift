@@ -76,10 +76,12 @@ public enum ConfigLoader {
 
         let known = topLevelKeys.union(featureKeys)
         for key in table.keys.sorted() where !known.contains(key) {
+            // The line, so a typo is found at once (issue 33 #14).
+            let at = line(of: key, in: text).map { "line \($0): " } ?? ""
             if let guess = suggestion(for: key, among: known) {
-                warnings.append("unknown key '\(key)' ignored; did you mean '\(guess)'?")
+                warnings.append("\(at)unknown key '\(key)' ignored; did you mean '\(guess)'?")
             } else {
-                warnings.append("unknown key '\(key)' ignored")
+                warnings.append("\(at)unknown key '\(key)' ignored")
             }
         }
 
@@ -149,6 +151,19 @@ public enum ConfigLoader {
 
     /// The known key a mistyped one most likely meant: at most two edits away (one for keys of
     /// four letters or fewer), the nearest, then the first by name.
+    /// The 1-based line where top-level `key` is set (`key =` or `"key" =` at the start of a
+    /// line before any table header), or nil.
+    static func line(of key: String, in text: String) -> Int? {
+        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let l = raw.drop { $0 == " " || $0 == "\t" }
+            if l.hasPrefix("[") { return nil }  // past the top level
+            for name in [key, "\"\(key)\""] where l.hasPrefix(name) {
+                if l.dropFirst(name.count).drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("=") { return i + 1 }
+            }
+        }
+        return nil
+    }
+
     public static func suggestion(for key: String, among known: Set<String>) -> String? {
         let typed = Array(key.lowercased())
         let limit = typed.count <= 4 ? 1 : 2

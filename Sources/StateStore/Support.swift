@@ -95,6 +95,18 @@ enum Support {
 }
 
 extension Row {
+    /// A text column selected as `CAST(text AS BLOB)`, whole. GRDB reads TEXT through a C
+    /// string, so a NUL written into the file by another program cut the rest of a note off;
+    /// as bytes, everything after it is kept (the NUL itself is dropped where the text is
+    /// cleaned). Invalid UTF-8 becomes U+FFFD.
+    func wholeText(_ column: String) -> String? {
+        switch (self[column] as DatabaseValue).storage {
+        case .blob(let data): return String(decoding: data, as: UTF8.self)
+        case .string(let text): return text
+        default: return nil
+        }
+    }
+
     /// The column's value as `T`, or nil when it is NULL or of another type. GRDB's own
     /// subscript stops the program on a value it cannot convert (a text where a number was
     /// written); a state database edited by hand or damaged must never do that.

@@ -30,7 +30,39 @@ func monotonicNanos() -> UInt64 {
 }
 
 let args = CommandLine.arguments
-guard args.count >= 4 else { fail("usage: docent-pulse-bench APPDATA STRINGS_DIR DB [N]") }
+
+/// `docent-pulse-bench --notes DB SUBJECT` (issue 32, scripts/bench-pulse.py): a store the
+/// script filled with a million notes. Prints `pulse-notes OPEN SNAPSHOT PAGE NEXT` in ms: the
+/// store opened, the guide's first snapshot, the notes list's first page, the next page.
+if args.count == 4, args[1] == "--notes" {
+    let t0 = monotonicNanos()
+    guard case .success(let store) = SQLitePulseStore.open(path: args[2], clock: { Date() }), let subject = PulseSubject(args[3]) else { fail("cannot open \(args[2]) or read \(args[3])") }
+    let t1 = monotonicNanos()
+    let wait = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) var times: [UInt64] = [t0, t1]
+    nonisolated(unsafe) var failure: String?
+    Task {
+        do {
+            let snap = try await store.snapshot(viewer: VisitorID("benchviewer1"), dayStart: Date(), since: nil)
+            times.append(monotonicNanos())
+            let first = try await store.notes(on: subject, viewer: VisitorID("benchviewer1"), after: nil, limit: PulseRules.standard.notesPage)
+            times.append(monotonicNanos())
+            _ = try await store.notes(on: subject, viewer: VisitorID("benchviewer1"), after: first.next, limit: PulseRules.standard.notesPage)
+            times.append(monotonicNanos())
+            if (snap?.noteCounts[subject] ?? 0) < 1000 || first.notes.count != PulseRules.standard.notesPage { failure = "the store does not hold the notes it should" }
+        } catch {
+            failure = "\(error)"
+        }
+        wait.signal()
+    }
+    wait.wait()
+    if let failure { fail(failure) }
+    let ms = (1..<times.count).map { Double(times[$0] - times[$0 - 1]) / 1e6 }
+    print("pulse-notes " + ms.map { String(format: "%.1f", $0) }.joined(separator: " "))
+    exit(0)
+}
+
+guard args.count >= 4 else { fail("usage: docent-pulse-bench APPDATA STRINGS_DIR DB [N] | --notes DB SUBJECT") }
 let rounds = args.count > 4 ? Int(args[4]) ?? 500 : 500
 guard let data = FileManager.default.contents(atPath: args[1]) else { fail("cannot read \(args[1])") }
 let app: AppData

@@ -11,7 +11,9 @@ struct DocentPulse: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "docent-pulse",
         abstract: "The Visitor Pulse service: notes, reactions and reports shared by every Docent guide of a museum.",
-        subcommands: [Serve.self, Queue.self, Agree.self, Disagree.self, Keep.self, Feature.self, Announce.self, Seed.self, Export.self, Recount.self])
+        version: DocentVersion.string,
+        subcommands: [Serve.self, Queue.self, Agree.self, Disagree.self, Keep.self, Feature.self, Announce.self, Seed.self, Export.self, Recount.self,
+            StaffAccounts.self, Ban.self, Erase.self, Audit.self])
 }
 
 struct Serve: AsyncParsableCommand {
@@ -38,6 +40,60 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "A seed file (as SampleData/pulse/seed.json) loaded once into an empty store.")
     var seed: String?
 
+    @Option(help: "Distinct visitors' reports that hide a note (it then waits for staff).")
+    var reportThreshold: Int = PulseRules.standard.reportThreshold
+
+    @Option(help: "A note whose score (likes − dislikes) falls to this is hidden and waits for staff.")
+    var scoreFloor: Int = PulseRules.standard.scoreFloor
+
+    @Option(help: "Subjects a snapshot carries activity for (the busiest).")
+    var snapshotSubjects: Int = PulseRules.standard.snapshotActivityLimit
+
+    @Option(help: "Per-address limits on registrations, plays, reactions, notes and reports: on or off.")
+    var clientLimits: String = "on"
+
+    @Option(help: "Registrations one client address may make per minute (after a burst of --registration-burst).")
+    var registrationsPerMinute: Double = ClientRateLimits().registrations.perMinute
+
+    @Option(help: "Registrations one client address may make at once.")
+    var registrationBurst: Double = ClientRateLimits().registrations.burst
+
+    @Option(help: "Plays one client address may send per minute.")
+    var playsPerMinute: Double = ClientRateLimits().plays.perMinute
+
+    @Option(name: .customLong("trusted-proxy"), help: "A proxy (IP address) whose X-Forwarded-For names the client; repeatable (nginx on the same machine: 127.0.0.1).")
+    var trustedProxies: [String] = []
+
+    @Option(help: "Open connections at most (past it: 503 and closed). Keep it under the descriptor limit (LimitNOFILE).")
+    var maxConnections: Int = ConnectionLimits.Settings().maxConnections
+
+    @Option(help: "Open connections from one client address at most (past it: closed at once; trusted proxies are exempt).")
+    var maxConnectionsPerAddress: Int = ConnectionLimits.Settings().maxConnectionsPerAddress
+
+    @Option(help: "Seconds a client has to send a whole request head.")
+    var headerTimeout: Int = 10
+
+    @Option(help: "Seconds a client has to send a whole body once its head is in.")
+    var bodyTimeout: Int = 30
+
+    @Option(help: "Seconds a connection may stay idle between requests.")
+    var idleTimeout: Int = 60
+
+    @Option(help: "Seconds between writes of gathered plays (0: every play written at once).")
+    var playFlush: Double = 5
+
+    @Option(help: "Seconds between purges of what retention lets go.")
+    var purgeEvery: Int = 600
+
+    @Option(help: "Hours activity (plays, reactions, notes as counted for \"popular right now\") is kept.")
+    var activityRetentionHours: Double = 48
+
+    @Option(help: "The museum's appData (a file): the staff console shows titles and matches announcement patterns against its pages.")
+    var data: String?
+
+    @Option(help: "The museum's time zone (as Europe/Paris): the staff console's days and times. Default: the machine's.")
+    var timeZone: String?
+
     func run() async throws {
         let db: PulseServer.Database
         switch PulseServer.Database.parse(database) {
@@ -54,9 +110,24 @@ struct Serve: AsyncParsableCommand {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical") }
         guard reactionsPerMinute > 0, notesPerHour > 0 else { throw ValidationError("--reactions-per-minute and --notes-per-hour must be at least 1") }
+        guard reportThreshold >= 1, snapshotSubjects >= 1 else { throw ValidationError("--report-threshold and --snapshot-subjects must be at least 1") }
+        guard ["on", "off"].contains(clientLimits) else { throw ValidationError("--client-limits must be on or off") }
+        guard registrationsPerMinute > 0, registrationBurst >= 1, playsPerMinute > 0 else {
+            throw ValidationError("--registrations-per-minute and --plays-per-minute must be above 0, --registration-burst at least 1")
+        }
+        guard maxConnections >= 1, maxConnectionsPerAddress >= 1 else { throw ValidationError("--max-connections and --max-connections-per-address must be at least 1") }
+        guard headerTimeout >= 1, bodyTimeout >= 1, idleTimeout >= 1, purgeEvery >= 1, playFlush >= 0, activityRetentionHours > 1 else {
+            throw ValidationError("the timeouts and --purge-every must be at least 1 s, --play-flush at least 0, --activity-retention-hours above 1")
+        }
+        for p in trustedProxies where !Self.isIPAddress(p) { throw ValidationError("--trusted-proxy must be an IP address, not '\(p)'") }
         var rules = PulseRules.standard
         rules.reactionsPerMinute = reactionsPerMinute
         rules.notesPerHour = notesPerHour
+        rules.reportThreshold = reportThreshold
+        rules.scoreFloor = scoreFloor
+        rules.snapshotActivityLimit = snapshotSubjects
+        var logger = Logger(label: "docent-pulse")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .warning
         switch db {
         case .sqlite(let path):
             let store: SQLitePulseStore
@@ -66,27 +137,91 @@ struct Serve: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("docent-pulse: \(f.message)\n".utf8))
                 throw ExitCode(1)
             }
-            try await serve(store, address)
+            let console: SQLiteConsoleStore
+            switch SQLiteConsoleStore.open(path: path, clock: { Date() }) {
+            case .success(let s): console = s
+            case .failure(let f):
+                FileHandle.standardError.write(Data("docent-pulse: \(f.message)\n".utf8))
+                throw ExitCode(1)
+            }
+            try await serve(store, console, address, rules, logger: logger)
         case .postgres(let location):
             let store: PostgresPulseStore
-            switch await PostgresPulseStore.open(location, rules: rules, clock: { Date() }) {
+            switch await PostgresPulseStore.open(location, rules: rules, clock: { Date() }, logger: logger) {
             case .success(let s): store = s
             case .failure(let f):
                 FileHandle.standardError.write(Data("docent-pulse: \(f.message)\n".utf8))
                 throw ExitCode(1)
             }
             defer { store.close() }
-            try await serve(store, address)
+            let console: PostgresConsoleStore
+            switch await PostgresConsoleStore.open(location, clock: { Date() }) {
+            case .success(let s): console = s
+            case .failure(let f):
+                FileHandle.standardError.write(Data("docent-pulse: \(f.message)\n".utf8))
+                throw ExitCode(1)
+            }
+            defer { console.close() }
+            try await serve(store, console, address, rules, logger: logger)
         }
     }
 
-    private func serve(_ store: some PulseServiceStore, _ address: (host: String, port: Int)) async throws {
-        var logger = Logger(label: "docent-pulse")
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .warning
+    static func isIPAddress(_ s: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, s, &v4) == 1 || inet_pton(AF_INET6, s, &v6) == 1
+    }
+
+    private func settings() throws -> PulseServer.Settings {
+        var s = PulseServer.Settings()
+        s.staffToken = try staffToken()
+        if clientLimits == "off" {
+            s.clientLimits = nil
+        } else {
+            var limits = ClientRateLimits()
+            limits.registrations = .init(perMinute: registrationsPerMinute, burst: registrationBurst)
+            limits.plays = .init(perMinute: playsPerMinute, burst: max(1, playsPerMinute / 4))
+            s.clientLimits = limits
+        }
+        s.trustedProxies = trustedProxies
+        s.connections.maxConnections = maxConnections
+        s.connections.maxConnectionsPerAddress = maxConnectionsPerAddress
+        s.connections.headerTimeout = .seconds(Int64(headerTimeout))
+        s.connections.bodyTimeout = .seconds(Int64(bodyTimeout))
+        s.connections.idleTimeout = .seconds(Int64(idleTimeout))
+        s.playFlush = .milliseconds(Int64(playFlush * 1000))
+        s.purgeEvery = .seconds(purgeEvery)
+        s.activityRetention = activityRetentionHours * 3600
+        return s
+    }
+
+    private func serve(
+        _ store: some PulseServiceStore, _ console: any ConsoleStore, _ address: (host: String, port: Int), _ rules: PulseRules, logger: Logger
+    ) async throws {
         if let seed { try await Self.load(seed: seed, into: store) }
-        try await PulseServer.run(store: store, staffToken: try staffToken(), host: address.host, port: address.port, logger: logger) { port in
-            // Written unbuffered: whoever started the service (a test, a script) waits for it.
-            FileHandle.standardOutput.write(Data("docent-pulse listening on \(address.host):\(port)\n".utf8))
+        let serverSettings = try self.settings()
+        var consoleConfig = ConsoleConfiguration(staffToken: serverSettings.staffToken, rules: rules)
+        if let timeZone {
+            guard let tz = TimeZone(identifier: timeZone) else { throw ValidationError("--time-zone: unknown time zone '\(timeZone)' (as Europe/Paris)") }
+            consoleConfig.timeZone = tz
+        }
+        if let data {
+            switch ConsoleCatalogue.load(path: data) {
+            case .success(let c): consoleConfig.catalogue = c
+            case .failure(let f): throw ValidationError(f.message)
+            }
+        }
+        do {
+            try await PulseServer.run(
+                store: store, settings: serverSettings, console: console, consoleConfiguration: consoleConfig, host: address.host, port: address.port, logger: logger
+            ) { port in
+                // Written unbuffered: whoever started the service (a test, a script) waits for it.
+                FileHandle.standardOutput.write(Data("docent-pulse listening on \(address.host):\(port)\n".utf8))
+            }
+        } catch let e as PulseServer.ListenFailure {
+            // Not bad usage (no usage text, not 64): the service cannot start here.
+            FileHandle.standardError.write(Data("docent-pulse: \(e.message)\n".utf8))
+            throw ExitCode.failure
         }
     }
 

@@ -53,6 +53,3 @@ struct Docent: ParsableCommand {
     }
 }
 
-enum DocentVersion {
-    static let string = "0.1.0"
-}

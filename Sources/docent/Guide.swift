@@ -55,10 +55,13 @@ package struct Guide: ParsableCommand {
         do { features = try Registry.make() } catch { throw failure("the features' registry is wrong: \(error)") }
         // Configuration: file, then flags.
         var cfg = DocentConfig()
+        var configWarnings: [String] = []
         let configPath = config ?? ConfigLoader.defaultPath(environment: env)
         if config != nil || FileManager.default.fileExists(atPath: configPath) {
             switch ConfigLoader.load(path: configPath, featureKeys: features.configKeys) {
-            case .success(let (c, _)): cfg = c
+            case .success(let (c, w)):
+                cfg = c
+                configWarnings = w
             case .failure(let f): throw failure("configuration \(configPath): \(f.message)")
             }
         }
@@ -88,6 +91,7 @@ package struct Guide: ParsableCommand {
         let prepared = FilePreparedCopies(
             directory: FilePreparedCopies.defaultDirectory(environment: env), localPath: CurlFetcher.localPath(of:), both: TwoCores.both)
         let log = GuideLog(path: GuideLog.defaultPath(environment: env))
+        for w in configWarnings { log.write("configuration \(configPath): \(w)") }
         let heavyWork = HeavyWork()
         let early = EarlyLoad(source: source, fetcher: fetcher, cache: documentCache, prepared: prepared, options: options, log: log, heavyWork: heavyWork)
 
@@ -151,6 +155,9 @@ package struct Guide: ParsableCommand {
         if screenReader { cfg.features["screen_reader"] = "true" }
         let render = RenderOptions.decode(cfg.features)
 
+        // Checked before the terminal is taken over: a message written on the alternate screen
+        // is wiped when the guide ends (issue 33 #2).
+        if let pulse, case .failure(let f) = PulseLocation.parse(pulse) { throw failure("--pulse: \(f.message)") }
         let backend: CursesBackend
         let links = Hyperlinks.enabled(mode: linkMode, environment: env)
         switch CursesBackend.open(colors: env["NO_COLOR"].map(\.isEmpty) ?? true, hyperlinks: links, options: render) {
@@ -171,9 +178,12 @@ package struct Guide: ParsableCommand {
         state.timeZone = .current
         state.museumTimeZone = cfg.timeZone
         state.config = cfg.features
-        if let pulse {
-            if case .failure(let f) = PulseLocation.parse(pulse) { throw failure("--pulse: \(f.message)") }
-            state.config[PulseFeature.configKey] = pulse
+        if let pulse { state.config[PulseFeature.configKey] = pulse }
+        // A typo in the configuration is said on screen (issue 33 #14: it passed silently);
+        // every warning is in the log.
+        if let w = configWarnings.first {
+            let more = configWarnings.count > 1 ? " (+\(configWarnings.count - 1))" : ""
+            state.banner = Banner(.key("configuration.warning", ["warning": .verbatim(w + more)]), level: .warning)
         }
         let loop = GuideLoop(
             state: state, backend: backend, effects: effects, audio: audio,

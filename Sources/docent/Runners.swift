@@ -73,6 +73,7 @@ enum Runners {
             AnyRunner(PicturesRunner.self, context: context),
             AnyRunner(OfflineRunner.self, context: context),
             AnyRunner(ScriptsRunner.self, context: context),
+            AnyRunner(KioskRunner.self, context: context),
         ]
     }
 }

@@ -73,6 +73,12 @@ final class CurlFetcherTests: XCTestCase {
             try Data(big).write(to: root.appendingPathComponent("big.bin"))
             try Data("<p>index</p>".utf8).write(to: root.appendingPathComponent("sub/index.html"))
             try Data("with space".utf8).write(to: root.appendingPathComponent("a file #1.txt"))
+            // What a hostile or broken Pulse service may answer to a note (served with 429).
+            for (dir, wait) in [("pulse-max", "9223372036854775807"), ("pulse-negative", "-5")] {
+                try fm.createDirectory(at: root.appendingPathComponent("\(dir)/v1"), withIntermediateDirectories: true)
+                let body = #"{"error":"too many notes","code":"rate_limited_notes","retry_after":"# + wait + "}"
+                try Data(body.utf8).write(to: root.appendingPathComponent("\(dir)/v1/notes"))
+            }
         } catch {
             setupProblem = "cannot create the test root \(root.path): \(error)"
             return
@@ -160,6 +166,25 @@ final class CurlFetcherTests: XCTestCase {
         // A 404 too: the caller reads the status.
         let missing = try ok(fetcher.fetch(FetchRequest(url: "\(try server.base)/nope.json", errorBodies: true)))
         XCTAssertEqual(missing.status, 404)
+    }
+
+    /// A 429 whose `retry_after` is `Int.max` trapped the guide (issue 34: `(s + 59) / 60`);
+    /// -5 said "please wait -5 s". The real HTTP store reads it bounded: a day at most, 1 s at least.
+    func testARateLimitsWaitFromTheWireIsBoundedBeforeAnyArithmetic() async throws {
+        guard let creds = VisitorCredentials.make(random: Array(repeating: 7, count: 26)),
+            let subject = PulseSubject("artwork:101")
+        else { return XCTFail("test credentials") }
+        let draft = NoteDraft(id: NoteID(visitor: creds.visitor, sequence: 1), subject: subject, language: .english, text: "hello")
+        for (dir, wait, minutes) in [("pulse-max", 86_400, "1440"), ("pulse-negative", 1, "1")] {
+            let store = HTTPPulseStore(baseURL: "\(try server.base)/status429/\(dir)")
+            do {
+                _ = try await store.post(draft, as: creds)
+                XCTFail("\(dir): a 429 is a refusal")
+            } catch {
+                XCTAssertEqual(error, .rateLimited(.notes(retryAfter: wait)), dir)
+                XCTAssertEqual(error.phrase, .key("pulse.error.notesLimit", ["minutes": .verbatim(minutes)]), dir)
+            }
+        }
     }
 
     func testHeadReturnsNoBody() throws {

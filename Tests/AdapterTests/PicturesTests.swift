@@ -79,6 +79,55 @@ final class PicturesTests: XCTestCase {
         XCTAssertEqual(failure(Array(png.prefix(png.count - 20))), "the PNG picture is incomplete (no IEND chunk); it may have been cut off while downloading")
     }
 
+    /// `bytes` through libjpeg-turbo's `jpegtran` with `arguments` (a real progressive JPEG).
+    static func jpegtran(_ arguments: [String], _ bytes: [UInt8]) throws -> [UInt8] {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("docent-jpegtran-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("in.jpg"), output = dir.appendingPathComponent("out.jpg")
+        try Data(bytes).write(to: input)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/jpegtran")
+        p.arguments = arguments + ["-outfile", output.path, input.path]
+        try p.run()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw Failure("jpegtran failed (\(p.terminationStatus)); apt-get install libjpeg-turbo-progs") }
+        return [UInt8](try Data(contentsOf: output))
+    }
+
+    /// Issue 34: a progressive JPEG of thousands of scans (each makes GdkPixbuf decode the
+    /// whole image again: one such file kept a core busy for ten minutes) is refused at once.
+    func testAJPEGOfThousandsOfScansIsRefusedBeforeDecoding() throws {
+        let progressive = try Self.jpegtran(["-progressive"], try Self.encoded("jpeg", width: 320, height: 240))
+        XCTAssertNotNil(try? decoded(progressive), "an ordinary progressive JPEG decodes")
+        // Its last scan again 3,000 times, before the end marker (libjpeg only warns).
+        var lastScan = progressive.count - 2
+        while lastScan > 0, !(progressive[lastScan] == 0xFF && progressive[lastScan + 1] == 0xDA) { lastScan -= 1 }
+        let scan = Array(progressive[lastScan..<(progressive.count - 2)])
+        var hostile = Array(progressive[..<(progressive.count - 2)])
+        for _ in 0..<3_000 { hostile += scan }
+        hostile += [0xFF, 0xD9]
+        let scans = PictureDecoder.scans(hostile, over: 0) ?? 0
+        XCTAssertGreaterThan(scans, 3_000)
+        XCTAssertEqual(
+            failure(hostile),
+            "the JPEG picture is made of \(scans) scans; pictures of more than \(PictureDecoder.maxScans) are not shown (they take minutes to decode)")
+    }
+
+    /// A decode asks whether to go on between pieces: no (the page changed, the time is up)
+    /// stops it with a message.
+    func testADecodeStopsWhenItIsNoLongerWanted() throws {
+        let jpeg = try Self.encoded("jpeg", width: 320, height: 240)
+        var asked = 0
+        let result = PictureDecoder.decode(jpeg) {
+            asked += 1
+            return false
+        }
+        guard case .failure(let f) = result else { return XCTFail("decoded although told to stop") }
+        XCTAssertEqual(f.message, "the JPEG picture was not finished: it took too long or is no longer wanted")
+        XCTAssertEqual(asked, 1)
+    }
+
     func testAnHTMLPageNamedJPGIsNamed() {
         let html = Array("\n<!DOCTYPE html><html><head><title>404</title></head><body>Not found</body></html>".utf8)
         XCTAssertEqual(failure(html), "not a picture but a web page (HTML)")
@@ -93,6 +142,45 @@ final class PicturesTests: XCTestCase {
         let message = failure(Self.pngHeader(width: 20000, height: 20000))
         XCTAssertEqual(message, "the picture is 20000 × 20000 pixels; pictures over 50 million pixels are not shown")
         XCTAssertLessThan(Date().timeIntervalSince(start), 2)
+    }
+
+    /// A PNG that declares 7000 × 7000 pixels and holds 3 rows (GdkPixbuf, scaling while it
+    /// decodes, showed nothing and said nothing) is a message that says why.
+    func testAPNGHoldingFewerRowsThanItDeclaresIsAMessage() {
+        let message = failure(Self.pngRows(width: 7000, height: 7000, rows: 3))
+        XCTAssertEqual(
+            message, "the PNG picture is incomplete (its header says 7000 × 7000 pixels, but its image data holds at most 3096 of the 7000 rows); it may have been cut off while downloading")
+        // The same file with every row present is not refused by the check (it is a plain
+        // 300 × 200 image, all rows stored, so it decodes).
+        XCTAssertNil(failure(Self.pngRows(width: 300, height: 200, rows: 200)))
+    }
+
+    /// An 8-bit RGB PNG declaring `width × height` whose image data holds `rows` grey rows,
+    /// stored without compression (deflate's stored blocks, at most 65,535 bytes each).
+    static func pngRows(width: Int, height: Int, rows: Int) -> [UInt8] {
+        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return be(UInt32(data.count)) + body + be(crc32(body))
+        }
+        var raw: [UInt8] = []
+        for _ in 0..<rows { raw += [0] + [UInt8](repeating: 128, count: width * 3) }
+        var a: UInt32 = 1, b: UInt32 = 0
+        for x in raw {
+            a = (a + UInt32(x)) % 65521
+            b = (b + a) % 65521
+        }
+        var zlib: [UInt8] = [0x78, 0x01]
+        var offset = 0
+        repeat {
+            let n = min(65535, raw.count - offset)
+            let last: UInt8 = offset + n == raw.count ? 1 : 0
+            zlib += [last, UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8((~n >> 8) & 0xFF)] + raw[offset..<(offset + n)]
+            offset += n
+        } while offset < raw.count
+        zlib += be(b << 16 | a)
+        let ihdr = be(UInt32(width)) + be(UInt32(height)) + [8, 2, 0, 0, 0]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", zlib) + chunk("IEND", [])
     }
 
     func testTooManyBytesAreRefusedBeforeDecoding() {

@@ -1,3 +1,4 @@
+import ChildProcessSupport
 import Foundation
 import XCTest
 
@@ -99,9 +100,9 @@ final class PostgresServer: @unchecked Sendable {
         p.currentDirectoryURL = URL(fileURLWithPath: dir)
         let (output, errBytes) = try runReadingBoth(p)
         let errText = String(decoding: errBytes, as: UTF8.self)
-        guard p.terminationStatus == 0 else {
+        guard p.exitCode == 0 else {
             let log = (try? String(contentsOfFile: dir + "/server.log", encoding: .utf8)).map { "\nserver log:\n" + $0.suffix(2000) } ?? ""
-            throw Failure(description: "\(program) \(arguments.joined(separator: " ")) failed (\(p.terminationStatus)): \(errText)\(log)")
+            throw Failure(description: "\(program) \(arguments.joined(separator: " ")) failed (\(p.exitCode)): \(errText)\(log)")
         }
         return String(decoding: output, as: UTF8.self)
     }
@@ -138,7 +139,7 @@ func runReadingBoth(_ p: Process) throws -> (out: Data, err: Data) {
     let reader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
     reader.start()
     let output = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
+    if !p.waitForEnd(within: 120) { p.stopWithin(5) }
     return (output, errData.waitForValue())
 }
 

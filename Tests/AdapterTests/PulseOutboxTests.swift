@@ -1,3 +1,4 @@
+import ChildProcessSupport
 import DocentCore
 import Foundation
 import NetCurl
@@ -82,8 +83,8 @@ final class PulseOutboxServiceTests: XCTestCase {
             "INSERT INTO pulse_outbox (key, sequence, kind, visitor, secret, queued_at) VALUES ('future x', 0, 'teleport', 'alice000', 's', 0)",
         ]
         try sqlite.run()
-        sqlite.waitUntilExit()
-        XCTAssertEqual(sqlite.terminationStatus, 0)
+        XCTAssertTrue(sqlite.waitForEnd(within: 60), "sqlite3 did not end")
+        XCTAssertEqual(sqlite.exitCode, 0)
         XCTAssertEqual(try outbox.pending(), [kept])
     }
 

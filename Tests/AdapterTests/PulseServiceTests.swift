@@ -1,3 +1,4 @@
+import ChildProcessSupport
 import DocentCore
 import Foundation
 import GRDB
@@ -13,17 +14,30 @@ final class PulseServiceProcess {
 
     /// Starts `docent-pulse serve ARGS --listen LISTEN` (a free port by default) and waits for
     /// its "listening" line.
-    init(_ arguments: [String], environment: [String: String] = [:], listen: String = "127.0.0.1:0") throws {
+    /// `descriptorLimit`: started under `ulimit -n N` (the README's unit without LimitNOFILE).
+    /// `errorLog`: the service's standard error goes to this file (`standardError()` reads it).
+    init(_ arguments: [String], environment: [String: String] = [:], listen: String = "127.0.0.1:0", descriptorLimit: Int? = nil, errorLog: String? = nil) throws {
+        self.errorLog = errorLog
         let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
         let binary = exe.deletingLastPathComponent().appendingPathComponent("docent-pulse")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw NSError(domain: "PulseServiceProcess", code: 2, userInfo: [NSLocalizedDescriptionKey: "no docent-pulse next to the tests at \(binary.path): run `swift build` first"])
         }
-        process.executableURL = binary
-        process.arguments = ["serve"] + arguments + ["--listen", listen] + (ProcessInfo.processInfo.environment["DOCENT_PULSE_TEST_LOG"].map { ["--log-level", $0] } ?? [])
+        let serveArguments = ["serve"] + arguments + ["--listen", listen] + (ProcessInfo.processInfo.environment["DOCENT_PULSE_TEST_LOG"].map { ["--log-level", $0] } ?? [])
+        if let descriptorLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", binary.path] + serveArguments
+        } else {
+            process.executableURL = binary
+            process.arguments = serveArguments
+        }
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe()
         process.standardOutput = out
+        if let errorLog {
+            FileManager.default.createFile(atPath: errorLog, contents: nil)
+            process.standardError = FileHandle(forWritingAtPath: errorLog)
+        }
         try process.run()
         // The first line says the port; reading blocks until it is written (or the process ends).
         var line: [UInt8] = []
@@ -43,11 +57,17 @@ final class PulseServiceProcess {
         Thread.detachNewThread { _ = handle.readDataToEndOfFile() }
     }
 
+    let errorLog: String?
+
+    /// What the service wrote on standard error (with `errorLog`).
+    func standardError() -> String {
+        errorLog.flatMap { FileManager.default.contents(atPath: $0) }.map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
+    /// SIGTERM, then SIGKILL if it has not ended 20 s later (the service bounds its own
+    /// graceful stop to 15 s; a test must never hang on a service that does not end).
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        process.stopWithin(20)
     }
 
     deinit { stop() }
@@ -68,7 +88,7 @@ final class PulseServiceTests: XCTestCase {
     override func setUpWithError() throws {
         tempDir = NSTemporaryDirectory() + "docent-pulse-service-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: tempDir, withIntermediateDirectories: true)
-        service = try PulseServiceProcess(["--database", "sqlite:" + dbPath])
+        service = try PulseServiceProcess(["--database", "sqlite:" + dbPath, "--client-limits", "off"])
     }
 
     override func tearDownWithError() throws {
@@ -279,7 +299,8 @@ final class PulseServiceTests: XCTestCase {
         XCTAssertEqual(try store.recountMismatches(), [])
         for s in subjects {
             let expected = PulseCounts.recount(finals.compactMap { $0[s] })
-            XCTAssertEqual(try store.counts(of: s), expected, s.key)
+            let kept = try await store.counts(of: s)
+            XCTAssertEqual(kept, expected, s.key)
         }
     }
 
@@ -348,6 +369,22 @@ final class PulseServiceTests: XCTestCase {
 
     func testServiceRefusesABadDatabaseArgument() throws {
         XCTAssertThrowsError(try PulseServiceProcess(["--database", "mysql://nowhere"]))
+    }
+
+    /// Issue 33 #15: a busy port printed NIO's "bind(descriptor:ptr:bytes:): Address already in
+    /// use) (errno: 98)" and the usage. Now one sentence naming the address, exit status 1.
+    func testABusyPortIsSaidInASentence() throws {
+        let busy = "127.0.0.1:\(service!.port)"
+        let r = try runDocentPulse(["serve", "--database", "sqlite:" + tempDir + "/other.sqlite", "--listen", busy])
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertTrue(r.err.contains("docent-pulse: \(busy) is already in use"), r.err)
+        XCTAssertFalse(r.err.contains("errno"), r.err)
+        XCTAssertFalse(r.err.contains("Usage:"), r.err)
+        XCTAssertFalse(r.err.contains("not answering"), "a stop is no database outage: \(r.err)")
+        // And it says its version (it had no --version).
+        let version = try runDocentPulse(["--version"])
+        XCTAssertEqual(version.status, 0, version.err)
+        XCTAssertEqual(version.out.trimmingCharacters(in: .whitespacesAndNewlines), DocentVersion.string)
     }
 
     private func raw(_ method: DocentCore.FetchRequest.Method, _ path: String, body: [UInt8]? = nil, token: String? = nil) throws -> FetchResponse {

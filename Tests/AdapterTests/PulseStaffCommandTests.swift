@@ -1,3 +1,4 @@
+import ChildProcessSupport
 import DocentCore
 import Foundation
 import NetCurl
@@ -15,7 +16,7 @@ func runDocentPulse(_ arguments: [String], token: String? = nil) throws -> (stat
     env["DOCENT_PULSE_STAFF_TOKEN"] = token
     p.environment = env
     let (o, e) = try runReadingBoth(p)
-    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    return (p.exitCode, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
 }
 
 /// What the curators set, changed from the command line against `target` (`--database DB` or

@@ -71,7 +71,7 @@ final class PulseStoreConformanceTests: XCTestCase {
             StoreUnderTest(name: "PostgreSQL", forVisitor: { _ in postgresStore }, recount: { try await postgresStore.recountMismatches() }, close: { postgresStore.close() }))
 
         for (name, database) in [("HTTP over SQLite", "sqlite:" + tempDir + "/service-\(UUID().uuidString).sqlite"), ("HTTP over PostgreSQL", pg.url(try pg.createDatabase()))] {
-            let service = try PulseServiceProcess(["--database", database])
+            let service = try PulseServiceProcess(["--database", database, "--client-limits", "off"])
             services.append(service)
             let url = service.url
             var guides: [String: HTTPPulseStore] = [:]

@@ -1,3 +1,4 @@
+import ChildProcessSupport
 import DocentCore
 import DocentCoreTestSupport
 import Foundation
@@ -53,7 +54,7 @@ final class PulseStoreTests: XCTestCase {
         _ = try open()
         let q = try DatabaseQueue(path: tempDir + "/shared/pulse.sqlite")
         XCTAssertEqual(try q.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }, "wal")
-        XCTAssertEqual(try q.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }, ["pulse-v1"])
+        XCTAssertEqual(try q.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }, ["pulse-v1", "pulse-public-v1"])
     }
 
     func testDefaultPathAndLocationOption() {
@@ -128,6 +129,38 @@ final class PulseStoreTests: XCTestCase {
         } catch { XCTAssertEqual(error, .badCredentials) }
         let list = try await store.notes(on: .artwork(1101), viewer: bob.visitor)
         XCTAssertEqual(list.map(\.id), [id])
+    }
+
+    /// Issue 33 #15: a named file in a directory that does not exist is a sentence, and no
+    /// directory is made up for it; the default place still gets its directories.
+    func testANamedFileInAMissingDirectoryIsRefusedWithoutMakingIt() throws {
+        let missing = tempDir + "/no/such/dir"
+        guard case .failure(let f) = SQLitePulseStore.open(path: missing + "/p.sqlite", createDirectory: false, clock: { Date() }) else {
+            return XCTFail("opened")
+        }
+        XCTAssertEqual(f.message, "the directory \(missing) does not exist: create it, or name another file")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tempDir + "/no"))
+        XCTAssertNoThrow(try SQLitePulseStore.open(path: missing + "/p.sqlite", clock: { Date() }).get())
+    }
+
+    /// A NUL written into the shared file by another program (here the sqlite3 shell) no
+    /// longer cuts the rest of the note off: GRDB reads TEXT as a C string, the store reads
+    /// the bytes. Fails before the change with "first half".
+    func testANulInAStoredNoteKeepsTheRestOfIt() async throws {
+        let store = try open()
+        try await registered(store)
+        let id = NoteID(visitor: alice.visitor, sequence: 3)
+        _ = try await store.post(NoteDraft(id: id, subject: .artwork(1101), language: .english, text: "placeholder"), as: alice)
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        // 'first half' NUL ' second half', as TEXT.
+        let hex = Array("first half\u{0} second half".utf8).map { String(format: "%02X", $0) }.joined()
+        sqlite.arguments = [tempDir + "/shared/pulse.sqlite", "UPDATE note SET text = CAST(X'\(hex)' AS TEXT) WHERE id = '\(id.key)'"]
+        try sqlite.run()
+        XCTAssertTrue(sqlite.waitForEnd(within: 60), "sqlite3 did not end")
+        XCTAssertEqual(sqlite.exitCode, 0)
+        let list = try await store.notes(on: .artwork(1101), viewer: nil)
+        XCTAssertEqual(list.map(\.text), ["first half second half"])
     }
 
     func testThreeReportersHideForAllReporterAtOnceAndUndo() async throws {
@@ -328,8 +361,8 @@ final class PulseStoreTests: XCTestCase {
             processes.append(p)
         }
         for p in processes { try p.run() }
-        for p in processes { p.waitUntilExit() }
-        XCTAssertEqual(processes.map(\.terminationStatus), Array(repeating: 0, count: 8))
+        for p in processes { XCTAssertTrue(p.waitForEnd(within: 300), "a worker did not end") }
+        XCTAssertEqual(processes.map(\.exitCode), Array(repeating: 0, count: 8))
 
         // What each visitor finally chose, as the workers wrote it down.
         var expected: [PulseSubject: PulseCounts] = [:]

@@ -405,7 +405,8 @@ final class StateStoreTests: XCTestCase {
             extra = true
             """).get()
         XCTAssertEqual(config.rewrite, URLResolver.Rewrite(from: "a", to: "b"))
-        XCTAssertEqual(warnings, ["unknown key 'foo' ignored", "unknown key 'url_rewrite.extra' ignored"])
+        // With the line where the key is set (issue 33 #14); a table's keys are named in full.
+        XCTAssertEqual(warnings, ["line 1: unknown key 'foo' ignored", "unknown key 'url_rewrite.extra' ignored"])
     }
 
     /// Issue 17 #14: a mistyped key is still ignored, and the warning names the key meant.
@@ -418,10 +419,10 @@ final class StateStoreTests: XCTestCase {
             """).get()
         XCTAssertNil(config.language)
         XCTAssertEqual(warnings, [
-            "unknown key 'dta' ignored; did you mean 'data'?",
-            "unknown key 'hyperlink' ignored; did you mean 'hyperlinks'?",
-            "unknown key 'langauge' ignored; did you mean 'language'?",
-            "unknown key 'timezone' ignored; did you mean 'time_zone'?",
+            "line 4: unknown key 'dta' ignored; did you mean 'data'?",
+            "line 2: unknown key 'hyperlink' ignored; did you mean 'hyperlinks'?",
+            "line 1: unknown key 'langauge' ignored; did you mean 'language'?",
+            "line 3: unknown key 'timezone' ignored; did you mean 'time_zone'?",
         ])
         // A feature's own keys are suggested too.
         XCTAssertEqual(ConfigLoader.suggestion(for: "member_card_ur", among: ["member_card_url", "data"]), "member_card_url")

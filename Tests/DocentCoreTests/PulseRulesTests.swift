@@ -269,6 +269,40 @@ final class PulsePatternTests: XCTestCase {
         XCTAssertTrue(p("museum|").matches(""))
     }
 
+    /// The leading literal of a pattern refuses most keys with one comparison (issue 34:
+    /// thousands of announcements that cannot apply to a page cost next to nothing).
+    func testTheLiteralPrefixIsExactlyWhatEveryMatchBeginsWith() {
+        XCTAssertEqual(p("gallery:2\\d\\d").prefix, "gallery:2")
+        XCTAssertEqual(p("tab:map").prefix, "tab:map")
+        XCTAssertEqual(p("(tour|stop):1").prefix, "")
+        XCTAssertEqual(p("museum|tab:home").prefix, "")
+        XCTAssertEqual(p("ab*").prefix, "a")
+        XCTAssertEqual(p("[^x]y").prefix, "")
+        XCTAssertEqual(p("a.c").prefix, "a")
+        // Answers are the automaton's as before: the prefix only refuses sooner.
+        XCTAssertTrue(p("ab*").matches("a"))
+        XCTAssertFalse(p("gallery:2\\d\\d").matches("gallery:1"))
+        XCTAssertFalse(p("gallery:2\\d\\d").matches("gall"))
+        XCTAssertTrue(p("ab*").matches("abbb"))
+        XCTAssertFalse(p("ab*").matches("b"))
+    }
+
+    /// A snapshot's announcements are bounded before the guide keeps them: ended ones go first,
+    /// then the rest by id up to `maxKept`; a short list is kept as it is.
+    func testASnapshotsAnnouncementsAreBounded() {
+        let now = Date(timeIntervalSince1970: 1_000_000)
+        func a(_ i: Int, until: Date? = nil) -> PulseAnnouncement {
+            PulseAnnouncement(id: String(format: "a%05d", i), feeds: [p("gallery:9\\d{4}")], style: .card, until: until, text: [.english: "x"])
+        }
+        let few = (0..<5).map { a($0) }
+        XCTAssertEqual(PulseAnnouncements.kept(few, now: now), few)
+        let flood = (0..<18_000).reversed().map { a($0, until: $0 < 100 ? now.addingTimeInterval(-1) : nil) }
+        let kept = PulseAnnouncements.kept(flood, now: now)
+        XCTAssertEqual(kept.count, PulseAnnouncements.maxKept)
+        XCTAssertEqual(kept.first?.id, "a00100")
+        XCTAssertEqual(kept.last?.id, String(format: "a%05d", 100 + PulseAnnouncements.maxKept - 1))
+    }
+
     func testValidationLimits() {
         XCTAssertEqual(PulsePattern.compile("").failure, .empty)
         XCTAssertEqual(PulsePattern.compile(String(repeating: "a", count: 121)).failure, .tooLong(121))

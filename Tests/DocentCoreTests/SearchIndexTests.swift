@@ -221,6 +221,53 @@ final class SearchIndexTests: XCTestCase {
         }
     }
 
+    // MARK: Words: typos, variants, transcripts (the stemmer's part is in AdapterTests)
+
+    func testEditDistanceCountsTranspositionsAsOneAndStopsEarly() {
+        var a: [Int] = [], b: [Int] = [], c: [Int] = []
+        func d(_ x: String, _ y: String, _ k: Int = 3) -> Int {
+            SearchWords.distance(SearchWords.scalars(Array(x.utf8)[...]), SearchWords.scalars(Array(y.utf8)[...]), atMost: k, &a, &b, &c)
+        }
+        XCTAssertEqual(d("portriat", "portrait"), 1)
+        XCTAssertEqual(d("lighthose", "lighthouse"), 1)
+        XCTAssertEqual(d("theater", "theatre"), 1)
+        XCTAssertEqual(d("lenoms", "lemons"), 2)
+        XCTAssertEqual(d("café", "cafe"), 1, "letters, not bytes")
+        XCTAssertEqual(d("abcdefgh", "zzzzzzzz", 1), 2, "more than k: k + 1")
+        XCTAssertEqual(SearchWords.typos(letters: 4), 0)
+        XCTAssertEqual(SearchWords.typos(letters: 5), 1)
+        XCTAssertEqual(SearchWords.typos(letters: 8), 1)
+        XCTAssertEqual(SearchWords.typos(letters: 9), 2)
+    }
+
+    func testWordsOfATextCJKOneCharacterEachKoreanWhole() {
+        var out: [String] = []
+        SearchWords.tokens(SearchText.fold("The Keeper’s «Daughter» — 港口的燈 항구에서 1871–1934")) { out.append(String(decoding: $0, as: UTF8.self)) }
+        XCTAssertEqual(out, ["the", "keeper", "s", "daughter", "港", "口", "的", "燈", "항구에서", "1871", "1934"])
+    }
+
+    func testTyposAndTranscriptsWithoutAStemmer() {
+        let docs = Self.docs + [
+            SearchDocument(
+                .artwork(9), primary: ["Tapestry"],
+                transcripts: [AudioVersion(language: .spanish, url: "", transcript: "Este tapiz fue tejido en Flandes.", trackTitle: "El tapiz")])
+        ]
+        let index = SearchIndex(documents: docs)
+        func first(_ q: String) -> SearchHit? { index.results(index.matches(SearchText.fold(q)), cap: 5).hits(.artwork).first }
+        XCTAssertEqual(first("portriat")?.target, .artwork(6))
+        XCTAssertEqual(first("portriat")?.tier, SearchTier.typoName)
+        XCTAssertEqual(first("tapiz")?.target, .artwork(9))
+        XCTAssertEqual(first("tapiz")?.tier, SearchTier.words)
+        XCTAssertEqual(first("tapiz")?.language, .spanish)
+        XCTAssertEqual(first("flandes")?.language, .spanish)
+        // A spelling variant needs no stemmer: harbor finds harbour, in names.
+        XCTAssertEqual(first("harbor")?.target, .artwork(4))
+        XCTAssertEqual(first("harbor")?.tier, SearchTier.stemName)
+        // Without words the index is as it was: none of these.
+        let plain = SearchIndex(documents: docs, words: false)
+        for q in ["portriat", "tapiz", "harbor"] { XCTAssertEqual(plain.matches(SearchText.fold(q)).entries, [], q) }
+    }
+
     // MARK: The museum's documents
 
     func testSampleDataIsIndexed() throws {

@@ -14,6 +14,15 @@ final class ValidateJSONTests: XCTestCase {
         return ValidationReport(app: try Fixtures.app(json))
     }
 
+    /// Issue 33 #16: `--check-urls` checks pictures too, so a missing one is reported.
+    func testTheURLsToCheckIncludeTheArtworksPictures() throws {
+        let json = ReaderRulesTests.base.replacingOccurrences(
+            of: #""objects": {"#,
+            with: #""objects": {"998": {"nid": 998, "title": "Jar", "gallery_location": "Gallery 1", "location": "41.88, -87.62", "large_image_full_path": "images/missing.png"}, "#)
+        let app = try Fixtures.app(json)
+        XCTAssertTrue(ValidationReport.urls(in: app).contains { $0.hasSuffix("images/missing.png") }, "\(ValidationReport.urls(in: app))")
+    }
+
     func testTheJSONParsesAndMatchesTheReport() throws {
         let r = try report(extra: 3)
         let text = r.json()

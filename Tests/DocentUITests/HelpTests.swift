@@ -116,6 +116,21 @@ final class HelpTests: XCTestCase {
         XCTAssertFalse(ended.contains("10 s"), "nothing to seek in after the end: \(ended)")
     }
 
+    /// Issue 33 #19: the key help scrolled only with ↑↓; PgDn, PgUp, End and Home page it too.
+    func testTheKeyHelpPagesWithPgDnEndAndHome() {
+        var s = loaded()
+        s.overlay = .help(firstRun: false)
+        let rows = s.viewportRows
+        XCTAssertGreaterThan(rows, 1)
+        XCTAssertEqual(KeyMap.action(for: .pageDown, in: s), .page(1))
+        send(&s, .page(1)) { $0.overlayScroll = rows - 1 }
+        XCTAssertEqual(KeyMap.action(for: .end, in: s), .moveToEnd)
+        send(&s, .moveToEnd) { $0.overlayScroll = 60 }
+        XCTAssertEqual(KeyMap.action(for: .pageUp, in: s), .page(-1))
+        XCTAssertEqual(KeyMap.action(for: .home, in: s), .moveToStart)
+        send(&s, .moveToStart) { $0.overlayScroll = 0 }
+    }
+
     /// At 40 columns a pair that does not fit puts its meaning on its own indented line, never
     /// half under the keys' column.
     func testNarrowHelpStacksWhatDoesNotFit() {

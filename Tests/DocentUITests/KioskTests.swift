@@ -81,6 +81,35 @@ final class KioskTests: XCTestCase {
         send(&s, .quit)
     }
 
+    /// Issue 33 #3: dead keys are not advertised. In a kiosk the hint line and the key help
+    /// (the welcome too) leave out q and Ctrl-C, in every language; once staff gave the code,
+    /// and outside kiosk mode, they are back.
+    func testAKioskDoesNotAdvertiseTheKeysThatCannotQuit() {
+        for language in ["en", "ko", "zh-Hant", "fr"] {
+            var s = kiosk()
+            s.language = Language.fromTag(language)!
+            let quit = s.strings("hints.list").components(separatedBy: " · ").last!
+            XCTAssertTrue(quit.hasPrefix("q "), language)
+            let line = RootView.render(s, size: big).row(big.height - 1)
+            XCTAssertTrue(line.contains(s.strings("hints.list").components(separatedBy: " · ")[0]), "\(language): \(line)")
+            XCTAssertFalse(line.contains(quit), "\(language): \(line)")
+            // The key help (and the welcome, which shows it): every other general key is there.
+            let general = HelpSection(title: "", table: s.strings("help.keys")).lines.map(\.keys)
+            let shown = HelpSection.current(s).flatMap(\.lines).map(\.keys)
+            XCTAssertEqual(general.filter { !shown.contains($0) }.count, 1, "\(language): \(shown)")
+            XCTAssertFalse(shown.contains { $0.contains("Ctrl-C") }, "\(language): \(shown)")
+            XCTAssertTrue(shown.contains(general[0]), "\(language): \(shown)")
+            // Unlocked by staff: quitting works, and is said again.
+            s.kiosk.unlocked = true
+            XCTAssertTrue(HelpSection.current(s).flatMap(\.lines).contains { $0.keys.contains("Ctrl-C") }, language)
+            XCTAssertTrue(RootView.render(s, size: big).row(big.height - 1).contains(quit), language)
+        }
+        var plain = UIFixtures.loadedState(size: big, config: [:])
+        plain.overlay = nil
+        let quit = plain.strings("hints.list").components(separatedBy: " · ").last!
+        XCTAssertTrue(RootView.render(plain, size: big).row(big.height - 1).contains(quit))
+    }
+
     func testTheSystemCanStillStopTheGuide() {
         var s = kiosk()
         send(&s, .terminate, effects: [.persist(s.settings), .quit]) { $0.quitting = true }
@@ -100,7 +129,7 @@ final class KioskTests: XCTestCase {
         var unlocked = s
         unlocked.kiosk.typed = nil
         unlocked.kiosk.unlocked = true
-        send(&s, .kiosk(.pinEnter), effects: [.persist(unlocked.settings), .quit]) {
+        send(&s, .kiosk(.pinEnter), effects: [KioskFeature.effect(.logCode(accepted: true, wrongInARow: 0, lockedUntil: nil)), .persist(unlocked.settings), .quit]) {
             $0.kiosk.typed = nil
             $0.kiosk.unlocked = true
             $0.quitting = true
@@ -136,9 +165,56 @@ final class KioskTests: XCTestCase {
 
     func testNothingHappensWhileSomethingPlays() {
         var s = playing(kiosk(), status: .playing)
-        send(&s, .kiosk(.idle), effects: [Self.idleTimer])
+        s.player.snapshot.position = 10
+        send(&s, .kiosk(.idle), effects: [Self.idleTimer]) { $0.kiosk.heardAt = 10 }
+        // Buffering after it moved on: a hiccup, still someone listening.
         s.player.snapshot.status = .buffering
-        send(&s, .kiosk(.idle), effects: [Self.idleTimer])
+        s.player.snapshot.position = 40
+        send(&s, .kiosk(.idle), effects: [Self.idleTimer]) { $0.kiosk.heardAt = 40 }
+    }
+
+    /// Issue 34: a clip stuck "Loading…" (a server sending a byte every half second) kept the
+    /// kiosk from starting over forever; so did buffering that never moves. Neither is
+    /// someone listening.
+    func testAClipThatIsNotPlayingDoesNotHoldTheKiosk() {
+        var loading = playing(kiosk(), status: .loading)
+        prepare(&loading, .kiosk(.idle))
+        XCTAssertEqual(KioskFeature.overlay(in: loading), .waiting)
+        var stuck = playing(kiosk(), status: .buffering)
+        stuck.player.snapshot.position = 12
+        prepare(&stuck, .kiosk(.idle))
+        XCTAssertNil(KioskFeature.overlay(in: stuck), "it moved since it started: a hiccup")
+        prepare(&stuck, .kiosk(.idle))
+        XCTAssertEqual(KioskFeature.overlay(in: stuck), .waiting, "no progress since the last look")
+    }
+
+    /// Issue 34: the staff code had no lockout (a script found it in 17 s). After three wrong
+    /// codes no code is looked at for 30 s, doubling with each wrong one after; every attempt
+    /// goes to the log.
+    func testWrongCodesLockOutWithAGrowingDelayAndAreLogged() {
+        var s = kiosk()
+        func code(_ c: String) -> [Effect] {
+            keys(&s, [.ctrl("x")] + c.map { Key.char($0) })
+            return prepare(&s, .kiosk(.pinEnter))
+        }
+        XCTAssertEqual(code("1111"), [KioskFeature.effect(.logCode(accepted: false, wrongInARow: 1, lockedUntil: nil))])
+        XCTAssertEqual(code("1112"), [KioskFeature.effect(.logCode(accepted: false, wrongInARow: 2, lockedUntil: nil))])
+        let until = s.now.addingTimeInterval(30)
+        XCTAssertEqual(code("1113"), [KioskFeature.effect(.logCode(accepted: false, wrongInARow: 3, lockedUntil: until))])
+        // The right code while locked out is not looked at.
+        XCTAssertEqual(code("2468"), [KioskFeature.effect(.logCode(accepted: false, wrongInARow: 3, lockedUntil: until))])
+        XCTAssertFalse(s.kiosk.unlocked)
+        // After the lockout a wrong code doubles it.
+        prepare(&s, .tick(until.addingTimeInterval(1)))
+        XCTAssertEqual(code("0000"), [KioskFeature.effect(.logCode(accepted: false, wrongInARow: 4, lockedUntil: s.now.addingTimeInterval(60)))])
+        XCTAssertEqual(KioskFeature.lockSeconds(afterWrong: 2), 0)
+        XCTAssertEqual(KioskFeature.lockSeconds(afterWrong: 40), 3_600)
+        // And the right one once the lock is over.
+        prepare(&s, .tick(s.now.addingTimeInterval(61)))
+        let effects = code("2468")
+        XCTAssertEqual(effects.first, KioskFeature.effect(.logCode(accepted: true, wrongInARow: 0, lockedUntil: nil)))
+        XCTAssertTrue(s.kiosk.unlocked)
+        XCTAssertEqual(s.kiosk.wrongCodes, 0)
     }
 
     /// The idle time counts from the end of what played.
@@ -205,7 +281,11 @@ final class KioskTests: XCTestCase {
         for k: Key in [.char("q"), .char("5"), .enter, .ctrl("c"), .escape, .tab, .char("L")] {
             XCTAssertEqual(KeyMap.action(for: k, in: s), .kiosk(.wake), "\(k)")
         }
-        send(&s, .kiosk(.wake)) { $0.overlay = nil }
+        // Home, with the welcome a first start shows: the next visitor is new here.
+        send(&s, .kiosk(.wake)) {
+            $0.overlay = .help(firstRun: true)
+            $0.overlayScroll = 0
+        }
         XCTAssertEqual(s.tab, .home)
         // A click anywhere on it does the same.
         prepare(&s, .kiosk(.idle))

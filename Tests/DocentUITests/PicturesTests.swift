@@ -199,6 +199,15 @@ final class PicturesTests: XCTestCase {
         XCTAssertEqual(s.pictures.order.count, 1)
     }
 
+    /// Issue 33 #17: "beside from 100 columns" is a 100-column terminal (the page is two
+    /// columns narrower); it was 102.
+    func testAPictureGoesBesideFromAHundredColumnTerminal() {
+        let at100 = RootView.viewport(for: Size(width: 100, height: 30))
+        XCTAssertEqual(FigureLayout.box(width: at100.width, rows: at100.rows)?.beside, true)
+        let at99 = RootView.viewport(for: Size(width: 99, height: 30))
+        XCTAssertEqual(FigureLayout.box(width: at99.width, rows: at99.rows)?.beside, false)
+    }
+
     func testNoPictureWhenOffOrWithoutAnImageOrRoom() {
         var off = loaded(mode: .off)
         prepare(&off, .play(audioID: 11, artworkID: 100, tourID: nil))

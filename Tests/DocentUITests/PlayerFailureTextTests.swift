@@ -22,7 +22,15 @@ final class PlayerFailureTextTests: XCTestCase {
     func testEveryFailureIsASentenceInTheVisitorsLanguage() throws {
         let curl = "Could not resolve host: museum.example"
         let en = failed(.network(curl), .english)
-        XCTAssertEqual(en, "Cannot play: the connection to the museum's server failed; press Space to try again")
+        // The action first (issue 33 #12): a line cut at its end still says what to do.
+        XCTAssertEqual(en, "Cannot play: press Space to try again (no connection to the museum's server)")
+        for language in [Language.english, .korean, .french, .spanish, .chinese, Language.fromTag("zh-Hant")!] {
+            let text = failed(.network(curl), language)
+            let space = ["Space", "스페이스", "Espace", "Espacio", "空格", "空白"].compactMap { text.range(of: $0) }.first
+            let cause = ["server", "서버", "serveur", "servidor", "服务器", "伺服器"].compactMap { text.range(of: $0) }.first
+            XCTAssertNotNil(space, text)
+            XCTAssertLessThan(try XCTUnwrap(space).lowerBound, try XCTUnwrap(cause).lowerBound, "\(language): the key before the cause: \(text)")
+        }
         XCTAssertFalse(en.contains(curl), "libcurl's words are for the log")
         XCTAssertEqual(failed(.http(status: 404), .spanish), "No se puede reproducir: el servidor del museo no tiene esta grabación (HTTP 404)")
         XCTAssertEqual(failed(.notAudio, .chinese), "无法播放：此文件不是导览可以播放的录音")

@@ -46,6 +46,44 @@ final class PulseHomeTests: XCTestCase {
         return s
     }
 
+    /// Issue 33 #4: nobody found Pulse. Where a tour (or a work) is on screen the hint line says
+    /// `f` and how many notes it has, before "? help", in every language; not on Home (the
+    /// museum itself), not on the map (where `f` changes floor); the key help lists `f`.
+    func testWhereATourIsOnScreenTheHintLineOffersPulseWithItsNotes() {
+        let wide = Size(width: 200, height: 30)
+        for language in [Language.english, .korean, Language.fromTag("zh-Hant")!] {
+            var s = ready(language, size: wide, snap: {
+                var p = self.snapshot($0)
+                p.noteCounts = [.tour(500): 3]
+                return p
+            })
+            prepare(&s, .selectTab(.tours))
+            Reducer.push(&s, Route.tourDetail(500))
+            let hint = s.strings("pulse.hint", ["count": "3"])
+            let line = RootView.render(s, size: wide).row(wide.height - 1)
+            XCTAssertTrue(line.contains(hint), "\(language): \(line)")
+            let help = s.strings("hints.detail").components(separatedBy: " · ").first { $0.hasPrefix("? ") }!
+            XCTAssertLessThan(line.range(of: hint)!.lowerBound, line.range(of: help)!.lowerBound, "\(language): before ? help: \(line)")
+            XCTAssertTrue(HelpSection.current(s).flatMap(\.lines).contains { $0.keys == "f" }, "\(language): f in the key help")
+            // Home: the museum itself, nothing on screen to react to.
+            prepare(&s, .selectTab(.home))
+            XCTAssertFalse(RootView.render(s, size: wide).row(wide.height - 1).contains("f "), "\(language): on Home")
+            // The map: f changes floor there.
+            prepare(&s, .selectTab(.map))
+            XCTAssertFalse(RootView.render(s, size: wide).row(wide.height - 1).contains(hint), "\(language): on the map")
+        }
+    }
+
+    /// Issue 33 #2: `pulse = "foo:bar"` in config.toml gave a banner cut before the value.
+    /// At 80 columns the banner now shows the value and what is accepted.
+    func testABadPulseValueInTheConfigurationIsABannerThatKeepsTheUsefulPart() {
+        var s = UIFixtures.loadedState(size: big, config: [PulseFeature.configKey: "foo:bar"])
+        s.banner = nil
+        prepare(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
+        let line = RootView.render(s, size: big).row(big.height - 1)
+        XCTAssertTrue(line.contains("'foo:bar' is not sqlite:PATH or http://HOST:PORT"), line)
+    }
+
     func rows(_ s: AppState) -> [Row] {
         guard case .list(_, let rows) = PageBuilder.content(s.page.route, s) else { return [] }
         return rows

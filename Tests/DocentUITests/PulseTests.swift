@@ -57,6 +57,35 @@ final class PulseTests: XCTestCase {
         }
     }
 
+    /// Issue 34: a store that cannot be opened at start (locked for 20 s, a damaged file, a
+    /// full disk) is tried again with a growing delay, and the visitor is told why instead of
+    /// "still starting" for the rest of the session.
+    func testAStoreThatCannotBeOpenedIsTriedAgainWithBackoffAndTheReasonIsSaid() {
+        var s = UIFixtures.loadedState()
+        let locked = PulseStoreError.unavailable("database is locked")
+        let reopen = AppAction.pulse(.reopen)
+        send(&s, .pulse(.opened(.failure(locked))), effects: [.timer(PulseFeature.reopenTimer, milliseconds: 2_000, action: reopen)]) {
+            $0.banner = Banner(locked.phrase, level: .warning)
+            $0.pulse.openFailure = locked
+            $0.pulse.openAttempts = 1
+        }
+        send(&s, reopen, effects: [.pulse(.open(.defaultFile, identity: nil, seed: PulseFeature.seedPath(s)))])
+        send(&s, .pulse(.opened(.failure(locked))), effects: [.timer(PulseFeature.reopenTimer, milliseconds: 4_000, action: reopen)]) {
+            $0.pulse.openAttempts = 2
+        }
+        // Anything tried meanwhile says what is wrong.
+        XCTAssertEqual(PulseFeature.notReady(s), Banner(locked.phrase, level: .warning))
+        XCTAssertEqual(PulseFeature.reopenMilliseconds(after: 5), 32_000)
+        XCTAssertEqual(PulseFeature.reopenMilliseconds(after: 50), 60_000)
+        // Open at last: ready, the failure forgotten, the backoff reset.
+        prepare(&s, .pulse(.opened(.success(creds))))
+        XCTAssertTrue(s.pulse.ready)
+        XCTAssertNil(s.pulse.openFailure)
+        XCTAssertNil(s.banner, "the reason is no longer true")
+        XCTAssertEqual(s.pulse.openAttempts, 0)
+        send(&s, reopen)
+    }
+
     func testChangeCheckAsksSinceTheVersionAndRedrawsNothingWhenUnchanged() {
         var s = ready()
         send(&s, .pulse(.check), effects: [.timer(PulseFeature.checkTimer, milliseconds: 5000, action: .pulse(.check)), .pulse(.check(viewer: creds.visitor, dayStart: PulseFeature.dayStart(s), since: PulseVersion(3)))]) {
@@ -334,5 +363,44 @@ final class PulseTests: XCTestCase {
         _ = key(&s, .char("5"))
         prepare(&s, .pulse(.notesLoaded(.museum, .success([]))))
         assertSnapshot(RootView.render(s, size: big), named: "pulse-notes-empty-80x24")
+    }
+
+    /// Issue 32: 112 KB of combining marks pasted into the editor is cut at once (before, the
+    /// one huge character went into the draft and every frame measured it: ~290 s frozen).
+    func testAHugePasteIsCutAtTheLimitAtOnce() {
+        var s = ready()
+        _ = key(&s, .char("f"))
+        _ = key(&s, .char("4"))
+        prepare(&s, .pulse(.typed("a" + String(repeating: "\u{0301}", count: 56_000))))
+        XCTAssertLessThanOrEqual(s.pulse.draft.unicodeScalars.count, PulseBounds.maxScalarsPerCharacter)
+        prepare(&s, .pulse(.typed(String(repeating: "b", count: 112_000))))
+        XCTAssertEqual(NoteText.cells(s.pulse.draft), NoteText.maxCells, "filled to the limit, the rest dropped")
+        _ = RootView.render(s, size: big)
+    }
+
+    /// Issue 32: the kiosk's next visitor is a new Pulse visitor: no identity (a new one is
+    /// asked for at once), none of the last visitor's reactions or reports on screen.
+    func testStartOverIsANewPulseVisitor() {
+        var s = ready()
+        prepare(&s, .pulse(.checked(.success(PulseSnapshot(
+            version: PulseVersion(4), counts: [.museum: PulseCounts(up: 5)], mine: [.museum: .up], myReports: [NoteID(visitor: VisitorID("other0001")!, sequence: 1)],
+            takenAt: s.now)))))
+        s.pulse.identity?.hidden = [HiddenWriter(visitor: VisitorID("other0001")!, sample: "x")]
+        let seed = PulseFeature.seedPath(s)
+        let effects = prepare(&s, .startOver)
+        XCTAssertTrue(effects.contains(.pulse(.open(.defaultFile, identity: nil, seed: seed))), "\(effects)")
+        let persisted = effects.compactMap { e -> PersistedSettings? in if case .persist(let p) = e { return p } else { return nil } }
+        XCTAssertFalse(persisted.isEmpty)
+        XCTAssertTrue(persisted.allSatisfy { $0.saves[PulseFeature.self] == nil }, "the last visitor's identity is not kept")
+        XCTAssertNil(s.pulse.identity)
+        XCTAssertFalse(s.pulse.ready)
+        XCTAssertEqual(s.pulse.snapshot?.mine, [:])
+        XCTAssertEqual(s.pulse.snapshot?.myReports, [])
+        XCTAssertEqual(s.pulse.snapshot?.counts[.museum], PulseCounts(up: 5), "the museum's counts stay")
+        // The new identity arrives: a fresh check, nothing of the last visitor's.
+        let next = VisitorCredentials(visitor: VisitorID("visitor02")!, secret: "t")
+        prepare(&s, .pulse(.opened(.success(next))))
+        XCTAssertEqual(s.pulse.identity, PulseIdentity(credentials: next, nextSequence: 0))
+        XCTAssertEqual(s.pulse.identity?.hidden, [])
     }
 }

@@ -67,6 +67,7 @@ final class SearchTests: XCTestCase {
         e.search.live.token += 1
         e.search.live.suggestions = []
         e.search.live.extra = LiveSearchResults()
+        e.search.live.extraBelow = false
         if e.search.live.status != .off { e.search.live.status = .idle }
     }
 
@@ -81,18 +82,27 @@ final class SearchTests: XCTestCase {
             return ([], { e in
                 e.search.query = q
                 e.search.results = nil
+                e.search.didYouMean = nil
+                e.search.moved = false
                 e.search.filter = .all
                 self.resetLive(&e)
                 if had { e.search.selection = SearchPage.firstSelectable(e) }
             })
         }
         if s.search.results != nil, folded == SearchText.fold(s.search.query), !resetFilter {
-            return ([], { $0.search.query = q })
+            return ([], { e in
+                e.search.query = q
+                e.search.moved = false
+            })
         }
         let live = s.search.live.status != .off
         let results = localResults(s, q)
+        // Nothing matches: the closest words that do.
+        let didYouMean = results.total == 0 ? s.search.index?.suggestion(for: SearchText.fold(q, variants: s.search.variants)) : nil
         return (live ? [debounce(s.search.live.token + 1)] : [], { e in
             e.search.query = q
+            e.search.didYouMean = didYouMean
+            e.search.moved = false
             if resetFilter { e.search.filter = .all }
             e.search.results = results
             self.resetLive(&e)
@@ -332,12 +342,83 @@ final class SearchTests: XCTestCase {
         send(&s, .search(.activate))
     }
 
+    /// Nothing matches: the closest word the museum has, one key (Enter) to search it; never a
+    /// suggestion that itself finds nothing.
+    func testDidYouMeanWhenNothingMatches() {
+        var s = loaded()
+        type(&s, "xarbour")
+        XCTAssertEqual(s.search.didYouMean, "harbour")
+        XCTAssertEqual(texts(s), ["Nothing matches “xarbour”.", "Did you mean “harbour”? Enter searches it."])
+        XCTAssertEqual(SearchPage.selectedAction(s), .query("harbour"), "selected: Enter is the one key")
+        let q = querying("harbour", from: s)
+        send(&s, .search(.activate), effects: q.effects, q.change)
+        XCTAssertEqual(s.search.query, "harbour")
+        XCTAssertGreaterThan(s.search.results?.total ?? 0, 0)
+        // Nothing near: no suggestion.
+        type(&s, " zzqx")
+        XCTAssertNil(s.search.didYouMean)
+    }
+
+    func testSnapshotDidYouMeanAndTheLanguageThatMatched() {
+        var s = loaded()
+        type(&s, "xarbour")
+        assertSnapshot(RootView.render(s, size: Size(width: 80, height: 24)), named: "search-did-you-mean-80x24")
+        // tapiz: two tapestries through their Spanish commentaries, said so in English.
+        var t = loaded()
+        type(&t, "tapiz")
+        XCTAssertTrue(texts(t).contains("The Hunt of the White Stag"))
+        XCTAssertTrue(rows(t).contains { $0.matchedIn == "in Español" }, "\(rows(t).map(\.row.detail))")
+        assertSnapshot(RootView.render(t, size: Size(width: 80, height: 24)), named: "search-tapiz-80x24")
+        assertSnapshot(RootView.render(t, size: Size(width: 40, height: 12)), named: "search-tapiz-40x12")
+        // In Spanish, nothing to say.
+        var u = loaded(language: .spanish)
+        type(&u, "tapiz")
+        XCTAssertFalse(rows(u).contains { $0.matchedIn != nil })
+    }
+
+    /// Issue 33 item 7: suggestions arriving about 300 ms after typing go below the results
+    /// (the rows shown keep their places), and live results that arrive after the visitor moved
+    /// go below everything shown.
+    func testWhatArrivesLaterNeverMovesTheRowsShown() throws {
+        var s = loaded(Self.httpMuseum)
+        type(&s, "harbour")
+        let token = s.search.live.token
+        let before = rows(s)
+        send(&s, .search(.autocompleteLoaded(token: token, .success(Array(#"["Harbour at First Light", "Harbour Sketchbook"]"#.utf8)))), keepingSelection(s) {
+            // Harbour Sketchbook would answer "Nothing matches": not offered.
+            $0.search.live.suggestions = ["Harbour at First Light"]
+        })
+        XCTAssertEqual(Array(rows(s).prefix(before.count)), before, "the results keep their rows")
+        XCTAssertEqual(texts(s).suffix(2), ["Suggestions", "Harbour at First Light"])
+        // The visitor moves; then the live results arrive: below, the rows above unchanged.
+        let listed = rows(s)
+        let second = listed.indices.filter { listed[$0].row.isSelectable }[1]
+        send(&s, .search(.move(1))) {
+            $0.search.selection = second
+            $0.search.moved = true
+        }
+        let shown = rows(s)
+        let selected = SearchPage.selectedAction(s)
+        let moon = try XCTUnwrap(Self.httpMuseum.data.artworks.values.first { $0.collectionID == 87005 })
+        let json = #"[{"data": [{"id": 87005, "is_on_view": true, "title": "Moon Jar", "artist_display": "Yun Seo-ha", "gallery_id": 24011}]}, {"data": []}, {"data": []}]"#
+        sendLiveRequests(&s)
+        prepare(&s, .search(.multisearchLoaded(token: token, .success(Array(json.utf8)))))
+        XCTAssertEqual(s.search.live.extra.artworks, [moon.id])
+        XCTAssertTrue(s.search.live.extraBelow)
+        XCTAssertEqual(Array(rows(s).prefix(shown.count)), shown, "nothing moved")
+        XCTAssertEqual(SearchPage.selectedAction(s), selected)
+        XCTAssertEqual(rows(s).suffix(2).map(\.action), [nil, .open(.artwork(moon.id))])
+    }
+
     func testMovingSkipsHeadersAndClamps() {
         var s = loaded()
         type(&s, "harbour")
         let selectable = rows(s).indices.filter { rows(s)[$0].row.isSelectable }
         XCTAssertEqual(s.search.selection, selectable[0])
-        send(&s, .search(.move(1))) { $0.search.selection = selectable[1] }
+        send(&s, .search(.move(1))) {
+            $0.search.selection = selectable[1]
+            $0.search.moved = true
+        }
         send(&s, .search(.moveToEnd)) { $0.search.selection = selectable[selectable.count - 1] }
         send(&s, .search(.move(-1000))) { $0.search.selection = selectable[0] }
     }
@@ -430,9 +511,9 @@ final class SearchTests: XCTestCase {
             $0.search.live.extra = LiveSearchResults(artworks: [moon.id], liveArtworks: answer.liveArtworks, tours: [4002])
             $0.search.live.status = .done
         })
-        // The query itself is not suggested.
+        // The query itself is not suggested, nor what finds nothing here (Harbour Atlas).
         send(&s, .search(.autocompleteLoaded(token: token, .success(Array(#"["Harbour at First Light", "harbour at", "Harbour Atlas"]"#.utf8)))), keepingSelection(s) {
-            $0.search.live.suggestions = ["Harbour at First Light", "Harbour Atlas"]
+            $0.search.live.suggestions = ["Harbour at First Light"]
         })
         send(&s, .search(.setFilter(.artworks)), filter(.artworks))
         let actions = rows(s).compactMap(\.action)
@@ -502,10 +583,12 @@ final class SearchTests: XCTestCase {
             .search(.autocomplete(token: token, ac)),
             .timer(.searchDebounce, milliseconds: 200, action: .search(.liveDue(token: token, .multisearch))),
         ])
-        // The file lists every title: those that match, three at most.
+        // The file lists every title: those that match, three at most, and only those that lead
+        // somewhere here (Harbour Sketchbook would answer "Nothing matches": issue 33 item 7).
         send(&s, .search(.autocompleteLoaded(token: token, .success(Self.sampleBytes("autocomplete.json")))), keepingSelection(s) {
-            $0.search.live.suggestions = ["Harbour at First Light", "Harbour Crane", "Harbour Sketchbook"]
+            $0.search.live.suggestions = ["Harbour at First Light", "Harbour Crane", "Tidewater: Painting the Working Harbour"]
         })
+        XCTAssertFalse(Reducer.leadsSomewhere("Harbour Sketchbook", s.search))
         let ms = try XCTUnwrap(LiveSearch.multisearchRequest("harb", app: app))
         send(&s, .search(.liveDue(token: token, .multisearch)), effects: [.search(.multisearch(token: token, ms))]) { $0.search.live.status = .loading }
         // Everything the file answers for harb is already found locally.
@@ -627,6 +710,7 @@ final class SearchTests: XCTestCase {
         else { return XCTFail("the last row is an artwork") }
         var chosen = s
         chosen.search.selection = i
+        chosen.search.moved = true
         let play = try playing(chosen, id)
         send(&s, KeyMap.click(x: r.rect.x, y: r.rect.y, on: screen2) ?? .quit, effects: play.effects) { $0 = play.state }
         XCTAssertEqual(s.page.route, .player)

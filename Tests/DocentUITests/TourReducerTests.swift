@@ -256,6 +256,20 @@ final class TourReducerTests: XCTestCase {
         send(&s, .playerSnapshot(seven)) { $0.player.snapshot = seven }
     }
 
+    /// Issue 33 #13: the introduction's place is saved like a stop's, and resuming plays it
+    /// from there (it started again at 0:00).
+    func testTheIntroductionResumesWhereItWasLeft() throws {
+        var s = loaded()
+        started(&s)
+        let token = s.player.snapshot.token
+        let fifteen = PlayerSnapshot(token: token, status: .playing, position: 15, duration: 60, volume: 0.8)
+        prepare(&s, .playerSnapshot(fifteen))
+        XCTAssertEqual(s.progress.current, place(nil, seconds: 15))
+        s.tour = nil
+        let effects = prepare(&s, .tour(.resume))
+        XCTAssertTrue(effects.contains(play(token + 1, "10", "Welcome", at: 15)), "\(effects)")
+    }
+
     func testResumeOfferAtStart() throws {
         var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
         var saved = PersistedSettings(seenMessageIDs: [7], introSeen: true)

@@ -110,6 +110,30 @@ final class BadInputTests: EndToEndTestCase {
         assertTerminalRestored(exit.after)
     }
 
+    /// Issue 33 #2: a bad `--pulse` ended the guide with its message written on the alternate
+    /// screen, which the exit wiped; now it is checked before the terminal is taken over.
+    func testABadPulseValueIsReadableAfterTheGuideEnds() throws {
+        let s = try start(command: TmuxSession.guideCommand(extra: ["--pulse", "foo:bar"]))
+        let exit = try s.waitForExit()
+        XCTAssertEqual(exit.status, 1, exit.after)
+        let all = try s.history()
+        XCTAssertTrue(all.contains("--pulse: 'foo:bar' is not sqlite:PATH or http://HOST:PORT"), "the message is on the terminal after the exit:\n\(all)")
+        assertTerminalRestored(exit.after)
+    }
+
+    /// Issue 33 #14: a typo in config.toml passed silently. The guide says it on screen,
+    /// naming the line, and every warning is in the log.
+    func testAConfigurationTypoIsSaidWithItsLine() throws {
+        let home = try makeTemporaryDirectory()
+        let config = home.appendingPathComponent("typo.toml")
+        try Data("# the museum's settings\nbogus = 1\nkiosk_idel_seconds = 5\n".utf8).write(to: config)
+        let s = try start(command: TmuxSession.guideCommand(extra: ["--config", config.path]), home: home)
+        try s.waitFor("line 2: unknown key 'bogus' ignored (+1)")
+        let logFile = home.appendingPathComponent("state/docent/docent.log")
+        let log = try String(contentsOf: logFile, encoding: .utf8)
+        XCTAssertTrue(log.contains("line 3: unknown key 'kiosk_idel_seconds' ignored; did you mean 'kiosk_idle_seconds'?"), log)
+    }
+
     func testUnsetTermExitsWithMessage() throws {
         let s = try start(command: "env -u TERM " + TmuxSession.guideCommand())
         let exit = try s.waitForExit()

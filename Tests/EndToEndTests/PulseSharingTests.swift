@@ -1,3 +1,4 @@
+import ChildProcessSupport
 import Foundation
 import XCTest
 
@@ -7,6 +8,16 @@ import XCTest
 final class PulseSharingTests: EndToEndTestCase {
     /// Longer than the change check's 5 s, with room for a busy machine.
     let crossGuide: TimeInterval = 20
+
+    /// Issue 33 #15: `--pulse sqlite:` naming a file in a directory that does not exist is said
+    /// on screen, and the guide makes no directory for it.
+    func testANamedPulseFileInAMissingDirectoryIsSaidAndNothingIsMade() throws {
+        let dir = try makeTemporaryDirectory()
+        let s = try start(command: TmuxSession.guideCommand(extra: ["--pulse", "sqlite:" + dir.path + "/no/such/p.sqlite"]), home: try makeTemporaryDirectory())
+        try dismissFirstRun(s)
+        try s.waitFor(try UIStrings.prefix("en", "pulse.error.unavailable"), timeout: 40)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.path + "/no"), "a directory was made for a typo")
+    }
 
     func startVisitor(_ pulseFile: String) throws -> TmuxSession {
         try startVisitor(pulse: "sqlite:" + pulseFile)
@@ -117,6 +128,135 @@ final class PulseSharingTests: EndToEndTestCase {
         try b.waitFor(note)
     }
 
+    /// Issue 34: with the state database unusable (a directory in its place) and the service
+    /// down, the guide said "saved" while the note lived only in memory, and a restart lost it.
+    /// Now it waits in a file of its own, and reaches the service after a quit and a restart
+    /// (with a new identity: the broken state database kept none).
+    func testANoteCalledSavedWhileTheStateDatabaseIsBrokenArrivesAfterARestart() throws {
+        let dir = try makeTemporaryDirectory()
+        let database = "sqlite:" + dir.appendingPathComponent("service.sqlite").path
+        let first = try PulseService(database: database)
+        let url = first.url
+        first.stop()
+        let homeA = try makeTemporaryDirectory()
+        try FileManager.default.createDirectory(at: homeA.appendingPathComponent("data/docent/state.sqlite"), withIntermediateDirectories: true)
+        let command = TmuxSession.guideCommand(extra: ["--pulse", url])
+        let a = try start(command: command, home: homeA)
+        try dismissFirstRun(a)
+        try a.waitFor(try UIStrings.get("en", "pulse.offline"))
+        let note = "Kept on disk although the state database is broken"
+        try openBox(a)
+        try likeAndWrite(a, note, said: "pulse.noteQueued")
+        try a.sendKeys("q")
+        XCTAssertEqual(try a.waitForExit().status, 0)
+
+        let back = try PulseService(database: database, listen: String(url.dropFirst("http://".count)))
+        defer { back.stop() }
+        let again = try start(command: command, home: homeA)
+        try dismissFirstRun(again)
+        let b = try startVisitor(pulse: url)
+        try openBox(b)
+        try b.waitUntil("B's box with A's kept note", timeout: crossGuide) { screen in
+            screen.contains((try? UIStrings.fill("en", "pulse.read", ["count": "1"])) ?? "?")
+        }
+        try readNotes(b)
+        try b.waitFor(note)
+    }
+
+    /// Nowhere to keep it (the state database a directory, the state directory a file): the
+    /// guide says the note is not saved and keeps the draft in the editor.
+    func testANoteThatCannotBeKeptAnywhereIsNotCalledSaved() throws {
+        let dir = try makeTemporaryDirectory()
+        let first = try PulseService(database: "sqlite:" + dir.appendingPathComponent("service.sqlite").path)
+        let url = first.url
+        first.stop()
+        let home = try makeTemporaryDirectory()
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("data/docent/state.sqlite"), withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: home.appendingPathComponent("state").path, contents: Data("not a directory".utf8)))
+        let a = try start(command: TmuxSession.guideCommand(extra: ["--pulse", url]), home: home)
+        try dismissFirstRun(a)
+        try a.waitFor(try UIStrings.get("en", "pulse.offline"))
+        try openBox(a)
+        try a.sendKeys("4")
+        try a.waitFor(try UIStrings.prefix("en", "pulse.editor.title"))
+        let draft = "Nowhere to keep this"
+        try a.sendLiteral(draft)
+        try a.sendKeys("Enter")
+        let notKept = try UIStrings.get("en", "pulse.error.notKept")
+        try a.waitUntil("the not-kept message and the draft still in the editor") { screen in
+            // The banner may be cut to the width; its start is enough to know it.
+            screen.contains(String(notKept.prefix(40))) && screen.contains(draft)
+        }
+        XCTAssertFalse(try a.screen().contains(try UIStrings.get("en", "pulse.noteQueued")))
+    }
+
+    /// Issue 34: `pulse.sqlite` locked while the guide starts (longer than its busy timeout)
+    /// left Pulse off for the whole session. Now the guide says why and tries again: once the
+    /// lock is gone, Pulse comes up by itself.
+    func testPulseComesUpAfterAStoreLockedAtStartIsFreed() throws {
+        let shared = try makeTemporaryDirectory().appendingPathComponent("pulse.sqlite").path
+        let lock = Process()
+        lock.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        lock.arguments = [shared]
+        let input = Pipe(), output = Pipe()
+        lock.standardInput = input
+        lock.standardOutput = output
+        try lock.run()
+        defer { if lock.isRunning { lock.terminate() } }
+        input.fileHandleForWriting.write(Data("BEGIN EXCLUSIVE;\nSELECT 'locked';\n".utf8))
+        // Held once sqlite3 answers.
+        var answer = Data()
+        while !String(decoding: answer, as: UTF8.self).contains("locked") {
+            let more = output.fileHandleForReading.availableData
+            XCTAssertFalse(more.isEmpty, "sqlite3 ended before it held the lock")
+            if more.isEmpty { return }
+            answer.append(more)
+        }
+        let s = try start(command: TmuxSession.guideCommand(extra: ["--pulse", "sqlite:" + shared]), home: try makeTemporaryDirectory())
+        try dismissFirstRun(s)
+        // The open gives up after its busy timeout and says so.
+        try s.waitFor(try UIStrings.prefix("en", "pulse.error.unavailable"), timeout: 40)
+        input.fileHandleForWriting.write(Data("COMMIT;\n.quit\n".utf8))
+        XCTAssertTrue(lock.waitForEnd(within: 20), "sqlite3 did not end after .quit")
+        // Tried again by itself: the store answers (Home's "popular right now" from the seed).
+        try s.waitFor(try UIStrings.get("en", "pulse.popular.title"), timeout: 40)
+        try openBox(s)
+        try s.sendKeys("1")
+        try s.waitFor(try UIStrings.get("en", "pulse.reacted"))
+    }
+
+    /// Issue 34: a store with 18,000 announcement cards (a hostile service or a script gone
+    /// wrong) made every key take half a minute and quitting four. Now what a snapshot may
+    /// carry is bounded and cards that cannot apply to a page cost one comparison: keys answer
+    /// and `q` quits within the usual wait.
+    func testThousandsOfAnnouncementsStallNoKey() throws {
+        let shared = try makeTemporaryDirectory().appendingPathComponent("pulse.sqlite").path
+        let first = try startVisitor(shared)  // creates and seeds the store
+        try first.sendKeys("q")
+        _ = try first.waitForExit()
+        let flood = """
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 18000)
+            INSERT INTO announcement (id, style, feeds, positions, languages) SELECT printf('flood%05d', i), 'card',
+                CASE WHEN i % 1000 = 0 THEN 'tab:home' ELSE 'gallery:9' || i END, '0,1,2', '' FROM n;
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 18000)
+            INSERT INTO announcement_text (id, language, text) SELECT printf('flood%05d', i), 'en', 'Flood card ' || i FROM n;
+            UPDATE meta SET value = value + 1 WHERE key = 'version';
+            """
+        let r = try Shell.run(["sqlite3", shared, flood])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let s = try startVisitor(shared)
+        // A few flood cards at most on Home, and every tab answers within the usual wait.
+        try s.waitFor("Flood card 1000")
+        XCTAssertFalse(try s.screen().contains("Flood card 3000"), "kept although past the bound (by id)")
+        for step in 1...5 {
+            let before = try s.screen()
+            try s.sendKeys("Tab")
+            try s.waitUntil("the next tab drawn (\(step))") { $0 != before }
+        }
+        try s.sendKeys("q")
+        XCTAssertEqual(try s.waitForExit().status, 0)
+    }
+
     func testThreeReportersHideANoteForAFourth() throws {
         let shared = try makeTemporaryDirectory().appendingPathComponent("pulse.sqlite").path
         let writer = try startVisitor(shared)
@@ -188,8 +328,6 @@ final class PulseService {
     }
 
     func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
+        process.stopWithin(20)
     }
 }

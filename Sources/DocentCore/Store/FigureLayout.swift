@@ -2,8 +2,10 @@
 /// function for the feature that asks for a picture of the right size, the view that draws it
 /// and the reducer that bounds the text's scrolling.
 public enum FigureLayout {
-    /// Pages at least this wide put the figure beside the text; narrower ones above it.
-    public static let besideFromWidth = 100
+    /// Pages at least this wide put the figure beside the text; narrower ones above it. A page
+    /// is the terminal less its two margin columns, so this is a 100-column terminal, as the
+    /// README says (issue 33 #17: it was 100 page columns, a 102-column terminal).
+    public static let besideFromWidth = 98
     /// The fewest rows a picture is worth drawing in.
     public static let minimumRows = 3
 

@@ -137,7 +137,9 @@ extension Reducer {
         for r in outcome.requests {
             switch r {
             case .show(let o):
+                // A box shown starts at its top.
                 state.overlay = o
+                state.overlayScroll = 0
             case .close:
                 state.overlay = nil
             case .banner(let b):

@@ -8,6 +8,11 @@ public struct AudioVersion: Hashable, Sendable {
     let transcriptText: DeferredText
     public let trackTitle: String
 
+    /// Lets the pages of a mapped appData go from memory after transcripts were read from it
+    /// (search reads them all once, to index their words; the file's pages stay in the page
+    /// cache). Nothing for a transcript held as text or in a prepared copy.
+    public func letTranscriptSourceGo() { transcriptText.letSourceGo() }
+
     public init(language: Language, url: String, transcript: String, trackTitle: String) {
         self.init(language: language, url: url, transcriptText: DeferredText(transcript), trackTitle: trackTitle)
     }

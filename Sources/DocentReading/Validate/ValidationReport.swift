@@ -94,7 +94,9 @@ public struct ValidationReport: Sendable {
         }
     }
 
-    /// Every URL the guide would fetch: audio in all languages and floor plans.
+    /// Every URL the guide would fetch: audio in all languages, floor plans, and pictures
+    /// (artworks', tours', map items' and the exhibitions' curated ones; issue 33 #16: the
+    /// pictures were not checked, so a missing one still read "All … files reachable").
     public static func urls(in app: AppData) -> [String] {
         var set: Set<String> = []
         for a in app.audioFiles.values {
@@ -102,6 +104,8 @@ public struct ValidationReport: Sendable {
             for v in a.translations.values { set.insert(v.url) }
         }
         for f in app.mapFloors { set.insert(f.planURL) }
+        let pictures = app.artworks.values.map(\.imageURL) + app.tours.map(\.imageURL) + app.annotations.map(\.imageURL) + app.exhibitionOrder.map(\.imageURL)
+        for case let url? in pictures where !url.isEmpty { set.insert(url) }
         return set.sorted()
     }
 
@@ -157,7 +161,7 @@ public struct ValidationReport: Sendable {
         }
         if checkedURLs > 0 {
             out.append("")
-            out.append(unreachable.isEmpty ? "All \(checkedURLs) files reachable." : "Unreachable files (\(unreachable.count) of \(checkedURLs)):")
+            out.append(unreachable.isEmpty ? (checkedURLs == 1 ? "The 1 file is reachable." : "All \(checkedURLs) files reachable.") : "Unreachable files (\(unreachable.count) of \(checkedURLs)):")
             for u in unreachable { out.append("  \(u.url): \(u.reason)") }
         }
         if verbose {

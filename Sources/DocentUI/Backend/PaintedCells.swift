@@ -1,10 +1,23 @@
-/// Cells in a picture's own colours (`Style.foreground`/`background`), which ncurses cannot
-/// draw in 24-bit colour and would need a colour pair each for: the terminal adapter lets
-/// ncurses draw the symbols, then writes these cells again itself with their SGR colours, the
-/// same way it writes hyperlinks (`Hyperlinks.escapes`, inside a cursor save and restore).
+/// Cells ncurses cannot draw, which the terminal adapter writes itself after ncurses, the same
+/// way it writes hyperlinks (`Hyperlinks.escapes`, inside a cursor save and restore):
+/// - cells in a picture's own colours (`Style.foreground`/`background`), which ncurses cannot
+///   draw in 24-bit colour and would need a colour pair each for;
+/// - a flag (two regional indicators, 🇺🇸): a curses cell holds one spacing character and
+///   combining ones, so ncurses would draw the first letter alone. (Emoji joined by ZWJ are
+///   left to ncurses, which draws the first: terminals disagree on their width, and a wrong
+///   guess would shift the rest of the row.)
 public enum PaintedCells {
-    /// A cell in a picture's own colours (ncurses does not draw it).
-    public static func isPainted(_ cell: Cell) -> Bool { cell.style.foreground != nil || cell.style.background != nil }
+    /// A cell ncurses does not draw.
+    public static func isPainted(_ cell: Cell) -> Bool {
+        cell.style.foreground != nil || cell.style.background != nil || isFlag(cell.text)
+    }
+
+    /// True for a grapheme of two regional indicators (a flag, two cells wide like any emoji).
+    /// One scalar (at most four bytes) never is, so ordinary cells cost one length check.
+    public static func isFlag(_ text: String) -> Bool {
+        guard text.utf8.count == 8 else { return false }
+        return text.unicodeScalars.allSatisfy { (0x1F1E6...0x1F1FF).contains($0.value) }
+    }
 
     /// The runs of painted cells to write again after a frame: all of them after a full
     /// redraw, otherwise those on rows where any cell changed (ncurses may repaint unchanged
@@ -16,7 +29,8 @@ public enum PaintedCells {
         for y in rows {
             var start: Int?
             for x in 0...screen.width {
-                let painted = x < screen.width && isPainted(screen[x, y])
+                // A wide painted cell (a flag) takes its right half along.
+                let painted = x < screen.width && (isPainted(screen[x, y]) || (x > 0 && screen[x, y].continuation && isPainted(screen[x - 1, y])))
                 if painted, start == nil { start = x }
                 if !painted, let s = start {
                     out.append(Hyperlinks.Span(y: y, x: s, width: x - s, url: nil))

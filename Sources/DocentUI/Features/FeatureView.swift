@@ -11,6 +11,9 @@ public protocol FeatureView {
     /// Its keys on every page (after the page's own, before the shared ones): the keypad's
     /// digits, the player's Space. nil: not one of its keys here.
     static func anywhere(_ key: Key, in state: AppState) -> AppAction?
+    /// A hint line segment for one of its `anywhere` keys on the page now ("f notes (2)"),
+    /// put before "? help" in the usual hints when the line has room; nil: nothing to say.
+    static func anywhereHint(_ state: AppState) -> String?
     /// Its keys while one of its boxes is on screen, before the shared box keys (the Pulse
     /// box's digits, typing in a box); nil: the shared ones.
     static func overlayKeys(_ key: Key, _ overlay: Core.Overlay, state: AppState) -> AppAction?
@@ -30,6 +33,7 @@ extension FeatureView {
     public static func action(for key: Key, in state: AppState) -> AppAction? { nil }
     public static func hints(_ state: AppState) -> String? { nil }
     public static func anywhere(_ key: Key, in state: AppState) -> AppAction? { nil }
+    public static func anywhereHint(_ state: AppState) -> String? { nil }
     public static func footer(_ screen: inout Screen, _ area: Rect, state: AppState) -> Bool { false }
     public static func help(_ state: AppState) -> HelpSection? { nil }
     public static func overlayKeys(_ key: Key, _ overlay: Core.Overlay, state: AppState) -> AppAction? { nil }
@@ -47,6 +51,7 @@ public struct FeatureEntry: Sendable {
     let keys: @Sendable (Key, AppState) -> AppAction?
     let hints: @Sendable (AppState) -> String?
     let anywhere: @Sendable (Key, AppState) -> AppAction?
+    let anywhereHint: @Sendable (AppState) -> String?
     let overlay: @Sendable (inout Screen, FeatureValue, AppState) -> Void
     let overlayKeys: @Sendable (Key, FeatureValue, AppState) -> AppAction?
     let footer: @Sendable (inout Screen, Rect, AppState) -> Bool
@@ -59,6 +64,7 @@ public struct FeatureEntry: Sendable {
         keys = { V.action(for: $0, in: $1) }
         hints = { V.hints($0) }
         anywhere = { V.anywhere($0, in: $1) }
+        anywhereHint = { V.anywhereHint($0) }
         overlay = { screen, v, state in if let o = v.as(V.Core.Overlay.self) { V.renderOverlay(&screen, o, state: state) } }
         overlayKeys = { key, v, state in v.as(V.Core.Overlay.self).flatMap { V.overlayKeys(key, $0, state: state) } }
         footer = { V.footer(&$0, $1, state: $2) }
@@ -73,6 +79,7 @@ public struct FeatureEntry: Sendable {
         keys = { _, _ in nil }
         hints = { _ in nil }
         anywhere = { _, _ in nil }
+        anywhereHint = { _ in nil }
         overlay = { _, _, _ in }
         overlayKeys = { _, _, _ in nil }
         footer = { _, _, _ in false }

@@ -44,6 +44,11 @@ public enum KeyMap {
         switch key {
         case .up, .char("k"): return .move(-1)
         case .down, .char("j"): return .move(1)
+        // A long box (the key help at 40×12) pages like a page (issue 33 #19).
+        case .pageUp: return .page(-1)
+        case .pageDown: return .page(1)
+        case .home: return .moveToStart
+        case .end: return .moveToEnd
         case .enter, .char(" "): return .activate
         case .escape, .backspace, .char("?"): return .dismissOverlay
         case .char("q"), .ctrl("c"): return .quit

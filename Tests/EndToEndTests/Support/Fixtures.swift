@@ -74,7 +74,10 @@ enum UIStrings {
     /// (whole hints kept, then "…", then the `? help` hint when it fits; or cut by words).
     static func showsHints(_ line: String, _ code: String, _ key: String) throws -> Bool {
         let full = try get(code, key)
-        let shown = line.trimmingCharacters(in: .whitespaces)
+        // Pulse's "f notes (N)" joins the usual hints where a work or tour is on screen.
+        let pulse = try get(code, "pulse.hint").components(separatedBy: "{count}")
+        let shown = line.trimmingCharacters(in: .whitespaces).components(separatedBy: " · ")
+            .filter { !(pulse.count == 2 && $0.hasPrefix(pulse[0]) && $0.hasSuffix(pulse[1])) }.joined(separator: " · ")
         if shown == full { return true }
         let parts = full.components(separatedBy: " · ")
         var shownParts = shown.components(separatedBy: " · ")

@@ -20,6 +20,13 @@ public struct KioskState: Equatable, Sendable {
     public var typed: String?
     /// Staff gave the code: quitting is allowed.
     public var unlocked = false
+    /// Wrong codes in a row (a right one clears it).
+    public var wrongCodes = 0
+    /// No code is taken before this time (after `KioskFeature.freeTries` wrong ones).
+    public var lockedUntil: Date?
+    /// Where the recording was at the last idle look that found someone listening: buffering
+    /// counts as listening only while the position still moves between looks.
+    public var heardAt: Double?
     /// `kiosk_reload_at`: the time of day (museum time) the appData is loaded again.
     public var reloadAt: TimeOfDay?
     /// The clock at the last look for a reload time (a reload time after it and up to now is due).
@@ -85,11 +92,18 @@ public struct KioskConfig: Equatable, Sendable {
     }
 }
 
+/// What kiosk mode asks of its runner: staff code attempts go to the guide's log.
+public enum KioskEffect: Equatable, Sendable {
+    /// A code was given: right or wrong, how many wrong in a row, locked until when.
+    case logCode(accepted: Bool, wrongInARow: Int, lockedUntil: Date?)
+}
+
 /// Scoped (issue 28): its reducers change only `KioskState` and ask the root for the rest
 /// (starting over, quitting, its screen, the banners about its configuration).
 public enum KioskFeature: ScopedFeature {
     public typealias State = KioskState
     public typealias Action = KioskAction
+    public typealias Effect = KioskEffect
     public enum Overlay: Equatable, Sendable {
         /// The screen that invites the next visitor in.
         case waiting
@@ -104,6 +118,16 @@ public enum KioskFeature: ScopedFeature {
     /// The longest idle time accepted (a day); longer values are a typo.
     public static let maxIdleSeconds = 86_400
     static let maxPINLength = 64
+    /// Wrong codes allowed before a lockout; each wrong one after them doubles it.
+    public static let freeTries = 3
+    public static let firstLockSeconds = 30.0
+    public static let longestLockSeconds = 3_600.0
+
+    /// How long codes are refused after `wrong` wrong ones in a row (0 within the free tries).
+    public static func lockSeconds(afterWrong wrong: Int) -> Double {
+        guard wrong >= freeTries else { return 0 }
+        return min(longestLockSeconds, firstLockSeconds * Double(1 << min(wrong - freeTries, 12)))
+    }
     public static let configKeys = ["kiosk", "kiosk_pin", "kiosk_idle_seconds", "kiosk_reload_at"]
 
     public static func reduce(_ state: inout KioskState, _ a: KioskAction, _ context: FeatureContext) -> Outcome {
@@ -111,12 +135,18 @@ public enum KioskFeature: ScopedFeature {
         switch a {
         case .idle:
             // Someone is listening: look again after another idle period.
-            if context.isPlaying { return Outcome(effects: [idleTimer(state)]) }
+            if isListening(state, context) {
+                state.heardAt = context.playerSnapshot.position
+                return Outcome(effects: [idleTimer(state)])
+            }
+            state.heardAt = nil
             state.typed = nil
             let reloading = state.reloadDue ? reload(&state, context) : []
             return Outcome(effects: reloading, requests: [.send(.startOver), .show(show(.waiting))])
         case .wake:
-            return context.box(Self.self) == .waiting ? Outcome(requests: [.close]) : .none
+            // The next visitor is new here: they get the welcome a first start shows (issue 33
+            // #3: after a start over there was no introduction at all).
+            return context.box(Self.self) == .waiting ? Outcome(requests: [.show(.help(firstRun: true))]) : .none
         case .staffKey:
             guard state.pin != nil else { return .none }
             state.typed = ""
@@ -128,9 +158,21 @@ public enum KioskFeature: ScopedFeature {
         case .pinEnter:
             guard let typed = state.typed else { return .none }
             state.typed = nil
-            guard let pin = state.pin, typed == pin else { return .none }
+            guard let pin = state.pin else { return .none }
+            // Locked out: not even looked at (a script trying codes learns nothing), but logged.
+            if let until = state.lockedUntil, context.now < until {
+                return Outcome(effects: [effect(.logCode(accepted: false, wrongInARow: state.wrongCodes, lockedUntil: until))])
+            }
+            guard typed == pin else {
+                state.wrongCodes += 1
+                let lock = lockSeconds(afterWrong: state.wrongCodes)
+                state.lockedUntil = lock > 0 ? context.now.addingTimeInterval(lock) : nil
+                return Outcome(effects: [effect(.logCode(accepted: false, wrongInARow: state.wrongCodes, lockedUntil: state.lockedUntil))])
+            }
+            state.wrongCodes = 0
+            state.lockedUntil = nil
             state.unlocked = true
-            return Outcome(requests: [.send(.quit)])
+            return Outcome(effects: [effect(.logCode(accepted: true, wrongInARow: 0, lockedUntil: nil))], requests: [.send(.quit)])
         case .pinCancel:
             state.typed = nil
             return .none
@@ -193,6 +235,19 @@ public enum KioskFeature: ScopedFeature {
     /// The idle timer, started again (scheduling it replaces the pending one).
     static func idleTimer(_ state: KioskState) -> DocentCore.Effect {
         .timer(.kioskIdle, milliseconds: state.idleSeconds * 1000, action: action(.idle))
+    }
+
+    /// At the idle time: is someone listening? Sound coming out is; a recording that never
+    /// started (stuck "Loading…" on a server sending a byte every half second) is not, and
+    /// neither is one buffering without having moved since the last look.
+    static func isListening(_ state: KioskState, _ context: FeatureContext) -> Bool {
+        guard context.playerTrack != nil else { return false }
+        let s = context.playerSnapshot
+        switch s.status {
+        case .playing: return true
+        case .buffering: return state.heardAt != s.position
+        case .loading, .idle, .paused, .ended, .failed: return false
+        }
     }
 
     static func isPlaying(_ s: PlayerSnapshot) -> Bool {

@@ -34,6 +34,11 @@ public struct PulseState: Equatable, Sendable {
     public var identity: PulseIdentity?
     /// The store was opened and the visitor is known to it.
     public var ready = false
+    /// Why the store could not be opened, while it is tried again (with backoff): what the
+    /// visitor is told instead of "still starting".
+    public var openFailure: PulseStoreError?
+    /// Failed attempts to open the store since the last success (the backoff's step).
+    public var openAttempts = 0
     /// What the store showed last.
     public var snapshot: PulseSnapshot?
     /// A change check is under way (one at a time).
@@ -81,6 +86,8 @@ public enum PulseAction: Equatable, Sendable {
     case showKeys
     /// The periodic change check.
     case check
+    /// Try opening the store again after a failure (a lock, a damaged file, a full disk).
+    case reopen
     // Answers from the store.
     case opened(Result<VisitorCredentials, PulseStoreError>)
     case checked(Result<PulseSnapshot?, PulseStoreError>)
@@ -137,6 +144,11 @@ public enum PulseFeature: Feature {
     /// The change check's timer, and how often it runs.
     public static let checkTimer = TimerID("pulseCheck")
     public static let checkMilliseconds = 5_000
+    /// Opening the store again after a failure: 2 s, then doubling up to a minute.
+    public static let reopenTimer = TimerID("pulseReopen")
+    public static func reopenMilliseconds(after attempts: Int) -> Int {
+        min(60_000, 2_000 << min(max(attempts - 1, 0), 5))
+    }
     public static let rules = PulseRules.standard
 
     public static func reduce(_ state: inout AppState, _ a: PulseAction) -> [DocentCore.Effect] {
@@ -170,10 +182,11 @@ public enum PulseFeature: Feature {
         case .typed(let text):
             guard case .editor? = overlay(in: state), !state.pulse.sending else { return [] }
             var chars = Array(state.pulse.draft)
-            let clean = Array(text.filter { c in !c.unicodeScalars.contains { $0.value < 0x20 || ($0.value >= 0x7F && $0.value < 0xA0) } })
+            // Cut at once (`PulseBounds.input`): a 112 KB paste is never measured cell by cell.
+            let clean = Array(PulseBounds.input(text).filter { c in !c.unicodeScalars.contains { $0.value < 0x20 || ($0.value >= 0x7F && $0.value < 0xA0) } })
             let at = min(max(0, state.pulse.cursor), chars.count)
             // Typing stops at the limit (the counter says why).
-            let room = NoteText.maxCells - TextWidth.width(String(chars))
+            let room = max(0, NoteText.maxCells - TextWidth.width(String(chars)))
             var fitting: [Character] = []
             var used = 0
             for c in clean {
@@ -198,7 +211,7 @@ public enum PulseFeature: Feature {
                 return []
             case .success:
                 guard state.pulse.ready, var identity = state.pulse.identity else {
-                    state.banner = Banner(.key("pulse.notReady"), level: .warning)
+                    state.banner = notReady(state)
                     return []
                 }
                 // The sequence never goes back, even if the clock does (see DECISIONS.md).
@@ -269,6 +282,10 @@ public enum PulseFeature: Feature {
             return out
         case .opened(.success(let creds)):
             state.pulse.ready = true
+            // The reason it could not be opened is no longer true.
+            if let failure = state.pulse.openFailure, state.banner?.phrase == failure.phrase { state.banner = nil }
+            state.pulse.openFailure = nil
+            state.pulse.openAttempts = 0
             var out: [DocentCore.Effect] = []
             if state.pulse.identity?.credentials != creds {
                 state.pulse.identity = PulseIdentity(credentials: creds, nextSequence: 0)
@@ -279,16 +296,25 @@ public enum PulseFeature: Feature {
             out.append(.timer(checkTimer, milliseconds: checkMilliseconds, action: action(.check)))
             return out
         case .opened(.failure(let e)):
+            // Said, and tried again with backoff: a lock held at start, a file being repaired
+            // or a disk being freed is not the end of Pulse for the session.
             state.banner = Banner(e.phrase, level: .warning)
-            return []
+            state.pulse.openFailure = e
+            state.pulse.openAttempts += 1
+            return [.timer(reopenTimer, milliseconds: reopenMilliseconds(after: state.pulse.openAttempts), action: action(.reopen))]
+        case .reopen:
+            guard !state.pulse.ready else { return [] }
+            return [effect(.open(state.pulse.location, identity: state.pulse.identity?.credentials, seed: seedPath(state)))]
         case .checked(let result):
             state.pulse.checking = false
             switch result {
             case .success(nil):
                 state.pulse.offline = false
                 return []
-            case .success(let snap?):
+            case .success(var snap?):
                 state.pulse.offline = false
+                // Bounded before it is kept: matching runs on every drawn list.
+                snap.announcements = PulseAnnouncements.kept(snap.announcements, now: state.now)
                 state.pulse.snapshot = snap
                 // Something changed: the open notes list is read again.
                 if case .notes(let s)? = overlay(in: state) { return [effect(.loadNotes(s, viewer: state.pulse.identity?.credentials.visitor))] }
@@ -357,11 +383,17 @@ public enum PulseFeature: Feature {
         }
     }
 
+    /// What a visitor is told when Pulse is not ready: why, when the store could not be opened
+    /// (it is being tried again), or that it is still starting.
+    static func notReady(_ state: AppState) -> Banner {
+        Banner(state.pulse.openFailure?.phrase ?? .key("pulse.notReady"), level: .warning)
+    }
+
     /// A reaction: the same choice again withdraws it. Shown at once; the store's counts
     /// follow.
     static func react(_ state: inout AppState, _ chosen: ReactionValue, _ subject: PulseSubject) -> [DocentCore.Effect] {
         guard state.pulse.ready, let creds = state.pulse.identity?.credentials, state.pulse.snapshot != nil else {
-            state.banner = Banner(.key("pulse.notReady"), level: .warning)
+            state.banner = notReady(state)
             return []
         }
         let old = state.pulse.snapshot?.mine[subject]
@@ -396,8 +428,8 @@ public enum PulseFeature: Feature {
     /// `pulse/seed.json` beside a local appData (a remote museum's seed is loaded by its
     /// service, issue 13).
     static func seedPath(_ state: AppState) -> String? {
-        guard case .loading(let source) = state.document else { return nil }
-        var path = source
+        // The museum's source (not only while it loads: the store may open again later).
+        var path = state.source
         if path.hasPrefix("file://") { path = String(path.dropFirst(7)) }
         guard path.hasPrefix("/"), let slash = path.lastIndex(of: "/") else { return nil }
         return String(path[...slash]) + "pulse/seed.json"
@@ -479,7 +511,15 @@ public enum PulseFeature: Feature {
             state.pulse.boxSelection = 0
             state.pulse.exactTimes = false
             state.pulse.lastReport = nil
-            return []
+            // …and is a new visitor for Pulse (issue 32): a fresh identity (so no reactions,
+            // reports, limits or hidden writers of the last one), asked of the store at once;
+            // the box shows nothing of the last visitor's meanwhile.
+            guard state.pulse.ready || state.pulse.identity != nil else { return [] }
+            state.pulse.identity = nil
+            state.pulse.ready = false
+            state.pulse.snapshot?.mine = [:]
+            state.pulse.snapshot?.myReports = []
+            return [.persist(state.settings), effect(.open(state.pulse.location, identity: nil, seed: seedPath(state)))]
         default:  // not listened to (`listensTo`): never sent here
             return []
         }

@@ -87,11 +87,12 @@ extension PulseFeature {
     /// "just now", "12 min ago", "3 h ago", "2 d ago" before `state.now`.
     public static func ago(_ date: Date, _ state: AppState) -> String {
         let s = state.strings
-        let secs = max(0, state.now.timeIntervalSince(date))
-        if secs < 60 { return s("pulse.age.now") }
-        if secs < 3600 { return s("pulse.age.minutes", ["n": String(Int(secs / 60))]) }
-        if secs < 86400 { return s("pulse.age.hours", ["n": String(Int(secs / 3600))]) }
-        return s("pulse.age.days", ["n": String(Int(secs / 86400))])
+        // A time from a damaged store or a hostile service (-1e300) is bounded before Int().
+        let secs = state.now.timeIntervalSince(date)
+        if !(secs >= 60) { return s("pulse.age.now") }
+        if secs < 3600 { return s("pulse.age.minutes", ["n": String(PulseBounds.whole(secs, per: 60))]) }
+        if secs < 86400 { return s("pulse.age.hours", ["n": String(PulseBounds.whole(secs, per: 3600))]) }
+        return s("pulse.age.days", ["n": String(PulseBounds.whole(secs, per: 86400))])
     }
 
     // MARK: Featured rows
@@ -194,7 +195,8 @@ extension PulseFeature {
     static func withCards(_ rows: [Row], on route: DocentCore.Route, _ snap: PulseSnapshot, _ state: AppState) -> [Row] {
         let active = snap.announcements.filter { $0.style == .card && $0.isActive(at: state.now) }
         guard !active.isEmpty else { return rows }
-        let cards = PulseAnnouncements.matching(active, style: .card, keys: listKeys(rows, on: route, state), language: state.language, now: state.now)
+        let matched = PulseAnnouncements.matching(active, style: .card, keys: listKeys(rows, on: route, state), language: state.language, now: state.now)
+        let cards = matched.count > PulseAnnouncements.maxCardsPerList ? Array(matched.sorted { $0.id < $1.id }.prefix(PulseAnnouncements.maxCardsPerList)) : matched
         guard !cards.isEmpty else { return rows }
         var placed: [(Int, Int, Row)] = []
         for (k, a) in cards.enumerated() {

@@ -25,6 +25,8 @@ public enum PulseLocation: Hashable, Sendable {
             else { return .failure(LoadFailure("pulse: \(t) has no host, as in http://pulse.museum.local:8080")) }
             return .success(.service(url: t))
         }
-        return .failure(LoadFailure("pulse must be sqlite:PATH (for example sqlite:/var/lib/docent/pulse.sqlite) or the Pulse service's http://HOST:PORT, not '\(t)'"))
+        // The value and what is accepted first: a banner one line wide keeps them (issue 33
+        // #2: it was cut mid-sentence, before the value).
+        return .failure(LoadFailure("'\(t)' is not sqlite:PATH or http://HOST:PORT (as sqlite:/var/lib/docent/pulse.sqlite)"))
     }
 }

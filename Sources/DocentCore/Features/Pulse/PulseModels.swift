@@ -70,6 +70,11 @@ public struct VisitorID: Hashable, Sendable, Comparable, CustomStringConvertible
     public var description: String { rawValue }
     /// The museum's own voice (curator notes from the seed).
     public static let curator = VisitorID("curator0")!
+
+    /// Ids kept for the museum's own roles (`curator…`, `staff…`, `museum…`, `docent…`):
+    /// no visitor can register one, so nothing a visitor writes can pass for the museum's.
+    public static let reservedPrefixes = ["curator", "staff", "museum", "docent"]
+    public var isReserved: Bool { Self.reservedPrefixes.contains { rawValue.hasPrefix($0) } }
 }
 
 /// A visitor's id and the secret that proves it (created on first use, kept in the state
@@ -137,8 +142,9 @@ public struct PulseCounts: Hashable, Sendable {
         self.down = down
     }
     public static let zero = PulseCounts()
-    /// Likes minus dislikes (meh counts for nothing).
-    public var score: Int { up - down }
+    /// Likes minus dislikes (meh counts for nothing); a damaged count saturates
+    /// (`PulseBounds`), never traps.
+    public var score: Int { PulseBounds.count(up) - PulseBounds.count(down) }
     /// What is shown next to a note: the likes, never a negative number.
     public var shownLikes: Int { max(0, up) }
 
@@ -152,9 +158,9 @@ public struct PulseCounts: Hashable, Sendable {
 
     private mutating func add(_ v: ReactionValue, _ n: Int) {
         switch v {
-        case .up: up += n
-        case .meh: meh += n
-        case .down: down += n
+        case .up: up = PulseBounds.count(up) + n
+        case .meh: meh = PulseBounds.count(meh) + n
+        case .down: down = PulseBounds.count(down) + n
         }
     }
 

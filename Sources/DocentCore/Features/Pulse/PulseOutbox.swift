@@ -48,14 +48,23 @@ public protocol PulseOutbox: Sendable {
     func pending() throws(PulseStoreError) -> [PulseOutboxEntry]
     /// Forgets the entry once the store has it (or refused it), unless it was replaced since.
     func remove(_ entry: PulseOutboxEntry) throws(PulseStoreError)
+    /// True when a kept write survives a quit (a file); false for an outbox in memory, which
+    /// lasts only as long as the guide: a note that cannot be sent is then not "saved".
+    var keepsWritesOnDisk: Bool { get }
 }
 
-/// An outbox in memory (tests, and a guide whose state database cannot be written).
+extension PulseOutbox {
+    public var keepsWritesOnDisk: Bool { true }
+}
+
+/// An outbox in memory (tests, and a guide that has no file it can keep writes in).
 public final class MemoryPulseOutbox: PulseOutbox, @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [String: PulseOutboxEntry] = [:]
     private var last: Int64 = 0
-    public init() {}
+    /// Tests stand it in for a file (true); the guide's last resort says it is not (false).
+    public let keepsWritesOnDisk: Bool
+    public init(keepsWritesOnDisk: Bool = true) { self.keepsWritesOnDisk = keepsWritesOnDisk }
 
     public func put(_ write: PulseWrite, as credentials: VisitorCredentials, at: Date) throws(PulseStoreError) -> PulseOutboxEntry {
         lock.withLock {
@@ -169,7 +178,14 @@ public actor OutboxPulseStore: PulseStore {
         switch await sendWaiting(awaiting: entry) {
         case .answered(.posted(let outcome))?: return outcome
         case .refused(let e)?: throw e
-        default: return .queued(PulseNote(id: draft.id, subject: draft.subject, language: draft.language, text: text, createdAt: entry.queuedAt))
+        default:
+            // Waiting: "saved" only if it is on disk. An outbox in memory would lose it at quit,
+            // so the note is taken back and the visitor keeps the draft.
+            guard outbox.keepsWritesOnDisk else {
+                try? outbox.remove(entry)
+                throw .notKept
+            }
+            return .queued(PulseNote(id: draft.id, subject: draft.subject, language: draft.language, text: text, createdAt: entry.queuedAt))
         }
     }
 
@@ -226,7 +242,7 @@ public actor OutboxPulseStore: PulseStore {
         sending: for e in entries {
             let outcome: Outcome
             do {
-                outcome = .answered(try await send(e))
+                outcome = .answered(try await sendRegistering(e))
             } catch {
                 switch error {
                 case .unavailable: break sending
@@ -245,6 +261,19 @@ public actor OutboxPulseStore: PulseStore {
         guard let creds = unregistered else { return }
         try await store.register(creds)
         unregistered = nil
+    }
+
+    /// Sends the entry; an identity the store does not know (a write kept by an earlier guide
+    /// whose state database could not keep its identity, so it never registered) is
+    /// registered and the write sent once more, instead of being refused for good.
+    private func sendRegistering(_ e: PulseOutboxEntry) async throws(PulseStoreError) -> Answer {
+        do {
+            return try await send(e)
+        } catch {
+            guard case .badCredentials = error else { throw error }
+            try await store.register(e.credentials)
+            return try await send(e)
+        }
     }
 
     private func send(_ e: PulseOutboxEntry) async throws(PulseStoreError) -> Answer {

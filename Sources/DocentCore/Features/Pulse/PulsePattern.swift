@@ -11,6 +11,10 @@ import Foundation
 public struct PulsePattern: Hashable, Sendable, CustomStringConvertible {
     public let source: String
     let program: [Instruction]
+    /// What every match starts with (the pattern's leading literal characters): an input
+    /// without it is refused by one comparison, so announcements that cannot apply to a page
+    /// cost next to nothing however many there are.
+    let prefix: String
 
     /// Longest pattern accepted, in characters.
     public static let maxLength = 120
@@ -57,7 +61,7 @@ public struct PulsePattern: Hashable, Sendable, CustomStringConvertible {
             var program: [Instruction] = []
             try emit(node, into: &program)
             program.append(.match)
-            return .success(PulsePattern(source: source, program: program))
+            return .success(PulsePattern(source: source, program: program, prefix: literalPrefix(node)))
         } catch let f as Failure {
             return .failure(f)
         } catch {
@@ -70,9 +74,30 @@ public struct PulsePattern: Hashable, Sendable, CustomStringConvertible {
         self = p
     }
 
-    private init(source: String, program: [Instruction]) {
+    private init(source: String, program: [Instruction], prefix: String) {
         self.source = source
         self.program = program
+        self.prefix = prefix
+    }
+
+    /// The literal characters every match begins with: the leading one-character sets of a
+    /// sequence (none for an alternation or a repeat at the front).
+    static func literalPrefix(_ node: Node) -> String {
+        func single(_ n: Node) -> Unicode.Scalar? {
+            guard case .set(let cs) = n, !cs.negated, cs.ranges.count == 1, let r = cs.ranges.first, r.lowerBound == r.upperBound else { return nil }
+            return Unicode.Scalar(r.lowerBound)
+        }
+        var out = String.UnicodeScalarView()
+        switch node {
+        case .sequence(let parts):
+            for p in parts {
+                guard let c = single(p) else { break }
+                out.append(c)
+            }
+        default:
+            if let c = single(node) { out.append(c) }
+        }
+        return String(out)
     }
 
     public static func == (a: PulsePattern, b: PulsePattern) -> Bool { a.source == b.source }
@@ -81,6 +106,7 @@ public struct PulsePattern: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether the whole of `input` matches.
     public func matches(_ input: String) -> Bool {
+        guard input.unicodeScalars.starts(with: prefix.unicodeScalars) else { return false }
         let scalars = Array(input.unicodeScalars)
         guard scalars.count <= PulsePattern.maxInput else { return false }
         var current = StateSet(size: program.count)

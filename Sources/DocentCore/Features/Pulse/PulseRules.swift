@@ -17,6 +17,11 @@ public struct PulseRules: Equatable, Sendable {
     /// Notes per visitor per hour, reactions (and reports) per visitor per minute.
     public var notesPerHour = 10
     public var reactionsPerMinute = 30
+    /// Subjects a snapshot carries activity for: the busiest this many (a play flood over
+    /// random subjects cannot grow it past this).
+    public var snapshotActivityLimit = 200
+    /// Notes a notes list holds: the newest this many a viewer sees (a page of the store).
+    public var notesPage = 100
 
     public init() {}
     public static let standard = PulseRules()
@@ -50,9 +55,10 @@ public struct PulseRules: Equatable, Sendable {
         return nil
     }
 
-    /// Whether a note waits for staff: hidden by reporters and not yet decided.
+    /// Whether a note waits for staff: hidden by reporters or by its score and not yet
+    /// decided (a note hidden by down-votes is never hidden where staff cannot see it).
     public func needsReview(_ note: PulseNote) -> Bool {
-        note.author == .visitor && note.decision == nil && note.reports >= reportThreshold
+        note.author == .visitor && note.decision == nil && (note.reports >= reportThreshold || note.counts.score <= scoreFloor)
     }
 
     /// The notes `viewer` sees, newest first (ties: the larger id first, so the order is total).
@@ -102,6 +108,20 @@ public struct PulseRules: Equatable, Sendable {
     public enum Limit: Hashable, Sendable {
         case notes(retryAfter: Int)
         case reactions(retryAfter: Int)
+
+        /// The longest wait a limit may ask for: a day. A wait from the wire or a damaged store
+        /// is brought into 1 s ... a day before any arithmetic (`Int.max` plus a minute traps).
+        public static let longestWait = 86_400
+
+        /// `seconds` brought into 1 ... `longestWait`.
+        public static func bounded(_ seconds: Int) -> Int { min(max(seconds, 1), longestWait) }
+
+        /// How long to wait, bounded.
+        public var seconds: Int {
+            switch self {
+            case .notes(let s), .reactions(let s): return Self.bounded(s)
+            }
+        }
     }
 
     /// Nil when one more write is allowed at `now`, given the times of this visitor's earlier
@@ -209,6 +229,20 @@ public enum PulseRanking {
 
 /// Which announcements show where.
 public enum PulseAnnouncements {
+    /// The most announcements a guide keeps from a snapshot (those that have not ended, first
+    /// by id): a store may hold any number (18,000 cards made every key take half a minute),
+    /// a museum writes a few dozen. With the patterns' literal prefixes, this many cost a few
+    /// milliseconds a drawn list.
+    public static let maxKept = 2_000
+    /// The most cards put into one list: the rest of the list stays the visitor's.
+    public static let maxCardsPerList = 3
+
+    /// What the guide keeps of a snapshot's announcements at `now`.
+    public static func kept(_ all: [PulseAnnouncement], now: Date) -> [PulseAnnouncement] {
+        guard all.count > maxKept else { return all }
+        return Array(all.filter { a in a.until.map { now < $0 } ?? true }.sorted { $0.id < $1.id }.prefix(maxKept))
+    }
+
     /// Active announcements of `style` in `language` whose patterns match any of `keys` (the
     /// screen, `tab:map`, and the subjects listed on it).
     public static func matching(

@@ -30,6 +30,47 @@ public protocol PulseStore: Sendable {
     func seedIfEmpty(_ seed: PulseSeed) async throws(PulseStoreError) -> Bool
 }
 
+/// Where a page of notes ended (the last note of the page): the next page starts after it.
+/// Its text form (`created~visitor.sequence`) is what `GET /v1/notes?after=` carries.
+public struct PulseCursor: Hashable, Sendable {
+    public let created: Double
+    public let id: NoteID
+    public init(created: Double, id: NoteID) {
+        self.created = created
+        self.id = id
+    }
+    public init(after note: PulseNote) { self.init(created: note.createdAt.timeIntervalSince1970, id: note.id) }
+
+    /// `-?D{1,16}(.D{1,20})?` (the OpenAPI pattern): no exponent, no hex, nothing Double()
+    /// would read that the contract does not name.
+    static func isDecimal(_ t: Substring) -> Bool {
+        let body = t.hasPrefix("-") ? Array(t.utf8.dropFirst()) : Array(t.utf8)
+        let parts = body.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
+        func digits(_ p: ArraySlice<UInt8>, _ most: Int) -> Bool { (1...most).contains(p.count) && p.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
+        guard let whole = parts.first, digits(whole, 16) else { return false }
+        return parts.count == 1 || digits(parts[1], 20)
+    }
+
+    /// Swift's shortest round-trip text for the time, so the cursor is exact.
+    public var text: String { "\(created)~\(id.key)" }
+
+    public init?(text: String) {
+        let parts = text.split(separator: "~", maxSplits: 1)
+        guard parts.count == 2, Self.isDecimal(parts[0]), let t = Double(parts[0]), t.isFinite, let id = NoteID(key: String(parts[1])) else { return nil }
+        self.init(created: t, id: id)
+    }
+}
+
+/// One page of a list and where the next starts (nil: this was the last).
+public struct PulsePage: Hashable, Sendable {
+    public var notes: [PulseNote]
+    public var next: PulseCursor?
+    public init(notes: [PulseNote], next: PulseCursor?) {
+        self.notes = notes
+        self.next = next
+    }
+}
+
 /// A store's change counter: it grows with every write, so "changed since N" is one compare.
 public struct PulseVersion: Hashable, Sendable, Comparable, CustomStringConvertible {
     public let value: Int64
@@ -79,12 +120,18 @@ public enum PulseStoreError: Error, Hashable, Sendable {
     case badSubject(String)
     /// The store cannot be reached or used (the reason in the store's words).
     case unavailable(String)
+    /// The store cannot be reached and the guide has nowhere on disk to keep the write until
+    /// it can: the write was not kept (the visitor still has the draft).
+    case notKept
 
     /// The phrase a visitor reads.
     public var phrase: Phrase {
         switch self {
-        case .rateLimited(.notes(let s)): return .key("pulse.error.notesLimit", ["minutes": .verbatim(String(max(1, (s + 59) / 60)))])
-        case .rateLimited(.reactions(let s)): return .key("pulse.error.reactionsLimit", ["seconds": .verbatim(String(s))])
+        case .rateLimited(let limit):
+            // Bounded first: a wait from the wire may be anything (`Int.max`, -5).
+            let s = limit.seconds
+            if case .notes = limit { return .key("pulse.error.notesLimit", ["minutes": .verbatim(String((s + 59) / 60))]) }
+            return .key("pulse.error.reactionsLimit", ["seconds": .verbatim(String(s))])
         case .conflict: return .key("pulse.error.conflict")
         case .badText(.empty): return .key("pulse.error.empty")
         case .badText(.tooLong(let n)): return .key("pulse.error.tooLong", ["cells": .verbatim(String(n)), "max": .verbatim(String(NoteText.maxCells))])
@@ -92,6 +139,7 @@ public enum PulseStoreError: Error, Hashable, Sendable {
         case .noSuchNote: return .key("pulse.error.noSuchNote")
         case .badSubject: return .key("pulse.error.noSuchNote")
         case .unavailable(let why): return .key("pulse.error.unavailable", ["reason": .verbatim(why)])
+        case .notKept: return .key("pulse.error.notKept")
         }
     }
 }

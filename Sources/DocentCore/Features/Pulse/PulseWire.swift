@@ -147,6 +147,8 @@ public enum PulseWire {
         case .noSuchNote(let id): return (404, problem("no_such_note", "no note \(id.key)", [("note", .string(id.key))]), nil)
         case .badSubject(let s): return (400, problem("bad_subject", "not a subject: \(s)"), nil)
         case .unavailable(let why): return (503, problem("unavailable", "Pulse is unavailable (\(why))"), 5)
+        // The guide's own (its outbox); a store behind the service never says it.
+        case .notKept: return (503, problem("unavailable", "Pulse is unavailable"), 5)
         }
     }
 
@@ -163,8 +165,9 @@ public enum PulseWire {
         func int(_ k: String) -> Int? { if case .integer(let i)? = json?[k] { return i } else { return nil } }
         func note() -> NoteID? { json?["note"]?.stringValue.flatMap { NoteID(key: $0) } }
         switch (status, code) {
-        case (429, "rate_limited_notes"): return .rateLimited(.notes(retryAfter: int("retry_after") ?? 60))
-        case (429, _): return .rateLimited(.reactions(retryAfter: int("retry_after") ?? 60))
+        // A wait is bounded as it is read (1 s ... a day), like every number from the wire.
+        case (429, "rate_limited_notes"): return .rateLimited(.notes(retryAfter: PulseRules.Limit.bounded(int("retry_after") ?? 60)))
+        case (429, _): return .rateLimited(.reactions(retryAfter: PulseRules.Limit.bounded(int("retry_after") ?? 60)))
         case (409, _): if let n = note() { return .conflict(n) }
         case (400, "empty_text"): return .badText(.empty)
         case (400, "text_too_long"): return .badText(.tooLong(int("cells") ?? NoteText.maxCells + 1))
@@ -239,13 +242,14 @@ public enum PulseWire {
 
     public static func readCounts(_ json: JSON?) throws(Problem) -> PulseCounts {
         guard case .object(let o)? = json else { throw Problem("counts must be an object") }
-        return PulseCounts(up: try integer(o, "up"), meh: try integer(o, "meh"), down: try integer(o, "down"))
+        return PulseCounts(up: PulseBounds.wireCount(try integer(o, "up")), meh: PulseBounds.wireCount(try integer(o, "meh")), down: PulseBounds.wireCount(try integer(o, "down")))
     }
 
+    /// A time from the wire, bounded (`PulseBounds.time`): a hostile -1e300 is 1970.
     static func readTime(_ json: JSON?) -> Date? {
         switch json {
-        case .double(let d)?: return Date(timeIntervalSince1970: d)
-        case .integer(let i)?: return Date(timeIntervalSince1970: Double(i))
+        case .double(let d)?: return PulseBounds.time(d)
+        case .integer(let i)?: return PulseBounds.time(Double(i))
         default: return nil
         }
     }
@@ -266,8 +270,8 @@ public enum PulseWire {
         return PulseNote(
             id: id, subject: subject, language: lang, text: try string(o, "text"), createdAt: created,
             author: o["author"]?.stringValue == "curator" ? .curator : .visitor,
-            counts: PulseCounts(up: try integer(o, "up"), meh: try integer(o, "meh"), down: try integer(o, "down")),
-            reports: (try? integer(o, "reports")) ?? 0, decision: o["decision"]?.stringValue.flatMap(StaffDecision.init(rawValue:)))
+            counts: PulseCounts(up: PulseBounds.wireCount(try integer(o, "up")), meh: PulseBounds.wireCount(try integer(o, "meh")), down: PulseBounds.wireCount(try integer(o, "down"))),
+            reports: PulseBounds.wireCount((try? integer(o, "reports")) ?? 0), decision: o["decision"]?.stringValue.flatMap(StaffDecision.init(rawValue:)))
     }
 
     public static func readNotes(_ bytes: [UInt8]) throws(Problem) -> [PulseNote] {
@@ -290,7 +294,7 @@ public enum PulseWire {
             if let k = PulseSubject(f.key), let c = try? readCounts(f.value) { s.counts[k] = c }
         }
         for f in json["note_counts"]?.objectValue?.fields ?? [] {
-            if let k = PulseSubject(f.key), case .integer(let n) = f.value { s.noteCounts[k] = n }
+            if let k = PulseSubject(f.key), case .integer(let n) = f.value { s.noteCounts[k] = PulseBounds.wireCount(n) }
         }
         for f in json["mine"]?.objectValue?.fields ?? [] {
             if let k = PulseSubject(f.key), case .integer(let n) = f.value, let r = ReactionValue(rawValue: n) { s.mine[k] = r }
@@ -312,7 +316,7 @@ public enum PulseWire {
         }
         for f in json["activity"]?.objectValue?.fields ?? [] {
             guard let k = PulseSubject(f.key), case .integer(let r)? = f.value["recent"], case .integer(let t)? = f.value["today"] else { continue }
-            s.activity[k] = PulseActivitySummary(recent: r, today: t, last: readTime(f.value["last"]))
+            s.activity[k] = PulseActivitySummary(recent: PulseBounds.wireCount(r), today: PulseBounds.wireCount(t), last: readTime(f.value["last"]))
         }
         s.curatorPicks = Set((json["curator_picks"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(PulseSubject.init) })
         return s

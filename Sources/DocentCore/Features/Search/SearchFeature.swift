@@ -77,6 +77,9 @@ public struct LiveSearchState: Equatable, Sendable {
     public var suggestions: [String] = []
     /// What the live answer adds to the local results (duplicates already removed).
     public var extra = LiveSearchResults()
+    /// Whether `extra` arrived after the visitor moved in the results: it is then listed below
+    /// them rather than in its groups, so nothing moves under the cursor.
+    public var extraBelow = false
 
     public init() {}
 }
@@ -99,6 +102,11 @@ public struct SearchState: Equatable, Sendable {
     public var live = LiveSearchState()
     /// The tab `/` came from (Esc on an empty query returns there).
     public var returnTab: Tab?
+    /// When nothing matches: the closest query that does ("did you mean", Enter searches it).
+    public var didYouMean: String?
+    /// Whether the visitor moved in the results of this query: what arrives later (live
+    /// results, suggestions) then only goes below what is shown.
+    public var moved = false
 
     /// The museum's index (built when the document loads). A cache: not compared.
     public internal(set) var index: SearchIndex?
@@ -123,7 +131,7 @@ public struct SearchState: Equatable, Sendable {
     /// are caches derived from the museum and the query, so they are left out.
     public static func == (a: SearchState, b: SearchState) -> Bool {
         a.query == b.query && a.filter == b.filter && a.selection == b.selection && a.results == b.results
-            && a.live == b.live && a.returnTab == b.returnTab
+            && a.live == b.live && a.returnTab == b.returnTab && a.didYouMean == b.didYouMean && a.moved == b.moved
     }
 }
 
@@ -256,6 +264,8 @@ public enum SearchFeature: Feature {
             live.token = state.search.live.token &+ 1
             state.search.live = live
             state.search.returnTab = nil
+            state.search.didYouMean = nil
+            state.search.moved = false
             return []
         }
         guard event == .documentLoaded, case .ready(let museum) = state.document else { return [] }
@@ -329,15 +339,19 @@ extension Reducer {
             state.search.filter = .all
             return queryChanged(&state)
         case .move(let delta):
+            state.search.moved = state.search.results != nil
             moveSearchSelection(&state, by: delta)
             return []
         case .page(let pages):
+            state.search.moved = state.search.results != nil
             moveSearchSelection(&state, by: pages * max(1, state.viewportRows - 3))
             return []
         case .moveToStart:
+            state.search.moved = state.search.results != nil
             moveSearchSelection(&state, by: Int.min / 2)
             return []
         case .moveToEnd:
+            state.search.moved = state.search.results != nil
             moveSearchSelection(&state, by: Int.max / 2)
             return []
         case .indexBuilt(let built):
@@ -353,6 +367,7 @@ extension Reducer {
             let rows = SearchPage.rows(state)
             guard rows.indices.contains(i), rows[i].row.isSelectable else { return [] }
             state.search.selection = i
+            state.search.moved = true
             return reduce(&state, search: .activate)
         case .nextFilter, .previousFilter:
             guard state.search.results != nil else { return [] }
@@ -384,7 +399,9 @@ extension Reducer {
             keepingSelection(&state) { s in
                 let q = s.search.fold(s.search.query)
                 let list = (try? result.flatMap { LiveSearch.suggestions(from: $0, query: s.search.query, app: app, variants: s.search.variants) }.get()) ?? []
-                s.search.live.suggestions = Array(list.filter { s.search.fold($0) != q }.prefix(LiveSearch.suggestionCount))
+                // Only suggestions that lead somewhere: the local index answers them (a
+                // suggestion leading to "Nothing matches" is not offered).
+                s.search.live.suggestions = Array(list.filter { s.search.fold($0) != q && leadsSomewhere($0, s.search) }.prefix(LiveSearch.suggestionCount))
             }
             return []
         case .multisearchLoaded(let token, let result):
@@ -393,6 +410,7 @@ extension Reducer {
                 switch result.flatMap({ LiveSearch.results(from: $0, query: s.search.query, app: app, now: s.now, variants: s.search.variants) }) {
                 case .success(let live):
                     s.search.live.extra = dedupe(live, s.search)
+                    s.search.live.extraBelow = s.search.moved
                     s.search.live.status = .done
                 case .failure(let f):
                     s.search.live.extra = LiveSearchResults()
@@ -452,9 +470,11 @@ extension Reducer {
     /// The query text changed: local results now, live ones after the debounce.
     static func queryChanged(_ state: inout AppState) -> [Effect] {
         let folded = state.search.fold(state.search.query)
+        state.search.moved = false
         if folded.isEmpty {
             let wasEmpty = state.search.results == nil
             state.search.results = nil
+            state.search.didYouMean = nil
             state.search.matches = SearchMatches()
             state.search.filter = .all
             resetLive(&state)
@@ -480,6 +500,7 @@ extension Reducer {
         state.search.live.token += 1
         state.search.live.suggestions = []
         state.search.live.extra = LiveSearchResults()
+        state.search.live.extraBelow = false
         if state.search.live.status != .off { state.search.live.status = .idle }
     }
 
@@ -500,7 +521,19 @@ extension Reducer {
             results.counts[e] = r.counts[e]
             results.hits[e] = r.hits[e]
         }
+        // Nothing matches: the closest words the museum has, if they match something.
+        state.search.didYouMean = results.total == 0 ? state.search.index?.suggestion(for: q) : nil
         return results
+    }
+
+    /// Whether searching `query` finds something here (the local index): suggestions that lead
+    /// to "Nothing matches" are not offered.
+    static func leadsSomewhere(_ query: String, _ search: SearchState) -> Bool {
+        let q = search.fold(query)
+        guard !q.isEmpty else { return false }
+        if let index = search.index, !index.matches(q).entries.isEmpty { return true }
+        if let ex = search.exhibitionIndex, !ex.matches(q).entries.isEmpty { return true }
+        return false
     }
 
     static func liveDue(_ state: inout AppState, _ token: Int, _ stage: LiveSearchStage) -> [Effect] {
@@ -537,7 +570,7 @@ extension Reducer {
         }
         let q = search.matches.query
         if let ex = search.exhibitionIndex {
-            let local = Set(ex.matches(q).entries.map { ex.targets[Int($0 >> 3)] })
+            let local = Set(ex.matches(q).entries.map { ex.targets[Int($0 >> SearchIndex.tierBits)] })
             out.exhibitions = live.exhibitions.filter { !local.contains(.exhibition($0.id)) }
         }
         return out

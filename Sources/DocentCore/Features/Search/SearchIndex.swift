@@ -42,16 +42,32 @@ public enum SearchTier {
     public static let otherSubstring: UInt8 = 6
     /// Not as a phrase, but every word of the query somewhere ("monet water").
     public static let allWords: UInt8 = 7
-    static let count = 8
+    /// Every word as typed (or a word it begins), some only in a commentary's transcript
+    /// ("tapiz": the Spanish commentaries of two tapestries).
+    public static let words: UInt8 = 8
+    /// Every word as typed or by its stem (or a spelling variant) in a name ("teapots": Teapot
+    /// in the Form of a Fish; "harbor": Harbour at First Light).
+    public static let stemName: UInt8 = 9
+    /// The same, anywhere (commentaries included).
+    public static let stem: UInt8 = 10
+    /// Some word only with a typo, in a name ("portriat", "lighthose").
+    public static let typoName: UInt8 = 11
+    /// The same, anywhere.
+    public static let typo: UInt8 = 12
+    static let count = 13
 }
 
 /// One result: what it is and how well it matched.
 public struct SearchHit: Hashable, Sendable {
     public var target: SearchTarget
     public var tier: UInt8
-    public init(_ target: SearchTarget, tier: UInt8) {
+    /// The language of the text that matched, when it is not what the result shows anyway (a
+    /// commentary's translated title or transcript, a tour's title in another language).
+    public var language: Language?
+    public init(_ target: SearchTarget, tier: UInt8, language: Language? = nil) {
         self.target = target
         self.tier = tier
+        self.language = language
     }
 }
 
@@ -62,16 +78,27 @@ public struct SearchDocument: Hashable, Sendable {
     public var primary: [String]
     public var secondary: [String]
     public var sortTitle: String
-    public init(_ target: SearchTarget, primary: [String], secondary: [String] = [], sortTitle: String? = nil) {
+    /// The language of each primary text, where it is one the result does not show anyway (a
+    /// commentary's Spanish title); nil (or missing) for the rest.
+    public var primaryLanguages: [Language?]
+    /// Long texts found by their words only (not as phrases): the commentaries' transcripts, in
+    /// their languages, read one at a time while the index is built.
+    public var transcripts: [AudioVersion]
+    public init(
+        _ target: SearchTarget, primary: [String], secondary: [String] = [], sortTitle: String? = nil, primaryLanguages: [Language?] = [],
+        transcripts: [AudioVersion] = []
+    ) {
         self.target = target
         self.primary = primary
         self.secondary = secondary
         self.sortTitle = sortTitle ?? primary.first ?? ""
+        self.primaryLanguages = primaryLanguages
+        self.transcripts = transcripts
     }
 }
 
 /// Every document matching a query, in rank-order of documents, each packed as
-/// `document << 3 | tier`. Kept whole (uncapped) so the next, longer query only has to
+/// `document << SearchIndex.tierBits | tier`. Kept whole (uncapped) so the next, longer query only has to
 /// re-check these.
 public struct SearchMatches: Equatable, Sendable {
     /// The folded query these are the matches of.
@@ -130,6 +157,16 @@ public final class SearchIndex: Sendable {
     /// The Traditional → Simplified table its texts were folded with; queries are folded with
     /// it too (`fold`).
     public let variants: ChineseVariants?
+    /// Every word of every text, for stems, spelling variants, typos and transcripts.
+    let words: SearchWords
+    /// The language slot (`SearchWords.slotLanguages`) of each field of document `d`:
+    /// `fieldSlots[fieldSlotStarts[d] ..< fieldSlotStarts[d + 1]]`, in the order of its text.
+    let fieldSlots: [UInt8]
+    let fieldSlotStarts: [Int32]
+
+    /// Matches are packed `document << tierBits | tier`.
+    public static let tierBits: UInt32 = 4
+    static let tierMask: UInt32 = 15
 
     static let trigramBase = 256 + 65536
     static let gramKeyCount = trigramBase + 65536
@@ -141,9 +178,15 @@ public final class SearchIndex: Sendable {
 
     /// Builds the index. `grams` defaults to on for more than 64 documents (tiny indexes, such
     /// as the few exhibitions on view, are simply scanned).
-    public init(documents: [SearchDocument], grams: Bool? = nil, source: Museum? = nil, variants: ChineseVariants? = nil) {
+    public init(
+        documents: [SearchDocument], grams: Bool? = nil, source: Museum? = nil, variants: ChineseVariants? = nil, stemmer: (any WordStemming)? = nil,
+        words: Bool = true
+    ) {
         self.source = source
         self.variants = variants
+        var wordBuilder = SearchWords.Builder(variants: variants)
+        var rawSlots: [[UInt8]] = []
+        rawSlots.reserveCapacity(documents.count)
         // Fold every document once into a scratch buffer, in input order; a document's
         // fields are each preceded by a separator (0 primary, 1 secondary).
         var folder = SearchText.Folder(variants: variants)
@@ -158,7 +201,8 @@ public final class SearchIndex: Sendable {
             let start = raw.count
             rawStarts.append(start)
             var fieldStarts: [Int] = []
-            func add(_ text: String, _ separator: UInt8) {
+            var slots: [UInt8] = []
+            func add(_ text: String, _ separator: UInt8, _ slot: UInt8) {
                 let f = folder.fold(text)
                 guard !f.isEmpty else { return }
                 // Skip a repeated text (amenity synonyms overlap across languages).
@@ -167,12 +211,14 @@ public final class SearchIndex: Sendable {
                     if (end == raw.count || raw[end] <= 1), raw[(fs + 1)..<end].elementsEqual(f) { return }
                 }
                 fieldStarts.append(raw.count)
+                slots.append(slot)
                 raw.append(separator)
                 raw += f
             }
-            for p in d.primary { add(p, 0) }
+            for (k, p) in d.primary.enumerated() { add(p, 0, wordBuilder.slot(k < d.primaryLanguages.count ? d.primaryLanguages[k] : nil)) }
             rawSecondary.append(raw.count)
-            for t in d.secondary { add(t, 1) }
+            for t in d.secondary { add(t, 1, 0) }
+            rawSlots.append(slots)
             // The sort key is the first primary field when it is the sort title (it always is for
             // the guide's documents), else the sort title folded on its own.
             if let first = d.primary.first, first == d.sortTitle, fieldStarts.first == start {
@@ -220,6 +266,35 @@ public final class SearchIndex: Sendable {
             targets.append(target)
         }
         starts.append(Int32(text.count))
+        // The words, in rank order: names, other texts, then the transcripts, read one at a time
+        // (a mapped appData's pages are let go every megabyte, as the prepared copy does).
+        var fieldSlots: [UInt8] = []
+        var fieldSlotStarts: [Int32] = [0]
+        var sinceLetGo = 0
+        for (d, i) in order.enumerated() {
+            fieldSlots += rawSlots[i]
+            fieldSlotStarts.append(Int32(fieldSlots.count))
+            guard words else { continue }
+            wordBuilder.startDocument(d)
+            let doc = documents[i]
+            for (k, p) in doc.primary.enumerated() {
+                wordBuilder.add(p, slot: wordBuilder.slot(k < doc.primaryLanguages.count ? doc.primaryLanguages[k] : nil), inName: true)
+            }
+            for t in doc.secondary { wordBuilder.add(t, slot: 0, inName: false) }
+            for v in doc.transcripts {
+                let t = v.transcript
+                wordBuilder.add(t, slot: wordBuilder.slot(v.language), inName: false)
+                sinceLetGo += t.utf8.count
+                if sinceLetGo >= 1 << 20 {
+                    v.letTranscriptSourceGo()
+                    sinceLetGo = 0
+                }
+            }
+        }
+        if sinceLetGo > 0 { documents.last { !$0.transcripts.isEmpty }?.transcripts.last?.letTranscriptSourceGo() }
+        self.fieldSlots = fieldSlots
+        self.fieldSlotStarts = fieldSlotStarts
+        self.words = wordBuilder.build(count: words ? targets.count : 0, stemmer: words ? stemmer : nil)
         self.count = targets.count
         self.text = text
         self.starts = starts
@@ -324,10 +399,10 @@ public final class SearchIndex: Sendable {
                                     let s = Int(cur[key])
                                     cur[key] += 1
                                     slot[key] = Int32(s)
-                                    post[s] = UInt32(d) << 3 | UInt32(tier)
+                                    post[s] = UInt32(d) << SearchIndex.tierBits | UInt32(tier)
                                 } else {
                                     let s = Int(slot[key])
-                                    if UInt32(tier) < post[s] & 7 { post[s] = UInt32(d) << 3 | UInt32(tier) }
+                                    if UInt32(tier) < post[s] & SearchIndex.tierMask { post[s] = UInt32(d) << SearchIndex.tierBits | UInt32(tier) }
                                 }
                             }
                             for d in 0..<docs {
@@ -408,19 +483,129 @@ public final class SearchIndex: Sendable {
                     {
                         tier = SearchTier.allWords
                     }
-                    if tier != .max { out.append(UInt32(d) << 3 | UInt32(tier)) }
+                    if tier != .max { out.append(UInt32(d) << SearchIndex.tierBits | UInt32(tier)) }
                 }
                 if usePrevious, let prev = previous {
                     out.reserveCapacity(prev.entries.count)
-                    for e in prev.entries { check(Int(e >> 3)) }
+                    for e in prev.entries { check(Int(e >> SearchIndex.tierBits)) }
                 } else if let r = gramRange {
-                    for i in r { check(Int(postings[i] >> 3)) }
+                    for i in r { check(Int(postings[i] >> SearchIndex.tierBits)) }
                 } else {
                     for d in 0..<count { check(d) }
                 }
             }
         }
+        if Self.wantsWords(q) { out = Self.merge(out, self.words.matches(q)) }
         return SearchMatches(query: q, entries: out)
+    }
+
+    /// Whether the words (stems, typos, transcripts) can add anything: a word of three bytes or
+    /// more, or Chinese, Japanese or Korean. One or two letters are answered by the texts alone.
+    static func wantsWords(_ q: [UInt8]) -> Bool {
+        var wants = false
+        SearchWords.tokens(q) { w in
+            if w.count >= 3 || w.contains(where: { $0 >= 0x80 }) { wants = true }
+        }
+        return wants
+    }
+
+    /// Two match lists in document order as one, each document with its better tier.
+    static func merge(_ a: [UInt32], _ b: [UInt32]) -> [UInt32] {
+        if b.isEmpty { return a }
+        if a.isEmpty { return b }
+        var out: [UInt32] = []
+        out.reserveCapacity(a.count + b.count)
+        var i = 0
+        var j = 0
+        while i < a.count, j < b.count {
+            let da = a[i] >> tierBits
+            let db = b[j] >> tierBits
+            if da == db {
+                out.append(min(a[i], b[j]))
+                i += 1
+                j += 1
+            } else if da < db {
+                out.append(a[i])
+                i += 1
+            } else {
+                out.append(b[j])
+                j += 1
+            }
+        }
+        out += a[i...]
+        out += b[j...]
+        return out
+    }
+
+    /// The query words' reach, for the languages of word-level hits.
+    func languageOfHit(_ d: Int, tier: UInt8, _ q: [UInt8], _ reaches: inout [SearchWords.Reach]?) -> Language? {
+        if tier >= SearchTier.words {
+            if reaches == nil {
+                var keys: [ArraySlice<UInt8>] = []
+                SearchWords.tokens(q) { keys.append($0) }
+                reaches = keys.enumerated().map { words.reach($0.element, prefix: $0.offset == keys.count - 1) }
+            }
+            return words.language(of: d, reaches ?? [])
+        }
+        guard tier != SearchTier.allWords, !q.isEmpty else { return nil }
+        // The field where the phrase matched as well as it did.
+        let start = Int(starts[d])
+        let end = Int(starts[d + 1])
+        let sec = Int(secondaryStarts[d])
+        var field = -1
+        var found: UInt8?
+        text.withUnsafeBufferPointer { t in
+            var p = start
+            while p < end, found == nil {
+                if t[p] <= 1 {
+                    field += 1
+                    p += 1
+                    continue
+                }
+                if p + q.count <= end, t[p] == q[0] {
+                    var k = 1
+                    while k < q.count, t[p + k] == q[k] { k += 1 }
+                    if k == q.count, Self.tier(t, at: p, length: q.count, end: end, secondary: p >= sec) == tier {
+                        let f = Int(fieldSlotStarts[d]) + field
+                        if f < Int(fieldSlotStarts[d + 1]) { found = fieldSlots[f] }
+                    }
+                }
+                p += 1
+            }
+        }
+        guard let slot = found, slot != 0 else { return nil }
+        return words.slotLanguages[Int(slot)]
+    }
+
+    /// The indexed words closest to the query's words that match nothing ("did you mean"), as
+    /// a query that matches something; nil when there is none.
+    public func suggestion(for q: [UInt8]) -> String? {
+        var keys: [ArraySlice<UInt8>] = []
+        SearchWords.tokens(q) { keys.append($0) }
+        guard !keys.isEmpty, keys.count <= 8 else { return nil }
+        // Each word as it is when it matches something alone, else its nearest words.
+        var choices: [[[UInt8]]] = []
+        for (i, key) in keys.enumerated() {
+            if !matches(Array(key)).entries.isEmpty || !words.reach(key, prefix: i == keys.count - 1).isEmpty {
+                choices.append([Array(key)])
+                continue
+            }
+            let near = words.closest(to: key)
+            guard !near.isEmpty else { return nil }
+            choices.append(near)
+        }
+        guard choices.contains(where: { $0.count > 1 || $0.first.map { !keys.contains($0[...]) } ?? false }) else { return nil }
+        // The nearest first: one word changed at a time from the first choices, then the next.
+        var pick = choices.map { _ in 0 }
+        for _ in 0..<16 {
+            let fixed = Array(choices.indices.map { choices[$0][pick[$0]] }.joined(separator: [0x20]))
+            if !matches(fixed).entries.isEmpty { return String(decoding: fixed, as: UTF8.self) }
+            // Move on the word with the most choices left.
+            guard let i = choices.indices.filter({ pick[$0] + 1 < choices[$0].count }).max(by: { choices[$0].count - pick[$0] < choices[$1].count - pick[$1] })
+            else { return nil }
+            pick[i] += 1
+        }
+        return nil
     }
 
     /// The best tier of `q` in document `d`, or `UInt8.max` when it does not occur.
@@ -462,10 +647,10 @@ public final class SearchIndex: Sendable {
                     filled.withUnsafeMutableBufferPointer { fb in
                         slots.withUnsafeMutableBufferPointer { sb in
                             for e in m.entries {
-                                let d = Int(e >> 3)
+                                let d = Int(e >> SearchIndex.tierBits)
                                 let k = Int(kb[d])
                                 cb[k] += 1
-                                let b = k * tiers + Int(e & 7)
+                                let b = k * tiers + Int(e & SearchIndex.tierMask)
                                 let f = fb[b]
                                 if f < cap {
                                     sb[b * cap + f] = Int32(d)
@@ -477,9 +662,10 @@ public final class SearchIndex: Sendable {
                 }
             }
         } else {
-            for e in m.entries { counts[Int(kinds[Int(e >> 3)])] += 1 }
+            for e in m.entries { counts[Int(kinds[Int(e >> SearchIndex.tierBits)])] += 1 }
         }
         var hits = [[SearchHit]](repeating: [], count: kindsN)
+        var reaches: [SearchWords.Reach]?
         for k in 0..<kindsN where counts[k] > 0 {
             var list: [SearchHit] = []
             list.reserveCapacity(min(cap, counts[k]))
@@ -487,12 +673,20 @@ public final class SearchIndex: Sendable {
                 let b = k * tiers + tier
                 for i in 0..<filled[b] {
                     if list.count >= cap { break tierLoop }
-                    list.append(SearchHit(targets[Int(slots[b * cap + i])], tier: UInt8(tier)))
+                    let d = Int(slots[b * cap + i])
+                    list.append(SearchHit(targets[d], tier: UInt8(tier), language: languageOfHit(d, tier: UInt8(tier), m.query, &reaches)))
                 }
             }
             hits[k] = list
         }
         return SearchResults(counts: counts, hits: hits)
+    }
+
+    /// Bytes the index keeps (its arrays' elements): the texts and their grams, and the words.
+    public var memory: (texts: Int, words: Int) {
+        let texts = text.count + starts.count * 4 + secondaryStarts.count * 4 + kinds.count + targets.count * MemoryLayout<SearchTarget>.stride
+            + gramStarts.count * 4 + postings.count * 4
+        return (texts, words.memoryBytes + fieldSlots.count + fieldSlotStarts.count * 4)
     }
 
     /// Whether document number `d` is among `m` (matches are in document order).
@@ -501,7 +695,7 @@ public final class SearchIndex: Sendable {
         var hi = m.entries.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            let v = Int(m.entries[mid] >> 3)
+            let v = Int(m.entries[mid] >> SearchIndex.tierBits)
             if v == d { return true }
             if v < d { lo = mid + 1 } else { hi = mid }
         }
@@ -536,20 +730,33 @@ extension SearchIndex {
             // labelled 301 before the works hanging in Gallery 301 (whose gallery text is
             // "301" too).
             var primary = [a.title]
+            var languages: [Language?] = [nil]
+            // Every commentary's transcript in every language: words only (not phrases).
+            var transcripts: [AudioVersion] = []
             for c in a.commentaries {
                 guard let audio = app.audioFiles[c.audioID] else { continue }
+                transcripts.append(audio.english)
                 for l in audio.translations.keys.sorted() {
-                    if let t = audio.translations[l]?.trackTitle, !t.isEmpty, !primary.contains(t) { primary.append(t) }
+                    guard let v = audio.translations[l] else { continue }
+                    transcripts.append(v)
+                    if !v.trackTitle.isEmpty, !primary.contains(v.trackTitle) {
+                        primary.append(v.trackTitle)
+                        languages.append(l)
+                    }
                 }
             }
             primary += a.selectorNumbers.map(String.init)
-            docs.append(SearchDocument(.artwork(a.id), primary: primary, secondary: secondary))
+            docs.append(SearchDocument(.artwork(a.id), primary: primary, secondary: secondary, primaryLanguages: languages, transcripts: transcripts))
         }
         for t in app.tours {
             var primary = [t.english.title]
-            for l in t.translations.keys.sorted() { primary.append(t.translations[l]?.title ?? "") }
+            var languages: [Language?] = [.english]
+            for l in t.translations.keys.sorted() {
+                primary.append(t.translations[l]?.title ?? "")
+                languages.append(l)
+            }
             if let n = t.selectorNumber { primary.append(String(n)) }
-            docs.append(SearchDocument(.tour(t.id), primary: primary, sortTitle: t.english.title))
+            docs.append(SearchDocument(.tour(t.id), primary: primary, sortTitle: t.english.title, primaryLanguages: languages))
         }
         for g in app.galleries.values.sorted(by: { $0.id < $1.id }) where !g.closed {
             var primary = [g.title]
@@ -573,16 +780,17 @@ extension SearchIndex {
         return docs
     }
 
-    /// The museum's index; `variants` folds Traditional Chinese to Simplified.
-    public convenience init(app: AppData, source: Museum? = nil, variants: ChineseVariants? = nil) {
-        self.init(documents: Self.documents(app: app), source: source, variants: variants)
+    /// The museum's index; `variants` folds Traditional Chinese to Simplified, `stemmer` finds
+    /// words by their stems.
+    public convenience init(app: AppData, source: Museum? = nil, variants: ChineseVariants? = nil, stemmer: (any WordStemming)? = nil) {
+        self.init(documents: Self.documents(app: app), source: source, variants: variants, stemmer: stemmer)
     }
 
     /// The museum's index, asking for the Chinese table only when something in it is written in
     /// Chinese characters: without them no query can match through the table, and building it
     /// (ICU, 0.1 s and megabytes of its data) is saved for the museums that do not need it.
-    public convenience init(app: AppData, source: Museum? = nil, variantsWhenChinese: () -> ChineseVariants?) {
-        self.init(documents: Self.documents(app: app), source: source, variants: Self.hasChineseText(app) ? variantsWhenChinese() : nil)
+    public convenience init(app: AppData, source: Museum? = nil, variantsWhenChinese: () -> ChineseVariants?, stemmer: (any WordStemming)? = nil) {
+        self.init(documents: Self.documents(app: app), source: source, variants: Self.hasChineseText(app) ? variantsWhenChinese() : nil, stemmer: stemmer)
     }
 
     /// Whether the museum's own texts that the index holds have Chinese characters (the names
@@ -591,6 +799,8 @@ extension SearchIndex {
     static func hasChineseText(_ app: AppData) -> Bool {
         for a in app.artworks.values where hasHan(a.title) || hasHan(a.tombstone) || hasHan(a.galleryTitle) { return true }
         for audio in app.audioFiles.values {
+            // A Chinese commentary's transcript is indexed too.
+            if audio.translations[.chinese] != nil { return true }
             for v in audio.translations.values where hasHan(v.trackTitle) { return true }
         }
         for t in app.tours {

@@ -21,6 +21,9 @@ public enum SearchRowAction: Hashable, Sendable {
 public struct SearchRow: Equatable, Sendable {
     public var row: Row
     public var action: SearchRowAction?
+    /// Which language matched, when not the interface's ("in Español"): also in `row.detail`,
+    /// and kept alone where a narrow window leaves the details out.
+    public var matchedIn: String?
     public init(_ row: Row, _ action: SearchRowAction? = nil) {
         self.row = row
         self.action = action
@@ -44,14 +47,13 @@ public enum SearchPage {
         guard let results = state.search.results else { return suggestionRows(app, state) }
         var out: [SearchRow] = []
         let filter = state.search.filter
-        if filter == .all, !state.search.live.suggestions.isEmpty {
-            out.append(SearchRow(Row(.header, s("search.suggestions"))))
-            for q in state.search.live.suggestions { out.append(SearchRow(Row(.item, q), .query(q))) }
-        }
+        // Live results that arrived after the visitor moved go below everything shown.
+        let below = filter == .all && state.search.live.extraBelow
         var total = 0
         for kind in filter.kinds {
-            let items = groupRows(kind, results, app, state, limit: filter == .all ? SearchState.overviewCount : Int.max)
-            let count = results.count(kind) + extraCount(kind, state.search.live.extra)
+            let items = groupRows(kind, results, app, state, limit: filter == .all ? SearchState.overviewCount : Int.max, live: !below)
+            // (Counted apart when the live results are listed below: this part does not change.)
+            let count = results.count(kind) + (below ? 0 : extraCount(kind, state.search.live.extra))
             total += count
             let title = s(SearchFilter.only(kind).titleKey) + " (\(count))"
             if filter == .all {
@@ -72,6 +74,25 @@ public enum SearchPage {
         }
         if filter == .all, total == 0 {
             out.append(SearchRow(Row(.note, s("search.noMatches", ["query": state.search.query]))))
+            if let q = state.search.didYouMean {
+                out.append(SearchRow(Row(.item, s("search.didYouMean", ["query": q])), .query(q)))
+            }
+        }
+        // Suggestions arrive after the results: they go below them, never above.
+        if filter == .all, !state.search.live.suggestions.isEmpty {
+            out.append(SearchRow(Row(.header, s("search.suggestions"))))
+            for q in state.search.live.suggestions { out.append(SearchRow(Row(.item, q), .query(q))) }
+        }
+        if below {
+            for kind in filter.kinds {
+                let live = liveRows(kind, app, state)
+                guard !live.isEmpty else { continue }
+                out.append(SearchRow(Row(.header, s(SearchFilter.only(kind).titleKey) + " (+\(live.count))")))
+                out += live.prefix(SearchState.overviewCount)
+                if live.count > SearchState.overviewCount {
+                    out.append(SearchRow(Row(.item, s("search.seeAll", ["count": String(results.count(kind) + live.count)])), .filter(SearchFilter.only(kind))))
+                }
+            }
         }
         return out
     }
@@ -81,9 +102,11 @@ public enum SearchPage {
     static func suggestionRows(_ app: AppData, _ state: AppState) -> [SearchRow] {
         let s = state.strings
         var out: [SearchRow] = []
-        if !app.search.strings.isEmpty {
+        // Only the museum's suggested searches that find something here.
+        let suggested = app.search.strings.filter { Reducer.leadsSomewhere($0, state.search) || state.search.index == nil }
+        if !suggested.isEmpty {
             out.append(SearchRow(Row(.header, s("search.suggested"))))
-            for q in app.search.strings { out.append(SearchRow(Row(.item, q), .query(q))) }
+            for q in suggested { out.append(SearchRow(Row(.item, q), .query(q))) }
         }
         var onMap: [SearchRow] = app.search.artworkIDs.compactMap { id in
             app.artworks[id].map { artworkRow($0, state) }
@@ -119,9 +142,30 @@ public enum SearchPage {
     }
 
     /// A group's first `limit` rows: local hits (best first), then what the live search added.
-    static func groupRows(_ kind: SearchKind, _ results: SearchResults, _ app: AppData, _ state: AppState, limit: Int) -> [SearchRow] {
-        var out = results.hits(kind).prefix(limit).compactMap { hitRow($0.target, app, state) }
-        guard out.count < limit else { return out }
+    static func groupRows(_ kind: SearchKind, _ results: SearchResults, _ app: AppData, _ state: AppState, limit: Int, live: Bool = true) -> [SearchRow] {
+        var out = results.hits(kind).prefix(limit).compactMap { hit in
+            hitRow(hit.target, app, state).map { withLanguage($0, hit.language, state) }
+        }
+        guard out.count < limit, live else { return out }
+        out += liveRows(kind, app, state)
+        return Array(out.prefix(limit))
+    }
+
+    /// A result found through a text in another language than the interface's (a Spanish
+    /// commentary in the English guide): its detail says which.
+    static func withLanguage(_ row: SearchRow, _ language: Language?, _ state: AppState) -> SearchRow {
+        guard let language, language != state.language.content else { return row }
+        var r = row
+        let note = state.strings("search.matchedIn", ["language": language.nativeName])
+        // First, so a detail cut at the window's edge keeps it.
+        r.row.detail = [note, r.row.detail ?? ""].filter { !$0.isEmpty }.joined(separator: " · ")
+        r.matchedIn = note
+        return r
+    }
+
+    /// What the live search added to a group.
+    static func liveRows(_ kind: SearchKind, _ app: AppData, _ state: AppState) -> [SearchRow] {
+        var out: [SearchRow] = []
         let extra = state.search.live.extra
         switch kind {
         case .artwork:
@@ -137,7 +181,7 @@ public enum SearchPage {
         case .place:
             break
         }
-        return Array(out.prefix(limit))
+        return out
     }
 
     static func hitRow(_ target: SearchTarget, _ app: AppData, _ state: AppState) -> SearchRow? {

@@ -344,7 +344,9 @@ public enum TourFeature: Feature {
             case .intro, .stop, .complete: part = .stop
             }
             state.progress.current = TourProgress(
-                tourID: m.tourID, stopIndex: m.currentStop, seconds: isStopPosition(m.position) || part == .walk ? seconds : 0,
+                // Where in the clip, for a stop, the walk to it and the introduction (issue 33
+                // #13: a 60 s introduction left at 15 s resumed from 0:00).
+                tourID: m.tourID, stopIndex: m.currentStop, seconds: isStopPosition(m.position) || part == .walk || m.position == .intro ? seconds : 0,
                 language: session.language, mode: m.mode, part: part)
         }
         return force ? [.persist(state.settings)] : []

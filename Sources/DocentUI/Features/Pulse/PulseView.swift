@@ -10,6 +10,16 @@ public enum PulseView: FeatureView {
         key == .char("f") && state.museum != nil ? .pulse(.open) : nil
     }
 
+    /// Where a work, a tour or an exhibition is on screen and `f` opens Pulse for it (not on
+    /// the map, where `f` changes floor), the hint line says so with its number of notes
+    /// (issue 33 #4: `f` was in no hint line and no help).
+    public static func anywhereHint(_ state: AppState) -> String? {
+        guard state.overlay == nil, let subject = PulseFeature.currentSubject(state), subject != .museum,
+            KeyMap.action(for: .char("f"), in: state) == .pulse(.open)
+        else { return nil }
+        return state.strings("pulse.hint", ["count": String(state.pulse.snapshot?.noteCounts[subject] ?? 0)])
+    }
+
     public static func overlayKeys(_ key: Key, _ overlay: PulseFeature.Overlay, state: AppState) -> AppAction? {
         switch overlay {
         case .box:

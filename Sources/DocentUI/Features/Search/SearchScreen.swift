@@ -28,11 +28,11 @@ public enum SearchScreen: FeatureView {
         let figure = state.features.taking(.figure).lazy.compactMap { $0.figure(.list, state) }.first
         listArea = FigureView.renderBeside(&screen, figure, in: listArea, slot: .list, strings: s)
         // Narrow windows give the whole line to titles: details (artist, gallery) would leave
-        // only a few letters of each.
+        // only a few letters of each; which language matched stays.
         let narrow = listArea.width < 60
         let rows = SearchPage.rows(state).map { r -> Row in
             var row = r.row
-            if narrow, row.kind == .item { row.detail = nil }
+            if narrow, row.kind == .item { row.detail = r.matchedIn }
             return row
         }
         // Clicks on rows are search's own (the list's rows belong to list pages).

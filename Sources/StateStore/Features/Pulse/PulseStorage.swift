@@ -24,11 +24,7 @@ public struct PulseStorage: FeatureStorage {
             },
             // Writes waiting for the Pulse service (`SQLitePulseOutbox`), one per key.
             FeatureMigration("v6-pulse-outbox") { db in
-                try db.execute(sql: """
-                    CREATE TABLE pulse_outbox (
-                        key TEXT PRIMARY KEY, sequence INTEGER NOT NULL, kind TEXT NOT NULL, subject TEXT, value INTEGER, note TEXT,
-                        language TEXT, text TEXT, reported INTEGER, visitor TEXT NOT NULL, secret TEXT NOT NULL, queued_at REAL NOT NULL);
-                    """)
+                try db.execute(sql: "CREATE TABLE " + SQLitePulseOutbox.tableDefinition)
             },
         ]
     }

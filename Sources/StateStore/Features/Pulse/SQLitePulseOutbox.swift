@@ -15,6 +15,47 @@ public final class SQLitePulseOutbox: PulseOutbox, Sendable {
         self.dbQueue = dbQueue
     }
 
+    /// The table, as the state database's migration `v6-pulse-outbox` made it (never edited
+    /// once shipped) and as a file of its own makes it (`openFile`).
+    static let tableDefinition = """
+        pulse_outbox (
+            key TEXT PRIMARY KEY, sequence INTEGER NOT NULL, kind TEXT NOT NULL, subject TEXT, value INTEGER, note TEXT,
+            language TEXT, text TEXT, reported INTEGER, visitor TEXT NOT NULL, secret TEXT NOT NULL, queued_at REAL NOT NULL);
+        """
+
+    /// Where writes wait when the state database cannot keep them (a directory in its place,
+    /// a damaged or read-only file): a file of its own under `$XDG_STATE_HOME/docent`, so a note
+    /// the guide calls saved is on disk whatever became of the state database.
+    public static func fallbackPath(environment: [String: String]) -> String {
+        Support.xdgPath("XDG_STATE_HOME", fallback: ".local/state", file: "pulse-outbox.sqlite", environment: environment)
+    }
+
+    /// The outbox in a file of its own (created with its directories if needed).
+    public static func openFile(path: String) -> Result<SQLitePulseOutbox, LoadFailure> {
+        var config = Configuration()
+        config.journalMode = .wal
+        config.busyMode = .timeout(SQLiteSettingsStore.busyTimeout)
+        config.label = "docent.outbox-file"
+        do {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let q = try DatabaseQueue(path: path, configuration: config)
+            try q.write { db in try db.execute(sql: "CREATE TABLE IF NOT EXISTS " + tableDefinition) }
+            return .success(SQLitePulseOutbox(path: path, dbQueue: q))
+        } catch {
+            return .failure(LoadFailure("cannot keep Pulse writes in \(path) (\(Support.describe(error)))"))
+        }
+    }
+
+    /// Moves every write waiting in `other` into this outbox, oldest first (a write kept in
+    /// the fallback file while the state database was broken, once it works again).
+    public func takeOver(_ other: SQLitePulseOutbox) {
+        guard let entries = try? other.pending() else { return }
+        for e in entries {
+            guard (try? put(e.write, as: e.credentials, at: e.queuedAt)) != nil else { return }
+            try? other.remove(e)
+        }
+    }
+
     /// Opens the state database the settings store has already created and migrated.
     public static func open(path: String) -> Result<SQLitePulseOutbox, LoadFailure> {
         var config = Configuration()
@@ -113,7 +154,7 @@ public final class SQLitePulseOutbox: PulseOutbox, Sendable {
         do {
             return try dbQueue.write(body)
         } catch {
-            throw .unavailable("cannot \(doing) the state database \(path) (\(Support.describe(error)))")
+            throw .unavailable("cannot \(doing) \(path) (\(Support.describe(error)))")
         }
     }
 }

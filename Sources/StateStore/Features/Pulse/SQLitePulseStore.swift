@@ -15,6 +15,9 @@ public final class SQLitePulseStore: PulseStore, Sendable {
     private let dbQueue: DatabaseQueue
     private let clock: @Sendable () -> Date
 
+    /// A visitor with nothing stored is forgotten this long after registering.
+    public static let abandonedAfter: TimeInterval = 30 * 86400
+
     /// How long a write waits for another process's transaction.
     public static let busyTimeout: TimeInterval = 5
 
@@ -31,10 +34,19 @@ public final class SQLitePulseStore: PulseStore, Sendable {
         Support.xdgPath("XDG_DATA_HOME", fallback: ".local/share", file: "pulse" + ".sqlite", environment: environment)
     }
 
-    /// Opens (creating it and its directory if needed) and migrates the file.
-    public static func open(path: String, rules: PulseRules = .standard, clock: @escaping @Sendable () -> Date) -> Result<SQLitePulseStore, LoadFailure> {
+    /// Opens (creating it, and its directory if `createDirectory`) and migrates the file. A
+    /// path someone typed (`--pulse sqlite:PATH`) gets no directories made up for it: a typo
+    /// would otherwise leave a tree of them and a Pulse nobody else shares (issue 33 #15).
+    public static func open(
+        path: String, rules: PulseRules = .standard, createDirectory: Bool = true, clock: @escaping @Sendable () -> Date
+    ) -> Result<SQLitePulseStore, LoadFailure> {
         let dir = Support.directory(of: path)
-        if !dir.isEmpty {
+        if !createDirectory, !dir.isEmpty {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
+                return .failure(LoadFailure("the directory \(dir) does not exist: create it, or name another file"))
+            }
+        } else if !dir.isEmpty {
             do {
                 try Support.makeDirectory(dir)
             } catch {
@@ -88,13 +100,23 @@ public final class SQLitePulseStore: PulseStore, Sendable {
                 CREATE INDEX activity_visitor ON activity (visitor, kind, at);
                 """)
         }
+        // Pulse in public (issue 32): coalesced plays (one row carries `n` events), curator
+        // picks found without reading every note.
+        m.registerMigration("pulse-public-v1") { db in
+            try db.execute(sql: """
+                ALTER TABLE activity ADD COLUMN n INTEGER NOT NULL DEFAULT 1;
+                CREATE INDEX note_author ON note (author, subject);
+                """)
+        }
         return m
     }
 
     // MARK: PulseStore
 
     public func register(_ credentials: VisitorCredentials) async throws(PulseStoreError) {
-        try write { db, now in
+        // The museum's namespace (`VisitorID.isReserved`) is nobody's to register.
+        guard !credentials.visitor.isReserved else { throw .badCredentials }
+        try await writeAsync { db, now in
             if let secret = try String.fetchOne(db, sql: "SELECT secret FROM visitor WHERE id = ?", arguments: [credentials.visitor.rawValue]) {
                 guard secret == credentials.secret else { throw PulseStoreError.badCredentials }
                 return false
@@ -107,7 +129,8 @@ public final class SQLitePulseStore: PulseStore, Sendable {
     public func snapshot(viewer: VisitorID?, dayStart: Date, since: PulseVersion?) async throws(PulseStoreError) -> PulseSnapshot? {
         let now = clock()
         let rules = self.rules
-        return try read { db in
+        let sql = PulseRulesSQL(rules, .sqlite)
+        return try await readAsync { db in
             let version = PulseVersion(try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'version'") ?? 0)
             if let since, since == version { return nil }
             var snap = PulseSnapshot(version: version, takenAt: now)
@@ -124,46 +147,71 @@ public final class SQLitePulseStore: PulseStore, Sendable {
                 }
                 snap.myReports = try Self.reports(of: viewer, db)
             }
-            let notes = try Self.notes(db, subject: nil)
-            let kept = rules.retained(notes, now: now)
-            for n in rules.visible(notes.filter { kept.contains($0.id) }, reportedByViewer: snap.myReports) {
-                snap.noteCounts[n.subject, default: 0] += 1
+            // Counted by the database (`PulseRulesSQL`): no note is loaded.
+            for row in try Row.fetchAll(db, sql: sql.noteCounts(now: now), arguments: [viewer?.rawValue]) {
+                guard let s = (row[0] as String?).flatMap(PulseSubject.init), let n = row[1] as Int? else { continue }
+                snap.noteCounts[s] = n
             }
-            snap.curatorPicks = Set(notes.filter { $0.author == .curator }.map(\.subject))
+            snap.curatorPicks = Set(try String.fetchAll(db, sql: "SELECT DISTINCT subject FROM note WHERE author = 'curator'").compactMap(PulseSubject.init))
             snap.featured = try Self.featured(db).filter { $0.isActive(at: now) }
             snap.announcements = try Self.announcements(db).filter { a in a.until.map { now < $0 } ?? true }
             let hour = now.addingTimeInterval(-rules.recentWindow).timeIntervalSince1970
             let day = dayStart.timeIntervalSince1970
+            // The busiest `snapshotActivityLimit` subjects only: a flood of plays on random
+            // subjects cannot grow the snapshot past that.
             for row in try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT subject, SUM(at >= ?) AS recent, SUM(at >= ?) AS today, MAX(at) AS last FROM activity
-                    WHERE kind IN ('play', 'reaction', 'note') AND at >= ? AND at <= ? GROUP BY subject
-                    """, arguments: [hour, day, min(hour, day), now.timeIntervalSince1970])
+                    SELECT subject, SUM(CASE WHEN at >= ? THEN n ELSE 0 END) AS recent, SUM(CASE WHEN at >= ? THEN n ELSE 0 END) AS today, MAX(at) AS last
+                    FROM activity WHERE kind IN ('play', 'reaction', 'note') AND at >= ? AND at <= ? GROUP BY subject
+                    ORDER BY recent DESC, today DESC, subject LIMIT ?
+                    """, arguments: [hour, day, min(hour, day), now.timeIntervalSince1970, rules.snapshotActivityLimit])
             {
                 guard let s = row.decoded("subject", as: String.self).flatMap(PulseSubject.init) else { continue }
                 snap.activity[s] = PulseActivitySummary(
-                    recent: row.decoded("recent", as: Int.self) ?? 0, today: row.decoded("today", as: Int.self) ?? 0,
-                    last: row.decoded("last", as: Double.self).map(Date.init(timeIntervalSince1970:)))
+                    recent: PulseBounds.wireCount(row.decoded("recent", as: Int.self) ?? 0), today: PulseBounds.wireCount(row.decoded("today", as: Int.self) ?? 0),
+                    last: row.decoded("last", as: Double.self).map(PulseBounds.time))
             }
             return snap
         }
     }
 
+    /// The newest page of the notes a viewer sees (`PulseRules.notesPage` of them): the
+    /// guide's list is a page of the store, never every note of a subject.
     public func notes(on subject: PulseSubject, viewer: VisitorID?) async throws(PulseStoreError) -> [PulseNote] {
+        try await notes(on: subject, viewer: viewer, after: nil, limit: rules.notesPage).notes
+    }
+
+    /// One page of the notes a viewer sees, after `cursor` (nil: the newest).
+    public func notes(on subject: PulseSubject, viewer: VisitorID?, after cursor: PulseCursor?, limit: Int) async throws(PulseStoreError) -> PulsePage {
         let now = clock()
-        let rules = self.rules
-        return try read { db in
-            let all = try Self.notes(db, subject: subject)
-            let kept = rules.retained(all, now: now)
-            let mine = try viewer.map { try Self.reports(of: $0, db) } ?? []
-            return rules.visible(all.filter { kept.contains($0.id) }, reportedByViewer: mine)
+        let sql = PulseRulesSQL(rules, .sqlite).notesPage(now: now, limit: limit + 1)
+        return try await readAsync { db in
+            let rows = try Row.fetchAll(
+                db, sql: sql,
+                arguments: [viewer?.rawValue, subject.key, cursor?.created, cursor?.id.visitor.rawValue, cursor.map { Int64(bitPattern: $0.id.sequence) }])
+            return Self.page(rows.compactMap { Self.note($0) }, limit: limit)
         }
+    }
+
+    /// Reported or score-hidden notes awaiting staff, oldest first, one page after `cursor`.
+    public func moderationQueue(after cursor: PulseCursor?, limit: Int) async throws(PulseStoreError) -> PulsePage {
+        let sql = PulseRulesSQL(rules, .sqlite).moderationQueue(limit: limit + 1)
+        return try await readAsync { db in
+            let rows = try Row.fetchAll(db, sql: sql, arguments: [cursor?.created, cursor?.id.visitor.rawValue, cursor.map { Int64(bitPattern: $0.id.sequence) }])
+            return Self.page(rows.compactMap { Self.note($0) }, limit: limit)
+        }
+    }
+
+    /// `limit + 1` rows asked for: the extra one says whether there is a next page.
+    public static func page(_ notes: [PulseNote], limit: Int) -> PulsePage {
+        guard notes.count > limit, let last = notes.prefix(limit).last else { return PulsePage(notes: notes, next: nil) }
+        return PulsePage(notes: Array(notes.prefix(limit)), next: PulseCursor(after: last))
     }
 
     public func react(_ value: ReactionValue?, on subject: PulseSubject, as credentials: VisitorCredentials) async throws(PulseStoreError) -> PulseCounts {
         let rules = self.rules
-        return try write { db, now in
+        return try await writeAsync { db, now in
             try Self.check(credentials, db)
             if let id = subject.noteID, try Self.noteExists(id, db) == false { throw PulseStoreError.noSuchNote(id) }
             let old = try Int.fetchOne(db, sql: "SELECT value FROM reaction WHERE subject = ? AND visitor = ?", arguments: [subject.key, credentials.visitor.rawValue])
@@ -197,7 +245,7 @@ public final class SQLitePulseStore: PulseStore, Sendable {
         case .success(let t): text = t
         case .failure(let p): throw .badText(p)
         }
-        return try write { db, now in
+        return try await writeAsync { db, now in
             try Self.check(credentials, db)
             guard draft.id.visitor == credentials.visitor else { throw PulseStoreError.badCredentials }
             if let row = try Row.fetchOne(db, sql: "SELECT subject, text FROM note WHERE id = ?", arguments: [draft.id.key]) {
@@ -220,7 +268,7 @@ public final class SQLitePulseStore: PulseStore, Sendable {
 
     public func report(_ note: NoteID, _ reported: Bool, as credentials: VisitorCredentials) async throws(PulseStoreError) {
         let rules = self.rules
-        try write { db, now in
+        try await writeAsync { db, now in
             try Self.check(credentials, db)
             guard try Self.noteExists(note, db) else { throw PulseStoreError.noSuchNote(note) }
             let existing = try Double.fetchOne(db, sql: "SELECT at FROM report WHERE note = ? AND visitor = ?", arguments: [note.key, credentials.visitor.rawValue])
@@ -243,14 +291,25 @@ public final class SQLitePulseStore: PulseStore, Sendable {
     }
 
     public func recordPlay(_ subject: PulseSubject) async throws(PulseStoreError) {
-        try write { db, now in
-            try Self.activity(subject, .play, nil, now, db)
+        try await recordPlays([subject: 1])
+    }
+
+    /// Plays gathered by the service over a few seconds, in one transaction and one version
+    /// step (issue 32: a flood of plays moves the snapshot once per flush, not once a play).
+    public func recordPlays(_ plays: [PulseSubject: Int]) async throws(PulseStoreError) {
+        guard !plays.isEmpty else { return }
+        try await writeAsync { db, now in
+            for (subject, n) in plays where n > 0 {
+                try db.execute(
+                    sql: "INSERT INTO activity (subject, kind, visitor, at, n) VALUES (?, 'play', NULL, ?, ?)",
+                    arguments: [subject.key, now.timeIntervalSince1970, PulseBounds.wireCount(n)])
+            }
             return true
         }
     }
 
     public func seedIfEmpty(_ seed: PulseSeed) async throws(PulseStoreError) -> Bool {
-        try write { db, now in
+        try await writeAsync { db, now in
             guard try Int.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'seeded'") == 0 else { return (false, false) }
             try db.execute(sql: "UPDATE meta SET value = 1 WHERE key = 'seeded'")
             try Self.insert(seed, db, now: now)
@@ -296,16 +355,16 @@ public final class SQLitePulseStore: PulseStore, Sendable {
 
     /// Staff: a seed applied whatever the store holds (`docent-pulse seed`, `feature`,
     /// `announce`); every guide sees it at its next check.
-    public func apply(_ seed: PulseSeed) throws(PulseStoreError) {
-        try write { db, now in
+    public func apply(_ seed: PulseSeed) async throws(PulseStoreError) {
+        try await writeAsync { db, now in
             try Self.insert(seed, db, now: now)
             return true
         }
     }
 
     /// Staff: everything the store holds but its visitors (`docent-pulse export`).
-    public func export() throws(PulseStoreError) -> PulseExport {
-        try read { db in
+    public func export() async throws(PulseStoreError) -> PulseExport {
+        try await readAsync { db in
             var out = PulseExport(version: PulseVersion(try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'version'") ?? 0))
             out.featured = try Self.featured(db)
             out.announcements = try Self.announcements(db)
@@ -321,34 +380,38 @@ public final class SQLitePulseStore: PulseStore, Sendable {
     // MARK: What the Pulse service asks besides the protocol
 
     /// Succeeds when the visitor is known with this secret (a read that names a viewer).
-    public func authenticate(_ credentials: VisitorCredentials) throws(PulseStoreError) {
-        try read { db in try Self.check(credentials, db) }
+    public func authenticate(_ credentials: VisitorCredentials) async throws(PulseStoreError) {
+        try await readAsync { db in try Self.check(credentials, db) }
     }
 
     /// The visitor's reaction to a subject, if any.
-    public func reaction(of visitor: VisitorID, on subject: PulseSubject) throws(PulseStoreError) -> ReactionValue? {
-        try read { db in
+    public func reaction(of visitor: VisitorID, on subject: PulseSubject) async throws(PulseStoreError) -> ReactionValue? {
+        try await readAsync { db in
             try Int.fetchOne(db, sql: "SELECT value FROM reaction WHERE subject = ? AND visitor = ?", arguments: [subject.key, visitor.rawValue])
                 .flatMap(ReactionValue.init(rawValue:))
         }
     }
 
     /// A subject's kept counts.
-    public func counts(of subject: PulseSubject) throws(PulseStoreError) -> PulseCounts {
-        try read { db in try Self.counts(subject, db) }
+    public func counts(of subject: PulseSubject) async throws(PulseStoreError) -> PulseCounts {
+        try await readAsync { db in try Self.counts(subject, db) }
     }
 
     /// Reported notes awaiting a staff decision (none yet, or restored and reported again),
     /// oldest first.
-    public func moderationQueue() throws(PulseStoreError) -> [PulseNote] {
-        try read { db in
-            try Row.fetchAll(db, sql: Self.noteColumns + " WHERE n.reports > 0 AND (n.decision IS NULL OR n.decision = 'restored') ORDER BY n.created, n.id")
-                .compactMap { Self.note($0) }
-        }
+    public func moderationQueue() async throws(PulseStoreError) -> [PulseNote] {
+        var out: [PulseNote] = []
+        var cursor: PulseCursor?
+        repeat {
+            let page = try await moderationQueue(after: cursor, limit: 500)
+            out += page.notes
+            cursor = page.next
+        } while cursor != nil
+        return out
     }
 
-    public func decide(_ note: NoteID, _ decision: StaffDecision) throws(PulseStoreError) -> PulseNote {
-        try write { db, now in
+    public func decide(_ note: NoteID, _ decision: StaffDecision) async throws(PulseStoreError) -> PulseNote {
+        try await writeAsync { db, now in
             guard try Self.noteExists(note, db) else { throw PulseStoreError.noSuchNote(note) }
             if decision == .restored {
                 try db.execute(sql: "UPDATE note SET decision = 'restored', reports = 0, restored_at = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, note.key])
@@ -366,21 +429,43 @@ public final class SQLitePulseStore: PulseStore, Sendable {
     /// activity older than two days. Answers how many notes went.
     @discardableResult
     public func purge() throws(PulseStoreError) -> Int {
-        let rules = self.rules
+        let sql = PulseRulesSQL(rules, .sqlite)
         return try write { db, now in
-            let all = try Self.notes(db, subject: nil)
-            let kept = rules.retained(all, now: now)
-            let gone = all.filter { !kept.contains($0.id) }
-            for n in gone {
-                let s = PulseSubject.note(n.id).key
-                try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [n.id.key])
-                try db.execute(sql: "DELETE FROM reaction WHERE subject = ?", arguments: [s])
-                try db.execute(sql: "DELETE FROM counts WHERE subject = ?", arguments: [s])
-                try db.execute(sql: "DELETE FROM report WHERE note = ?", arguments: [n.id.key])
-            }
-            try db.execute(sql: "DELETE FROM activity WHERE at < ?", arguments: [now.addingTimeInterval(-2 * 86400).timeIntervalSince1970])
-            return (gone.count, !gone.isEmpty)
+            let gone = try Self.purge(db, now: now, expired: sql.expired(now: now), activityBefore: now.addingTimeInterval(-2 * 86400))
+            return (gone, gone > 0)
         }
+    }
+
+    /// The service's scheduled purge (`docent-pulse serve --purge-every`): notes past
+    /// retention, activity older than `activityRetention`, reports on notes staff decided
+    /// more than `activityRetention` ago. Answers how many notes went.
+    public func purgeExpired(activityRetention: TimeInterval) async throws(PulseStoreError) -> Int {
+        let sql = PulseRulesSQL(rules, .sqlite)
+        return try await writeAsync { db, now in
+            let before = now.addingTimeInterval(-max(0, activityRetention))
+            let gone = try Self.purge(db, now: now, expired: sql.expired(now: now), activityBefore: before)
+            // Abandoned visitors: registered over 30 days ago (a kiosk keeps its identity for
+            // weeks without writing), nothing left of theirs.
+            try db.execute(
+                sql: """
+                    DELETE FROM visitor WHERE created < ? AND NOT EXISTS (SELECT 1 FROM note WHERE note.visitor = visitor.id)
+                      AND NOT EXISTS (SELECT 1 FROM reaction WHERE reaction.visitor = visitor.id) AND NOT EXISTS (SELECT 1 FROM report WHERE report.visitor = visitor.id)
+                    """, arguments: [min(before, now.addingTimeInterval(-Self.abandonedAfter)).timeIntervalSince1970])
+            return (gone, gone > 0)
+        }
+    }
+
+    private static func purge(_ db: Database, now: Date, expired: String, activityBefore: Date) throws -> Int {
+        let gone = try String.fetchAll(db, sql: expired)
+        for id in gone {
+            let s = "note:" + id
+            try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM reaction WHERE subject = ?", arguments: [s])
+            try db.execute(sql: "DELETE FROM counts WHERE subject = ?", arguments: [s])
+            try db.execute(sql: "DELETE FROM report WHERE note = ?", arguments: [id])
+        }
+        try db.execute(sql: "DELETE FROM activity WHERE at < ?", arguments: [activityBefore.timeIntervalSince1970])
+        return gone.count
     }
 
     /// Subjects whose kept counts differ from a recount of the reaction rows (empty: exact),
@@ -418,6 +503,11 @@ public final class SQLitePulseStore: PulseStore, Sendable {
         }
     }
 
+    /// Whether the file answers now (`/readyz`).
+    public func ready() async throws(PulseStoreError) {
+        let _: Int = try await readAsync { db in try Int.fetchOne(db, sql: "SELECT 1") ?? 0 }
+    }
+
     /// The store's version (tests; the snapshot carries it too).
     public func version() throws(PulseStoreError) -> PulseVersion {
         try read { db in PulseVersion(try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'version'") ?? 0) }
@@ -450,6 +540,47 @@ public final class SQLitePulseStore: PulseStore, Sendable {
 
     private func write(_ body: @escaping (Database, Date) throws -> Bool) throws(PulseStoreError) {
         let _: Void = try write { db, now in ((), try body(db, now)) }
+    }
+
+    /// The service's and the guide's calls: on GRDB's own queue, never blocking the caller's
+    /// thread (issue 32: no synchronous SQLite inside an `async` handler on the event loops'
+    /// two-thread pool).
+    private func writeAsync<T: Sendable>(_ body: @escaping @Sendable (Database, Date) throws -> (T, Bool)) async throws(PulseStoreError) -> T {
+        let now = clock()
+        do {
+            return try await dbQueue.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    let (value, changed) = try body(db, now)
+                    if changed { try db.execute(sql: "UPDATE meta SET value = value + 1 WHERE key = 'version'") }
+                    result = value
+                    return .commit
+                }
+                guard let result else { throw PulseStoreError.unavailable("no result") }
+                return result
+            }
+        } catch let e as PulseStoreError {
+            throw e
+        } catch {
+            throw .unavailable(Self.describe(error))
+        }
+    }
+
+    private func writeAsync(_ body: @escaping @Sendable (Database, Date) throws -> Bool) async throws(PulseStoreError) {
+        let _: Bool = try await writeAsync { db, now in
+            let changed = try body(db, now)
+            return (changed, changed)
+        }
+    }
+
+    private func readAsync<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(PulseStoreError) -> T {
+        do {
+            return try await dbQueue.read(body)
+        } catch let e as PulseStoreError {
+            throw e
+        } catch {
+            throw .unavailable(Self.describe(error))
+        }
     }
 
     private func read<T>(_ body: (Database) throws -> T) throws(PulseStoreError) -> T {
@@ -510,7 +641,7 @@ public final class SQLitePulseStore: PulseStore, Sendable {
     }
 
     private static let noteColumns = """
-        SELECT n.id, n.subject, n.language, n.text, n.created, n.author, n.reports, n.decision,
+        SELECT n.id, n.subject, n.language, CAST(n.text AS BLOB) AS text, n.created, n.author, n.reports, n.decision,
                COALESCE(c.up, 0) AS up, COALESCE(c.meh, 0) AS meh, COALESCE(c.down, 0) AS down
         FROM note n LEFT JOIN counts c ON c.subject = 'note:' || n.id
         """
@@ -531,10 +662,10 @@ public final class SQLitePulseStore: PulseStore, Sendable {
         guard let id = row.decoded("id", as: String.self).flatMap({ NoteID(key: $0) }),
             let subject = row.decoded("subject", as: String.self).flatMap(PulseSubject.init),
             let lang = row.decoded("language", as: String.self).flatMap(Language.fromTag),
-            let text = row.decoded("text", as: String.self), let created = row.decoded("created", as: Double.self)
+            let text = row.wholeText("text"), let created = row.decoded("created", as: Double.self)
         else { return nil }
         return PulseNote(
-            id: id, subject: subject, language: lang, text: text, createdAt: Date(timeIntervalSince1970: created),
+            id: id, subject: subject, language: lang, text: NoteText.normalise(text), createdAt: Date(timeIntervalSince1970: created),
             author: row.decoded("author", as: String.self) == "curator" ? .curator : .visitor,
             counts: PulseCounts(up: row.decoded("up", as: Int.self) ?? 0, meh: row.decoded("meh", as: Int.self) ?? 0, down: row.decoded("down", as: Int.self) ?? 0),
             reports: row.decoded("reports", as: Int.self) ?? 0, decision: row.decoded("decision", as: String.self).flatMap(StaffDecision.init(rawValue:)))
@@ -542,8 +673,8 @@ public final class SQLitePulseStore: PulseStore, Sendable {
 
     private static func featured(_ db: Database) throws -> [PulseFeatured] {
         var taglines: [String: [Language: String]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT subject, language, text FROM featured_tagline") {
-            if let s = row.decoded("subject", as: String.self), let l = row.decoded("language", as: String.self).flatMap(Language.fromTag), let t = row.decoded("text", as: String.self) {
+        for row in try Row.fetchAll(db, sql: "SELECT subject, language, CAST(text AS BLOB) AS text FROM featured_tagline") {
+            if let s = row.decoded("subject", as: String.self), let l = row.decoded("language", as: String.self).flatMap(Language.fromTag), let t = row.wholeText("text") {
                 taglines[s, default: [:]][l] = t
             }
         }
@@ -558,8 +689,8 @@ public final class SQLitePulseStore: PulseStore, Sendable {
     /// Announcements; one whose patterns no longer compile is left out.
     private static func announcements(_ db: Database) throws -> [PulseAnnouncement] {
         var texts: [String: [Language: String]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, language, text FROM announcement_text") {
-            if let s = row.decoded("id", as: String.self), let l = row.decoded("language", as: String.self).flatMap(Language.fromTag), let t = row.decoded("text", as: String.self) {
+        for row in try Row.fetchAll(db, sql: "SELECT id, language, CAST(text AS BLOB) AS text FROM announcement_text") {
+            if let s = row.decoded("id", as: String.self), let l = row.decoded("language", as: String.self).flatMap(Language.fromTag), let t = row.wholeText("text") {
                 texts[s, default: [:]][l] = t
             }
         }

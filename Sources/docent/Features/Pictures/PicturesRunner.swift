@@ -8,27 +8,45 @@ import Pictures
 struct PicturesRunner: FeatureRunner {
     typealias Core = PicturesFeature
     let context: RunnerContext
+    /// The picture asked for last: a decode of any other stops (the page changed).
+    private let latest = Latest()
+
+    init(context: RunnerContext) { self.context = context }
 
     func run(_ effect: PicturesFeature.Effect, mailbox: Mailbox) {
         let loader = PictureLoader(fetcher: context.fetcher, cache: PictureCache(directory: PictureCache.defaultDirectory(environment: context.environment)))
-        let request: PicturesFeature.Request, load: @Sendable () -> Result<Picture, PictureFailure>
+        let request: PicturesFeature.Request, load: @Sendable (() -> Bool) -> Result<Picture, PictureFailure>
         switch effect {
         case .load(let r, let depth):
             request = r
-            load = { loader.load(url: r.url, columns: r.columns, rows: r.rows, depth: depth) }
+            load = { loader.load(url: r.url, columns: r.columns, rows: r.rows, depth: depth, keepGoing: $0) }
         case .loadGraphic(let r, let kind):
             let cell = Self.cellPixels()
             request = r
-            load = { loader.loadGraphic(url: r.url, columns: r.columns, rows: r.rows, kind: kind, cell: cell) }
+            load = { loader.loadGraphic(url: r.url, columns: r.columns, rows: r.rows, kind: kind, cell: cell, keepGoing: $0) }
         }
+        let latest = self.latest
+        latest.set(request)
         context.background {
-            switch load() {
+            // A time budget, and the page's own: a decode stops when its time is up or when
+            // another picture has been asked for since.
+            let deadline = DispatchTime.now() + PictureDecoder.maxSeconds
+            let keepGoing = { DispatchTime.now() < deadline && latest.is(request) }
+            switch load(keepGoing) {
             case .success(let p): mailbox.post(.pictures(.loaded(request, p)))
             case .failure(let f) where f.missing: mailbox.post(.pictures(.missing(request)))
             case .failure(let f): mailbox.post(.pictures(.failed(request, f.message)))
             }
         }
     }
+}
+
+/// The request a runner was given last (shared by its threads).
+final class Latest: @unchecked Sendable {
+    private let lock = NSLock()
+    private var request: PicturesFeature.Request?
+    func set(_ r: PicturesFeature.Request) { lock.withLock { request = r } }
+    func `is`(_ r: PicturesFeature.Request) -> Bool { lock.withLock { request == r } }
 }
 
 extension PicturesRunner {

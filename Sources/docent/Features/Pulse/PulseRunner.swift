@@ -50,20 +50,20 @@ struct PulseRunner: FeatureRunner {
         _ location: PulseLocation, identity: VisitorCredentials?, seed: String?, environment: [String: String], statePath: String?, holder: StoreHolder
     ) -> Result<VisitorCredentials, PulseStoreError> {
         let path: String
+        var named = false
         switch location {
         case .defaultFile: path = SQLitePulseStore.defaultPath(environment: environment)
-        case .sqlite(let p): path = p
+        case .sqlite(let p):
+            path = p
+            named = true
         case .service(let url):
             // The service keeps its own upkeep and seed; the guide only registers its identity.
-            // Writes wait in the state database's outbox until the service has them (in memory
-            // when that database cannot be written: then they last as long as the guide).
-            let outbox: any PulseOutbox = statePath.flatMap { try? SQLitePulseOutbox.open(path: $0).get() } ?? MemoryPulseOutbox()
-            let store = OutboxPulseStore(store: HTTPPulseStore(baseURL: url), outbox: outbox, clock: { Date() })
+            let store = OutboxPulseStore(store: HTTPPulseStore(baseURL: url), outbox: outbox(statePath: statePath, environment: environment), clock: { Date() })
             holder.store = store
             return wait { await register(identity, in: store) }
         }
         let store: SQLitePulseStore
-        switch SQLitePulseStore.open(path: path, clock: { Date() }) {
+        switch SQLitePulseStore.open(path: path, createDirectory: !named, clock: { Date() }) {
         case .success(let s): store = s
         case .failure(let f): return .failure(.unavailable(f.message))
         }
@@ -76,6 +76,22 @@ struct PulseRunner: FeatureRunner {
             }
             return await register(identity, in: store)
         }
+    }
+
+    /// Where writes wait until the service has them: the state database's outbox; when that
+    /// database cannot keep them, a file of its own (`SQLitePulseOutbox.fallbackPath`); when
+    /// neither can be written, memory, which says so (a note is then not called saved). Writes
+    /// a broken state database left in the file go over to the state database once it works.
+    static func outbox(statePath: String?, environment: [String: String]) -> any PulseOutbox {
+        let fallback = SQLitePulseOutbox.fallbackPath(environment: environment)
+        if let statePath, case .success(let main) = SQLitePulseOutbox.open(path: statePath) {
+            if FileManager.default.fileExists(atPath: fallback), case .success(let left) = SQLitePulseOutbox.openFile(path: fallback) {
+                main.takeOver(left)
+            }
+            return main
+        }
+        if case .success(let file) = SQLitePulseOutbox.openFile(path: fallback) { return file }
+        return MemoryPulseOutbox(keepsWritesOnDisk: false)
     }
 
     /// Registers the kept identity, or a new one made from random bytes.

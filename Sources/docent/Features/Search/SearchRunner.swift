@@ -2,6 +2,7 @@ import DocentApp
 import DocentCore
 import Foundation
 import ScriptConversion
+import SnowballStemming
 
 /// Runs search's effects: each live request on its own thread (curl is blocking). The
 /// answer goes back with its token; the reducer ignores answers to an older query, so a
@@ -28,7 +29,8 @@ struct SearchRunner: FeatureRunner {
             context.heavy {
                 // Chinese in either script matches both (the table is built once per run, and only
                 // for a museum with Chinese text).
-                let index = SearchIndex(app: museum.data, source: museum, variantsWhenChinese: { ChineseScripts.variants })
+                // Words are found by their stems in each language too (Snowball).
+                let index = SearchIndex(app: museum.data, source: museum, variantsWhenChinese: { ChineseScripts.variants }, stemmer: SnowballStemmer.shared)
                 mailbox.post(.search(.indexBuilt(BuiltIndex(index))))
             }
         }

@@ -1,0 +1,853 @@
+/// The forgiving half of search: every word of every text the museum wrote (titles in every
+/// language, artist lines, places, and the commentaries' transcripts in every language), found
+/// by the word as typed, by its stem in the text's language (Snowball, through `WordStemming`),
+/// by a spelling variant (grey/gray) or with a typo, the way Meilisearch and Typesense count
+/// them: one edit (insertion, deletion, substitution or transposition of two neighbours) for a
+/// word of 5 letters or more, two from 9, never on the first letter, never in a number.
+///
+/// It is an inverted index over a sorted vocabulary: a prefix is a range of it, a typo is
+/// looked for only among the words of the same first byte and of a near length, and a word's
+/// documents are a sorted list, or a bitmap when it is in more than one document in 16. A query
+/// ORs each word's lists into bitmaps over the documents and ANDs the words, so a keystroke
+/// costs the words that match, not the documents.
+///
+/// Chinese and Japanese texts are indexed character by character (they have no spaces);
+/// Korean words are matched by their syllable prefixes (a particle follows the noun: 항구에서
+/// is found by 항구); neither is stemmed nor typo-matched.
+public struct SearchWords: Sendable {
+    /// Documents (the index's numbering).
+    let count: Int
+    /// The vocabulary, sorted bytewise: word `w` is `vocab[vocabStarts[w] ..< vocabStarts[w + 1]]`.
+    let vocab: [UInt8]
+    let vocabStarts: [Int32]
+    /// Per word: its letters (Unicode scalars, at most 255) and `WordFlags`.
+    let letters: [UInt8]
+    let flags: [UInt8]
+    /// Per word, which letters (a–z, and one bit for anything else) it has: two words whose sets
+    /// differ by more than two letters per edit allowed cannot be that close.
+    let masks: [UInt64]
+    /// Per word, its entries `wordEntries[w] ..< wordEntries[w + 1]`: one per language slot.
+    let wordEntries: [Int32]
+    /// Per entry: its language slot, its documents (sorted `doc << 1 | inName`) or, when dense,
+    /// the offset of two bitmaps (every document, and documents with it in a name).
+    let entrySlot: [UInt8]
+    let entryPosts: [Int32]
+    let entryBits: [Int32]
+    let posts: [UInt32]
+    let bits: [UInt64]
+    /// The languages of the slots: slot 0 is what a result shows anyway (an artwork's title,
+    /// its artist lines, places, numbers), stemmed as the museum's base language, English.
+    public let slotLanguages: [Language?]
+    /// Stems: key `stemLanguage byte + stem` sorted, each with the words that stem to it.
+    let stemKeys: [UInt8]
+    let stemKeyStarts: [Int32]
+    let stemWordStarts: [Int32]
+    let stemWords: [Int32]
+    /// The languages stems are computed in (index = the key's first byte).
+    let stemLanguages: [Language]
+    let stemmer: (any WordStemming)?
+
+    /// Bitmap words per document set.
+    var bitWords: Int { (count + 63) >> 6 }
+
+    static let denseFraction = 16
+    static let maxLetters = 255
+
+    enum WordFlags {
+        static let digit: UInt8 = 1
+        /// Chinese or Japanese (one character a word here).
+        static let ideograph: UInt8 = 2
+        static let hangul: UInt8 = 4
+    }
+
+    /// Every word of a document, as the builder is given them.
+    struct Text {
+        var text: String
+        var slot: UInt8
+        var inName: Bool
+    }
+
+    // MARK: Building
+
+    /// Builds the words of `documents` (already in the index's order), each a list of texts;
+    /// `transcripts` are read one at a time (they may be mapped from the file).
+    struct Builder {
+        /// The distinct words so far, their bytes one after another.
+        var wordBytes: [UInt8] = []
+        var wordStarts: [Int32] = [0]
+        var wordHashes: [UInt32] = []
+        /// Open addressing over the words: a word number, or -1.
+        var table = [Int32](repeating: -1, count: 1 << 12)
+        /// Each word's entries (one per language slot) as a chain.
+        var wordFirstEntry: [Int32] = []
+        var entryNext: [Int32] = []
+        var entryWord: [Int32] = []
+        var entrySlot: [UInt8] = []
+        var lastDoc: [Int32] = []
+        /// (entry, doc << 1 | inName) pairs, in document order.
+        var pairEntry: [Int32] = []
+        var pairPost: [UInt32] = []
+        var slots: [Language?] = [nil]
+        let variants: ChineseVariants?
+        /// How each non-ASCII scalar folds (as `SearchText` folds a character).
+        var foldCache: [UInt32: [UInt8]] = [:]
+        var scratch: [UInt8] = []
+        var doc: Int32 = 0
+
+        init(variants: ChineseVariants?) {
+            self.variants = variants
+        }
+
+        var wordCount: Int { wordStarts.count - 1 }
+
+        func word(_ w: Int) -> ArraySlice<UInt8> { wordBytes[Int(wordStarts[w])..<Int(wordStarts[w + 1])] }
+
+        mutating func slot(_ language: Language?) -> UInt8 {
+            guard let language = language?.content else { return 0 }
+            if let i = slots.firstIndex(of: language) { return UInt8(i) }
+            guard slots.count < 255 else { return 0 }
+            slots.append(language)
+            return UInt8(slots.count - 1)
+        }
+
+        mutating func startDocument(_ d: Int) { doc = Int32(d) }
+
+        /// Folds `text` a scalar at a time into `scratch` (transcripts are most of the bytes:
+        /// a character-by-character fold costs several times more), then adds its words.
+        mutating func add(_ text: String, slot: UInt8, inName: Bool) {
+            var t = text
+            t.withUTF8 { utf8 in addWords(utf8, slot: slot, inName: inName) }
+        }
+
+        /// One pass over the text: each scalar folded (ASCII at once, others through the
+        /// cache) and classified as `SearchWords.tokens` does, each word added as it ends.
+        mutating func addWords(_ utf8: UnsafeBufferPointer<UInt8>, slot: UInt8, inName: Bool) {
+            scratch.removeAll(keepingCapacity: true)
+            var i = 0
+            let n = utf8.count
+            while i < n {
+                let b = utf8[i]
+                if b < 0x80 {
+                    i += 1
+                    if SearchText.isASCIIAlphanumeric(b) {
+                        scratch.append(b >= 0x41 && b <= 0x5A ? b + 0x20 : b)
+                    } else if !scratch.isEmpty {
+                        endWord(slot: slot, inName: inName)
+                    }
+                    continue
+                }
+                let (s, len) = SearchWords.scalar(at: i, in: utf8)
+                i += len
+                let f: [UInt8]
+                if let known = foldCache[s] {
+                    f = known
+                } else {
+                    f = Unicode.Scalar(s).map { SearchText.Folder.foldCharacter(Character($0), variants: variants) } ?? []
+                    foldCache[s] = f
+                }
+                var k = 0
+                while k < f.count {
+                    let c = f[k]
+                    if c < 0x80 {
+                        k += 1
+                        if SearchText.isASCIIAlphanumeric(c) {
+                            scratch.append(c)
+                        } else if !scratch.isEmpty {
+                            endWord(slot: slot, inName: inName)
+                        }
+                        continue
+                    }
+                    let (fs, flen) = SearchWords.scalar(at: k, in: f)
+                    let end = min(f.count, k + flen)
+                    if SearchWords.isIdeographic(fs) || SearchWords.isSeparator(fs) {
+                        if !scratch.isEmpty { endWord(slot: slot, inName: inName) }
+                        if SearchWords.isIdeographic(fs), !(0x3000...0x303F).contains(fs) {
+                            scratch += f[k..<end]
+                            endWord(slot: slot, inName: inName)
+                        }
+                    } else {
+                        scratch += f[k..<end]
+                    }
+                    k = end
+                }
+            }
+            if !scratch.isEmpty { endWord(slot: slot, inName: inName) }
+        }
+
+        /// Adds the word in `scratch` and empties it.
+        mutating func endWord(slot: UInt8, inName: Bool) {
+            var w: [UInt8] = []
+            swap(&w, &scratch)
+            addWord(w[...], slot: slot, inName: inName)
+            swap(&w, &scratch)
+            scratch.removeAll(keepingCapacity: true)
+        }
+
+        @inline(__always) static func hash(_ w: ArraySlice<UInt8>) -> UInt32 {
+            var h: UInt32 = 2_166_136_261
+            for b in w { h = (h ^ UInt32(b)) &* 16_777_619 }
+            return h
+        }
+
+        /// The number of word `w`, added if new.
+        mutating func wordNumber(_ w: ArraySlice<UInt8>) -> Int32 {
+            let h = Self.hash(w)
+            var mask = table.count - 1
+            var p = Int(h) & mask
+            while true {
+                let id = table[p]
+                if id < 0 { break }
+                if wordHashes[Int(id)] == h, word(Int(id)).elementsEqual(w) { return id }
+                p = (p + 1) & mask
+            }
+            let id = Int32(wordCount)
+            wordBytes += w
+            wordStarts.append(Int32(wordBytes.count))
+            wordHashes.append(h)
+            wordFirstEntry.append(-1)
+            table[p] = id
+            if wordCount * 2 > table.count {
+                table = [Int32](repeating: -1, count: table.count * 2)
+                mask = table.count - 1
+                for (k, wh) in wordHashes.enumerated() {
+                    var q = Int(wh) & mask
+                    while table[q] >= 0 { q = (q + 1) & mask }
+                    table[q] = Int32(k)
+                }
+            }
+            return id
+        }
+
+        mutating func addFolded(_ f: [UInt8], slot: UInt8, inName: Bool) {
+            SearchWords.tokens(f) { w in addWord(w, slot: slot, inName: inName) }
+        }
+
+        mutating func addWord(_ w: ArraySlice<UInt8>, slot: UInt8, inName: Bool) {
+            do {
+                let id = wordNumber(w)
+                var e = wordFirstEntry[Int(id)]
+                while e >= 0, entrySlot[Int(e)] != slot { e = entryNext[Int(e)] }
+                if e < 0 {
+                    e = Int32(entryWord.count)
+                    entryNext.append(wordFirstEntry[Int(id)])
+                    wordFirstEntry[Int(id)] = e
+                    entryWord.append(id)
+                    entrySlot.append(slot)
+                    lastDoc.append(-1)
+                }
+                // Names come first in a document, so its first pair says whether it is in one.
+                if lastDoc[Int(e)] != doc {
+                    lastDoc[Int(e)] = doc
+                    pairEntry.append(e)
+                    pairPost.append(UInt32(doc) << 1 | (inName ? 1 : 0))
+                }
+            }
+        }
+
+        func build(count: Int, stemmer: (any WordStemming)?) -> SearchWords {
+            // The vocabulary sorted bytewise; old word number → new.
+            let order = (0..<wordCount).sorted { word($0).lexicographicallyPrecedes(word($1)) }
+            var rank = [Int32](repeating: 0, count: wordCount)
+            for (r, w) in order.enumerated() { rank[w] = Int32(r) }
+            var vocab: [UInt8] = []
+            vocab.reserveCapacity(wordBytes.count)
+            var vocabStarts: [Int32] = [0]
+            var letters: [UInt8] = []
+            var flags: [UInt8] = []
+            var masks: [UInt64] = []
+            for w in order {
+                let word = self.word(w)
+                vocab += word
+                vocabStarts.append(Int32(vocab.count))
+                let info = SearchWords.describe(word)
+                letters.append(UInt8(min(info.letters, SearchWords.maxLetters)))
+                flags.append(info.flags)
+                masks.append(info.mask)
+            }
+            // Entries grouped by word in vocabulary order, then by slot.
+            let entries = entryWord.indices.sorted { a, b in
+                let ra = rank[Int(entryWord[a])]
+                let rb = rank[Int(entryWord[b])]
+                return ra != rb ? ra < rb : entrySlot[a] < entrySlot[b]
+            }
+            var newEntry = [Int32](repeating: 0, count: entries.count)
+            for (i, e) in entries.enumerated() { newEntry[e] = Int32(i) }
+            var wordEntries = [Int32](repeating: 0, count: order.count + 1)
+            for e in entries { wordEntries[Int(rank[Int(entryWord[e])]) + 1] += 1 }
+            for w in 0..<order.count { wordEntries[w + 1] += wordEntries[w] }
+            // Document counts per entry, then sparse lists and dense bitmaps.
+            var df = [Int32](repeating: 0, count: entries.count)
+            for e in pairEntry { df[Int(newEntry[Int(e)])] += 1 }
+            let bitWords = (count + 63) >> 6
+            var entryPosts = [Int32](repeating: 0, count: entries.count + 1)
+            var entryBits = [Int32](repeating: -1, count: entries.count)
+            var denseCount = 0
+            for e in 0..<entries.count {
+                let dense = Int(df[e]) * SearchWords.denseFraction > count && count >= 64
+                if dense {
+                    entryBits[e] = Int32(denseCount * 2 * bitWords)
+                    denseCount += 1
+                }
+                entryPosts[e + 1] = entryPosts[e] + (dense ? 0 : df[e])
+            }
+            var posts = [UInt32](repeating: 0, count: Int(entryPosts[entries.count]))
+            var bits = [UInt64](repeating: 0, count: denseCount * 2 * bitWords)
+            var cursor = entryPosts
+            for i in pairEntry.indices {
+                let e = Int(newEntry[Int(pairEntry[i])])
+                let p = pairPost[i]
+                if entryBits[e] >= 0 {
+                    let base = Int(entryBits[e])
+                    let d = Int(p >> 1)
+                    bits[base + d >> 6] |= 1 << UInt64(d & 63)
+                    if p & 1 == 1 { bits[base + bitWords + d >> 6] |= 1 << UInt64(d & 63) }
+                } else {
+                    posts[Int(cursor[e])] = p
+                    cursor[e] += 1
+                }
+            }
+            var slotOfEntry = [UInt8](repeating: 0, count: entries.count)
+            for (i, e) in entries.enumerated() { slotOfEntry[i] = entrySlot[e] }
+            // Stems, per language with an algorithm (slot 0 is stemmed as English).
+            var stemLanguages: [Language] = []
+            var stemOfSlot = [Int](repeating: -1, count: slots.count)
+            if let stemmer {
+                for (s, l) in slots.enumerated() {
+                    let language = l ?? .english
+                    guard stemmer.stems(language) else { continue }
+                    if let i = stemLanguages.firstIndex(of: language) {
+                        stemOfSlot[s] = i
+                    } else {
+                        stemOfSlot[s] = stemLanguages.count
+                        stemLanguages.append(language)
+                    }
+                }
+            }
+            var stemTable: [[UInt8]: [Int32]] = [:]
+            if let stemmer, !stemLanguages.isEmpty {
+                var seen = Set<Int64>()
+                for w in 0..<order.count where flags[w] == 0 && letters[w] >= 3 {
+                    let word = vocab[Int(vocabStarts[w])..<Int(vocabStarts[w + 1])]
+                    for e in Int(wordEntries[w])..<Int(wordEntries[w + 1]) {
+                        let sl = stemOfSlot[Int(slotOfEntry[e])]
+                        guard sl >= 0, seen.insert(Int64(w) << 8 | Int64(sl)).inserted,
+                            let stem = stemmer.stem(word, stemLanguages[sl])
+                        else { continue }
+                        stemTable[[UInt8(sl)] + stem, default: []].append(Int32(w))
+                    }
+                }
+            }
+            let keys = stemTable.keys.sorted { $0.lexicographicallyPrecedes($1) }
+            var stemKeys: [UInt8] = []
+            var stemKeyStarts: [Int32] = [0]
+            var stemWordStarts: [Int32] = [0]
+            var stemWords: [Int32] = []
+            for k in keys {
+                stemKeys += k
+                stemKeyStarts.append(Int32(stemKeys.count))
+                stemWords += stemTable[k] ?? []
+                stemWordStarts.append(Int32(stemWords.count))
+            }
+            return SearchWords(
+                count: count, vocab: vocab, vocabStarts: vocabStarts, letters: letters, flags: flags, masks: masks,
+                wordEntries: wordEntries, entrySlot: slotOfEntry, entryPosts: entryPosts, entryBits: entryBits, posts: posts, bits: bits,
+                slotLanguages: slots, stemKeys: stemKeys, stemKeyStarts: stemKeyStarts, stemWordStarts: stemWordStarts, stemWords: stemWords,
+                stemLanguages: stemLanguages, stemmer: stemmer)
+        }
+    }
+
+    /// An empty set of words (an index built without them).
+    static func empty(count: Int) -> SearchWords {
+        var b = Builder(variants: nil)
+        return b.build(count: count, stemmer: nil)
+    }
+
+    // MARK: Words of a text
+
+    /// Whether `s` is a Chinese or Japanese character (or CJK punctuation, which is dropped).
+    @inline(__always) static func isIdeographic(_ s: UInt32) -> Bool {
+        (0x3040...0x30FF).contains(s) || (0x3400...0x4DBF).contains(s) || (0x4E00...0x9FFF).contains(s) || (0xF900...0xFAFF).contains(s)
+            || (0x20000...0x2FFFF).contains(s)
+    }
+
+    /// Scalars that separate words though they are not ASCII: Latin-1 and general punctuation,
+    /// CJK symbols and punctuation, full-width forms' punctuation.
+    @inline(__always) static func isSeparator(_ s: UInt32) -> Bool {
+        (0x80...0xBF).contains(s) || s == 0xD7 || s == 0xF7 || (0x2000...0x2BFF).contains(s) || (0x3000...0x303F).contains(s)
+            || (0xFE30...0xFE4F).contains(s) || (0xFF00...0xFF0F).contains(s) || (0xFF1A...0xFF20).contains(s)
+    }
+
+    @inline(__always) static func isHangul(_ s: UInt32) -> Bool {
+        (0xAC00...0xD7A3).contains(s) || (0x1100...0x11FF).contains(s) || (0x3130...0x318F).contains(s)
+    }
+
+    /// Decodes the scalar at `i` of well-formed UTF-8 (the folder's output), and its length.
+    @inline(__always) static func scalar<C: RandomAccessCollection<UInt8>>(at i: C.Index, in b: C) -> (UInt32, Int) {
+        let c0 = UInt32(b[i])
+        if c0 < 0x80 { return (c0, 1) }
+        func cont(_ k: Int) -> UInt32 {
+            let j = b.index(i, offsetBy: k)
+            return j < b.endIndex ? UInt32(b[j] & 0x3F) : 0
+        }
+        if c0 < 0xE0 { return ((c0 & 0x1F) << 6 | cont(1), 2) }
+        if c0 < 0xF0 { return ((c0 & 0x0F) << 12 | cont(1) << 6 | cont(2), 3) }
+        return ((c0 & 0x07) << 18 | cont(1) << 12 | cont(2) << 6 | cont(3), 4)
+    }
+
+    /// The words of folded text: runs of letters and digits; each Chinese or Japanese character
+    /// is a word of its own.
+    static func tokens(_ f: [UInt8], _ each: (ArraySlice<UInt8>) -> Void) {
+        var start = -1
+        var i = 0
+        let n = f.count
+        while i < n {
+            let b = f[i]
+            if b < 0x80 {
+                if SearchText.isASCIIAlphanumeric(b) {
+                    if start < 0 { start = i }
+                } else if start >= 0 {
+                    each(f[start..<i])
+                    start = -1
+                }
+                i += 1
+                continue
+            }
+            let (s, len) = scalar(at: i, in: f)
+            if isIdeographic(s) || isSeparator(s) {
+                if start >= 0 {
+                    each(f[start..<i])
+                    start = -1
+                }
+                if isIdeographic(s), !(0x3000...0x303F).contains(s) { each(f[i..<min(n, i + len)]) }
+            } else if start < 0 {
+                start = i
+            }
+            i += len
+        }
+        if start >= 0 { each(f[start..<n]) }
+    }
+
+    /// A word's letters, flags and letter mask.
+    static func describe(_ w: ArraySlice<UInt8>) -> (letters: Int, flags: UInt8, mask: UInt64) {
+        var letters = 0
+        var flags: UInt8 = 0
+        var mask: UInt64 = 0
+        var i = w.startIndex
+        while i < w.endIndex {
+            let (s, len) = scalar(at: i, in: w)
+            letters += 1
+            if s >= 0x30 && s <= 0x39 { flags |= WordFlags.digit }
+            if isIdeographic(s) { flags |= WordFlags.ideograph }
+            if isHangul(s) { flags |= WordFlags.hangul }
+            mask |= letterBit(s)
+            i += len
+        }
+        return (letters, flags, mask)
+    }
+
+    @inline(__always) static func letterBit(_ s: UInt32) -> UInt64 {
+        if s >= 0x61 && s <= 0x7A { return 1 << UInt64(s - 0x61) }
+        if s >= 0x30 && s <= 0x39 { return 1 << UInt64(26 + s - 0x30) }
+        return 1 << UInt64(36 + s % 28)
+    }
+
+    // MARK: Looking words up
+
+    func word(_ w: Int) -> ArraySlice<UInt8> { vocab[Int(vocabStarts[w])..<Int(vocabStarts[w + 1])] }
+
+    /// The first word not ordered before `key`.
+    func lowerBound(_ key: ArraySlice<UInt8>) -> Int {
+        var lo = 0
+        var hi = vocabStarts.count - 1
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if word(mid).lexicographicallyPrecedes(key) { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// The words equal to `key`, or starting with it.
+    func range(_ key: ArraySlice<UInt8>, prefix: Bool) -> Range<Int> {
+        let lo = lowerBound(key)
+        let n = vocabStarts.count - 1
+        guard lo < n else { return lo..<lo }
+        if !prefix { return word(lo).elementsEqual(key) ? lo..<(lo + 1) : lo..<lo }
+        var hi = lo
+        // Words starting with `key` follow it; the range ends at the first that does not.
+        var step = 1
+        while hi + step <= n, word(hi + step - 1).starts(with: key) { hi += step; step <<= 1 }
+        var upper = min(n, hi + step)
+        while hi < upper {
+            let mid = (hi + upper) >> 1
+            if word(mid).starts(with: key) { hi = mid + 1 } else { upper = mid }
+        }
+        return lo..<hi
+    }
+
+    /// The words whose stem in some language is the stem of `key` in that language.
+    func stemWords(_ key: ArraySlice<UInt8>, _ each: (_ word: Int, _ language: Int) -> Void) {
+        guard let stemmer, !stemLanguages.isEmpty else { return }
+        for (l, language) in stemLanguages.enumerated() {
+            guard let stem = stemmer.stem(key, language) else { continue }
+            let k = [UInt8(l)] + stem
+            var lo = 0
+            var hi = stemKeyStarts.count - 1
+            while lo < hi {
+                let mid = (lo + hi) >> 1
+                if stemKeys[Int(stemKeyStarts[mid])..<Int(stemKeyStarts[mid + 1])].lexicographicallyPrecedes(k) { lo = mid + 1 } else { hi = mid }
+            }
+            guard lo < stemKeyStarts.count - 1, stemKeys[Int(stemKeyStarts[lo])..<Int(stemKeyStarts[lo + 1])].elementsEqual(k) else { continue }
+            for i in Int(stemWordStarts[lo])..<Int(stemWordStarts[lo + 1]) { each(Int(stemWords[i]), l) }
+        }
+    }
+
+    /// Whether entry `e`'s slot is stemmed in stem language `l`.
+    func slotStems(_ slot: UInt8, in l: Int) -> Bool {
+        let language = slotLanguages[Int(slot)] ?? .english
+        return stemLanguages[l] == language
+    }
+
+    /// Words within `k` edits of `key` (same first letter): Damerau's edits, counted in letters.
+    func typoWords(_ key: ArraySlice<UInt8>, letters n: Int, edits k: Int, _ each: (Int) -> Void) {
+        guard let first = key.first else { return }
+        let r = range(key.prefix(1), prefix: true)
+        guard !r.isEmpty else { return }
+        let mask = Self.describe(key).mask
+        let q = Self.scalars(key)
+        var row0: [Int] = []
+        var row1: [Int] = []
+        var row2: [Int] = []
+        var cand: [UInt32] = []
+        // The first letter must match: with a multi-byte first letter, compare it whole.
+        let firstLen = Self.scalar(at: key.startIndex, in: key).1
+        for w in r {
+            let len = Int(letters[w])
+            guard abs(len - n) <= k, flags[w] & (WordFlags.digit | WordFlags.ideograph | WordFlags.hangul) == 0 else { continue }
+            guard (masks[w] ^ mask).nonzeroBitCount <= 2 * k else { continue }
+            let word = self.word(w)
+            if firstLen > 1, !word.starts(with: key.prefix(firstLen)) { continue }
+            _ = first
+            cand.removeAll(keepingCapacity: true)
+            Self.appendScalars(word, to: &cand)
+            if Self.distance(q, cand, atMost: k, &row0, &row1, &row2) <= k { each(w) }
+        }
+    }
+
+    static func scalars(_ w: ArraySlice<UInt8>) -> [UInt32] {
+        var out: [UInt32] = []
+        appendScalars(w, to: &out)
+        return out
+    }
+
+    static func appendScalars(_ w: ArraySlice<UInt8>, to out: inout [UInt32]) {
+        var i = w.startIndex
+        while i < w.endIndex {
+            let (s, len) = scalar(at: i, in: w)
+            out.append(s)
+            i += len
+        }
+    }
+
+    /// The optimal-string-alignment distance of `a` and `b` (insertions, deletions,
+    /// substitutions, transpositions of neighbours), or more than `k` as soon as it must be.
+    static func distance(_ a: [UInt32], _ b: [UInt32], atMost k: Int, _ prev2: inout [Int], _ prev: inout [Int], _ cur: inout [Int]) -> Int {
+        let n = a.count
+        let m = b.count
+        if abs(n - m) > k { return k + 1 }
+        if n == 0 || m == 0 { return max(n, m) }
+        prev2.removeAll(keepingCapacity: true)
+        prev.removeAll(keepingCapacity: true)
+        cur.removeAll(keepingCapacity: true)
+        for j in 0...m { prev.append(j) }
+        prev2 = prev
+        cur = prev
+        for i in 1...n {
+            cur[0] = i
+            var rowMin = i
+            for j in 1...m {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                var v = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { v = min(v, prev2[j - 2] + 1) }
+                cur[j] = v
+                if v < rowMin { rowMin = v }
+            }
+            if rowMin > k { return k + 1 }
+            swap(&prev2, &prev)
+            swap(&prev, &cur)
+        }
+        return prev[m]
+    }
+
+    /// How many typos a query word of `letters` letters may have.
+    static func typos(letters: Int) -> Int { letters >= 9 ? 2 : letters >= 5 ? 1 : 0 }
+
+    // MARK: Document sets
+
+    /// ORs entry `e` into `any` (every document with it) and `name` (documents with it in a name).
+    func or(entry e: Int, into any: inout [UInt64], _ name: inout [UInt64]) {
+        let b = Int(entryBits[e])
+        if b >= 0 {
+            let n = bitWords
+            bits.withUnsafeBufferPointer { src in
+                any.withUnsafeMutableBufferPointer { a in
+                    name.withUnsafeMutableBufferPointer { p in
+                        for i in 0..<n {
+                            a[i] |= src[b + i]
+                            p[i] |= src[b + n + i]
+                        }
+                    }
+                }
+            }
+            return
+        }
+        posts.withUnsafeBufferPointer { ps in
+            any.withUnsafeMutableBufferPointer { a in
+                name.withUnsafeMutableBufferPointer { p in
+                    for i in Int(entryPosts[e])..<Int(entryPosts[e + 1]) {
+                        let v = ps[i]
+                        let d = Int(v >> 1)
+                        a[d >> 6] |= 1 << UInt64(d & 63)
+                        if v & 1 == 1 { p[d >> 6] |= 1 << UInt64(d & 63) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether entry `e` has document `d`.
+    func entry(_ e: Int, has d: Int) -> Bool {
+        let b = Int(entryBits[e])
+        if b >= 0 { return bits[b + d >> 6] & (1 << UInt64(d & 63)) != 0 }
+        var lo = Int(entryPosts[e])
+        var hi = Int(entryPosts[e + 1])
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            let v = Int(posts[mid] >> 1)
+            if v == d { return true }
+            if v < d { lo = mid + 1 } else { hi = mid }
+        }
+        return false
+    }
+
+    /// How many documents word `w` is in (over its languages).
+    func documentCount(_ w: Int) -> Int {
+        var total = 0
+        for e in Int(wordEntries[w])..<Int(wordEntries[w + 1]) {
+            if entryBits[e] >= 0 {
+                let b = Int(entryBits[e])
+                for i in 0..<bitWords { total += bits[b + i].nonzeroBitCount }
+            } else {
+                total += Int(entryPosts[e + 1] - entryPosts[e])
+            }
+        }
+        return total
+    }
+
+    /// How a query word matched a document, best first.
+    enum Kind: Int, Comparable {
+        case typed = 0, stem = 1, typo = 2
+        static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    /// The entries one query word reaches, by how.
+    struct Reach {
+        var typed: [Int] = []
+        var stem: [Int] = []
+        var typo: [Int] = []
+        var isEmpty: Bool { typed.isEmpty && stem.isEmpty && typo.isEmpty }
+    }
+
+    /// What the query word `key` reaches: the word (a prefix of words when `prefix`, always for
+    /// Korean), its spelling variants and its stem in each language, and words a typo away.
+    func reach(_ key: ArraySlice<UInt8>, prefix: Bool) -> Reach {
+        var out = Reach()
+        let info = Self.describe(key)
+        let hangul = info.flags & WordFlags.hangul != 0
+        // Prefixes from three bytes (a Korean syllable is three): shorter ones name too much.
+        let asPrefix = (prefix && key.count >= 3) || hangul
+        var typedWords = Set<Int>()
+        for w in range(key, prefix: asPrefix) {
+            typedWords.insert(w)
+            for e in Int(wordEntries[w])..<Int(wordEntries[w + 1]) { out.typed.append(e) }
+        }
+        // Numbers, Chinese, Japanese and Korean are matched as typed only.
+        guard info.flags == 0, info.letters >= 3 else { return out }
+        var stemEntries = Set<Int>()
+        stemWords(key) { w, l in
+            guard !typedWords.contains(w) else { return }
+            for e in Int(wordEntries[w])..<Int(wordEntries[w + 1]) where slotStems(entrySlot[e], in: l) { stemEntries.insert(e) }
+        }
+        for v in SpellingVariants.variants(of: key) {
+            for w in range(v[...], prefix: asPrefix) where !typedWords.contains(w) {
+                for e in Int(wordEntries[w])..<Int(wordEntries[w + 1]) { stemEntries.insert(e) }
+            }
+            stemWords(v[...]) { w, l in
+                guard !typedWords.contains(w) else { return }
+                for e in Int(wordEntries[w])..<Int(wordEntries[w + 1]) where slotStems(entrySlot[e], in: l) { stemEntries.insert(e) }
+            }
+        }
+        out.stem = stemEntries.sorted()
+        let k = Self.typos(letters: info.letters)
+        if k > 0 {
+            typoWords(key, letters: info.letters, edits: k) { w in
+                guard !typedWords.contains(w) else { return }
+                for e in Int(wordEntries[w])..<Int(wordEntries[w + 1]) where !stemEntries.contains(e) { out.typo.append(e) }
+            }
+        }
+        return out
+    }
+
+    /// Documents matching every query word by words (not as a phrase), each with its tier:
+    /// `SearchTier.words` (every word as typed, some only in a commentary), `stemName`,
+    /// `stem`, `typoName`, `typo`. Packed as the index packs matches, in document order.
+    func matches(_ q: [UInt8]) -> [UInt32] {
+        var keys: [ArraySlice<UInt8>] = []
+        Self.tokens(q) { keys.append($0) }
+        guard !keys.isEmpty, count > 0 else { return [] }
+        let n = bitWords
+        // Per tier, the documents every word reaches that well.
+        var all = [[UInt64]](repeating: [UInt64](repeating: ~0, count: n), count: 5)
+        var any = [UInt64](repeating: 0, count: n)
+        var name = [UInt64](repeating: 0, count: n)
+        var stemAny = any, stemName = any, typoAny = any, typoName = any
+        for (i, key) in keys.enumerated() {
+            let r = reach(key, prefix: i == keys.count - 1)
+            if r.isEmpty { return [] }
+            for j in 0..<n { any[j] = 0; name[j] = 0; stemAny[j] = 0; stemName[j] = 0; typoAny[j] = 0; typoName[j] = 0 }
+            for e in r.typed { or(entry: e, into: &any, &name) }
+            for e in r.stem { or(entry: e, into: &stemAny, &stemName) }
+            for e in r.typo { or(entry: e, into: &typoAny, &typoName) }
+            for j in 0..<n {
+                let sn = name[j] | stemName[j]
+                let sa = any[j] | stemAny[j]
+                all[0][j] &= any[j]
+                all[1][j] &= sn
+                all[2][j] &= sa
+                all[3][j] &= sn | typoName[j]
+                all[4][j] &= sa | typoAny[j]
+            }
+        }
+        var out: [UInt32] = []
+        let tiers: [UInt8] = [SearchTier.words, SearchTier.stemName, SearchTier.stem, SearchTier.typoName, SearchTier.typo]
+        for j in 0..<n {
+            var covered: UInt64 = 0
+            var w = all[4][j]
+            guard w != 0 else { continue }
+            // Each document in order, with the first (best) tier that has it.
+            while w != 0 {
+                let bit = w.trailingZeroBitCount
+                w &= w - 1
+                let d = j << 6 | bit
+                guard d < count else { break }
+                var t = 4
+                for k in 0..<4 where all[k][j] & (1 << UInt64(bit)) != 0 {
+                    t = k
+                    break
+                }
+                covered |= 1 << UInt64(bit)
+                out.append(UInt32(d) << SearchIndex.tierBits | UInt32(tiers[t]))
+            }
+            _ = covered
+        }
+        return out
+    }
+
+    /// The language a word-level match of document `d` came from: the slot of the entry that
+    /// matched a query word outside what the result shows (slot 0), if any. `reaches` are the
+    /// query words' (`reach`), in order.
+    func language(of d: Int, _ reaches: [Reach]) -> Language? {
+        for r in reaches {
+            for list in [r.typed, r.stem, r.typo] {
+                var other: UInt8?
+                var shown = false
+                for e in list where entry(e, has: d) {
+                    if entrySlot[e] == 0 {
+                        shown = true
+                        break
+                    }
+                    if other == nil { other = entrySlot[e] }
+                }
+                if shown { break }
+                if let s = other { return slotLanguages[Int(s)] }
+            }
+        }
+        return nil
+    }
+
+    // MARK: Did you mean
+
+    /// The indexed words closest to `key` (up to a third of its letters changed, the first
+    /// letter too), nearest first, then those in the most documents; at most `limit`.
+    func closest(to key: ArraySlice<UInt8>, limit: Int = 8) -> [[UInt8]] {
+        let info = Self.describe(key)
+        guard info.flags == 0, info.letters >= 3 else { return [] }
+        let k = max(1, min(3, info.letters / 3))
+        let q = Self.scalars(key)
+        var row0: [Int] = []
+        var row1: [Int] = []
+        var row2: [Int] = []
+        var cand: [UInt32] = []
+        var found: [(distance: Int, documents: Int, word: Int)] = []
+        for w in 0..<(vocabStarts.count - 1) {
+            let len = Int(letters[w])
+            guard abs(len - info.letters) <= k, flags[w] == 0, (masks[w] ^ info.mask).nonzeroBitCount <= 2 * k else { continue }
+            cand.removeAll(keepingCapacity: true)
+            Self.appendScalars(word(w), to: &cand)
+            let dist = Self.distance(q, cand, atMost: k, &row0, &row1, &row2)
+            guard dist <= k, dist > 0 else { continue }
+            found.append((dist, documentCount(w), w))
+        }
+        found.sort { a, b in a.distance != b.distance ? a.distance < b.distance : a.documents != b.documents ? a.documents > b.documents : a.word < b.word }
+        return found.prefix(limit).map { Array(word($0.word)) }
+    }
+
+    /// Bytes the words take in memory (for the bench).
+    var memoryBytes: Int {
+        vocab.count + vocabStarts.count * 4 + letters.count + flags.count + masks.count * 8 + wordEntries.count * 4 + entrySlot.count
+            + entryPosts.count * 4 + entryBits.count * 4 + posts.count * 4 + bits.count * 8 + stemKeys.count + stemKeyStarts.count * 4
+            + stemWordStarts.count * 4 + stemWords.count * 4
+    }
+}
+
+/// British and American spellings that typo tolerance cannot cover (words under five letters,
+/// which get no typo) or covers only one edit away from a longer word: searched as the other
+/// spelling too, inside longer words ("harbormaster" finds "harbourmaster").
+public enum SpellingVariants {
+    /// (British, American).
+    public static let pairs: [(String, String)] = [
+        ("grey", "gray"), ("colour", "color"), ("harbour", "harbor"), ("theatre", "theater"), ("centre", "center"),
+        ("neighbour", "neighbor"), ("favourite", "favorite"), ("jewellery", "jewelry"), ("armour", "armor"), ("honour", "honor"),
+        ("labour", "labor"), ("mould", "mold"), ("plough", "plow"), ("sombre", "somber"), ("catalogue", "catalog"),
+        ("metre", "meter"), ("fibre", "fiber"), ("sabre", "saber"), ("lustre", "luster"), ("ochre", "ocher"),
+        ("arbour", "arbor"), ("parlour", "parlor"), ("vapour", "vapor"), ("rumour", "rumor"), ("splendour", "splendor"),
+        ("tumour", "tumor"), ("moustache", "mustache"), ("pyjama", "pajama"), ("aluminium", "aluminum"), ("cheque", "check"),
+    ]
+
+    static let table: [(ArraySlice<UInt8>, [UInt8])] = pairs.flatMap { a, b -> [(ArraySlice<UInt8>, [UInt8])] in
+        [(Array(a.utf8)[...], Array(b.utf8)), (Array(b.utf8)[...], Array(a.utf8))]
+    }
+
+    /// `word` with one spelling swapped for the other, for every pair found in it.
+    static func variants(of word: ArraySlice<UInt8>) -> [[UInt8]] {
+        var out: [[UInt8]] = []
+        for (from, to) in table where word.count >= from.count {
+            guard let r = find(from, in: word) else { continue }
+            var v = Array(word[word.startIndex..<r.lowerBound])
+            v += to
+            v += word[r.upperBound...]
+            // "color" is inside "colour": never offer the word itself back.
+            if !v.elementsEqual(word) { out.append(v) }
+        }
+        return out
+    }
+
+    static func find(_ needle: ArraySlice<UInt8>, in hay: ArraySlice<UInt8>) -> Range<Int>? {
+        guard !needle.isEmpty, hay.count >= needle.count else { return nil }
+        var i = hay.startIndex
+        while i + needle.count <= hay.endIndex {
+            if hay[i..<(i + needle.count)].elementsEqual(needle) { return i..<(i + needle.count) }
+            i += 1
+        }
+        return nil
+    }
+}

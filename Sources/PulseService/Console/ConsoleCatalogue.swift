@@ -1,0 +1,61 @@
+import DocentCore
+import Foundation
+
+/// What the console knows of the museum from its appData (`docent-pulse serve --data`): a
+/// title for every subject key, and every page key an announcement pattern can match (the
+/// guide's tabs, the museum, each artwork, tour, stop and gallery). Without `--data` the
+/// console shows keys only and matches against the tabs and the museum.
+public struct ConsoleCatalogue: Sendable {
+    /// subject key → English title; tours per language too.
+    var titles: [String: String] = [:]
+    var tourTitles: [String: [Language: String]] = [:]
+    /// Every page key, in a stable order.
+    public private(set) var pageKeys: [String] = []
+
+    public init() {
+        pageKeys = Tab.allCases.map { "tab:\($0.rawValue)" } + ["museum"]
+    }
+
+    public init(_ app: AppData) {
+        self.init()
+        for a in app.sortedArtworks {
+            titles["artwork:\(a.id)"] = a.title
+            pageKeys.append("artwork:\(a.id)")
+        }
+        for g in app.galleries.values.sorted(by: { $0.id < $1.id }) {
+            titles["gallery:\(g.id)"] = g.title
+            pageKeys.append("gallery:\(g.id)")
+        }
+        for t in app.tours.sorted(by: { $0.id < $1.id }) {
+            titles["tour:\(t.id)"] = t.english.title
+            tourTitles["tour:\(t.id)"] = t.translations.mapValues(\.title)
+            pageKeys.append("tour:\(t.id)")
+            for s in t.stops {
+                let key = "stop:\(t.id)/\(s.sort)"
+                titles[key] = "\(t.english.title) · \(s.sort): \(app.artworks[s.artworkID]?.title ?? "artwork \(s.artworkID)")"
+                pageKeys.append(key)
+            }
+        }
+    }
+
+    /// Reads appData from a file; a clear sentence when it cannot.
+    public static func load(path: String) -> Result<ConsoleCatalogue, LoadFailure> {
+        guard let data = FileManager.default.contents(atPath: path) else { return .failure(LoadFailure("--data: cannot read \(path)")) }
+        switch AppDataReader.read([UInt8](data), source: path) {
+        case .success(let app): return .success(ConsoleCatalogue(app))
+        case .failure(let e): return .failure(LoadFailure("--data: \(path) is not usable appData (\(e))"))
+        }
+    }
+
+    /// The subject's title in `language` where appData has one, else English, else nil.
+    public func title(_ key: String, _ language: Language) -> String? {
+        if let t = tourTitles[key]?[language] ?? tourTitles[key]?[language.content] { return t }
+        if key.hasPrefix("note:") { return nil }
+        return titles[key]
+    }
+
+    /// The page keys any of `patterns` matches.
+    public func matching(_ patterns: [PulsePattern]) -> [String] {
+        pageKeys.filter { k in patterns.contains { $0.matches(k) } }
+    }
+}

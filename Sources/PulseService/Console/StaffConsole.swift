@@ -1,0 +1,793 @@
+import Crypto
+import DocentCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdBcrypt
+import Logging
+import Mustache
+import NIOCore
+import StateStore
+
+/// What the console is set up with (`docent-pulse serve`'s options).
+public struct ConsoleConfiguration: Sendable {
+    /// The staff token (signs in as "staff-token"); nil: accounts only.
+    public var staffToken: String?
+    public var rules: PulseRules
+    /// The museum's time zone: days, and the times staff type, are museum time.
+    public var timeZone: TimeZone
+    public var catalogue: ConsoleCatalogue
+    /// A session ends this long after sign-in.
+    public var sessionLifetime: TimeInterval = 8 * 3600
+    /// Failed sign-ins allowed before a lockout; the lockout then doubles with each failure.
+    public var lockoutAfter = 5
+    public var lockoutBase: TimeInterval = 30
+    public var lockoutMax: TimeInterval = 3600
+
+    public init(staffToken: String?, rules: PulseRules = .standard, timeZone: TimeZone = .current, catalogue: ConsoleCatalogue = ConsoleCatalogue()) {
+        self.staffToken = staffToken.flatMap { $0.isEmpty ? nil : $0 }
+        self.rules = rules
+        self.timeZone = timeZone
+        self.catalogue = catalogue
+    }
+
+    /// How long sign-ins under a key stay refused after `failures` failures (0: not locked).
+    public func lockout(failures: Int) -> TimeInterval {
+        guard failures >= lockoutAfter else { return 0 }
+        let doublings = min(failures - lockoutAfter, 20)
+        return min(lockoutMax, lockoutBase * pow(2, Double(doublings)))
+    }
+}
+
+/// The staff console (issue 29): server-rendered pages under `/staff/` over the same stores as
+/// the API. Every action is a plain HTML form (POST, with the session's CSRF token); the one
+/// script only adds keyboard shortcuts and live previews. Sessions are in the database (an
+/// HttpOnly, SameSite=Strict cookie, Secure behind TLS), so instances behind nginx share them.
+public struct StaffConsole<Store: PulseServiceStore>: Sendable {
+    public let store: Store
+    public let console: any ConsoleStore
+    public let config: ConsoleConfiguration
+    let logger: Logger
+    let clock: @Sendable () -> Date
+
+    public init(store: Store, console: any ConsoleStore, config: ConsoleConfiguration, logger: Logger, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.store = store
+        self.console = console
+        self.config = config
+        self.logger = logger
+        self.clock = clock
+    }
+
+    static var sessionCookie: String { "docent_staff" }
+    static var signInCookie: String { "docent_signin" }
+    static var languageCookie: String { "docent_lang" }
+    /// What a sign-in with the staff token is recorded as.
+    public static var tokenStaffName: String { "staff-token" }
+
+    /// Mounts the console's routes (and the author's own-note deletion) on `router`.
+    public func add<Context: RequestContext>(to router: Router<Context>) {
+        let c = self
+        router.get("/staff") { _, _ in Self.redirect("/staff/queue") }
+        router.get("/staff/static/console.css") { _, _ in Self.asset(ConsoleAssets.css, "text/css; charset=utf-8") }
+        router.get("/staff/static/console.js") { _, _ in Self.asset(ConsoleAssets.js, "text/javascript; charset=utf-8") }
+        router.get("/staff/sign-in") { req, _ in await c.signInPage(req, problem: nil, status: .ok) }
+        router.post("/staff/sign-in") { req, _ in await c.signIn(req) }
+        router.post("/staff/sign-out") { req, _ in await c.action(req) { s, _, _ in try await c.signOut(s) } }
+        router.get("/staff/queue") { req, _ in await c.page(req) { s, l in try await c.queuePage(req, s, l) } }
+        router.post("/staff/notes/:note/decide") { req, ctx in
+            let id = ctx.parameters.get("note") ?? ""
+            return await c.action(req) { s, l, form in try await c.decide(id, form, s, l) }
+        }
+        router.get("/staff/visitors") { req, _ in await c.page(req) { s, l in try await c.visitorsPage(req, s, l) } }
+        router.post("/staff/visitors/ban") { req, _ in await c.action(req) { s, l, form in try await c.ban(form["visitor"] ?? "", s, l) } }
+        router.post("/staff/visitors/erase") { req, _ in await c.action(req) { s, l, form in try await c.erase(form, s, l) } }
+        router.post("/staff/visitors/:visitor/ban") { req, ctx in
+            let v = ctx.parameters.get("visitor") ?? ""
+            return await c.action(req) { s, l, _ in try await c.ban(v, s, l) }
+        }
+        router.post("/staff/visitors/:visitor/unban") { req, ctx in
+            let v = ctx.parameters.get("visitor") ?? ""
+            return await c.action(req) { s, l, _ in try await c.unban(v, s, l) }
+        }
+        router.get("/staff/featured") { req, _ in await c.page(req) { s, l in try await c.featuredPage(req, s, l) } }
+        router.post("/staff/featured") { req, _ in await c.action(req) { s, l, form in try await c.saveFeatured(form, s, l) } }
+        router.get("/staff/announcements") { req, _ in await c.page(req) { s, l in try await c.announcementsPage(req, s, l) } }
+        router.post("/staff/announcements") { req, _ in await c.action(req) { s, l, form in try await c.saveAnnouncement(form, s, l) } }
+        router.get("/staff/pulse") { req, _ in await c.page(req) { s, l in try await c.pulsePage(req, s, l) } }
+        router.get("/staff/pulse.csv") { req, _ in await c.page(req) { _, _ in try await c.pulseCSV() } }
+        router.get("/staff/audit") { req, _ in await c.page(req) { s, l in try await c.auditPage(req, s, l) } }
+        router.get("/staff/audit.csv") { req, _ in await c.page(req) { _, _ in try await c.auditCSV(req) } }
+        // An author deletes their own note (issue 32): the visitor's token, as every visitor write.
+        router.delete("/v1/notes/:note") { req, ctx in await c.deleteOwnNote(req, ctx.parameters.get("note") ?? "") }
+    }
+
+    // MARK: Sessions
+
+    struct Failure: Error {
+        let status: HTTPResponse.Status
+        let message: String
+    }
+
+    /// A signed-in page: no session sends the browser to sign in.
+    func page(_ req: Request, _ body: (StaffSession, Language) async throws -> Response) async -> Response {
+        let lang = language(req)
+        do {
+            guard let s = try await session(req) else { return Self.redirect("/staff/sign-in") }
+            var r = try await body(s, lang)
+            remember(lang, req, &r)
+            return r
+        } catch {
+            return failurePage(error, lang, req)
+        }
+    }
+
+    /// A signed-in action: a POST whose form carries the session's CSRF token.
+    func action(_ req: Request, _ body: (StaffSession, Language, [String: String]) async throws -> Response) async -> Response {
+        let lang = language(req)
+        do {
+            let form = try await Self.form(req)
+            guard let s = try await session(req) else { throw Failure(status: .forbidden, message: ConsoleStrings.text("badForm", lang)) }
+            guard let token = form["csrf"], Self.same(token, s.csrf) else {
+                logger.warning("staff console: a form without the session's CSRF token was refused", metadata: ["staff": "\(s.staff)", "path": "\(req.uri.path)"])
+                throw Failure(status: .forbidden, message: ConsoleStrings.text("badForm", lang))
+            }
+            return try await body(s, lang, form)
+        } catch {
+            return failurePage(error, lang, req)
+        }
+    }
+
+    func session(_ req: Request) async throws -> StaffSession? {
+        guard let raw = req.cookies[Self.sessionCookie]?.value, raw.count == 64 else { return nil }
+        guard let s = try await console.session(id: Self.digest(raw)), s.expires > clock() else { return nil }
+        return s
+    }
+
+    func signInPage(_ req: Request, problem: String?, status: HTTPResponse.Status, name: String = "") async -> Response {
+        let lang = language(req)
+        // A sign-in form's own token (double submit): a page elsewhere cannot post a sign-in.
+        let token = Self.randomHex()
+        let body = render("signin", ["t": ConsoleStrings.all(lang), "csrf": token, "name": name])
+        var r = layout(title: ConsoleStrings.text("signIn", lang), lang: lang, session: nil, path: "/staff/sign-in", body: body, problem: problem, status: status)
+        r.setCookie(cookie(Self.signInCookie, token, req, maxAge: 3600))
+        remember(lang, req, &r)
+        return r
+    }
+
+    func signIn(_ req: Request) async -> Response {
+        let lang = language(req)
+        do {
+            let form = try await Self.form(req)
+            guard let token = form["csrf"], let cookie = req.cookies[Self.signInCookie]?.value, Self.same(token, cookie) else {
+                logger.warning("staff console: a sign-in without its form token was refused")
+                return await signInPage(req, problem: ConsoleStrings.text("badForm", lang), status: .forbidden)
+            }
+            let name = (form["name"] ?? "").trimmingCharacters(in: .whitespaces)
+            let password = form["password"] ?? ""
+            let key = name.isEmpty ? "token" : "account:" + name
+            let now = clock()
+            let (failures, last) = try await console.failures(key: key)
+            let wait = config.lockout(failures: failures)
+            if wait > 0, let last, now < last.addingTimeInterval(wait) {
+                let left = Int(last.addingTimeInterval(wait).timeIntervalSince(now).rounded(.up))
+                logger.warning("staff console: sign-in refused while locked out", metadata: ["account": "\(name.isEmpty ? Self.tokenStaffName : name)", "failures": "\(failures)"])
+                var r = await signInPage(req, problem: ConsoleStrings.text("locked", lang, ["s": String(left)]), status: .tooManyRequests, name: name)
+                r.headers[.retryAfter] = String(left)
+                return r
+            }
+            let staff: String?
+            if name.isEmpty {
+                staff = config.staffToken.map { Self.same(password, $0) } == true ? Self.tokenStaffName : nil
+            } else {
+                // An unknown name costs the same time as a known one.
+                let hash = try await console.staffHash(name: name) ?? Self.dummyHash
+                staff = await Self.verify(password, hash) && hash != Self.dummyHash ? name : nil
+            }
+            guard let staff else {
+                try await console.recordFailure(key: key)
+                logger.warning("staff console: failed sign-in", metadata: ["account": "\(name.isEmpty ? Self.tokenStaffName : name)", "failures": "\(failures + 1)"])
+                return await signInPage(req, problem: ConsoleStrings.text("badSignIn", lang), status: .unauthorized, name: name)
+            }
+            try await console.clearFailures(key: key)
+            let raw = Self.randomHex()
+            let s = StaffSession(id: Self.digest(raw), staff: staff, csrf: Self.randomHex(), created: now, expires: now.addingTimeInterval(config.sessionLifetime))
+            try await console.createSession(s)
+            try await console.audit(AuditEntry(at: now, staff: staff, action: "sign-in", target: "", before: "", after: ""))
+            logger.info("staff console: signed in", metadata: ["staff": "\(staff)"])
+            var r = Self.redirect("/staff/queue")
+            r.setCookie(self.cookie(Self.sessionCookie, raw, req, maxAge: Int(config.sessionLifetime)))
+            r.setCookie(self.cookie(Self.signInCookie, "", req, maxAge: 0))
+            return r
+        } catch {
+            return failurePage(error, lang, req)
+        }
+    }
+
+    func signOut(_ s: StaffSession) async throws -> Response {
+        try await console.deleteSession(id: s.id)
+        try await console.audit(AuditEntry(at: clock(), staff: s.staff, action: "sign-out", target: "", before: "", after: ""))
+        var r = Self.redirect("/staff/sign-in")
+        r.headers[.setCookie] = "\(Self.sessionCookie)=; Max-Age=0; Path=/staff; HttpOnly; SameSite=Strict"
+        return r
+    }
+
+    // MARK: Moderation
+
+    func queuePage(_ req: Request, _ s: StaffSession, _ lang: Language) async throws -> Response {
+        let notes = try await console.queue(rules: config.rules, limit: 200)
+        var items: [[String: Any]] = []
+        let allReports = try await console.reports(on: notes.map(\.id))
+        for n in notes {
+            let reports = allReports[n.id] ?? []
+            var item = noteContext(n, lang, s)
+            item["reason"] = ConsoleStrings.text(n.decision == .restored ? "reasonRestored" : (n.reports > 0 ? "reasonReported" : "reasonScore"), lang)
+            item["reporters"] = reports.map { ["visitor": $0.visitor.rawValue, "at": time($0.at)] }
+            item["hasReporters"] = !reports.isEmpty
+            item["reporterCount"] = reports.count
+            items.append(item)
+        }
+        let removed = try await console.removedNotes(limit: 30).map { noteContext($0, lang, s) }
+        let body = render(
+            "queue",
+            [
+                "t": ConsoleStrings.all(lang), "items": items, "removed": removed,
+                "waiting": ConsoleStrings.text("waiting", lang, ["n": String(notes.count)]),
+            ])
+        return layout(
+            title: ConsoleStrings.text("queue", lang), lang: lang, session: s, path: "/staff/queue", body: body, flash: flash(req, lang), problem: problemParam(req, lang))
+    }
+
+    func noteContext(_ n: PulseNote, _ lang: Language, _ s: StaffSession) -> [String: Any] {
+        [
+            "id": n.id.key, "dom": Self.domID(n.id.key), "subject": n.subject.key, "title": config.catalogue.title(n.subject.key, lang) ?? "",
+            "when": time(n.createdAt), "languageName": n.language.nativeName, "langTag": n.language.code == "zh-hant" ? "zh-Hant" : n.language.code,
+            "text": n.text, "up": n.counts.up, "down": n.counts.down, "reports": n.reports, "visitor": n.id.visitor.rawValue,
+            "isVisitor": n.author == .visitor, "decision": n.decision?.rawValue ?? "", "csrf": s.csrf,
+        ]
+    }
+
+    func decide(_ key: String, _ form: [String: String], _ s: StaffSession, _ lang: Language) async throws -> Response {
+        guard let id = NoteID(key: key) else { throw Failure(status: .badRequest, message: "not a note id") }
+        guard let decision = form["decision"].flatMap(StaffDecision.init(rawValue:)) else { throw Failure(status: .badRequest, message: "decision must be removed, restored or pinned") }
+        let expectedText = form["expected"] ?? ""
+        let expected = expectedText.isEmpty ? nil : StaffDecision(rawValue: expectedText)
+        let before = try await console.note(id)
+        let (note, changed) = try await console.decide(id, decision, expected: expected)
+        guard changed else {
+            // Someone decided meanwhile: say who and what, change nothing.
+            let last = try await console.auditLog(AuditFilter(search: id.key, limit: 1)).first
+            let text = ConsoleStrings.text(
+                "conflict", lang, ["staff": last?.staff ?? "?", "decision": note.decision?.rawValue ?? "none", "at": last.map { time($0.at) } ?? "?"])
+            return Self.redirect("/staff/queue?problem=" + Self.urlEncode(text) + "&focus=" + Self.urlEncode(id.key))
+        }
+        try await console.audit(
+            AuditEntry(
+                at: clock(), staff: s.staff, action: "decide", target: "note:" + id.key, before: Self.describeNote(before), after: Self.describeNote(note)))
+        let what = ConsoleStrings.text(decision == .removed ? "hide" : decision == .restored ? "keep" : "pin", lang)
+        return Self.redirect("/staff/queue?done=" + Self.urlEncode(ConsoleStrings.text("done", lang, ["what": what, "note": id.key])))
+    }
+
+    static func describeNote(_ n: PulseNote?) -> String {
+        guard let n else { return "" }
+        return "decision=\(n.decision?.rawValue ?? "none") reports=\(n.reports) score=\(n.counts.score)"
+    }
+
+    func visitorsPage(_ req: Request, _ s: StaffSession, _ lang: Language) async throws -> Response {
+        let bans = try await console.bans().map { ["visitor": $0.visitor.rawValue, "at": time($0.at), "staff": $0.staff] as [String: Any] }
+        let body = render("visitors", ["t": ConsoleStrings.all(lang), "csrf": s.csrf, "bans": bans])
+        return layout(
+            title: ConsoleStrings.text("visitors", lang), lang: lang, session: s, path: "/staff/visitors", body: body, flash: flash(req, lang),
+            problem: problemParam(req, lang))
+    }
+
+    func ban(_ text: String, _ s: StaffSession, _ lang: Language) async throws -> Response {
+        guard let v = VisitorID(text.trimmingCharacters(in: .whitespaces)), v != .curator else {
+            return Self.redirect("/staff/visitors?problem=" + Self.urlEncode(ConsoleStrings.text("badInput", lang, ["why": "visitor id"])))
+        }
+        let (changed, notes) = try await console.ban(v, by: s.staff)
+        if changed {
+            try await console.audit(AuditEntry(at: clock(), staff: s.staff, action: "ban", target: "visitor:" + v.rawValue, before: "allowed", after: "banned, \(notes) notes hidden"))
+        }
+        return Self.redirect("/staff/visitors?done=" + Self.urlEncode(ConsoleStrings.text("banned", lang, ["visitor": v.rawValue, "n": String(notes)])))
+    }
+
+    func unban(_ text: String, _ s: StaffSession, _ lang: Language) async throws -> Response {
+        guard let v = VisitorID(text) else { throw Failure(status: .badRequest, message: "not a visitor id") }
+        if try await console.unban(v) {
+            try await console.audit(AuditEntry(at: clock(), staff: s.staff, action: "unban", target: "visitor:" + v.rawValue, before: "banned", after: "allowed"))
+        }
+        return Self.redirect("/staff/visitors?done=" + Self.urlEncode(ConsoleStrings.text("unbanned", lang, ["visitor": v.rawValue])))
+    }
+
+    func erase(_ form: [String: String], _ s: StaffSession, _ lang: Language) async throws -> Response {
+        guard let v = VisitorID((form["visitor"] ?? "").trimmingCharacters(in: .whitespaces)), v != .curator, form["confirm"] == "yes" else {
+            return Self.redirect("/staff/visitors?problem=" + Self.urlEncode(ConsoleStrings.text("badInput", lang, ["why": "visitor id"])))
+        }
+        let gone = try await console.erase(v)
+        try await console.audit(AuditEntry(at: clock(), staff: s.staff, action: "erase", target: "visitor:" + v.rawValue, before: gone.summary, after: "erased"))
+        return Self.redirect("/staff/visitors?done=" + Self.urlEncode(ConsoleStrings.text("erased", lang, ["visitor": v.rawValue, "what": gone.summary])))
+    }
+
+    // MARK: Featured and announcements
+
+    /// The tagline as the guide shows it: cleaned and cut as a seed's taglines are.
+    public static func guideCut(_ text: String) -> String { TextWidth.truncate(NoteText.normalise(text), to: taglineCells) }
+    public static var taglineCells: Int { 60 }
+
+    func featuredPage(_ req: Request, _ s: StaffSession, _ lang: Language) async throws -> Response {
+        let list = try await console.featuredList()
+        let entries: [[String: Any]] = list.map { f in
+            [
+                "subject": f.subject.key, "dom": Self.domID(f.subject.key), "title": config.catalogue.title(f.subject.key, lang) ?? "", "tier": f.tier,
+                "from": f.from.map(localInput) ?? "", "until": f.until.map(localInput) ?? "",
+                "taglines": ConsoleStrings.languages.map { l -> [String: Any] in
+                    let t = f.taglines[l] ?? ""
+                    let cut = Self.guideCut(t)
+                    return [
+                        "code": l.code, "name": l.interfaceName, "text": t, "cut": cut, "dom": Self.domID(f.subject.key),
+                        "cells": ConsoleStrings.text("cells", lang, ["n": String(TextWidth.width(cut)), "max": String(Self.taglineCells)]),
+                    ]
+                },
+            ]
+        }
+        let body = render("featured", ["t": ConsoleStrings.all(lang), "csrf": s.csrf, "entries": entries])
+        return layout(
+            title: ConsoleStrings.text("featured", lang), lang: lang, session: s, path: "/staff/featured", body: body, flash: flash(req, lang),
+            problem: problemParam(req, lang))
+    }
+
+    func saveFeatured(_ form: [String: String], _ s: StaffSession, _ lang: Language) async throws -> Response {
+        func refuse(_ why: String) -> Response { Self.redirect("/staff/featured?problem=" + Self.urlEncode(ConsoleStrings.text("badInput", lang, ["why": why]))) }
+        guard let subject = PulseSubject((form["subject"] ?? "").trimmingCharacters(in: .whitespaces)) else { return refuse("subject (artwork:ID, tour:ID …)") }
+        guard let tier = Int(form["tier"] ?? ""), (0...100).contains(tier) else { return refuse("tier 0…100") }
+        guard let from = parseLocal(form["from"]), let until = parseLocal(form["until"]) else { return refuse("from / until") }
+        let old = try await console.featuredList().first { $0.subject == subject }
+        var taglines: [Language: String] = old?.taglines ?? [:]
+        for l in ConsoleStrings.languages {
+            guard let raw = form["tagline-" + l.code] else { continue }
+            let cut = Self.guideCut(raw)
+            taglines[l] = cut.isEmpty ? nil : cut
+        }
+        var seed = PulseSeed()
+        seed.featured = [PulseFeatured(subject: subject, tier: tier, taglines: taglines, from: from ?? nil, until: until ?? nil)]
+        try await store.apply(seed)
+        try await console.audit(
+            AuditEntry(at: clock(), staff: s.staff, action: "feature", target: subject.key, before: old.map(Self.describeFeatured) ?? "", after: Self.describeFeatured(seed.featured[0])))
+        return Self.redirect("/staff/featured?done=" + Self.urlEncode(ConsoleStrings.text("saved", lang, ["what": subject.key])))
+    }
+
+    static func describeFeatured(_ f: PulseFeatured) -> String {
+        "tier=\(f.tier) " + f.taglines.sorted { $0.key < $1.key }.map { "\($0.key.code)=\($0.value)" }.joined(separator: " | ")
+    }
+
+    func announcementsPage(_ req: Request, _ s: StaffSession, _ lang: Language) async throws -> Response {
+        let list = try await console.announcementList()
+        let patternsText = req.uri.queryParameters["patterns"].map(String.init) ?? list.first.map { $0.feeds.map(\.source).joined(separator: "\n") } ?? "tab:home"
+        var patterns: [PulsePattern] = []
+        var problem: String?
+        for line in patternsText.split(whereSeparator: \.isNewline).map({ $0.trimmingCharacters(in: .whitespaces) }) where !line.isEmpty {
+            switch PulsePattern.compile(line) {
+            case .success(let p): patterns.append(p)
+            case .failure(let f): problem = "\(line): \(f)"
+            }
+        }
+        let matches = config.catalogue.matching(patterns)
+        var entries: [[String: Any]] = list.map { a in announcementContext(a, s) }
+        entries.append(["id": "", "dom": "new", "feeds": "", "isCard": true, "positions": "", "from": "", "until": "", "csrf": s.csrf, "texts": texts([:])])
+        var context: [String: Any] = [
+            "t": ConsoleStrings.all(lang), "csrf": s.csrf, "patterns": patternsText,
+            "matches": matches.prefix(300).map { ["key": $0, "title": config.catalogue.title($0, lang) ?? ""] }, "matchCount": matches.count, "entries": entries,
+        ]
+        // (An empty string would still open a Mustache section.)
+        if let problem { context["patternProblem"] = problem }
+        let body = render("announcements", context)
+        return layout(
+            title: ConsoleStrings.text("announcements", lang), lang: lang, session: s, path: "/staff/announcements", body: body, flash: flash(req, lang),
+            problem: problemParam(req, lang))
+    }
+
+    func texts(_ t: [Language: String]) -> [[String: Any]] {
+        ConsoleStrings.languages.map { ["code": $0.code, "name": $0.interfaceName, "text": t[$0] ?? ""] }
+    }
+
+    func announcementContext(_ a: PulseAnnouncement, _ s: StaffSession) -> [String: Any] {
+        [
+            "id": a.id, "dom": Self.domID(a.id), "feeds": a.feeds.map(\.source).joined(separator: "\n"), "isCard": a.style == .card,
+            "positions": a.positions.map(String.init).joined(separator: ", "), "from": a.from.map(localInput) ?? "", "until": a.until.map(localInput) ?? "",
+            "csrf": s.csrf, "texts": texts(a.text),
+        ]
+    }
+
+    func saveAnnouncement(_ form: [String: String], _ s: StaffSession, _ lang: Language) async throws -> Response {
+        func refuse(_ why: String) -> Response { Self.redirect("/staff/announcements?problem=" + Self.urlEncode(ConsoleStrings.text("badInput", lang, ["why": why]))) }
+        let id = (form["id"] ?? "").trimmingCharacters(in: .whitespaces)
+        guard (1...40).contains(id.count), id.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") }) else {
+            return refuse("id: 1 to 40 of A-Z, a-z, 0-9, - and _")
+        }
+        var feeds: [PulsePattern] = []
+        for line in (form["feeds"] ?? "").split(whereSeparator: \.isNewline).map({ $0.trimmingCharacters(in: .whitespaces) }) where !line.isEmpty {
+            switch PulsePattern.compile(line) {
+            case .success(let p): feeds.append(p)
+            case .failure(let f): return refuse("\(line): \(f)")
+            }
+        }
+        guard !feeds.isEmpty else { return refuse("patterns") }
+        let positions = (form["positions"] ?? "").split(whereSeparator: { $0 == "," || $0 == " " }).compactMap { Int($0) }.filter { (0...500).contains($0) }
+        guard let from = parseLocal(form["from"]), let until = parseLocal(form["until"]) else { return refuse("from / until") }
+        var text: [Language: String] = [:]
+        for l in ConsoleStrings.languages {
+            let t = NoteText.normalise(form["text-" + l.code] ?? "")
+            if !t.isEmpty { text[l] = TextWidth.truncate(t, to: 200) }
+        }
+        guard !text.isEmpty else { return refuse("text") }
+        let old = try await console.announcementList().first { $0.id == id }
+        let a = PulseAnnouncement(
+            id: id, feeds: feeds, positions: positions, style: form["style"] == "banner" ? .banner : .card, from: from ?? nil, until: until ?? nil, text: text,
+            link: old?.link)
+        var seed = PulseSeed()
+        seed.announcements = [a]
+        try await store.apply(seed)
+        try await console.audit(
+            AuditEntry(at: clock(), staff: s.staff, action: "announce", target: "announcement:" + id, before: old.map(Self.describeAnnouncement) ?? "", after: Self.describeAnnouncement(a)))
+        return Self.redirect("/staff/announcements?done=" + Self.urlEncode(ConsoleStrings.text("saved", lang, ["what": id])))
+    }
+
+    static func describeAnnouncement(_ a: PulseAnnouncement) -> String {
+        "\(a.style.rawValue) " + a.feeds.map(\.source).joined(separator: ",") + " " + a.text.sorted { $0.key < $1.key }.map { "\($0.key.code)=\($0.value)" }.joined(separator: " | ")
+    }
+
+    // MARK: The museum's pulse
+
+    struct Days {
+        let first: Int
+        let values: [ActivityDay]
+        let labels: [String]
+    }
+
+    func days() async throws -> Days {
+        let now = clock()
+        let offset = config.timeZone.secondsFromGMT(for: now)
+        let today = Int(floor((now.timeIntervalSince1970 + Double(offset)) / 86400))
+        let first = today - 29
+        let per = try await console.activityPerDay(from: Date(timeIntervalSince1970: Double(first) * 86400 - Double(offset)), offset: offset)
+        let f = DateFormatter()
+        f.calendar = Calendar(identifier: .gregorian)
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyy-MM-dd"
+        let labels = (first...today).map { f.string(from: Date(timeIntervalSince1970: Double($0) * 86400)) }
+        return Days(first: first, values: (first...today).map { per[$0] ?? ActivityDay() }, labels: labels)
+    }
+
+    func pulsePage(_ req: Request, _ s: StaffSession, _ lang: Language) async throws -> Response {
+        let d = try await days()
+        let t = d.values.last ?? ActivityDay()
+        let kinds: [(String, KeyPath<ActivityDay, Int>)] = [("plays", \.plays), ("reactions", \.reactions), ("notes", \.notes), ("reports", \.reports)]
+        let charts: [[String: Any]] = kinds.map { k in
+            let values = d.values.map { $0[keyPath: k.1] }
+            let caption = ConsoleStrings.text("chartOf", lang, ["what": ConsoleStrings.text(k.0, lang)])
+            return [
+                "kind": k.0, "caption": caption,
+                "svg": ConsoleCharts.bars(values, labels: d.labels, titleID: "cap-" + k.0, label: caption).replacingOccurrences(
+                    of: "aria-labelledby=\"cap-\(k.0)\"", with: "aria-label=\"\(ConsoleCharts.escape(caption))\""),
+                "rows": zip(d.labels, values).map { ["day": $0.0, "value": $0.1] as [String: Any] },
+            ]
+        }
+        let since = Date(timeIntervalSince1970: Double(d.first) * 86400 - Double(config.timeZone.secondsFromGMT(for: clock())))
+        let played = try await console.top(kind: "play", since: since, offset: config.timeZone.secondsFromGMT(for: clock()), limit: 10).map {
+            ["key": $0.subject.key, "title": config.catalogue.title($0.subject.key, lang) ?? "", "count": $0.count] as [String: Any]
+        }
+        let liked = try await console.bestLiked(limit: 10).map {
+            ["key": $0.subject.key, "title": config.catalogue.title($0.subject.key, lang) ?? "", "up": $0.counts.up, "down": $0.counts.down] as [String: Any]
+        }
+        let abandoned = Self.abandonment(try await console.stopPlays(since: since, offset: config.timeZone.secondsFromGMT(for: clock()))).prefix(10).map {
+            ["key": $0.stop, "title": config.catalogue.title($0.stop, lang) ?? "", "plays": $0.plays, "lost": $0.lost] as [String: Any]
+        }
+        let body = render(
+            "pulse",
+            [
+                "t": ConsoleStrings.all(lang), "todayLabel": d.labels.last ?? "",
+                "today": kinds.map { ["label": ConsoleStrings.text($0.0, lang), "value": t[keyPath: $0.1]] as [String: Any] },
+                "charts": charts, "mostPlayed": played, "bestLiked": liked, "abandoned": Array(abandoned), "hasAbandoned": !abandoned.isEmpty,
+            ])
+        return layout(title: ConsoleStrings.text("pulse", lang), lang: lang, session: s, path: "/staff/pulse", body: body)
+    }
+
+    /// Per tour stop, how many fewer played the next stop: the biggest drops first.
+    static func abandonment(_ plays: [(subject: PulseSubject, count: Int)]) -> [(stop: String, plays: Int, lost: Int)] {
+        var tours: [Int: [Int: Int]] = [:]
+        for p in plays {
+            let parts = p.subject.key.dropFirst("stop:".count).split(separator: "/")
+            guard parts.count == 2, let t = Int(parts[0]), let n = Int(parts[1]) else { continue }
+            tours[t, default: [:]][n, default: 0] += p.count
+        }
+        var out: [(stop: String, plays: Int, lost: Int)] = []
+        for (t, stops) in tours {
+            let order = stops.keys.sorted()
+            for (i, n) in order.enumerated() where i + 1 < order.count {
+                let here = stops[n] ?? 0, next = stops[order[i + 1]] ?? 0
+                if here > next { out.append(("stop:\(t)/\(n)", here, here - next)) }
+            }
+        }
+        return out.sorted { ($0.lost, $1.stop) > ($1.lost, $0.stop) }
+    }
+
+    func pulseCSV() async throws -> Response {
+        let d = try await days()
+        var csv = "day,plays,reactions,notes,reports\n"
+        for (label, v) in zip(d.labels, d.values) { csv += "\(label),\(v.plays),\(v.reactions),\(v.notes),\(v.reports)\n" }
+        return Self.download(csv, "pulse-30-days.csv")
+    }
+
+    // MARK: Audit
+
+    func auditFilter(_ req: Request) -> AuditFilter {
+        func q(_ k: String) -> String? { req.uri.queryParameters[k[...]].map(String.init).flatMap { $0.isEmpty ? nil : $0 } }
+        return AuditFilter(staff: q("staff"), action: q("action"), search: q("q"), limit: 500)
+    }
+
+    func auditPage(_ req: Request, _ s: StaffSession, _ lang: Language) async throws -> Response {
+        let f = auditFilter(req)
+        let entries = try await console.auditLog(f)
+        let names = try await console.staffNames() + [Self.tokenStaffName]
+        let actions = ["sign-in", "sign-out", "decide", "ban", "unban", "erase", "feature", "announce"]
+        let body = render(
+            "audit",
+            [
+                "t": ConsoleStrings.all(lang), "q": f.search ?? "", "query": req.uri.query.map { "?" + $0 } ?? "",
+                "staffOptions": names.map { ["name": $0, "selected": $0 == f.staff] as [String: Any] },
+                "actionOptions": actions.map { ["name": $0, "selected": $0 == f.action] as [String: Any] },
+                "entries": entries.map { ["at": time($0.at), "staff": $0.staff, "action": $0.action, "target": $0.target, "before": $0.before, "after": $0.after] },
+                "hasEntries": !entries.isEmpty,
+            ])
+        return layout(title: ConsoleStrings.text("audit", lang), lang: lang, session: s, path: "/staff/audit", body: body)
+    }
+
+    func auditCSV(_ req: Request) async throws -> Response {
+        var f = auditFilter(req)
+        f.limit = 100_000
+        var csv = "at,staff,action,target,before,after\n"
+        for e in try await console.auditLog(f) {
+            csv += [Self.iso(e.at), e.staff, e.action, e.target, e.before, e.after].map(Self.csvField).joined(separator: ",") + "\n"
+        }
+        return Self.download(csv, "audit.csv")
+    }
+
+    // MARK: An author's own note
+
+    func deleteOwnNote(_ req: Request, _ key: String) async -> Response {
+        func problem(_ status: HTTPResponse.Status, _ code: String, _ message: String) -> Response {
+            var h = HTTPFields()
+            h[.contentType] = "application/json"
+            return Response(status: status, headers: h, body: ResponseBody(byteBuffer: ByteBuffer(bytes: PulseWire.encode(PulseWire.problem(code, message)))))
+        }
+        guard let id = NoteID(key: key.removingPercentEncoding ?? key) else { return problem(.badRequest, "bad_note", "not a note id") }
+        do {
+            let creds = try PulseAPI<Store>.credentials(req)
+            try await console.deleteOwnNote(id, as: creds)
+            return Response(status: .noContent)
+        } catch let f as PulseAPI<Store>.Failure {
+            return problem(HTTPResponse.Status(code: f.status), f.code, f.message)
+        } catch PulseStoreError.badCredentials {
+            return problem(.unauthorized, "bad_token", "the token is not a known visitor's")
+        } catch PulseStoreError.noSuchNote {
+            return problem(.notFound, "no_such_note", "no note of yours with this id")
+        } catch {
+            return problem(.serviceUnavailable, "unavailable", "the store cannot be used just now")
+        }
+    }
+
+    // MARK: Pieces
+
+    func render(_ template: String, _ context: [String: Any]) -> String {
+        ConsoleAssets.library.render(context, withTemplate: template) ?? ""
+    }
+
+    func layout(
+        title: String, lang: Language, session: StaffSession?, path: String, body: String, flash: String? = nil, problem: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) -> Response {
+        let nav: [[String: Any]] = [
+            ("/staff/queue", "queue"), ("/staff/visitors", "visitors"), ("/staff/featured", "featured"), ("/staff/announcements", "announcements"),
+            ("/staff/pulse", "pulse"), ("/staff/audit", "audit"),
+        ].map { ["href": $0.0, "label": ConsoleStrings.text($0.1, lang), "current": $0.0 == path] as [String: Any] }
+        var context: [String: Any] = [
+            "t": ConsoleStrings.all(lang), "lang": lang == .traditionalChinese ? "zh-Hant" : lang.code, "title": title, "body": body, "path": path,
+            "languages": ConsoleStrings.languages.map { ["code": $0.code, "name": $0.interfaceName, "selected": $0 == lang] as [String: Any] },
+        ]
+        if let session {
+            context["staff"] = ["nav": nav, "csrf": session.csrf, "signedIn": ConsoleStrings.text("signedInAs", lang, ["name": session.staff])] as [String: Any]
+        }
+        if let flash { context["flash"] = flash }
+        if let problem { context["problem"] = problem }
+        return Self.html(render("layout", context), status: status)
+    }
+
+    func flash(_ req: Request, _ lang: Language) -> String? {
+        req.uri.queryParameters["done"].map(String.init).flatMap { $0.removingPercentEncoding ?? $0 }.map { String($0.prefix(300)) }
+    }
+
+    func problemParam(_ req: Request, _ lang: Language) -> String? {
+        req.uri.queryParameters["problem"].map(String.init).flatMap { $0.removingPercentEncoding ?? $0 }.map { String($0.prefix(300)) }
+    }
+
+    func failurePage(_ error: any Error, _ lang: Language, _ req: Request) -> Response {
+        var status = HTTPResponse.Status.internalServerError
+        var text = ""
+        switch error {
+        case let f as Failure: (status, text) = (f.status, f.message)
+        case PulseStoreError.noSuchNote: (status, text) = (.notFound, ConsoleStrings.text("notFound", lang))
+        case PulseStoreError.unavailable(let why):
+            logger.warning("staff console: the store is unavailable", metadata: ["reason": "\(why)"])
+            (status, text) = (.serviceUnavailable, ConsoleStrings.text("unavailable", lang, ["why": why]))
+        case is NIOTooManyBytesError: (status, text) = (.contentTooLarge, "the form is too large")
+        default:
+            logger.error("staff console: \(String(describing: error))")
+            (status, text) = (.internalServerError, ConsoleStrings.text("unavailable", lang, ["why": "internal error"]))
+        }
+        let body = render("message", ["text": text, "back": "/staff/queue", "backLabel": ConsoleStrings.text("queue", lang)])
+        return layout(title: ConsoleStrings.text("console", lang), lang: lang, session: nil, path: req.uri.path, body: body, status: status)
+    }
+
+    func language(_ req: Request) -> Language {
+        ConsoleStrings.pick(
+            query: req.uri.queryParameters["lang"].map(String.init), cookie: req.cookies[Self.languageCookie]?.value, accept: req.headers[.acceptLanguage])
+    }
+
+    func remember(_ lang: Language, _ req: Request, _ r: inout Response) {
+        if req.uri.queryParameters["lang"] != nil { r.setCookie(cookie(Self.languageCookie, lang.code, req, maxAge: 365 * 86400)) }
+    }
+
+    /// HttpOnly, SameSite=Strict, path /staff; Secure when the request came over TLS (nginx
+    /// says so with `X-Forwarded-Proto: https`).
+    func cookie(_ name: String, _ value: String, _ req: Request, maxAge: Int) -> Cookie {
+        let secure = req.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() == "https"
+        return Cookie(name: name, value: value, maxAge: maxAge, path: "/staff", secure: secure, httpOnly: true, sameSite: .strict)
+    }
+
+    /// Museum time, as staff read it (a formatter is costly to make: made once a zone).
+    func time(_ d: Date) -> String { ConsoleClock.format(d, "yyyy-MM-dd HH:mm", config.timeZone) }
+
+    func localInput(_ d: Date) -> String { ConsoleClock.format(d, "yyyy-MM-dd'T'HH:mm", config.timeZone) }
+
+    /// A `datetime-local` value in museum time: `.some(nil)` when empty, nil when unreadable.
+    func parseLocal(_ text: String?) -> Date?? {
+        let t = (text ?? "").trimmingCharacters(in: .whitespaces)
+        if t.isEmpty { return .some(nil) }
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = config.timeZone
+        for format in ["yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd'T'HH:mm:ss"] {
+            f.dateFormat = format
+            if let d = f.date(from: t) { return .some(d) }
+        }
+        return nil
+    }
+
+    static func iso(_ d: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        return f.string(from: d)
+    }
+
+    static func csvField(_ s: String) -> String {
+        // A leading = + - @ would be a formula in a spreadsheet: quoted with a ' first.
+        var v = s
+        if let c = v.first, "=+-@".contains(c) { v = "'" + v }
+        if v.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) || v != s {
+            return "\"" + v.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        return v
+    }
+
+    static func domID(_ s: String) -> String {
+        String(s.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "-" })
+    }
+
+    static func headers(_ type: String) -> HTTPFields {
+        var h = HTTPFields()
+        h[.contentType] = type
+        h[.cacheControl] = "no-store"
+        h[HTTPField.Name("Content-Security-Policy")!] =
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+        h[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        h[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        h[HTTPField.Name("X-Frame-Options")!] = "DENY"
+        return h
+    }
+
+    static func html(_ s: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: headers("text/html; charset=utf-8"), body: ResponseBody(byteBuffer: ByteBuffer(string: s)))
+    }
+
+    static func asset(_ s: String, _ type: String) -> Response {
+        var h = headers(type)
+        h[.cacheControl] = "max-age=300"
+        return Response(status: .ok, headers: h, body: ResponseBody(byteBuffer: ByteBuffer(string: s)))
+    }
+
+    static func download(_ s: String, _ name: String) -> Response {
+        var h = headers("text/csv; charset=utf-8")
+        h[.contentDisposition] = "attachment; filename=\"\(name)\""
+        return Response(status: .ok, headers: h, body: ResponseBody(byteBuffer: ByteBuffer(string: s)))
+    }
+
+    static func redirect(_ to: String) -> Response {
+        var h = headers("text/plain; charset=utf-8")
+        h[.location] = to
+        return Response(status: .seeOther, headers: h)
+    }
+
+    static func urlEncode(_ s: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return s.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+
+    /// An `application/x-www-form-urlencoded` body (at most 64 KB).
+    static func form(_ req: Request) async throws -> [String: String] {
+        let buffer = try await req.body.collect(upTo: 64 * 1024)
+        let text = String(decoding: buffer.readableBytesView, as: UTF8.self)
+        var out: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ s: Substring) -> String { String(s).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
+            guard let k = kv.first else { continue }
+            out[decode(k)] = kv.count > 1 ? decode(kv[1]) : ""
+        }
+        return out
+    }
+
+    static func randomHex() -> String {
+        var rng = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &rng)) }.joined()
+    }
+
+    static func digest(_ s: String) -> String {
+        SHA256.hash(data: Array(s.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func same(_ a: String, _ b: String) -> Bool { PulseAPI<Store>.sameSecret(Array(a.utf8), Array(b.utf8)) }
+
+    static var dummyHash: String { StaffPassword.dummyHash }
+    static func verify(_ password: String, _ hash: String) async -> Bool { await StaffPassword.verify(password, hash) }
+}
+
+/// Staff passwords: bcrypt (hummingbird-auth's), cost 12 by default.
+public enum StaffPassword {
+    /// A bcrypt hash no password matches (an unknown account costs as much as a known one).
+    static let dummyHash = Bcrypt.hash(StaffConsole<SQLitePulseStore>.randomHex(), cost: 12)
+
+    /// Bcrypt is slow on purpose: checked on a thread of its own, not an event loop.
+    static func verify(_ password: String, _ hash: String) async -> Bool {
+        await withCheckedContinuation { c in DispatchQueue.global().async { c.resume(returning: Bcrypt.verify(password, hash: hash)) } }
+    }
+
+    /// A staff password's hash (`docent-pulse staff add`).
+    public static func hash(_ password: String, cost: UInt8 = 12) -> String { Bcrypt.hash(password, cost: cost) }
+
+    /// Account names: 1 to 40 of a-z, 0-9, '.', '-' and '_' (they appear in the audit log).
+    public static func validName(_ name: String) -> Bool {
+        (1...40).contains(name.count) && name != StaffConsole<SQLitePulseStore>.tokenStaffName
+            && name.unicodeScalars.allSatisfy { ($0 >= "a" && $0 <= "z") || ($0 >= "0" && $0 <= "9") || $0 == "." || $0 == "-" || $0 == "_" }
+    }
+}
+
+/// Date formatters, made once per format and zone and used under a lock.
+enum ConsoleClock {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var formatters: [String: DateFormatter] = [:]
+
+    static func format(_ d: Date, _ format: String, _ zone: TimeZone) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        let key = format + "|" + zone.identifier
+        if let f = formatters[key] { return f.string(from: d) }
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = zone
+        f.dateFormat = format
+        formatters[key] = f
+        return f.string(from: d)
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import HTTPTypes
+import Logging
+import NIOCore
+import NIOHTTPTypes
+
+/// What a server on the open internet needs of its connections (issue 32), as NIO channel
+/// handlers in Hummingbird's HTTP/1 pipeline (`HTTP1Channel.Configuration.additionalChannelHandlers`):
+/// - a cap on open connections: past it, the first request is answered 503 and the
+///   connection closed; past the cap for one client address, the connection is closed at once
+///   (one client holding hundreds of silent sockets frees them as fast as it opens them);
+/// - a header deadline (from the connection's start or the previous answer to a complete
+///   request head) and a body deadline (from the head to the body's end): a slow client is
+///   closed, whatever it trickles;
+/// - a body declared larger than allowed is answered 413 at once, without waiting for it, the
+///   rest read and dropped for at most `linger`, then the connection closed (what nginx does:
+///   a client that does not read while it sends still gets its answer).
+/// Hummingbird's own `idleTimeout` closes connections idle between requests.
+public final class ConnectionLimits: @unchecked Sendable {
+    public struct Settings: Sendable, Equatable {
+        public var maxConnections = 900
+        public var maxConnectionsPerAddress = 128
+        public var headerTimeout: TimeAmount = .seconds(10)
+        public var bodyTimeout: TimeAmount = .seconds(30)
+        public var idleTimeout: TimeAmount = .seconds(60)
+        public var linger: TimeAmount = .seconds(5)
+        /// Largest body per path prefix (longest match), else `maxBody`.
+        public var maxBody = 16 * 1024
+        public var maxBodyByPath: [(String, Int)] = []
+        public init() {}
+        public static func == (a: Settings, b: Settings) -> Bool {
+            a.maxConnections == b.maxConnections && a.maxConnectionsPerAddress == b.maxConnectionsPerAddress && a.headerTimeout == b.headerTimeout
+                && a.bodyTimeout == b.bodyTimeout && a.idleTimeout == b.idleTimeout && a.linger == b.linger && a.maxBody == b.maxBody
+        }
+        func maxBody(for path: Substring) -> Int {
+            var best: (Int, Int)?
+            for (prefix, n) in maxBodyByPath where path.hasPrefix(prefix) && prefix.count > (best?.0 ?? -1) { best = (prefix.count, n) }
+            return best?.1 ?? maxBody
+        }
+    }
+
+    public let settings: Settings
+    let logger: Logger
+    private let lock = NSLock()
+    private var open = 0
+    private var perAddress: [String: Int] = [:]
+    private var refused = 0
+
+    /// Addresses the per-address cap does not apply to (the trusted proxies: every client
+    /// behind nginx shares its address).
+    let exempt: Set<String>
+
+    public init(_ settings: Settings, exempt: Set<String> = [], logger: Logger) {
+        self.settings = settings
+        self.exempt = exempt
+        self.logger = logger
+    }
+
+    /// Open connections now, and how many were turned away since the start.
+    public var counts: (open: Int, refused: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (open, refused)
+    }
+
+    enum Admission { case admitted, overTotal, overAddress }
+
+    func opened(_ address: String) -> Admission {
+        lock.lock()
+        defer { lock.unlock() }
+        open += 1
+        let mine = (perAddress[address] ?? 0) + 1
+        perAddress[address] = mine
+        if mine > settings.maxConnectionsPerAddress && !exempt.contains(address) {
+            refused += 1
+            return .overAddress
+        }
+        if open > settings.maxConnections {
+            refused += 1
+            return .overTotal
+        }
+        return .admitted
+    }
+
+    func closed(_ address: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        open -= 1
+        let mine = (perAddress[address] ?? 1) - 1
+        perAddress[address] = mine > 0 ? mine : nil
+    }
+
+    /// A new handler for one connection.
+    public func handler() -> any RemovableChannelHandler { ConnectionGuard(self) }
+}
+
+final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let limits: ConnectionLimits
+    private var address: String?
+    private var admission: ConnectionLimits.Admission = .admitted
+    private var deadline: Scheduled<Void>?
+    /// Dropping the rest of a refused request's body until its end (then closing).
+    private var discarding = false
+
+    init(_ limits: ConnectionLimits) { self.limits = limits }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { start(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        start(context)
+        context.fireChannelActive()
+    }
+
+    private func start(_ context: ChannelHandlerContext) {
+        guard address == nil else { return }
+        let a = context.channel.remoteAddress?.ipAddress ?? "unknown"
+        address = a
+        admission = limits.opened(a)
+        switch admission {
+        case .admitted: arm(context, limits.settings.headerTimeout)
+        case .overAddress:
+            limits.logger.debug("connection refused: too many from one address", metadata: ["client": .string(a)])
+            context.close(promise: nil)
+        case .overTotal:
+            // Answered 503 at its first request head, or closed at the header deadline.
+            arm(context, limits.settings.headerTimeout)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        if let a = address { limits.closed(a) }
+        address = nil
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+    }
+
+    private func arm(_ context: ChannelHandlerContext, _ after: TimeAmount) {
+        deadline?.cancel()
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        deadline = context.eventLoop.scheduleTask(in: after) {
+            loopBound.value.close(promise: nil)
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let part = unwrapInboundIn(data)
+        switch part {
+        case .head(let head):
+            if discarding { return }
+            if admission == .overTotal {
+                reject(context, .serviceUnavailable, "the service has too many connections; try again shortly", retryAfter: 5)
+                return
+            }
+            let limit = limits.settings.maxBody(for: (head.path ?? "").prefix { $0 != "?" })
+            if let declared = head.headerFields[.contentLength].flatMap({ Int($0) }), declared > limit {
+                reject(context, .contentTooLarge, "the body is larger than \(limit) bytes")
+                return
+            }
+            arm(context, limits.settings.bodyTimeout)
+            context.fireChannelRead(data)
+        case .body:
+            if discarding { return }
+            context.fireChannelRead(data)
+        case .end:
+            if discarding {
+                context.close(promise: nil)
+                return
+            }
+            deadline?.cancel()
+            deadline = nil
+            context.fireChannelRead(data)
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        // The answer to one request is out: the next request head has its own deadline.
+        if case .end = unwrapOutboundIn(data), !discarding { arm(context, limits.settings.headerTimeout) }
+        context.write(data, promise: promise)
+    }
+
+    /// Answers at once (`Connection: close`), drops the rest of the request, and closes at its
+    /// end or after `linger`, whichever comes first.
+    private func reject(_ context: ChannelHandlerContext, _ status: HTTPResponse.Status, _ message: String, retryAfter: Int? = nil) {
+        discarding = true
+        var fields = HTTPFields()
+        let body = ByteBuffer(string: "{\"error\":\"\(message)\",\"code\":\"\(status == .serviceUnavailable ? "too_many_connections" : "too_large")\"}")
+        fields[.contentType] = "application/json"
+        fields[.contentLength] = String(body.readableBytes)
+        fields[.connection] = "close"
+        if let retryAfter { fields[.retryAfter] = String(retryAfter) }
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: fields))), promise: nil)
+        context.write(wrapOutboundOut(.body(body)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        arm(context, limits.settings.linger)
+    }
+}

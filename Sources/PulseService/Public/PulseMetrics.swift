@@ -1,0 +1,99 @@
+import DocentCore
+import Foundation
+import Hummingbird
+import Logging
+import Prometheus
+
+/// What `/metrics` shows (Prometheus text format, by swift-prometheus): requests by route
+/// and status, their latencies, requests under way, whether the database answers,
+/// open and refused connections, client-limit refusals, plays waiting to be written, the
+/// moderation queue and hidden notes. One registry per service (no global bootstrap, so
+/// tests may start several).
+public final class PulseMetrics: Sendable {
+    public let registry = PrometheusCollectorRegistry()
+    let inFlight: Gauge
+    let connectionsOpen: Gauge
+    let connectionsRefused: Gauge
+    let playsPending: Gauge
+    let queueLength: Gauge
+    let hiddenNotes: Gauge
+    let storeUp: Gauge
+    let connections: ConnectionLimits?
+
+    public init(connections: ConnectionLimits? = nil) {
+        self.connections = connections
+        inFlight = registry.makeGauge(name: "pulse_requests_in_flight", help: "Requests being answered now.")
+        connectionsOpen = registry.makeGauge(name: "pulse_connections_open", help: "Open client connections.")
+        connectionsRefused = registry.makeGauge(name: "pulse_connections_refused_total", help: "Connections refused (over a cap) since the start.")
+        playsPending = registry.makeGauge(name: "pulse_plays_pending", help: "Plays gathered, not yet written.")
+        queueLength = registry.makeGauge(name: "pulse_moderation_queue_length", help: "Notes awaiting a staff decision (reported or hidden by score).")
+        hiddenNotes = registry.makeGauge(name: "pulse_hidden_notes", help: "Notes hidden by reports or score and not yet decided.")
+        storeUp = registry.makeGauge(name: "pulse_store_up", help: "1 when the database answered the last check, else 0.")
+    }
+
+    static let buckets: [Duration] = [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5)]
+
+    func request(route: String, method: String, status: Int, duration: Duration) {
+        let labels = [("route", route), ("method", method), ("status", String(status))]
+        registry.makeCounter(name: "pulse_requests_total", labels: labels, help: "Requests answered, by route, method and status.").increment()
+        registry.makeDurationHistogram(name: "pulse_request_duration_seconds", labels: [("route", route)], buckets: Self.buckets, help: "Time to answer, by route.")
+            .record(duration)
+    }
+
+    func limited(_ kind: String) {
+        registry.makeCounter(name: "pulse_client_limited_total", labels: [("kind", kind)], help: "Requests refused 429 by the per-address limits.").increment()
+    }
+
+    /// The text `/metrics` answers.
+    public func text() -> [UInt8] {
+        if let c = connections?.counts {
+            connectionsOpen.set(to: Double(c.open))
+            connectionsRefused.set(to: Double(c.refused))
+        }
+        return registry.emitToBuffer()
+    }
+}
+
+/// One structured line per request (swift-log, level info): method, route, status,
+/// milliseconds, client address, request id. Never a header, a token or a body. Feeds the
+/// request metrics too.
+struct RequestLogMiddleware: RouterMiddleware {
+    typealias Context = PulseRequestContext
+    let logger: Logger
+    let metrics: PulseMetrics
+    let address: ClientAddress
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        metrics.inFlight.increment()
+        defer { metrics.inFlight.decrement() }
+        let status: Int
+        let response: Response
+        do {
+            response = try await next(request, context)
+            status = response.status.code
+        } catch let e as any HTTPResponseError {
+            log(request, context, status: e.status.code, since: start)
+            throw e
+        } catch {
+            log(request, context, status: 500, since: start)
+            throw error
+        }
+        log(request, context, status: status, since: start)
+        return response
+    }
+
+    private func log(_ request: Request, _ context: Context, status: Int, since start: ContinuousClock.Instant) {
+        let elapsed = ContinuousClock.now - start
+        let route = context.endpointPath ?? "unmatched"
+        metrics.request(route: route, method: request.method.rawValue, status: status, duration: elapsed)
+        let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        logger.info(
+            "request",
+            metadata: [
+                "method": .string(request.method.rawValue), "route": .string(route), "status": .stringConvertible(status),
+                "ms": .string(String(format: "%.1f", ms)), "client": .string(address.of(peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[values: .xForwardedFor])),
+                "request_id": .string(context.id),
+            ])
+    }
+}

@@ -1,0 +1,126 @@
+import DocentCore
+import Foundation
+
+/// `PulseRules` as SQL, generated from the rules' own values (issue 28 item 6, issue 32): the
+/// SQLite store (guide and service) and the PostgreSQL store run these same statements, so
+/// "who sees a note", "what is kept" and "what waits for staff" are written once here and
+/// once in Swift (`PulseRules.hidden`/`retained`/`needsReview`, which the guide applies to
+/// lists it already holds); `PulseStoreConformanceTests` proves the stores agree, and
+/// `PulseRulesSQLTests` that the SQL agrees with the Swift functions on the same notes.
+///
+/// Nothing here loads every note: the snapshot counts visible notes per subject with one
+/// `GROUP BY`, and the notes list is a page (`LIMIT`) in the order the guide shows.
+public struct PulseRulesSQL: Sendable {
+    public enum Dialect: Sendable { case sqlite, postgres }
+
+    public let rules: PulseRules
+    public let dialect: Dialect
+
+    public init(_ rules: PulseRules, _ dialect: Dialect) {
+        self.rules = rules
+        self.dialect = dialect
+    }
+
+    /// A bound parameter: `?n` in SQLite, `$n` in PostgreSQL (n counted from 1; used twice, bound once).
+    func param(_ n: Int) -> String { dialect == .sqlite ? "?\(n)" : "$\(n)" }
+
+    /// A text column read whole: SQLite hands it over as bytes (GRDB reads TEXT as a C string,
+    /// which a NUL in the file cuts short); PostgreSQL's TEXT cannot hold a NUL.
+    func wholeText(_ column: String) -> String { dialect == .sqlite ? "CAST(\(column) AS BLOB)" : column }
+
+    /// Text compared as Swift compares it (byte order), whatever the database's locale.
+    func bytes(_ column: String) -> String { dialect == .sqlite ? column : "\(column) COLLATE \"C\"" }
+
+    /// A number as SQL (our own values only: rules and clocks, never client text).
+    static func number(_ d: Double) -> String { d.isFinite ? String(format: "%.6f", d) : "0" }
+
+    /// The columns every note query answers, in `PulseNoteRow` order.
+    public static let columns = "id, subject, language, text, created, author, reports, decision, up, meh, down"
+
+    /// Every note that is not removed, with its counts and score (`subject`: only that one;
+    /// its parameter is number `subjectParam`).
+    func base(subjectParam: Int?) -> String {
+        """
+        SELECT n.id, n.visitor, n.seq, n.subject, n.language, \(wholeText("n.text")) AS text, n.created, n.author, n.reports, n.decision,
+               COALESCE(c.up, 0) AS up, COALESCE(c.meh, 0) AS meh, COALESCE(c.down, 0) AS down,
+               COALESCE(c.up, 0) - COALESCE(c.down, 0) AS score
+        FROM note n LEFT JOIN counts c ON c.subject = 'note:' || n.id
+        WHERE COALESCE(n.decision, '') <> 'removed'\(subjectParam.map { " AND n.subject = \(param($0))" } ?? "")
+        """
+    }
+
+    /// `PulseRules.retained`: young, the museum's and pinned notes; per subject the best
+    /// `highlightsPerSubject` older ones whose score is not negative and that reporters have
+    /// not hidden (higher score, then newer, then the larger id first).
+    func kept(now: Date, subjectParam: Int?) -> String {
+        let young = Self.number(now.timeIntervalSince1970 - rules.retention)
+        let keptOutright = "author = 'curator' OR COALESCE(decision, '') = 'pinned' OR created > \(young)"
+        return """
+            base AS (\(base(subjectParam: subjectParam))),
+            kept AS (
+                SELECT \(Self.columns), visitor, seq, score FROM base WHERE \(keptOutright)
+                UNION ALL
+                SELECT \(Self.columns), visitor, seq, score FROM (
+                    SELECT b.*, ROW_NUMBER() OVER (PARTITION BY subject ORDER BY score DESC, created DESC, \(bytes("visitor")) DESC, seq DESC) AS rank
+                    FROM base b
+                    WHERE NOT (\(keptOutright)) AND score >= 0
+                      AND NOT (reports >= \(rules.reportThreshold) AND COALESCE(decision, '') <> 'restored')) AS older
+                WHERE rank <= \(rules.highlightsPerSubject))
+            """
+    }
+
+    /// `PulseRules.hidden` for a viewer (parameter number `viewerParam`; NULL: nobody):
+    /// the kept notes the viewer sees.
+    func visible(now: Date, viewerParam: Int, subjectParam: Int?) -> String {
+        """
+        WITH \(kept(now: now, subjectParam: subjectParam)),
+        visible AS (
+            SELECT * FROM kept k
+            WHERE NOT EXISTS (SELECT 1 FROM report r WHERE r.note = k.id AND r.visitor = \(param(viewerParam)))
+              AND (author = 'curator' OR (
+                    NOT (COALESCE(decision, '') NOT IN ('restored', 'pinned') AND reports >= \(rules.reportThreshold))
+                AND NOT (COALESCE(decision, '') <> 'pinned' AND score <= \(rules.scoreFloor)))))
+        """
+    }
+
+    /// Visible notes per subject for the snapshot: (subject, count). Parameter 1: the viewer.
+    public func noteCounts(now: Date) -> String {
+        visible(now: now, viewerParam: 1, subjectParam: nil) + "\nSELECT subject, COUNT(*) FROM visible GROUP BY subject"
+    }
+
+    /// One page of the notes a viewer sees on a subject, newest first (ties: the larger id
+    /// first, as `PulseRules.visible`). Parameters: 1 the viewer, 2 the subject, 3 to 5 the
+    /// cursor (created, visitor, sequence of the last note of the previous page) or NULLs for
+    /// the first page. At most `limit` rows.
+    public func notesPage(now: Date, limit: Int) -> String {
+        visible(now: now, viewerParam: 1, subjectParam: 2)
+            + """
+
+            SELECT \(Self.columns) FROM visible
+            WHERE \(typed(3, "DOUBLE PRECISION")) IS NULL OR (created, \(bytes("visitor")), seq) < (\(param(3)), \(param(4)), \(param(5)))
+            ORDER BY created DESC, \(bytes("visitor")) DESC, seq DESC LIMIT \(max(1, limit))
+            """
+    }
+
+    /// A parameter with its type said (PostgreSQL cannot infer it from `IS NULL`).
+    func typed(_ n: Int, _ type: String) -> String { dialect == .sqlite ? param(n) : "\(param(n))::\(type)" }
+
+    /// The ids of notes no longer kept (`PulseRules.retained`), for the purge.
+    public func expired(now: Date) -> String {
+        "WITH \(kept(now: now, subjectParam: nil))\nSELECT n.id FROM note n WHERE n.id NOT IN (SELECT id FROM kept)"
+    }
+
+    /// `PulseRules.needsReview`: visitors' notes with reports or hidden by their score, not
+    /// yet decided (or restored and reported again), oldest first. Parameters 1 to 3: the
+    /// cursor (created, visitor, sequence of the last note of the previous page) or NULLs.
+    public func moderationQueue(limit: Int) -> String {
+        """
+        WITH base AS (\(base(subjectParam: nil)))
+        SELECT \(Self.columns) FROM base
+        WHERE author = 'visitor' AND (decision IS NULL OR decision = 'restored')
+          AND (reports > 0 OR score <= \(rules.scoreFloor))
+          AND (\(typed(1, "DOUBLE PRECISION")) IS NULL OR (created, \(bytes("visitor")), seq) > (\(param(1)), \(param(2)), \(param(3))))
+        ORDER BY created, \(bytes("visitor")), seq LIMIT \(max(1, limit))
+        """
+    }
+}

@@ -1,0 +1,275 @@
+import DocentCore
+import Foundation
+import PulseService
+import StateStore
+import XCTest
+
+/// The console's store (issues 29 and 32) behaves the same over SQLite and PostgreSQL: bans
+/// refuse a visitor's writes and hide their notes, erasure leaves every count equal to a
+/// recount, a decision never overwrites another person's, an author deletes only their own
+/// note, sessions, failed sign-ins and the audit log round-trip. Each check runs on both.
+final class ConsoleStoreConformanceTests: XCTestCase {
+    nonisolated(unsafe) private static var postgres: PostgresServer?
+    nonisolated(unsafe) private static var postgresFailure: String?
+    private var tempDir = ""
+    private var closers: [() -> Void] = []
+
+    private let alice = VisitorCredentials(visitor: VisitorID("alice000")!, secret: "sha256:aaaa")
+    private let bob = VisitorCredentials(visitor: VisitorID("bob00000")!, secret: "sha256:bbbb")
+    private let carol = VisitorCredentials(visitor: VisitorID("carol000")!, secret: "sha256:cccc")
+    private let dave = VisitorCredentials(visitor: VisitorID("dave0000")!, secret: "sha256:dddd")
+
+    struct Pair {
+        let name: String
+        let pulse: any PulseServiceStore
+        let console: any ConsoleStore
+        /// The same database two days later (its clock): today's activity is a past day there.
+        let later: any ConsoleStore
+    }
+
+    override class func setUp() {
+        super.setUp()
+        do { postgres = try PostgresServer() } catch { postgresFailure = "\(error)" }
+    }
+
+    override class func tearDown() {
+        postgres?.destroy()
+        postgres = nil
+        super.tearDown()
+    }
+
+    override func setUpWithError() throws {
+        tempDir = NSTemporaryDirectory() + "docent-console-store-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: tempDir, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        for c in closers { c() }
+        try? FileManager.default.removeItem(atPath: tempDir)
+    }
+
+    private func stores() async throws -> [Pair] {
+        let path = tempDir + "/pulse-\(UUID().uuidString).sqlite"
+        let sqlite = try SQLitePulseStore.open(path: path, clock: { Date() }).get()
+        let sqliteConsole = try SQLiteConsoleStore.open(path: path, clock: { Date() }).get()
+        guard let pg = Self.postgres else { throw PostgresServer.Failure(description: Self.postgresFailure ?? "PostgreSQL did not start") }
+        let location = try PostgresPulseStore.Location.parse(pg.url(try pg.createDatabase())).get()
+        let pgStore = try await PostgresPulseStore.open(location, clock: { Date() }).get()
+        let pgConsole = try await PostgresConsoleStore.open(location, clock: { Date() }).get()
+        let twoDays: @Sendable () -> Date = { Date().addingTimeInterval(2 * 86400) }
+        let sqliteLater = try SQLiteConsoleStore.open(path: path, clock: twoDays).get()
+        let pgLater = try await PostgresConsoleStore.open(location, clock: twoDays).get()
+        closers += [{ pgStore.close() }, { pgConsole.close() }, { pgLater.close() }]
+        let pairs = [
+            Pair(name: "SQLite", pulse: sqlite, console: sqliteConsole, later: sqliteLater),
+            Pair(name: "PostgreSQL", pulse: pgStore, console: pgConsole, later: pgLater),
+        ]
+        for p in pairs { for c in [alice, bob, carol, dave] { try await p.pulse.register(c) } }
+        return pairs
+    }
+
+    private func post(_ s: Pair, _ c: VisitorCredentials, _ seq: UInt64, _ subject: PulseSubject = .artwork(1101), _ text: String = "a note") async throws -> NoteID {
+        let id = NoteID(visitor: c.visitor, sequence: seq)
+        _ = try await s.pulse.post(NoteDraft(id: id, subject: subject, language: .english, text: text), as: c)
+        return id
+    }
+
+    private func refused(_ s: Pair, _ body: () async throws -> Void) async -> PulseStoreError? {
+        do {
+            try await body()
+            return nil
+        } catch let e as PulseStoreError {
+            return e
+        } catch {
+            return .unavailable("\(error)")
+        }
+    }
+
+    func testABanHidesTheWritersNotesAndRefusesTheirWritesUntilLifted() async throws {
+        for s in try await stores() {
+            let n1 = try await post(s, alice, 1)
+            _ = try await post(s, alice, 2, .artwork(1102))
+            let other = try await post(s, bob, 1)
+            let v0 = try await s.pulse.snapshot(viewer: nil, dayStart: Date(timeIntervalSince1970: 0), since: nil)?.version
+            let (changed, hidden) = try await s.console.ban(alice.visitor, by: "staff1")
+            XCTAssertTrue(changed, s.name)
+            XCTAssertEqual(hidden, 2, s.name)
+            let again = try await s.console.ban(alice.visitor, by: "staff1")
+            XCTAssertFalse(again.changed, "\(s.name): a second ban is no change")
+            let v1 = try await s.pulse.snapshot(viewer: nil, dayStart: Date(timeIntervalSince1970: 0), since: nil)?.version
+            XCTAssertNotEqual(v1, v0, "\(s.name): guides must see a ban")
+            let shown = try await s.pulse.notes(on: .artwork(1101), viewer: nil).map(\.id)
+            XCTAssertEqual(shown, [other], "\(s.name): the banned writer's note is still shown")
+            let writeError = await refused(s) { _ = try await s.pulse.react(.up, on: .artwork(1101), as: alice) }
+            XCTAssertEqual(writeError, .badCredentials, s.name)
+            let postError = await refused(s) { _ = try await post(s, alice, 3) }
+            XCTAssertEqual(postError, .badCredentials, s.name)
+            let v2 = try await s.console.bans().map(\.visitor)
+            XCTAssertEqual(v2, [alice.visitor], s.name)
+            let v3 = try await s.console.unban(alice.visitor)
+            XCTAssertTrue(v3, s.name)
+            _ = try await s.pulse.react(.up, on: .artwork(1101), as: alice)
+            let v4 = try await s.console.note(n1)?.decision
+            XCTAssertEqual(v4, .removed, "\(s.name): lifting a ban does not bring notes back")
+            let v5 = try await s.console.bans().count
+            XCTAssertEqual(v5, 0, s.name)
+        }
+    }
+
+    func testErasingAVisitorLeavesEveryCountEqualToARecount() async throws {
+        for s in try await stores() {
+            let theirs = try await post(s, alice, 1)
+            let bobs = try await post(s, bob, 1)
+            _ = try await s.pulse.react(.up, on: .artwork(1101), as: alice)
+            _ = try await s.pulse.react(.down, on: .note(bobs), as: alice)
+            _ = try await s.pulse.react(.up, on: .note(theirs), as: bob)
+            try await s.pulse.report(bobs, true, as: alice)
+            try await s.pulse.report(bobs, true, as: carol)
+            _ = try await s.pulse.react(.up, on: .artwork(1101), as: carol)
+            try await s.pulse.recordPlay(.artwork(1101))
+            let gone = try await s.console.erase(alice.visitor)
+            XCTAssertTrue(gone.existed, s.name)
+            XCTAssertEqual(gone.notes, 1, s.name)
+            XCTAssertEqual(gone.reactions, 2, s.name)
+            XCTAssertEqual(gone.reports, 1, s.name)
+            XCTAssertGreaterThanOrEqual(gone.activity, 3, s.name)
+            let v6 = try await s.pulse.recountMismatches()
+            XCTAssertEqual(v6, [], "\(s.name): counts differ from a recount after erasure")
+            let v7 = try await s.pulse.counts(of: .artwork(1101))
+            XCTAssertEqual(v7, PulseCounts(up: 1, meh: 0, down: 0), s.name)
+            let v8 = try await s.console.note(bobs)?.reports
+            XCTAssertEqual(v8, 1, "\(s.name): the erased visitor's report still counts")
+            let v9 = try await s.console.note(theirs)
+            XCTAssertNil(v9, "\(s.name): the erased visitor's note is still there")
+            let e = await refused(s) { try await s.pulse.authenticate(alice) }
+            XCTAssertEqual(e, .badCredentials, "\(s.name): the erased identity still works")
+        }
+    }
+
+    func testADecisionNeverOverwritesAnotherPersons() async throws {
+        for s in try await stores() {
+            let n = try await post(s, alice, 1)
+            try await s.pulse.report(n, true, as: bob)
+            let v10 = try await s.console.queue(rules: .standard, limit: 100).map(\.id)
+            XCTAssertEqual(v10, [n], s.name)
+            let first = try await s.console.decide(n, .restored, expected: nil)
+            XCTAssertTrue(first.changed, s.name)
+            XCTAssertEqual(first.note.decision, .restored, s.name)
+            XCTAssertEqual(first.note.reports, 0, s.name)
+            // The second person's page still showed no decision.
+            let late = try await s.console.decide(n, .removed, expected: nil)
+            XCTAssertFalse(late.changed, s.name)
+            XCTAssertEqual(late.note.decision, .restored, "\(s.name): a stale page overwrote a decision")
+            let v11 = try await s.console.queue(rules: .standard, limit: 100)
+            XCTAssertEqual(v11, [], s.name)
+            let hide = try await s.console.decide(n, .removed, expected: .restored)
+            XCTAssertTrue(hide.changed, s.name)
+            let v12 = try await s.console.removedNotes(limit: 10).map(\.id)
+            XCTAssertEqual(v12, [n], s.name)
+            let missing = await refused(s) { _ = try await s.console.decide(NoteID(visitor: bob.visitor, sequence: 99), .removed, expected: nil) }
+            XCTAssertEqual(missing, .noSuchNote(NoteID(visitor: bob.visitor, sequence: 99)), s.name)
+        }
+    }
+
+    func testNotesHiddenByScoreWaitForStaff() async throws {
+        var rules = PulseRules.standard
+        rules.scoreFloor = -2
+        for s in try await stores() {
+            let n = try await post(s, alice, 1)
+            _ = try await s.pulse.react(.down, on: .note(n), as: bob)
+            let v13 = try await s.console.queue(rules: rules, limit: 10)
+            XCTAssertEqual(v13, [], s.name)
+            _ = try await s.pulse.react(.down, on: .note(n), as: carol)
+            let v14 = try await s.console.queue(rules: rules, limit: 10).map(\.id)
+            XCTAssertEqual(v14, [n], s.name)
+        }
+    }
+
+    func testAnAuthorDeletesOnlyTheirOwnNote() async throws {
+        for s in try await stores() {
+            let mine = try await post(s, alice, 1)
+            let bobs = try await post(s, bob, 1)
+            _ = try await s.pulse.react(.up, on: .note(mine), as: bob)
+            let notMine = await refused(s) { try await s.console.deleteOwnNote(bobs, as: alice) }
+            XCTAssertEqual(notMine, .noSuchNote(bobs), s.name)
+            let wrongSecret = await refused(s) { try await s.console.deleteOwnNote(mine, as: VisitorCredentials(visitor: alice.visitor, secret: "sha256:nope")) }
+            XCTAssertEqual(wrongSecret, .badCredentials, s.name)
+            try await s.console.deleteOwnNote(mine, as: alice)
+            let v15 = try await s.console.note(mine)
+            XCTAssertNil(v15, s.name)
+            let v16 = try await s.console.note(bobs)
+            XCTAssertNotNil(v16, s.name)
+            let v17 = try await s.pulse.recountMismatches()
+            XCTAssertEqual(v17, [], s.name)
+        }
+    }
+
+    func testSessionsFailuresAndTheAuditLogRoundTrip() async throws {
+        for s in try await stores() {
+            try await s.console.putStaff(name: "ana", passwordHash: "$2b$10$x")
+            let v18 = try await s.console.staffHash(name: "ana")
+            XCTAssertEqual(v18, "$2b$10$x", s.name)
+            let v19 = try await s.console.staffNames()
+            XCTAssertEqual(v19, ["ana"], s.name)
+            let now = Date(timeIntervalSince1970: (Date().timeIntervalSince1970).rounded())
+            let session = StaffSession(id: "abc", staff: "ana", csrf: "tok", created: now, expires: now.addingTimeInterval(60))
+            try await s.console.createSession(session)
+            let v20 = try await s.console.session(id: "abc")
+            XCTAssertEqual(v20, session, s.name)
+            try await s.console.deleteSession(id: "abc")
+            let v21 = try await s.console.session(id: "abc")
+            XCTAssertNil(v21, s.name)
+            try await s.console.recordFailure(key: "account:ana")
+            try await s.console.recordFailure(key: "account:ana")
+            let v22 = try await s.console.failures(key: "account:ana").count
+            XCTAssertEqual(v22, 2, s.name)
+            try await s.console.clearFailures(key: "account:ana")
+            let v23 = try await s.console.failures(key: "account:ana").count
+            XCTAssertEqual(v23, 0, s.name)
+            for (i, who) in ["ana", "ben", "ana"].enumerated() {
+                try await s.console.audit(AuditEntry(at: now.addingTimeInterval(Double(i)), staff: who, action: i == 1 ? "ban" : "decide", target: "note:x.\(i)", before: "b\(i)", after: "a\(i)"))
+            }
+            let v24 = try await s.console.auditLog(AuditFilter()).map(\.target)
+            XCTAssertEqual(v24, ["note:x.2", "note:x.1", "note:x.0"], s.name)
+            let v25 = try await s.console.auditLog(AuditFilter(staff: "ana")).map(\.after)
+            XCTAssertEqual(v25, ["a2", "a0"], s.name)
+            let v26 = try await s.console.auditLog(AuditFilter(action: "ban")).map(\.staff)
+            XCTAssertEqual(v26, ["ben"], s.name)
+            let v27 = try await s.console.auditLog(AuditFilter(search: "x.0")).map(\.before)
+            XCTAssertEqual(v27, ["b0"], s.name)
+            let v28 = try await s.console.removeStaff(name: "ana")
+            XCTAssertTrue(v28, s.name)
+            let v29 = try await s.console.staffHash(name: "ana")
+            XCTAssertNil(v29, s.name)
+        }
+    }
+
+    func testActivityPerDayAndTheTopLists() async throws {
+        for s in try await stores() {
+            for _ in 0..<3 { try await s.pulse.recordPlay(.artwork(1101)) }
+            try await s.pulse.recordPlay(.stop(tour: 4002, sort: 1))
+            _ = try await s.pulse.react(.up, on: .artwork(1102), as: bob)
+            _ = try await post(s, alice, 1)
+            let today = Int(floor(Date().timeIntervalSince1970 / 86400))
+            let days = try await s.console.activityPerDay(from: Date(timeIntervalSince1970: Double(today - 1) * 86400), offset: 0)
+            XCTAssertEqual(days[today], ActivityDay(plays: 4, reactions: 1, notes: 1, reports: 0), s.name)
+            let top = try await s.console.top(kind: "play", since: Date(timeIntervalSince1970: Double(today - 3) * 86400), offset: 0, limit: 5)
+            XCTAssertEqual(top.map(\.subject), [.artwork(1101), .stop(tour: 4002, sort: 1)], s.name)
+            XCTAssertEqual(top.map(\.count), [3, 1], s.name)
+            let v30 = try await s.console.bestLiked(limit: 5).map(\.subject)
+            XCTAssertEqual(v30, [.artwork(1102)], s.name)
+            let v31 = try await s.console.stopPlays(since: Date(timeIntervalSince1970: Double(today - 3) * 86400), offset: 0).map(\.count)
+            XCTAssertEqual(v31, [1], s.name)
+            // Two days on, that day is counted once into the day table and read from there.
+            let later = try await s.later.activityPerDay(from: Date(timeIntervalSince1970: Double(today - 1) * 86400), offset: 0)
+            XCTAssertEqual(later[today], ActivityDay(plays: 4, reactions: 1, notes: 1, reports: 0), "\(s.name): a past day from the day table")
+            XCTAssertNil(later[today + 2], s.name)
+            // A counted day is final: a later row dated in it (only a test's clocks make one) is not added.
+            try await s.pulse.recordPlay(.artwork(1101))
+            let again = try await s.later.top(kind: "play", since: Date(timeIntervalSince1970: Double(today - 1) * 86400), offset: 0, limit: 5)
+            XCTAssertEqual(again.map(\.count), [3, 1], "\(s.name): the past day from the day table")
+            let live = try await s.console.top(kind: "play", since: Date(timeIntervalSince1970: Double(today - 1) * 86400), offset: 0, limit: 5)
+            XCTAssertEqual(live.map(\.count), [4, 1], "\(s.name): today is counted from the rows")
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import DocentCore
+import Foundation
+@testable import PulseService
+import StateStore
+import XCTest
+
+/// The console's pieces that decide something on their own: the lockout's backoff, where tours
+/// are abandoned, CSV fields a spreadsheet cannot run, the chart's scale, the guide's tagline
+/// cut, the language a request gets, and pattern matches against appData's pages.
+final class StaffConsolePiecesTests: XCTestCase {
+    typealias Console = StaffConsole<SQLitePulseStore>
+
+    func testTheLockoutStartsAfterFiveFailuresAndDoublesToAnHour() {
+        let c = ConsoleConfiguration(staffToken: nil)
+        XCTAssertEqual((0...9).map { c.lockout(failures: $0) }, [0, 0, 0, 0, 0, 30, 60, 120, 240, 480])
+        XCTAssertEqual(c.lockout(failures: 40), 3600)
+    }
+
+    func testAbandonmentIsTheDropToTheNextStopBiggestFirst() {
+        let plays: [(subject: PulseSubject, count: Int)] = [
+            (.stop(tour: 1, sort: 1), 10), (.stop(tour: 1, sort: 2), 9), (.stop(tour: 1, sort: 3), 2), (.stop(tour: 2, sort: 1), 5), (.stop(tour: 2, sort: 2), 5),
+        ]
+        let out = Console.abandonment(plays)
+        XCTAssertEqual(out.map(\.stop), ["stop:1/2", "stop:1/1"])
+        XCTAssertEqual(out.map(\.lost), [7, 1])
+    }
+
+    func testCSVFieldsAreQuotedAndFormulasDefused() {
+        XCTAssertEqual(Console.csvField("plain"), "plain")
+        XCTAssertEqual(Console.csvField("a,b"), "\"a,b\"")
+        XCTAssertEqual(Console.csvField("say \"hi\""), "\"say \"\"hi\"\"\"")
+        XCTAssertEqual(Console.csvField("=HYPERLINK(1)"), "\"'=HYPERLINK(1)\"")
+    }
+
+    func testTheChartHasOneBarADayWithItsNumber() {
+        let svg = ConsoleCharts.bars([0, 3, 7], labels: ["2026-11-24", "2026-11-25", "2026-11-26"], titleID: "c", label: "plays <per> day")
+        XCTAssertEqual(svg.components(separatedBy: "<rect").count - 1, 3)
+        XCTAssertTrue(svg.contains("<title>2026-11-26: 7</title>"))
+        XCTAssertTrue(svg.contains("plays &lt;per&gt; day"), "text in the SVG is escaped")
+        XCTAssertEqual(ConsoleCharts.niceStep(7), 1)
+        XCTAssertEqual(ConsoleCharts.niceStep(1234), 500)
+    }
+
+    func testTaglinesAreCutWhereTheGuideCutsThem() {
+        let long = String(repeating: "light ", count: 20)
+        let cut = Console.guideCut(long)
+        XCTAssertLessThanOrEqual(TextWidth.width(cut), Console.taglineCells)
+        XCTAssertEqual(cut, TextWidth.truncate(NoteText.normalise(long), to: 60))
+        XCTAssertEqual(Console.guideCut("  Open\u{1B}[31m late  "), NoteText.normalise("  Open\u{1B}[31m late  "))
+    }
+
+    func testTheLanguageComesFromTheQueryTheCookieThenTheBrowser() {
+        XCTAssertEqual(ConsoleStrings.pick(query: "fr", cookie: "ko", accept: "es"), .french)
+        XCTAssertEqual(ConsoleStrings.pick(query: nil, cookie: "ko", accept: "es"), .korean)
+        XCTAssertEqual(ConsoleStrings.pick(query: "xx", cookie: nil, accept: "de-DE, es;q=0.8"), .spanish)
+        XCTAssertEqual(ConsoleStrings.pick(query: nil, cookie: nil, accept: nil), .english)
+        for (key, row) in ConsoleStrings.table { XCTAssertEqual(row.count, 6, "\(key) is not in six languages") }
+    }
+
+    func testPatternsMatchTheMuseumsPages() throws {
+        let path = AudioTestSupport.repoRoot.appendingPathComponent("SampleData/appData.json").path
+        let catalogue = try ConsoleCatalogue.load(path: path).get()
+        let matches = catalogue.matching([PulsePattern("artwork:110\\d")!, PulsePattern("tab:map")!])
+        XCTAssertEqual(matches.first, "tab:map")
+        XCTAssertEqual(Array(matches.dropFirst()), (1101...1109).map { "artwork:\($0)" })
+        XCTAssertNotNil(catalogue.title("artwork:1101", .english))
+        if case .success = ConsoleCatalogue.load(path: "/nonexistent/appData.json") { XCTFail("a missing file loaded") }
+    }
+}
