@@ -41,21 +41,28 @@ final class KioskScopedTests: XCTestCase {
         let s = kiosk()
         var k = s.kiosk
         k.typed = "2468"
-        sendScoped(KioskFeature.self, &k, .pinEnter, context(s), requests: [.send(.quit)]) {
+        sendScoped(
+            KioskFeature.self, &k, .pinEnter, context(s), effects: [KioskFeature.effect(.logCode(accepted: true, wrongInARow: 0, lockedUntil: nil))],
+            requests: [.send(.quit)]
+        ) {
             $0.typed = nil
             $0.unlocked = true
         }
         k = s.kiosk
         k.typed = "1111"
-        sendScoped(KioskFeature.self, &k, .pinEnter, context(s)) { $0.typed = nil }
+        sendScoped(KioskFeature.self, &k, .pinEnter, context(s), effects: [KioskFeature.effect(.logCode(accepted: false, wrongInARow: 1, lockedUntil: nil))]) {
+            $0.typed = nil
+            $0.wrongCodes = 1
+        }
     }
 
+    /// Waking replaces only its own screen, with the welcome a first start shows (issue 33 #3).
     func testWakeClosesOnlyItsOwnScreen() {
         var s = kiosk()
         var k = s.kiosk
         sendScoped(KioskFeature.self, &k, .wake, context(s))
         s.overlay = KioskFeature.show(.waiting)
-        sendScoped(KioskFeature.self, &k, .wake, context(s), requests: [.close])
+        sendScoped(KioskFeature.self, &k, .wake, context(s), requests: [.show(.help(firstRun: true))])
     }
 
     func testAConfigurationItCannotUseIsSaidAsBanners() {
