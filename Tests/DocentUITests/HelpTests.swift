@@ -35,7 +35,7 @@ final class HelpTests: XCTestCase {
         touring(&s)
         text = helpText(s)
         XCTAssertTrue(text.contains("During the tour"), text)
-        XCTAssertTrue(text.contains("I have arrived (when the tour waits)"), "guided: arrived is a key\n\(text)")
+        XCTAssertTrue(text.contains("I have arrived (on the player, when the tour waits)"), "guided: arrived is a key\n\(text)")
         XCTAssertFalse(text.contains("try the stop that failed again"), "nothing failed\n\(text)")
         XCTAssertTrue(text.contains("While something is playing"), text)
         XCTAssertTrue(text.contains("pause / play"), text)

@@ -123,7 +123,8 @@ final class TourReducerTests: XCTestCase {
         started(&s)
         introEnds(&s)
         XCTAssertTrue(TourFeature.tourStatus(s).contains { $0.contains("Press Enter when you reach Harbor at Dawn, Gallery 101") })
-        XCTAssertEqual(KeyMap.action(for: .char(" "), in: s), .tour(.event(.arrived)))
+        // Issue 33 #5: Space is the player's ("Space play again" on its line), not "arrived".
+        XCTAssertEqual(KeyMap.action(for: .char(" "), in: s), .togglePause)
         XCTAssertEqual(s.page.route, .player)
         XCTAssertEqual(KeyMap.action(for: .enter, in: s), .tour(.event(.arrived)), "Enter on the player: arrived")
         // The saved place says which part of the stop: waiting there, the commentary, the walk.

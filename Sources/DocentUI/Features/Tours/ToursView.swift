@@ -4,13 +4,14 @@ public enum ToursView: FeatureView {
     public typealias Core = TourFeature
 
     /// While a tour runs, on every tab: > next, < previous, m mode, x leave, r retry after a
-    /// failure; Space or Enter (on the player) when waiting at a stop says "arrived".
+    /// failure; Enter on the player, when waiting at a stop, says "arrived". Space stays the
+    /// player's (issue 33 #5: it said "arrived" while the player's line said "Space play
+    /// again"): one meaning per key, the one its hint names.
     public static func anywhere(_ key: Key, in state: AppState) -> AppAction? {
         guard let t = state.tour else { return nil }
         let waiting: Bool
         if case .waiting = t.machine.position { waiting = true } else { waiting = false }
         switch key {
-        case .char(" ") where waiting: return .tour(.event(.arrived))
         case .enter where waiting && state.page.route == .player: return .tour(.event(.arrived))
         case .char(">"), .char("."): return .tour(.event(.next))
         case .char("<"), .char(","): return .tour(.event(.previous(secondsIntoClip: 0)))
