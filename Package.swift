@@ -50,6 +50,7 @@ let package = Package(
         .systemLibrary(name: "CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         // Snowball's stemmers (libstemmer.h): search's plurals and other endings, per language.
         .systemLibrary(name: "CStemmer", providers: [.apt(["libstemmer-dev"])]),
+        .systemLibrary(name: "COpenCC", providers: [.apt(["libopencc-dev"])]),
         // What Swift cannot call: variadics, macros, C globals, signal handlers.
         .target(name: "CShims", dependencies: ["CNcursesw", "CCurl"]),
 
@@ -63,8 +64,9 @@ let package = Package(
             name: "StateStore",
             dependencies: ["DocentCore", .product(name: "GRDB", package: "GRDB.swift"), "TOMLKit"]),
         .target(name: "MapRaster", dependencies: ["DocentCore", "CPoppler"]),
-        // ICU's Traditional → Simplified Chinese transform (through Foundation), as a table.
-        .target(name: "ScriptConversion", dependencies: ["DocentCore"]),
+        // ICU's Traditional → Simplified table (through Foundation) for search's folding, and
+        // OpenCC's phrase conversion between the Chinese scripts, for drawing (issue 33 #1).
+        .target(name: "ScriptConversion", dependencies: ["DocentCore", "COpenCC"]),
         // Snowball's stemmers behind search's `WordStemming`.
         .target(name: "SnowballStemming", dependencies: ["DocentCore", "CStemmer"]),
         .target(name: "Pictures", dependencies: ["DocentCore", "CChafa", "CGdkPixbuf"]),

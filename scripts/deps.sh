@@ -5,8 +5,8 @@
 #   scripts/deps.sh bench   plus the anchors `make bench` measures against (the chafa command)
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -euo pipefail
-build_pkgs=(libncursesw5-dev libcurl4-openssl-dev libmpg123-dev libpulse-dev libsoundtouch-dev libsqlite3-dev pkg-config libpoppler-glib-dev libchafa-dev libgdk-pixbuf-2.0-dev webp-pixbuf-loader libstemmer-dev)
-test_pkgs=(tmux libjpeg-turbo-progs pulseaudio pulseaudio-utils nginx-light sox libsox-fmt-mp3 mpg123 espeak-ng lame poppler-utils time postgresql wrk sqlite3 chromium chromium-driver)
+build_pkgs=(libncursesw5-dev libcurl4-openssl-dev libmpg123-dev libpulse-dev libsoundtouch-dev libsqlite3-dev pkg-config libpoppler-glib-dev libchafa-dev libgdk-pixbuf-2.0-dev webp-pixbuf-loader libstemmer-dev libopencc-dev)
+test_pkgs=(tmux opencc libjpeg-turbo-progs pulseaudio pulseaudio-utils nginx-light sox libsox-fmt-mp3 mpg123 espeak-ng lame poppler-utils time postgresql wrk sqlite3 chromium chromium-driver)
 # For `make bench` only: the chafa command (the pictures' anchor). It pulls ghostscript, whose
 # fonts and poppler-data change how poppler draws the floor plans' labels, so the map tests'
 # fixtures (rasterised without them) would no longer match on that machine.

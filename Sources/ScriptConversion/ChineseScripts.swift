@@ -39,30 +39,4 @@ public enum ChineseScripts {
         }
         return ChineseVariants(simplified: pairs)
     }
-
-    /// The Simplified → Traditional table the guide draws Chinese content with for a reader of
-    /// Traditional (ICU's "Hans-Hant", character by character), built on first use.
-    public static let scripts: ChineseScriptTables = ChineseScriptTables(traditional: buildTraditional(), simplified: variants)
-
-    /// Each character ICU changes from Simplified to Traditional when exactly one Traditional
-    /// character folds into it: one that several fold into (发 for 發 and 髮, 干 for 乾 and 幹)
-    /// is left as written rather than guessed. A character used as itself in Traditional text
-    /// as well (后 in 皇后) cannot be told apart with these tables and follows ICU (後).
-    static func buildTraditional() -> [Unicode.Scalar: Unicode.Scalar] {
-        var sources: [Unicode.Scalar: Int] = [:]
-        for (_, to) in variants.pairs { sources[to, default: 0] += 1 }
-        let transform = StringTransform("Hans-Hant")
-        var pairs: [Unicode.Scalar: Unicode.Scalar] = [:]
-        for block in blocks {
-            let scalars = block.compactMap(Unicode.Scalar.init).filter { sources[$0] != nil }
-            for from in scalars {
-                guard sources[from] == 1, variants.simplified(from) == from,
-                    let one = String(from).applyingTransform(transform, reverse: false)?.unicodeScalars, one.count == 1, let to = one.first, to != from,
-                    variants.simplified(to) == from
-                else { continue }
-                pairs[from] = to
-            }
-        }
-        return pairs
-    }
 }

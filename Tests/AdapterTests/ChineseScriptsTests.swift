@@ -71,20 +71,26 @@ final class ChineseScriptsTests: XCTestCase {
         XCTAssertFalse(plain.results(plain.matches(plain.fold("nympheas")), cap: 5).hits(.artwork).isEmpty)
     }
 
-    /// Drawing in the reader's script (issue 16 #2): Simplified content for a Traditional reader
-    /// and the other way round, characters with more than one Traditional form left as written,
-    /// and our own interface tables untouched in their own language. (A character with one
-    /// Traditional form that is also used as itself follows ICU: 皇后 comes out 皇後; see
-    /// DECISIONS.)
+    /// Drawing in the reader's script (issue 16 #2, issue 33 #1) with OpenCC: Simplified
+    /// content converted by words for a Traditional reader, text already Traditional left as
+    /// written (the issue's cases from keypad 201, 306 and Home), and our own interface tables
+    /// untouched in their own language.
     func testContentIsDrawnInTheReadersScript() throws {
-        let t = ChineseScripts.scripts
-        XCTAssertGreaterThan(t.traditionalCount, 1500, "a whole table")
+        let (opened, problem) = OpenCCScripts.open()
+        let t = try XCTUnwrap(opened, problem ?? "")
+        XCTAssertEqual(t.convert("天空卻彷彿", for: .traditionalChinese), "天空卻彷彿")
+        XCTAssertEqual(t.convert("赫特勞德·范·阿塞爾", for: .traditionalChinese), "赫特勞德·范·阿塞爾")
+        XCTAssertEqual(t.convert("本季新推出：追随光线", for: .traditionalChinese), "本季新推出：追隨光線")
         XCTAssertEqual(t.convert("亲子导览：寻找动物", for: .traditionalChinese), "親子導覽：尋找動物")
         XCTAssertEqual(t.convert("港务长肖像", for: .traditionalChinese), "港務長肖像")
+        // By words: 发 is 髮 in 头发 and 發 in 出发; 后 is 后 in 皇后 and 後 in 以后.
+        XCTAssertEqual(t.convert("头发", for: .traditionalChinese), "頭髮")
+        XCTAssertEqual(t.convert("出发", for: .traditionalChinese), "出發")
+        XCTAssertEqual(t.convert("皇后的画像", for: .traditionalChinese), "皇后的畫像")
+        XCTAssertEqual(t.convert("以后再来", for: .traditionalChinese), "以後再來")
+        // The other way round for a Simplified reader; Simplified left alone.
         XCTAssertEqual(t.convert("親子導覽：尋找動物", for: .chinese), "亲子导览：寻找动物")
-        // 发 (發 and 髮), 干 (乾, 幹): more than one Traditional form, not guessed.
-        XCTAssertEqual(t.convert("头发", for: .traditionalChinese), "頭发")
-        XCTAssertEqual(t.convert("干", for: .traditionalChinese), "干")
+        XCTAssertEqual(t.convert("头发", for: .chinese), "头发")
         XCTAssertEqual(t.convert("Harbour 港口 2026", for: .english), "Harbour 港口 2026")
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         for (file, lang) in [("zh-Hant.json", Language.traditionalChinese), ("zh.json", .chinese)] {
@@ -94,5 +100,19 @@ final class ChineseScriptsTests: XCTestCase {
                 XCTAssertEqual(t.convert(text, for: lang), text, "\(file) \(key) would be drawn differently")
             }
         }
+    }
+
+    /// The characters OpenCC lists among their own candidates (范 → 範 范) are read from its
+    /// dictionaries by a script; the table in the sources is what the script gives on this
+    /// machine now.
+    func testTheOwnCandidatesAreOpenCCsOnThisMachine() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let fresh = NSTemporaryDirectory() + "opencc-own-\(UUID().uuidString).swift"
+        defer { try? FileManager.default.removeItem(atPath: fresh) }
+        let result = AudioTestSupport.run("/bin/bash", [root.appendingPathComponent("scripts/gen-opencc-own-candidates.sh").path, fresh], timeout: 60)
+        XCTAssertEqual(result.status, 0, result.output)
+        let kept = try String(contentsOf: root.appendingPathComponent("Sources/ScriptConversion/OpenCCOwnCandidates.swift"), encoding: .utf8)
+        XCTAssertEqual(try String(contentsOfFile: fresh, encoding: .utf8), kept)
+        XCTAssertTrue(kept.contains("范"), "范 is written as itself in Traditional text too")
     }
 }

@@ -64,9 +64,8 @@ final class PlayerTickTests: XCTestCase {
         let size = Size(width: 80, height: 24)
         for language in [Language.traditionalChinese, .chinese] {
             var s = playing(size: size, language: language)
-            // The tables the shell would build (ICU through ScriptConversion): one mapping.
-            s[ScriptsFeature.self].tables = ChineseScriptTables(
-                traditional: ["时": "時", "华": "華", "间": "間"], simplified: ChineseVariants(simplified: ["時": "时", "華": "华", "間": "间"]))
+            // A conversion as the shell would open (OpenCC through ScriptConversion), by characters.
+            s[ScriptsFeature.self].script = ReadersScript.characters(traditional: ["时": "時", "华": "華", "间": "間"], simplified: ["時": "时", "華": "华", "間": "间"])
             assertTicks(s, size: size)
         }
     }

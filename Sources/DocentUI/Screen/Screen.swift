@@ -67,13 +67,26 @@ public struct Screen: Equatable, Sendable {
 
     public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
 
-    /// Replaces each cell's character through `f` (one grapheme for one of the same width:
-    /// Chinese in the other script).
+    /// Runs the text of each row (of `rows`, or all) that has Chinese in it through `f`, and
+    /// keeps what `f` changed one character for one of the same width (Chinese in the reader's
+    /// script, `ReadersScript`).
     public mutating func mapText(rows: [Int]? = nil, _ f: (String) -> String) {
-        let indices: [Int] = rows.map { rs in rs.filter { $0 >= 0 && $0 < height }.flatMap { y in (y * width)..<((y + 1) * width) } } ?? Array(cells.indices)
-        for i in indices where !cells[i].continuation && cells[i].text.unicodeScalars.first.map({ $0.value >= 0x3400 }) == true {
-            let t = f(cells[i].text)
-            if t != cells[i].text, TextWidth.width(t) == TextWidth.width(cells[i].text) { cells[i].text = t }
+        // Row by row, whole: a conversion that reads words (OpenCC's phrases) sees the row's
+        // text as drawn; a row whose text comes back with another number of characters, or a
+        // character of another width, is left as it was.
+        for y in rows ?? Array(0..<height) where y >= 0 && y < height {
+            let base = y * width
+            let lead = (base..<(base + width)).filter { !cells[$0].continuation }
+            guard lead.contains(where: { cells[$0].text.unicodeScalars.first.map { $0.value >= 0x2E80 } == true }) else { continue }
+            let texts = lead.map { cells[$0].text.isEmpty ? " " : cells[$0].text }
+            guard texts.allSatisfy({ $0.count == 1 }) else { continue }
+            let row = texts.joined()
+            let out = Array(f(row))
+            guard out.count == lead.count else { continue }
+            for (k, i) in lead.enumerated() {
+                let t = String(out[k])
+                if t != texts[k], TextWidth.width(t) == TextWidth.width(texts[k]) { cells[i].text = t }
+            }
         }
     }
 

@@ -3,7 +3,9 @@ import DocentCore
 import Foundation
 import ScriptConversion
 
-/// Builds the Chinese script tables (ICU, about 0.2 s) off the loop thread, once.
+/// Opens the Chinese script conversion (OpenCC's dictionaries, and the characters of one
+/// script only read from them: about 0.1 s) off the loop thread, once. When OpenCC cannot be
+/// opened the log says why and Chinese is drawn as written.
 struct ScriptsRunner: FeatureRunner {
     typealias Core = ScriptsFeature
     let context: RunnerContext
@@ -11,7 +13,12 @@ struct ScriptsRunner: FeatureRunner {
     func run(_ effect: ScriptsFeature.Effect, mailbox: Mailbox) {
         switch effect {
         case .build:
-            context.background { mailbox.post(ScriptsFeature.action(.built(ChineseScripts.scripts))) }
+            let log = context.log
+            context.background {
+                let (script, problem) = OpenCCScripts.open()
+                if let problem { log.write("Chinese scripts: \(problem)") }
+                mailbox.post(ScriptsFeature.action(.built(script)))
+            }
         }
     }
 }
