@@ -497,9 +497,10 @@ class Run:
         failed = [r for r in self.results if r[1] != "ok"]
         for name, status, secs, why in self.results:
             print(f"{status:6} {name} ({secs:.1f} s)")
-            if why:
-                print("       " + why.replace("\n", "\n       "))
         print(f"{len(self.results) - len(failed)} of {len(self.results)} console checks passed; screenshots in {self.out}")
+        # Why a check failed comes last, so the tail of a long CI log shows it.
+        for name, status, secs, why in failed:
+            print(f"why {name} failed:\n       " + why.replace("\n", "\n       "))
         return 1 if failed or not self.results else 0
 
 
