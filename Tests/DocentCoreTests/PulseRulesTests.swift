@@ -173,7 +173,8 @@ final class PulseRulesTests: XCTestCase {
 
     // MARK: Popular right now
 
-    func testRankingTierThenHourThenTodayThenPicksStable() {
+    /// Issue 33 #9: what visitors do comes first (three featured items took every place).
+    func testRankingHourThenTodayThenTierThenPicksStable() {
         let s = (1...7).map { PulseSubject.artwork($0) }
         let featured = [
             PulseFeatured(subject: s[5], tier: 2, taglines: [:]), PulseFeatured(subject: s[6], tier: 2, taglines: [:]),
@@ -184,9 +185,9 @@ final class PulseRulesTests: XCTestCase {
             s[2]: PulseActivitySummary(recent: 0, today: 4),
         ]
         let ranked = PulseRanking.rank(s, featured: featured, activity: activity, curatorPicks: [s[3]], now: t0, limit: 10)
-        // Tier 2 ties keep appData order (6 before 7); then the hour; then today; then picks; 5 has nothing left.
-        XCTAssertEqual(ranked.map(\.subject), [s[5], s[6], s[1], s[0], s[2], s[3]])
-        XCTAssertEqual(ranked.map(\.heat), [.cold, .cold, .warm, .warm, .cold, .cold])
+        // The hour; then today; then tier 2, ties in appData order (6 before 7); then picks; 5 has nothing left.
+        XCTAssertEqual(ranked.map(\.subject), [s[1], s[0], s[2], s[5], s[6], s[3]])
+        XCTAssertEqual(ranked.map(\.heat), [.warm, .warm, .cold, .cold, .cold, .cold])
     }
 
     func testRankingFullTiesKeepAppDataOrderAndLimit() {

@@ -15,6 +15,8 @@ final class PulseTests: XCTestCase {
         var s = UIFixtures.loadedState(language: language, size: size ?? big)
         prepare(&s, .pulse(.opened(.success(creds))))
         prepare(&s, .pulse(.checked(.success(PulseSnapshot(version: PulseVersion(3), counts: [.museum: PulseCounts(up: 4, down: 9)], noteCounts: [.museum: 2], takenAt: s.now)))))
+        // On Info, where no row is a work, a tour or an exhibition: `f` is about the museum.
+        s.tab = .info
         return s
     }
 
@@ -138,6 +140,7 @@ final class PulseTests: XCTestCase {
             $0.pulse.offline = true
             $0.pulse.snapshot = PulseSnapshot(version: PulseFeature.unknownVersion, takenAt: UIFixtures.now)
         }
+        s.tab = .info
         _ = key(&s, .char("f"))
         send(&s, .pulse(.choose(1)), effects: [.pulse(.react(.up, .museum, creds))]) {
             $0.pulse.snapshot?.mine[.museum] = .up
@@ -158,9 +161,28 @@ final class PulseTests: XCTestCase {
         XCTAssertEqual(key(&s, .char("f")), [])
         XCTAssertEqual(s.overlay, PulseFeature.show(.box(.museum)))
         prepare(&s, .dismissOverlay)
+        s.tab = .home
         s.stacks[.home] = [Page(.home), Page(HomeFeature.route(.exhibition(7101)))]
         _ = key(&s, .char("f"))
         XCTAssertEqual(s.overlay, PulseFeature.show(.box(.exhibition(7101))))
+        prepare(&s, .dismissOverlay)
+        // Issue 33 #9: on a list, the highlighted tour, exhibition or work (it opened the
+        // museum's box with a tour highlighted on Home).
+        s.stacks[.home] = [Page(.home)]
+        let rows = Reducer.rows(s) ?? []
+        for (i, row) in rows.enumerated() {
+            guard let subject = PulseFeature.highlighted(row) else { continue }
+            s.page.selection = i
+            _ = key(&s, .char("f"))
+            XCTAssertEqual(s.overlay, PulseFeature.show(.box(subject)), row.text)
+            prepare(&s, .dismissOverlay)
+        }
+        XCTAssertTrue(rows.contains { PulseFeature.highlighted($0)?.kind == "tour" }, "Home lists a tour")
+        XCTAssertTrue(rows.contains { PulseFeature.highlighted($0)?.kind == "exhibition" }, "Home lists an exhibition")
+        // A row about nothing Pulse knows (Info's): the museum.
+        s.tab = .info
+        _ = key(&s, .char("f"))
+        XCTAssertEqual(s.overlay, PulseFeature.show(.box(.museum)))
     }
 
     func testLikeThenSameAgainWithdrawsAndDigitsPick() {

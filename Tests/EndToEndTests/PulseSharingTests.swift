@@ -31,8 +31,11 @@ final class PulseSharingTests: EndToEndTestCase {
         return s
     }
 
-    /// `f` on Home: the Pulse box for the museum.
+    /// `f` on Info: the Pulse box for the museum (on Home, `f` is about the highlighted tour,
+    /// exhibition or work: issue 33 #9).
     func openBox(_ s: TmuxSession) throws {
+        try s.sendKeys("F6")
+        try s.waitFor("─ \(try UIStrings.get("en", "title.info")) ─")
         try s.sendKeys("f")
         try s.waitFor(try UIStrings.fill("en", "pulse.box.title", ["title": try UIStrings.get("en", "pulse.museum")]))
     }

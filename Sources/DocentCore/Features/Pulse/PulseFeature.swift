@@ -445,12 +445,17 @@ public enum PulseFeature: Feature {
         return cal.startOfDay(for: state.now)
     }
 
-    /// What `f` is about: the page open (an exhibition, a tour), else what is playing (the
-    /// stop of a tour, an artwork), else the museum.
+    /// What `f` is about: the page open (an exhibition, a tour), else the highlighted row of a
+    /// list when it is a tour, an exhibition or an artwork (issue 33 #9: on Home, with a tour
+    /// highlighted, `f` opened the museum's), else what is playing (the stop of a tour, an
+    /// artwork), else the museum.
     public static func currentSubject(_ state: AppState) -> PulseSubject? {
         guard state.museum != nil else { return nil }
         if let r = HomeFeature.route(in: state), case .exhibition(let id) = r { return .exhibition(id) }
         if let r = TourFeature.route(in: state), case .detail(let id) = r { return .tour(id) }
+        if let rows = Reducer.rows(state), let i = Row.effectiveSelection(rows, state.page.selection), let s = highlighted(rows[i]) {
+            return s
+        }
         if let track = state.player.track {
             if let a = track.artworkID { return .artwork(a) }
             if let t = track.tourID { return .tour(t) }

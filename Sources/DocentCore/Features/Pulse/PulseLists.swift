@@ -105,6 +105,14 @@ extension PulseFeature {
         return nil
     }
 
+    /// What a highlighted row is about for `f`: the page it opens, or the artwork whose
+    /// commentary it plays.
+    static func highlighted(_ row: Row) -> PulseSubject? {
+        if let s = subject(of: row) { return s }
+        guard row.kind == .item, case .send(.feature(let v))? = row.action, case .play(_, let artwork?, _)? = v.as(PlayerAction.self) else { return nil }
+        return .artwork(artwork)
+    }
+
     /// Featured rows marked, their tagline under them, and each run of rows about subjects
     /// ordered by tier (higher first; ties keep their order). Rows already marked are kept as
     /// they are.

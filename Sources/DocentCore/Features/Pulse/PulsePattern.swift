@@ -106,16 +106,29 @@ public struct PulsePattern: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether the whole of `input` matches.
     public func matches(_ input: String) -> Bool {
+        var steps = 0
+        return run(input, steps: &steps)
+    }
+
+    /// The program states visited matching `input`: at most the program's size for each
+    /// character and once more, whatever the pattern (the tests prove the bound on the worst).
+    func steps(_ input: String) -> Int {
+        var steps = 0
+        _ = run(input, steps: &steps)
+        return steps
+    }
+
+    private func run(_ input: String, steps: inout Int) -> Bool {
         guard input.unicodeScalars.starts(with: prefix.unicodeScalars) else { return false }
         let scalars = Array(input.unicodeScalars)
         guard scalars.count <= PulsePattern.maxInput else { return false }
         var current = StateSet(size: program.count)
         var next = StateSet(size: program.count)
-        addState(0, to: &current)
+        addState(0, to: &current, steps: &steps)
         for s in scalars {
             next.clear()
             for pc in current.list {
-                if case .char(let set) = program[pc], set.contains(s) { addState(pc + 1, to: &next) }
+                if case .char(let set) = program[pc], set.contains(s) { addState(pc + 1, to: &next, steps: &steps) }
             }
             swap(&current, &next)
             if current.list.isEmpty { return false }
@@ -124,10 +137,11 @@ public struct PulsePattern: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Follows jumps and splits (each state once per step: the set bounds the work).
-    private func addState(_ start: Int, to set: inout StateSet) {
+    private func addState(_ start: Int, to set: inout StateSet, steps: inout Int) {
         var stack = [start]
         while let pc = stack.popLast() {
             guard set.insert(pc) else { continue }
+            steps += 1
             switch program[pc] {
             case .jump(let t): stack.append(t)
             case .split(let a, let b):

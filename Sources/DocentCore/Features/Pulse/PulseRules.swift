@@ -186,9 +186,11 @@ public enum PulseRanking {
         public var heat: PulseHeat { PulseHeat(recentCount: activity.recent) }
     }
 
-    /// `candidates` in appData order, ranked: featured tier first (higher first); then
-    /// activity in the last hour, then today; then the curator's picks (a cold start still
-    /// shows something); ties keep appData order (a stable sort, which PartyUP's was not).
+    /// `candidates` in appData order, ranked: activity in the last hour, then today (what is
+    /// popular is what visitors do: issue 33 #9, where three featured items always took the
+    /// three places and a work played four times never showed); then the featured tier (higher
+    /// first) and the curator's picks, so a cold start still shows something; ties keep
+    /// appData order (a stable sort, which PartyUP's was not).
     /// Subjects with nothing to recommend them (no tier, no activity today, no pick) are left
     /// out; at most `limit`.
     public static func rank(
@@ -206,9 +208,9 @@ public enum PulseRanking {
         }
         entries.sort { a, b in
             let x = a.1, y = b.1
-            if x.tier != y.tier { return x.tier > y.tier }
             if x.activity.recent != y.activity.recent { return x.activity.recent > y.activity.recent }
             if x.activity.today != y.activity.today { return x.activity.today > y.activity.today }
+            if x.tier != y.tier { return x.tier > y.tier }
             if x.curatorPick != y.curatorPick { return x.curatorPick }
             return a.0 < b.0
         }
