@@ -321,6 +321,35 @@ final class PulseTests: XCTestCase {
         send(&s, .pulse(.reported(a.id, .success(false))), effects: [.pulse(.loadNotes(.museum, viewer: creds.visitor))])
     }
 
+    /// Issue 33 #9: a visitor could report their own note; now they are told they cannot.
+    func testOnesOwnNoteIsNotReported() {
+        var s = ready()
+        _ = key(&s, .char("f"))
+        _ = key(&s, .char("5"))
+        let mine = PulseNote(id: NoteID(visitor: creds.visitor, sequence: 1), subject: .museum, language: .english, text: "mine", createdAt: s.now, author: .visitor, counts: PulseCounts())
+        prepare(&s, .pulse(.notesLoaded(.museum, .success([mine]))))
+        send(&s, .pulse(.report)) { $0.banner = Banner(.key("pulse.report.own"), level: .warning) }
+    }
+
+    /// Issue 33 #9: notes in the reader's language first, and the museum's note once, in the
+    /// reader's language (it showed once per language, and other languages before one's own).
+    func testNotesInTheReadersLanguageFirstAndTheMuseumsNoteOnce() {
+        var s = ready(.spanish)
+        _ = key(&s, .char("f"))
+        _ = key(&s, .char("5"))
+        let en = note(1, "in English", minutesAgo: 1, s)
+        let es = note(2, "en español", minutesAgo: 2, s, lang: .spanish)
+        let fr = note(3, "en français", minutesAgo: 3, s, lang: .french)
+        let curatorEN = note(4, "curator", minutesAgo: 50, s, author: .curator)
+        let curatorES = note(5, "conservador", minutesAgo: 50, s, lang: .spanish, author: .curator)
+        let curatorKO = note(6, "큐레이터", minutesAgo: 50, s, lang: .korean, author: .curator)
+        let all = [en, es, fr, curatorEN, curatorES, curatorKO]
+        send(&s, .pulse(.notesLoaded(.museum, .success(all)))) { $0.pulse.notes = [es, curatorES, en, fr] }
+        // A reader whose language the museum did not write in gets its English note.
+        XCTAssertEqual(PulseFeature.arranged(all, for: .french), [fr, curatorEN, en, es])
+        XCTAssertEqual(PulseFeature.arranged([curatorKO, en], for: .french), [curatorKO, en], "no English either: as it is")
+    }
+
     // MARK: Screens
 
     func snapshotState(_ language: Language, size: Size) -> AppState {

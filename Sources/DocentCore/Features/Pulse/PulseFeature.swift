@@ -228,6 +228,11 @@ public enum PulseFeature: Feature {
             if a == .report {
                 guard state.pulse.notes.indices.contains(state.pulse.noteSelection) else { return [] }
                 let note = state.pulse.notes[state.pulse.noteSelection]
+                // One's own note is not reported (issue 33 #9): taking it back is the way.
+                guard note.id.visitor != creds.visitor else {
+                    state.banner = Banner(.key("pulse.report.own"), level: .warning)
+                    return []
+                }
                 // Gone for the reporter at once; the store is told.
                 state.pulse.notes.remove(at: state.pulse.noteSelection)
                 state.pulse.noteSelection = min(state.pulse.noteSelection, max(0, state.pulse.notes.count - 1))
@@ -367,7 +372,7 @@ public enum PulseFeature: Feature {
             switch result {
             case .success(let all):
                 let hidden = Set(state.pulse.identity?.hidden.map(\.visitor) ?? [])
-                let notes = all.filter { rules.hidden($0, viewerReported: false, hiddenWriters: hidden) != .writerHidden }
+                let notes = arranged(all.filter { rules.hidden($0, viewerReported: false, hiddenWriters: hidden) != .writerHidden }, for: state.language)
                 let selected = state.pulse.notes.indices.contains(state.pulse.noteSelection) ? state.pulse.notes[state.pulse.noteSelection].id : nil
                 state.pulse.notes = notes
                 state.pulse.noteSelection = selected.flatMap { id in notes.firstIndex { $0.id == id } } ?? min(state.pulse.noteSelection, max(0, notes.count - 1))
@@ -381,6 +386,22 @@ public enum PulseFeature: Feature {
             }
             return []
         }
+    }
+
+    /// The notes as a reader of `language` sees them (issue 33 #9): the museum's own notes once,
+    /// in the reader's language where the museum wrote in it (else in English, else as they
+    /// are: a curator's note comes in one copy per language), and every visitor's note, those
+    /// in the reader's language first; each group in the store's order.
+    static func arranged(_ notes: [PulseNote], for language: Language) -> [PulseNote] {
+        let museum = notes.filter { $0.author != .visitor }
+        let visitors = notes.filter { $0.author == .visitor }
+        let mine = museum.filter { $0.language == language }
+        let english = museum.filter { $0.language == .english }
+        let museumShown = !mine.isEmpty ? mine : (!english.isEmpty ? english : museum)
+        let shown = Set(museumShown.map(\.id))
+        let first = Set(visitors.filter { $0.language == language }.map(\.id))
+        let kept = notes.filter { $0.author == .visitor || shown.contains($0.id) }
+        return kept.filter { shown.contains($0.id) || first.contains($0.id) } + kept.filter { !shown.contains($0.id) && !first.contains($0.id) }
     }
 
     /// What a visitor is told when Pulse is not ready: why, when the store could not be opened
