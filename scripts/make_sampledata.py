@@ -914,22 +914,19 @@ GENERAL_INFO = {
         "開放時間、語言設定、會員卡及更多資訊。"),
     "gift_shops_title": ("Museum Shop", "Tienda del museo", "博物館商店"),
     "gift_shops_text": (
-        "Books, prints and gifts inspired by the collection, on floors 1 and 3. Close to explore "
-        "the map.",
-        "Libros, láminas y regalos inspirados en la colección, en las plantas 1 y 3. Cierre para "
-        "explorar el mapa.",
-        "一樓和三樓設有與館藏相關的書籍、版畫和禮品。關閉此視窗即可瀏覽地圖。"),
+        "Books, prints and gifts inspired by the collection, on floors 1 and 3.",
+        "Libros, láminas y regalos inspirados en la colección, en las plantas 1 y 3.",
+        "一樓和三樓設有與館藏相關的書籍、版畫和禮品。"),
     "members_lounge_title": ("Members Lounge", "Salón de miembros", "會員休息室"),
     "members_lounge_text": (
-        "Coffee and a quiet seat for members, on floor 2. Close to explore the map.",
-        "Café y un asiento tranquilo para los miembros, en la planta 2. Cierre para explorar "
-        "el mapa.",
-        "二樓為會員提供咖啡和安靜的座位。關閉此視窗即可瀏覽地圖。"),
+        "Coffee and a quiet seat for members, on floor 2.",
+        "Café y un asiento tranquilo para los miembros, en la planta 2.",
+        "二樓為會員提供咖啡和安靜的座位。"),
     "restrooms_title": ("Restrooms", "Baños", "洗手間"),
     "restrooms_text": (
-        "Restrooms are on every floor next to the elevators. Close to explore the map.",
-        "Hay baños en todas las plantas junto a los ascensores. Cierre para explorar el mapa.",
-        "每層樓的電梯旁都設有洗手間。關閉此視窗即可瀏覽地圖。"),
+        "Restrooms are on every floor next to the elevators.",
+        "Hay baños en todas las plantas junto a los ascensores.",
+        "每層樓的電梯旁都設有洗手間。"),
 }
 
 MESSAGES = [
