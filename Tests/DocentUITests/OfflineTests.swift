@@ -92,6 +92,21 @@ final class OfflineTests: XCTestCase {
         XCTAssertEqual(rows(s).map(\.text), ["Save for offline: 3 recordings in English"])
     }
 
+    /// Issue 33 #18: one recording is "1 recording" (it said "1 recordings"), in every row.
+    func testOneRecordingIsSingular() throws {
+        var s = try onTheWeb()
+        _ = openTour(&s)
+        prepare(&s, .offline(.counted(tourID: 500, .english, .init(total: 1, kept: 0, bytes: 0))))
+        XCTAssertEqual(rows(s).map(\.text), ["Save for offline: 1 recording in English"])
+        prepare(&s, .offline(.counted(tourID: 500, .english, .init(total: 2, kept: 1, bytes: 1_000_000))))
+        XCTAssertEqual(rows(s).map(\.text), ["Finish saving for offline: 1 recording left (1.0 MB kept)"])
+        prepare(&s, .offline(.counted(tourID: 500, .english, .init(total: 1, kept: 1, bytes: 1_000_000))))
+        XCTAssertEqual(rows(s).first?.text, "Saved for offline: 1 recording, 1.0 MB")
+        s.language = .spanish
+        prepare(&s, .offline(.counted(tourID: 500, .english, .init(total: 1, kept: 0, bytes: 0))))
+        XCTAssertFalse(rows(s).contains { $0.text.contains("1 grabaciones") }, "\(rows(s).map(\.text))")
+    }
+
     /// Another language counts again (its recordings are other files); an answer for the
     /// language left behind is ignored; a new visitor (kiosk) starts with nothing known.
     func testLanguagesAndANewVisitor() throws {

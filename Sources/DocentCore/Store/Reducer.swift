@@ -185,7 +185,7 @@ public enum Reducer {
                 state.chosenLanguage = l
             }
             if r.skippedValues > 0 {
-                state.banner = Banner(.key("banner.stateValuesSkipped", ["count": .verbatim(String(r.skippedValues))]), level: .warning)
+                state.banner = Banner(.key(r.skippedValues == 1 ? "banner.stateValuesSkippedOne" : "banner.stateValuesSkipped", ["count": .verbatim(String(r.skippedValues))]), level: .warning)
             }
         }
         if let l = override, state.catalog.tables[l] != nil { state.language = l }

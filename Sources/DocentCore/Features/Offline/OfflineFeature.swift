@@ -130,11 +130,11 @@ public enum OfflineFeature: Feature {
         let n = t.tally
         let size = megabytes(n.bytes)
         if t.saving {
-            return [Row(.note, s("offline.saving", ["kept": String(n.kept), "total": String(n.total), "size": size]))]
+            return [Row(.note, s(n.total == 1 ? "offline.savingOne" : "offline.saving", ["kept": String(n.kept), "total": String(n.total), "size": size]))]
         }
         if n.kept >= n.total {
             return [
-                Row(.note, s("offline.saved", ["total": String(n.total), "size": size])),
+                Row(.note, s(n.total == 1 ? "offline.savedOne" : "offline.saved", ["total": String(n.total), "size": size])),
                 Row(.item, s("offline.remove"), action: .send(action(.remove(tourID: id)))),
             ]
         }
@@ -143,8 +143,8 @@ public enum OfflineFeature: Feature {
             rows.append(Row(.note, s("offline.stopped", ["kept": String(n.kept), "total": String(n.total), "reason": p.phrase.text(s)])))
         }
         let text = n.kept > 0
-            ? s("offline.resume", ["left": String(n.total - n.kept), "size": size])
-            : s("offline.save", ["total": String(n.total), "language": state.language.content.nativeName])
+            ? s(n.total - n.kept == 1 ? "offline.resumeOne" : "offline.resume", ["left": String(n.total - n.kept), "size": size])
+            : s(n.total == 1 ? "offline.saveOne" : "offline.save", ["total": String(n.total), "language": state.language.content.nativeName])
         rows.append(Row(.item, text, action: .send(action(.save(tourID: id)))))
         return rows
     }
