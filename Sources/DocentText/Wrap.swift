@@ -7,8 +7,9 @@
 /// - between two Chinese or Japanese characters (ideographs, kana), and between one of them
 ///   and any other character, as UAX #14 class ID does;
 /// - never before closing punctuation and other characters a line may not start with (`。`,
-///   `，`, `）`, `」`, `ー`, small kana, `.`, `,`, `!`, `?`, `)`…), even after a space, and
-///   never after opening punctuation (`（`, `「`, `(`, `[`…): they stay with their word;
+///   `，`, `）`, `」`, `ー`, small kana, `.`, `,`, `!`, `?`, `)`…), even after a space (but a
+///   narrow one after a separator names a key: `· ? help`), and never after opening
+///   punctuation (`（`, `「`, `(`, `[`…): they stay with their word;
 /// - never beside a no-break space or word joiner; after a zero-width space.
 ///
 /// A stretch longer than the line is still cut (at the width, never inside a wide character),
@@ -33,28 +34,31 @@ public enum Wrap {
     /// Whether a line may break between `before` and `after`, two characters that stand side
     /// by side (no space between them).
     public static func canBreak(between before: Character, and after: Character) -> Bool {
-        let a = LineBreakClass(before)
-        let b = LineBreakClass(after)
+        canBreak(LineBreakClass(before), TextWidth.width(of: before), LineBreakClass(after), TextWidth.width(of: after))
+    }
+
+    /// Whether a line may break at the spaces between `before` and `after`.
+    public static func canBreak(atSpacesBetween before: Character, and after: Character) -> Bool {
+        canBreak(atSpaces: before, LineBreakClass(before), LineBreakClass(after), TextWidth.width(of: after))
+    }
+
+    private static func canBreak(_ a: LineBreakClass, _ aWidth: Int, _ b: LineBreakClass, _ bWidth: Int) -> Bool {
         if a == .glue || b == .glue || b == .zeroWidthSpace { return false }
         if a == .zeroWidthSpace { return true }
         if b.mayNotStartALine(besideText: true) || a.mayNotEndALine(besideText: true) { return false }
         if a == .ideographic || b == .ideographic { return true }
         // A wide closer (`。`, `」`) ends a stretch and a wide opener (`「`) starts one, as an
         // ideograph would; a narrow one (`.`, `)`, `(`) is part of its word ("e.g.", "f(x)").
-        return (a.mayNotStartALine(besideText: true) && TextWidth.width(of: before) == 2)
-            || (b.mayNotEndALine(besideText: true) && TextWidth.width(of: after) == 2)
+        return (a.mayNotStartALine(besideText: true) && aWidth == 2) || (b.mayNotEndALine(besideText: true) && bWidth == 2)
     }
 
-    /// Whether a line may break at the spaces between `before` and `after`.
-    public static func canBreak(atSpacesBetween before: Character, and after: Character) -> Bool {
-        let a = LineBreakClass(before)
-        let b = LineBreakClass(after)
+    private static func canBreak(atSpaces before: Character, _ a: LineBreakClass, _ b: LineBreakClass, _ bWidth: Int) -> Bool {
         if a == .glue || b == .glue || a.mayNotEndALine(besideText: false) { return false }
         guard b.mayNotStartALine(besideText: false) else { return true }
         // A closer after a space: a wide one (`。`) never starts a line; a narrow one stays
         // with the word before it ("disponibles :", French) but not with a separator, where it
         // names a key ("· ? help").
-        if TextWidth.width(of: after) == 2 { return false }
+        if bWidth == 2 { return false }
         guard let s = before.unicodeScalars.first else { return true }
         switch s.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
@@ -76,6 +80,8 @@ public enum Wrap {
             word = ""
             wordWidth = 0
         }
+        let classes = p.map(LineBreakClass.init)
+        let widths = p.map { TextWidth.width(of: $0) }
         var i = 0
         while i < p.count {
             let c = p[i]
@@ -83,7 +89,7 @@ public enum Wrap {
                 var end = i
                 while end < p.count, p[end] == " " { end += 1 }
                 let run = end - i
-                if i > 0, end < p.count, !canBreak(atSpacesBetween: p[i - 1], and: p[end]) {
+                if i > 0, end < p.count, !canBreak(atSpaces: p[i - 1], classes[i - 1], classes[end], widths[end]) {
                     word += String(repeating: " ", count: run)
                     wordWidth += run
                 } else {
@@ -93,9 +99,9 @@ public enum Wrap {
                 i = end
                 continue
             }
-            if i > 0, p[i - 1] != " ", canBreak(between: p[i - 1], and: c) { flushWord() }
+            if i > 0, p[i - 1] != " ", canBreak(classes[i - 1], widths[i - 1], classes[i], widths[i]) { flushWord() }
             word.append(c)
-            wordWidth += TextWidth.width(of: c)
+            wordWidth += widths[i]
             i += 1
         }
         flushWord()
@@ -177,6 +183,15 @@ enum LineBreakClass: Equatable {
             return
         }
         let v = s.value
+        if v < 0x80 {
+            // ASCII, the most of most text: ( [ { open; ) ] } ! , . : ; ? close.
+            switch v {
+            case 0x28, 0x5B, 0x7B: self = .opening
+            case 0x29, 0x5D, 0x7D, 0x21, 0x2C, 0x2E, 0x3A, 0x3B, 0x3F: self = .closing
+            default: self = .word
+            }
+            return
+        }
         if LineBreakClass.closers.contains(v) {
             self = .closing
             return
