@@ -215,6 +215,21 @@ final class MapScreenTests: XCTestCase {
         for t in AmenityType.allCases { XCTAssertTrue(text.contains("\(MapScreen.glyph(t))  \(UIFixtures.catalog.strings(for: .english)(MapScreen.amenityKey(t)))"), "\(t)") }
     }
 
+    /// Issue 33 #6: the legend's keys in Korean break at spaces ("Enter 카드", not "Enter 카" / "드").
+    func testKoreanLegendKeysBreakAtSpaces() throws {
+        let size = Size(width: 100, height: 30)
+        var s = try mapState(size: size, language: .korean)
+        send(&s, .map(.toggleLegend)) { $0.map.legendOpen = true }
+        let screen = render(s, size)
+        let rows = LineBreakingTests.boxRows(screen)
+        let words = Set(rows.flatMap { $0.split(separator: " ").map(String.init) })
+        let keys = UIFixtures.catalog.strings(for: .korean)("map.legendKeys")
+        XCTAssertTrue(rows.contains { $0.contains("카드,") }, "\(rows)")
+        for w in keys.split(separator: " ").map(String.init) {
+            XCTAssertTrue(words.contains(w), "\(w) is not whole on one line of \(rows)")
+        }
+    }
+
     func testYouAreHereAndChinese() throws {
         var s = try mapState(size: Size(width: 80, height: 24), language: .chinese)
         let app = try XCTUnwrap(s.museum)
