@@ -275,6 +275,37 @@ final class PulseTests: XCTestCase {
         send(&s, .pulse(.send)) { $0.banner = Banner(.key("pulse.error.empty"), level: .warning) }
     }
 
+    /// Issue 33 #8: "The note is empty." stayed on screen while the visitor typed. It goes with
+    /// the first change to the draft (moving the cursor changes nothing it describes).
+    func testTheEmptyNoteWarningGoesWhenTheVisitorTypes() {
+        var s = ready()
+        _ = key(&s, .char("f"))
+        _ = key(&s, .char("4"))
+        send(&s, .pulse(.send)) { $0.banner = Banner(.key("pulse.error.empty"), level: .warning) }
+        send(&s, .pulse(.cursorEnd))
+        send(&s, .pulse(.typed("B"))) {
+            $0.pulse.draft = "B"
+            $0.pulse.cursor = 1
+            $0.banner = nil
+        }
+        // A deletion is a change too; other messages stay while typing.
+        prepare(&s, .pulse(.deleteBackward), .pulse(.send))
+        XCTAssertEqual(s.banner, Banner(.key("pulse.error.empty"), level: .warning))
+        prepare(&s, .pulse(.typed("Blue")))
+        send(&s, .pulse(.deleteBackward)) { $0.pulse.draft = "Blu"; $0.pulse.cursor = 3 }
+        s.banner = Banner(.key("pulse.error.empty"), level: .warning)
+        send(&s, .pulse(.deleteBackward)) {
+            $0.pulse.draft = "Bl"
+            $0.pulse.cursor = 2
+            $0.banner = nil
+        }
+        s.banner = Banner(.key("pulse.reacted"))
+        send(&s, .pulse(.typed("u"))) {
+            $0.pulse.draft = "Blu"
+            $0.pulse.cursor = 3
+        }
+    }
+
     func testNotesReportGoneAtOnceAndUndo() {
         var s = ready()
         _ = key(&s, .char("f"))

@@ -198,10 +198,13 @@ public enum PulseFeature: Feature {
             chars.insert(contentsOf: fitting, at: at)
             state.pulse.draft = String(chars)
             state.pulse.cursor = at + fitting.count
+            if !fitting.isEmpty { forgetDraftProblem(&state) }
             return []
         case .cursorLeft, .cursorRight, .cursorHome, .cursorEnd, .deleteBackward, .deleteForward:
             guard case .editor? = overlay(in: state) else { return [] }
+            let before = state.pulse.draft
             edit(&state.pulse, a)
+            if state.pulse.draft != before { forgetDraftProblem(&state) }
             return []
         case .send:
             guard case .editor(let subject)? = overlay(in: state), !state.pulse.sending else { return [] }
@@ -423,6 +426,15 @@ public enum PulseFeature: Feature {
         default: return
         }
         p.draft = String(chars)
+    }
+
+    /// A warning about the draft given on Enter ("The note is empty.") no longer describes it
+    /// once it changed: it goes (issue 33 #8).
+    static func forgetDraftProblem(_ state: inout AppState) {
+        switch state.banner?.phrase {
+        case .key("pulse.error.empty", _)?, .key("pulse.error.tooLong", _)?: state.banner = nil
+        default: break
+        }
     }
 
     /// `pulse/seed.json` beside a local appData (a remote museum's seed is loaded by its
