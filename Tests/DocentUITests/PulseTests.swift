@@ -262,8 +262,61 @@ final class PulseTests: XCTestCase {
             $0.pulse.cursor = 0
             $0.pulse.draftSubject = nil
             $0.banner = Banner(.key("pulse.noteQueued"))
+            $0.pulse.queuedNote = kept.id
             $0.overlay = nil
             $0.pulse.snapshot?.noteCounts[.museum] = 3
+        }
+    }
+
+    /// A note written offline, kept in the outbox (its "saved, will be sent" on screen).
+    func queuedNote(_ s: inout AppState, _ text: String) -> NoteID {
+        _ = key(&s, .char("f"))
+        _ = key(&s, .char("4"))
+        prepare(&s, .pulse(.typed(text)))
+        _ = key(&s, .enter)
+        let id = NoteID(visitor: creds.visitor, sequence: UInt64(s.now.timeIntervalSince1970 * 1000))
+        prepare(&s, .pulse(.posted(.success(.queued(PulseNote(id: id, subject: .museum, language: .english, text: text, createdAt: s.now))))))
+        return id
+    }
+
+    /// Issue 33 #8: "Your note is saved and will be sent when Pulse is back." stayed after the
+    /// outbox sent the note. While a snapshot has it waiting the sentence is true and stays;
+    /// the first one without it says it was sent.
+    func testAQueuedNoteSaysItWasSentOnceTheOutboxSentIt() {
+        var s = ready()
+        let id = queuedNote(&s, "Kept for later")
+        let waiting = PulseSnapshot(version: PulseVersion(3), noteCounts: [.museum: 3], takenAt: s.now, waitingNotes: [id])
+        send(&s, .pulse(.checked(.success(waiting)))) { $0.pulse.snapshot = waiting }
+        let sent = PulseSnapshot(version: PulseVersion(4), noteCounts: [.museum: 3], takenAt: s.now)
+        send(&s, .pulse(.checked(.success(sent)))) {
+            $0.pulse.snapshot = sent
+            $0.pulse.queuedNote = nil
+            $0.banner = Banner(.key("pulse.noteSent"))
+        }
+        XCTAssertEqual(s.banner?.text(s.strings), "Your note was sent.")
+        // Later snapshots say nothing more.
+        let later = PulseSnapshot(version: PulseVersion(5), noteCounts: [.museum: 3], takenAt: s.now)
+        send(&s, .pulse(.checked(.success(later)))) { $0.pulse.snapshot = later }
+    }
+
+    /// Another message shown since stays when the note goes (the sentence it replaced is not
+    /// on screen); a note the store refused is said whatever shows.
+    func testAQueuedNoteSentOrRefusedAfterAnotherMessage() {
+        var s = ready()
+        _ = queuedNote(&s, "Sent quietly")
+        s.banner = Banner(.key("pulse.reacted"))
+        let sent = PulseSnapshot(version: PulseVersion(4), takenAt: s.now)
+        send(&s, .pulse(.checked(.success(sent)))) {
+            $0.pulse.snapshot = sent
+            $0.pulse.queuedNote = nil
+        }
+        let id = queuedNote(&s, "Refused later")
+        s.banner = Banner(.key("pulse.reacted"))
+        let refused = PulseSnapshot(version: PulseVersion(5), takenAt: s.now, refusedNotes: [id: .conflict(id)])
+        send(&s, .pulse(.checked(.success(refused)))) {
+            $0.pulse.snapshot = refused
+            $0.pulse.queuedNote = nil
+            $0.banner = Banner(.key("pulse.error.conflict"), level: .warning)
         }
     }
 

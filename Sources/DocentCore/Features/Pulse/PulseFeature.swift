@@ -55,6 +55,9 @@ public struct PulseState: Equatable, Sendable {
     public var cursor = 0
     /// A note was sent and its answer is awaited.
     public var sending = false
+    /// The note the visitor was told is saved and will be sent when Pulse is back: once a
+    /// snapshot no longer has it waiting, they are told it was sent (or why it was not).
+    public var queuedNote: NoteID?
     /// The notes list: whose, what, which row, exact times or ages.
     public var notes: [PulseNote] = []
     public var notesSubject: PulseSubject?
@@ -316,6 +319,7 @@ public enum PulseFeature: Feature {
                 return []
             case .success(var snap?):
                 state.pulse.offline = false
+                sayQueuedNoteSent(&state, snap)
                 // Bounded before it is kept: matching runs on every drawn list.
                 snap.announcements = PulseAnnouncements.kept(snap.announcements, now: state.now)
                 state.pulse.snapshot = snap
@@ -354,6 +358,7 @@ public enum PulseFeature: Feature {
                 case .queued(let n):
                     note = n
                     state.banner = Banner(.key("pulse.noteQueued"))
+                    state.pulse.queuedNote = n.id
                 }
                 state.pulse.draft = ""
                 state.pulse.cursor = 0
@@ -437,6 +442,19 @@ public enum PulseFeature: Feature {
         }
     }
 
+    /// The note said to be "saved, will be sent" has left the outbox: "Your note was sent."
+    /// replaces that sentence if it still shows (another message since is left alone); a note
+    /// the store refused is said whatever shows, as nobody else will tell its writer.
+    static func sayQueuedNoteSent(_ state: inout AppState, _ snap: PulseSnapshot) {
+        guard let id = state.pulse.queuedNote, !snap.waitingNotes.contains(id) else { return }
+        state.pulse.queuedNote = nil
+        if let e = snap.refusedNotes[id] {
+            state.banner = Banner(e.phrase, level: .warning)
+        } else if state.banner == Banner(.key("pulse.noteQueued")) {
+            state.banner = Banner(.key("pulse.noteSent"))
+        }
+    }
+
     /// `pulse/seed.json` beside a local appData (a remote museum's seed is loaded by its
     /// service, issue 13).
     static func seedPath(_ state: AppState) -> String? {
@@ -517,6 +535,7 @@ public enum PulseFeature: Feature {
             state.pulse.draft = ""
             state.pulse.draftSubject = nil
             state.pulse.cursor = 0
+            state.pulse.queuedNote = nil
             state.pulse.notes = []
             state.pulse.notesSubject = nil
             state.pulse.noteSelection = 0
