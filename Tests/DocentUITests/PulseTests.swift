@@ -359,6 +359,32 @@ final class PulseTests: XCTestCase {
         }
     }
 
+    /// ↑/↓ move between the wrapped rows at the same column (at 40 columns a row holds 33
+    /// cells: three ten-letter words); on the first row ↑ goes to the start, on the last ↓ to
+    /// the end. `cursorTo` is bounded by the draft.
+    func testUpAndDownMoveBetweenWrappedRows() {
+        var s = ready(size: small)
+        _ = key(&s, .char("f"))
+        _ = key(&s, .char("4"))
+        prepare(&s, .pulse(.typed(Array(repeating: "abcdefghij", count: 6).joined(separator: " "))))
+        XCTAssertEqual(s.pulse.cursor, 65)
+        XCTAssertEqual(KeyMap.action(for: .up, in: s), .pulse(.cursorTo(32)), "row 2, column 32: the space ending row 1")
+        send(&s, .pulse(.cursorTo(32))) { $0.pulse.cursor = 32 }
+        XCTAssertEqual(KeyMap.action(for: .up, in: s), .pulse(.cursorHome))
+        XCTAssertEqual(KeyMap.action(for: .down, in: s), .pulse(.cursorTo(65)), "past the last row's end: the end")
+        send(&s, .pulse(.cursorLeft)) { $0.pulse.cursor = 31 }
+        XCTAssertEqual(KeyMap.action(for: .down, in: s), .pulse(.cursorTo(64)))
+        var last = s
+        last.pulse.cursor = 64
+        XCTAssertEqual(KeyMap.action(for: .down, in: last), .pulse(.cursorEnd), "on the last row")
+        send(&s, .pulse(.cursorTo(900))) { $0.pulse.cursor = 65 }
+        send(&s, .pulse(.cursorTo(-3))) { $0.pulse.cursor = 0 }
+        // Wide characters: a row holds 16 (32 cells); column 8 of the second row is the fifth.
+        s.pulse.draft = String(repeating: "画", count: 20)
+        s.pulse.cursor = 20
+        XCTAssertEqual(KeyMap.action(for: .up, in: s), .pulse(.cursorTo(4)))
+    }
+
     func testNotesReportGoneAtOnceAndUndo() {
         var s = ready()
         _ = key(&s, .char("f"))
@@ -421,6 +447,32 @@ final class PulseTests: XCTestCase {
             _ = key(&s, .char("f"))
             _ = key(&s, .char("4"))
             prepare(&s, .pulse(.typed("The blue shifts 藍 halfway")))
+            _ = key(&s, .left)
+            assertSnapshot(RootView.render(s, size: size), named: name)
+        }
+    }
+
+    /// Issue 33 #8: a 280-cell note was one row scrolling sideways (its last ~70 cells showed).
+    /// Wrapped over the box's rows: whole at 80 columns; at 40×12 five rows, scrolled so the
+    /// cursor's row shows (an arrow says there is more above or below).
+    static let longEnglish =
+        "The blue of the harbour shifts halfway across the canvas, as if the painter stopped for a season and came back with different eyes. I stood here for ten minutes and the boats seemed to move. My daughter says the gulls are the best part. Thank you for the bench in front of it too!"
+    static let longKorean =
+        "항구의 파란색이 캔버스 중간에서 바뀌는 것이 마치 화가가 한 계절 동안 멈췄다가 다른 눈으로 돌아온 것 같습니다. 여기 십 분 동안 서 있었는데 배들이 움직이는 것 같았어요. 딸은 갈매기가 제일 좋다고 합니다. 그림 앞에 벤치를 놓아 주셔서 감사합니다. 다음에 또 올게요! 정말 좋아요! 또 봐요"
+
+    func testLongNoteEditorSnapshots() {
+        XCTAssertEqual(Self.longEnglish.count, 280)
+        XCTAssertEqual(NoteText.cells(Self.longKorean), 280)
+        for (text, size, name, ups) in [
+            (Self.longEnglish, big, "pulse-editor-long-80x24", 0), (Self.longEnglish, small, "pulse-editor-long-40x12", 0),
+            (Self.longKorean, big, "pulse-editor-long-ko-80x24", 2), (Self.longKorean, small, "pulse-editor-long-ko-40x12", 7),
+        ] {
+            var s = snapshotState(.english, size: size)
+            _ = key(&s, .char("f"))
+            _ = key(&s, .char("4"))
+            prepare(&s, .pulse(.typed(text)))
+            XCTAssertEqual(s.pulse.draft, text, "the whole note fits")
+            for _ in 0..<ups { _ = key(&s, .up) }
             _ = key(&s, .left)
             assertSnapshot(RootView.render(s, size: size), named: name)
         }

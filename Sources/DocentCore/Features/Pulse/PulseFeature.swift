@@ -76,6 +76,8 @@ public enum PulseAction: Equatable, Sendable {
     // The note editor.
     case typed(String)
     case cursorLeft, cursorRight, cursorHome, cursorEnd, deleteBackward, deleteForward
+    /// The cursor to a character of the draft (↑/↓ between wrapped rows: the view knows them).
+    case cursorTo(Int)
     case send
     // The notes list.
     case report
@@ -203,7 +205,7 @@ public enum PulseFeature: Feature {
             state.pulse.cursor = at + fitting.count
             if !fitting.isEmpty { forgetDraftProblem(&state) }
             return []
-        case .cursorLeft, .cursorRight, .cursorHome, .cursorEnd, .deleteBackward, .deleteForward:
+        case .cursorLeft, .cursorRight, .cursorHome, .cursorEnd, .cursorTo, .deleteBackward, .deleteForward:
             guard case .editor? = overlay(in: state) else { return [] }
             let before = state.pulse.draft
             edit(&state.pulse, a)
@@ -421,6 +423,7 @@ public enum PulseFeature: Feature {
         case .cursorRight: p.cursor = min(chars.count, at + 1)
         case .cursorHome: p.cursor = 0
         case .cursorEnd: p.cursor = chars.count
+        case .cursorTo(let i): p.cursor = min(max(0, i), chars.count)
         case .deleteBackward:
             guard at > 0 else { return }
             chars.remove(at: at - 1)
