@@ -139,6 +139,41 @@ final class PulseOutboxTests: XCTestCase {
         XCTAssertEqual(remote.reports, [draft.id])
     }
 
+    /// Issue 33 #8: the guide said "saved, will be sent" and never learnt it was sent. Each
+    /// snapshot names the viewer's notes still waiting, and once the notes the store refused
+    /// when the outbox sent them; a snapshot after writes left the outbox is taken whole (the
+    /// store may not have changed: a refused note).
+    func testASnapshotSaysWhichOfTheViewersNotesWaitAndWhichWereRefused() async throws {
+        let remote = FakeRemote()
+        let s = store(remote)
+        try await s.register(alice)
+        remote.failWrites = true
+        let a = NoteDraft(id: NoteID(visitor: alice.visitor, sequence: 1), subject: art, language: .english, text: "first")
+        guard case .queued = try await s.post(a, as: alice) else { return XCTFail("not kept") }
+        var snap = try await s.snapshot(viewer: alice.visitor, dayStart: t0, since: PulseVersion(1))
+        XCTAssertEqual(snap?.waitingNotes, [a.id])
+        XCTAssertEqual(snap?.refusedNotes, [:])
+        let bob = try await s.snapshot(viewer: VisitorID("bob000001")!, dayStart: t0, since: nil)
+        XCTAssertEqual(bob?.waitingNotes, [], "only the writer's")
+        remote.failWrites = false
+        snap = try await s.snapshot(viewer: alice.visitor, dayStart: t0, since: PulseVersion(1))
+        XCTAssertEqual(snap?.waitingNotes, [])
+        XCTAssertEqual(snap?.refusedNotes, [:])
+        XCTAssertEqual(remote.notesStored.map(\.id), [a.id])
+
+        remote.failWrites = true
+        let b = NoteDraft(id: NoteID(visitor: alice.visitor, sequence: 2), subject: art, language: .english, text: "second")
+        guard case .queued = try await s.post(b, as: alice) else { return XCTFail("not kept") }
+        remote.failWrites = false
+        remote.refusal = .conflict(b.id)
+        snap = try await s.snapshot(viewer: alice.visitor, dayStart: t0, since: PulseVersion(1))
+        XCTAssertEqual(snap?.waitingNotes, [])
+        XCTAssertEqual(snap?.refusedNotes, [b.id: .conflict(b.id)])
+        snap = try await s.snapshot(viewer: alice.visitor, dayStart: t0, since: PulseVersion(1))
+        XCTAssertEqual(snap?.refusedNotes, [:], "said once")
+        XCTAssertEqual(remote.sinceAsked, [PulseVersion(1), nil, nil, nil, PulseVersion(1)], "whole after writes left the outbox")
+    }
+
     func testAWriteReplacedWhileItWasBeingSentIsNotForgotten() throws {
         let outbox = MemoryPulseOutbox()
         let first = try outbox.put(.react(.up, art), as: alice, at: t0)
@@ -157,6 +192,7 @@ final class FakeRemote: PulseStore, @unchecked Sendable {
     private var _online = true, _loseAnswers = false, _failWrites = false
     private var _refusal: PulseStoreError?
     private var _log: [String] = []
+    private var _since: [PulseVersion?] = []
     private var reactions: [PulseSubject: ReactionValue] = [:]
     private var _notes: [NoteID: PulseNote] = [:]
     private var _reports: Set<NoteID> = []
@@ -171,6 +207,8 @@ final class FakeRemote: PulseStore, @unchecked Sendable {
     var failWrites: Bool { get { lock.withLock { _failWrites } } set { lock.withLock { _failWrites = newValue } } }
     var refusal: PulseStoreError? { get { lock.withLock { _refusal } } set { lock.withLock { _refusal = newValue } } }
     var log: [String] { lock.withLock { _log } }
+    /// The version each snapshot was asked since.
+    var sinceAsked: [PulseVersion?] { lock.withLock { _since } }
     var notesStored: [PulseNote] { storedNotes }
     var reports: Set<NoteID> { lock.withLock { _reports } }
 
@@ -190,6 +228,7 @@ final class FakeRemote: PulseStore, @unchecked Sendable {
     func snapshot(viewer: VisitorID?, dayStart: Date, since: PulseVersion?) async throws(PulseStoreError) -> PulseSnapshot? {
         try reach("snapshot", write: false)
         return lock.withLock {
+            _since.append(since)
             var counts: [PulseSubject: PulseCounts] = [:]
             for (s, v) in reactions { counts[s, default: .zero] = counts[s, default: .zero].changed(from: nil, to: v) }
             var noteCounts: [PulseSubject: Int] = [:]

@@ -284,8 +284,61 @@ final class PulseTests: XCTestCase {
             $0.pulse.cursor = 0
             $0.pulse.draftSubject = nil
             $0.banner = Banner(.key("pulse.noteQueued"))
+            $0.pulse.queuedNote = kept.id
             $0.overlay = nil
             $0.pulse.snapshot?.noteCounts[.museum] = 3
+        }
+    }
+
+    /// A note written offline, kept in the outbox (its "saved, will be sent" on screen).
+    func queuedNote(_ s: inout AppState, _ text: String) -> NoteID {
+        _ = key(&s, .char("f"))
+        _ = key(&s, .char("4"))
+        prepare(&s, .pulse(.typed(text)))
+        _ = key(&s, .enter)
+        let id = NoteID(visitor: creds.visitor, sequence: UInt64(s.now.timeIntervalSince1970 * 1000))
+        prepare(&s, .pulse(.posted(.success(.queued(PulseNote(id: id, subject: .museum, language: .english, text: text, createdAt: s.now))))))
+        return id
+    }
+
+    /// Issue 33 #8: "Your note is saved and will be sent when Pulse is back." stayed after the
+    /// outbox sent the note. While a snapshot has it waiting the sentence is true and stays;
+    /// the first one without it says it was sent.
+    func testAQueuedNoteSaysItWasSentOnceTheOutboxSentIt() {
+        var s = ready()
+        let id = queuedNote(&s, "Kept for later")
+        let waiting = PulseSnapshot(version: PulseVersion(3), noteCounts: [.museum: 3], takenAt: s.now, waitingNotes: [id])
+        send(&s, .pulse(.checked(.success(waiting)))) { $0.pulse.snapshot = waiting }
+        let sent = PulseSnapshot(version: PulseVersion(4), noteCounts: [.museum: 3], takenAt: s.now)
+        send(&s, .pulse(.checked(.success(sent)))) {
+            $0.pulse.snapshot = sent
+            $0.pulse.queuedNote = nil
+            $0.banner = Banner(.key("pulse.noteSent"))
+        }
+        XCTAssertEqual(s.banner?.text(s.strings), "Your note was sent.")
+        // Later snapshots say nothing more.
+        let later = PulseSnapshot(version: PulseVersion(5), noteCounts: [.museum: 3], takenAt: s.now)
+        send(&s, .pulse(.checked(.success(later)))) { $0.pulse.snapshot = later }
+    }
+
+    /// Another message shown since stays when the note goes (the sentence it replaced is not
+    /// on screen); a note the store refused is said whatever shows.
+    func testAQueuedNoteSentOrRefusedAfterAnotherMessage() {
+        var s = ready()
+        _ = queuedNote(&s, "Sent quietly")
+        s.banner = Banner(.key("pulse.reacted"))
+        let sent = PulseSnapshot(version: PulseVersion(4), takenAt: s.now)
+        send(&s, .pulse(.checked(.success(sent)))) {
+            $0.pulse.snapshot = sent
+            $0.pulse.queuedNote = nil
+        }
+        let id = queuedNote(&s, "Refused later")
+        s.banner = Banner(.key("pulse.reacted"))
+        let refused = PulseSnapshot(version: PulseVersion(5), takenAt: s.now, refusedNotes: [id: .conflict(id)])
+        send(&s, .pulse(.checked(.success(refused)))) {
+            $0.pulse.snapshot = refused
+            $0.pulse.queuedNote = nil
+            $0.banner = Banner(.key("pulse.error.conflict"), level: .warning)
         }
     }
 
@@ -295,6 +348,63 @@ final class PulseTests: XCTestCase {
         _ = key(&s, .char("4"))
         prepare(&s, .pulse(.typed("   ")))
         send(&s, .pulse(.send)) { $0.banner = Banner(.key("pulse.error.empty"), level: .warning) }
+    }
+
+    /// Issue 33 #8: "The note is empty." stayed on screen while the visitor typed. It goes with
+    /// the first change to the draft (moving the cursor changes nothing it describes).
+    func testTheEmptyNoteWarningGoesWhenTheVisitorTypes() {
+        var s = ready()
+        _ = key(&s, .char("f"))
+        _ = key(&s, .char("4"))
+        send(&s, .pulse(.send)) { $0.banner = Banner(.key("pulse.error.empty"), level: .warning) }
+        send(&s, .pulse(.cursorEnd))
+        send(&s, .pulse(.typed("B"))) {
+            $0.pulse.draft = "B"
+            $0.pulse.cursor = 1
+            $0.banner = nil
+        }
+        // A deletion is a change too; other messages stay while typing.
+        prepare(&s, .pulse(.deleteBackward), .pulse(.send))
+        XCTAssertEqual(s.banner, Banner(.key("pulse.error.empty"), level: .warning))
+        prepare(&s, .pulse(.typed("Blue")))
+        send(&s, .pulse(.deleteBackward)) { $0.pulse.draft = "Blu"; $0.pulse.cursor = 3 }
+        s.banner = Banner(.key("pulse.error.empty"), level: .warning)
+        send(&s, .pulse(.deleteBackward)) {
+            $0.pulse.draft = "Bl"
+            $0.pulse.cursor = 2
+            $0.banner = nil
+        }
+        s.banner = Banner(.key("pulse.reacted"))
+        send(&s, .pulse(.typed("u"))) {
+            $0.pulse.draft = "Blu"
+            $0.pulse.cursor = 3
+        }
+    }
+
+    /// ↑/↓ move between the wrapped rows at the same column (at 40 columns a row holds 33
+    /// cells: three ten-letter words); on the first row ↑ goes to the start, on the last ↓ to
+    /// the end. `cursorTo` is bounded by the draft.
+    func testUpAndDownMoveBetweenWrappedRows() {
+        var s = ready(size: small)
+        _ = key(&s, .char("f"))
+        _ = key(&s, .char("4"))
+        prepare(&s, .pulse(.typed(Array(repeating: "abcdefghij", count: 6).joined(separator: " "))))
+        XCTAssertEqual(s.pulse.cursor, 65)
+        XCTAssertEqual(KeyMap.action(for: .up, in: s), .pulse(.cursorTo(32)), "row 2, column 32: the space ending row 1")
+        send(&s, .pulse(.cursorTo(32))) { $0.pulse.cursor = 32 }
+        XCTAssertEqual(KeyMap.action(for: .up, in: s), .pulse(.cursorHome))
+        XCTAssertEqual(KeyMap.action(for: .down, in: s), .pulse(.cursorTo(65)), "past the last row's end: the end")
+        send(&s, .pulse(.cursorLeft)) { $0.pulse.cursor = 31 }
+        XCTAssertEqual(KeyMap.action(for: .down, in: s), .pulse(.cursorTo(64)))
+        var last = s
+        last.pulse.cursor = 64
+        XCTAssertEqual(KeyMap.action(for: .down, in: last), .pulse(.cursorEnd), "on the last row")
+        send(&s, .pulse(.cursorTo(900))) { $0.pulse.cursor = 65 }
+        send(&s, .pulse(.cursorTo(-3))) { $0.pulse.cursor = 0 }
+        // Wide characters: a row holds 16 (32 cells); column 8 of the second row is the fifth.
+        s.pulse.draft = String(repeating: "画", count: 20)
+        s.pulse.cursor = 20
+        XCTAssertEqual(KeyMap.action(for: .up, in: s), .pulse(.cursorTo(4)))
     }
 
     func testNotesReportGoneAtOnceAndUndo() {
@@ -388,6 +498,32 @@ final class PulseTests: XCTestCase {
             _ = key(&s, .char("f"))
             _ = key(&s, .char("4"))
             prepare(&s, .pulse(.typed("The blue shifts 藍 halfway")))
+            _ = key(&s, .left)
+            assertSnapshot(RootView.render(s, size: size), named: name)
+        }
+    }
+
+    /// Issue 33 #8: a 280-cell note was one row scrolling sideways (its last ~70 cells showed).
+    /// Wrapped over the box's rows: whole at 80 columns; at 40×12 five rows, scrolled so the
+    /// cursor's row shows (an arrow says there is more above or below).
+    static let longEnglish =
+        "The blue of the harbour shifts halfway across the canvas, as if the painter stopped for a season and came back with different eyes. I stood here for ten minutes and the boats seemed to move. My daughter says the gulls are the best part. Thank you for the bench in front of it too!"
+    static let longKorean =
+        "항구의 파란색이 캔버스 중간에서 바뀌는 것이 마치 화가가 한 계절 동안 멈췄다가 다른 눈으로 돌아온 것 같습니다. 여기 십 분 동안 서 있었는데 배들이 움직이는 것 같았어요. 딸은 갈매기가 제일 좋다고 합니다. 그림 앞에 벤치를 놓아 주셔서 감사합니다. 다음에 또 올게요! 정말 좋아요! 또 봐요"
+
+    func testLongNoteEditorSnapshots() {
+        XCTAssertEqual(Self.longEnglish.count, 280)
+        XCTAssertEqual(NoteText.cells(Self.longKorean), 280)
+        for (text, size, name, ups) in [
+            (Self.longEnglish, big, "pulse-editor-long-80x24", 0), (Self.longEnglish, small, "pulse-editor-long-40x12", 0),
+            (Self.longKorean, big, "pulse-editor-long-ko-80x24", 2), (Self.longKorean, small, "pulse-editor-long-ko-40x12", 7),
+        ] {
+            var s = snapshotState(.english, size: size)
+            _ = key(&s, .char("f"))
+            _ = key(&s, .char("4"))
+            prepare(&s, .pulse(.typed(text)))
+            XCTAssertEqual(s.pulse.draft, text, "the whole note fits")
+            for _ in 0..<ups { _ = key(&s, .up) }
             _ = key(&s, .left)
             assertSnapshot(RootView.render(s, size: size), named: name)
         }

@@ -55,6 +55,9 @@ public struct PulseState: Equatable, Sendable {
     public var cursor = 0
     /// A note was sent and its answer is awaited.
     public var sending = false
+    /// The note the visitor was told is saved and will be sent when Pulse is back: once a
+    /// snapshot no longer has it waiting, they are told it was sent (or why it was not).
+    public var queuedNote: NoteID?
     /// The notes list: whose, what, which row, exact times or ages.
     public var notes: [PulseNote] = []
     public var notesSubject: PulseSubject?
@@ -73,6 +76,8 @@ public enum PulseAction: Equatable, Sendable {
     // The note editor.
     case typed(String)
     case cursorLeft, cursorRight, cursorHome, cursorEnd, deleteBackward, deleteForward
+    /// The cursor to a character of the draft (↑/↓ between wrapped rows: the view knows them).
+    case cursorTo(Int)
     case send
     // The notes list.
     case report
@@ -198,10 +203,13 @@ public enum PulseFeature: Feature {
             chars.insert(contentsOf: fitting, at: at)
             state.pulse.draft = String(chars)
             state.pulse.cursor = at + fitting.count
+            if !fitting.isEmpty { forgetDraftProblem(&state) }
             return []
-        case .cursorLeft, .cursorRight, .cursorHome, .cursorEnd, .deleteBackward, .deleteForward:
+        case .cursorLeft, .cursorRight, .cursorHome, .cursorEnd, .cursorTo, .deleteBackward, .deleteForward:
             guard case .editor? = overlay(in: state) else { return [] }
+            let before = state.pulse.draft
             edit(&state.pulse, a)
+            if state.pulse.draft != before { forgetDraftProblem(&state) }
             return []
         case .send:
             guard case .editor(let subject)? = overlay(in: state), !state.pulse.sending else { return [] }
@@ -318,6 +326,7 @@ public enum PulseFeature: Feature {
                 return []
             case .success(var snap?):
                 state.pulse.offline = false
+                sayQueuedNoteSent(&state, snap)
                 // Bounded before it is kept: matching runs on every drawn list.
                 snap.announcements = PulseAnnouncements.kept(snap.announcements, now: state.now)
                 state.pulse.snapshot = snap
@@ -356,6 +365,7 @@ public enum PulseFeature: Feature {
                 case .queued(let n):
                     note = n
                     state.banner = Banner(.key("pulse.noteQueued"))
+                    state.pulse.queuedNote = n.id
                 }
                 state.pulse.draft = ""
                 state.pulse.cursor = 0
@@ -434,6 +444,7 @@ public enum PulseFeature: Feature {
         case .cursorRight: p.cursor = min(chars.count, at + 1)
         case .cursorHome: p.cursor = 0
         case .cursorEnd: p.cursor = chars.count
+        case .cursorTo(let i): p.cursor = min(max(0, i), chars.count)
         case .deleteBackward:
             guard at > 0 else { return }
             chars.remove(at: at - 1)
@@ -444,6 +455,28 @@ public enum PulseFeature: Feature {
         default: return
         }
         p.draft = String(chars)
+    }
+
+    /// A warning about the draft given on Enter ("The note is empty.") no longer describes it
+    /// once it changed: it goes (issue 33 #8).
+    static func forgetDraftProblem(_ state: inout AppState) {
+        switch state.banner?.phrase {
+        case .key("pulse.error.empty", _)?, .key("pulse.error.tooLong", _)?: state.banner = nil
+        default: break
+        }
+    }
+
+    /// The note said to be "saved, will be sent" has left the outbox: "Your note was sent."
+    /// replaces that sentence if it still shows (another message since is left alone); a note
+    /// the store refused is said whatever shows, as nobody else will tell its writer.
+    static func sayQueuedNoteSent(_ state: inout AppState, _ snap: PulseSnapshot) {
+        guard let id = state.pulse.queuedNote, !snap.waitingNotes.contains(id) else { return }
+        state.pulse.queuedNote = nil
+        if let e = snap.refusedNotes[id] {
+            state.banner = Banner(e.phrase, level: .warning)
+        } else if state.banner == Banner(.key("pulse.noteQueued")) {
+            state.banner = Banner(.key("pulse.noteSent"))
+        }
     }
 
     /// `pulse/seed.json` beside a local appData (a remote museum's seed is loaded by its
@@ -531,6 +564,7 @@ public enum PulseFeature: Feature {
             state.pulse.draft = ""
             state.pulse.draftSubject = nil
             state.pulse.cursor = 0
+            state.pulse.queuedNote = nil
             state.pulse.notes = []
             state.pulse.notesSubject = nil
             state.pulse.noteSelection = 0

@@ -108,6 +108,12 @@ public actor OutboxPulseStore: PulseStore {
     private var knownCounts: [PulseSubject: PulseCounts] = [:]
     private var knownMine: [PulseSubject: ReactionValue] = [:]
     private var sending = false
+    /// Writes that left the outbox (sent or refused), counted: a snapshot after some left is
+    /// taken whole, so the viewer's waiting notes are told even when the store did not change.
+    private var removed = 0
+    /// Notes sent from the outbox without their writer waiting (a flush) that the store
+    /// refused for good, until the writer's next snapshot tells them.
+    private var refusedNotes: [(VisitorID, NoteID, PulseStoreError)] = []
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
     public init(store: any PulseStore, outbox: any PulseOutbox, clock: @escaping @Sendable () -> Date) {
@@ -130,11 +136,16 @@ public actor OutboxPulseStore: PulseStore {
 
     public func snapshot(viewer: VisitorID?, dayStart: Date, since: PulseVersion?) async throws(PulseStoreError) -> PulseSnapshot? {
         try await registerIfNeeded()
+        let before = removed
         _ = await sendWaiting(awaiting: nil)
-        guard var snap = try await store.snapshot(viewer: viewer, dayStart: dayStart, since: since) else { return nil }
+        guard var snap = try await store.snapshot(viewer: viewer, dayStart: dayStart, since: removed == before ? since : nil) else { return nil }
         knownCounts = snap.counts
         knownMine = snap.mine
-        if let viewer { overlay(&snap, viewer: viewer) }
+        if let viewer {
+            overlay(&snap, viewer: viewer)
+            for (visitor, note, error) in refusedNotes where visitor == viewer { snap.refusedNotes[note] = error }
+        }
+        refusedNotes = []
         return snap
     }
 
@@ -252,7 +263,12 @@ public actor OutboxPulseStore: PulseStore {
                 }
             }
             try? outbox.remove(e)
-            if e.sequence == awaiting?.sequence { mine = outcome }
+            removed += 1
+            if e.sequence == awaiting?.sequence {
+                mine = outcome
+            } else if case .refused(let error) = outcome, case .post(let d) = e.write {
+                refusedNotes.append((e.credentials.visitor, d.id, error))
+            }
         }
         return mine
     }
@@ -315,6 +331,7 @@ public actor OutboxPulseStore: PulseStore {
                 snap.mine[s] = v
             case .post(let d):
                 snap.noteCounts[d.subject, default: 0] += 1
+                snap.waitingNotes.insert(d.id)
             case .report(let n, let on):
                 if on { snap.myReports.insert(n) } else { snap.myReports.remove(n) }
             }

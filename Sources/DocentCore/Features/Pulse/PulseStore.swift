@@ -165,11 +165,18 @@ public struct PulseSnapshot: Hashable, Sendable {
     public var curatorPicks: Set<PulseSubject>
     /// The store's clock when the snapshot was taken.
     public var takenAt: Date
+    /// The viewer's notes still waiting in the guide's outbox (`OutboxPulseStore`; empty for a
+    /// store without one): a note said to be "saved, will be sent" is sent once it is not here.
+    public var waitingNotes: Set<NoteID>
+    /// The viewer's waiting notes the store refused for good since the last snapshot (a note
+    /// sent later by the outbox has no caller to be told; the guide says it instead).
+    public var refusedNotes: [NoteID: PulseStoreError]
 
     public init(
         version: PulseVersion, counts: [PulseSubject: PulseCounts] = [:], noteCounts: [PulseSubject: Int] = [:], mine: [PulseSubject: ReactionValue] = [:],
         myReports: Set<NoteID> = [], featured: [PulseFeatured] = [], announcements: [PulseAnnouncement] = [],
-        activity: [PulseSubject: PulseActivitySummary] = [:], curatorPicks: Set<PulseSubject> = [], takenAt: Date
+        activity: [PulseSubject: PulseActivitySummary] = [:], curatorPicks: Set<PulseSubject> = [], takenAt: Date,
+        waitingNotes: Set<NoteID> = [], refusedNotes: [NoteID: PulseStoreError] = [:]
     ) {
         self.version = version
         self.counts = counts
@@ -181,5 +188,7 @@ public struct PulseSnapshot: Hashable, Sendable {
         self.activity = activity
         self.curatorPicks = curatorPicks
         self.takenAt = takenAt
+        self.waitingNotes = waitingNotes
+        self.refusedNotes = refusedNotes
     }
 }

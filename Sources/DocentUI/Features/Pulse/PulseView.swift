@@ -34,6 +34,8 @@ public enum PulseView: FeatureView {
             case .right: return .pulse(.cursorRight)
             case .home, .ctrl("a"): return .pulse(.cursorHome)
             case .end, .ctrl("e"): return .pulse(.cursorEnd)
+            case .up: return editorVertical(state, by: -1) ?? .pulse(.cursorHome)
+            case .down: return editorVertical(state, by: 1) ?? .pulse(.cursorEnd)
             case .backspace: return .pulse(.deleteBackward)
             case .delete: return .pulse(.deleteForward)
             case .enter: return .pulse(.send)
@@ -98,34 +100,52 @@ public enum PulseView: FeatureView {
     static func editor(_ screen: inout Screen, _ subject: PulseSubject, _ state: AppState) {
         let s = state.strings
         let p = state.pulse
-        let area = OverlayView.boxArea(screen, contentWidth: 70, contentHeight: 3)
+        let layout = EditorLayout(draft: p.draft, cursor: p.cursor, screen: Size(width: screen.width, height: screen.height))
+        let area = layout.area
         OverlayView.frame(&screen, area, title: s("pulse.editor.title", ["title": PulseFeature.title(subject, state)]), footer: s("pulse.editor.footer"))
-        let field = Rect(x: area.x + 2, y: area.y + 2, width: max(1, area.width - 4), height: 1)
+        let field = layout.field
         screen.fill(field, style: Style(underline: true))
-        // The part of the draft around the cursor that fits, the cursor in reverse.
-        let chars = Array(p.draft)
-        let cursor = min(max(0, p.cursor), chars.count)
-        var start = cursor
-        var used = 0
-        while start > 0, used + TextWidth.width(of: chars[start - 1]) <= field.width - 2 {
-            start -= 1
-            used += TextWidth.width(of: chars[start])
+        // The rows around the cursor's, each as the draft has it (its spaces too), the cursor in
+        // reverse where it is.
+        let cursorStyle = Style(role: .highlight, reverse: true)
+        var cursorDrawn = false
+        for (k, row) in (layout.top..<min(layout.rows.count, layout.top + field.height)).enumerated() {
+            let y = field.y + k
+            var x = field.x
+            for i in layout.rows[row] {
+                let w = TextWidth.width(of: layout.chars[i])
+                if x + w > field.maxX { break }
+                screen.put(String(layout.chars[i]), x: x, y: y, style: i == layout.cursor ? cursorStyle : Style(underline: true), clip: field)
+                if i == layout.cursor { cursorDrawn = true }
+                x += max(w, 0)
+            }
         }
-        var x = field.x
-        for i in start..<chars.count {
-            let w = TextWidth.width(of: chars[i])
-            if x + w > field.maxX - (i == cursor ? 0 : 1) { break }
-            let style = i == cursor ? Style(role: .highlight, reverse: true) : Style(underline: true)
-            screen.put(String(chars[i]), x: x, y: field.y, style: style, clip: field)
-            x += max(w, 0)
-        }
-        if cursor == chars.count, x < field.maxX { screen.put(" ", x: x, y: field.y, style: Style(role: .highlight, reverse: true), clip: field) }
+        // After the last letter (or on spaces past the row's end): a reversed blank.
+        let cursorCell = Rect(x: field.x + layout.cursorColumn, y: field.y + layout.cursorRow - layout.top, width: 1, height: 1)
+        if !cursorDrawn { screen.put(" ", x: cursorCell.x, y: cursorCell.y, style: cursorStyle, clip: field) }
+        // Attention (a screen reader, the terminal's cursor) is where the next letter goes.
+        screen.focus = cursorCell
         let cells = NoteText.cells(p.draft)
         let counter = p.sending ? s("pulse.editor.sending") : s("pulse.editor.counter", ["cells": String(cells), "max": String(NoteText.maxCells)])
-        let cy = area.y + 3
+        let cy = field.maxY
         if cy < area.maxY - 1 {
+            // More of the draft above or below the rows shown: an arrow at the counter's left.
+            let more = (layout.top > 0 ? "↑" : "") + (layout.top + field.height < layout.rows.count ? "↓" : "")
+            if !more.isEmpty { screen.put(more, x: field.x, y: cy, style: Style(role: .muted)) }
             screen.put(counter, x: area.maxX - 2 - TextWidth.width(counter), y: cy, style: Style(role: cells >= NoteText.maxCells ? .error : .muted))
         }
+    }
+
+    /// ↑/↓ in the editor: the cursor to the nearest column of the wrapped row above or below
+    /// (nil on the first or last row: the key then goes to the start or the end).
+    static func editorVertical(_ state: AppState, by d: Int) -> AppAction? {
+        let p = state.pulse
+        // The terminal's size, back from the viewport the guide keeps (`RootView.viewport`).
+        let size = Size(width: state.viewportWidth + 2, height: state.viewportRows + 4)
+        let layout = EditorLayout(draft: p.draft, cursor: p.cursor, screen: size)
+        let row = layout.cursorRow + d
+        guard layout.rows.indices.contains(row) else { return nil }
+        return .pulse(.cursorTo(layout.index(row: row, column: layout.cursorColumn)))
     }
 
     /// "just now", "12 min ago", "3 h ago", "2 d ago"; or the date and time.
@@ -162,5 +182,80 @@ public enum PulseView: FeatureView {
         for (k, l) in lines.dropFirst(top).prefix(visible).enumerated() {
             screen.put(TextWidth.truncate(l.0, to: area.width - 4), x: area.x + 2, y: area.y + 2 + k, style: l.1, clip: area.inset(1))
         }
+    }
+}
+
+/// The note editor on a screen (issue 33 #8): the draft wrapped as `Wrap.lines` wraps text,
+/// over as many rows as it takes, from `minRows` up to `maxRows` or what the screen leaves
+/// (a 40×12 terminal: 5); past that the rows scroll so the cursor's row shows. The drawing and
+/// ↑/↓ read the same layout.
+struct EditorLayout {
+    /// The box starts this tall, so it reads as room to write.
+    static let minRows = 3
+    /// And grows to this: a 280-cell note in 70-cell rows fits whole at 80 columns.
+    static let maxRows = 8
+    /// Rows of the box around the text rows: the frame, a blank row above, the counter row and
+    /// a blank row below.
+    static let chrome = 5
+
+    let chars: [Character]
+    let cursor: Int
+    /// Each wrapped row's characters (indices into `chars`): a row runs to the next row's first
+    /// character, so the spaces where a line broke stay on the row before.
+    let rows: [Range<Int>]
+    let cursorRow: Int
+    /// Cells from the row's start to the cursor (at most the field's last column).
+    let cursorColumn: Int
+    /// The first row shown.
+    let top: Int
+    let area: Rect
+    let field: Rect
+
+    init(draft: String, cursor: Int, screen: Size) {
+        let chars = Array(draft)
+        let cursor = min(max(0, cursor), chars.count)
+        self.chars = chars
+        self.cursor = cursor
+        let frameScreen = Screen(width: screen.width, height: screen.height)
+        let width = OverlayView.boxArea(frameScreen, contentWidth: 70, contentHeight: 1).width - 4
+        // A cell kept free at each row's end, for the cursor after its last letter.
+        let lines = Wrap.lines(draft, width: max(1, width - 1))
+        // Where each line starts in the draft: `Wrap` only drops spaces (at a break, and
+        // before the first word), so its lines are found in order, skipping spaces.
+        var starts: [Int] = []
+        var at = 0
+        for line in lines {
+            var first: Int?
+            for c in line {
+                while at < chars.count, chars[at] != c, chars[at] == " " { at += 1 }
+                if first == nil { first = at }
+                at += 1
+            }
+            starts.append(starts.isEmpty ? 0 : min(first ?? at, chars.count))
+        }
+        if starts.isEmpty { starts = [0] }
+        var rows: [Range<Int>] = []
+        for (k, s) in starts.enumerated() { rows.append(s..<(k + 1 < starts.count ? max(s, starts[k + 1]) : chars.count)) }
+        self.rows = rows
+        let row = rows.lastIndex { $0.lowerBound <= cursor } ?? 0
+        cursorRow = row
+        let shown = max(1, min(max(rows.count, Self.minRows), Self.maxRows, screen.height - 2 - Self.chrome))
+        area = OverlayView.boxArea(frameScreen, contentWidth: 70, contentHeight: shown + 1)
+        field = Rect(x: area.x + 2, y: area.y + 2, width: max(1, area.width - 4), height: shown)
+        cursorColumn = min(TextWidth.width(String(chars[rows[row].lowerBound..<cursor])), field.width - 1)
+        top = max(0, min(row - shown + 1, rows.count - shown))
+    }
+
+    /// The character of `row` at `column` cells from its start (the one under that column, or
+    /// the row's last one; after the last row's end, the draft's end).
+    func index(row: Int, column: Int) -> Int {
+        let r = rows[row]
+        var x = 0
+        for i in r {
+            let w = TextWidth.width(of: chars[i])
+            if column < x + max(w, 1) { return i }
+            x += w
+        }
+        return row == rows.count - 1 ? r.upperBound : max(r.lowerBound, r.upperBound - 1)
     }
 }
