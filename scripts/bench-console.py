@@ -87,7 +87,7 @@ def main():
         env = dict(os.environ, DOCENT_PULSE_STAFF_TOKEN=TOKEN)
         svc = subprocess.Popen([exe, "serve", "--database", "sqlite:" + path, "--listen", "127.0.0.1:0", "--data",
                                 os.path.join(ROOT, "SampleData", "appData.json"), "--time-zone", "UTC"],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+                               stdout=subprocess.PIPE, stderr=open(os.path.join(tmp, "serve.log"), "w"), env=env)
         try:
             line = svc.stdout.readline().decode()
             port = int(line.strip().rsplit(":", 1)[1])
@@ -103,7 +103,7 @@ def main():
             r.read()
             session = re.search(r"docent_staff=([0-9a-f]+)", r.getheader("Set-Cookie") or "")
             if r.status != 303 or not session:
-                sys.exit(f"bench-console: sign-in failed ({r.status})")
+                sys.exit(f"bench-console: sign-in failed ({r.status}); the service said:\n" + open(os.path.join(tmp, "serve.log")).read()[-2000:])
             headers = {"Cookie": "docent_staff=" + session.group(1)}
 
             def timed(path, n=30):

@@ -315,6 +315,39 @@ final class PulseStoreTests: XCTestCase {
         XCTAssertEqual(try store.recountMismatches(), [])
     }
 
+    /// The service's purge on a big store runs in short transactions (`purgeChunk` notes, ten
+    /// times as many activity rows, at a time) and leaves exactly what one transaction left:
+    /// more expired notes and old activity than one chunk, on two copies of one store.
+    func testThePurgeOfABigStoreInChunksLeavesWhatOneTransactionLeft() async throws {
+        let store = try open()
+        try await registered(store)
+        let expired = SQLitePulseStore.purgeChunk * 2 + 37
+        let now = clock.now.timeIntervalSince1970
+        let q = try DatabaseQueue(path: tempDir + "/shared/pulse.sqlite")
+        let writer = alice.visitor.rawValue
+        try await q.write { db in
+            for i in 0..<expired + 6 {
+                try db.execute(
+                    sql: "INSERT INTO note (id, visitor, seq, subject, language, text, created, author, reports) VALUES (?, ?, ?, 'artwork:1', 'en', 'old', ?, 'visitor', 0)",
+                    arguments: ["\(writer).\(i)", writer, i, now - 40 * 86400 - Double(i)])
+            }
+            for i in 0..<(SQLitePulseStore.purgeChunk * 10 * 2 + 11) {
+                try db.execute(sql: "INSERT INTO activity (subject, kind, at) VALUES ('artwork:1', 'play', ?)", arguments: [now - 400 * 86400 - Double(i)])
+            }
+            try db.execute(sql: "INSERT INTO activity (subject, kind, at) VALUES ('artwork:1', 'play', ?)", arguments: [now - 60])
+        }
+        try FileManager.default.copyItem(atPath: tempDir + "/shared", toPath: tempDir + "/copy")
+        let gone = try await store.purgeExpired(activityRetention: 90 * 86400)
+        let once = try open("copy/pulse.sqlite")
+        XCTAssertEqual(try once.purge(), gone, "as many notes as one transaction purged")
+        let left = try await store.notes(on: .artwork(1), viewer: nil).map(\.id)
+        let leftOnce = try await once.notes(on: .artwork(1), viewer: nil).map(\.id)
+        XCTAssertEqual(left, leftOnce)
+        XCTAssertGreaterThan(gone, SQLitePulseStore.purgeChunk * 2, "more than two chunks went")
+        let activity = try await q.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM activity") }
+        XCTAssertEqual(activity, 1, "only the recent play is left")
+    }
+
     func testIdentityIsKeptInTheStateDatabase() throws {
         let state = try SQLiteSettingsStore.open(path: tempDir + "/state.sqlite", features: [PulseStorage()]).get()
         var settings = PersistedSettings(introSeen: true)

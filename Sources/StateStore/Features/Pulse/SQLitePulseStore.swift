@@ -439,20 +439,52 @@ public final class SQLitePulseStore: PulseStore, Sendable {
     /// The service's scheduled purge (`docent-pulse serve --purge-every`): notes past
     /// retention, activity older than `activityRetention`, reports on notes staff decided
     /// more than `activityRetention` ago. Answers how many notes went.
+    /// Rows deleted in one transaction of the purge: the purge of a big store is many short
+    /// transactions, so the writes of guides and staff get in between (one transaction over a
+    /// year of activity held the lock for seconds, and staff sign-ins failed as "locked").
+    public static let purgeChunk = 500
+
     public func purgeExpired(activityRetention: TimeInterval) async throws(PulseStoreError) -> Int {
         let sql = PulseRulesSQL(rules, .sqlite)
-        return try await writeAsync { db, now in
-            let before = now.addingTimeInterval(-max(0, activityRetention))
-            let gone = try Self.purge(db, now: now, expired: sql.expired(now: now), activityBefore: before)
-            // Abandoned visitors: registered over 30 days ago (a kiosk keeps its identity for
-            // weeks without writing), nothing left of theirs.
-            try db.execute(
-                sql: """
-                    DELETE FROM visitor WHERE created < ? AND NOT EXISTS (SELECT 1 FROM note WHERE note.visitor = visitor.id)
-                      AND NOT EXISTS (SELECT 1 FROM reaction WHERE reaction.visitor = visitor.id) AND NOT EXISTS (SELECT 1 FROM report WHERE report.visitor = visitor.id)
-                    """, arguments: [min(before, now.addingTimeInterval(-Self.abandonedAfter)).timeIntervalSince1970])
-            return (gone, gone > 0)
+        let chunk = Self.purgeChunk
+        var total = 0
+        while !Task.isCancelled {
+            let gone: Int = try await writeAsync { db, now in
+                let ids = try String.fetchAll(db, sql: sql.expired(now: now) + "\nLIMIT \(chunk)")
+                for id in ids {
+                    let s = "note:" + id
+                    try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [id])
+                    try db.execute(sql: "DELETE FROM reaction WHERE subject = ?", arguments: [s])
+                    try db.execute(sql: "DELETE FROM counts WHERE subject = ?", arguments: [s])
+                    try db.execute(sql: "DELETE FROM report WHERE note = ?", arguments: [id])
+                }
+                return (ids.count, !ids.isEmpty)
+            }
+            total += gone
+            if gone < chunk { break }
         }
+        // Activity past its retention, then abandoned visitors: registered over 30 days ago (a
+        // kiosk keeps its identity for weeks without writing), nothing left of theirs.
+        let deletes = [
+            "DELETE FROM activity WHERE rowid IN (SELECT rowid FROM activity WHERE at < ? LIMIT \(chunk * 10))",
+            """
+            DELETE FROM visitor WHERE rowid IN (SELECT rowid FROM visitor WHERE created < ? AND NOT EXISTS (SELECT 1 FROM note WHERE note.visitor = visitor.id)
+              AND NOT EXISTS (SELECT 1 FROM reaction WHERE reaction.visitor = visitor.id) AND NOT EXISTS (SELECT 1 FROM report WHERE report.visitor = visitor.id)
+              LIMIT \(chunk * 10))
+            """,
+        ]
+        for (i, delete) in deletes.enumerated() {
+            while !Task.isCancelled {
+                let n: Int = try await writeAsync { db, now in
+                    let before = now.addingTimeInterval(-max(0, activityRetention))
+                    let forgotten = min(before, now.addingTimeInterval(-Self.abandonedAfter))
+                    try db.execute(sql: delete, arguments: [(i == 0 ? before : forgotten).timeIntervalSince1970])
+                    return (db.changesCount, false)
+                }
+                if n < chunk * 10 { break }
+            }
+        }
+        return total
     }
 
     private static func purge(_ db: Database, now: Date, expired: String, activityBefore: Date) throws -> Int {
