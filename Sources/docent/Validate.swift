@@ -39,7 +39,8 @@ struct Validate: ParsableCommand {
         // A large local file is mapped, not read (its pages go as the parser passes them).
         switch fetcher.mapDocument(location, maxBytes: request.maxBytes) ?? fetcher.fetch(request).map({ JSONBytes($0.body) }) {
         case .success(let d): document = d
-        case .failure(let e): fail("cannot read \(source): \(e)")
+        // The error names the location itself ("/tmp/x: is a directory…").
+        case .failure(let e): fail("cannot read the museum's data: \(e)")
         }
         var options = ReadOptions()
         if let rw = rewritePrefix {

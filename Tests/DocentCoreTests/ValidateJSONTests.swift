@@ -37,6 +37,15 @@ final class ValidateJSONTests: XCTestCase {
         XCTAssertTrue(text.hasSuffix("}\n"))
     }
 
+    /// Issue 33 #16: the JSON of an unusable document wrote its path as `\/museum\/appData.json`.
+    func testPathsAreWrittenWithPlainSlashes() throws {
+        let text = ValidationReport.failureJSON(source: "/museum/appData.json", reason: "not JSON: http://example.org/x")
+        XCTAssertFalse(text.contains("\\/"), text)
+        let o = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        XCTAssertEqual(o["source"] as? String, "/museum/appData.json")
+        XCTAssertFalse(try report(extra: 0).json().contains("\\/"))
+    }
+
     func testEveryAwkwardCharacterIsEscaped() throws {
         for s in ["plain", "quote \" and \\ backslash", "line\nbreak\ttab\r", "\u{01}\u{1F}\u{7F}\u{85}", "\u{2028}\u{2029}", "☃ 港務長 🧑‍🎨", ""] {
             let quoted = JSONStreamWriter.quoted(s)

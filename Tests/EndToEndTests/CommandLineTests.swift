@@ -39,6 +39,11 @@ final class CommandLineTests: EndToEndTestCase {
         XCTAssertEqual(language.status, 1)
         XCTAssertTrue(language.stderr.contains("unknown language 'xx'"), language.stderr)
         XCTAssertEqual(try run(["validate", "/nonexistent/appData.json"]).status, 1)
+        // Issue 33 #18: the path once ("cannot read X: X: is a directory" said it twice).
+        let directory = try run(["validate", "/tmp"])
+        XCTAssertEqual(directory.status, 1)
+        XCTAssertEqual(directory.stderr.components(separatedBy: "/tmp").count - 1, 1, directory.stderr)
+        XCTAssertTrue(directory.stderr.contains("is a directory"), directory.stderr)
         XCTAssertEqual(try run(["validate", Repo.sampleData]).status, 0)
         XCTAssertTrue(try run(["validate", "--help"]).stdout.contains("64  bad usage"))
     }

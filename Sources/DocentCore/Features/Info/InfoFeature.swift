@@ -67,6 +67,7 @@ public enum InfoFeature: Feature {
         let s = state.strings
         let c = ValidationReport(app: app).counts
         let facts = [
+            s("about.version", ["version": DocentVersion.string]),
             s("about.source", ["source": app.source]),
             s("about.counts", ["artworks": String(c.artworks), "tours": String(c.tours), "galleries": String(c.galleries)]),
         ] + (state.documentNote.map { [$0.text(s)] } ?? [])
