@@ -114,7 +114,7 @@ def main():
                     resp = c.getresponse()
                     body = resp.read()
                     if resp.status != 200:
-                        sys.exit(f"bench-console: {path} answered {resp.status}: {body[:300]!r}")
+                        sys.exit(f"bench-console: {path} answered {resp.status}; the service said:\n" + open(os.path.join(tmp, "serve.log")).read()[-2000:])
                     if i >= 5:
                         times.append((time.perf_counter() - t) * 1000)
                 times.sort()
