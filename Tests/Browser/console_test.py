@@ -32,10 +32,12 @@ from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException  # noqa: E402
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-PAGE_CHANGES = (StaleElementReferenceException, NoSuchElementException)
+# A page being replaced answers a look with any of these for a moment (a stale or missing body,
+# or Chromium's "cannot find context" while the new document starts): the wait looks again.
+PAGE_CHANGES = (StaleElementReferenceException, NoSuchElementException, WebDriverException)
 
 STAFF_TOKEN = "front-desk-token-0123456789abcdef"
 PASSWORDS = {"alice": "alice-password-1", "bob": "bob-password-22", "locky": "locky-password-3"}
@@ -173,8 +175,8 @@ class Run:
     def wait_text(self, d, needle):
         try:
             WebDriverWait(d, WAIT, ignored_exceptions=PAGE_CHANGES).until(lambda x: needle in x.find_element(By.TAG_NAME, "body").text)
-        except Exception:
-            raise Check(f"'{needle}' never appeared on {d.current_url}:\n{self.text(d)[:1500]}")
+        except Exception as e:
+            raise Check(f"'{needle}' never appeared on {d.current_url} ({type(e).__name__}: {str(e)[:300]}):\n{self.text(d)[:1500]}")
 
     def sign_in(self, d, name, password):
         self.go(d, "/staff/sign-in")
