@@ -23,7 +23,7 @@ for p in "${want[@]}"; do
 done
 # The character-width oracle for the tests (Python's wcwidth, and the Unicode database it is
 # checked against), from PyPI; also what scripts/gen-textwidth.py reads.
-# And schemathesis, which fuzzes the Pulse service against docs/pulse-openapi.yaml; selenium,
+# And schemathesis, which fuzzes the Pulse service against Resources/pulse-openapi.yaml; selenium,
 # which drives the staff console's browser tests in headless Chromium (4.39: the newest wants a
 # certifi the index here does not have); axe-core-python, which carries axe-core 4.4 (axe.min.js)
 # for the console's accessibility check.

@@ -2,7 +2,7 @@ import DocentCore
 import Foundation
 
 /// The guide's store for a Pulse service (`--pulse http://host:port`): each protocol call is
-/// one HTTP request through libcurl (`docs/pulse-openapi.yaml`, JSON by `PulseWire`), so the
+/// one HTTP request through libcurl (`Resources/pulse-openapi.yaml`, JSON by `PulseWire`), so the
 /// feature does not change. Writes carry the ids the feature chose, so a retried call is the
 /// same write on the service; `snapshot(… since:)` is a conditional GET (ETag = the version),
 /// which costs an idle guide a 304.

@@ -6,7 +6,7 @@ import Hummingbird
 import Logging
 import NIOCore
 
-/// The Pulse service's HTTP API (`docs/pulse-openapi.yaml`) over any `PulseServiceStore`.
+/// The Pulse service's HTTP API (`Resources/pulse-openapi.yaml`) over any `PulseServiceStore`.
 ///
 /// Every handler answers JSON; what a client got wrong is a 4xx with `{"error": sentence,
 /// "code": …}`, never a crash and never the store's raw text. Bodies are capped at

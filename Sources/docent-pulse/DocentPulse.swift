@@ -17,7 +17,7 @@ struct DocentPulse: AsyncParsableCommand {
 }
 
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Serve the Pulse API over HTTP (see docs/pulse-openapi.yaml).")
+    static let configuration = CommandConfiguration(abstract: "Serve the Pulse API over HTTP (see Resources/pulse-openapi.yaml).")
 
     @Option(name: [.customLong("database"), .customLong("store")], help: "Where Pulse lives: sqlite:PATH or postgres://USER[:PASSWORD]@HOST:PORT/DB[?sslmode=disable|prefer|require].")
     var database: String

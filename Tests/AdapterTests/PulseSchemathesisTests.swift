@@ -22,7 +22,7 @@ final class PulseSchemathesisTests: XCTestCase {
         ).get()
         XCTAssertEqual(created.status, 201)
         let token = try XCTUnwrap(try JSONParser.parse(created.body, maxDepth: 4)["token"]?.stringValue)
-        let spec = AudioTestSupport.repoRoot.appendingPathComponent("docs/pulse-openapi.yaml").path
+        let spec = AudioTestSupport.repoRoot.appendingPathComponent("Resources/pulse-openapi.yaml").path
         let result = AudioTestSupport.run(
             "/usr/bin/env",
             [

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The Pulse service's JSON (issue 13, `docs/pulse-openapi.yaml`), written and read in one
+/// The Pulse service's JSON (issue 13, `Resources/pulse-openapi.yaml`), written and read in one
 /// place so the service (`PulseService`) and the guide's HTTP store (`NetCurl.HTTPPulseStore`)
 /// cannot drift. Pure: bytes in, values out. Reading is strict: a field of the wrong type, an
 /// unknown field or a missing one is an error with a sentence naming the field, never a guess.
