@@ -153,8 +153,9 @@ final class LanguageTests: EndToEndTestCase {
         // Second start with the same XDG directories: Chinese, straight to Home.
         let again = try start(home: home)
         screen = try waitForHome(again, language: "zh")
-        // The script tables arrive a moment after the first frame (built off the loop thread).
-        screen = try again.waitFor(Self.simplified(try XCTUnwrap(tour.translatedTitles["zh-hant"])))
+        // The script conversion arrives a moment after the first frame (opened off the loop
+        // thread), and "Popular right now" when the Pulse store has answered: both waited for.
+        screen = try again.waitFor(Self.simplified(try XCTUnwrap(tour.translatedTitles["zh-hant"])), try UIStrings.get("zh", "pulse.popular.title"))
         try assertHome(screen, "zh", languageName: "中文", tourTitle: Self.simplified(try XCTUnwrap(tour.translatedTitles["zh-hant"])))
         // The launch message comes with the document, before the exhibitions that Home waited
         // for: had it been due, it would be on this screen already.
@@ -185,7 +186,11 @@ final class LanguageTests: EndToEndTestCase {
         // Home with both Data Aggregator sections arrived (they come in their own time).
         let loading = try ["home.loading.exhibitions", "home.loading.events"].map { try UIStrings.get("zh", $0) }
         try waitForHome(s, language: "zh")
-        let closed = try s.waitUntil("Home with its exhibitions and events") { screen in !loading.contains { screen.contains($0) } }
+        // …and in the reader's script: the conversion is opened off the loop thread (OpenCC's
+        // dictionaries), so the museum's Traditional titles turn Simplified a moment later.
+        let closed = try s.waitUntil("Home with its exhibitions and events, in Simplified") { screen in
+            !loading.contains { screen.contains($0) } && screen.contains("亲子导览：寻找动物")
+        }
         XCTAssertFalse(closed.contains("\u{FFFD}"), "a replacement character after closing the welcome:\n\(closed)")
         for corner in ["┌", "┐", "└", "┘"] {
             XCTAssertFalse(closed.contains(corner), "\(corner) left after closing the welcome:\n\(closed)")
