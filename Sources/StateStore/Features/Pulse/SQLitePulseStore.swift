@@ -467,13 +467,7 @@ public final class SQLitePulseStore: PulseStore, Sendable {
                     db,
                     sql: "SELECT id FROM note WHERE id IN (\(marks)) AND author <> 'curator' AND COALESCE(decision, '') <> 'pinned' AND created <= ?",
                     arguments: arguments)
-                for id in ids {
-                    let s = "note:" + id
-                    try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [id])
-                    try db.execute(sql: "DELETE FROM reaction WHERE subject = ?", arguments: [s])
-                    try db.execute(sql: "DELETE FROM counts WHERE subject = ?", arguments: [s])
-                    try db.execute(sql: "DELETE FROM report WHERE note = ?", arguments: [id])
-                }
+                for id in ids { try Self.deleteNote(db, id) }
                 return (ids.count, !ids.isEmpty)
             }
             total += gone
@@ -502,15 +496,18 @@ public final class SQLitePulseStore: PulseStore, Sendable {
         return total
     }
 
+    /// A note gone with its reactions, counts and reports.
+    private static func deleteNote(_ db: Database, _ id: String) throws {
+        let s = "note:" + id
+        try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM reaction WHERE subject = ?", arguments: [s])
+        try db.execute(sql: "DELETE FROM counts WHERE subject = ?", arguments: [s])
+        try db.execute(sql: "DELETE FROM report WHERE note = ?", arguments: [id])
+    }
+
     private static func purge(_ db: Database, now: Date, expired: String, activityBefore: Date) throws -> Int {
         let gone = try String.fetchAll(db, sql: expired)
-        for id in gone {
-            let s = "note:" + id
-            try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [id])
-            try db.execute(sql: "DELETE FROM reaction WHERE subject = ?", arguments: [s])
-            try db.execute(sql: "DELETE FROM counts WHERE subject = ?", arguments: [s])
-            try db.execute(sql: "DELETE FROM report WHERE note = ?", arguments: [id])
-        }
+        for id in gone { try deleteNote(db, id) }
         try db.execute(sql: "DELETE FROM activity WHERE at < ?", arguments: [activityBefore.timeIntervalSince1970])
         return gone.count
     }
