@@ -22,15 +22,20 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
     public let plays: PlayCoalescer?
     public let metrics: PulseMetrics
     public let logger: Logger
+    /// Where staff actions are logged (the audit log of the console's store); nil: not logged
+    /// (a service without a console store, as some tests run it).
+    public let audit: (any ConsoleStore)?
     let clientAddress: ClientAddress
     let clientLimits: ClientRateLimits?
     let buckets = TokenBuckets()
 
     public init(
         store: Store, staffToken: String? = nil, plays: PlayCoalescer? = nil, metrics: PulseMetrics = PulseMetrics(),
-        clientLimits: ClientRateLimits? = ClientRateLimits(), trustedProxies: [String] = [], logger: Logger = Logger(label: "docent-pulse")
+        clientLimits: ClientRateLimits? = ClientRateLimits(), trustedProxies: [String] = [], audit: (any ConsoleStore)? = nil,
+        logger: Logger = Logger(label: "docent-pulse")
     ) {
         self.store = store
+        self.audit = audit
         self.staffToken = staffToken.flatMap { $0.isEmpty ? nil : $0 }
         self.plays = plays
         self.metrics = metrics
@@ -218,7 +223,16 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
         guard let decision = StaffDecision(rawValue: try PulseWire.string(o, "decision")) else {
             throw Failure(400, "bad_decision", "decision must be removed, restored or pinned")
         }
-        return json(200, PulseWire.note(try await store.decide(note, decision)))
+        guard let audit else { return json(200, PulseWire.note(try await store.decide(note, decision))) }
+        let before = try await audit.note(note)
+        let after = try await store.decide(note, decision)
+        try await audit.audit(StaffAudit.decision(note, before: before, after: after, staff: Self.staffName(req), at: Date()))
+        return json(200, PulseWire.note(after))
+    }
+
+    /// Who a staff-token call is, for the audit log (`Docent-Staff: NAME`, see `StaffAudit`).
+    static func staffName(_ req: Request) -> String {
+        StaffAudit.tokenStaff(named: HTTPField.Name("Docent-Staff").flatMap { req.headers[$0] })
     }
 
     /// `POST /v1/staff/seed` with a seed file: its entries put in or replaced (`docent-pulse
@@ -233,7 +247,12 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
         switch PulseSeed.read(bytes) {
         case .failure(let f): throw Failure(400, "bad_seed", f.message)
         case .success(let seed):
-            try await store.apply(seed)
+            if let audit {
+                let store = self.store
+                try await StaffAudit.applySeed(seed, console: audit, staff: Self.staffName(req), at: { Date() }) { try await store.apply(seed) }
+            } else {
+                try await store.apply(seed)
+            }
             return json(200, PulseWire.seedApplied(seed))
         }
     }

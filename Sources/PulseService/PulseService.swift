@@ -66,7 +66,7 @@ public enum PulseServer {
         let plays: PlayCoalescer? = settings.playFlush > .zero ? PlayCoalescer() : nil
         let api = PulseAPI(
             store: store, staffToken: settings.staffToken, plays: plays, metrics: metrics, clientLimits: settings.clientLimits,
-            trustedProxies: settings.trustedProxies, logger: logger)
+            trustedProxies: settings.trustedProxies, audit: console, logger: logger)
         let upkeep = PulseUpkeep(
             store: store, plays: plays ?? PlayCoalescer(maxSubjects: 0), metrics: metrics, logger: logger, playFlush: max(settings.playFlush, .milliseconds(100)),
             purgeEvery: settings.purgeEvery, activityRetention: settings.activityRetention)

@@ -19,6 +19,9 @@ struct StaffTarget: ParsableArguments {
     @Option(help: "A file holding the staff token (for --server).")
     var staffTokenFile: String?
 
+    @Option(name: .customLong("as"), help: "Who the audit log names for this action (default: command-line with --database, staff-token with --server).")
+    var staff: String?
+
     func validate() throws {
         guard (server == nil) != (database == nil) else { throw ValidationError("give either --server URL or --database DB") }
     }
@@ -34,19 +37,27 @@ struct StaffTarget: ParsableArguments {
             guard !token.isEmpty else { throw ValidationError("--server needs the staff token: DOCENT_PULSE_STAFF_TOKEN or --staff-token-file") }
             var base = server
             while base.hasSuffix("/") { base.removeLast() }
-            return HTTPStaff(base: base, token: token)
+            return HTTPStaff(base: base, token: token, staff: staff)
         }
+        // A change made on the store itself is logged in its audit log as the console's are.
+        let who = staff ?? "command-line"
         switch PulseServer.Database.parse(database ?? "") {
         case .failure(let f): throw ValidationError(f.message)
         case .success(.sqlite(let path)):
             guard FileManager.default.fileExists(atPath: path) else { throw StaffFailure("no Pulse store at \(path)") }
-            switch SQLitePulseStore.open(path: path, clock: { Date() }) {
-            case .success(let s): return StoreStaff(store: s, closeStore: {})
-            case .failure(let f): throw StaffFailure(f.message)
+            switch (SQLitePulseStore.open(path: path, clock: { Date() }), SQLiteConsoleStore.open(path: path, clock: { Date() })) {
+            case (.success(let s), .success(let c)): return StoreStaff(store: s, audit: c, staff: who, closeStore: {})
+            case (.failure(let f), _), (_, .failure(let f)): throw StaffFailure(f.message)
             }
         case .success(.postgres(let location)):
             switch await PostgresPulseStore.open(location, clock: { Date() }) {
-            case .success(let s): return StoreStaff(store: s, closeStore: { s.close() })
+            case .success(let s):
+                switch await PostgresConsoleStore.open(location, clock: { Date() }) {
+                case .success(let c): return StoreStaff(store: s, audit: c, staff: who, closeStore: { c.close(); s.close() })
+                case .failure(let f):
+                    s.close()
+                    throw StaffFailure(f.message)
+                }
             case .failure(let f): throw StaffFailure(f.message)
             }
         }
@@ -73,12 +84,21 @@ protocol StaffConnection: Sendable {
 
 struct StoreStaff: StaffConnection {
     let store: any PulseServiceStore
+    /// The audit log every change goes to, naming `staff`.
+    let audit: any ConsoleStore
+    let staff: String
     let closeStore: @Sendable () -> Void
     func queue() async throws -> [PulseNote] { try await store.moderationQueue() }
-    func decide(_ note: NoteID, _ decision: StaffDecision) async throws -> PulseNote { try await store.decide(note, decision) }
+    func decide(_ note: NoteID, _ decision: StaffDecision) async throws -> PulseNote {
+        let before = try await audit.note(note)
+        let after = try await store.decide(note, decision)
+        try await audit.audit(StaffAudit.decision(note, before: before, after: after, staff: staff, at: Date()))
+        return after
+    }
     func recount() async throws -> [String] { try await store.recountMismatches() }
     func apply(_ seed: PulseSeed, bytes: [UInt8]) async throws -> [String] {
-        try await store.apply(seed)
+        let store = self.store
+        try await StaffAudit.applySeed(seed, console: audit, staff: staff, at: { Date() }) { try await store.apply(seed) }
         return seed.problems
     }
     func export() async throws -> [UInt8] { PulseWire.encode(try await store.export().json(at: Date())) }
@@ -89,6 +109,8 @@ struct StoreStaff: StaffConnection {
 struct HTTPStaff: StaffConnection {
     let base: String
     let token: String
+    /// Sent as `Docent-Staff` so the service's audit log names the person (`--as`).
+    let staff: String?
 
     func queue() async throws -> [PulseNote] {
         try PulseWire.readNotes(try await call("GET", "/v1/moderation/queue", body: nil))
@@ -118,6 +140,7 @@ struct HTTPStaff: StaffConnection {
         var request = URLRequest(url: url, timeoutInterval: 15)
         request.httpMethod = method
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        if let staff { request.setValue(staff, forHTTPHeaderField: "Docent-Staff") }
         if let body {
             request.httpBody = Data(body)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")

@@ -115,12 +115,23 @@ final class PulseStaffCommandTests: XCTestCase {
         XCTAssertEqual(queue.out.split(separator: "\n").map { $0.split(separator: "\t").first.map(String.init) ?? "" }, [rude.key, kind.key])
         XCTAssertTrue(queue.out.contains("1 report\tartwork:7\t-\trude words"), queue.out)
 
-        let agree = try pulse(["agree", rude.key, "--server", url], token: staff)
+        let agree = try pulse(["agree", rude.key, "--server", url, "--as", "ana"], token: staff)
         XCTAssertEqual(agree.status, 0, agree.err)
         XCTAssertTrue(agree.out.contains("removed"), agree.out)
-        let keep = try pulse(["keep", kind.key, "--database", "sqlite:" + tempDir + "/pulse.sqlite"])
+        let keep = try pulse(["keep", kind.key, "--database", "sqlite:" + tempDir + "/pulse.sqlite", "--as", "ben"])
         XCTAssertEqual(keep.status, 0, keep.err)
         XCTAssertTrue(keep.out.contains("pinned"), keep.out)
+        // Both decisions are in the audit log, naming who made them and what changed, whether
+        // they went through the service's staff route or the store itself.
+        let audit = try pulse(["audit", "--database", "sqlite:" + tempDir + "/pulse.sqlite", "--action", "decide"])
+        XCTAssertEqual(audit.status, 0, audit.err)
+        let decisions = Set(audit.out.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).dropFirst().joined(separator: "\t") })
+        XCTAssertEqual(
+            decisions,
+            [
+                "staff-token:ana\tdecide\tnote:\(rude.key)\tdecision=none reports=1 score=0\tdecision=removed reports=1 score=0",
+                "ben\tdecide\tnote:\(kind.key)\tdecision=none reports=1 score=0\tdecision=pinned reports=1 score=0",
+            ], audit.out)
         let shown = try await b.notes(on: .artwork(7), viewer: nil).map(\.id)
         XCTAssertEqual(shown, [kind], "agreed: gone for everyone; kept: shown")
 
@@ -147,6 +158,24 @@ final class PulseStaffCommandTests: XCTestCase {
         _ = try SQLitePulseStore.open(path: tempDir + "/d/copy.sqlite", clock: { Date() }).get()
         try await checkCuration(["--database", "sqlite:" + other], token: nil, copy: ["--database", "sqlite:" + tempDir + "/d/copy.sqlite"], dir: tempDir + "/d") {
             try await direct.snapshot(viewer: nil, dayStart: Date(timeIntervalSince1970: 0), since: nil)
+        }
+        // Every entry put in was logged, by the service (the staff token) or on the file
+        // (the command line), each with what it replaced: the second seed of `tour:4002`…
+        // (none here) and the first of everything else had nothing before.
+        for (db, who) in [(tempDir + "/pulse.sqlite", "staff-token"), (other, "command-line")] {
+            let audit = try pulse(["audit", "--database", "sqlite:" + db])
+            XCTAssertEqual(audit.status, 0, audit.err)
+            let rows = audit.out.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+            let logged = Set(rows.map { $0[1] + " " + $0[2] + " " + $0[3] })
+            XCTAssertEqual(
+                logged,
+                ["\(who) feature tour:4002", "\(who) announce announcement:closing", "\(who) feature exhibition:7101", "\(who) curator-note note:curator0.7"],
+                audit.out)
+            let tour = try XCTUnwrap(rows.first { $0[3] == "tour:4002" })
+            XCTAssertEqual(tour[4], "")
+            XCTAssertEqual(tour[5], "tier=3 en=Winter lights | ko=겨울 빛")
+            let note = try XCTUnwrap(rows.first { $0[3] == "note:curator0.7" })
+            XCTAssertEqual(note[5], "artwork:1101 es: Mire el borde.")
         }
     }
 

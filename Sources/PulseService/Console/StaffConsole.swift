@@ -62,7 +62,7 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
     static var signInCookie: String { "docent_signin" }
     static var languageCookie: String { "docent_lang" }
     /// What a sign-in with the staff token is recorded as.
-    public static var tokenStaffName: String { "staff-token" }
+    public static var tokenStaffName: String { StaffAudit.tokenStaffName }
 
     /// Mounts the console's routes (and the author's own-note deletion) on `router`.
     public func add<Context: RequestContext>(to router: Router<Context>) {
@@ -260,16 +260,9 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
                 "conflict", lang, ["staff": last?.staff ?? "?", "decision": note.decision?.rawValue ?? "none", "at": last.map { time($0.at) } ?? "?"])
             return Self.redirect("/staff/queue?problem=" + Self.urlEncode(text) + "&focus=" + Self.urlEncode(id.key))
         }
-        try await console.audit(
-            AuditEntry(
-                at: clock(), staff: s.staff, action: "decide", target: "note:" + id.key, before: Self.describeNote(before), after: Self.describeNote(note)))
+        try await console.audit(StaffAudit.decision(id, before: before, after: note, staff: s.staff, at: clock()))
         let what = ConsoleStrings.text(decision == .removed ? "hide" : decision == .restored ? "keep" : "pin", lang)
         return Self.redirect("/staff/queue?done=" + Self.urlEncode(ConsoleStrings.text("done", lang, ["what": what, "note": id.key])))
-    }
-
-    static func describeNote(_ n: PulseNote?) -> String {
-        guard let n else { return "" }
-        return "decision=\(n.decision?.rawValue ?? "none") reports=\(n.reports) score=\(n.counts.score)"
     }
 
     func visitorsPage(_ req: Request, _ s: StaffSession, _ lang: Language) async throws -> Response {
@@ -351,13 +344,10 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         var seed = PulseSeed()
         seed.featured = [PulseFeatured(subject: subject, tier: tier, taglines: taglines, from: from ?? nil, until: until ?? nil)]
         try await store.apply(seed)
-        try await console.audit(
-            AuditEntry(at: clock(), staff: s.staff, action: "feature", target: subject.key, before: old.map(Self.describeFeatured) ?? "", after: Self.describeFeatured(seed.featured[0])))
+        for entry in StaffAudit.seed(seed, featuredBefore: old.map { [$0] } ?? [], announcementsBefore: [], curatorNotesBefore: [:], staff: s.staff, at: clock()) {
+            try await console.audit(entry)
+        }
         return Self.redirect("/staff/featured?done=" + Self.urlEncode(ConsoleStrings.text("saved", lang, ["what": subject.key])))
-    }
-
-    static func describeFeatured(_ f: PulseFeatured) -> String {
-        "tier=\(f.tier) " + f.taglines.sorted { $0.key < $1.key }.map { "\($0.key.code)=\($0.value)" }.joined(separator: " | ")
     }
 
     func announcementsPage(_ req: Request, _ s: StaffSession, _ lang: Language) async throws -> Response {
@@ -427,13 +417,10 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         var seed = PulseSeed()
         seed.announcements = [a]
         try await store.apply(seed)
-        try await console.audit(
-            AuditEntry(at: clock(), staff: s.staff, action: "announce", target: "announcement:" + id, before: old.map(Self.describeAnnouncement) ?? "", after: Self.describeAnnouncement(a)))
+        for entry in StaffAudit.seed(seed, featuredBefore: [], announcementsBefore: old.map { [$0] } ?? [], curatorNotesBefore: [:], staff: s.staff, at: clock()) {
+            try await console.audit(entry)
+        }
         return Self.redirect("/staff/announcements?done=" + Self.urlEncode(ConsoleStrings.text("saved", lang, ["what": id])))
-    }
-
-    static func describeAnnouncement(_ a: PulseAnnouncement) -> String {
-        "\(a.style.rawValue) " + a.feeds.map(\.source).joined(separator: ",") + " " + a.text.sorted { $0.key < $1.key }.map { "\($0.key.code)=\($0.value)" }.joined(separator: " | ")
     }
 
     // MARK: The museum's pulse
