@@ -150,7 +150,7 @@ final class ConsoleStoreConformanceTests: XCTestCase {
         for s in try await stores() {
             let n = try await post(s, alice, 1)
             try await s.pulse.report(n, true, as: bob)
-            let v10 = try await s.console.queue(rules: .standard, limit: 100).map(\.id)
+            let v10 = try await s.console.queue(rules: .standard, after: nil, limit: 100).map(\.id)
             XCTAssertEqual(v10, [n], s.name)
             let first = try await s.console.decide(n, .restored, expected: nil)
             XCTAssertTrue(first.changed, s.name)
@@ -160,7 +160,7 @@ final class ConsoleStoreConformanceTests: XCTestCase {
             let late = try await s.console.decide(n, .removed, expected: nil)
             XCTAssertFalse(late.changed, s.name)
             XCTAssertEqual(late.note.decision, .restored, "\(s.name): a stale page overwrote a decision")
-            let v11 = try await s.console.queue(rules: .standard, limit: 100)
+            let v11 = try await s.console.queue(rules: .standard, after: nil, limit: 100)
             XCTAssertEqual(v11, [], s.name)
             let hide = try await s.console.decide(n, .removed, expected: .restored)
             XCTAssertTrue(hide.changed, s.name)
@@ -177,11 +177,45 @@ final class ConsoleStoreConformanceTests: XCTestCase {
         for s in try await stores() {
             let n = try await post(s, alice, 1)
             _ = try await s.pulse.react(.down, on: .note(n), as: bob)
-            let v13 = try await s.console.queue(rules: rules, limit: 10)
+            let v13 = try await s.console.queue(rules: rules, after: nil, limit: 10)
             XCTAssertEqual(v13, [], s.name)
             _ = try await s.pulse.react(.down, on: .note(n), as: carol)
-            let v14 = try await s.console.queue(rules: rules, limit: 10).map(\.id)
+            let v14 = try await s.console.queue(rules: rules, after: nil, limit: 10).map(\.id)
             XCTAssertEqual(v14, [n], s.name)
+        }
+    }
+
+    func testTheQueueComesAPageAtATimeAndListsWhatThePulseStoresQueueLists() async throws {
+        for s in try await stores() {
+            var posted: [NoteID] = []
+            for seq in 1...4 {
+                posted.append(try await post(s, alice, UInt64(seq)))
+                posted.append(try await post(s, dave, UInt64(seq)))
+            }
+            // Six reported, one hidden by its score (five down-votes), one untouched.
+            for n in posted.prefix(6) { try await s.pulse.report(n, true, as: bob) }
+            for i in 0..<5 {
+                let voter = VisitorCredentials(visitor: VisitorID("voter00\(i)")!, secret: "sha256:v\(i)")
+                try await s.pulse.register(voter)
+                _ = try await s.pulse.react(.down, on: .note(posted[6]), as: voter)
+            }
+            let whole = try await s.console.queue(rules: .standard, after: nil, limit: 100)
+            XCTAssertEqual(Set(whole.map(\.id)), Set(posted.prefix(7)), s.name)
+            XCTAssertEqual(whole, whole.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }, "\(s.name): not oldest first")
+            var paged: [NoteID] = []
+            var after: PulseCursor?
+            repeat {
+                let page = try await s.console.queue(rules: .standard, after: after, limit: 3)
+                XCTAssertLessThanOrEqual(page.count, 3, s.name)
+                paged += page.map(\.id)
+                after = page.count == 3 ? PulseCursor(after: page[2]) : nil
+            } while after != nil && paged.count < 20
+            XCTAssertEqual(paged, whole.map(\.id), "\(s.name): the pages are not the queue")
+            let length = try await s.console.queueLength(rules: .standard)
+            XCTAssertEqual(length, 7, s.name)
+            // The console's reads and the Pulse store's (its rules as SQL) agree.
+            let stores = try await s.pulse.moderationQueue(after: nil, limit: 100).notes.map(\.id)
+            XCTAssertEqual(Set(stores), Set(whole.map(\.id)), s.name)
         }
     }
 

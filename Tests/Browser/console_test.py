@@ -449,6 +449,37 @@ class Run:
         self.shot(d, "12-french")
         self.go(d, "/staff/queue?lang=en")
 
+    def test_queue_pages(self):
+        # A queue longer than a page: 101 more reported notes (ten a writer, the store's
+        # hourly limit), then the first page, the next, and back.
+        svc = self.svc
+        writers = [visitor(svc, f"pagewriter{i:02d}") for i in range(11)]
+        reporters = [visitor(svc, f"pagereport{i}") for i in range(4)]
+        added = []
+        for k in range(101):
+            n = note(svc, writers[k // 10], k % 10 + 1, "artwork:1105", f"Page note {k}")
+            status, _ = api(svc, "PUT", "/v1/reports/" + n, None, reporters[k % 4][1])
+            check(status == 200, f"report: {status}")
+            added.append(n)
+        d = self.alice
+        self.go(d, "/staff/queue")
+        first = [e.get_attribute("data-note") for e in d.find_elements(By.CSS_SELECTOR, ".queue .item")]
+        check(len(first) == 100, f"the first page holds {len(first)} notes, not 100")
+        check(not d.find_elements(By.LINK_TEXT, "← Back to the oldest"), "the first page offers to go back to itself")
+        d.find_element(By.CSS_SELECTOR, "a[rel=next]").click()
+        self.wait_text(d, "← Back to the oldest")
+        second = [e.get_attribute("data-note") for e in d.find_elements(By.CSS_SELECTOR, ".queue .item")]
+        check(second and not set(first) & set(second), f"the second page repeats the first: {set(first) & set(second)}")
+        check(not d.find_elements(By.CSS_SELECTOR, "a[rel=next]"), "the last page offers a next one")
+        whole = first + second
+        check(set(added) <= set(whole), f"{len(set(added) - set(whole))} queued notes are on no page")
+        check([n for n in whole if n in added] == added, "the pages are not oldest first")
+        check(f"{len(whole)} notes waiting" in self.text(d), f"the page does not say {len(whole)} notes waiting")
+        self.axe_check(d, "queue, second page")
+        self.shot(d, "12-queue-second-page")
+        d.find_element(By.LINK_TEXT, "← Back to the oldest").click()
+        self.wait_text(d, "Next 100 →")
+
     def test_sign_out(self):
         d = self.alice
         self.go(d, "/staff/queue")
@@ -484,7 +515,7 @@ class Run:
                 ("csrf-refused", self.test_csrf_refused), ("hide-and-restore", self.test_hide_and_restore), ("ban", self.test_ban),
                 ("keyboard-moderation", self.test_keyboard_moderation), ("two-sessions", self.test_two_sessions),
                 ("tagline-in-snapshot", self.test_tagline), ("announcement-preview", self.test_announcement_preview),
-                ("charts", self.test_charts), ("erase-and-audit", self.test_erase_and_audit), ("sign-out", self.test_sign_out),
+                ("charts", self.test_charts), ("erase-and-audit", self.test_erase_and_audit), ("queue-pages", self.test_queue_pages), ("sign-out", self.test_sign_out),
                 ("no-secret-in-logs", self.test_no_secret_in_logs),
             ]
             for name, fn in steps:

@@ -84,6 +84,8 @@ enum ConsoleAssets {
         </li>
         {{/items}}
         </ol>
+        {{#next}}<nav aria-label="{{t.queuePages}}" class="pages">{{#first}}<a href="{{first}}">{{t.queueFirst}}</a> · {{/first}}<a href="{{next}}" rel="next">{{t.queueNext}}</a></nav>{{/next}}
+        {{^next}}{{#first}}<nav aria-label="{{t.queuePages}}" class="pages"><a href="{{first}}">{{t.queueFirst}}</a></nav>{{/first}}{{/next}}
         <section aria-labelledby="hidden-h">
         <h2 id="hidden-h">{{t.hiddenByStaff}}</h2>
         {{^removed}}<p>{{t.none}}</p>{{/removed}}

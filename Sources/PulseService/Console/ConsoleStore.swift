@@ -34,8 +34,11 @@ public protocol ConsoleStore: Sendable {
 
     // MARK: Moderation
     /// Notes awaiting staff, oldest first: reported ones not yet decided (or restored and
-    /// reported again), and visitor notes hidden by their score with no decision.
-    func queue(rules: PulseRules, limit: Int) async throws(PulseStoreError) -> [PulseNote]
+    /// reported again), and visitor notes hidden by their score with no decision; at most
+    /// `limit` of them after `after` (the last note of the page before; nil: from the oldest).
+    func queue(rules: PulseRules, after: PulseCursor?, limit: Int) async throws(PulseStoreError) -> [PulseNote]
+    /// How many notes the queue holds (what `queue` would list with no limit).
+    func queueLength(rules: PulseRules) async throws(PulseStoreError) -> Int
     func note(_ id: NoteID) async throws(PulseStoreError) -> PulseNote?
     /// Notes staff removed, newest first (to restore one).
     func removedNotes(limit: Int) async throws(PulseStoreError) -> [PulseNote]
@@ -155,6 +158,22 @@ public struct ActivityDay: Sendable, Equatable {
 
 /// SQL both stores share (the schema is the same in both).
 enum ConsoleSQL {
+    /// A queue page from the two lists each store reads (reported, low score), each asked for
+    /// `limit + ties` rows from the cursor's time on: merged in `(createdAt, id)` order, the
+    /// notes up to the cursor dropped, at most `limit` kept. (The SQL only filters on the time:
+    /// the stores order ids their own way, Swift orders them as `NoteID` does.)
+    static func queuePage(_ lists: [PulseNote]..., after: PulseCursor?, limit: Int) -> [PulseNote] {
+        var merged = Array(Set(lists.joined())).sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        if let after {
+            let t = Date(timeIntervalSince1970: after.created)
+            merged.removeAll { ($0.createdAt, $0.id) <= (t, after.id) }
+        }
+        return Array(merged.prefix(limit))
+    }
+
+    /// Rows asked for beyond `limit`: notes created at the cursor's very time, already shown.
+    static let queueTies = 64
+
     static let noteColumns = """
         SELECT n.id, n.subject, n.language, n.text, n.created, n.author, n.reports, n.decision,
                COALESCE(c.up, 0) AS up, COALESCE(c.meh, 0) AS meh, COALESCE(c.down, 0) AS down

@@ -245,19 +245,36 @@ public final class PostgresConsoleStore: ConsoleStore, @unchecked Sendable {
 
     // MARK: Moderation
 
-    public func queue(rules: PulseRules, limit: Int) async throws(PulseStoreError) -> [PulseNote] {
-        try await run { conn in
+    public func queue(rules: PulseRules, after: PulseCursor?, limit: Int) async throws(PulseStoreError) -> [PulseNote] {
+        let from = after?.created ?? -Double.greatestFiniteMagnitude
+        let rows = limit + ConsoleSQL.queueTies
+        return try await run { conn in
             let reported = try await self.notes(
                 conn,
-                "\(unescaped: ConsoleSQL.noteColumns) WHERE n.reports > 0 AND (n.decision IS NULL OR n.decision = 'restored') ORDER BY n.created, n.id LIMIT \(limit)")
+                "\(unescaped: ConsoleSQL.noteColumns) WHERE n.reports > 0 AND (n.decision IS NULL OR n.decision = 'restored') AND n.created >= \(from) ORDER BY n.created, n.id LIMIT \(rows)")
             let low = try await self.notes(
                 conn,
                 """
                 SELECT n.id, n.subject, n.language, n.text, n.created, n.author, n.reports, n.decision, c.up, c.meh, c.down
                 FROM counts c JOIN note n ON n.id = substr(c.subject, 6)
-                WHERE c.subject LIKE 'note:%' AND (c.up - c.down) <= \(rules.scoreFloor) AND n.author = 'visitor' AND n.decision IS NULL ORDER BY n.created, n.id LIMIT \(limit)
+                WHERE c.subject LIKE 'note:%' AND (c.up - c.down) <= \(rules.scoreFloor) AND n.author = 'visitor' AND n.decision IS NULL AND n.created >= \(from)
+                ORDER BY n.created, n.id LIMIT \(rows)
                 """)
-            return Array(Set(reported + low).sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }.prefix(limit))
+            return ConsoleSQL.queuePage(reported, low, after: after, limit: limit)
+        }
+    }
+
+    public func queueLength(rules: PulseRules) async throws(PulseStoreError) -> Int {
+        try await run { conn in
+            let q: PostgresQuery = """
+                SELECT COUNT(*)::BIGINT FROM (
+                    SELECT id FROM note WHERE reports > 0 AND (decision IS NULL OR decision = 'restored')
+                    UNION
+                    SELECT n.id FROM counts c JOIN note n ON n.id = substr(c.subject, 6)
+                    WHERE c.subject LIKE 'note:%' AND (c.up - c.down) <= \(rules.scoreFloor) AND n.author = 'visitor' AND n.decision IS NULL) AS waiting
+                """
+            for try await n in try await conn.query(q, logger: self.logger).decode(Int64.self) { return Int(n) }
+            return 0
         }
     }
 

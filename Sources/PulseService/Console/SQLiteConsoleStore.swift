@@ -198,18 +198,38 @@ public final class SQLiteConsoleStore: ConsoleStore, Sendable {
 
     // MARK: Moderation
 
-    public func queue(rules: PulseRules, limit: Int) async throws(PulseStoreError) -> [PulseNote] {
-        try await read { db in
+    public func queue(rules: PulseRules, after: PulseCursor?, limit: Int) async throws(PulseStoreError) -> [PulseNote] {
+        let from = after?.created ?? -Double.greatestFiniteMagnitude
+        let rows = limit + ConsoleSQL.queueTies
+        return try await read { db in
             let reported = try Self.notes(
-                db, ConsoleSQL.noteColumns + " WHERE n.reports > 0 AND (n.decision IS NULL OR n.decision = 'restored') ORDER BY n.created, n.id LIMIT ?", [limit])
+                db,
+                ConsoleSQL.noteColumns
+                    + " WHERE n.reports > 0 AND (n.decision IS NULL OR n.decision = 'restored') AND n.created >= ? ORDER BY n.created, n.id LIMIT ?",
+                [from, rows])
             let low = try Self.notes(
                 db,
                 """
                 SELECT n.id, n.subject, n.language, n.text, n.created, n.author, n.reports, n.decision, c.up, c.meh, c.down
                 FROM counts c JOIN note n ON n.id = substr(c.subject, 6)
-                WHERE c.subject LIKE 'note:%' AND c.up - c.down <= ? AND n.author = 'visitor' AND n.decision IS NULL ORDER BY n.created, n.id LIMIT ?
-                """, [rules.scoreFloor, limit])
-            return Array(Set(reported + low).sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }.prefix(limit))
+                WHERE c.subject LIKE 'note:%' AND c.up - c.down <= ? AND n.author = 'visitor' AND n.decision IS NULL AND n.created >= ?
+                ORDER BY n.created, n.id LIMIT ?
+                """, [rules.scoreFloor, from, rows])
+            return ConsoleSQL.queuePage(reported, low, after: after, limit: limit)
+        }
+    }
+
+    public func queueLength(rules: PulseRules) async throws(PulseStoreError) -> Int {
+        try await read { db in
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM (
+                        SELECT id FROM note WHERE reports > 0 AND (decision IS NULL OR decision = 'restored')
+                        UNION
+                        SELECT n.id FROM counts c JOIN note n ON n.id = substr(c.subject, 6)
+                        WHERE c.subject LIKE 'note:%' AND c.up - c.down <= ? AND n.author = 'visitor' AND n.decision IS NULL)
+                    """, arguments: [rules.scoreFloor]) ?? 0
         }
     }
 

@@ -214,7 +214,16 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
     // MARK: Moderation
 
     func queuePage(_ req: Request, _ s: StaffSession, _ lang: Language) async throws -> Response {
-        let notes = try await console.queue(rules: config.rules, limit: 200)
+        // A page at a time (a hundred, the most a person works through at once), oldest first;
+        // `after` is the last note of the page before.
+        var after: PulseCursor?
+        if let text = req.uri.queryParameters["after"].map(String.init).flatMap({ $0.removingPercentEncoding }), !text.isEmpty {
+            guard let cursor = PulseCursor(text: text) else { throw Failure(status: .badRequest, message: "after: not a place in the queue") }
+            after = cursor
+        }
+        let page = try await console.queue(rules: config.rules, after: after, limit: Self.queuePageSize + 1)
+        let notes = Array(page.prefix(Self.queuePageSize))
+        let waiting = try await console.queueLength(rules: config.rules)
         var items: [[String: Any]] = []
         let allReports = try await console.reports(on: notes.map(\.id))
         for n in notes {
@@ -227,15 +236,20 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
             items.append(item)
         }
         let removed = try await console.removedNotes(limit: 30).map { noteContext($0, lang, s) }
-        let body = render(
-            "queue",
-            [
-                "t": ConsoleStrings.all(lang), "items": items, "removed": removed,
-                "waiting": ConsoleStrings.text("waiting", lang, ["n": String(notes.count)]),
-            ])
+        var context: [String: Any] = [
+            "t": ConsoleStrings.all(lang), "items": items, "removed": removed,
+            "waiting": ConsoleStrings.text("waiting", lang, ["n": String(waiting)]),
+        ]
+        // (An empty string would still open a Mustache section.)
+        if page.count > notes.count, let last = notes.last { context["next"] = "/staff/queue?after=" + Self.urlEncode(PulseCursor(after: last).text) }
+        if after != nil { context["first"] = "/staff/queue" }
+        let body = render("queue", context)
         return layout(
             title: ConsoleStrings.text("queue", lang), lang: lang, session: s, path: "/staff/queue", body: body, flash: flash(req, lang), problem: problemParam(req, lang))
     }
+
+    /// Notes on one page of the queue.
+    static var queuePageSize: Int { 100 }
 
     func noteContext(_ n: PulseNote, _ lang: Language, _ s: StaffSession) -> [String: Any] {
         [
