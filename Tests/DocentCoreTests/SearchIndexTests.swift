@@ -246,6 +246,36 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(out, ["the", "keeper", "s", "daughter", "港", "口", "的", "燈", "항구에서", "1871", "1934"])
     }
 
+    /// The builder reads a text a byte at a time with its own tables (ASCII runs at once, each
+    /// other scalar folded once, a Chinese character's word number remembered): its words are
+    /// the words of the folded text, however often a text and its characters come back.
+    func testBuilderNumbersTheWordsOfTheFoldedText() {
+        let texts = [
+            "The Keeper’s «Daughter» — 港口的燈 항구에서 1871–1934",
+            "CAFÉ naïve Ångström STRASSE Straße ﬁre Ｆｕｌｌ 時間 華 時 親導 x²",
+            "café\r\nNAÏVE\t時間 — ångström 港口 the keeper",
+            "",
+            "  ...  ",
+        ]
+        var b = SearchWords.Builder(variants: Self.variants)
+        var expected: [String] = []
+        var pairs: [(word: String, doc: Int)] = []
+        for (d, text) in (texts + texts.reversed()).enumerated() {
+            b.startDocument(d)
+            var seen = Set<String>()
+            SearchWords.tokens(SearchText.fold(text, variants: Self.variants)) { w in
+                let word = String(decoding: w, as: UTF8.self)
+                if !expected.contains(word) { expected.append(word) }
+                if seen.insert(word).inserted { pairs.append((word, d)) }
+            }
+            b.add(text, slot: 0, inName: false)
+        }
+        let numbered = (0..<b.wordCount).map { String(decoding: b.word($0), as: UTF8.self) }
+        XCTAssertEqual(numbered, expected)
+        XCTAssertEqual(b.pairPost.map { Int($0 >> 1) }, pairs.map(\.doc))
+        XCTAssertEqual(b.pairEntry.map { numbered[Int(b.entryWord[Int($0)])] }, pairs.map(\.word))
+    }
+
     func testTyposAndTranscriptsWithoutAStemmer() {
         let docs = Self.docs + [
             SearchDocument(

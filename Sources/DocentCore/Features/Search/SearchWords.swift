@@ -89,10 +89,21 @@ public struct SearchWords: Sendable {
         var pairPost: [UInt32] = []
         var slots: [Language?] = [nil]
         let variants: ChineseVariants?
-        /// How each non-ASCII scalar folds (as `SearchText` folds a character).
-        var foldCache: [UInt32: [UInt8]] = [:]
-        var scratch: [UInt8] = []
+        /// How each non-ASCII scalar folds (as `SearchText` folds a character), its bytes in
+        /// `foldPool`: `foldIndex[s]` (scalars under U+10000) or `foldOther[s]` is
+        /// `offset << 16 | count`, -1 while not folded yet. Flat tables rather than a dictionary
+        /// of arrays: a transcript's every accented letter and ideograph is looked up here.
+        var foldPool: [UInt8] = []
+        var foldIndex: [Int64] = []
+        var foldOther: [UInt32: Int64] = [:]
+        /// Per scalar under U+10000 that folds to one Chinese or Japanese character (a word of
+        /// its own): that word's number, -1 while not known. Most of a Chinese transcript's
+        /// words, numbered without hashing them again.
+        var scalarWord: [Int32] = []
         var doc: Int32 = 0
+
+        static let hashBasis: UInt32 = 2_166_136_261
+        static let hashPrime: UInt32 = 16_777_619
 
         init(variants: ChineseVariants?) {
             self.variants = variants
@@ -112,96 +123,205 @@ public struct SearchWords: Sendable {
 
         mutating func startDocument(_ d: Int) { doc = Int32(d) }
 
-        /// Folds `text` a scalar at a time into `scratch` (transcripts are most of the bytes:
-        /// a character-by-character fold costs several times more), then adds its words.
+        /// Folds `text` a scalar at a time (transcripts are most of the bytes: a
+        /// character-by-character fold costs several times more), then adds its words.
         mutating func add(_ text: String, slot: UInt8, inName: Bool) {
             var t = text
             t.withUTF8 { utf8 in addWords(utf8, slot: slot, inName: inName) }
         }
 
+        /// The folded bytes of non-ASCII scalar `s` in `pool` (`offset << 16 | count`), folded
+        /// once per scalar.
+        @inline(__always) func folded(_ s: UInt32, _ index: inout [Int64], _ other: inout [UInt32: Int64], _ pool: inout [UInt8]) -> Int64 {
+            if s < 0x10000 {
+                let known = index[Int(s)]
+                if known >= 0 { return known }
+            } else if let known = other[s] {
+                return known
+            }
+            let f = Unicode.Scalar(s).map { SearchText.Folder.foldCharacter(Character($0), variants: variants) } ?? []
+            let packed = Int64(pool.count) << 16 | Int64(f.count)
+            pool += f
+            if s < 0x10000 { index[Int(s)] = packed } else { other[s] = packed }
+            return packed
+        }
+
         /// One pass over the text: each scalar folded (ASCII at once, others through the
-        /// cache) and classified as `SearchWords.tokens` does, each word added as it ends.
+        /// tables) and classified as `SearchWords.tokens` does, each word numbered as it ends,
+        /// its bytes and hash built as they come (no array per word).
         mutating func addWords(_ utf8: UnsafeBufferPointer<UInt8>, slot: UInt8, inName: Bool) {
-            scratch.removeAll(keepingCapacity: true)
-            var i = 0
             let n = utf8.count
+            guard n > 0 else { return }
+            var cap = 64
+            var buf = UnsafeMutablePointer<UInt8>.allocate(capacity: cap)
+            defer { buf.deallocate() }
+            var len = 0
+            var h = Self.hashBasis
+            // The tables, out of `self` while the words are added (no overlapping access).
+            var index: [Int64] = []
+            var other: [UInt32: Int64] = [:]
+            var pool: [UInt8] = []
+            var ideo: [Int32] = []
+            var tablesOut = false
+            defer {
+                if tablesOut {
+                    swap(&index, &foldIndex)
+                    swap(&other, &foldOther)
+                    swap(&pool, &foldPool)
+                    swap(&ideo, &scalarWord)
+                }
+            }
+            @inline(__always) func grow(_ need: Int) {
+                guard len + need > cap else { return }
+                let bigger = max(cap * 2, len + need)
+                let nb = UnsafeMutablePointer<UInt8>.allocate(capacity: bigger)
+                nb.update(from: buf, count: len)
+                buf.deallocate()
+                buf = nb
+                cap = bigger
+            }
+            let text = utf8.baseAddress!
+            var i = 0
             while i < n {
-                let b = utf8[i]
+                let b = text[i]
                 if b < 0x80 {
-                    i += 1
                     if SearchText.isASCIIAlphanumeric(b) {
-                        scratch.append(b >= 0x41 && b <= 0x5A ? b + 0x20 : b)
-                    } else if !scratch.isEmpty {
-                        endWord(slot: slot, inName: inName)
-                    }
-                    continue
-                }
-                let (s, len) = SearchWords.scalar(at: i, in: utf8)
-                i += len
-                let f: [UInt8]
-                if let known = foldCache[s] {
-                    f = known
-                } else {
-                    f = Unicode.Scalar(s).map { SearchText.Folder.foldCharacter(Character($0), variants: variants) } ?? []
-                    foldCache[s] = f
-                }
-                var k = 0
-                while k < f.count {
-                    let c = f[k]
-                    if c < 0x80 {
-                        k += 1
-                        if SearchText.isASCIIAlphanumeric(c) {
-                            scratch.append(c)
-                        } else if !scratch.isEmpty {
-                            endWord(slot: slot, inName: inName)
+                        // A run of ASCII letters and digits at once, lowercased and hashed.
+                        var j = i + 1
+                        while j < n, text[j] < 0x80, SearchText.isASCIIAlphanumeric(text[j]) { j += 1 }
+                        grow(j - i)
+                        while i < j {
+                            let a = text[i]
+                            let c = a >= 0x41 && a <= 0x5A ? a + 0x20 : a
+                            buf[len] = c
+                            len += 1
+                            h = (h ^ UInt32(c)) &* Self.hashPrime
+                            i += 1
                         }
                         continue
                     }
-                    let (fs, flen) = SearchWords.scalar(at: k, in: f)
-                    let end = min(f.count, k + flen)
+                    i += 1
+                    if len > 0 {
+                        addWord(number: wordNumber(buf, len, h), slot: slot, inName: inName)
+                        len = 0
+                        h = Self.hashBasis
+                    }
+                    continue
+                }
+                if !tablesOut {
+                    tablesOut = true
+                    if foldIndex.isEmpty { foldIndex = [Int64](repeating: -1, count: 0x10000) }
+                    if scalarWord.isEmpty { scalarWord = [Int32](repeating: -1, count: 0x10000) }
+                    swap(&index, &foldIndex)
+                    swap(&other, &foldOther)
+                    swap(&pool, &foldPool)
+                    swap(&ideo, &scalarWord)
+                }
+                let (s, slen) = SearchWords.scalar(at: i, in: utf8)
+                i += slen
+                if s < 0x10000 {
+                    let known = ideo[Int(s)]
+                    if known >= 0 {
+                        if len > 0 {
+                            addWord(number: wordNumber(buf, len, h), slot: slot, inName: inName)
+                            len = 0
+                            h = Self.hashBasis
+                        }
+                        addWord(number: known, slot: slot, inName: inName)
+                        continue
+                    }
+                }
+                let packed = folded(s, &index, &other, &pool)
+                let fStart = Int(packed >> 16)
+                let fCount = Int(packed & 0xFFFF)
+                var k = fStart
+                let fEnd = fStart + fCount
+                while k < fEnd {
+                    let c = pool[k]
+                    if c < 0x80 {
+                        k += 1
+                        if SearchText.isASCIIAlphanumeric(c) {
+                            grow(1)
+                            buf[len] = c
+                            len += 1
+                            h = (h ^ UInt32(c)) &* Self.hashPrime
+                        } else if len > 0 {
+                            addWord(number: wordNumber(buf, len, h), slot: slot, inName: inName)
+                            len = 0
+                            h = Self.hashBasis
+                        }
+                        continue
+                    }
+                    let (fs, flen) = SearchWords.scalar(at: k, in: pool)
+                    let end = min(fEnd, k + flen)
                     if SearchWords.isIdeographic(fs) || SearchWords.isSeparator(fs) {
-                        if !scratch.isEmpty { endWord(slot: slot, inName: inName) }
+                        if len > 0 {
+                            addWord(number: wordNumber(buf, len, h), slot: slot, inName: inName)
+                            len = 0
+                            h = Self.hashBasis
+                        }
                         if SearchWords.isIdeographic(fs), !(0x3000...0x303F).contains(fs) {
-                            scratch += f[k..<end]
-                            endWord(slot: slot, inName: inName)
+                            grow(end - k)
+                            for j in k..<end {
+                                buf[len] = pool[j]
+                                len += 1
+                                h = (h ^ UInt32(pool[j])) &* Self.hashPrime
+                            }
+                            let id = wordNumber(buf, len, h)
+                            len = 0
+                            h = Self.hashBasis
+                            // The scalar is this one character: next time, its number at once.
+                            if s < 0x10000, k == fStart, end == fEnd { ideo[Int(s)] = id }
+                            addWord(number: id, slot: slot, inName: inName)
                         }
                     } else {
-                        scratch += f[k..<end]
+                        grow(end - k)
+                        for j in k..<end {
+                            buf[len] = pool[j]
+                            len += 1
+                            h = (h ^ UInt32(pool[j])) &* Self.hashPrime
+                        }
                     }
                     k = end
                 }
             }
-            if !scratch.isEmpty { endWord(slot: slot, inName: inName) }
-        }
-
-        /// Adds the word in `scratch` and empties it.
-        mutating func endWord(slot: UInt8, inName: Bool) {
-            var w: [UInt8] = []
-            swap(&w, &scratch)
-            addWord(w[...], slot: slot, inName: inName)
-            swap(&w, &scratch)
-            scratch.removeAll(keepingCapacity: true)
+            if len > 0 { addWord(number: wordNumber(buf, len, h), slot: slot, inName: inName) }
         }
 
         @inline(__always) static func hash(_ w: ArraySlice<UInt8>) -> UInt32 {
-            var h: UInt32 = 2_166_136_261
-            for b in w { h = (h ^ UInt32(b)) &* 16_777_619 }
+            var h = hashBasis
+            for b in w { h = (h ^ UInt32(b)) &* hashPrime }
             return h
         }
 
         /// The number of word `w`, added if new.
         mutating func wordNumber(_ w: ArraySlice<UInt8>) -> Int32 {
             let h = Self.hash(w)
+            return w.withUnsafeBufferPointer { p in wordNumber(p.baseAddress!, p.count, h) }
+        }
+
+        /// The number of the word of `count` bytes at `w` whose hash (`hash`) is `h`, added if new.
+        mutating func wordNumber(_ w: UnsafePointer<UInt8>, _ count: Int, _ h: UInt32) -> Int32 {
             var mask = table.count - 1
             var p = Int(h) & mask
             while true {
-                let id = table[p]
+                let id = Int(table[p])
                 if id < 0 { break }
-                if wordHashes[Int(id)] == h, word(Int(id)).elementsEqual(w) { return id }
+                if wordHashes[id] == h {
+                    let s = Int(wordStarts[id])
+                    if Int(wordStarts[id + 1]) - s == count {
+                        let same = wordBytes.withUnsafeBufferPointer { wb -> Bool in
+                            var k = 0
+                            while k < count, wb[s + k] == w[k] { k += 1 }
+                            return k == count
+                        }
+                        if same { return Int32(id) }
+                    }
+                }
                 p = (p + 1) & mask
             }
             let id = Int32(wordCount)
-            wordBytes += w
+            wordBytes.append(contentsOf: UnsafeBufferPointer(start: w, count: count))
             wordStarts.append(Int32(wordBytes.count))
             wordHashes.append(h)
             wordFirstEntry.append(-1)
@@ -223,24 +343,26 @@ public struct SearchWords: Sendable {
         }
 
         mutating func addWord(_ w: ArraySlice<UInt8>, slot: UInt8, inName: Bool) {
-            do {
-                let id = wordNumber(w)
-                var e = wordFirstEntry[Int(id)]
-                while e >= 0, entrySlot[Int(e)] != slot { e = entryNext[Int(e)] }
-                if e < 0 {
-                    e = Int32(entryWord.count)
-                    entryNext.append(wordFirstEntry[Int(id)])
-                    wordFirstEntry[Int(id)] = e
-                    entryWord.append(id)
-                    entrySlot.append(slot)
-                    lastDoc.append(-1)
-                }
-                // Names come first in a document, so its first pair says whether it is in one.
-                if lastDoc[Int(e)] != doc {
-                    lastDoc[Int(e)] = doc
-                    pairEntry.append(e)
-                    pairPost.append(UInt32(doc) << 1 | (inName ? 1 : 0))
-                }
+            addWord(number: wordNumber(w), slot: slot, inName: inName)
+        }
+
+        /// Word `id` is in the current document, in a text of language `slot`.
+        @inline(__always) mutating func addWord(number id: Int32, slot: UInt8, inName: Bool) {
+            var e = wordFirstEntry[Int(id)]
+            while e >= 0, entrySlot[Int(e)] != slot { e = entryNext[Int(e)] }
+            if e < 0 {
+                e = Int32(entryWord.count)
+                entryNext.append(wordFirstEntry[Int(id)])
+                wordFirstEntry[Int(id)] = e
+                entryWord.append(id)
+                entrySlot.append(slot)
+                lastDoc.append(-1)
+            }
+            // Names come first in a document, so its first pair says whether it is in one.
+            if lastDoc[Int(e)] != doc {
+                lastDoc[Int(e)] = doc
+                pairEntry.append(e)
+                pairPost.append(UInt32(doc) << 1 | (inName ? 1 : 0))
             }
         }
 
