@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import DocentCore
+import TwoCores
 
 /// Matching and ranking of the local search index: folding, prefixes, substrings, CJK,
 /// keypad numbers, amenity names in every UI language, and the fast paths agreeing with a
@@ -274,6 +275,43 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(numbered, expected)
         XCTAssertEqual(b.pairPost.map { Int($0 >> 1) }, pairs.map(\.doc))
         XCTAssertEqual(b.pairEntry.map { numbered[Int(b.entryWord[Int($0)])] }, pairs.map(\.word))
+    }
+
+    /// The transcripts' words read on two cores make the very index one core makes: the second
+    /// half's words follow the first's, with the same languages' slots.
+    func testWordsOnTwoCoresAreTheWordsOnOne() {
+        let languages: [Language] = [.spanish, .english, Language(code: "fr"), Language(code: "zh-hant")]
+        let texts = ["Este tapiz fue tejido en Flandes", "The harbour at first light", "Le port au petit matin", "港口的燈 時間"]
+        let docs = (0..<(SearchIndex.wordsOnTwoCores + 40)).map { n -> SearchDocument in
+            let v = (0..<(1 + n % 3)).map { k -> AudioVersion in
+                let l = (n + k) % languages.count
+                return AudioVersion(language: languages[l], url: "", transcript: texts[l] + " word\(n % 37) w\(n)", trackTitle: "")
+            }
+            return SearchDocument(.artwork(n), primary: ["Work \(n % 50) \(texts[n % 4].prefix(8))"], secondary: ["Room \(n % 7)"], transcripts: v)
+        }
+        let one = SearchIndex(documents: docs, variants: Self.variants).words
+        let sequential: ReadOptions.Both = { first, second in
+            first()
+            second()
+        }
+        let two = SearchIndex(documents: docs, variants: Self.variants, both: sequential).words
+        XCTAssertGreaterThan(one.vocab.count, 0)
+        XCTAssertEqual(one.vocab, two.vocab)
+        XCTAssertEqual(one.vocabStarts, two.vocabStarts)
+        XCTAssertEqual(one.wordEntries, two.wordEntries)
+        XCTAssertEqual(one.entrySlot, two.entrySlot)
+        XCTAssertEqual(one.entryPosts, two.entryPosts)
+        XCTAssertEqual(one.entryBits, two.entryBits)
+        XCTAssertEqual(one.posts, two.posts)
+        XCTAssertEqual(one.bits, two.bits)
+        XCTAssertEqual(one.slotLanguages, two.slotLanguages)
+        XCTAssertEqual(one.stemKeys, two.stemKeys)
+        XCTAssertEqual(one.stemWords, two.stemWords)
+        // And on two threads, as the guide builds it.
+        let twoThreads = SearchIndex(documents: docs, variants: Self.variants, both: TwoCores.both).words
+        XCTAssertEqual(one.vocab, twoThreads.vocab)
+        XCTAssertEqual(one.posts, twoThreads.posts)
+        XCTAssertEqual(one.bits, twoThreads.bits)
     }
 
     func testTyposAndTranscriptsWithoutAStemmer() {

@@ -168,6 +168,9 @@ public final class SearchIndex: Sendable {
     public static let tierBits: UInt32 = 4
     static let tierMask: UInt32 = 15
 
+    /// From how many transcripts their words are worth a second core (`both`).
+    static let wordsOnTwoCores = 256
+
     static let trigramBase = 256 + 65536
     static let gramKeyCount = trigramBase + 65536
 
@@ -180,7 +183,7 @@ public final class SearchIndex: Sendable {
     /// as the few exhibitions on view, are simply scanned).
     public init(
         documents: [SearchDocument], grams: Bool? = nil, source: Museum? = nil, variants: ChineseVariants? = nil, stemmer: (any WordStemming)? = nil,
-        words: Bool = true
+        words: Bool = true, both: ReadOptions.Both? = nil
     ) {
         self.source = source
         self.variants = variants
@@ -266,32 +269,63 @@ public final class SearchIndex: Sendable {
             targets.append(target)
         }
         starts.append(Int32(text.count))
-        // The words, in rank order: names, other texts, then the transcripts, read one at a time
-        // (a mapped appData's pages are let go every megabyte, as the prepared copy does).
         var fieldSlots: [UInt8] = []
         var fieldSlotStarts: [Int32] = [0]
-        var sinceLetGo = 0
-        for (d, i) in order.enumerated() {
+        for i in order {
             fieldSlots += rawSlots[i]
             fieldSlotStarts.append(Int32(fieldSlots.count))
-            guard words else { continue }
-            wordBuilder.startDocument(d)
-            let doc = documents[i]
-            for (k, p) in doc.primary.enumerated() {
-                wordBuilder.add(p, slot: wordBuilder.slot(k < doc.primaryLanguages.count ? doc.primaryLanguages[k] : nil), inName: true)
-            }
-            for t in doc.secondary { wordBuilder.add(t, slot: 0, inName: false) }
-            for v in doc.transcripts {
-                let t = v.transcript
-                wordBuilder.add(t, slot: wordBuilder.slot(v.language), inName: false)
-                sinceLetGo += t.utf8.count
-                if sinceLetGo >= 1 << 20 {
-                    v.letTranscriptSourceGo()
-                    sinceLetGo = 0
+        }
+        // The words, in rank order: names, other texts, then the transcripts, read one at a time
+        // (a mapped appData's pages are let go every megabyte, as the prepared copy does).
+        func addWords(_ b: inout SearchWords.Builder, _ range: Range<Int>) {
+            var sinceLetGo = 0
+            var last: AudioVersion?
+            for d in range {
+                let i = order[d]
+                b.startDocument(d)
+                let doc = documents[i]
+                for (k, p) in doc.primary.enumerated() {
+                    b.add(p, slot: b.slot(k < doc.primaryLanguages.count ? doc.primaryLanguages[k] : nil), inName: true)
+                }
+                for t in doc.secondary { b.add(t, slot: 0, inName: false) }
+                for v in doc.transcripts {
+                    let t = v.transcript
+                    b.add(t, slot: b.slot(v.language), inName: false)
+                    sinceLetGo += t.utf8.count
+                    last = v
+                    if sinceLetGo >= 1 << 20 {
+                        v.letTranscriptSourceGo()
+                        sinceLetGo = 0
+                    }
                 }
             }
+            if sinceLetGo > 0 { last?.letTranscriptSourceGo() }
         }
-        if sinceLetGo > 0 { documents.last { !$0.transcripts.isEmpty }?.transcripts.last?.letTranscriptSourceGo() }
+        if words {
+            // Each language of a transcript has its slot before the words are added, numbered
+            // as they are met in rank order (so both halves below number them alike).
+            var transcriptCount = 0
+            for i in order {
+                for v in documents[i].transcripts { _ = wordBuilder.slot(v.language) }
+                transcriptCount += documents[i].transcripts.count
+            }
+            if let both, transcriptCount >= Self.wordsOnTwoCores {
+                // The documents in two halves of as many transcripts each, on two cores; the
+                // second half's words then follow the first's (its documents come after).
+                var mid = 0
+                var seen = 0
+                while mid < order.count, seen * 2 < transcriptCount {
+                    seen += documents[order[mid]].transcripts.count
+                    mid += 1
+                }
+                var second = SearchWords.Builder(variants: variants)
+                second.slots = wordBuilder.slots
+                both({ addWords(&wordBuilder, 0..<mid) }, { addWords(&second, mid..<order.count) })
+                wordBuilder.append(second)
+            } else {
+                addWords(&wordBuilder, 0..<order.count)
+            }
+        }
         self.fieldSlots = fieldSlots
         self.fieldSlotStarts = fieldSlotStarts
         self.words = wordBuilder.build(count: words ? targets.count : 0, stemmer: words ? stemmer : nil)
@@ -782,15 +816,21 @@ extension SearchIndex {
 
     /// The museum's index; `variants` folds Traditional Chinese to Simplified, `stemmer` finds
     /// words by their stems.
-    public convenience init(app: AppData, source: Museum? = nil, variants: ChineseVariants? = nil, stemmer: (any WordStemming)? = nil) {
-        self.init(documents: Self.documents(app: app), source: source, variants: variants, stemmer: stemmer)
+    public convenience init(
+        app: AppData, source: Museum? = nil, variants: ChineseVariants? = nil, stemmer: (any WordStemming)? = nil, both: ReadOptions.Both? = nil
+    ) {
+        self.init(documents: Self.documents(app: app), source: source, variants: variants, stemmer: stemmer, both: both)
     }
 
     /// The museum's index, asking for the Chinese table only when something in it is written in
     /// Chinese characters: without them no query can match through the table, and building it
     /// (ICU, 0.1 s and megabytes of its data) is saved for the museums that do not need it.
-    public convenience init(app: AppData, source: Museum? = nil, variantsWhenChinese: () -> ChineseVariants?, stemmer: (any WordStemming)? = nil) {
-        self.init(documents: Self.documents(app: app), source: source, variants: Self.hasChineseText(app) ? variantsWhenChinese() : nil, stemmer: stemmer)
+    public convenience init(
+        app: AppData, source: Museum? = nil, variantsWhenChinese: () -> ChineseVariants?, stemmer: (any WordStemming)? = nil, both: ReadOptions.Both? = nil
+    ) {
+        self.init(
+            documents: Self.documents(app: app), source: source, variants: Self.hasChineseText(app) ? variantsWhenChinese() : nil, stemmer: stemmer,
+            both: both)
     }
 
     /// Whether the museum's own texts that the index holds have Chinese characters (the names

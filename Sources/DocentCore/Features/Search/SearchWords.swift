@@ -366,6 +366,33 @@ public struct SearchWords: Sendable {
             }
         }
 
+        /// Adds the words and pairs of `other`, a builder of the documents after this one's
+        /// (with the same slots): as if this builder had gone on with them.
+        mutating func append(_ other: Builder) {
+            var entryOf = [Int32](repeating: -1, count: other.entryWord.count)
+            for oe in other.entryWord.indices {
+                let ow = Int(other.entryWord[oe])
+                let id = other.word(ow).withUnsafeBufferPointer { p in wordNumber(p.baseAddress!, p.count, other.wordHashes[ow]) }
+                let slot = other.entrySlot[oe]
+                var e = wordFirstEntry[Int(id)]
+                while e >= 0, entrySlot[Int(e)] != slot { e = entryNext[Int(e)] }
+                if e < 0 {
+                    e = Int32(entryWord.count)
+                    entryNext.append(wordFirstEntry[Int(id)])
+                    wordFirstEntry[Int(id)] = e
+                    entryWord.append(id)
+                    entrySlot.append(slot)
+                    lastDoc.append(-1)
+                }
+                entryOf[oe] = e
+            }
+            pairEntry.reserveCapacity(pairEntry.count + other.pairEntry.count)
+            for e in other.pairEntry { pairEntry.append(entryOf[Int(e)]) }
+            pairPost += other.pairPost
+            for (oe, e) in entryOf.enumerated() where other.lastDoc[oe] > lastDoc[Int(e)] { lastDoc[Int(e)] = other.lastDoc[oe] }
+            doc = max(doc, other.doc)
+        }
+
         func build(count: Int, stemmer: (any WordStemming)?) -> SearchWords {
             // The vocabulary sorted bytewise; old word number → new.
             let order = (0..<wordCount).sorted { word($0).lexicographicallyPrecedes(word($1)) }

@@ -3,6 +3,7 @@ import DocentCore
 import Foundation
 import ScriptConversion
 import SnowballStemming
+import TwoCores
 
 /// Runs search's effects: each live request on its own thread (curl is blocking). The
 /// answer goes back with its token; the reducer ignores answers to an older query, so a
@@ -29,8 +30,10 @@ struct SearchRunner: FeatureRunner {
             context.heavy {
                 // Chinese in either script matches both (the table is built once per run, and only
                 // for a museum with Chinese text).
-                // Words are found by their stems in each language too (Snowball).
-                let index = SearchIndex(app: museum.data, source: museum, variantsWhenChinese: { ChineseScripts.variants }, stemmer: SnowballStemmer.shared)
+                // Words are found by their stems in each language too (Snowball); the
+                // transcripts' words are read on both cores.
+                let index = SearchIndex(
+                    app: museum.data, source: museum, variantsWhenChinese: { ChineseScripts.variants }, stemmer: SnowballStemmer.shared, both: TwoCores.both)
                 mailbox.post(.search(.indexBuilt(BuiltIndex(index))))
             }
         }
