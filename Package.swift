@@ -115,7 +115,7 @@ let package = Package(
         // `scripts/bench.sh` map section: first map frame and pan steps against pdftoppm.
         .executableTarget(name: "docent-map-bench", dependencies: ["DocentCore", "DocentUI", "MapRaster"]),
         // `scripts/bench-search.sh`: per-keystroke search latency against SQLite FTS5.
-        .executableTarget(name: "docent-search-bench", dependencies: ["DocentCore", "ScriptConversion", "SnowballStemming"]),
+        .executableTarget(name: "docent-search-bench", dependencies: ["DocentCore", "ScriptConversion", "SnowballStemming", "TwoCores"]),
         // `scripts/bench.sh` Pulse section: a reaction stored and on screen, against sqlite3's upsert.
         .executableTarget(name: "docent-pulse-bench", dependencies: ["DocentCore", "DocentUI", "StateStore"]),
 
