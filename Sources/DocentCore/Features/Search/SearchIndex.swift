@@ -180,7 +180,8 @@ public final class SearchIndex: Sendable {
     }
 
     /// Builds the index. `grams` defaults to on for more than 64 documents (tiny indexes, such
-    /// as the few exhibitions on view, are simply scanned).
+    /// as the few exhibitions on view, are simply scanned). With `both` (a second core), the
+    /// words of many transcripts are read in two halves at once; the index is the same.
     public init(
         documents: [SearchDocument], grams: Bool? = nil, source: Museum? = nil, variants: ChineseVariants? = nil, stemmer: (any WordStemming)? = nil,
         words: Bool = true, both: ReadOptions.Both? = nil
