@@ -405,6 +405,7 @@ final class PulseServicePostgresTests: XCTestCase {
         }
         let after = try await store.version()
         XCTAssertGreaterThan(after, before, "guides polling with the old version would not see the change")
+        try checkCurationAudit(database: db, who: "command-line")
     }
 
     func testUnreachableDatabaseIsAClearStartupError() throws {

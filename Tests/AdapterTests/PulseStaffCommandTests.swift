@@ -73,6 +73,24 @@ func checkCuration(
     }
 }
 
+/// The audit log of `database` after `checkCuration`: one entry for each entry put in, naming
+/// `who`, each with what it replaced (nothing, here) and what it is now.
+func checkCurationAudit(database: String, who: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    let audit = try runDocentPulse(["audit", "--database", database])
+    XCTAssertEqual(audit.status, 0, audit.err, file: file, line: line)
+    let rows = audit.out.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+    XCTAssertTrue(rows.allSatisfy { $0.count == 6 }, audit.out, file: file, line: line)
+    let logged = Set(rows.map { $0[1] + " " + $0[2] + " " + $0[3] })
+    XCTAssertEqual(
+        logged, ["\(who) feature tour:4002", "\(who) announce announcement:closing", "\(who) feature exhibition:7101", "\(who) curator-note note:curator0.7"],
+        audit.out, file: file, line: line)
+    let tour = try XCTUnwrap(rows.first { $0[3] == "tour:4002" }, file: file, line: line)
+    XCTAssertEqual(tour[4], "", file: file, line: line)
+    XCTAssertEqual(tour[5], "tier=3 en=Winter lights | ko=겨울 빛", file: file, line: line)
+    let note = try XCTUnwrap(rows.first { $0[3] == "note:curator0.7" }, file: file, line: line)
+    XCTAssertEqual(note[5], "artwork:1101 es: Mire el borde.", file: file, line: line)
+}
+
 /// The staff commands of the real `docent-pulse` binary, against a running service (with the
 /// staff token) and against the store's file directly.
 final class PulseStaffCommandTests: XCTestCase {
@@ -160,23 +178,9 @@ final class PulseStaffCommandTests: XCTestCase {
             try await direct.snapshot(viewer: nil, dayStart: Date(timeIntervalSince1970: 0), since: nil)
         }
         // Every entry put in was logged, by the service (the staff token) or on the file
-        // (the command line), each with what it replaced: the second seed of `tour:4002`…
-        // (none here) and the first of everything else had nothing before.
-        for (db, who) in [(tempDir + "/pulse.sqlite", "staff-token"), (other, "command-line")] {
-            let audit = try pulse(["audit", "--database", "sqlite:" + db])
-            XCTAssertEqual(audit.status, 0, audit.err)
-            let rows = audit.out.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
-            let logged = Set(rows.map { $0[1] + " " + $0[2] + " " + $0[3] })
-            XCTAssertEqual(
-                logged,
-                ["\(who) feature tour:4002", "\(who) announce announcement:closing", "\(who) feature exhibition:7101", "\(who) curator-note note:curator0.7"],
-                audit.out)
-            let tour = try XCTUnwrap(rows.first { $0[3] == "tour:4002" })
-            XCTAssertEqual(tour[4], "")
-            XCTAssertEqual(tour[5], "tier=3 en=Winter lights | ko=겨울 빛")
-            let note = try XCTUnwrap(rows.first { $0[3] == "note:curator0.7" })
-            XCTAssertEqual(note[5], "artwork:1101 es: Mire el borde.")
-        }
+        // (the command line).
+        try checkCurationAudit(database: "sqlite:" + tempDir + "/pulse.sqlite", who: "staff-token")
+        try checkCurationAudit(database: "sqlite:" + other, who: "command-line")
     }
 
     func testCurationMistakesGetOneClearLineAndChangeNothing() async throws {
@@ -211,6 +215,52 @@ final class PulseStaffCommandTests: XCTestCase {
         XCTAssertEqual(exportRefused.out, "")
         let unchanged = try await guide.snapshot(viewer: nil, dayStart: Date(timeIntervalSince1970: 0), since: nil)
         XCTAssertEqual(unchanged?.version, before?.version, "a refused command changed the store")
+    }
+
+    func testBanLiftAndEraseFromTheCommandLineAreAudited() async throws {
+        let url = try XCTUnwrap(service?.url)
+        let db = ["--database", "sqlite:" + tempDir + "/pulse.sqlite"]
+        let a = HTTPPulseStore(baseURL: url)
+        try await a.register(alice)
+        let b = HTTPPulseStore(baseURL: url)
+        try await b.register(bob)
+        let rude = NoteID(visitor: alice.visitor, sequence: 1)
+        _ = try await a.post(NoteDraft(id: rude, subject: .artwork(7), language: .english, text: "rude words"), as: alice)
+        _ = try await b.post(NoteDraft(id: NoteID(visitor: bob.visitor, sequence: 1), subject: .artwork(7), language: .english, text: "bob's"), as: bob)
+
+        let ban = try pulse(["ban", alice.visitor.rawValue, "--as", "ana"] + db)
+        XCTAssertEqual(ban.status, 0, ban.err)
+        XCTAssertEqual(ban.out, "Banned alice000: 1 notes hidden.\n")
+        let shown = try await b.notes(on: .artwork(7), viewer: nil).map(\.id)
+        XCTAssertEqual(shown, [NoteID(visitor: bob.visitor, sequence: 1)], "a banned visitor's note is still shown")
+        let refusedWrite: PulseStoreError?
+        do {
+            _ = try await a.post(NoteDraft(id: NoteID(visitor: alice.visitor, sequence: 2), subject: .artwork(7), language: .english, text: "again"), as: alice)
+            refusedWrite = nil
+        } catch {
+            refusedWrite = error
+        }
+        XCTAssertEqual(refusedWrite, .badCredentials, "a banned visitor could still write")
+        let again = try pulse(["ban", alice.visitor.rawValue] + db)
+        XCTAssertEqual(again.status, 1)
+        XCTAssertEqual(again.err, "docent-pulse: alice000 is already banned\n")
+        let lift = try pulse(["ban", alice.visitor.rawValue, "--lift", "--as", "ana"] + db)
+        XCTAssertEqual(lift.status, 0, lift.err)
+        let erase = try pulse(["erase", bob.visitor.rawValue, "--yes", "--as", "ben"] + db)
+        XCTAssertEqual(erase.status, 0, erase.err)
+        XCTAssertTrue(erase.out.hasPrefix("Erased bob00000: "), erase.out)
+        let left = try await a.notes(on: .artwork(7), viewer: nil)
+        XCTAssertEqual(left, [], "the erased visitor's note is still shown")
+
+        let audit = try pulse(["audit"] + db)
+        XCTAssertEqual(audit.status, 0, audit.err)
+        let rows = audit.out.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).dropFirst().prefix(4).joined(separator: " | ") }
+        XCTAssertEqual(
+            Set(rows),
+            [
+                "ana | ban | visitor:alice000 | allowed", "ana | unban | visitor:alice000 | banned",
+                "ben | erase | visitor:bob00000 | " + (erase.out.dropFirst("Erased bob00000: ".count).dropLast(2)),
+            ], audit.out)
     }
 
     func testMistakesGetOneClearLine() throws {
