@@ -346,8 +346,8 @@ public struct SearchWords: Sendable {
             addWord(number: wordNumber(w), slot: slot, inName: inName)
         }
 
-        /// Word `id` is in the current document, in a text of language `slot`.
-        @inline(__always) mutating func addWord(number id: Int32, slot: UInt8, inName: Bool) {
+        /// The entry of word `id` in language `slot`, made (in no document yet) if it is new.
+        @inline(__always) mutating func entry(word id: Int32, slot: UInt8) -> Int32 {
             var e = wordFirstEntry[Int(id)]
             while e >= 0, entrySlot[Int(e)] != slot { e = entryNext[Int(e)] }
             if e < 0 {
@@ -358,6 +358,12 @@ public struct SearchWords: Sendable {
                 entrySlot.append(slot)
                 lastDoc.append(-1)
             }
+            return e
+        }
+
+        /// Word `id` is in the current document, in a text of language `slot`.
+        @inline(__always) mutating func addWord(number id: Int32, slot: UInt8, inName: Bool) {
+            let e = entry(word: id, slot: slot)
             // Names come first in a document, so its first pair says whether it is in one.
             if lastDoc[Int(e)] != doc {
                 lastDoc[Int(e)] = doc
@@ -373,18 +379,7 @@ public struct SearchWords: Sendable {
             for oe in other.entryWord.indices {
                 let ow = Int(other.entryWord[oe])
                 let id = other.word(ow).withUnsafeBufferPointer { p in wordNumber(p.baseAddress!, p.count, other.wordHashes[ow]) }
-                let slot = other.entrySlot[oe]
-                var e = wordFirstEntry[Int(id)]
-                while e >= 0, entrySlot[Int(e)] != slot { e = entryNext[Int(e)] }
-                if e < 0 {
-                    e = Int32(entryWord.count)
-                    entryNext.append(wordFirstEntry[Int(id)])
-                    wordFirstEntry[Int(id)] = e
-                    entryWord.append(id)
-                    entrySlot.append(slot)
-                    lastDoc.append(-1)
-                }
-                entryOf[oe] = e
+                entryOf[oe] = entry(word: id, slot: other.entrySlot[oe])
             }
             pairEntry.reserveCapacity(pairEntry.count + other.pairEntry.count)
             for e in other.pairEntry { pairEntry.append(entryOf[Int(e)]) }
