@@ -73,15 +73,28 @@ public enum TextWidth {
         let separator = " · "
         var parts = text.components(separatedBy: separator)
         if parts.count > 1 {
-            let help = parts.firstIndex { $0.hasPrefix("? ") }.map { parts.remove(at: $0) }
-            let tail = help.map { " … · " + $0 } ?? " …"
-            var kept = ""
-            for p in parts {
-                let candidate = kept.isEmpty ? p : kept + separator + p
-                guard width(candidate) + width(tail) <= maxWidth else { break }
-                kept = candidate
+            // "? help" and "q quit" outlast the others: at 40 columns a visitor must still see
+            // how to get help and how to leave (issue 33 #17). Kept in their order.
+            let kept2 = parts.filter { $0.hasPrefix("? ") || $0.hasPrefix("q ") }
+            parts.removeAll { $0.hasPrefix("? ") || $0.hasPrefix("q ") }
+            // With both, at least one other hint; else help alone after the others.
+            var tails = kept2.isEmpty ? [" …"] : [" … · " + kept2.joined(separator: separator)]
+            if kept2.count > 1 { tails.append(" … · " + kept2[0]) }
+            // The arrows go first: every visitor tries them (`↑↓ scroll · Esc back` keeps
+            // `Esc back`). The others are kept in the order the text gives them.
+            let order = parts.indices.filter { !parts[$0].hasPrefix("↑↓") } + parts.indices.filter { parts[$0].hasPrefix("↑↓") }
+            for tail in tails {
+                var chosen: [Int] = []
+                var kept = ""
+                for i in order {
+                    let candidate = (chosen + [i]).sorted().map { parts[$0] }.joined(separator: separator)
+                    guard width(candidate) + width(tail) <= maxWidth else { break }
+                    chosen.append(i)
+                    kept = candidate
+                }
+                if !kept.isEmpty { return kept + tail }
             }
-            if !kept.isEmpty { return kept + tail }
+            if !kept2.isEmpty, let tail = tails.first(where: { width($0) - 1 <= maxWidth }) { return String(tail.dropFirst()) }
         }
         return fit(text, to: maxWidth)
     }

@@ -149,6 +149,58 @@ public enum Wrap {
         return lines
     }
 
+    /// A web address as lines of at most `width` cells, for a reader to type or copy: whole on
+    /// one line when it fits; else without its `https://` (every browser adds it back); else
+    /// broken after its slashes, never inside a name, and only a name longer than the line
+    /// is cut (issue 33 #17: `…/sky-terr` / `ace` at 40 columns).
+    public static func link(_ url: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        if TextWidth.width(url) <= width { return [url] }
+        var bare = url
+        for scheme in ["https://", "http://"] where bare.lowercased().hasPrefix(scheme) {
+            bare = String(bare.dropFirst(scheme.count))
+        }
+        if TextWidth.width(bare) <= width { return [bare] }
+        // Pieces that end after a slash (or before ? and #, where a query starts).
+        var pieces: [String] = []
+        var piece = ""
+        for c in bare {
+            if (c == "?" || c == "#"), !piece.isEmpty {
+                pieces.append(piece)
+                piece = ""
+            }
+            piece.append(c)
+            if c == "/" {
+                pieces.append(piece)
+                piece = ""
+            }
+        }
+        if !piece.isEmpty { pieces.append(piece) }
+        var out: [String] = []
+        var line = ""
+        for p in pieces {
+            if TextWidth.width(line + p) <= width {
+                line += p
+                continue
+            }
+            if !line.isEmpty { out.append(line) }
+            line = ""
+            if TextWidth.width(p) <= width {
+                line = p
+            } else {
+                for c in p {
+                    if TextWidth.width(line) + TextWidth.width(of: c) > width {
+                        out.append(line)
+                        line = ""
+                    }
+                    line.append(c)
+                }
+            }
+        }
+        if !line.isEmpty { out.append(line) }
+        return out
+    }
+
     private static func trimRight(_ s: String) -> String {
         var t = s
         while t.last == " " { t.removeLast() }

@@ -116,4 +116,21 @@ final class WrapTests: XCTestCase {
         XCTAssertTrue(Wrap.canBreak(atSpacesBetween: "·", and: "?"))
         XCTAssertFalse(Wrap.canBreak(atSpacesBetween: "(", and: "a"))
     }
+
+    /// Issue 33 #17: a web address is not cut inside a name. It drops its scheme when that is
+    /// enough, and otherwise breaks after a slash.
+    func testALinkKeepsItsNamesWhole() {
+        let url = "https://example.org/visit/sky-terrace"
+        XCTAssertEqual(Wrap.link(url, width: 40), [url])
+        XCTAssertEqual(Wrap.link(url, width: 34), ["example.org/visit/sky-terrace"])
+        XCTAssertEqual(Wrap.link(url, width: 20), ["example.org/visit/", "sky-terrace"])
+        XCTAssertEqual(Wrap.link("https://example.org/a?b=c#d", width: 14), ["example.org/a", "?b=c#d"])
+        XCTAssertEqual(Wrap.link("https://example.org/a?b=c#d", width: 5), ["examp", "le.or", "g/a", "?b=c", "#d"])
+        // A name longer than the line is cut, and nothing is lost.
+        let long = "https://" + String(repeating: "x", count: 25) + ".org/"
+        let lines = Wrap.link(long, width: 10)
+        XCTAssertEqual(lines.joined(), String(long.dropFirst(8)))
+        XCTAssertTrue(lines.allSatisfy { TextWidth.width($0) <= 10 })
+        XCTAssertEqual(Wrap.link(url, width: 0), [])
+    }
 }

@@ -198,6 +198,13 @@ final class MemberCardReducerTests: XCTestCase {
         XCTAssertEqual(t.body, "Your membership (card 40417) ends on December 31, 2026.")
         XCTAssertEqual(t.actionURL, "https://lakeside.example.org/renew?id=40417&zip=60603")
         assertSnapshot(RootView.render(s, size: big), named: "member-reminder-80x24")
+        // At 40 columns the address has lines of its own, without its scheme, broken after a
+        // slash and never inside a name (issue 33 #17).
+        let narrow = RootView.render(s, size: Size(width: 40, height: 12))
+        assertSnapshot(narrow, named: "member-reminder-40x12")
+        let rows = (0..<12).map(narrow.row).joined(separator: "\n")
+        XCTAssertTrue(rows.contains("│ lakeside.example.org/renew "), rows)
+        XCTAssertTrue(rows.contains("│ ?id=40417&zip=60603 "), rows)
         // Seen once, not again.
         send(&s, .dismissOverlay, effects: { [.persist($0.settings)] }) {
             $0.overlay = nil

@@ -10,8 +10,13 @@ final class TextFitTests: XCTestCase {
     func testHintsDropWholeKeysAndKeepHelp() {
         let hints = "Tab/F1–F6 tabs · ↑↓ move · Enter open · 0–9 keypad · ? help · q quit"
         XCTAssertEqual(TextWidth.fitHints(hints, to: 80), hints)
-        XCTAssertEqual(TextWidth.fitHints(hints, to: 38), "Tab/F1–F6 tabs · ↑↓ move … · ? help")
-        XCTAssertEqual(TextWidth.fitHints("↑↓ choose · Enter select · Esc cancel", to: 30), "↑↓ choose · Enter select …")
+        XCTAssertEqual(TextWidth.fitHints(hints, to: 38), "Tab/F1–F6 tabs … · ? help · q quit", "help and quit outlast the rest")
+        XCTAssertEqual(TextWidth.fitHints(hints, to: 20), "… · ? help · q quit")
+        XCTAssertEqual(TextWidth.fitHints("↑↓ choose · Enter select · Esc cancel", to: 30), "Enter select · Esc cancel …")
+        // The arrows give way first: Esc back is kept on a detail at 40 columns.
+        XCTAssertEqual(
+            TextWidth.fitHints("↑↓ scroll · Esc back · Tab tabs · L language · ? help · q quit", to: 38),
+            "Esc back … · ? help · q quit")
         // Not even one whole hint: cut by words, then characters.
         XCTAssertEqual(TextWidth.fitHints("Everything you type goes into the search", to: 20), "Everything you type…")
         for width in 1...60 {

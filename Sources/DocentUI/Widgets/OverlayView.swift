@@ -27,7 +27,13 @@ public enum OverlayView {
             guard let m = state.museum?.messages.first(where: { $0.id == id }) else { return }
             let t = PageBuilder.messageText(m, state)
             var body = t.body
-            if let url = t.actionURL { body += "\n\n" + (t.actionTitle ?? s("link.more")) + ": " + url }
+            if let url = t.actionURL {
+                // The address on lines of its own, never cut inside a name (issue 33 #17).
+                let room = max(1, min(screen.width - 2, 72) - 4)
+                let label = (t.actionTitle ?? s("link.more")) + ":"
+                let oneLine = label + " " + url
+                body += "\n\n" + (TextWidth.width(oneLine) <= room ? oneLine : label + "\n" + Wrap.link(url, width: room).joined(separator: "\n"))
+            }
             box(&screen, title: t.title, text: body, footer: s("overlay.dismiss"))
         case .feature(let v):
             state.features.view(v.feature)?.overlay(&screen, v, state)
