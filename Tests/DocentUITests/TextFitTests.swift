@@ -51,4 +51,16 @@ final class TextFitTests: XCTestCase {
         XCTAssertEqual(SearchPage.galleryText("Gallery 301", s), "Gallery 301")
         XCTAssertEqual(SearchPage.galleryText("301", s), "Gallery 301")
     }
+
+    /// Issue 33 #17: a detail made of parts gives up its last parts before the title is cut.
+    func testADetailGivesUpPartsBeforeTheTitleIsCut() {
+        var screen = Screen(width: 38, height: 1)
+        let area = Rect(x: 0, y: 0, width: 38, height: 1)
+        Widgets.line(&screen, area, y: 0, text: "Highlights of the Collection", detail: "30 min · 7 stops", style: .plain, detailStyle: .plain)
+        XCTAssertEqual(screen.row(0), "Highlights of the Collection    30 min")
+        // Room for both: both.
+        var wide = Screen(width: 60, height: 1)
+        Widgets.line(&wide, Rect(x: 0, y: 0, width: 60, height: 1), y: 0, text: "Highlights of the Collection", detail: "30 min · 7 stops", style: .plain, detailStyle: .plain)
+        XCTAssertEqual(wide.row(0), "Highlights of the Collection                30 min · 7 stops")
+    }
 }

@@ -46,8 +46,9 @@ public enum ListView {
                 let detailRect = Widgets.line(&screen, area, y: y, text: (selected ? "▸ " : "  ") + String(text.dropFirst(2)), detail: r.detail.map { $0 + " " }, style: .plain, detailStyle: Style(role: .muted))
                 if selected, line.first { screen.focus = Rect(x: area.x, y: y, width: 1, height: 1) }
                 if selected {
-                    let detailWidth = r.detail.map { min(TextWidth.width($0 + " "), area.width / 2) + 2 } ?? 0
-                    let w = min(area.width - detailWidth, TextWidth.width(text))
+                    // The label's room is what `line` left it (the detail may have given up parts).
+                    let room = r.detail == nil ? area.width : detailRect.x - area.x - 2
+                    let w = max(0, min(room, TextWidth.width(text)))
                     screen.restyle(Rect(x: area.x, y: y, width: w, height: 1)) { $0 = Style(role: .highlight, reverse: true) }
                 } else if let m = r.mark {
                     let w = min(TextWidth.width(m.symbol), max(0, area.width - 2))

@@ -34,6 +34,13 @@ public enum Widgets {
     public static func line(_ screen: inout Screen, _ area: Rect, y: Int, text: String, detail: String?, style: Style, detailStyle: Style) -> Rect {
         screen.fill(Rect(x: area.x, y: y, width: area.width, height: 1), style: style)
         var detailText = detail ?? ""
+        // A detail made of parts ("30 min · 7 stops") gives up its last parts before the
+        // text is cut: the title is what a visitor reads (issue 33 #17).
+        var parts = detailText.components(separatedBy: " · ")
+        while parts.count > 1, TextWidth.width(text) + 2 + TextWidth.width(detailText) > area.width {
+            parts.removeLast()
+            detailText = parts.joined(separator: " · ")
+        }
         var dw = TextWidth.width(detailText)
         if dw > area.width / 2 {
             detailText = TextWidth.truncate(detailText, to: area.width / 2)
