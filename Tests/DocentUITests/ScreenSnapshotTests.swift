@@ -39,6 +39,20 @@ final class ScreenSnapshotTests: XCTestCase {
         assertSnapshot(render(state(.spanish, size: small), small), named: "home-es-40x12")
     }
 
+    /// Issue 33 #17: on a 200-column terminal a row's date stays within the list's measure,
+    /// not 150 columns right of its title.
+    func testAWideTerminalKeepsDetailsNearTheirTitles() {
+        let huge = Size(width: 200, height: 60)
+        let screen = render(state(size: huge), huge)
+        let rows = (0..<60).map(screen.row)
+        let dated = rows.filter { $0.contains("Through ") }
+        XCTAssertFalse(dated.isEmpty, rows.joined(separator: "\n"))
+        for row in dated {
+            let end = TextWidth.width(row.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression))
+            XCTAssertLessThanOrEqual(end, ListView.measure + 2, row)
+        }
+    }
+
     func testHomeWhileLoadingAndOffline() {
         var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
         assertSnapshot(render(s, big), named: "loading-80x24")

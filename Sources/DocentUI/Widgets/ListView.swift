@@ -1,8 +1,13 @@
 /// A scrolling list of rows with a selection. The first visible row is derived from the
 /// selection so the selected row is always on screen.
 public enum ListView {
-    public static func render(_ screen: inout Screen, _ area: Rect, rows: [Row], selection: Int, strings: Strings, click: (Int) -> AppAction = AppAction.clickRow) {
-        guard !area.isEmpty else { return }
+    /// The widest a list is drawn: on a 200-column terminal a date 150 columns right of its
+    /// title is not read as its title's (issue 33 #17). Notes wrap at this measure too.
+    public static let measure = 100
+
+    public static func render(_ screen: inout Screen, _ full: Rect, rows: [Row], selection: Int, strings: Strings, click: (Int) -> AppAction = AppAction.clickRow) {
+        guard !full.isEmpty else { return }
+        let area = Rect(x: full.x, y: full.y, width: min(full.width, measure), height: full.height)
         // Lay rows out as display lines (notes wrap; items and headers are one line).
         var lines: [(row: Int, text: String, first: Bool)] = []
         for (i, r) in rows.enumerated() {
@@ -62,8 +67,8 @@ public enum ListView {
         }
         if lines.count > area.height {
             let more = top + area.height < lines.count
-            if more { screen.put("↓", x: area.maxX, y: area.maxY - 1, style: .dim) }
-            if top > 0 { screen.put("↑", x: area.maxX, y: area.y, style: .dim) }
+            if more { screen.put("↓", x: full.maxX, y: full.maxY - 1, style: .dim) }
+            if top > 0 { screen.put("↑", x: full.maxX, y: full.y, style: .dim) }
         }
     }
 
