@@ -175,8 +175,14 @@ final class ReducerTests: XCTestCase {
         XCTAssertEqual(tabs.first, .home)
         XCTAssertEqual(tabs.last, .info)
         XCTAssertEqual(tabs, Tab.allCases.filter(tabs.contains), "tabs keep the product order")
+        var from = Tab.home
         for t in tabs.dropFirst() + [.home] {
-            send(&s, .nextTab, effects: saved(t)) { $0.tab = t }
+            send(&s, .nextTab, effects: saved(t)) {
+                $0.tab = t
+                // Search keeps where the visitor came from (Esc returns there).
+                if t == .search { $0.search.returnTab = from }
+            }
+            from = t
         }
         send(&s, .previousTab, effects: saved(.info)) { $0.tab = .info }
         send(&s, .selectTab(.info))

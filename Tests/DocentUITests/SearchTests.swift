@@ -209,6 +209,31 @@ final class SearchTests: XCTestCase {
         }
     }
 
+    /// Issue 33 #7: Esc on an empty Search goes back to the tab the visitor came from, however
+    /// they came (F5, Tab, a click), not to Home.
+    func testEscGoesBackToTheTabSearchWasOpenedFromByAnyKey() {
+        var s = loaded()
+        send(&s, .selectTab(.tours), effects: { [.persist($0.settings)] }) { $0.tab = .tours }
+        send(&s, .selectTab(.search), effects: { [.persist($0.settings)] }) {
+            $0.tab = .search
+            $0.search.returnTab = .tours
+        }
+        send(&s, .search(.escape), effects: { [.persist($0.settings)] }) {
+            $0.search.returnTab = nil
+            $0.tab = .tours
+        }
+        // Shift-Tab from Info lands on Search: Esc returns to Info.
+        send(&s, .selectTab(.info), effects: { [.persist($0.settings)] }) { $0.tab = .info }
+        send(&s, .previousTab, effects: { [.persist($0.settings)] }) {
+            $0.tab = .search
+            $0.search.returnTab = .info
+        }
+        send(&s, .search(.escape), effects: { [.persist($0.settings)] }) {
+            $0.search.returnTab = nil
+            $0.tab = .info
+        }
+    }
+
     func testSlashFromAnotherTabStartsANewQuery() {
         var s = loaded()
         type(&s, "harbour")

@@ -129,8 +129,9 @@ public enum FeatureEvent: Equatable, Sendable {
     case languageChanged
     /// The clock moved (every 30 s, and on demand).
     case tick
-    /// The tab or the page on top changed (something may have come on screen).
-    case navigated
+    /// The tab or the page on top changed (something may have come on screen); `from` is the
+    /// tab the visitor was on (the same tab when only the page changed).
+    case navigated(from: Tab)
     /// The player's engine reported a change; `before` is what the player showed until now
     /// (the new report is in `state.player.snapshot`).
     case playerChanged(before: PlayerSnapshot)

@@ -6,7 +6,7 @@ public enum Reducer {
     public static func reduce(_ state: inout AppState, _ action: AppAction) -> [Effect] {
         let before = Place(state)
         var effects = dispatch(&state, action)
-        if Place(state) != before { effects += broadcast(.navigated, &state) }
+        if Place(state) != before { effects += broadcast(.navigated(from: before.tab), &state) }
         return effects
     }
 

@@ -72,7 +72,7 @@ public enum KeypadFeature: Feature {
             state.keypad = KeypadState()
             return []
         }
-        guard event == .navigated, state.tab != .audioGuide, !state.keypad.input.isEmpty || state.keypad.notice != nil else { return [] }
+        guard event.kind == .navigated, state.tab != .audioGuide, !state.keypad.input.isEmpty || state.keypad.notice != nil else { return [] }
         state.keypad.input = ""
         state.keypad.notice = nil
         return []

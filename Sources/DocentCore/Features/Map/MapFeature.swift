@@ -131,7 +131,7 @@ public enum MapFeature: Feature {
         // For a screen reader the map opens as its list of places (screen readers read lines,
         // not Braille drawings): the map's own choice, from a mode it only reads.
         if event == .launched, state.screenReader { state.map.textMode = true }
-        guard event == .navigated, MapReducer.isShowing(state), let app = state.museum else { return [] }
+        guard event.kind == .navigated, MapReducer.isShowing(state), let app = state.museum else { return [] }
         return MapReducer.opened(&state, app)
     }
 }

@@ -210,7 +210,7 @@ public enum SearchFeature: Feature {
     }
     public static let id = FeatureID("search")
     public static let order: [Capability: Int] = [.events: 90, .keysAnywhere: 90, .picture: 90]
-    public static let listensTo: Set<FeatureEvent.Kind> = [.documentLoaded, .startOver]
+    public static let listensTo: Set<FeatureEvent.Kind> = [.documentLoaded, .navigated, .startOver]
     public static let initialState = SearchState()
 
     public static func reduce(_ state: inout AppState, _ action: SearchAction) -> [DocentCore.Effect] {
@@ -252,6 +252,12 @@ public enum SearchFeature: Feature {
     /// A new museum: a new index, built off the loop thread (the query typed so far is
     /// dropped with the old one). Until it arrives the guide answers keys as usual.
     public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+        // However the visitor came to Search (F5, Tab, a click, `/`), Esc on an empty query
+        // goes back there (issue 33 #7: it went Home, where the next letters were commands).
+        if case .navigated(let from) = event {
+            if state.tab == .search, from != .search { state.search.returnTab = from }
+            return []
+        }
         if event == .startOver {
             // What this visitor typed and found goes; the index stays.
             state.search.query = ""
