@@ -17,7 +17,7 @@ struct ConsoleTarget: ParsableArguments {
         switch PulseServer.Database.parse(database) {
         case .failure(let f): throw ValidationError(f.message)
         case .success(.sqlite(let path)):
-            switch SQLiteConsoleStore.open(path: path, clock: { Date() }) {
+            switch SQLiteConsoleStore.open(path: path, createDirectory: false, clock: { Date() }) {
             case .success(let s): return (s, {})
             case .failure(let f): throw StaffFailure(f.message)
             }

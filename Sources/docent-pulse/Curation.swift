@@ -86,9 +86,22 @@ struct Feature: AsyncParsableCommand {
     @Option(help: "A tagline in one language, LANG=TEXT (again for more languages).") var tagline: [String] = []
     @Option(help: "From when (ISO 8601, e.g. 2026-12-01T09:00:00Z); default: now.") var from: String?
     @Option(help: "Until when (ISO 8601); default: until changed.") var until: String?
+    @Option(help: ArgumentHelp(
+        "The museum's appData.json (a path): a tour, artwork, gallery or stop it does not have is refused.",
+        discussion: "Without it the subject is only checked for its form. Exhibitions come from the museum's API, not this file, so they are not looked up."))
+    var data: String?
 
     func run() async throws {
-        guard PulseSubject(subject) != nil else { throw ValidationError("not a subject: '\(subject)' (tour:ID, exhibition:ID, artwork:ID, gallery:ID, stop:TOUR/N, museum)") }
+        guard let checked = PulseSubject(subject) else { throw ValidationError("not a subject: '\(subject)' (tour:ID, exhibition:ID, artwork:ID, gallery:ID, stop:TOUR/N, museum)") }
+        if let data {
+            // Issue 33 #15: `feature tour:9999` was accepted silently.
+            guard let bytes = FileManager.default.contents(atPath: data) else { throw ValidationError("--data: cannot read \(data)") }
+            switch AppDataReader.read([UInt8](bytes), source: data) {
+            case .failure(let e): throw ValidationError("--data: \(data): \(e)")
+            case .success(let app):
+                if let problem = MuseumSubjects.problem(checked, in: app) { throw ValidationError(problem) }
+            }
+        }
         let entry = PulseWire.fields([
             ("subject", .string(subject)), ("tier", .integer(tier)), ("tagline", try languageTexts(tagline, option: "--tagline")),
             ("from", try isoTime(from, option: "--from")), ("until", try isoTime(until, option: "--until")),
@@ -153,5 +166,37 @@ struct Export: AsyncParsableCommand {
             }
             FileHandle.standardError.write(Data("docent-pulse: exported \(json.count) bytes to \(output)\n".utf8))
         }
+    }
+}
+
+/// Whether the museum's data has what a subject names (`feature --data`).
+enum MuseumSubjects {
+    /// Why `subject` is not one of `app`'s, or nil when it is (or cannot be looked up here).
+    static func problem(_ subject: PulseSubject, in app: AppData) -> String? {
+        let parts = subject.key.split(separator: ":", maxSplits: 1)
+        guard parts.count == 2 else { return nil }
+        let rest = String(parts[1])
+        switch parts[0] {
+        case "tour":
+            guard let id = Int(rest), app.tour(id) != nil else { return "the museum's data has no tour \(rest) (its tours: \(sample(app.tours.map(\.id))))" }
+        case "artwork":
+            guard let id = Int(rest), app.artworks[id] != nil else { return "the museum's data has no artwork \(rest)" }
+        case "gallery":
+            guard let id = Int(rest), app.galleries[id] != nil else { return "the museum's data has no gallery \(rest)" }
+        case "stop":
+            let ids = rest.split(separator: "/").compactMap { Int($0) }
+            guard ids.count == 2, let tour = app.tour(ids[0]) else { return "the museum's data has no tour \(rest.split(separator: "/").first ?? "")" }
+            guard tour.stops.contains(where: { $0.sort == ids[1] }) else {
+                return "tour \(ids[0]) has no stop \(ids[1]) (its stops: \(sample(tour.stops.map(\.sort))))"
+            }
+        default:
+            return nil
+        }
+        return nil
+    }
+
+    private static func sample(_ ids: [Int]) -> String {
+        let sorted = ids.sorted()
+        return sorted.prefix(8).map(String.init).joined(separator: ", ") + (sorted.count > 8 ? " …" : "")
     }
 }

@@ -14,6 +14,42 @@ struct DocentPulse: AsyncParsableCommand {
         version: DocentVersion.string,
         subcommands: [Serve.self, Queue.self, Agree.self, Disagree.self, Keep.self, Feature.self, Announce.self, Seed.self, Export.self, Recount.self,
             StaffAccounts.self, Ban.self, Erase.self, Audit.self])
+
+    /// As ArgumentParser's own, but a value a command refuses once it runs is reported with
+    /// that command's name and help, not the whole service's usage (issue 33 #15: a wrong
+    /// `announce` printed `Usage: docent-pulse <subcommand>`).
+    static func main() async {
+        let command: ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            exit(withError: error)
+        }
+        do {
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                var syncCommand = command
+                try syncCommand.run()
+            }
+        } catch let refused as ValidationError {
+            let name = (["docent-pulse"] + (path(to: type(of: command)) ?? [])).joined(separator: " ")
+            FileHandle.standardError.write(Data("Error: \(refused.message)\nSee '\(name) --help' for more information.\n".utf8))
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    /// The subcommand names that lead from the root to `command` (nil: not one of ours).
+    static func path(to command: ParsableCommand.Type, from root: ParsableCommand.Type = DocentPulse.self) -> [String]? {
+        for sub in root.configuration.subcommands {
+            let name = sub.configuration.commandName ?? sub._commandName
+            if sub == command { return [name] }
+            if let rest = path(to: command, from: sub) { return [name] + rest }
+        }
+        return nil
+    }
 }
 
 struct Serve: AsyncParsableCommand {
@@ -131,14 +167,15 @@ struct Serve: AsyncParsableCommand {
         switch db {
         case .sqlite(let path):
             let store: SQLitePulseStore
-            switch SQLitePulseStore.open(path: path, rules: rules, clock: { Date() }) {
+            // The path was typed: no directories are made up for it (issue 33 #15).
+            switch SQLitePulseStore.open(path: path, rules: rules, createDirectory: false, clock: { Date() }) {
             case .success(let s): store = s
             case .failure(let f):
                 FileHandle.standardError.write(Data("docent-pulse: \(f.message)\n".utf8))
                 throw ExitCode(1)
             }
             let console: SQLiteConsoleStore
-            switch SQLiteConsoleStore.open(path: path, clock: { Date() }) {
+            switch SQLiteConsoleStore.open(path: path, createDirectory: false, clock: { Date() }) {
             case .success(let s): console = s
             case .failure(let f):
                 FileHandle.standardError.write(Data("docent-pulse: \(f.message)\n".utf8))

@@ -387,6 +387,28 @@ final class PulseServiceTests: XCTestCase {
         XCTAssertEqual(version.out.trimmingCharacters(in: .whitespacesAndNewlines), DocentVersion.string)
     }
 
+    /// Issue 33 #15: a typed path gets no directories made up for it (a typo would leave a
+    /// tree of them and a Pulse nobody shares), and a value a command refuses once it runs is
+    /// said with that command's help, not the whole service's usage.
+    func testATypedPathMakesNoDirectoriesAndARefusalNamesItsCommand() throws {
+        let missing = tempDir + "/no/such/dir"
+        let r = try runDocentPulse(["serve", "--database", "sqlite:" + missing + "/p.sqlite", "--listen", "127.0.0.1:0"])
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertTrue(r.err.contains("the directory \(missing) does not exist"), r.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tempDir + "/no"), "no directories made")
+        let ban = try runDocentPulse(["ban", "visitor-1", "--database", "sqlite:" + missing + "/p.sqlite"])
+        XCTAssertNotEqual(ban.status, 0, ban.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tempDir + "/no"), "no directories made")
+
+        let announce = try runDocentPulse(["announce", "late-opening", "--database", "sqlite:" + dbPath])
+        XCTAssertEqual(announce.status, 64, announce.err)
+        XCTAssertTrue(announce.err.contains("Error: an announcement needs --text LANG=TEXT"), announce.err)
+        XCTAssertTrue(announce.err.contains("See 'docent-pulse announce --help'"), announce.err)
+        XCTAssertFalse(announce.err.contains("<subcommand>"), announce.err)
+        let staff = try runDocentPulse(["staff", "add", "Not A Name", "--database", "sqlite:" + dbPath])
+        XCTAssertTrue(staff.err.contains("See 'docent-pulse staff add --help'"), staff.err)
+    }
+
     private func raw(_ method: DocentCore.FetchRequest.Method, _ path: String, body: [UInt8]? = nil, token: String? = nil) throws -> FetchResponse {
         var headers: [String: String] = [:]
         if let token { headers["Authorization"] = "Bearer \(token)" }

@@ -183,6 +183,9 @@ final class PulseStaffCommandTests: XCTestCase {
         try checkCurationAudit(database: "sqlite:" + other, who: "command-line")
     }
 
+    static let sampleData = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("SampleData/appData.json").path
+
     func testCurationMistakesGetOneClearLineAndChangeNothing() async throws {
         let url = try XCTUnwrap(service?.url)
         let db = ["--database", "sqlite:" + tempDir + "/pulse.sqlite"]
@@ -197,6 +200,11 @@ final class PulseStaffCommandTests: XCTestCase {
             (["feature", "museum", "--tier", "101"], "tier must be 0…100"),
             (["feature", "museum", "--until", "tomorrow"], "--until takes a date-time"),
             (["seed", tempDir + "/missing.json"], "cannot read"),
+            // Issue 33 #15: with the museum's data, a subject it does not have is refused.
+            (["feature", "tour:9999", "--data", Self.sampleData], "the museum's data has no tour 9999 (its tours: 4001, 4002, 4003, 4004)"),
+            (["feature", "stop:4001/99", "--data", Self.sampleData], "tour 4001 has no stop 99"),
+            (["feature", "artwork:1", "--data", Self.sampleData], "no artwork 1"),
+            (["feature", "tour:4004", "--data", tempDir + "/missing.json"], "--data: cannot read"),
         ] {
             let r = try pulse(args + db)
             XCTAssertNotEqual(r.status, 0, "\(args)")
@@ -215,6 +223,9 @@ final class PulseStaffCommandTests: XCTestCase {
         XCTAssertEqual(exportRefused.out, "")
         let unchanged = try await guide.snapshot(viewer: nil, dayStart: Date(timeIntervalSince1970: 0), since: nil)
         XCTAssertEqual(unchanged?.version, before?.version, "a refused command changed the store")
+        // A subject the data has is featured.
+        let known = try pulse(["feature", "tour:4004", "--tier", "2", "--data", Self.sampleData] + db)
+        XCTAssertEqual(known.status, 0, known.err)
     }
 
     func testBanLiftAndEraseFromTheCommandLineAreAudited() async throws {

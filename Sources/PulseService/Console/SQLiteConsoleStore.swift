@@ -17,8 +17,8 @@ public final class SQLiteConsoleStore: ConsoleStore, Sendable {
 
     /// Opens the Pulse file (creating and migrating Pulse's schema first), then adds the
     /// console's tables.
-    public static func open(path: String, clock: @escaping @Sendable () -> Date) -> Result<SQLiteConsoleStore, LoadFailure> {
-        if case .failure(let f) = SQLitePulseStore.open(path: path, clock: clock) { return .failure(f) }
+    public static func open(path: String, createDirectory: Bool = true, clock: @escaping @Sendable () -> Date) -> Result<SQLiteConsoleStore, LoadFailure> {
+        if case .failure(let f) = SQLitePulseStore.open(path: path, createDirectory: createDirectory, clock: clock) { return .failure(f) }
         var config = Configuration()
         config.journalMode = .wal
         config.busyMode = .timeout(SQLitePulseStore.busyTimeout)
