@@ -46,6 +46,31 @@ final class PulseHomeTests: XCTestCase {
         return s
     }
 
+    /// Issue 33 #9: a tour staff feature with `docent-pulse feature` is on Home's "Featured
+    /// tours", starred, even when the museum's data features others.
+    func testATourStaffFeatureIsAmongHomesFeaturedTours() throws {
+        var app = try AppDataReader.read(UIFixtures.bytes("museum.json"), source: "/museum/appData.json").get()
+        app.featuredTourIDs = [500]
+        var s = UIFixtures.loadedState()
+        prepare(&s, .documentLoaded(.success(Museum(app)), note: nil))
+        prepare(&s, .pulse(.opened(.success(creds))))
+        func featuredTours() -> [Row] {
+            guard case .list(_, let rows) = PageBuilder.content(s.page.route, s) else { return [] }
+            let start = try! XCTUnwrap(rows.firstIndex { $0.kind == .header && $0.text == s.strings("home.featuredTours") })
+            return Array(rows[(start + 1)...].prefix { $0.kind != .header }.filter { $0.kind == .item && $0.action != .push(.allTours) })
+        }
+        XCTAssertEqual(featuredTours().map(\.text), ["Highlights in an Hour [FEATURED]"], "the museum's own feature only, before Pulse answers")
+        prepare(&s, .pulse(.checked(.success(PulseSnapshot(
+            version: PulseVersion(3), featured: [PulseFeatured(subject: .tour(501), tier: 2, taglines: [:])], takenAt: s.now)))))
+        let rows = featuredTours()
+        XCTAssertEqual(rows.map(\.text), ["Clay and Fire", "Highlights in an Hour [FEATURED]"], "staff's tier-2 feature first")
+        XCTAssertEqual(rows.first?.mark, PulseFeature.featuredMark(tier: 2))
+        // Featured by both: listed once.
+        prepare(&s, .pulse(.checked(.success(PulseSnapshot(
+            version: PulseVersion(4), featured: [PulseFeatured(subject: .tour(500), tier: 2, taglines: [:])], takenAt: s.now)))))
+        XCTAssertEqual(featuredTours().map(\.text), ["Highlights in an Hour [FEATURED]"])
+    }
+
     /// Issue 33 #4: nobody found Pulse. Where a tour (or a work) is on screen the hint line says
     /// `f` and how many notes it has, before "? help", in every language; not on Home (the
     /// museum itself), not on the map (where `f` changes floor); the key help lists `f`.

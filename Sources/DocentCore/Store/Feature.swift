@@ -234,6 +234,8 @@ public enum RowSlot: Hashable, Sendable {
     case aboveStatus
     /// A tour's page, under its start rows (saving the tour for offline).
     case tourPage(Int)
+    /// Home's featured tours, after the museum's own (the tours staff featured in Pulse).
+    case homeTours
 }
 
 /// Where on a shared page a feature may put a figure (a picture).

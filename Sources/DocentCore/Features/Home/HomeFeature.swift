@@ -173,8 +173,14 @@ public enum HomeFeature: Feature {
         for f in state.features.taking(.rows) { rows += f.rows(.home, state) }
         rows.append(Row(.header, s("home.featuredTours")))
         let tours = TourFeature.featuredTours(app)
-        if tours.isEmpty { rows.append(Row(.note, s("home.noTours"))) }
-        for t in tours.prefix(HomeFeature.homeTours) { rows.append(TourFeature.tourRow(t, state)) }
+        // Tours other features feature (Pulse's staff picks) come too, once each (issue 33 #9:
+        // a tour featured with `docent-pulse feature` was starred on Tours, missing here).
+        var tourRows = tours.prefix(HomeFeature.homeTours).map { TourFeature.tourRow($0, state) }
+        for f in state.features.taking(.rows) {
+            for r in f.rows(.homeTours, state) where !tourRows.contains(where: { $0.action == r.action }) { tourRows.append(r) }
+        }
+        if tourRows.isEmpty { rows.append(Row(.note, s("home.noTours"))) }
+        rows += tourRows
         if app.tours.count > 0 {
             rows.append(Row(.item, s("home.seeAllTours", ["count": String(app.tours.count)]), action: .push(.allTours)))
         }

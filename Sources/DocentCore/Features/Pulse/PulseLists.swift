@@ -29,6 +29,7 @@ extension PulseFeature {
     public static func rows(for slot: RowSlot, _ state: AppState) -> [Row] {
         switch slot {
         case .home: return popularRows(state)
+        case .homeTours: return featuredTourRows(state)
         case .aboveStatus: return bannerRows(state)
         case .infoMuseum: return hiddenRow(state)
         case .playerStatus, .tourPage: return []
@@ -148,6 +149,21 @@ extension PulseFeature {
         }
         flush()
         return out
+    }
+
+    /// The tours staff feature now, as Home's tour rows (Home adds those it does not list;
+    /// `decorate` then stars and orders them by tier).
+    static func featuredTourRows(_ state: AppState) -> [Row] {
+        guard let snap = state.pulse.snapshot, let app = state.museum else { return [] }
+        var seen = Set<Int>()
+        return snap.featured
+            .filter { $0.isActive(at: state.now) && $0.tier > 0 }
+            .sorted { $0.tier > $1.tier }
+            .compactMap { f -> Row? in
+                let parts = f.subject.key.split(separator: ":")
+                guard parts.count == 2, parts[0] == "tour", let id = Int(parts[1]), seen.insert(id).inserted, let tour = app.tour(id) else { return nil }
+                return TourFeature.tourRow(tour, state)
+            }
     }
 
     // MARK: Announcements
