@@ -53,6 +53,18 @@ final class ScreenSnapshotTests: XCTestCase {
         }
     }
 
+    /// Issue 33 #18: a gallery and its floor are joined as the language joins them.
+    func testAGalleryAndItsFloorAreJoinedAsTheLanguageDoes() {
+        let floor = Floor(1)
+        let cases: [(Language, String)] = [
+            (.english, "Gallery 101, Floor 1"), (Language.fromTag("zh-Hant")!, "101 號展間，1層"), (.chinese, "101号展厅，1层"), (.korean, "101 전시실, 1층"),
+        ]
+        for (language, expected) in cases {
+            let s = state(language)
+            XCTAssertEqual(PageBuilder.galleryAndFloor("101", floor, s.strings), expected, "\(language)")
+        }
+    }
+
     func testHomeWhileLoadingAndOffline() {
         var s = AppState(source: "/museum/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
         assertSnapshot(render(s, big), named: "loading-80x24")

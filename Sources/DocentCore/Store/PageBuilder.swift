@@ -21,6 +21,12 @@ public enum PageBuilder {
 
     // MARK: Info
 
+    /// "Gallery 201, Floor 2": the separator is the language's (`101 號展間，1層`, not an ASCII
+    /// comma in Chinese; issue 33 #18).
+    public static func galleryAndFloor(_ galleryTitle: String, _ floor: Floor, _ s: Strings) -> String {
+        s("place.galleryFloor", ["gallery": galleryLabel(galleryTitle, s), "floor": s("floor.label", ["floor": floor.label])])
+    }
+
     /// "Gallery 201" for numbered galleries, the name itself for named ones.
     public static func galleryLabel(_ displayTitle: String, _ s: Strings) -> String {
         guard displayTitle.first?.isNumber == true else { return displayTitle }

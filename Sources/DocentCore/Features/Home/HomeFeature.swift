@@ -226,7 +226,7 @@ public enum HomeFeature: Feature {
         let s = state.strings
         var facts = [s("exhibition.through", ["date": PageBuilder.formatDay(e.endAt, writtenWith: e.utcOffset, state)])]
         if let gid = e.galleryID, let g = app.galleries.values.first(where: { $0.galleryID == gid && !$0.closed }) {
-            facts.append("\(PageBuilder.galleryLabel(g.displayTitle, s)), \(s("floor.label", ["floor": g.floor.label]))")
+            facts.append(PageBuilder.galleryAndFloor(g.displayTitle, g.floor, s))
         }
         var links: [(String, String)] = []
         if let u = e.webURL, !u.isEmpty { links.append((s("link.website"), u)) }

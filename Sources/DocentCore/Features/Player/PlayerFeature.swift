@@ -245,7 +245,7 @@ public enum PlayerFeature: Feature {
             if a.title != track.title { facts.append(a.title) }
             title = track.title.isEmpty ? a.title : track.title
             facts += a.tombstone.split(separator: "\n").map(String.init)
-            facts.append("\(PageBuilder.galleryLabel(a.galleryTitle, s)), \(s("floor.label", ["floor": a.floor.label]))")
+            facts.append(PageBuilder.galleryAndFloor(a.galleryTitle, a.floor, s))
             credits = a.credits
         } else if let t = track.tourID.flatMap({ app.tour($0) }) {
             facts.append(t.text(state.language).text.title)

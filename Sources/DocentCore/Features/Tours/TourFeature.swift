@@ -435,7 +435,7 @@ public enum TourFeature: Feature {
             let mark = heard.contains(i) ? " ✓" : ""
             rows.append(Row(
                 .item, "\(i + 1). \(a.title)\(mark)",
-                detail: "\(PageBuilder.galleryLabel(a.galleryTitle, s)), \(s("floor.label", ["floor": a.floor.label]))",
+                detail: PageBuilder.galleryAndFloor(a.galleryTitle, a.floor, s),
                 action: .send(.tour(.start(tourID: t.id, stop: i)))))
         }
         return rows
