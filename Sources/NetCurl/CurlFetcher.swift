@@ -220,9 +220,15 @@ public struct CurlFetcher: Fetching {
         if state.exceededLimit || rc == CURLE_FILESIZE_EXCEEDED {
             return .tooLarge(url: url, limit: state.maxBytes)
         }
-        let detail = String(cString: errorBuffer)
         let text = Self.describe(rc)
-        let reason = detail.isEmpty || detail == text ? text : "\(text) (\(detail))"
+        // curl's detail often ends with the code's own text ("Failed to connect to … port 9
+        // after 0 ms: Couldn't connect to server"): it is said once (issue 33 #18).
+        var detail = String(cString: errorBuffer).trimmingCharacters(in: .whitespacesAndNewlines)
+        for tail in [": " + text, text] where detail.count > tail.count && detail.lowercased().hasSuffix(tail.lowercased()) {
+            detail = String(detail.dropLast(tail.count)).trimmingCharacters(in: .whitespaces)
+            break
+        }
+        let reason = detail.isEmpty || detail.lowercased() == text.lowercased() ? text : "\(text) (\(detail))"
         switch rc {
         case CURLE_HTTP_RETURNED_ERROR:
             return .http(status: status > 0 ? status : Self.statusFromErrorText(detail) ?? 0, url: url)

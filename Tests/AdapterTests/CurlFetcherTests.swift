@@ -238,7 +238,11 @@ final class CurlFetcherTests: XCTestCase {
             return XCTFail("expected .unreachable")
         }
         XCTAssertEqual(failedURL, url)
-        XCTAssertFalse(reason.isEmpty)
+        // One cause, said once (issue 33 #18: "Couldn't connect to server (… Couldn't connect
+        // to server)"), and the detail that says where.
+        XCTAssertTrue(reason.hasPrefix("Couldn't connect to server"), reason)
+        XCTAssertEqual(reason.components(separatedBy: "onnect to server").count, 2, reason)
+        XCTAssertTrue(reason.contains("port \(port)"), reason)
     }
 
     func testMaxBytesFromContentLengthIsTooLarge() throws {
