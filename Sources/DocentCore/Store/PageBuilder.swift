@@ -86,11 +86,18 @@ public enum PageBuilder {
     /// `zone` nil: the museum's configured zone, else the machine's (for instants that are the
     /// visitor's own, such as when a card was checked).
     public static func formatDate(_ d: Date, _ state: AppState, zone: TimeZone? = nil) -> String {
-        formatter(state, zone: zone, date: .long, time: .none).string(from: d)
+        firstOfTheMonth(formatter(state, zone: zone, date: .long, time: .none).string(from: d), state.language)
     }
 
     public static func formatDateTime(_ d: Date, _ state: AppState, zone: TimeZone? = nil) -> String {
-        formatter(state, zone: zone, date: .medium, time: .short).string(from: d)
+        firstOfTheMonth(formatter(state, zone: zone, date: .medium, time: .short).string(from: d), state.language)
+    }
+
+    /// French writes the first of a month as an ordinal, "1er mars", which Foundation's
+    /// formatter does not (issue 33 #18).
+    static func firstOfTheMonth(_ date: String, _ language: Language) -> String {
+        guard language.code == "fr", date.hasPrefix("1 ") else { return date }
+        return "1er " + date.dropFirst(2)
     }
 
     public static func formatTime(_ d: Date, _ state: AppState, zone: TimeZone? = nil) -> String {
