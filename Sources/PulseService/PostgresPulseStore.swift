@@ -467,13 +467,14 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
         }
     }
 
-    /// The scheduled purge: notes past retention (the rules' SQL), activity older than
-    /// `activityRetention`. Answers how many notes went.
-    public func purgeExpired(activityRetention: TimeInterval) async throws(PulseStoreError) -> Int {
-        let rules = self.rules
+    /// The scheduled purge: notes past retention (the rules' SQL), then what `ages` lets go
+    /// (activity, reports on decided notes, abandoned visitors), as `SQLitePulseStore` does.
+    /// Answers how many notes went.
+    public func purgeExpired(_ ages: PulsePurgeAges) async throws(PulseStoreError) -> Int {
+        let sql = PulseRulesSQL(rules, .postgres)
         return try await write(nil) { (conn: PostgresConnection, now: Date, result: inout Int?) in
             var gone: [String] = []
-            for try await id in try await conn.query(PostgresQuery(unsafeSQL: PulseRulesSQL(rules, .postgres).expired(now: now)), logger: self.logger).decode(String.self) {
+            for try await id in try await conn.query(PostgresQuery(unsafeSQL: sql.expired(now: now)), logger: self.logger).decode(String.self) {
                 gone.append(id)
             }
             for id in gone {
@@ -483,17 +484,24 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
                 try await conn.query("DELETE FROM counts WHERE subject = \(s)", logger: self.logger)
                 try await conn.query("DELETE FROM report WHERE note = \(id)", logger: self.logger)
             }
-            let before = now.addingTimeInterval(-max(0, activityRetention)).timeIntervalSince1970
-            try await conn.query("DELETE FROM activity WHERE at < \(before)", logger: self.logger)
-            // Abandoned visitors: registered over 30 days ago, nothing left of theirs.
-            let forgotten = min(before, now.addingTimeInterval(-SQLitePulseStore.abandonedAfter).timeIntervalSince1970)
+            func before(_ age: TimeInterval) -> Double { now.addingTimeInterval(-max(0, age)).timeIntervalSince1970 }
+            try await conn.query("DELETE FROM activity WHERE at < \(before(ages.activity))", logger: self.logger)
+            // Reports on decided notes past their age (a reporter sees the note again: the
+            // version moves), pinned notes' counts following the rows left.
+            var bindings = PostgresBindings()
+            bindings.append(before(ages.decidedReports))
+            let reports = try await conn.query(PostgresQuery(unsafeSQL: sql.decidedReports(limit: 0) + " RETURNING 1", binds: bindings), logger: self.logger)
+            var reportsGone = 0
+            for try await _ in reports.decode(Int32.self) { reportsGone += 1 }
+            if reportsGone > 0 { try await conn.query(PostgresQuery(unsafeSQL: sql.pinnedReportCounts), logger: self.logger) }
+            // Abandoned visitors: registered long ago, nothing left of theirs.
             try await conn.query(
                 """
-                DELETE FROM visitor v WHERE v.created < \(forgotten) AND NOT EXISTS (SELECT 1 FROM note n WHERE n.visitor = v.id)
+                DELETE FROM visitor v WHERE v.created < \(before(ages.abandonedVisitors)) AND NOT EXISTS (SELECT 1 FROM note n WHERE n.visitor = v.id)
                   AND NOT EXISTS (SELECT 1 FROM reaction r WHERE r.visitor = v.id) AND NOT EXISTS (SELECT 1 FROM report p WHERE p.visitor = v.id)
                 """, logger: self.logger)
             result = gone.count
-            return !gone.isEmpty
+            return !gone.isEmpty || reportsGone > 0
         }
     }
 

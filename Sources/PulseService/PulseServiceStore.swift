@@ -32,9 +32,9 @@ public protocol PulseServiceStore: PulseStore {
     func moderationQueue(after cursor: PulseCursor?, limit: Int) async throws(PulseStoreError) -> PulsePage
     /// Plays gathered over a few seconds, as one write (one version step).
     func recordPlays(_ plays: [PulseSubject: Int]) async throws(PulseStoreError)
-    /// Notes past retention and activity older than `activityRetention` deleted; answers how
-    /// many notes went.
-    func purgeExpired(activityRetention: TimeInterval) async throws(PulseStoreError) -> Int
+    /// Notes past retention deleted, then what `ages` lets go (activity, reports on decided
+    /// notes, abandoned visitors); answers how many notes went.
+    func purgeExpired(_ ages: PulsePurgeAges) async throws(PulseStoreError) -> Int
     /// Succeeds when the database answers (`/readyz`).
     func ready() async throws(PulseStoreError)
 }

@@ -50,7 +50,7 @@ struct PulseUpkeep<Store: PulseServiceStore>: Service {
     let logger: Logger
     let playFlush: Duration
     let purgeEvery: Duration
-    let activityRetention: TimeInterval
+    let purgeAges: PulsePurgeAges
 
     func run() async throws {
         let outage = OutageLog(logger: logger)
@@ -67,7 +67,7 @@ struct PulseUpkeep<Store: PulseServiceStore>: Service {
                 group.addTask {
                     while !Task.isCancelled {
                         do {
-                            let gone = try await store.purgeExpired(activityRetention: activityRetention)
+                            let gone = try await store.purgeExpired(purgeAges)
                             if gone > 0 { logger.notice("purged expired notes", metadata: ["notes": .stringConvertible(gone)]) }
                         } catch {
                             // A stop cancels the purge under way: that is no outage.

@@ -15,9 +15,6 @@ public final class SQLitePulseStore: PulseStore, Sendable {
     private let dbQueue: DatabaseQueue
     private let clock: @Sendable () -> Date
 
-    /// A visitor with nothing stored is forgotten this long after registering.
-    public static let abandonedAfter: TimeInterval = 30 * 86400
-
     /// How long a write waits for another process's transaction.
     public static let busyTimeout: TimeInterval = 5
 
@@ -437,15 +434,15 @@ public final class SQLitePulseStore: PulseStore, Sendable {
     }
 
     /// The service's scheduled purge (`docent-pulse serve --purge-every`): notes past
-    /// retention, activity older than `activityRetention`, reports on notes staff decided
-    /// more than `activityRetention` ago. Answers how many notes went.
+    /// retention, then what `ages` lets go (activity, reports on notes staff decided, abandoned
+    /// visitors; `PulsePurgeAges`). Answers how many notes went.
     /// Rows deleted in one transaction of the purge: the purge of a big store is many short
     /// transactions, so the writes of guides and staff get in between (one transaction over
     /// 100,000 notes and a year of activity held the lock past the 5 s busy timeout, and staff
     /// sign-ins failed as "locked").
     public static let purgeChunk = 500
 
-    public func purgeExpired(activityRetention: TimeInterval) async throws(PulseStoreError) -> Int {
+    public func purgeExpired(_ ages: PulsePurgeAges) async throws(PulseStoreError) -> Int {
         let sql = PulseRulesSQL(rules, .sqlite)
         let chunk = Self.purgeChunk
         let retention = rules.retention
@@ -472,23 +469,30 @@ public final class SQLitePulseStore: PulseStore, Sendable {
             }
             total += gone
         }
-        // Activity past its retention, then abandoned visitors: registered over 30 days ago (a
-        // kiosk keeps its identity for weeks without writing), nothing left of theirs.
-        let deletes = [
-            "DELETE FROM activity WHERE rowid IN (SELECT rowid FROM activity WHERE at < ? LIMIT \(chunk * 10))",
-            """
-            DELETE FROM visitor WHERE rowid IN (SELECT rowid FROM visitor WHERE created < ? AND NOT EXISTS (SELECT 1 FROM note WHERE note.visitor = visitor.id)
-              AND NOT EXISTS (SELECT 1 FROM reaction WHERE reaction.visitor = visitor.id) AND NOT EXISTS (SELECT 1 FROM report WHERE report.visitor = visitor.id)
-              LIMIT \(chunk * 10))
-            """,
+        // Activity past its retention; reports on decided notes past theirs (the reporter's
+        // view of the note follows: a report no longer hides it for them, so the version
+        // moves); then abandoned visitors, registered long ago with nothing left of theirs
+        // (the reports just gone may have been the last). Each in chunks, as the notes.
+        let deletes: [(sql: String, age: TimeInterval)] = [
+            ("DELETE FROM activity WHERE rowid IN (SELECT rowid FROM activity WHERE at < ? LIMIT \(chunk * 10))", ages.activity),
+            (sql.decidedReports(limit: chunk * 10), ages.decidedReports),
+            (
+                """
+                DELETE FROM visitor WHERE rowid IN (SELECT rowid FROM visitor WHERE created < ? AND NOT EXISTS (SELECT 1 FROM note WHERE note.visitor = visitor.id)
+                  AND NOT EXISTS (SELECT 1 FROM reaction WHERE reaction.visitor = visitor.id) AND NOT EXISTS (SELECT 1 FROM report WHERE report.visitor = visitor.id)
+                  LIMIT \(chunk * 10))
+                """, ages.abandonedVisitors
+            ),
         ]
         for (i, delete) in deletes.enumerated() {
             while !Task.isCancelled {
                 let n: Int = try await writeAsync { db, now in
-                    let before = now.addingTimeInterval(-max(0, activityRetention))
-                    let forgotten = min(before, now.addingTimeInterval(-Self.abandonedAfter))
-                    try db.execute(sql: delete, arguments: [(i == 0 ? before : forgotten).timeIntervalSince1970])
-                    return (db.changesCount, false)
+                    try db.execute(sql: delete.sql, arguments: [now.addingTimeInterval(-max(0, delete.age)).timeIntervalSince1970])
+                    let n = db.changesCount
+                    guard i == 1, n > 0 else { return (n, false) }
+                    // A pinned note's reports still counted: its count follows the rows left.
+                    try db.execute(sql: sql.pinnedReportCounts)
+                    return (n, true)
                 }
                 if n < chunk * 10 { break }
             }
