@@ -417,6 +417,24 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
         }
     }
 
+    public func deleteOwnNote(_ note: NoteID, as credentials: VisitorCredentials) async throws(PulseStoreError) {
+        try await write(credentials.visitor) { (conn: PostgresConnection, _: Date, result: inout Void?) in
+            result = ()
+            try await self.check(credentials, conn)
+            var found = false
+            for try await _ in try await conn.query("SELECT 1 FROM note WHERE id = \(note.key) AND author = 'visitor' FOR UPDATE", logger: self.logger).decode(Int32.self) {
+                found = true
+            }
+            guard note.visitor == credentials.visitor, found else { throw PulseStoreError.noSuchNote(note) }
+            let s = "note:" + note.key
+            try await conn.query("DELETE FROM reaction WHERE subject = \(s)", logger: self.logger)
+            try await conn.query("DELETE FROM counts WHERE subject = \(s)", logger: self.logger)
+            try await conn.query("DELETE FROM report WHERE note = \(note.key)", logger: self.logger)
+            try await conn.query("DELETE FROM note WHERE id = \(note.key)", logger: self.logger)
+            return true
+        }
+    }
+
     public func report(_ note: NoteID, _ reported: Bool, as credentials: VisitorCredentials) async throws(PulseStoreError) {
         let rules = self.rules
         let v = credentials.visitor.rawValue

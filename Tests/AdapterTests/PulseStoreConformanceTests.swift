@@ -308,6 +308,38 @@ final class PulseStoreConformanceTests: XCTestCase {
         }
     }
 
+    /// An author deletes their own note (issue 32), the guide's way (`deleteOwnNote`): another
+    /// visitor cannot, the note goes with its reactions and reports, and a second delete
+    /// finds nothing. The same from every store.
+    func testAnAuthorDeletesTheirOwnNoteAndNobodyElseCan() async throws {
+        for s in try await stores() {
+            try await registered(s)
+            let a = s.forVisitor(alice), b = s.forVisitor(bob)
+            let id = NoteID(visitor: alice.visitor, sequence: 41), kept = NoteID(visitor: alice.visitor, sequence: 42)
+            for n in [id, kept] {
+                _ = try await a.post(NoteDraft(id: n, subject: .artwork(1101), language: .english, text: "note \(n.sequence)"), as: alice)
+            }
+            _ = try await b.react(.up, on: .note(id), as: bob)
+            try await s.forVisitor(carol).report(id, true, as: carol)
+            do {
+                try await b.deleteOwnNote(id, as: bob)
+                XCTFail("\(s.name): bob deleted alice's note")
+            } catch { XCTAssertEqual(error, .noSuchNote(id), s.name) }
+            try await a.deleteOwnNote(id, as: alice)
+            let left = try await b.notes(on: .artwork(1101), viewer: bob.visitor).map(\.id)
+            XCTAssertEqual(left, [kept], s.name)
+            let snap = try await b.snapshot(viewer: bob.visitor, dayStart: Date(), since: nil)
+            XCTAssertNil(snap?.counts[.note(id)], "\(s.name): its reactions went with it")
+            XCTAssertEqual(snap?.noteCounts[.artwork(1101)], 1, s.name)
+            do {
+                try await a.deleteOwnNote(id, as: alice)
+                XCTFail("\(s.name): a second delete found the note")
+            } catch { XCTAssertEqual(error, .noSuchNote(id), s.name) }
+            let mismatches = try await s.recount()
+            XCTAssertEqual(mismatches, [], s.name)
+        }
+    }
+
     /// The rate limits, with a clock the test moves: the embedded stores only (the service
     /// keeps the real time). The same waits from SQLite and from PostgreSQL's reaction function.
     func testRateLimitsAnswerWithTheSameWaitInBothEmbeddedStores() async throws {

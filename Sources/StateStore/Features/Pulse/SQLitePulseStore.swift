@@ -287,6 +287,17 @@ public final class SQLitePulseStore: PulseStore, Sendable {
         }
     }
 
+    public func deleteOwnNote(_ note: NoteID, as credentials: VisitorCredentials) async throws(PulseStoreError) {
+        try await writeAsync { db, _ in
+            try Self.check(credentials, db)
+            guard note.visitor == credentials.visitor,
+                try Int.fetchOne(db, sql: "SELECT 1 FROM note WHERE id = ? AND author = 'visitor'", arguments: [note.key]) != nil
+            else { throw PulseStoreError.noSuchNote(note) }
+            try Self.deleteNote(db, note.key)
+            return true
+        }
+    }
+
     public func recordPlay(_ subject: PulseSubject) async throws(PulseStoreError) {
         try await recordPlays([subject: 1])
     }
