@@ -34,6 +34,11 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
     private let clock: @Sendable () -> Date
     private let runner: Task<Void, Never>
     private let logger: Logger
+    /// This store's `application_name` on its connections: PostgreSQL's own list of sessions
+    /// (`pg_stat_activity`) tells this instance's pool from the others' (`poolUse`).
+    let applicationName: String
+    /// The most connections the pool opens.
+    public let maxConnections: Int
 
     static let shards = 16
     /// How long a call waits for a connection before it says the database is unreachable.
@@ -72,7 +77,12 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
         }
     }
 
-    private init(location: Location, client: PostgresClient, runner: Task<Void, Never>, rules: PulseRules, clock: @escaping @Sendable () -> Date, logger: Logger) {
+    private init(
+        location: Location, client: PostgresClient, runner: Task<Void, Never>, rules: PulseRules, clock: @escaping @Sendable () -> Date, logger: Logger,
+        applicationName: String, maxConnections: Int
+    ) {
+        self.applicationName = applicationName
+        self.maxConnections = maxConnections
         self.location = location.shown
         self.client = client
         self.runner = runner
@@ -97,9 +107,13 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
             host: location.host, port: location.port, username: location.user, password: location.password, database: location.database, tls: tls)
         config.options.connectTimeout = connectTimeout
         config.options.maximumConnections = max(1, maxConnections)
+        // (PostgreSQL keeps 63 bytes of it: "docent-pulse " and 16 hex digits.)
+        let name = "docent-pulse " + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        config.options.additionalStartupParameters = [("application_name", name)]
         let client = PostgresClient(configuration: config, backgroundLogger: logger)
         let runner = Task { await client.run() }
-        let store = PostgresPulseStore(location: location, client: client, runner: runner, rules: rules, clock: clock, logger: logger)
+        let store = PostgresPulseStore(
+            location: location, client: client, runner: runner, rules: rules, clock: clock, logger: logger, applicationName: name, maxConnections: max(1, maxConnections))
         do {
             try await store.migrate()
             return .success(store)
@@ -520,6 +534,24 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
                 """, logger: self.logger)
             result = gone.count
             return !gone.isEmpty || reportsGone > 0
+        }
+    }
+
+    /// How the pool uses its connections, as PostgreSQL sees them (postgres-nio says nothing of
+    /// its pool): this instance's sessions, those running a statement and those idle. The
+    /// session asking is counted idle (it is the sampler, back in the pool at once).
+    public func poolUse() async throws(PulseStoreError) -> DatabasePoolUse {
+        let name = applicationName, most = maxConnections
+        return try await call { conn in
+            let q: PostgresQuery = """
+                SELECT (count(*) FILTER (WHERE state = 'idle' OR pid = pg_backend_pid()))::INT,
+                       (count(*) FILTER (WHERE state IS DISTINCT FROM 'idle' AND pid <> pg_backend_pid()))::INT
+                FROM pg_stat_activity WHERE application_name = \(name)
+                """
+            for try await (idle, busy) in try await conn.query(q, logger: self.logger).decode((Int32, Int32).self) {
+                return DatabasePoolUse(inUse: Int(busy), idle: Int(idle), max: most)
+            }
+            return DatabasePoolUse(inUse: 0, idle: 0, max: most)
         }
     }
 

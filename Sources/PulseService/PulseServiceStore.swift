@@ -37,6 +37,8 @@ public protocol PulseServiceStore: PulseStore {
     func purgeExpired(_ ages: PulsePurgeAges) async throws(PulseStoreError) -> Int
     /// Succeeds when the database answers (`/readyz`).
     func ready() async throws(PulseStoreError)
+    /// How the store uses its database connections now (`/metrics`).
+    func poolUse() async throws(PulseStoreError) -> DatabasePoolUse
 }
 
 extension SQLitePulseStore: PulseServiceStore {}

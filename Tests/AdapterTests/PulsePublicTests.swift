@@ -302,6 +302,36 @@ final class PulsePublicTests: XCTestCase {
         XCTAssertFalse(log.contains("secret-logged01") || log.contains("wrong-token"), "no token in the log")
     }
 
+    func testMetricsSayHowTheDatabasePoolIsUsedSQLite() throws { try poolMetrics(.sqlite, most: 1) }
+    func testMetricsSayHowTheDatabasePoolIsUsedPostgreSQL() throws { try poolMetrics(.postgres, most: 20) }
+
+    /// `/metrics` has the Pulse store's connections in use and idle and its most: SQLite's one
+    /// connection, PostgreSQL's pool of 20 as the server lists this instance's sessions. The
+    /// gauges are refreshed as the service starts and every 10 s: the test reads `/metrics`
+    /// until the first refresh shows (bounded), then holds the figures to each other.
+    private func poolMetrics(_ store: Store, most: Int) throws {
+        let s = try start(store)
+        let t = try register(s.port, "pooled01").token
+        XCTAssertEqual(try RawHTTP.request(port: s.port, "PUT", "/v1/reactions/artwork:1", body: Array(#"{"value":1}"#.utf8), headers: ["Authorization": "Bearer \(t)"]).status, 200)
+        func gauge(_ text: String, _ name: String) -> Double? {
+            text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+        }
+        let giveUp = Date().addingTimeInterval(15)
+        var text = ""
+        var reads = 0
+        repeat {
+            text = try RawHTTP.request(port: s.port, "GET", "/metrics").text
+            reads += 1
+        } while (gauge(text, "pulse_db_connections_max") ?? 0) == 0 && Date() < giveUp
+        XCTAssertEqual(gauge(text, "pulse_db_connections_max"), Double(most), "after \(reads) reads: \(text)")
+        let inUse = try XCTUnwrap(gauge(text, #"pulse_db_connections{state="in_use"}"#), text)
+        let idle = try XCTUnwrap(gauge(text, #"pulse_db_connections{state="idle"}"#), text)
+        XCTAssertGreaterThanOrEqual(inUse, 0)
+        XCTAssertGreaterThanOrEqual(idle, 1, "a connection is open, and the service is quiet between refreshes")
+        XCTAssertLessThanOrEqual(inUse + idle, Double(most))
+        XCTAssertTrue(text.contains("# HELP pulse_db_connections "), "described for whoever reads it")
+    }
+
     func testReadyzSaysWhenTheDatabaseIsGone() throws {
         guard let pg = Self.postgres else { throw PostgresServer.Failure(description: Self.postgresFailure ?? "PostgreSQL did not start") }
         let s = try start(.postgres)

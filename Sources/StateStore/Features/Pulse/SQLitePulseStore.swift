@@ -13,6 +13,8 @@ public final class SQLitePulseStore: PulseStore, Sendable {
     public let path: String
     public let rules: PulseRules
     private let dbQueue: DatabaseQueue
+    /// Calls running on the queue's connection now (`poolUse`).
+    private let busy = BusyCount()
     private let clock: @Sendable () -> Date
 
     /// How long a write waits for another process's transaction.
@@ -572,6 +574,16 @@ public final class SQLitePulseStore: PulseStore, Sendable {
         try read { db in PulseVersion(try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'version'") ?? 0) }
     }
 
+    // MARK: The connection
+
+    /// The store's use of its database connection, for `/metrics`: GRDB's `DatabaseQueue` is
+    /// one connection that reads and writes in turn, so the most is 1, and it is in use while
+    /// a call runs on it (counted by the store around each call, as GRDB says nothing of it).
+    public func poolUse() async -> DatabasePoolUse {
+        let n = min(busy.count, 1)
+        return DatabasePoolUse(inUse: n, idle: 1 - n, max: 1)
+    }
+
     // MARK: Transactions
 
     /// One immediate transaction; `body` answers its result and whether anything visible
@@ -580,6 +592,8 @@ public final class SQLitePulseStore: PulseStore, Sendable {
         let now = clock()
         do {
             return try dbQueue.writeWithoutTransaction { db in
+                self.busy.enter()
+                defer { self.busy.leave() }
                 var result: T?
                 try db.inTransaction(.immediate) {
                     let (value, changed) = try body(db, now)
@@ -608,6 +622,8 @@ public final class SQLitePulseStore: PulseStore, Sendable {
         let now = clock()
         do {
             return try await dbQueue.writeWithoutTransaction { db in
+                self.busy.enter()
+                defer { self.busy.leave() }
                 var result: T?
                 try db.inTransaction(.immediate) {
                     let (value, changed) = try body(db, now)
@@ -634,7 +650,11 @@ public final class SQLitePulseStore: PulseStore, Sendable {
 
     private func readAsync<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(PulseStoreError) -> T {
         do {
-            return try await dbQueue.read(body)
+            return try await dbQueue.read { db in
+                self.busy.enter()
+                defer { self.busy.leave() }
+                return try body(db)
+            }
         } catch let e as PulseStoreError {
             throw e
         } catch {
@@ -644,7 +664,11 @@ public final class SQLitePulseStore: PulseStore, Sendable {
 
     private func read<T>(_ body: (Database) throws -> T) throws(PulseStoreError) -> T {
         do {
-            return try dbQueue.read(body)
+            return try dbQueue.read { db in
+                self.busy.enter()
+                defer { self.busy.leave() }
+                return try body(db)
+            }
         } catch let e as PulseStoreError {
             throw e
         } catch {
@@ -766,4 +790,28 @@ public final class SQLitePulseStore: PulseStore, Sendable {
                 until: row.decoded("until_at", as: Double.self).map(Date.init(timeIntervalSince1970:)), text: texts[id] ?? [:], link: row.decoded("link", as: String.self))
         }
     }
+}
+
+/// How a store uses its database connections, at one moment (`/metrics`).
+public struct DatabasePoolUse: Equatable, Sendable {
+    /// Connections running a call now.
+    public var inUse: Int
+    /// Open connections waiting for one.
+    public var idle: Int
+    /// The most the store opens.
+    public var max: Int
+    public init(inUse: Int, idle: Int, max: Int) {
+        self.inUse = inUse
+        self.idle = idle
+        self.max = max
+    }
+}
+
+/// Calls under way, counted under a lock.
+final class BusyCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func enter() { lock.withLock { n += 1 } }
+    func leave() { lock.withLock { n -= 1 } }
+    var count: Int { lock.withLock { n } }
 }
