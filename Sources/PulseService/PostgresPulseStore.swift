@@ -358,6 +358,16 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
         }
     }
 
+    public func exportNotes(after cursor: PulseCursor?, limit: Int) async throws(PulseStoreError) -> PulsePage {
+        let sql = PulseRulesSQL(rules, .postgres).exportNotes(limit: limit + 1)
+        return try await read { conn in
+            var binds = PostgresBindings()
+            Self.bind(&binds, cursor)
+            let notes = try await Self.notes(conn.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: self.logger))
+            return SQLitePulseStore.page(notes, limit: limit)
+        }
+    }
+
     static func bind(_ binds: inout PostgresBindings, _ text: String?) {
         if let text { binds.append(text) } else { binds.appendNull() }
     }
@@ -626,13 +636,16 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
     }
 
     /// Staff: everything the store holds but its visitors.
-    public func export() async throws(PulseStoreError) -> PulseExport {
+    public func export(visitorNotes: Bool) async throws(PulseStoreError) -> PulseExport {
         try await read { conn in
             var out = PulseExport(
                 version: PulseVersion(try await Self.one(conn.query("SELECT COALESCE(SUM(value), 0)::BIGINT FROM version_shard", logger: self.logger), Int64.self) ?? 0))
             out.featured = try await self.featured(conn)
             out.announcements = try await self.announcements(conn)
-            out.notes = try await self.notes(conn, subject: nil)
+            out.notes =
+                visitorNotes
+                ? try await self.notes(conn, subject: nil)
+                : try await Self.notes(conn.query("\(unescaped: Self.noteColumns) WHERE n.author = 'curator'", logger: self.logger))
             for try await (key, up, meh, down) in try await conn.query("SELECT subject, up, meh, down FROM counts WHERE subject NOT LIKE 'note:%'", logger: self.logger)
                 .decode((String, Int, Int, Int).self)
             {

@@ -22,8 +22,12 @@ public protocol PulseServiceStore: PulseStore {
     /// A seed applied whatever the store holds (featured, curator notes, announcements put in
     /// or replaced by subject, sequence or id); every guide sees it at its next check.
     func apply(_ seed: PulseSeed) async throws(PulseStoreError)
-    /// Everything but the visitors: featured, announcements, every note, every count.
-    func export() async throws(PulseStoreError) -> PulseExport
+    /// Everything but the visitors: featured, announcements, every note (`visitorNotes: false`:
+    /// the museum's only), every count.
+    func export(visitorNotes: Bool) async throws(PulseStoreError) -> PulseExport
+    /// One page of every visitor note (removed and hidden ones too), oldest first, after
+    /// `cursor`: the export's record, paged (`GET /v1/staff/export`).
+    func exportNotes(after cursor: PulseCursor?, limit: Int) async throws(PulseStoreError) -> PulsePage
 
     // Pulse in public (issue 32).
     /// One page of the notes a viewer sees on a subject, newest first, after `cursor`.
@@ -39,6 +43,11 @@ public protocol PulseServiceStore: PulseStore {
     func ready() async throws(PulseStoreError)
     /// How the store uses its database connections now (`/metrics`).
     func poolUse() async throws(PulseStoreError) -> DatabasePoolUse
+}
+
+extension PulseServiceStore {
+    /// The whole export at once (`docent-pulse export --database`).
+    public func export() async throws(PulseStoreError) -> PulseExport { try await export(visitorNotes: true) }
 }
 
 extension SQLitePulseStore: PulseServiceStore {}

@@ -202,6 +202,15 @@ public final class SQLitePulseStore: PulseStore, Sendable {
         }
     }
 
+    /// One page of every visitor note, oldest first (the export's record, paged).
+    public func exportNotes(after cursor: PulseCursor?, limit: Int) async throws(PulseStoreError) -> PulsePage {
+        let sql = PulseRulesSQL(rules, .sqlite).exportNotes(limit: limit + 1)
+        return try await readAsync { db in
+            let rows = try Row.fetchAll(db, sql: sql, arguments: [cursor?.created, cursor?.id.visitor.rawValue, cursor.map { Int64(bitPattern: $0.id.sequence) }])
+            return Self.page(rows.compactMap { Self.note($0) }, limit: limit)
+        }
+    }
+
     /// `limit + 1` rows asked for: the extra one says whether there is a next page.
     public static func page(_ notes: [PulseNote], limit: Int) -> PulsePage {
         guard notes.count > limit, let last = notes.prefix(limit).last else { return PulsePage(notes: notes, next: nil) }
@@ -373,12 +382,14 @@ public final class SQLitePulseStore: PulseStore, Sendable {
     }
 
     /// Staff: everything the store holds but its visitors (`docent-pulse export`).
-    public func export() async throws(PulseStoreError) -> PulseExport {
+    /// Everything but the visitors; `visitorNotes: false` leaves visitors' notes out (the
+    /// service pages them, `exportNotes`).
+    public func export(visitorNotes: Bool) async throws(PulseStoreError) -> PulseExport {
         try await readAsync { db in
             var out = PulseExport(version: PulseVersion(try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'version'") ?? 0))
             out.featured = try Self.featured(db)
             out.announcements = try Self.announcements(db)
-            out.notes = try Self.notes(db, subject: nil)
+            out.notes = visitorNotes ? try Self.notes(db, subject: nil) : try Row.fetchAll(db, sql: Self.noteColumns + " WHERE n.author = 'curator'").compactMap { Self.note($0) }
             for row in try Row.fetchAll(db, sql: "SELECT subject, up, meh, down FROM counts WHERE subject NOT LIKE 'note:%'") {
                 guard let s = row.decoded("subject", as: String.self).flatMap(PulseSubject.init) else { continue }
                 out.counts[s] = PulseCounts(up: row.decoded("up", as: Int.self) ?? 0, meh: row.decoded("meh", as: Int.self) ?? 0, down: row.decoded("down", as: Int.self) ?? 0)
