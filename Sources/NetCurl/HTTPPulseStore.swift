@@ -79,6 +79,12 @@ public final class HTTPPulseStore: PulseStore, @unchecked Sendable {
         _ = try await call(reported ? .put : .delete, "/v1/reports/\(note.key)", auth: credentials, ok: [200])
     }
 
+    public func deleteOwnNote(_ note: NoteID, as credentials: VisitorCredentials) async throws(PulseStoreError) {
+        let r = try await call(.delete, "/v1/notes/\(note.key)", auth: credentials, ok: [204, 404])
+        // The service's 404 names no note: it is this one, not there (or not this visitor's).
+        if r.status == 404 { throw .noSuchNote(note) }
+    }
+
     public func recordPlay(_ subject: PulseSubject) async throws(PulseStoreError) {
         _ = try await call(.post, "/v1/plays/\(subject.key)", body: [], auth: nil, ok: [204])
     }

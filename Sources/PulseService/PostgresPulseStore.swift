@@ -34,6 +34,11 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
     private let clock: @Sendable () -> Date
     private let runner: Task<Void, Never>
     private let logger: Logger
+    /// This store's `application_name` on its connections: PostgreSQL's own list of sessions
+    /// (`pg_stat_activity`) tells this instance's pool from the others' (`poolUse`).
+    let applicationName: String
+    /// The most connections the pool opens.
+    public let maxConnections: Int
 
     static let shards = 16
     /// How long a call waits for a connection before it says the database is unreachable.
@@ -72,7 +77,12 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
         }
     }
 
-    private init(location: Location, client: PostgresClient, runner: Task<Void, Never>, rules: PulseRules, clock: @escaping @Sendable () -> Date, logger: Logger) {
+    private init(
+        location: Location, client: PostgresClient, runner: Task<Void, Never>, rules: PulseRules, clock: @escaping @Sendable () -> Date, logger: Logger,
+        applicationName: String, maxConnections: Int
+    ) {
+        self.applicationName = applicationName
+        self.maxConnections = maxConnections
         self.location = location.shown
         self.client = client
         self.runner = runner
@@ -97,9 +107,13 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
             host: location.host, port: location.port, username: location.user, password: location.password, database: location.database, tls: tls)
         config.options.connectTimeout = connectTimeout
         config.options.maximumConnections = max(1, maxConnections)
+        // (PostgreSQL keeps 63 bytes of it: "docent-pulse " and 16 hex digits.)
+        let name = "docent-pulse " + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        config.options.additionalStartupParameters = [("application_name", name)]
         let client = PostgresClient(configuration: config, backgroundLogger: logger)
         let runner = Task { await client.run() }
-        let store = PostgresPulseStore(location: location, client: client, runner: runner, rules: rules, clock: clock, logger: logger)
+        let store = PostgresPulseStore(
+            location: location, client: client, runner: runner, rules: rules, clock: clock, logger: logger, applicationName: name, maxConnections: max(1, maxConnections))
         do {
             try await store.migrate()
             return .success(store)
@@ -344,6 +358,16 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
         }
     }
 
+    public func exportNotes(after cursor: PulseCursor?, limit: Int) async throws(PulseStoreError) -> PulsePage {
+        let sql = PulseRulesSQL(rules, .postgres).exportNotes(limit: limit + 1)
+        return try await read { conn in
+            var binds = PostgresBindings()
+            Self.bind(&binds, cursor)
+            let notes = try await Self.notes(conn.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: self.logger))
+            return SQLitePulseStore.page(notes, limit: limit)
+        }
+    }
+
     static func bind(_ binds: inout PostgresBindings, _ text: String?) {
         if let text { binds.append(text) } else { binds.appendNull() }
     }
@@ -417,6 +441,24 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
         }
     }
 
+    public func deleteOwnNote(_ note: NoteID, as credentials: VisitorCredentials) async throws(PulseStoreError) {
+        try await write(credentials.visitor) { (conn: PostgresConnection, _: Date, result: inout Void?) in
+            result = ()
+            try await self.check(credentials, conn)
+            var found = false
+            for try await _ in try await conn.query("SELECT 1 FROM note WHERE id = \(note.key) AND author = 'visitor' FOR UPDATE", logger: self.logger).decode(Int32.self) {
+                found = true
+            }
+            guard note.visitor == credentials.visitor, found else { throw PulseStoreError.noSuchNote(note) }
+            let s = "note:" + note.key
+            try await conn.query("DELETE FROM reaction WHERE subject = \(s)", logger: self.logger)
+            try await conn.query("DELETE FROM counts WHERE subject = \(s)", logger: self.logger)
+            try await conn.query("DELETE FROM report WHERE note = \(note.key)", logger: self.logger)
+            try await conn.query("DELETE FROM note WHERE id = \(note.key)", logger: self.logger)
+            return true
+        }
+    }
+
     public func report(_ note: NoteID, _ reported: Bool, as credentials: VisitorCredentials) async throws(PulseStoreError) {
         let rules = self.rules
         let v = credentials.visitor.rawValue
@@ -467,13 +509,14 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
         }
     }
 
-    /// The scheduled purge: notes past retention (the rules' SQL), activity older than
-    /// `activityRetention`. Answers how many notes went.
-    public func purgeExpired(activityRetention: TimeInterval) async throws(PulseStoreError) -> Int {
-        let rules = self.rules
+    /// The scheduled purge: notes past retention (the rules' SQL), then what `ages` lets go
+    /// (activity, reports on decided notes, abandoned visitors), as `SQLitePulseStore` does.
+    /// Answers how many notes went.
+    public func purgeExpired(_ ages: PulsePurgeAges) async throws(PulseStoreError) -> Int {
+        let sql = PulseRulesSQL(rules, .postgres)
         return try await write(nil) { (conn: PostgresConnection, now: Date, result: inout Int?) in
             var gone: [String] = []
-            for try await id in try await conn.query(PostgresQuery(unsafeSQL: PulseRulesSQL(rules, .postgres).expired(now: now)), logger: self.logger).decode(String.self) {
+            for try await id in try await conn.query(PostgresQuery(unsafeSQL: sql.expired(now: now)), logger: self.logger).decode(String.self) {
                 gone.append(id)
             }
             for id in gone {
@@ -483,17 +526,42 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
                 try await conn.query("DELETE FROM counts WHERE subject = \(s)", logger: self.logger)
                 try await conn.query("DELETE FROM report WHERE note = \(id)", logger: self.logger)
             }
-            let before = now.addingTimeInterval(-max(0, activityRetention)).timeIntervalSince1970
-            try await conn.query("DELETE FROM activity WHERE at < \(before)", logger: self.logger)
-            // Abandoned visitors: registered over 30 days ago, nothing left of theirs.
-            let forgotten = min(before, now.addingTimeInterval(-SQLitePulseStore.abandonedAfter).timeIntervalSince1970)
+            func before(_ age: TimeInterval) -> Double { now.addingTimeInterval(-max(0, age)).timeIntervalSince1970 }
+            try await conn.query("DELETE FROM activity WHERE at < \(before(ages.activity))", logger: self.logger)
+            // Reports on decided notes past their age (a reporter sees the note again: the
+            // version moves), pinned notes' counts following the rows left.
+            var bindings = PostgresBindings()
+            bindings.append(before(ages.decidedReports))
+            let reports = try await conn.query(PostgresQuery(unsafeSQL: sql.decidedReports(limit: 0) + " RETURNING 1", binds: bindings), logger: self.logger)
+            var reportsGone = 0
+            for try await _ in reports.decode(Int32.self) { reportsGone += 1 }
+            if reportsGone > 0 { try await conn.query(PostgresQuery(unsafeSQL: sql.pinnedReportCounts), logger: self.logger) }
+            // Abandoned visitors: registered long ago, nothing left of theirs.
             try await conn.query(
                 """
-                DELETE FROM visitor v WHERE v.created < \(forgotten) AND NOT EXISTS (SELECT 1 FROM note n WHERE n.visitor = v.id)
+                DELETE FROM visitor v WHERE v.created < \(before(ages.abandonedVisitors)) AND NOT EXISTS (SELECT 1 FROM note n WHERE n.visitor = v.id)
                   AND NOT EXISTS (SELECT 1 FROM reaction r WHERE r.visitor = v.id) AND NOT EXISTS (SELECT 1 FROM report p WHERE p.visitor = v.id)
                 """, logger: self.logger)
             result = gone.count
-            return !gone.isEmpty
+            return !gone.isEmpty || reportsGone > 0
+        }
+    }
+
+    /// How the pool uses its connections, as PostgreSQL sees them (postgres-nio says nothing of
+    /// its pool): this instance's sessions, those running a statement and those idle. The
+    /// session asking is counted idle (it is the sampler, back in the pool at once).
+    public func poolUse() async throws(PulseStoreError) -> DatabasePoolUse {
+        let name = applicationName, most = maxConnections
+        return try await call { conn in
+            let q: PostgresQuery = """
+                SELECT (count(*) FILTER (WHERE state = 'idle' OR pid = pg_backend_pid()))::INT,
+                       (count(*) FILTER (WHERE state IS DISTINCT FROM 'idle' AND pid <> pg_backend_pid()))::INT
+                FROM pg_stat_activity WHERE application_name = \(name)
+                """
+            for try await (idle, busy) in try await conn.query(q, logger: self.logger).decode((Int32, Int32).self) {
+                return DatabasePoolUse(inUse: Int(busy), idle: Int(idle), max: most)
+            }
+            return DatabasePoolUse(inUse: 0, idle: 0, max: most)
         }
     }
 
@@ -568,13 +636,16 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
     }
 
     /// Staff: everything the store holds but its visitors.
-    public func export() async throws(PulseStoreError) -> PulseExport {
+    public func export(visitorNotes: Bool) async throws(PulseStoreError) -> PulseExport {
         try await read { conn in
             var out = PulseExport(
                 version: PulseVersion(try await Self.one(conn.query("SELECT COALESCE(SUM(value), 0)::BIGINT FROM version_shard", logger: self.logger), Int64.self) ?? 0))
             out.featured = try await self.featured(conn)
             out.announcements = try await self.announcements(conn)
-            out.notes = try await self.notes(conn, subject: nil)
+            out.notes =
+                visitorNotes
+                ? try await self.notes(conn, subject: nil)
+                : try await Self.notes(conn.query("\(unescaped: Self.noteColumns) WHERE n.author = 'curator'", logger: self.logger))
             for try await (key, up, meh, down) in try await conn.query("SELECT subject, up, meh, down FROM counts WHERE subject NOT LIKE 'note:%'", logger: self.logger)
                 .decode((String, Int, Int, Int).self)
             {

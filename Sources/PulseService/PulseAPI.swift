@@ -258,8 +258,14 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
     }
 
     /// `GET /v1/staff/export`: everything but the visitors (`docent-pulse export`).
+    /// A page, as `GET /v1/notes` pages (`after`, `limit` 1 to 200, 100 by default): the first
+    /// has the museum's own content and the counts whole and the first visitor notes, oldest
+    /// first; the next ones (`after` the last page's `next`) only visitor notes.
     func export(_ req: Request) async throws -> Response {
-        return json(200, try await store.export().json(at: Date()))
+        let (cursor, limit) = try Self.page(req)
+        let page = try await store.exportNotes(after: cursor, limit: limit)
+        guard cursor == nil else { return json(200, PulseExport.notesPage(page)) }
+        return json(200, try await store.export(visitorNotes: false).json(at: Date(), page: page))
     }
 
     /// 401 without a token (or with one that is nobody's), 403 with a visitor's token. A

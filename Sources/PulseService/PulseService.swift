@@ -47,8 +47,9 @@ public enum PulseServer {
         /// Plays are written at most this often (zero: each at once).
         public var playFlush: Duration = .seconds(5)
         public var purgeEvery: Duration = .seconds(600)
-        /// Activity (plays, reactions, notes as "popular right now" counts them) is kept this long.
-        public var activityRetention: TimeInterval = 2 * 86400
+        /// How old activity, reports on decided notes and abandoned visitors get before the
+        /// purge lets them go.
+        public var purgeAges = PulsePurgeAges.standard
         public init() {}
     }
 
@@ -69,7 +70,7 @@ public enum PulseServer {
             trustedProxies: settings.trustedProxies, audit: console, logger: logger)
         let upkeep = PulseUpkeep(
             store: store, plays: plays ?? PlayCoalescer(maxSubjects: 0), metrics: metrics, logger: logger, playFlush: max(settings.playFlush, .milliseconds(100)),
-            purgeEvery: settings.purgeEvery, activityRetention: settings.activityRetention)
+            purgeEvery: settings.purgeEvery, purgeAges: settings.purgeAges)
         let router = api.router()
         // The staff console (issue 29), under /staff/.
         if let console {

@@ -22,8 +22,12 @@ public protocol PulseServiceStore: PulseStore {
     /// A seed applied whatever the store holds (featured, curator notes, announcements put in
     /// or replaced by subject, sequence or id); every guide sees it at its next check.
     func apply(_ seed: PulseSeed) async throws(PulseStoreError)
-    /// Everything but the visitors: featured, announcements, every note, every count.
-    func export() async throws(PulseStoreError) -> PulseExport
+    /// Everything but the visitors: featured, announcements, every note (`visitorNotes: false`:
+    /// the museum's only), every count.
+    func export(visitorNotes: Bool) async throws(PulseStoreError) -> PulseExport
+    /// One page of every visitor note (removed and hidden ones too), oldest first, after
+    /// `cursor`: the export's record, paged (`GET /v1/staff/export`).
+    func exportNotes(after cursor: PulseCursor?, limit: Int) async throws(PulseStoreError) -> PulsePage
 
     // Pulse in public (issue 32).
     /// One page of the notes a viewer sees on a subject, newest first, after `cursor`.
@@ -32,11 +36,18 @@ public protocol PulseServiceStore: PulseStore {
     func moderationQueue(after cursor: PulseCursor?, limit: Int) async throws(PulseStoreError) -> PulsePage
     /// Plays gathered over a few seconds, as one write (one version step).
     func recordPlays(_ plays: [PulseSubject: Int]) async throws(PulseStoreError)
-    /// Notes past retention and activity older than `activityRetention` deleted; answers how
-    /// many notes went.
-    func purgeExpired(activityRetention: TimeInterval) async throws(PulseStoreError) -> Int
+    /// Notes past retention deleted, then what `ages` lets go (activity, reports on decided
+    /// notes, abandoned visitors); answers how many notes went.
+    func purgeExpired(_ ages: PulsePurgeAges) async throws(PulseStoreError) -> Int
     /// Succeeds when the database answers (`/readyz`).
     func ready() async throws(PulseStoreError)
+    /// How the store uses its database connections now (`/metrics`).
+    func poolUse() async throws(PulseStoreError) -> DatabasePoolUse
+}
+
+extension PulseServiceStore {
+    /// The whole export at once (`docent-pulse export --database`).
+    public func export() async throws(PulseStoreError) -> PulseExport { try await export(visitorNotes: true) }
 }
 
 extension SQLitePulseStore: PulseServiceStore {}

@@ -121,8 +121,14 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds between purges of what retention lets go.")
     var purgeEvery: Int = 600
 
-    @Option(help: "Hours activity (plays, reactions, notes as counted for \"popular right now\") is kept.")
-    var activityRetentionHours: Double = 48
+    @Option(help: "Hours activity (plays, reactions, notes as counted for \"popular right now\") is kept (above 1, at most 87600).")
+    var activityRetentionHours: Double = PulsePurgeAges.standard.activity / 3600
+
+    @Option(help: "Days after which a visitor with nothing left (no note, reaction or report) is forgotten (1 to 3650).")
+    var abandonedVisitorDays: Double = PulsePurgeAges.standard.abandonedVisitors / 86400
+
+    @Option(help: "Days a report is kept once staff have decided its note (pinned; restored: the reports before the restore) (0 to 3650).")
+    var decidedReportDays: Double = PulsePurgeAges.standard.decidedReports / 86400
 
     @Option(help: "The museum's appData (a file): the staff console shows titles and matches announcement patterns against its pages.")
     var data: String?
@@ -152,8 +158,19 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--registrations-per-minute and --plays-per-minute must be above 0, --registration-burst at least 1")
         }
         guard maxConnections >= 1, maxConnectionsPerAddress >= 1 else { throw ValidationError("--max-connections and --max-connections-per-address must be at least 1") }
-        guard headerTimeout >= 1, bodyTimeout >= 1, idleTimeout >= 1, purgeEvery >= 1, playFlush >= 0, activityRetentionHours > 1 else {
-            throw ValidationError("the timeouts and --purge-every must be at least 1 s, --play-flush at least 0, --activity-retention-hours above 1")
+        guard headerTimeout >= 1, bodyTimeout >= 1, idleTimeout >= 1, purgeEvery >= 1, playFlush >= 0 else {
+            throw ValidationError("the timeouts and --purge-every must be at least 1 s, --play-flush at least 0")
+        }
+        // Retention: a window "popular right now" still has (an hour), a kiosk's quiet weeks,
+        // and no more than ten years (a typo of a few zeros, infinity and NaN are refused).
+        guard activityRetentionHours > 1, activityRetentionHours <= 87_600 else {
+            throw ValidationError("--activity-retention-hours must be above 1 and at most 87600 (ten years), not \(activityRetentionHours)")
+        }
+        guard (1...3650).contains(abandonedVisitorDays) else {
+            throw ValidationError("--abandoned-visitor-days must be 1 to 3650 (ten years), not \(abandonedVisitorDays)")
+        }
+        guard (0...3650).contains(decidedReportDays) else {
+            throw ValidationError("--decided-report-days must be 0 to 3650 (ten years), not \(decidedReportDays)")
         }
         for p in trustedProxies where !Self.isIPAddress(p) { throw ValidationError("--trusted-proxy must be an IP address, not '\(p)'") }
         var rules = PulseRules.standard
@@ -228,7 +245,7 @@ struct Serve: AsyncParsableCommand {
         s.connections.idleTimeout = .seconds(Int64(idleTimeout))
         s.playFlush = .milliseconds(Int64(playFlush * 1000))
         s.purgeEvery = .seconds(purgeEvery)
-        s.activityRetention = activityRetentionHours * 3600
+        s.purgeAges = PulsePurgeAges(activity: activityRetentionHours * 3600, abandonedVisitors: abandonedVisitorDays * 86400, decidedReports: decidedReportDays * 86400)
         return s
     }
 

@@ -131,7 +131,25 @@ struct HTTPStaff: StaffConnection {
         return problems.compactMap(\.stringValue)
     }
 
-    func export() async throws -> [UInt8] { try await call("GET", "/v1/staff/export", body: nil) }
+    /// Every page of `GET /v1/staff/export` (the visitor notes come a page at a time), put
+    /// together into one export, as `--database` writes it.
+    func export() async throws -> [UInt8] {
+        let first = try JSONParser.parse(try await call("GET", "/v1/staff/export?limit=200", body: nil), maxDepth: 16)
+        guard var whole = first.objectValue, var notes = first["visitor_notes"]?.arrayValue else { throw StaffFailure("the service's export has no visitor_notes") }
+        var next = first["next"]?.stringValue
+        while let cursor = next {
+            let query = cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? cursor
+            let page = try JSONParser.parse(try await call("GET", "/v1/staff/export?limit=200&after=\(query)", body: nil), maxDepth: 16)
+            guard let more = page["visitor_notes"]?.arrayValue else { throw StaffFailure("a page of the service's export has no visitor_notes") }
+            notes += more
+            // A service that answers the same cursor again would keep this going for ever.
+            let following = page["next"]?.stringValue
+            guard following != cursor else { throw StaffFailure("the service's export pages do not advance (next is \(cursor) again)") }
+            next = following
+        }
+        whole.fields = whole.fields.filter { $0.key != "next" }.map { f in f.key == "visitor_notes" ? (key: f.key, value: .array(notes)) : f }
+        return PulseWire.encode(.object(whole))
+    }
 
     func close() {}
 

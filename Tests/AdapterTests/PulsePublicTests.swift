@@ -16,6 +16,7 @@ final class PulsePublicTests: XCTestCase {
     private var tempDir = ""
     private var services: [PulseServiceProcess] = []
     private let staffToken = "staff-token-0123456789abcdef"
+    private static let seed = AudioTestSupport.repoRoot.appendingPathComponent("SampleData/pulse/seed.json").path
 
     override class func setUp() {
         super.setUp()
@@ -300,6 +301,97 @@ final class PulsePublicTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(requests.count, 5, log)
         XCTAssertTrue(log.contains("failed staff sign-in"), log)
         XCTAssertFalse(log.contains("secret-logged01") || log.contains("wrong-token"), "no token in the log")
+    }
+
+    // MARK: The export, in pages
+
+    func testTheStaffExportIsPagedWithACursorSQLite() throws { try pagedExport(.sqlite) }
+    func testTheStaffExportIsPagedWithACursorPostgreSQL() throws { try pagedExport(.postgres) }
+
+    /// `GET /v1/staff/export` pages its visitor notes as `/v1/notes` does (`limit`, `after`,
+    /// `next`): the first page has the museum's content and the counts, the next ones only
+    /// notes, together every visitor note once, oldest first; a bad cursor or limit is a 400.
+    /// `docent-pulse export --server` follows the pages (205 notes: two of its pages of 200)
+    /// and writes what `--database` writes.
+    private func pagedExport(_ store: Store) throws {
+        let db = try database(store)
+        let s = try PulseServiceProcess(
+            ["--database", db, "--client-limits", "off", "--notes-per-hour", "1000", "--seed", Self.seed], environment: ["DOCENT_PULSE_STAFF_TOKEN": staffToken],
+            errorLog: tempDir + "/service-\(services.count).log")
+        services.append(s)
+        let author = try register(s.port, "author01")
+        let ids = (0..<205).map { "author01.\($0)" }
+        for id in ids {
+            let note = Array(#"{"id":"\#(id)","subject":"artwork:1101","language":"en","text":"Note \#(id)"}"#.utf8)
+            XCTAssertEqual(try RawHTTP.request(port: s.port, "POST", "/v1/notes", body: note, headers: ["Authorization": "Bearer \(author.token)"]).status, 201)
+        }
+        let staff = ["Authorization": "Bearer \(staffToken)"]
+        var seen: [String] = []
+        var after: String?
+        var pages = 0
+        repeat {
+            let r = try RawHTTP.request(port: s.port, "GET", "/v1/staff/export?limit=50" + (after.map { "&after=" + $0 } ?? ""), headers: staff)
+            XCTAssertEqual(r.status, 200, r.text)
+            let page = try JSONParser.parse(r.body, maxDepth: 16)
+            let notes = try XCTUnwrap(page["visitor_notes"]?.arrayValue, r.text)
+            XCTAssertLessThanOrEqual(notes.count, 50)
+            seen += notes.compactMap { $0["id"]?.stringValue }
+            XCTAssertEqual(page["featured"] != nil, pages == 0, "the museum's content comes with the first page only")
+            XCTAssertEqual(page["counts"] != nil, pages == 0)
+            after = page["next"]?.stringValue
+            XCTAssertNotNil(page["next"], "every page says where the next starts (null at the end)")
+            pages += 1
+        } while after != nil && pages < 10
+        XCTAssertEqual(pages, 5, "205 notes in pages of 50")
+        XCTAssertEqual(seen, ids, "every visitor note once, oldest first")
+
+        for (query, code) in [("after=nonsense", "bad_cursor"), ("limit=0", "bad_limit"), ("limit=201", "bad_limit")] {
+            let r = try RawHTTP.request(port: s.port, "GET", "/v1/staff/export?" + query, headers: staff)
+            XCTAssertEqual(r.status, 400, query)
+            XCTAssertTrue(r.text.contains(code), "\(query): \(r.text)")
+        }
+
+        let overHTTP = try runDocentPulse(["export", "--server", s.url], token: staffToken)
+        XCTAssertEqual(overHTTP.status, 0, overHTTP.err)
+        let direct = try runDocentPulse(["export", "--database", db])
+        XCTAssertEqual(direct.status, 0, direct.err)
+        let a = try JSONParser.parse(Array(overHTTP.out.utf8), maxDepth: 16), b = try JSONParser.parse(Array(direct.out.utf8), maxDepth: 16)
+        XCTAssertEqual(a["visitor_notes"]?.arrayValue?.count, 205)
+        XCTAssertNil(a["next"], "the pages put together: no cursor left")
+        XCTAssertEqual(a.objectValue?.fields.map(\.key), b.objectValue?.fields.map(\.key))
+        for key in ["version", "featured", "announcements", "notes", "visitor_notes", "counts"] {
+            XCTAssertEqual(a[key], b[key], "\(key): over HTTP as from the database")
+        }
+    }
+
+    func testMetricsSayHowTheDatabasePoolIsUsedSQLite() throws { try poolMetrics(.sqlite, most: 1) }
+    func testMetricsSayHowTheDatabasePoolIsUsedPostgreSQL() throws { try poolMetrics(.postgres, most: 20) }
+
+    /// `/metrics` has the Pulse store's connections in use and idle and its most: SQLite's one
+    /// connection, PostgreSQL's pool of 20 as the server lists this instance's sessions. The
+    /// gauges are refreshed as the service starts and every 10 s: the test reads `/metrics`
+    /// until the first refresh shows (bounded), then holds the figures to each other.
+    private func poolMetrics(_ store: Store, most: Int) throws {
+        let s = try start(store)
+        let t = try register(s.port, "pooled01").token
+        XCTAssertEqual(try RawHTTP.request(port: s.port, "PUT", "/v1/reactions/artwork:1", body: Array(#"{"value":1}"#.utf8), headers: ["Authorization": "Bearer \(t)"]).status, 200)
+        func gauge(_ text: String, _ name: String) -> Double? {
+            text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+        }
+        let giveUp = Date().addingTimeInterval(15)
+        var text = ""
+        var reads = 0
+        repeat {
+            text = try RawHTTP.request(port: s.port, "GET", "/metrics").text
+            reads += 1
+        } while (gauge(text, "pulse_db_connections_max") ?? 0) == 0 && Date() < giveUp
+        XCTAssertEqual(gauge(text, "pulse_db_connections_max"), Double(most), "after \(reads) reads: \(text)")
+        let inUse = try XCTUnwrap(gauge(text, #"pulse_db_connections{state="in_use"}"#), text)
+        let idle = try XCTUnwrap(gauge(text, #"pulse_db_connections{state="idle"}"#), text)
+        XCTAssertGreaterThanOrEqual(inUse, 0)
+        XCTAssertGreaterThanOrEqual(idle, 1, "a connection is open, and the service is quiet between refreshes")
+        XCTAssertLessThanOrEqual(inUse + idle, Double(most))
+        XCTAssertTrue(text.contains("# HELP pulse_db_connections "), "described for whoever reads it")
     }
 
     func testReadyzSaysWhenTheDatabaseIsGone() throws {

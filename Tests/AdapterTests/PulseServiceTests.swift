@@ -409,6 +409,53 @@ final class PulseServiceTests: XCTestCase {
         XCTAssertTrue(staff.err.contains("See 'docent-pulse staff add --help'"), staff.err)
     }
 
+    /// The purge's ages are options of `serve` (issue 32); a negative, zero where a day is the
+    /// least, absurd (ten years and more) or infinite age is refused with one sentence naming
+    /// the option.
+    func testRetentionOptionsRefuseNegativeAndAbsurdAges() throws {
+        for (option, said) in [
+            ("--abandoned-visitor-days=-3", "--abandoned-visitor-days must be 1 to 3650"),
+            ("--abandoned-visitor-days=0", "--abandoned-visitor-days must be 1 to 3650"),
+            ("--abandoned-visitor-days=1e9", "--abandoned-visitor-days must be 1 to 3650"),
+            ("--decided-report-days=-1", "--decided-report-days must be 0 to 3650"),
+            ("--decided-report-days=inf", "--decided-report-days must be 0 to 3650"),
+            ("--decided-report-days=nan", "--decided-report-days must be 0 to 3650"),
+            ("--activity-retention-hours=1000000", "--activity-retention-hours must be above 1 and at most 87600"),
+        ] {
+            let r = try runDocentPulse(["serve", "--database", "sqlite:" + tempDir + "/refused.sqlite", "--listen", "127.0.0.1:0", option])
+            XCTAssertNotEqual(r.status, 0, option)
+            XCTAssertTrue(r.err.contains(said), "\(option): \(r.err)")
+        }
+    }
+
+    /// The running service applies its configured age: a visitor registered ten days ago with
+    /// nothing of its own is forgotten by the purge at start under `--abandoned-visitor-days 5`
+    /// (the id with another secret is then a new registration, 201, where it was 401).
+    func testTheServicesPurgeForgetsAbandonedVisitorsAtTheConfiguredAge() throws {
+        let other = tempDir + "/abandoned.sqlite"
+        let tenDaysAgo = Date().addingTimeInterval(-10 * 86400)
+        let old = try SQLitePulseStore.open(path: other, clock: { tenDaysAgo }).get()
+        let registered = expectation(description: "registered")
+        Task {
+            try await old.register(VisitorCredentials(visitor: VisitorID("idle0000")!, secret: "iiiiiiiiiiiiiiii0005"))
+            registered.fulfill()
+        }
+        wait(for: [registered], timeout: 10)
+        service?.stop()
+        service = try PulseServiceProcess(["--database", "sqlite:" + other, "--client-limits", "off", "--abandoned-visitor-days", "5"])
+        let body = Array(#"{"visitor":"idle0000","secret":"another-secret-0123456789"}"#.utf8)
+        // The first purge runs as the service starts; until it has, the id is still taken.
+        let giveUp = Date().addingTimeInterval(20)
+        var status = 0
+        var attempts = 0
+        while status != 201, Date() < giveUp {
+            status = try raw(.post, "/v1/visitors", body: body).status
+            attempts += 1
+            XCTAssertTrue([201, 401].contains(status), "\(status)")
+        }
+        XCTAssertEqual(status, 201, "forgotten after \(attempts) attempts")
+    }
+
     private func raw(_ method: DocentCore.FetchRequest.Method, _ path: String, body: [UInt8]? = nil, token: String? = nil) throws -> FetchResponse {
         var headers: [String: String] = [:]
         if let token { headers["Authorization"] = "Bearer \(token)" }

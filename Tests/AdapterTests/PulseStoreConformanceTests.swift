@@ -308,6 +308,38 @@ final class PulseStoreConformanceTests: XCTestCase {
         }
     }
 
+    /// An author deletes their own note (issue 32), the guide's way (`deleteOwnNote`): another
+    /// visitor cannot, the note goes with its reactions and reports, and a second delete
+    /// finds nothing. The same from every store.
+    func testAnAuthorDeletesTheirOwnNoteAndNobodyElseCan() async throws {
+        for s in try await stores() {
+            try await registered(s)
+            let a = s.forVisitor(alice), b = s.forVisitor(bob)
+            let id = NoteID(visitor: alice.visitor, sequence: 41), kept = NoteID(visitor: alice.visitor, sequence: 42)
+            for n in [id, kept] {
+                _ = try await a.post(NoteDraft(id: n, subject: .artwork(1101), language: .english, text: "note \(n.sequence)"), as: alice)
+            }
+            _ = try await b.react(.up, on: .note(id), as: bob)
+            try await s.forVisitor(carol).report(id, true, as: carol)
+            do {
+                try await b.deleteOwnNote(id, as: bob)
+                XCTFail("\(s.name): bob deleted alice's note")
+            } catch { XCTAssertEqual(error, .noSuchNote(id), s.name) }
+            try await a.deleteOwnNote(id, as: alice)
+            let left = try await b.notes(on: .artwork(1101), viewer: bob.visitor).map(\.id)
+            XCTAssertEqual(left, [kept], s.name)
+            let snap = try await b.snapshot(viewer: bob.visitor, dayStart: Date(), since: nil)
+            XCTAssertNil(snap?.counts[.note(id)], "\(s.name): its reactions went with it")
+            XCTAssertEqual(snap?.noteCounts[.artwork(1101)], 1, s.name)
+            do {
+                try await a.deleteOwnNote(id, as: alice)
+                XCTFail("\(s.name): a second delete found the note")
+            } catch { XCTAssertEqual(error, .noSuchNote(id), s.name) }
+            let mismatches = try await s.recount()
+            XCTAssertEqual(mismatches, [], s.name)
+        }
+    }
+
     /// The rate limits, with a clock the test moves: the embedded stores only (the service
     /// keeps the real time). The same waits from SQLite and from PostgreSQL's reaction function.
     func testRateLimitsAnswerWithTheSameWaitInBothEmbeddedStores() async throws {
@@ -391,6 +423,90 @@ final class PulseStoreConformanceTests: XCTestCase {
                 _ = try await store.decide(NoteID(visitor: alice.visitor, sequence: 99), .pinned)
                 XCTFail("\(name): a decision on a missing note")
             } catch { XCTAssertEqual(error, .noSuchNote(NoteID(visitor: alice.visitor, sequence: 99)), name) }
+        }
+    }
+
+    /// The service's purge with its configured ages (`PulsePurgeAges`), from both embedded
+    /// stores with a clock the test moves: reports on decided notes go once older than
+    /// `decidedReports` (on a pinned note every one, its count following; on a restored note
+    /// only those before the restore), reports on an undecided note stay, and a visitor with
+    /// nothing left goes once older than `abandonedVisitors`. The standard ages (30 days) let
+    /// none of it go two days on.
+    func testThePurgeLetsGoDecidedReportsAndAbandonedVisitorsAtTheirConfiguredAges() async throws {
+        var rules = PulseRules()
+        rules.retention = 400 * 86400  // the notes themselves stay: this is about the rest
+        let pg = try server()
+        let day: TimeInterval = 86400
+        let idle = VisitorCredentials(visitor: VisitorID("idle0000")!, secret: "iiiiiiiiiiiiiiii0005")
+        let fresh = VisitorCredentials(visitor: VisitorID("fresh000")!, secret: "ffffffffffffffff0006")
+        let sqliteClock = MovableClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let pgClock = MovableClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let sqlite = try SQLitePulseStore.open(path: tempDir + "/purge.sqlite", rules: rules, clock: { sqliteClock.now }).get()
+        let postgresStore = try await PostgresPulseStore.open(try PostgresPulseStore.Location.parse(pg.url(try pg.createDatabase())).get(), rules: rules, clock: { pgClock.now }).get()
+        defer { postgresStore.close() }
+        for (name, store, clock) in [("SQLite", sqlite as any PulseServiceStore, sqliteClock), ("PostgreSQL", postgresStore as any PulseServiceStore, pgClock)] {
+            for c in everyone + [idle] { try await store.register(c) }
+            let restored = NoteID(visitor: alice.visitor, sequence: 1), pinned = NoteID(visitor: alice.visitor, sequence: 2), open = NoteID(visitor: alice.visitor, sequence: 3)
+            for (i, id) in [restored, pinned, open].enumerated() {
+                _ = try await store.post(NoteDraft(id: id, subject: .artwork(i + 1), language: .english, text: "note \(i)"), as: alice)
+                try await store.report(id, true, as: bob)
+            }
+            clock.advance(day)
+            _ = try await store.decide(restored, .restored)
+            _ = try await store.decide(pinned, .pinned)
+            clock.advance(10)  // (a report at the very instant of a restore is counted by the store, not by its recount)
+            try await store.report(restored, true, as: carol)  // after the restore: a new case
+            try await store.report(pinned, true, as: dave)
+            clock.advance(day)
+            try await store.register(fresh)
+            func reports(_ c: VisitorCredentials) async throws -> Set<NoteID> {
+                try await store.snapshot(viewer: c.visitor, dayStart: clock.now, since: nil)?.myReports ?? []
+            }
+            func pinnedReports() async throws -> Int? { try await store.notes(on: .artwork(2), viewer: nil).first?.reports }
+            /// Whether the visitor is still known: its id with another secret is refused.
+            func known(_ c: VisitorCredentials) async -> Bool {
+                do {
+                    try await store.register(VisitorCredentials(visitor: c.visitor, secret: "another-secret-0123456789"))
+                    return false
+                } catch { return error == .badCredentials }
+            }
+
+            _ = try await store.purgeExpired(.standard)
+            let bobsBefore = try await reports(bob)
+            XCTAssertEqual(bobsBefore, [restored, pinned, open], "\(name): the standard 30 days keep two-day-old reports")
+            let pinnedBefore = try await pinnedReports()
+            XCTAssertEqual(pinnedBefore, 2, name)
+
+            let v0 = try await store.snapshot(viewer: nil, dayStart: clock.now, since: nil)?.version
+            let ages = PulsePurgeAges(activity: 2 * day, abandonedVisitors: 1.5 * day, decidedReports: 1.5 * day)
+            _ = try await store.purgeExpired(ages)
+            let bobs = try await reports(bob)
+            XCTAssertEqual(bobs, [open], "\(name): bob's reports on the decided notes went; the undecided note's stays")
+            let carols = try await reports(carol)
+            XCTAssertEqual(carols, [restored], "\(name): a report after the restore is a new case and stays")
+            let daves = try await reports(dave)
+            XCTAssertEqual(daves, [pinned], "\(name): a day old: kept")
+            let pinnedAfter = try await pinnedReports()
+            XCTAssertEqual(pinnedAfter, 1, "\(name): the pinned note's count follows its reports")
+            let moved = try await store.snapshot(viewer: nil, dayStart: clock.now, since: v0)
+            XCTAssertNotNil(moved, "\(name): reports gone change what reporters see: the version moves")
+            let idleKnown = await known(idle), freshKnown = await known(fresh), bobKnown = await known(bob)
+            XCTAssertFalse(idleKnown, "\(name): two days registered, nothing of its own: forgotten")
+            XCTAssertTrue(freshKnown, "\(name): registered just now: kept")
+            XCTAssertTrue(bobKnown, "\(name): a report left: kept")
+            var mismatches = try await store.recountMismatches()
+            XCTAssertEqual(mismatches, [], name)
+
+            clock.advance(day)
+            _ = try await store.purgeExpired(ages)
+            let davesLater = try await reports(dave)
+            XCTAssertEqual(davesLater, [], "\(name): two days old on a pinned note: gone")
+            let pinnedLater = try await pinnedReports()
+            XCTAssertEqual(pinnedLater, 0, name)
+            let carolsLater = try await reports(carol)
+            XCTAssertEqual(carolsLater, [restored], "\(name): still undecided since the restore")
+            mismatches = try await store.recountMismatches()
+            XCTAssertEqual(mismatches, [], name)
         }
     }
 }

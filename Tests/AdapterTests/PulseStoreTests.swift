@@ -337,7 +337,7 @@ final class PulseStoreTests: XCTestCase {
             try db.execute(sql: "INSERT INTO activity (subject, kind, at) VALUES ('artwork:1', 'play', ?)", arguments: [now - 60])
         }
         try FileManager.default.copyItem(atPath: tempDir + "/shared", toPath: tempDir + "/copy")
-        let gone = try await store.purgeExpired(activityRetention: 90 * 86400)
+        let gone = try await store.purgeExpired(PulsePurgeAges(activity: 90 * 86400))
         let once = try open("copy/pulse.sqlite")
         XCTAssertEqual(try once.purge(), gone, "as many notes as one transaction purged")
         let left = try await store.notes(on: .artwork(1), viewer: nil).map(\.id)

@@ -82,6 +82,44 @@ final class PulseOutboxTests: XCTestCase {
 
     /// The store took the note but its answer was lost: the note is sent again with its id and
     /// the store says it already has it; it is stored once.
+    /// Deleting one's own note through the outbox (issue 32): online, the store deletes it; a
+    /// note still waiting offline leaves the outbox and is never sent; a delete while the store
+    /// cannot be reached is not kept (it fails, the note stays).
+    func testADeleteGoesToTheStoreOrTakesAWaitingNoteOutOfTheOutbox() async throws {
+        let remote = FakeRemote()
+        let outbox = MemoryPulseOutbox()
+        let s = store(remote, outbox)
+        try await s.register(alice)
+        let sent = NoteDraft(id: NoteID(visitor: alice.visitor, sequence: 1), subject: art, language: .english, text: "sent")
+        _ = try await s.post(sent, as: alice)
+        try await s.deleteOwnNote(sent.id, as: alice)
+        XCTAssertEqual(remote.notesStored, [], "deleted on the store")
+
+        remote.online = false
+        let waiting = NoteDraft(id: NoteID(visitor: alice.visitor, sequence: 2), subject: art, language: .english, text: "waiting")
+        guard case .queued = try await s.post(waiting, as: alice) else { return XCTFail("kept offline") }
+        try await s.deleteOwnNote(waiting.id, as: alice)
+        XCTAssertEqual(try outbox.pending(), [], "the waiting note left the outbox")
+
+        remote.online = true
+        let other = NoteDraft(id: NoteID(visitor: alice.visitor, sequence: 3), subject: art, language: .english, text: "other")
+        _ = try await s.post(other, as: alice)
+        remote.online = false
+        do {
+            try await s.deleteOwnNote(other.id, as: alice)
+            XCTFail("a delete offline is not kept")
+        } catch {
+            guard case .unavailable = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(try outbox.pending(), [], "nothing waits")
+        remote.online = true
+        _ = try await s.snapshot(viewer: alice.visitor, dayStart: t0, since: nil)
+        XCTAssertEqual(remote.notesStored.map(\.id), [other.id], "the note stays; the waiting one was never sent")
+        XCTAssertFalse(remote.log.contains("post alice0001.2"))
+        let listed = try await s.notes(on: art, viewer: alice.visitor).map(\.id)
+        XCTAssertEqual(listed, [other.id], "nor is it in its writer's list")
+    }
+
     func testAWriteWhoseAnswerWasLostIsStoredOnce() async throws {
         let remote = FakeRemote()
         let s = store(remote)
@@ -265,6 +303,12 @@ final class FakeRemote: PulseStore, @unchecked Sendable {
     func report(_ n: NoteID, _ on: Bool, as c: VisitorCredentials) async throws(PulseStoreError) {
         try reach("report \(n.key) \(on)")
         lock.withLock { if on { _reports.insert(n) } else { _reports.remove(n) } }
+        try answer()
+    }
+
+    func deleteOwnNote(_ n: NoteID, as c: VisitorCredentials) async throws(PulseStoreError) {
+        try reach("delete \(n.key)")
+        guard n.visitor == c.visitor, lock.withLock({ _notes.removeValue(forKey: n) }) != nil else { throw .noSuchNote(n) }
         try answer()
     }
 

@@ -441,6 +441,55 @@ final class PulseTests: XCTestCase {
         send(&s, .pulse(.report)) { $0.banner = Banner(.key("pulse.report.own"), level: .warning) }
     }
 
+    /// Issue 32: the author deletes their own note. `d` asks first (the note quoted, `y` or
+    /// `n`); `n` and Esc keep it, `y` asks the store; the note leaves the list (and the count)
+    /// when the store says it is gone, "not there" included (a second `y`). Another visitor's
+    /// note and the museum's are not the visitor's to delete.
+    func testTheAuthorDeletesTheirOwnNoteAfterConfirming() {
+        var s = ready()
+        _ = key(&s, .char("f"))
+        _ = key(&s, .char("5"))
+        let mine = PulseNote(id: NoteID(visitor: creds.visitor, sequence: 7), subject: .museum, language: .english, text: "mine", createdAt: s.now, author: .visitor, counts: PulseCounts())
+        let other = note(1, "theirs", minutesAgo: 3, s)
+        prepare(&s, .pulse(.notesLoaded(.museum, .success([mine, other]))))
+        let list = PulseFeature.show(.notes(.museum))
+        let confirm = PulseFeature.show(.confirmDelete(mine.id, .notes(.museum)))
+
+        XCTAssertEqual(KeyMap.action(for: .char("d"), in: s), .pulse(.deleteOwn))
+        send(&s, .pulse(.deleteOwn)) { $0.overlay = confirm }
+        // In the confirmation only `y` deletes: Enter and other keys do nothing.
+        XCTAssertEqual(KeyMap.action(for: .char("y"), in: s), .pulse(.confirmDelete))
+        XCTAssertEqual(KeyMap.action(for: .char("n"), in: s), .pulse(.cancelDelete))
+        XCTAssertEqual(KeyMap.action(for: .char("d"), in: s), nil)
+        XCTAssertEqual(key(&s, .enter), [])
+        XCTAssertEqual(s.overlay, confirm, "Enter is not a yes")
+        send(&s, .pulse(.cancelDelete)) { $0.overlay = list }
+        send(&s, .pulse(.deleteOwn)) { $0.overlay = confirm }
+        _ = key(&s, .escape)
+        XCTAssertEqual(s.overlay, list, "Esc goes back to the list, the note kept")
+
+        send(&s, .pulse(.deleteOwn)) { $0.overlay = confirm }
+        send(&s, .pulse(.confirmDelete), effects: [.pulse(.deleteNote(mine.id, creds))]) { $0.overlay = list }
+        // A refusal says why and keeps the note.
+        let down = PulseStoreError.unavailable("down")
+        send(&s, .pulse(.deleted(mine.id, .failure(down)))) { $0.banner = Banner(down.phrase, level: .warning) }
+        send(&s, .pulse(.deleted(mine.id, .success(true)))) {
+            $0.pulse.notes = [other]
+            $0.pulse.snapshot?.noteCounts[.museum] = 1
+            $0.banner = Banner(.key("pulse.deleted"))
+        }
+        // Another visitor's note is not deletable.
+        send(&s, .pulse(.deleteOwn)) { $0.banner = Banner(.key("pulse.delete.notOwn"), level: .warning) }
+        // Gone already (a retry whose first answer was lost): deleted all the same.
+        prepare(&s, .pulse(.notesLoaded(.museum, .success([mine, other]))))
+        send(&s, .pulse(.deleted(mine.id, .failure(.noSuchNote(mine.id))))) {
+            $0.pulse.notes = [other]
+            $0.pulse.noteSelection = 0  // still on the other visitor's note
+            $0.pulse.snapshot?.noteCounts[.museum] = 0
+            $0.banner = Banner(.key("pulse.deleted"))
+        }
+    }
+
     /// Issue 33 #9: notes in the reader's language first, and the museum's note once, in the
     /// reader's language (it showed once per language, and other languages before one's own).
     func testNotesInTheReadersLanguageFirstAndTheMuseumsNoteOnce() {
@@ -540,6 +589,23 @@ final class PulseTests: XCTestCase {
                 note(1, "请细看边缘：织工中途换了靛蓝染缸。", minutesAgo: 60 * 26, s, lang: .chinese, author: .curator),
             ]
             prepare(&s, .pulse(.notesLoaded(.museum, .success(notes))))
+            assertSnapshot(RootView.render(s, size: size), named: name)
+        }
+    }
+
+    /// The notes list with one's own note highlighted (its keys: `d`, not `!` or `h`), and the
+    /// confirmation over it.
+    func testDeleteConfirmationSnapshots() {
+        for (lang, size, name) in [(Language.english, big, "pulse-delete-80x24"), (.english, small, "pulse-delete-40x12"), (.korean, big, "pulse-delete-ko-80x24")] {
+            var s = snapshotState(lang, size: size)
+            _ = key(&s, .char("f"))
+            _ = key(&s, .char("5"))
+            let mine = PulseNote(
+                id: NoteID(visitor: creds.visitor, sequence: 7), subject: .museum, language: lang, text: "The gulls are the best part.", createdAt: s.now.addingTimeInterval(-300),
+                author: .visitor, counts: PulseCounts(up: 1))
+            prepare(&s, .pulse(.notesLoaded(.museum, .success([mine, note(1, "Never a negative number here", minutesAgo: 12, s)]))))
+            assertSnapshot(RootView.render(s, size: size), named: name + "-list")
+            _ = key(&s, .char("d"))
             assertSnapshot(RootView.render(s, size: size), named: name)
         }
     }

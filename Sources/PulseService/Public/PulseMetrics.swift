@@ -3,11 +3,13 @@ import Foundation
 import Hummingbird
 import Logging
 import Prometheus
+import StateStore
 
 /// What `/metrics` shows (Prometheus text format, by swift-prometheus): requests by route
 /// and status, their latencies, requests under way, whether the database answers,
 /// open and refused connections, client-limit refusals, plays waiting to be written, the
-/// moderation queue and hidden notes. One registry per service (no global bootstrap, so
+/// moderation queue and hidden notes, the database pool's connections in use, idle and at
+/// most. One registry per service (no global bootstrap, so
 /// tests may start several).
 public final class PulseMetrics: Sendable {
     public let registry = PrometheusCollectorRegistry()
@@ -18,6 +20,9 @@ public final class PulseMetrics: Sendable {
     let queueLength: Gauge
     let hiddenNotes: Gauge
     let storeUp: Gauge
+    let poolInUse: Gauge
+    let poolIdle: Gauge
+    let poolMax: Gauge
     let connections: ConnectionLimits?
 
     public init(connections: ConnectionLimits? = nil) {
@@ -29,6 +34,16 @@ public final class PulseMetrics: Sendable {
         queueLength = registry.makeGauge(name: "pulse_moderation_queue_length", help: "Notes awaiting a staff decision (reported or hidden by score).")
         hiddenNotes = registry.makeGauge(name: "pulse_hidden_notes", help: "Notes hidden by reports or score and not yet decided.")
         storeUp = registry.makeGauge(name: "pulse_store_up", help: "1 when the database answered the last check, else 0.")
+        let pool = "Database connections of the Pulse store's pool at the last check (SQLite: its one connection), by state."
+        poolInUse = registry.makeGauge(name: "pulse_db_connections", labels: [("state", "in_use")], help: pool)
+        poolIdle = registry.makeGauge(name: "pulse_db_connections", labels: [("state", "idle")], help: pool)
+        poolMax = registry.makeGauge(name: "pulse_db_connections_max", help: "The most database connections the Pulse store's pool opens.")
+    }
+
+    func pool(_ use: DatabasePoolUse) {
+        poolInUse.set(to: Double(use.inUse))
+        poolIdle.set(to: Double(use.idle))
+        poolMax.set(to: Double(use.max))
     }
 
     static let buckets: [Duration] = [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5)]

@@ -41,7 +41,7 @@ public final class PlayCoalescer: @unchecked Sendable {
 }
 
 /// The service's own work on a schedule, one task group: flushing plays, purging what
-/// retention lets go, and the gauges (queue length, hidden notes, database up). A database
+/// retention lets go, and the gauges (queue length, hidden notes, database up, the pool). A database
 /// outage and its end are logged once each (warning, then notice).
 struct PulseUpkeep<Store: PulseServiceStore>: Service {
     let store: Store
@@ -50,7 +50,7 @@ struct PulseUpkeep<Store: PulseServiceStore>: Service {
     let logger: Logger
     let playFlush: Duration
     let purgeEvery: Duration
-    let activityRetention: TimeInterval
+    let purgeAges: PulsePurgeAges
 
     func run() async throws {
         let outage = OutageLog(logger: logger)
@@ -67,7 +67,7 @@ struct PulseUpkeep<Store: PulseServiceStore>: Service {
                 group.addTask {
                     while !Task.isCancelled {
                         do {
-                            let gone = try await store.purgeExpired(activityRetention: activityRetention)
+                            let gone = try await store.purgeExpired(purgeAges)
                             if gone > 0 { logger.notice("purged expired notes", metadata: ["notes": .stringConvertible(gone)]) }
                         } catch {
                             // A stop cancels the purge under way: that is no outage.
@@ -104,6 +104,7 @@ struct PulseUpkeep<Store: PulseServiceStore>: Service {
         do {
             try await store.ready()
             metrics.storeUp.set(to: 1)
+            metrics.pool(try await store.poolUse())
             outage.ok()
             var queued = 0
             var hidden = 0

@@ -85,6 +85,11 @@ public enum PulseAction: Equatable, Sendable {
     case toggleTimes
     /// `h` on a note: hide every note of its writer (for this visitor only).
     case hideWriter
+    /// `d` on one's own note: asks first (`Overlay.confirmDelete`).
+    case deleteOwn
+    /// `y` in that box: the note is deleted for everyone; `n` (or Esc) keeps it.
+    case confirmDelete
+    case cancelDelete
     /// Show a hidden writer's notes again (the list under Info).
     case unhide(VisitorID)
     /// `?` in the box or the notes list: the keys, over the box (Esc returns to it).
@@ -100,6 +105,7 @@ public enum PulseAction: Equatable, Sendable {
     case posted(Result<PostOutcome, PulseStoreError>)
     case notesLoaded(PulseSubject, Result<[PulseNote], PulseStoreError>)
     case reported(NoteID, Result<Bool, PulseStoreError>)
+    case deleted(NoteID, Result<Bool, PulseStoreError>)
 }
 
 public enum PulseEffect: Equatable, Sendable {
@@ -112,6 +118,8 @@ public enum PulseEffect: Equatable, Sendable {
     case post(NoteDraft, VisitorCredentials)
     case loadNotes(PulseSubject, viewer: VisitorID?)
     case report(NoteID, Bool, VisitorCredentials)
+    /// The visitor's own note deleted (`PulseStore.deleteOwnNote`).
+    case deleteNote(NoteID, VisitorCredentials)
     case recordPlay(PulseSubject)
 }
 
@@ -133,6 +141,8 @@ public enum PulseFeature: Feature {
         case notes(PulseSubject)
         /// The key help over one of the boxes above (closing it returns there).
         case keys(Overlay)
+        /// "Delete your note?" over the notes list (either answer returns there).
+        case confirmDelete(NoteID, Overlay)
     }
 
     public enum Route: Hashable, Sendable {
@@ -236,7 +246,7 @@ public enum PulseFeature: Feature {
             if a == .report {
                 guard state.pulse.notes.indices.contains(state.pulse.noteSelection) else { return [] }
                 let note = state.pulse.notes[state.pulse.noteSelection]
-                // One's own note is not reported (issue 33 #9): taking it back is the way.
+                // One's own note is not reported (issue 33 #9): deleting it (`d`) is the way.
                 guard note.id.visitor != creds.visitor else {
                     state.banner = Banner(.key("pulse.report.own"), level: .warning)
                     return []
@@ -272,6 +282,29 @@ public enum PulseFeature: Feature {
             state.pulse.noteSelection = min(state.pulse.noteSelection, max(0, state.pulse.notes.count - 1))
             state.banner = Banner(.key("pulse.hidden.done"))
             return [.persist(state.settings)]
+        case .deleteOwn:
+            guard case .notes? = overlay(in: state), let o = overlay(in: state), state.pulse.notes.indices.contains(state.pulse.noteSelection) else { return [] }
+            let note = state.pulse.notes[state.pulse.noteSelection]
+            // Only one's own (a visitor's note of this identity; the museum's are staff's).
+            guard note.author == .visitor, note.id.visitor == state.pulse.identity?.credentials.visitor else {
+                state.banner = Banner(.key("pulse.delete.notOwn"), level: .warning)
+                return []
+            }
+            state.overlay = show(.confirmDelete(note.id, o))
+            return []
+        case .confirmDelete:
+            guard case .confirmDelete(let id, let back)? = overlay(in: state) else { return [] }
+            state.overlay = show(back)
+            guard state.pulse.ready, let creds = state.pulse.identity?.credentials else {
+                state.banner = notReady(state)
+                return []
+            }
+            // Gone from the list once the store says so (a delete is not kept offline).
+            return [effect(.deleteNote(id, creds))]
+        case .cancelDelete:
+            guard case .confirmDelete(_, let back)? = overlay(in: state) else { return [] }
+            state.overlay = show(back)
+            return []
         case .unhide(let visitor):
             guard let before = state.pulse.identity?.hidden, before.contains(where: { $0.visitor == visitor }) else { return [] }
             state.pulse.identity?.hidden.removeAll { $0.visitor == visitor }
@@ -283,7 +316,7 @@ public enum PulseFeature: Feature {
             case .box, .notes:
                 state.overlayScroll = 0
                 state.overlay = show(.keys(o))
-            case .editor, .keys: break
+            case .editor, .keys, .confirmDelete: break
             }
             return []
         case .check:
@@ -387,6 +420,23 @@ public enum PulseFeature: Feature {
                 state.pulse.notes = notes
                 state.pulse.noteSelection = selected.flatMap { id in notes.firstIndex { $0.id == id } } ?? min(state.pulse.noteSelection, max(0, notes.count - 1))
             case .failure(let e): state.banner = Banner(e.phrase, level: .warning)
+            }
+            return []
+        case .deleted(let id, let result):
+            switch result {
+            case .success, .failure(.noSuchNote):
+                // Not there (a second `y` on a note already gone) is deleted too.
+                if let i = state.pulse.notes.firstIndex(where: { $0.id == id }) {
+                    let subject = state.pulse.notes[i].subject
+                    state.pulse.notes.remove(at: i)
+                    // The highlight stays on the note it was on (the one after, if it was this).
+                    if i < state.pulse.noteSelection { state.pulse.noteSelection -= 1 }
+                    state.pulse.noteSelection = min(state.pulse.noteSelection, max(0, state.pulse.notes.count - 1))
+                    if let n = state.pulse.snapshot?.noteCounts[subject], n > 0 { state.pulse.snapshot?.noteCounts[subject] = n - 1 }
+                }
+                state.banner = Banner(.key("pulse.deleted"))
+            case .failure(let e):
+                state.banner = Banner(e.phrase, level: .warning)
             }
             return []
         case .reported(_, let result):
@@ -597,7 +647,7 @@ public enum PulseFeature: Feature {
             state.pulse.noteSelection = min(max(0, state.pulse.notes.count - 1), max(0, state.pulse.noteSelection + d))
             return []
         case (.notes, .activate): return reduce(&state, .toggleTimes)
-        case (.keys(let back), .dismissed):
+        case (.keys(let back), .dismissed), (.confirmDelete(_, let back), .dismissed):
             state.overlay = show(back)
             return []
         case (.keys, .move(let d)):
@@ -607,7 +657,7 @@ public enum PulseFeature: Feature {
             state.overlayScroll = 0
             state.overlay = show(back)
             return []
-        case (_, .dismissed), (.editor, _), (.notes, _), (.box, _), (.keys, _): return []
+        case (_, .dismissed), (.editor, _), (.notes, _), (.box, _), (.keys, _), (.confirmDelete, _): return []
         }
     }
 

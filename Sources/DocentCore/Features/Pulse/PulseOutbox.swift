@@ -205,6 +205,34 @@ public actor OutboxPulseStore: PulseStore {
         if case .refused(let e)? = await sendWaiting(awaiting: entry) { throw e }
     }
 
+    /// A delete is not kept while the store cannot be reached (the note stays on the visitor's
+    /// screen and they can try again): it undoes something public, and a delete sent much later
+    /// would surprise. A note still waiting here was never seen by anyone: it leaves the outbox
+    /// at once (and the store is asked too, in case it had the note and its answer was lost).
+    public func deleteOwnNote(_ note: NoteID, as credentials: VisitorCredentials) async throws(PulseStoreError) {
+        // No send under way meanwhile: a waiting note is either sent or still waiting.
+        await acquire()
+        defer { release() }
+        let waiting = ((try? outbox.pending()) ?? []).first { e in
+            if case .post(let d) = e.write { return d.id == note && e.credentials.visitor == credentials.visitor }
+            return false
+        }
+        guard let waiting else {
+            try await store.deleteOwnNote(note, as: credentials)
+            return
+        }
+        try outbox.remove(waiting)
+        removed += 1
+        do {
+            try await store.deleteOwnNote(note, as: credentials)
+        } catch {
+            switch error {
+            case .noSuchNote, .unavailable: break  // never sent, or to be found out later
+            default: throw error
+            }
+        }
+    }
+
     public func recordPlay(_ subject: PulseSubject) async throws(PulseStoreError) {
         // Anonymous and only a popularity signal: not kept while offline.
         try await store.recordPlay(subject)

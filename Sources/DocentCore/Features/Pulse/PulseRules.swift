@@ -136,6 +136,29 @@ public struct PulseRules: Equatable, Sendable {
     }
 }
 
+/// How old things get before the service's scheduled purge lets them go (issue 32), besides
+/// notes past `PulseRules.retention`: each is a `docent-pulse serve` option, applied alike by
+/// the SQLite and the PostgreSQL store.
+public struct PulsePurgeAges: Equatable, Sendable {
+    /// Activity (plays, reactions, notes as "popular right now" counts them) older than this.
+    public var activity: TimeInterval = 48 * 3600
+    /// A visitor registered longer ago than this with nothing of theirs left (no note, reaction
+    /// or report) is forgotten: long enough for a kiosk that keeps its identity for weeks
+    /// without writing.
+    public var abandonedVisitors: TimeInterval = 30 * 86400
+    /// Reports older than this on notes staff have decided: on a pinned note, every such
+    /// report; on a restored one, those made before the restore (they stopped counting then;
+    /// later ones are a new case for staff and stay).
+    public var decidedReports: TimeInterval = 30 * 86400
+
+    public init(activity: TimeInterval = 48 * 3600, abandonedVisitors: TimeInterval = 30 * 86400, decidedReports: TimeInterval = 30 * 86400) {
+        self.activity = activity
+        self.abandonedVisitors = abandonedVisitors
+        self.decidedReports = decidedReports
+    }
+    public static let standard = PulsePurgeAges()
+}
+
 /// Which choice of a three-level marker "popular right now" shows.
 public enum PulseHeat: Int, Hashable, Sendable, Comparable {
     case cold = 0, warm = 1, hot = 2

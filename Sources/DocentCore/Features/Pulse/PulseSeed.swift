@@ -122,12 +122,14 @@ public struct PulseExport: Hashable, Sendable {
     }
 
     /// The export as JSON; `at` is when it was taken (given: the pure core reads no clock).
-    public func json(at: Date) -> JSON {
+    /// With `page`, `visitor_notes` is that page and `next` says where the next starts (the
+    /// service's first page; the museum's own content and the counts come whole).
+    public func json(at: Date, page: PulsePage? = nil) -> JSON {
         let f = PulseWire.fields
         let date: (Date?) -> JSON = { d in d.map { .string(PulseSeed.iso($0)) } ?? .null }
         let texts: ([Language: String]) -> JSON = { t in f(t.sorted { $0.key < $1.key }.map { ($0.key.code, .string($0.value)) }) }
         let curator = notes.filter { $0.author == .curator && $0.id.visitor == .curator }
-        return f([
+        var fields: [(String, JSON)] = [
             ("about", .string("Visitor Pulse export. featured, announcements and notes are a seed file (docent-pulse seed reads them); visitor_notes and counts are a record.")),
             ("exported_at", .string(PulseSeed.iso(at))),
             ("version", .integer(Int(version.value))),
@@ -156,9 +158,16 @@ public struct PulseExport: Hashable, Sendable {
                         f([("sequence", .integer(Int(clamping: n.id.sequence))), ("subject", .string(n.subject.key)), ("language", .string(n.language.code)), ("text", .string(n.text))])
                     })
             ),
-            ("visitor_notes", .array(notes.filter { $0.author == .visitor }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }.map(PulseWire.note))),
+            ("visitor_notes", .array((page?.notes ?? notes.filter { $0.author == .visitor }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }).map(PulseWire.note))),
             ("counts", f(counts.filter { $0.value != .zero }.sorted { $0.key < $1.key }.map { ($0.key.key, PulseWire.counts($0.value)) })),
-        ])
+        ]
+        if let page { fields.append(("next", page.next.map { .string($0.text) } ?? .null)) }
+        return f(fields)
+    }
+
+    /// A later page of the export: `{"visitor_notes": [...], "next": cursor or null}`.
+    public static func notesPage(_ page: PulsePage) -> JSON {
+        PulseWire.fields([("visitor_notes", .array(page.notes.map(PulseWire.note))), ("next", page.next.map { .string($0.text) } ?? .null)])
     }
 }
 

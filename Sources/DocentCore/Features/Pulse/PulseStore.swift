@@ -24,6 +24,9 @@ public protocol PulseStore: Sendable {
     func post(_ draft: NoteDraft, as credentials: VisitorCredentials) async throws(PulseStoreError) -> PostOutcome
     /// Reports a note (`true`) or takes the report back (`false`).
     func report(_ note: NoteID, _ reported: Bool, as credentials: VisitorCredentials) async throws(PulseStoreError)
+    /// Deletes the visitor's own note, with the reactions and reports it had. A note of
+    /// someone else's, or none (a retry of a delete that went through), is `.noSuchNote`.
+    func deleteOwnNote(_ note: NoteID, as credentials: VisitorCredentials) async throws(PulseStoreError)
     /// A commentary of this subject was played (feeds "popular right now"; anonymous).
     func recordPlay(_ subject: PulseSubject) async throws(PulseStoreError)
     /// Loads a museum's seed when the store has never been seeded; true when it was loaded.

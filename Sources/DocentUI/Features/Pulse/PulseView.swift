@@ -47,11 +47,19 @@ public enum PulseView: FeatureView {
             case .char("u"): return .pulse(.undoReport)
             case .char("t"): return .pulse(.toggleTimes)
             case .char("h"): return .pulse(.hideWriter)
+            case .char("d"): return .pulse(.deleteOwn)
             case .char("?"): return .pulse(.showKeys)
             default: return nil
             }
         case .keys:
             return nil  // the shared box keys: Esc, ? or Enter go back to the box
+        case .confirmDelete:
+            // Only a plain `y` deletes: Enter, a stray key or Esc leave the note as it is.
+            switch key {
+            case .char("y"), .char("Y"): return .pulse(.confirmDelete)
+            case .char("n"), .char("N"): return .pulse(.cancelDelete)
+            default: return nil
+            }
         }
     }
 
@@ -64,6 +72,12 @@ public enum PulseView: FeatureView {
             renderOverlay(&screen, back, state: state)
             let s = state.strings
             OverlayView.box(&screen, title: s("help.title"), text: HelpSection.text(HelpSection.current(state)), footer: s("pulse.keys.footer"), scroll: state.overlayScroll)
+        case .confirmDelete(let id, let back):
+            renderOverlay(&screen, back, state: state)
+            let s = state.strings
+            // The note itself, so the visitor sees what goes.
+            let text = state.pulse.notes.first { $0.id == id }.map { "“" + $0.text + "”\n\n" } ?? ""
+            OverlayView.box(&screen, title: s("pulse.delete.title"), text: text + s("pulse.delete.confirm"), footer: s("pulse.delete.footer"))
         }
     }
 
@@ -148,6 +162,15 @@ public enum PulseView: FeatureView {
         return .pulse(.cursorTo(layout.index(row: row, column: layout.cursorColumn)))
     }
 
+    /// The highlighted note is the visitor's own: the list's keys are then `d` (delete), not
+    /// `!` and `h`, which do not apply to it.
+    static func ownSelected(_ state: AppState) -> Bool {
+        let p = state.pulse
+        guard p.notes.indices.contains(p.noteSelection), let me = p.identity?.credentials.visitor else { return false }
+        let n = p.notes[p.noteSelection]
+        return n.author == .visitor && n.id.visitor == me
+    }
+
     /// "just now", "12 min ago", "3 h ago", "2 d ago"; or the date and time.
     static func age(_ date: Date, _ state: AppState) -> String {
         if state.pulse.exactTimes { return PageBuilder.formatDateTime(date, state) }
@@ -174,7 +197,7 @@ public enum PulseView: FeatureView {
         let area = OverlayView.boxArea(screen, contentWidth: width - 4, contentHeight: lines.count)
         OverlayView.frame(
             &screen, area, title: s("pulse.notes.title", ["title": PulseFeature.title(subject, state), "count": String(p.notes.count)]),
-            footer: s("pulse.notes.footer"))
+            footer: s(ownSelected(state) ? "pulse.notes.footerOwn" : "pulse.notes.footer"))
         let visible = max(0, area.height - 4)
         // Keep the selected note's heading in view.
         let first = lines.firstIndex { $0.2 == p.noteSelection } ?? 0

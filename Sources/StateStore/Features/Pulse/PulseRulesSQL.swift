@@ -110,6 +110,46 @@ public struct PulseRulesSQL: Sendable {
         "WITH \(kept(now: now, subjectParam: nil))\nSELECT n.id FROM note n WHERE n.id NOT IN (SELECT id FROM kept)"
     }
 
+    /// One page of the export's visitor notes (`GET /v1/staff/export`): every visitor note,
+    /// removed and hidden ones too (the export is a record), oldest first as the moderation
+    /// queue orders them. Parameters 1 to 3: the cursor (created, visitor, sequence of the last
+    /// note of the previous page) or NULLs. At most `limit` rows.
+    public func exportNotes(limit: Int) -> String {
+        """
+        SELECT n.id, n.subject, n.language, \(wholeText("n.text")) AS text, n.created, n.author, n.reports, n.decision,
+               COALESCE(c.up, 0) AS up, COALESCE(c.meh, 0) AS meh, COALESCE(c.down, 0) AS down
+        FROM note n LEFT JOIN counts c ON c.subject = 'note:' || n.id
+        WHERE n.author = 'visitor'
+          AND (\(typed(1, "DOUBLE PRECISION")) IS NULL OR (n.created, \(bytes("n.visitor")), n.seq) > (\(param(1)), \(param(2)), \(param(3))))
+        ORDER BY n.created, \(bytes("n.visitor")), n.seq LIMIT \(max(1, limit))
+        """
+    }
+
+    /// The purge's reports on decided notes (`PulsePurgeAges.decidedReports`): those made
+    /// before parameter 1 (a time) on a pinned note, or on a restored note before its restore
+    /// (they stopped counting then; later ones are a new case for staff). SQLite deletes at
+    /// most `limit` a statement (the purge's chunks); PostgreSQL all at once.
+    public func decidedReports(limit: Int) -> String {
+        let which = """
+            at < \(param(1)) AND EXISTS (SELECT 1 FROM note n WHERE n.id = report.note
+              AND (n.decision = 'pinned' OR (n.decision = 'restored' AND report.at <= n.restored_at)))
+            """
+        switch dialect {
+        case .sqlite: return "DELETE FROM report WHERE rowid IN (SELECT rowid FROM report WHERE \(which) LIMIT \(max(1, limit)))"
+        case .postgres: return "DELETE FROM report WHERE \(which)"
+        }
+    }
+
+    /// After that purge: pinned notes' report counts follow the rows left (a pinned note's
+    /// reports still counted; reports before a restore never do).
+    public var pinnedReportCounts: String {
+        let never = dialect == .sqlite ? "-1e300" : "'-Infinity'::DOUBLE PRECISION"
+        return """
+            UPDATE note SET reports = (SELECT COUNT(*) FROM report r WHERE r.note = note.id AND r.at > COALESCE(note.restored_at, \(never)))
+            WHERE decision = 'pinned'
+            """
+    }
+
     /// `PulseRules.needsReview`: visitors' notes with reports or hidden by their score, not
     /// yet decided (or restored and reported again), oldest first. Parameters 1 to 3: the
     /// cursor (created, visitor, sequence of the last note of the previous page) or NULLs.

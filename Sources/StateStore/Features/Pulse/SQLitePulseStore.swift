@@ -13,10 +13,9 @@ public final class SQLitePulseStore: PulseStore, Sendable {
     public let path: String
     public let rules: PulseRules
     private let dbQueue: DatabaseQueue
+    /// Calls running on the queue's connection now (`poolUse`).
+    private let busy = BusyCount()
     private let clock: @Sendable () -> Date
-
-    /// A visitor with nothing stored is forgotten this long after registering.
-    public static let abandonedAfter: TimeInterval = 30 * 86400
 
     /// How long a write waits for another process's transaction.
     public static let busyTimeout: TimeInterval = 5
@@ -203,6 +202,15 @@ public final class SQLitePulseStore: PulseStore, Sendable {
         }
     }
 
+    /// One page of every visitor note, oldest first (the export's record, paged).
+    public func exportNotes(after cursor: PulseCursor?, limit: Int) async throws(PulseStoreError) -> PulsePage {
+        let sql = PulseRulesSQL(rules, .sqlite).exportNotes(limit: limit + 1)
+        return try await readAsync { db in
+            let rows = try Row.fetchAll(db, sql: sql, arguments: [cursor?.created, cursor?.id.visitor.rawValue, cursor.map { Int64(bitPattern: $0.id.sequence) }])
+            return Self.page(rows.compactMap { Self.note($0) }, limit: limit)
+        }
+    }
+
     /// `limit + 1` rows asked for: the extra one says whether there is a next page.
     public static func page(_ notes: [PulseNote], limit: Int) -> PulsePage {
         guard notes.count > limit, let last = notes.prefix(limit).last else { return PulsePage(notes: notes, next: nil) }
@@ -290,6 +298,17 @@ public final class SQLitePulseStore: PulseStore, Sendable {
         }
     }
 
+    public func deleteOwnNote(_ note: NoteID, as credentials: VisitorCredentials) async throws(PulseStoreError) {
+        try await writeAsync { db, _ in
+            try Self.check(credentials, db)
+            guard note.visitor == credentials.visitor,
+                try Int.fetchOne(db, sql: "SELECT 1 FROM note WHERE id = ? AND author = 'visitor'", arguments: [note.key]) != nil
+            else { throw PulseStoreError.noSuchNote(note) }
+            try Self.deleteNote(db, note.key)
+            return true
+        }
+    }
+
     public func recordPlay(_ subject: PulseSubject) async throws(PulseStoreError) {
         try await recordPlays([subject: 1])
     }
@@ -363,12 +382,14 @@ public final class SQLitePulseStore: PulseStore, Sendable {
     }
 
     /// Staff: everything the store holds but its visitors (`docent-pulse export`).
-    public func export() async throws(PulseStoreError) -> PulseExport {
+    /// Everything but the visitors; `visitorNotes: false` leaves visitors' notes out (the
+    /// service pages them, `exportNotes`).
+    public func export(visitorNotes: Bool) async throws(PulseStoreError) -> PulseExport {
         try await readAsync { db in
             var out = PulseExport(version: PulseVersion(try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'version'") ?? 0))
             out.featured = try Self.featured(db)
             out.announcements = try Self.announcements(db)
-            out.notes = try Self.notes(db, subject: nil)
+            out.notes = visitorNotes ? try Self.notes(db, subject: nil) : try Row.fetchAll(db, sql: Self.noteColumns + " WHERE n.author = 'curator'").compactMap { Self.note($0) }
             for row in try Row.fetchAll(db, sql: "SELECT subject, up, meh, down FROM counts WHERE subject NOT LIKE 'note:%'") {
                 guard let s = row.decoded("subject", as: String.self).flatMap(PulseSubject.init) else { continue }
                 out.counts[s] = PulseCounts(up: row.decoded("up", as: Int.self) ?? 0, meh: row.decoded("meh", as: Int.self) ?? 0, down: row.decoded("down", as: Int.self) ?? 0)
@@ -437,15 +458,15 @@ public final class SQLitePulseStore: PulseStore, Sendable {
     }
 
     /// The service's scheduled purge (`docent-pulse serve --purge-every`): notes past
-    /// retention, activity older than `activityRetention`, reports on notes staff decided
-    /// more than `activityRetention` ago. Answers how many notes went.
+    /// retention, then what `ages` lets go (activity, reports on notes staff decided, abandoned
+    /// visitors; `PulsePurgeAges`). Answers how many notes went.
     /// Rows deleted in one transaction of the purge: the purge of a big store is many short
     /// transactions, so the writes of guides and staff get in between (one transaction over
     /// 100,000 notes and a year of activity held the lock past the 5 s busy timeout, and staff
     /// sign-ins failed as "locked").
     public static let purgeChunk = 500
 
-    public func purgeExpired(activityRetention: TimeInterval) async throws(PulseStoreError) -> Int {
+    public func purgeExpired(_ ages: PulsePurgeAges) async throws(PulseStoreError) -> Int {
         let sql = PulseRulesSQL(rules, .sqlite)
         let chunk = Self.purgeChunk
         let retention = rules.retention
@@ -472,23 +493,30 @@ public final class SQLitePulseStore: PulseStore, Sendable {
             }
             total += gone
         }
-        // Activity past its retention, then abandoned visitors: registered over 30 days ago (a
-        // kiosk keeps its identity for weeks without writing), nothing left of theirs.
-        let deletes = [
-            "DELETE FROM activity WHERE rowid IN (SELECT rowid FROM activity WHERE at < ? LIMIT \(chunk * 10))",
-            """
-            DELETE FROM visitor WHERE rowid IN (SELECT rowid FROM visitor WHERE created < ? AND NOT EXISTS (SELECT 1 FROM note WHERE note.visitor = visitor.id)
-              AND NOT EXISTS (SELECT 1 FROM reaction WHERE reaction.visitor = visitor.id) AND NOT EXISTS (SELECT 1 FROM report WHERE report.visitor = visitor.id)
-              LIMIT \(chunk * 10))
-            """,
+        // Activity past its retention; reports on decided notes past theirs (the reporter's
+        // view of the note follows: a report no longer hides it for them, so the version
+        // moves); then abandoned visitors, registered long ago with nothing left of theirs
+        // (the reports just gone may have been the last). Each in chunks, as the notes.
+        let deletes: [(sql: String, age: TimeInterval)] = [
+            ("DELETE FROM activity WHERE rowid IN (SELECT rowid FROM activity WHERE at < ? LIMIT \(chunk * 10))", ages.activity),
+            (sql.decidedReports(limit: chunk * 10), ages.decidedReports),
+            (
+                """
+                DELETE FROM visitor WHERE rowid IN (SELECT rowid FROM visitor WHERE created < ? AND NOT EXISTS (SELECT 1 FROM note WHERE note.visitor = visitor.id)
+                  AND NOT EXISTS (SELECT 1 FROM reaction WHERE reaction.visitor = visitor.id) AND NOT EXISTS (SELECT 1 FROM report WHERE report.visitor = visitor.id)
+                  LIMIT \(chunk * 10))
+                """, ages.abandonedVisitors
+            ),
         ]
         for (i, delete) in deletes.enumerated() {
             while !Task.isCancelled {
                 let n: Int = try await writeAsync { db, now in
-                    let before = now.addingTimeInterval(-max(0, activityRetention))
-                    let forgotten = min(before, now.addingTimeInterval(-Self.abandonedAfter))
-                    try db.execute(sql: delete, arguments: [(i == 0 ? before : forgotten).timeIntervalSince1970])
-                    return (db.changesCount, false)
+                    try db.execute(sql: delete.sql, arguments: [now.addingTimeInterval(-max(0, delete.age)).timeIntervalSince1970])
+                    let n = db.changesCount
+                    guard i == 1, n > 0 else { return (n, false) }
+                    // A pinned note's reports still counted: its count follows the rows left.
+                    try db.execute(sql: sql.pinnedReportCounts)
+                    return (n, true)
                 }
                 if n < chunk * 10 { break }
             }
@@ -557,6 +585,16 @@ public final class SQLitePulseStore: PulseStore, Sendable {
         try read { db in PulseVersion(try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'version'") ?? 0) }
     }
 
+    // MARK: The connection
+
+    /// The store's use of its database connection, for `/metrics`: GRDB's `DatabaseQueue` is
+    /// one connection that reads and writes in turn, so the most is 1, and it is in use while
+    /// a call runs on it (counted by the store around each call, as GRDB says nothing of it).
+    public func poolUse() async -> DatabasePoolUse {
+        let n = min(busy.count, 1)
+        return DatabasePoolUse(inUse: n, idle: 1 - n, max: 1)
+    }
+
     // MARK: Transactions
 
     /// One immediate transaction; `body` answers its result and whether anything visible
@@ -565,6 +603,8 @@ public final class SQLitePulseStore: PulseStore, Sendable {
         let now = clock()
         do {
             return try dbQueue.writeWithoutTransaction { db in
+                self.busy.enter()
+                defer { self.busy.leave() }
                 var result: T?
                 try db.inTransaction(.immediate) {
                     let (value, changed) = try body(db, now)
@@ -593,6 +633,8 @@ public final class SQLitePulseStore: PulseStore, Sendable {
         let now = clock()
         do {
             return try await dbQueue.writeWithoutTransaction { db in
+                self.busy.enter()
+                defer { self.busy.leave() }
                 var result: T?
                 try db.inTransaction(.immediate) {
                     let (value, changed) = try body(db, now)
@@ -619,7 +661,11 @@ public final class SQLitePulseStore: PulseStore, Sendable {
 
     private func readAsync<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(PulseStoreError) -> T {
         do {
-            return try await dbQueue.read(body)
+            return try await dbQueue.read { db in
+                self.busy.enter()
+                defer { self.busy.leave() }
+                return try body(db)
+            }
         } catch let e as PulseStoreError {
             throw e
         } catch {
@@ -629,7 +675,11 @@ public final class SQLitePulseStore: PulseStore, Sendable {
 
     private func read<T>(_ body: (Database) throws -> T) throws(PulseStoreError) -> T {
         do {
-            return try dbQueue.read(body)
+            return try dbQueue.read { db in
+                self.busy.enter()
+                defer { self.busy.leave() }
+                return try body(db)
+            }
         } catch let e as PulseStoreError {
             throw e
         } catch {
@@ -751,4 +801,28 @@ public final class SQLitePulseStore: PulseStore, Sendable {
                 until: row.decoded("until_at", as: Double.self).map(Date.init(timeIntervalSince1970:)), text: texts[id] ?? [:], link: row.decoded("link", as: String.self))
         }
     }
+}
+
+/// How a store uses its database connections, at one moment (`/metrics`).
+public struct DatabasePoolUse: Equatable, Sendable {
+    /// Connections running a call now.
+    public var inUse: Int
+    /// Open connections waiting for one.
+    public var idle: Int
+    /// The most the store opens.
+    public var max: Int
+    public init(inUse: Int, idle: Int, max: Int) {
+        self.inUse = inUse
+        self.idle = idle
+        self.max = max
+    }
+}
+
+/// Calls under way, counted under a lock.
+final class BusyCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func enter() { lock.withLock { n += 1 } }
+    func leave() { lock.withLock { n -= 1 } }
+    var count: Int { lock.withLock { n } }
 }

@@ -37,6 +37,8 @@ struct PulseRunner: FeatureRunner {
                     return .notesLoaded(subject, await Self.result { () async throws(PulseStoreError) in try await store.notes(on: subject, viewer: viewer) })
                 case .report(let note, let on, let creds):
                     return .reported(note, await Self.result { () async throws(PulseStoreError) in try await store.report(note, on, as: creds); return on })
+                case .deleteNote(let note, let creds):
+                    return .deleted(note, await Self.result { () async throws(PulseStoreError) in try await store.deleteOwnNote(note, as: creds); return true })
                 case .recordPlay(let subject):
                     try? await store.recordPlay(subject)
                     return nil
