@@ -214,12 +214,16 @@ public enum HomeFeature: Feature {
         }
     }
 
+    /// Exhibitions and events come from the museum's API in English only: in another language
+    /// they are marked "(English)" as a tour that fell back is (issue 33 #18).
     static func exhibitionRow(_ e: Exhibition, _ state: AppState) -> Row {
-        Row(.item, e.title, detail: state.strings("exhibition.through", ["date": PageBuilder.formatDay(e.endAt, writtenWith: e.utcOffset, state)]), action: .push(.exhibitionDetail(e.id)))
+        Row(.item, e.title, detail: state.strings("exhibition.through", ["date": PageBuilder.formatDay(e.endAt, writtenWith: e.utcOffset, state)]), action: .push(.exhibitionDetail(e.id)),
+            fellBack: state.language.content != .english)
     }
 
     static func eventRow(_ e: Event, _ state: AppState) -> Row {
-        Row(.item, e.title, detail: PageBuilder.formatDateTime(e.startAt, state, zone: PageBuilder.museumZone(utcOffset: e.utcOffset, state)), action: .push(.eventDetail(e.id)))
+        Row(.item, e.title, detail: PageBuilder.formatDateTime(e.startAt, state, zone: PageBuilder.museumZone(utcOffset: e.utcOffset, state)), action: .push(.eventDetail(e.id)),
+            fellBack: state.language.content != .english)
     }
 
     static func exhibitionPage(_ e: Exhibition, _ app: AppData, _ state: AppState) -> TextPage {

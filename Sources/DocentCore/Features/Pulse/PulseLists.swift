@@ -134,7 +134,9 @@ extension PulseFeature {
                 }
                 r.mark = featuredMark(tier: f.tier)
                 out.append(r)
-                if let t = f.tagline(state.language), !t.isEmpty { out.append(Row(.note, t)) }
+                // A tagline staff wrote only in English is marked so (issue 33 #18).
+                let own = f.taglines[state.language] ?? f.taglines[state.language.content]
+                if let t = f.tagline(state.language), !t.isEmpty { out.append(Row(.note, t, fellBack: own == nil && state.language.content != .english)) }
             }
             run = []
         }
