@@ -16,9 +16,10 @@ final class MapReducerTests: XCTestCase {
         return Museum(app)
     }()
 
-    func loaded() throws -> AppState {
+    func loaded(config: [String: String] = [:]) throws -> AppState {
         let m = try XCTUnwrap(Self.museum, "SampleData reads")
         var s = AppState(source: Self.sampleSource, catalog: StringCatalog(tables: [.english: [:]]), now: Date(timeIntervalSince1970: 0), features: CoreFixtures.features)
+        s.config = config
         prepare(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil), .documentLoaded(.success(m), note: nil), .viewportChanged(rows: 36, width: 118))
         s.overlay = nil
         s.messageQueue = []
@@ -251,6 +252,33 @@ final class MapReducerTests: XCTestCase {
         send(&s, .map(.dismiss)) { $0.map.textMode = false }
         send(&s, .map(.dismiss)) { $0.map.selection = nil }
         send(&s, .map(.dismiss))
+    }
+
+    /// Issue 33 #11: the list a screen reader opens on has an entry highlighted, the first
+    /// (not the floor's heading, nor nothing), and so does another floor's.
+    func testForAScreenReaderTheListOpensOnItsFirstEntry() throws {
+        var s = try loaded(config: ["screen_reader": "true"])
+        let app = try XCTUnwrap(s.museum)
+        XCTAssertTrue(s.map.textMode)
+        XCTAssertNil(s.map.selection)
+        let first1 = try XCTUnwrap(MapContent.listOrder(MapContent.items(app, floor: Floor(1))).first?.id)
+        let first2 = try XCTUnwrap(MapContent.listOrder(MapContent.items(app, floor: Floor(2))).first?.id)
+        send(&s, .selectTab(.map), effects: { [.persist($0.settings), self.load(1)] }) {
+            $0.tab = .map
+            $0.map.plans[Floor(1)] = .loading(url: self.plan(1))
+            $0.map.selection = first1
+        }
+        send(&s, .map(.floorStep(1)), effects: [load(2)]) {
+            $0.map.floor = Floor(2)
+            $0.map.plans[Floor(2)] = .loading(url: self.plan(2))
+            $0.map.selection = first2
+        }
+        // Leaving the list for the drawing keeps the highlight as it is.
+        send(&s, .map(.dismiss)) { $0.map.textMode = false }
+        send(&s, .map(.floorStep(-1))) {
+            $0.map.floor = Floor(1)
+            $0.map.selection = nil
+        }
     }
 
     func testTextModeWalksTheListInAreaOrder() throws {

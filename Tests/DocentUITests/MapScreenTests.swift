@@ -206,6 +206,34 @@ final class MapScreenTests: XCTestCase {
         XCTAssertFalse(text.contains("⣿"), "no drawing in the list")
     }
 
+    /// Issue 33 #11: for a screen reader the map opens as its list with its first entry
+    /// highlighted, and the terminal's cursor (the frame's focus) is at the start of that row,
+    /// not at the end of the header where the last cell was written.
+    func testForAScreenReaderTheCursorIsAtTheStartOfTheHighlightedEntry() throws {
+        let size = Size(width: 100, height: 30)
+        let m = try XCTUnwrap(Self.museum, "SampleData reads")
+        var s = AppState(source: Self.sampleSource, catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
+        s.config = ["screen_reader": "true"]
+        let vp = RootView.viewport(for: size)
+        prepare(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil), .documentLoaded(.success(m), note: nil), .viewportChanged(rows: vp.rows, width: vp.width))
+        s.overlay = nil
+        s.messageQueue = []
+        s.banner = nil
+        prepare(&s, .selectTab(.map))
+        let screen = render(s, size)
+        assertSnapshot(screen, named: "map-screen-reader-list-100x30")
+        let focus = try XCTUnwrap(screen.focus)
+        let first = try XCTUnwrap(MapContent.listOrder(MapContent.items(m.data, floor: Floor(1))).first)
+        XCTAssertEqual(focus.x, 1, "the start of the row")
+        XCTAssertTrue(screen.row(focus.y).contains(MapScreen.name(first, s.strings)), screen.row(focus.y))
+        XCTAssertTrue(screen[focus.x, focus.y].style.reverse, "the highlighted row")
+        // Down: the cursor follows.
+        prepare(&s, .map(.selectStep(1)))
+        let next = render(s, size)
+        XCTAssertEqual(next.focus?.y, focus.y + 1)
+        XCTAssertEqual(next.focus?.x, 1)
+    }
+
     func testLegendListsEveryAmenityGlyph() throws {
         var s = try mapState()
         send(&s, .map(.toggleLegend)) { $0.map.legendOpen = true }

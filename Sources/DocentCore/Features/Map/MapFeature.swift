@@ -288,7 +288,18 @@ enum MapReducer {
             state.map.zoom = max(state.map.zoom, 1)
             setCentre(&state, app, loc.point)
         }
+        selectFirstListed(&state, app)
         return ensurePlan(&state, app)
+    }
+
+    /// The list (text mode) always has a row highlighted: the first entry of the floor when
+    /// nothing on it is (the list opened for a screen reader, another floor). Not a heading:
+    /// Enter and the card act on entries.
+    static func selectFirstListed(_ state: inout AppState, _ app: AppData) {
+        guard state.map.textMode else { return }
+        let list = MapContent.listOrder(items(state, app))
+        if let sel = state.map.selection, list.contains(where: { $0.id == sel }) { return }
+        state.map.selection = list.first?.id
     }
 
     static func changeFloor(_ state: inout AppState, _ app: AppData, _ floor: Floor) -> [Effect] {
@@ -297,6 +308,7 @@ enum MapReducer {
             state.map.floor = floor
             state.map.cardOpen = false
             if let sel = state.map.selection, !items(state, app).contains(where: { $0.id == sel }) { state.map.selection = nil }
+            selectFirstListed(&state, app)
         }
         return ensurePlan(&state, app)
     }
