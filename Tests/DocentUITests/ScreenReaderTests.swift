@@ -89,6 +89,24 @@ final class ScreenReaderTests: XCTestCase {
         XCTAssertNotNil(drawn(RootView.render(plain, size: big)).unicodeScalars.first { boxDrawing.contains($0) })
     }
 
+    /// Issue 33 #11: a page with no highlighted row (the full player) still has a focus, its
+    /// first line; before, the cursor stayed where the last cell was written, the status line,
+    /// and went back there with every frame drawn while a recording played.
+    func testAPageWithNothingHighlightedHasItsFirstLineAsTheFocus() {
+        var s = UIFixtures.loadedState(config: Self.config)
+        prepare(&s, .play(audioID: 12, artworkID: 101, tourID: nil), .openPlayer)
+        var snap = s.player.snapshot
+        snap.status = .playing
+        prepare(&s, .playerSnapshot(snap))
+        let screen = RootView.render(s, size: big)
+        XCTAssertEqual(screen.focus, Rect(x: 1, y: 2, width: 1, height: 1), "the page's first line: the player's")
+        XCTAssertTrue(screen.row(2).contains(s.strings("player.status.playing")), screen.row(2))
+        // A box over it still takes the focus.
+        prepare(&s, .openLanguagePicker)
+        let boxed = RootView.render(s, size: big)
+        XCTAssertTrue(boxed.row(boxed.focus?.y ?? -1).contains("● English"), boxed.row(boxed.focus?.y ?? -1))
+    }
+
     func testTheMapOpensAsItsList() {
         XCTAssertTrue(UIFixtures.loadedState(config: Self.config).map.textMode)
         XCTAssertFalse(UIFixtures.loadedState().map.textMode)
