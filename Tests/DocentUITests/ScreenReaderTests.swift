@@ -107,6 +107,40 @@ final class ScreenReaderTests: XCTestCase {
         XCTAssertTrue(boxed.row(boxed.focus?.y ?? -1).contains("● English"), boxed.row(boxed.focus?.y ?? -1))
     }
 
+    /// Issue 33 #11: for a screen reader the artwork's picture is said, not drawn as symbols
+    /// (nothing is fetched), on every page that has one.
+    /// The test museum with a picture and an artist on "Harbor at Dawn" (artwork 100, audio 11).
+    static let museum: Museum = {
+        var json = String(decoding: UIFixtures.bytes("museum.json"), as: UTF8.self)
+        json = json.replacingOccurrences(
+            of: #""100": {"nid": 100, "title": "Harbor at Dawn","#,
+            with: #""100": {"nid": 100, "title": "Harbor at Dawn", "image_url": "images/harbor.jpg", "artist_culture_place_delim": "Ada Brandt|German, 1801–1870","#)
+        switch AppDataReader.read(Array(json.utf8), source: "/museum/appData.json") {
+        case .success(let a): return Museum(a)
+        case .failure(let e): fatalError("\(e)")
+        }
+    }()
+
+    func testAPictureIsSaidInWords() {
+        var s = UIFixtures.loadedState(config: Self.config)
+        s.document = .ready(Self.museum)
+        send(&s, .pictures(.modeResolved(.symbols(.truecolor)))) { $0.pictures.mode = .symbols(.truecolor) }
+        prepare(&s, .play(audioID: 11, artworkID: 100, tourID: nil))
+        send(&s, .openPlayer) { PlayerFeature.showPlayer(&$0) }
+        XCTAssertEqual(PlayerFeature.figure(s), .note(.key("pictures.described", ["what": .verbatim("Harbor at Dawn, Ada Brandt")])))
+        let screen = RootView.render(s, size: big)
+        assertSnapshot(screen, named: "screen-reader-picture-80x24")
+        let text = (0..<screen.height).map(screen.row).joined(separator: "\n")
+        XCTAssertTrue(text.contains("Picture: Harbor at Dawn, Ada Brandt"), text)
+        XCTAssertFalse(text.contains("▀"), "no picture drawn")
+        // Without the mode the same steps fetch the picture.
+        var plain = UIFixtures.loadedState()
+        plain.document = .ready(Self.museum)
+        prepare(&plain, .pictures(.modeResolved(.symbols(.truecolor))), .play(audioID: 11, artworkID: 100, tourID: nil))
+        let effects = prepare(&plain, .openPlayer)
+        XCTAssertEqual(effects.count, 1, "the picture is fetched: \(effects)")
+    }
+
     func testTheMapOpensAsItsList() {
         XCTAssertTrue(UIFixtures.loadedState(config: Self.config).map.textMode)
         XCTAssertFalse(UIFixtures.loadedState().map.textMode)
