@@ -94,7 +94,7 @@ public enum MapScreen: FeatureView {
                 labels.occupy(r)
             }
         }
-        for item in drawOrder(state, scene) {
+        for item in scene.drawn {
             labels.place(&screen, item, state: state, scene: scene)
         }
     }
@@ -106,31 +106,6 @@ public enum MapScreen: FeatureView {
         case .loading?, nil: return (s("map.loading"), .muted)
         case .ready?: return nil
         }
-    }
-
-    /// What is drawn, most important first (later items give way when space runs out).
-    static func drawOrder(_ state: AppState, _ scene: MapScene) -> [MapItem] {
-        let forced = Set([state.map.selection, state.map.highlight, scene.here].compactMap { $0 })
-        let shown = scene.items.filter { item in
-            if forced.contains(item.id) { return true }
-            if case .artwork = item.kind, scene.tourStops[artworkID(item) ?? -1] != nil { return true }
-            return item.isVisible(atZoom: state.map.zoom)
-        }
-        func rank(_ i: MapItem) -> Int {
-            if i.id == state.map.selection || i.id == state.map.highlight || i.id == scene.here { return 0 }
-            if let a = artworkID(i), scene.tourStops[a] != nil { return 1 }
-            switch i.kind {
-            case .amenity: return 2
-            case .tourStart: return 3
-            case .gallery: return 4
-            case .department: return 5
-            case .landmark: return 6
-            case .space: return 7
-            case .garden: return 8
-            case .artwork: return 9
-            }
-        }
-        return shown.sorted { (rank($0), $0.id.tag) < (rank($1), $1.id.tag) }
     }
 
     static func artworkID(_ item: MapItem) -> Int? {
