@@ -104,6 +104,44 @@ final class MapScreenTests: XCTestCase {
         XCTAssertTrue(text.contains("* " + art.title), "artworks near the middle show their titles close in")
     }
 
+    /// Issue 33 #10 at the size the issue saw (100 × 30), the whole floor: gallery numbers and
+    /// artworks are drawn, no mark sits on a line of the plan, and a name that had to go over
+    /// one (a court narrower than its name) stands on cleared cells, a blank either side.
+    func testTheWholeFloorShowsGalleriesAndArtworksClearOfTheWalls() throws {
+        let size = Size(width: 100, height: 30)
+        let s = try mapState(size: size)
+        XCTAssertEqual(s.map.zoom, 0)
+        let screen = render(s, size)
+        assertSnapshot(screen, named: "map-sample-zoom1-100x30")
+        let text = (0..<screen.height).map(screen.row).joined(separator: "\n")
+        for n in ["101", "102", "105"] { XCTAssertTrue(text.contains(" \(n) "), "gallery \(n) at zoom 1/5") }
+        XCTAssertTrue(text.contains("*"), "artworks at zoom 1/5")
+        // The canvas under the header, and the plan's dots on it.
+        let vp = RootView.viewport(for: size)
+        let (cols, rows) = MapLayout.canvas(rows: vp.rows, width: vp.width)
+        let scene = try XCTUnwrap(MapScene(s, cols: cols, rows: rows))
+        let masks = MapCanvas.masks(try XCTUnwrap(s.map.raster), scene.viewport)
+        let origin = (x: 1, y: 3)
+        func ink(_ x: Int, _ y: Int) -> Bool {
+            let c = x - origin.x, r = y - origin.y
+            return c >= 0 && r >= 0 && c < cols && r < rows && masks[r * cols + c] != 0
+        }
+        var marks = 0
+        for region in screen.hitRegions {
+            guard case .feature(let v) = region.action, case .clickItem? = v.as(MapAction.self) else { continue }
+            let r = region.rect
+            let over = (r.y..<r.maxY).contains { y in (r.x..<r.maxX).contains { ink($0, y) } }
+            if r.width == 1 {
+                marks += 1
+                XCTAssertFalse(over, "the mark at \(r.x),\(r.y) is on a wall: \(screen.row(r.y))")
+            } else if over {
+                XCTAssertEqual(screen[r.x - 1, r.y].text, " ", "cleared before the name on row \(r.y): \(screen.row(r.y))")
+                XCTAssertEqual(screen[r.maxX, r.y].text, " ", "cleared after the name on row \(r.y): \(screen.row(r.y))")
+            }
+        }
+        XCTAssertGreaterThan(marks, 5)
+    }
+
     func testSmallTerminal() throws {
         var s = try mapState(size: Size(width: 80, height: 24))
         send(&s, .map(.zoom(2))) { $0.map.zoom = 2 }
@@ -125,6 +163,13 @@ final class MapScreenTests: XCTestCase {
         XCTAssertTrue(text.contains("answered with an error"), "a plain sentence: \(text)")
         XCTAssertFalse(text.contains("museum.example"), "no URL on screen (it is in the log)")
         XCTAssertTrue(text.contains("Foundry Wing"), "annotations are still drawn")
+        // Issue 33 #10: the message stands on rows of its own, a blank row under it, no dot of
+        // the grid among its words.
+        let rows = (0..<screen.height).map(screen.row)
+        let first = try XCTUnwrap(rows.firstIndex { $0.contains("Floor plan unavailable") })
+        let last = try XCTUnwrap(rows.lastIndex { $0.contains("retries") })
+        for y in first...last { XCTAssertNil(rows[y].unicodeScalars.first { (0x2800...0x28FF).contains($0.value) }, "dots in the message: \(rows[y])") }
+        XCTAssertEqual(rows[last + 1].trimmingCharacters(in: .whitespaces), "", "a blank row under the message")
     }
 
     /// A plan drawn from the copy saved earlier (the server could not be reached) says so in
