@@ -46,6 +46,11 @@ public enum RootView {
         case .custom(let id, _):
             state.features.view(id)?.render(&screen, inner, state)
         }
+        // A page with nothing highlighted (the full player, a text page, the keypad) still
+        // has a place for the visitor's attention: its first line. Else the terminal's cursor
+        // stays where the last cell was written (the status line, every time the frame is
+        // drawn while a recording plays) and a screen reader reads that.
+        if screen.focus == nil, inner.width > 0, inner.height > 0 { screen.focus = Rect(x: inner.x, y: inner.y, width: 1, height: 1) }
         // The line under every page belongs to one feature (the mini player).
         for e in state.features.views(.footer) where e.footer(&screen, mini, state) { break }
         StatusLine.render(&screen, status, state: state)

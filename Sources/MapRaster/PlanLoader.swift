@@ -60,7 +60,9 @@ public struct PlanCache: Sendable {
     }
 
     // File format: a text header line, a source line, then width × height grey bytes.
-    static let magic = "DOCENT-PLAN 1"
+    // Version 2: the plan's printed text is taken off (`PlanText`); a version-1 file still has
+    // it, so it is not read (the plan is rasterised again, offline too once it is fetched).
+    static let magic = "DOCENT-PLAN 2"
 
     static func encode(_ r: PlanRaster) -> [UInt8] {
         let header = "\(magic) \(r.width) \(r.height) \(r.origin.x) \(r.origin.y) \(r.pixelsPerPoint)\n\(r.source.replacingOccurrences(of: "\n", with: " "))\n"

@@ -78,9 +78,17 @@ public enum PopplerRasterizer {
         }
         let w = max(1, Int((box.width * scale).rounded(.up))), h = max(1, Int((box.height * scale).rounded(.up)))
         // Page coordinates for rendering have their origin top-left.
-        guard let pixels = page.render(x: box.minX, y: ph - box.maxY, width: w, height: h, scale: scale) else {
+        guard var pixels = page.render(x: box.minX, y: ph - box.maxY, width: w, height: h, scale: scale) else {
             return .failure(LoadFailure("cairo could not make a \(w)×\(h) image"))
         }
+        // The plan's printed text is taken off (the map writes its own labels): poppler says
+        // where each glyph is, the core paints it over with the paper around it.
+        let glyphs = page.textBoxes().map { r in
+            PlanText.Box(
+                x0: Int(((r.minX - box.minX) * scale).rounded(.down)), y0: Int(((r.minY - (ph - box.maxY)) * scale).rounded(.down)),
+                x1: Int(((r.maxX - box.minX) * scale).rounded(.up)), y1: Int(((r.maxY - (ph - box.maxY)) * scale).rounded(.up)))
+        }
+        PlanText.clear(&pixels, width: w, height: h, boxes: glyphs)
         timing.render = lap()
         let raster = PlanRaster(width: w, height: h, pixels: pixels, origin: PlanPoint(x: box.minX, y: box.maxY), pixelsPerPoint: scale, source: source)
         timing.index = lap()
@@ -128,6 +136,25 @@ final class PDFPage {
         var w = 0.0, h = 0.0
         poppler_page_get_size(page, &w, &h)
         return (w, h)
+    }
+
+    /// The box of every glyph of the page's text, in points from the top-left corner (what
+    /// poppler lays out as text; a plan whose words were turned into outlines has none). Boxes
+    /// that are not finite or too large to be a glyph are left out.
+    func textBoxes() -> [PlanRect] {
+        var rects: UnsafeMutablePointer<PopplerRectangle>?
+        var n: guint = 0
+        guard poppler_page_get_text_layout(page, &rects, &n) != 0, let rects else { return [] }
+        defer { g_free(rects) }
+        var out: [PlanRect] = []
+        for i in 0..<Int(n) {
+            let r = rects[i]
+            guard [r.x1, r.y1, r.x2, r.y2].allSatisfy(\.isFinite) else { continue }
+            let rect = PlanRect(minX: r.x1, minY: r.y1, maxX: r.x2, maxY: r.y2)
+            guard rect.width > 0, rect.height > 0, rect.width < 500, rect.height < 500 else { continue }
+            out.append(rect)
+        }
+        return out
     }
 
     /// Grey levels of the page area from (x, y) (points, top-left origin) at `scale` pixels

@@ -102,6 +102,18 @@ final class MapRasterTests: XCTestCase {
         }
     }
 
+    /// Issue 33 #10: the plan's printed text (our sample plans set room numbers and street
+    /// names in Helvetica) is not ink; the walls beside it are.
+    func testPrintedTextIsTakenOffThePlan() throws {
+        let r = try rasterise(try samplePlan(1))
+        // "101" on floor 1: x 903.5…940.2, y 1021.5…1041.9 from the top of a 2400 pt page
+        // (`pdftotext -bbox`); the gallery's walls are left and right of it.
+        let a = r.pixel(PlanPoint(x: 903.5, y: 2400 - 1021.5)), b = r.pixel(PlanPoint(x: 940.2, y: 2400 - 1041.9))
+        XCTAssertEqual(r.inkCount(x0: Int(a.x), y0: Int(a.y), x1: Int(b.x.rounded(.up)), y1: Int(b.y.rounded(.up))), 0, "no ink where 101 is printed")
+        let wide0 = r.pixel(PlanPoint(x: 760, y: 2400 - 1021.5)), wide1 = r.pixel(PlanPoint(x: 1080, y: 2400 - 1041.9))
+        XCTAssertGreaterThan(r.inkCount(x0: Int(wide0.x), y0: Int(wide0.y), x1: Int(wide1.x), y1: Int(wide1.y)), 0, "the gallery's walls stay")
+    }
+
     func testAICPlansAreTrimmedToTheBuildingInTheMiddleOfThePage() throws {
         for n in 0...3 {
             let r = try aicRaster(n)

@@ -104,6 +104,44 @@ final class MapScreenTests: XCTestCase {
         XCTAssertTrue(text.contains("* " + art.title), "artworks near the middle show their titles close in")
     }
 
+    /// Issue 33 #10 at the size the issue saw (100 × 30), the whole floor: gallery numbers and
+    /// artworks are drawn, no mark sits on a line of the plan, and a name that had to go over
+    /// one (a court narrower than its name) stands on cleared cells, a blank either side.
+    func testTheWholeFloorShowsGalleriesAndArtworksClearOfTheWalls() throws {
+        let size = Size(width: 100, height: 30)
+        let s = try mapState(size: size)
+        XCTAssertEqual(s.map.zoom, 0)
+        let screen = render(s, size)
+        assertSnapshot(screen, named: "map-sample-zoom1-100x30")
+        let text = (0..<screen.height).map(screen.row).joined(separator: "\n")
+        for n in ["101", "102", "105"] { XCTAssertTrue(text.contains(" \(n) "), "gallery \(n) at zoom 1/5") }
+        XCTAssertTrue(text.contains("*"), "artworks at zoom 1/5")
+        // The canvas under the header, and the plan's dots on it.
+        let vp = RootView.viewport(for: size)
+        let (cols, rows) = MapLayout.canvas(rows: vp.rows, width: vp.width)
+        let scene = try XCTUnwrap(MapScene(s, cols: cols, rows: rows))
+        let masks = MapCanvas.masks(try XCTUnwrap(s.map.raster), scene.viewport)
+        let origin = (x: 1, y: 3)
+        func ink(_ x: Int, _ y: Int) -> Bool {
+            let c = x - origin.x, r = y - origin.y
+            return c >= 0 && r >= 0 && c < cols && r < rows && masks[r * cols + c] != 0
+        }
+        var marks = 0
+        for region in screen.hitRegions {
+            guard case .feature(let v) = region.action, case .clickItem? = v.as(MapAction.self) else { continue }
+            let r = region.rect
+            let over = (r.y..<r.maxY).contains { y in (r.x..<r.maxX).contains { ink($0, y) } }
+            if r.width == 1 {
+                marks += 1
+                XCTAssertFalse(over, "the mark at \(r.x),\(r.y) is on a wall: \(screen.row(r.y))")
+            } else if over {
+                XCTAssertEqual(screen[r.x - 1, r.y].text, " ", "cleared before the name on row \(r.y): \(screen.row(r.y))")
+                XCTAssertEqual(screen[r.maxX, r.y].text, " ", "cleared after the name on row \(r.y): \(screen.row(r.y))")
+            }
+        }
+        XCTAssertGreaterThan(marks, 5)
+    }
+
     func testSmallTerminal() throws {
         var s = try mapState(size: Size(width: 80, height: 24))
         send(&s, .map(.zoom(2))) { $0.map.zoom = 2 }
@@ -125,6 +163,13 @@ final class MapScreenTests: XCTestCase {
         XCTAssertTrue(text.contains("answered with an error"), "a plain sentence: \(text)")
         XCTAssertFalse(text.contains("museum.example"), "no URL on screen (it is in the log)")
         XCTAssertTrue(text.contains("Foundry Wing"), "annotations are still drawn")
+        // Issue 33 #10: the message stands on rows of its own, a blank row under it, no dot of
+        // the grid among its words.
+        let rows = (0..<screen.height).map(screen.row)
+        let first = try XCTUnwrap(rows.firstIndex { $0.contains("Floor plan unavailable") })
+        let last = try XCTUnwrap(rows.lastIndex { $0.contains("retries") })
+        for y in first...last { XCTAssertNil(rows[y].unicodeScalars.first { (0x2800...0x28FF).contains($0.value) }, "dots in the message: \(rows[y])") }
+        XCTAssertEqual(rows[last + 1].trimmingCharacters(in: .whitespaces), "", "a blank row under the message")
     }
 
     /// A plan drawn from the copy saved earlier (the server could not be reached) says so in
@@ -204,6 +249,34 @@ final class MapScreenTests: XCTestCase {
         let text = (0..<24).map(screen.row).joined(separator: "\n")
         XCTAssertTrue(text.contains("Gallery 101"))
         XCTAssertFalse(text.contains("⣿"), "no drawing in the list")
+    }
+
+    /// Issue 33 #11: for a screen reader the map opens as its list with its first entry
+    /// highlighted, and the terminal's cursor (the frame's focus) is at the start of that row,
+    /// not at the end of the header where the last cell was written.
+    func testForAScreenReaderTheCursorIsAtTheStartOfTheHighlightedEntry() throws {
+        let size = Size(width: 100, height: 30)
+        let m = try XCTUnwrap(Self.museum, "SampleData reads")
+        var s = AppState(source: Self.sampleSource, catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
+        s.config = ["screen_reader": "true"]
+        let vp = RootView.viewport(for: size)
+        prepare(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil), .documentLoaded(.success(m), note: nil), .viewportChanged(rows: vp.rows, width: vp.width))
+        s.overlay = nil
+        s.messageQueue = []
+        s.banner = nil
+        prepare(&s, .selectTab(.map))
+        let screen = render(s, size)
+        assertSnapshot(screen, named: "map-screen-reader-list-100x30")
+        let focus = try XCTUnwrap(screen.focus)
+        let first = try XCTUnwrap(MapContent.listOrder(MapContent.items(m.data, floor: Floor(1))).first)
+        XCTAssertEqual(focus.x, 1, "the start of the row")
+        XCTAssertTrue(screen.row(focus.y).contains(MapScreen.name(first, s.strings)), screen.row(focus.y))
+        XCTAssertTrue(screen[focus.x, focus.y].style.reverse, "the highlighted row")
+        // Down: the cursor follows.
+        prepare(&s, .map(.selectStep(1)))
+        let next = render(s, size)
+        XCTAssertEqual(next.focus?.y, focus.y + 1)
+        XCTAssertEqual(next.focus?.x, 1)
     }
 
     func testLegendListsEveryAmenityGlyph() throws {

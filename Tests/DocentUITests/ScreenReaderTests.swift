@@ -89,6 +89,58 @@ final class ScreenReaderTests: XCTestCase {
         XCTAssertNotNil(drawn(RootView.render(plain, size: big)).unicodeScalars.first { boxDrawing.contains($0) })
     }
 
+    /// Issue 33 #11: a page with no highlighted row (the full player) still has a focus, its
+    /// first line; before, the cursor stayed where the last cell was written, the status line,
+    /// and went back there with every frame drawn while a recording played.
+    func testAPageWithNothingHighlightedHasItsFirstLineAsTheFocus() {
+        var s = UIFixtures.loadedState(config: Self.config)
+        prepare(&s, .play(audioID: 12, artworkID: 101, tourID: nil), .openPlayer)
+        var snap = s.player.snapshot
+        snap.status = .playing
+        prepare(&s, .playerSnapshot(snap))
+        let screen = RootView.render(s, size: big)
+        XCTAssertEqual(screen.focus, Rect(x: 1, y: 2, width: 1, height: 1), "the page's first line: the player's")
+        XCTAssertTrue(screen.row(2).contains(s.strings("player.status.playing")), screen.row(2))
+        // A box over it still takes the focus.
+        prepare(&s, .openLanguagePicker)
+        let boxed = RootView.render(s, size: big)
+        XCTAssertTrue(boxed.row(boxed.focus?.y ?? -1).contains("● English"), boxed.row(boxed.focus?.y ?? -1))
+    }
+
+    /// Issue 33 #11: for a screen reader the artwork's picture is said, not drawn as symbols
+    /// (nothing is fetched), on every page that has one.
+    /// The test museum with a picture and an artist on "Harbor at Dawn" (artwork 100, audio 11).
+    static let museum: Museum = {
+        var json = String(decoding: UIFixtures.bytes("museum.json"), as: UTF8.self)
+        json = json.replacingOccurrences(
+            of: #""100": {"nid": 100, "title": "Harbor at Dawn","#,
+            with: #""100": {"nid": 100, "title": "Harbor at Dawn", "image_url": "images/harbor.jpg", "artist_culture_place_delim": "Ada Brandt|German, 1801–1870","#)
+        switch AppDataReader.read(Array(json.utf8), source: "/museum/appData.json") {
+        case .success(let a): return Museum(a)
+        case .failure(let e): fatalError("\(e)")
+        }
+    }()
+
+    func testAPictureIsSaidInWords() {
+        var s = UIFixtures.loadedState(config: Self.config)
+        s.document = .ready(Self.museum)
+        send(&s, .pictures(.modeResolved(.symbols(.truecolor)))) { $0.pictures.mode = .symbols(.truecolor) }
+        prepare(&s, .play(audioID: 11, artworkID: 100, tourID: nil))
+        send(&s, .openPlayer) { PlayerFeature.showPlayer(&$0) }
+        XCTAssertEqual(PlayerFeature.figure(s), .note(.key("pictures.described", ["what": .verbatim("Harbor at Dawn, Ada Brandt")])))
+        let screen = RootView.render(s, size: big)
+        assertSnapshot(screen, named: "screen-reader-picture-80x24")
+        let text = (0..<screen.height).map(screen.row).joined(separator: "\n")
+        XCTAssertTrue(text.contains("Picture: Harbor at Dawn, Ada Brandt"), text)
+        XCTAssertFalse(text.contains("▀"), "no picture drawn")
+        // Without the mode the same steps fetch the picture.
+        var plain = UIFixtures.loadedState()
+        plain.document = .ready(Self.museum)
+        prepare(&plain, .pictures(.modeResolved(.symbols(.truecolor))), .play(audioID: 11, artworkID: 100, tourID: nil))
+        let effects = prepare(&plain, .openPlayer)
+        XCTAssertEqual(effects.count, 1, "the picture is fetched: \(effects)")
+    }
+
     func testTheMapOpensAsItsList() {
         XCTAssertTrue(UIFixtures.loadedState(config: Self.config).map.textMode)
         XCTAssertFalse(UIFixtures.loadedState().map.textMode)

@@ -256,10 +256,14 @@ public struct PictureWish: Hashable, Sendable {
     public var url: String
     public var slot: FigureSlot
     public var rows: Int
-    public init(url: String, slot: FigureSlot, rows: Int) {
+    /// What the picture shows, in words (an artwork's title and artist, an exhibition's or a
+    /// tour's title): said instead of the picture in screen-reader mode. Empty: "Picture".
+    public var about: String
+    public init(url: String, slot: FigureSlot, rows: Int, about: String = "") {
         self.url = url
         self.slot = slot
         self.rows = rows
+        self.about = about
     }
 }
 

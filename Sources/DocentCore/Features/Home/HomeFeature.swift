@@ -133,8 +133,8 @@ public enum HomeFeature: Feature {
     /// names ("Gallery 201", "Gallery 104 (Lantern Court)", "Lantern Court").
     /// On an exhibition's page: its picture, beside or above the text.
     public static func pictureWanted(_ state: AppState) -> PictureWish? {
-        guard case .exhibition(let id)? = route(in: state), let url = state.exhibitions.value?.first(where: { $0.id == id })?.imageURL else { return nil }
-        return PictureWish(url: url, slot: .page, rows: state.viewportRows)
+        guard case .exhibition(let id)? = route(in: state), let e = state.exhibitions.value?.first(where: { $0.id == id }), let url = e.imageURL else { return nil }
+        return PictureWish(url: url, slot: .page, rows: state.viewportRows, about: e.title)
     }
 
     public static func place(_ route: Route, _ state: AppState) -> MapItemID? {

@@ -73,8 +73,9 @@ public struct MapItem: Hashable, Sendable, Identifiable {
     }
 
     /// Whether the item shows at a zoom level (spec §c.4, "all information" mode): landmarks and
-    /// gardens far out, departments in the middle, spaces, galleries and artworks close in;
-    /// amenities always.
+    /// gardens far out, departments in the middle, spaces close in; amenities, galleries and
+    /// artworks always (issue 33 #10: the whole floor showed neither, so it said nothing of
+    /// where things are), thinned where they crowd (`MapThinning`).
     public func isVisible(atZoom level: Int) -> Bool {
         let l = MapZoom.named(level)
         switch kind {
@@ -83,8 +84,8 @@ public struct MapItem: Hashable, Sendable, Identifiable {
         case .garden: return l <= .medium
         case .department: return l == .standard || l == .medium
         case .space: return l >= .medium
-        case .artwork: return l >= .medium
-        case .gallery: return l >= .detail
+        case .artwork: return true
+        case .gallery: return true
         case .tourStart: return l >= .standard
         }
     }

@@ -288,7 +288,18 @@ enum MapReducer {
             state.map.zoom = max(state.map.zoom, 1)
             setCentre(&state, app, loc.point)
         }
+        selectFirstListed(&state, app)
         return ensurePlan(&state, app)
+    }
+
+    /// The list (text mode) always has a row highlighted: the first entry of the floor when
+    /// nothing on it is (the list opened for a screen reader, another floor). Not a heading:
+    /// Enter and the card act on entries.
+    static func selectFirstListed(_ state: inout AppState, _ app: AppData) {
+        guard state.map.textMode else { return }
+        let list = MapContent.listOrder(items(state, app))
+        if let sel = state.map.selection, list.contains(where: { $0.id == sel }) { return }
+        state.map.selection = list.first?.id
     }
 
     static func changeFloor(_ state: inout AppState, _ app: AppData, _ floor: Floor) -> [Effect] {
@@ -297,6 +308,7 @@ enum MapReducer {
             state.map.floor = floor
             state.map.cardOpen = false
             if let sel = state.map.selection, !items(state, app).contains(where: { $0.id == sel }) { state.map.selection = nil }
+            selectFirstListed(&state, app)
         }
         return ensurePlan(&state, app)
     }
@@ -346,6 +358,21 @@ enum MapReducer {
         MapContent.items(app, floor: state.map.floor)
     }
 
+    /// The items drawn in `v`, most important first (`MapThinning`).
+    static func drawn(_ state: AppState, _ app: AppData, _ v: MapViewport) -> [MapItem] {
+        let always = Set([state.map.selection, state.map.highlight, hereArtwork(state, app).map(MapItemID.artwork)].compactMap { $0 })
+        return MapThinning.shown(items(state, app), in: v, zoom: state.map.zoom, always: always, stops: Set(tourStops(state).keys))
+    }
+
+    /// Artwork id → stop number (1-based) of the running tour.
+    static func tourStops(_ state: AppState) -> [Int: Int] {
+        var stops: [Int: Int] = [:]
+        if let machine = state.tour?.machine {
+            for (i, s) in machine.stops.enumerated() where stops[s.artworkID] == nil { stops[s.artworkID] = i + 1 }
+        }
+        return stops
+    }
+
     /// The artwork the visitor last played, when the location setting allows it.
     static func hereArtwork(_ state: AppState, _ app: AppData) -> Int? {
         guard state.locationEnabled, let id = state.player.track?.artworkID, app.artworks[id] != nil else { return nil }
@@ -360,7 +387,7 @@ enum MapReducer {
         } else {
             guard let v = viewport(state, app) else { return }
             // What is drawn, reading order (top to bottom, left to right).
-            order = all.filter { $0.isVisible(atZoom: state.map.zoom) && v.cell($0.point) != nil }
+            order = drawn(state, app, v).filter { v.cell($0.point) != nil }
                 .sorted {
                     let a = v.cell($0.point), b = v.cell($1.point)
                     return (a?.row ?? 0, a?.col ?? 0, $0.id.tag) < (b?.row ?? 0, b?.col ?? 0, $1.id.tag)
@@ -389,7 +416,7 @@ enum MapReducer {
             // Nothing chosen yet: take what is nearest the middle of the window.
             guard let v = viewport(state, app) else { return [] }
             let c = v.centre
-            let near = items(state, app).filter { $0.isVisible(atZoom: state.map.zoom) && v.cell($0.point) != nil }
+            let near = drawn(state, app, v).filter { v.cell($0.point) != nil }
                 .min { hypot($0.point.x - c.x, $0.point.y - c.y) < hypot($1.point.x - c.x, $1.point.y - c.y) }
             guard let near else { return [] }
             state.map.selection = near.id
@@ -501,6 +528,9 @@ public struct MapScene: Sendable {
     public let currentStopArtwork: Int?
     /// Plan points per metre on the ground (for "within 15 m of the centre").
     public let pointsPerMetre: Double
+    /// What the drawing shows, most important first (`MapThinning`: visible at this zoom,
+    /// thinned where it crowds).
+    public let drawn: [MapItem]
 
     /// Builds the scene for a canvas of `cols × rows` cells; nil before the museum is loaded.
     public init?(_ state: AppState, cols: Int, rows: Int) {
@@ -511,14 +541,11 @@ public struct MapScene: Sendable {
         viewport = MapReducer.viewport(state.map, app, cols: cols, rows: rows)
         status = state.map.plans[state.map.floor]
         here = MapReducer.hereArtwork(state, app).map(MapItemID.artwork)
-        var stops: [Int: Int] = [:]
         var current: Int?
-        if let machine = state.tour?.machine {
-            for (i, s) in machine.stops.enumerated() where stops[s.artworkID] == nil { stops[s.artworkID] = i + 1 }
-            if let k = machine.currentStop, machine.stops.indices.contains(k) { current = machine.stops[k].artworkID }
-        }
-        tourStops = stops
+        if let machine = state.tour?.machine, let k = machine.currentStop, machine.stops.indices.contains(k) { current = machine.stops[k].artworkID }
+        tourStops = MapReducer.tourStops(state)
         currentStopArtwork = current
+        drawn = MapReducer.drawn(state, app, viewport)
         pointsPerMetre = MapContent.transform(app, state.map.floor)?.pointsPerMetre ?? 1
     }
 

@@ -97,11 +97,19 @@ public enum PicturesFeature: Feature {
     /// The picture the page on screen wants now, if any (a feature's `pictureWanted`: the full
     /// player's artwork, an exhibition's picture, a tour's banner, the selected search result),
     /// and where it goes; as large as that slot's figure box.
+    /// Nothing to fetch in screen-reader mode: a picture drawn as symbols is noise read out
+    /// cell by cell; the page says what it shows instead (`figure`).
     public static func wanted(_ state: AppState) -> (request: Request, slot: FigureSlot)? {
-        guard state.pictures.mode != .off, let wish = state.features.taking(.picture).lazy.compactMap({ $0.pictureWanted(state) }).first,
-            !wish.url.isEmpty, let box = FigureLayout.box(width: state.viewportWidth, rows: wish.rows, slot: wish.slot)
+        guard state.pictures.mode != .off, !state.screenReader, let wish = wish(state),
+            let box = FigureLayout.box(width: state.viewportWidth, rows: wish.rows, slot: wish.slot)
         else { return nil }
         return (Request(url: wish.url, columns: box.columns, rows: box.rows), wish.slot)
+    }
+
+    /// The first feature's wish for the page on screen (one with a picture to show).
+    static func wish(_ state: AppState) -> PictureWish? {
+        guard let wish = state.features.taking(.picture).lazy.compactMap({ $0.pictureWanted(state) }).first, !wish.url.isEmpty else { return nil }
+        return wish
     }
 
     /// Asks for the picture the page on screen shows unless it is there or on its way. The
@@ -123,6 +131,12 @@ public enum PicturesFeature: Feature {
     }
 
     public static func figure(_ slot: FigureSlot, _ state: AppState) -> Figure? {
+        // A screen reader gets the picture in words, one line ("Picture: Indigo Field
+        // Coverlet, Unknown maker"), whatever the terminal could draw.
+        if state.screenReader {
+            guard let wish = wish(state), wish.slot == slot else { return nil }
+            return .note(wish.about.isEmpty ? .key("pictures.picture") : .key("pictures.described", ["what": .verbatim(wish.about)]))
+        }
         guard let (r, on) = wanted(state), on == slot else { return nil }
         switch state.pictures.slots[r] {
         case .loading?: return .pending(columns: r.columns, rows: r.rows)

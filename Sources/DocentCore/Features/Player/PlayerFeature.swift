@@ -171,8 +171,11 @@ public enum PlayerFeature: Feature {
 
     /// On the full player: the artwork's picture.
     public static func pictureWanted(_ state: AppState) -> PictureWish? {
-        guard state.page.route == .player, let url = state.player.track?.artworkID.flatMap({ state.museum?.artworks[$0]?.imageURL }) else { return nil }
-        return PictureWish(url: url, slot: .player, rows: state.viewportRows - PlayerLayout.controlRows)
+        guard state.page.route == .player, let art = state.player.track?.artworkID.flatMap({ state.museum?.artworks[$0] }), let url = art.imageURL else { return nil }
+        // In words for a screen reader: the title and the artist (the tombstone's first line).
+        let artist = art.tombstone.split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        let about = [art.title, artist].filter { !$0.isEmpty }.joined(separator: ", ")
+        return PictureWish(url: url, slot: .player, rows: state.viewportRows - PlayerLayout.controlRows, about: about)
     }
 
     /// The figure another feature puts on the full player (the artwork's picture), if any.

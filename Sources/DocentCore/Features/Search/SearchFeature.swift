@@ -225,16 +225,18 @@ public enum SearchFeature: Feature {
     /// picture (an artwork's, a tour's, an exhibition's).
     public static func pictureWanted(_ state: AppState) -> PictureWish? {
         guard route(in: state) == .query, state.viewportWidth >= FigureLayout.besideFromWidth, let app = state.museum else { return nil }
-        let url: String?
+        let url: String?, about: String
         switch SearchPage.selectedAction(state) {
-        case .open(.artwork(let id))?: url = app.artworks[id]?.imageURL
-        case .open(.tour(let id))?: url = app.tour(id)?.imageURL
-        case .open(.exhibition(let id))?: url = state.exhibitions.value?.first { $0.id == id }?.imageURL
-        case .openExhibition(let e)?: url = e.imageURL
-        default: url = nil
+        case .open(.artwork(let id))?: (url, about) = (app.artworks[id]?.imageURL, app.artworks[id]?.title ?? "")
+        case .open(.tour(let id))?: (url, about) = (app.tour(id)?.imageURL, app.tour(id)?.text(state.language).text.title ?? "")
+        case .open(.exhibition(let id))?:
+            let e = state.exhibitions.value?.first { $0.id == id }
+            (url, about) = (e?.imageURL, e?.title ?? "")
+        case .openExhibition(let e)?: (url, about) = (e.imageURL, e.title)
+        default: (url, about) = (nil, "")
         }
         // The query line, the filter line and the hints take three rows.
-        return url.map { PictureWish(url: $0, slot: .list, rows: max(1, state.viewportRows - 3)) }
+        return url.map { PictureWish(url: $0, slot: .list, rows: max(1, state.viewportRows - 3), about: about) }
     }
 
     public static func content(_ route: Route, _ state: AppState) -> PageContent {

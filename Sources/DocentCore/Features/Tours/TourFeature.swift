@@ -220,8 +220,8 @@ public enum TourFeature: Feature {
 
     /// On a tour's page: its picture, a banner over the stops (beside them on a wide screen).
     public static func pictureWanted(_ state: AppState) -> PictureWish? {
-        guard case .detail(let id)? = route(in: state), let url = state.museum?.tour(id)?.imageURL else { return nil }
-        return PictureWish(url: url, slot: .list, rows: state.viewportRows)
+        guard case .detail(let id)? = route(in: state), let tour = state.museum?.tour(id), let url = tour.imageURL else { return nil }
+        return PictureWish(url: url, slot: .list, rows: state.viewportRows, about: tour.text(state.language).text.title)
     }
 
     /// A tour's page is about where it starts (its own place, else its first stop).

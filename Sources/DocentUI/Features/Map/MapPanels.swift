@@ -112,7 +112,11 @@ enum MapTextList {
                     text += " — " + detail
                 }
                 let style = isSel ? Style(role: .highlight, reverse: true) : item.id == state.map.highlight ? Style(role: .highlight, bold: true) : .plain
-                if isSel { screen.fill(row, style: style) }
+                if isSel {
+                    screen.fill(row, style: style)
+                    // The cursor at the start of the highlighted row (a screen reader reads there).
+                    screen.focus = Rect(x: canvas.x, y: y, width: 1, height: 1)
+                }
                 screen.put(TextWidth.truncate(text, to: canvas.width), x: canvas.x, y: y, style: style, clip: canvas)
                 screen.addHitRegion(row, action: .map(.clickItem(item.id)))
             }

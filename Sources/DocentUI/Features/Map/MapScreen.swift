@@ -74,7 +74,12 @@ public enum MapScreen: FeatureView {
             masks = MapCanvas.gridMasks(v)
         }
         let planStyle = Style(role: .muted)
-        for row in 0..<min(v.rows, area.height) {
+        // A plan that is missing says so on rows of its own at the top, with a blank row under
+        // them: no dot of the grid is drawn there (its words over the dots read as noise).
+        let message = statusMessage(state, scene)
+        let messageLines = message.map { Wrap.lines($0.0, width: max(1, area.width - 2)).prefix(max(0, area.height - 2)) } ?? []
+        let clearRows = messageLines.isEmpty ? 0 : min(area.height, messageLines.count + 1)
+        for row in clearRows..<max(clearRows, min(v.rows, area.height)) {
             let y = area.y + row
             guard y >= 0, y < screen.height else { continue }
             for col in 0..<min(v.cols, area.width) {
@@ -84,17 +89,18 @@ public enum MapScreen: FeatureView {
                 screen[x, y] = Cell(String(MapCanvas.character(m)), style: planStyle)
             }
         }
-        var labels = MapLabels(area: area)
-        // A plan that is missing says so on top, and the annotations are still drawn.
-        if let message = statusMessage(state, scene) {
-            for (k, l) in Wrap.lines(message.0, width: max(1, area.width - 2)).prefix(max(0, area.height - 1)).enumerated() {
-                let r = Rect(x: area.x, y: area.y + k, width: TextWidth.width(l) + 2, height: 1)
-                screen.fill(r, style: Style(role: message.1))
+        var labels = MapLabels(area: area, ink: (0..<(area.width * area.height)).map { i in
+            let col = i % area.width, row = i / area.width
+            return row >= clearRows && col < v.cols && row < v.rows && masks[row * v.cols + col] != 0
+        })
+        // The annotations are still drawn, below the message.
+        if let message {
+            for (k, l) in messageLines.enumerated() {
                 screen.put(" " + l, x: area.x, y: area.y + k, style: Style(role: message.1), clip: area)
-                labels.occupy(r)
             }
+            labels.occupy(Rect(x: area.x, y: area.y, width: area.width, height: clearRows))
         }
-        for item in drawOrder(state, scene) {
+        for item in scene.drawn {
             labels.place(&screen, item, state: state, scene: scene)
         }
     }
@@ -106,31 +112,6 @@ public enum MapScreen: FeatureView {
         case .loading?, nil: return (s("map.loading"), .muted)
         case .ready?: return nil
         }
-    }
-
-    /// What is drawn, most important first (later items give way when space runs out).
-    static func drawOrder(_ state: AppState, _ scene: MapScene) -> [MapItem] {
-        let forced = Set([state.map.selection, state.map.highlight, scene.here].compactMap { $0 })
-        let shown = scene.items.filter { item in
-            if forced.contains(item.id) { return true }
-            if case .artwork = item.kind, scene.tourStops[artworkID(item) ?? -1] != nil { return true }
-            return item.isVisible(atZoom: state.map.zoom)
-        }
-        func rank(_ i: MapItem) -> Int {
-            if i.id == state.map.selection || i.id == state.map.highlight || i.id == scene.here { return 0 }
-            if let a = artworkID(i), scene.tourStops[a] != nil { return 1 }
-            switch i.kind {
-            case .amenity: return 2
-            case .tourStart: return 3
-            case .gallery: return 4
-            case .department: return 5
-            case .landmark: return 6
-            case .space: return 7
-            case .garden: return 8
-            case .artwork: return 9
-            }
-        }
-        return shown.sorted { (rank($0), $0.id.tag) < (rank($1), $1.id.tag) }
     }
 
     static func artworkID(_ item: MapItem) -> Int? {
@@ -281,19 +262,33 @@ public enum MapScreen: FeatureView {
 
 /// Places labels and pins on the canvas without overlapping: the first to claim a cell keeps
 /// it; the selection, the highlight and "you are here" are placed first and always drawn.
+/// Labels and pins go where the plan has no line when there is such a place nearby (issue 33
+/// #10: a name written over a wall cuts the wall); where there is none they are written over
+/// it, each cell of a label replacing the dots under it.
 struct MapLabels {
     let area: Rect
     var taken: [Bool]
+    /// Cells where the plan draws a line (a wall, a door), row-major over `area`.
+    let ink: [Bool]
 
-    init(area: Rect) {
+    init(area: Rect, ink: [Bool] = []) {
         self.area = area
         taken = Array(repeating: false, count: area.width * area.height)
+        self.ink = ink.count == area.width * area.height ? ink : Array(repeating: false, count: area.width * area.height)
     }
 
     func free(_ r: Rect) -> Bool {
         guard r.x >= area.x, r.maxX <= area.maxX, r.y >= area.y, r.maxY <= area.maxY else { return false }
         for y in r.y..<r.maxY {
             for x in r.x..<r.maxX where taken[(y - area.y) * area.width + (x - area.x)] { return false }
+        }
+        return true
+    }
+
+    /// No line of the plan under `r` (inside the area).
+    func clearOfWalls(_ r: Rect) -> Bool {
+        for y in max(r.y, area.y)..<min(r.maxY, area.maxY) {
+            for x in max(r.x, area.x)..<min(r.maxX, area.maxX) where ink[(y - area.y) * area.width + (x - area.x)] { return false }
         }
         return true
     }
@@ -314,13 +309,17 @@ struct MapLabels {
         let click = AppAction.map(.clickItem(item.id))
         if let pin = MapScreen.pin(item, scene: scene) {
             let w = TextWidth.width(pin)
-            // The pin's own cell, else the nearest free neighbour.
+            // The pin's own cell, else the nearest free neighbour: first one with no wall under
+            // it, then any.
             var spot: Rect?
-            for (dx, dy) in [(0, 0), (1, 0), (-1, 0), (0, -1), (0, 1), (1, 1), (-1, -1), (1, -1), (-1, 1)] {
-                let r = Rect(x: cx + dx, y: cy + dy, width: w, height: 1)
-                if free(r) {
-                    spot = r
-                    break
+            let around = [(0, 0), (1, 0), (-1, 0), (0, -1), (0, 1), (1, 1), (-1, -1), (1, -1), (-1, 1)]
+            for clear in [true, false] where spot == nil {
+                for (dx, dy) in around {
+                    let r = Rect(x: cx + dx, y: cy + dy, width: w, height: 1)
+                    if free(r), !clear || clearOfWalls(r) {
+                        spot = r
+                        break
+                    }
                 }
             }
             if spot == nil, forced { spot = Rect(x: min(cx, area.maxX - w), y: cy, width: w, height: 1) }
@@ -333,7 +332,8 @@ struct MapLabels {
             if case .artwork = item.kind, showsTitle(item, state: state, scene: scene) || forced {
                 let title = " " + TextWidth.truncate(MapScreen.name(item, s), to: 24)
                 let tr = Rect(x: r.maxX, y: r.y, width: TextWidth.width(title), height: 1)
-                if free(tr) || forced {
+                // A title over a wall only when it must show (the selection, a mark).
+                if (free(tr) && clearOfWalls(tr)) || forced {
                     let style = forced ? Style(role: .highlight, reverse: selected) : Style(role: .normal)
                     screen.put(title, x: tr.x, y: tr.y, style: style, clip: area)
                     occupy(tr)
@@ -356,17 +356,23 @@ struct MapLabels {
         lines = lines.prefix(3).map { TextWidth.truncate($0, to: max(1, area.width)) }
         let w = lines.map(TextWidth.width).max() ?? 0
         guard w > 0 else { return }
-        // Centred on the point, else nudged up or down a little, else beside it.
+        // Centred on the point, else nudged up or down a little, else beside it: first where
+        // no wall is under it, then anywhere free.
         var spot: Rect?
-        for (dx, dy) in [(0, 0), (0, -1), (0, 1), (0, -2), (0, 2), (w / 2 + 1, 0), (-(w / 2 + 1), 0)] {
-            var r = Rect(x: cx - w / 2 + dx, y: cy - (lines.count - 1) / 2 + dy, width: w, height: lines.count)
-            r.x = min(max(r.x, area.x), area.maxX - w)
-            r.y = min(max(r.y, area.y), area.maxY - lines.count)
-            // A blank cell either side keeps two names from reading as one.
-            let gap = Rect(x: max(area.x, r.x - 1), y: r.y, width: min(area.maxX, r.maxX + 1) - max(area.x, r.x - 1), height: r.height)
-            if free(gap) {
-                spot = r
-                break
+        var gapRect: Rect?
+        let nudges = [(0, 0), (0, -1), (0, 1), (0, -2), (0, 2), (w / 2 + 1, 0), (-(w / 2 + 1), 0)]
+        for clear in [true, false] where spot == nil {
+            for (dx, dy) in nudges {
+                var r = Rect(x: cx - w / 2 + dx, y: cy - (lines.count - 1) / 2 + dy, width: w, height: lines.count)
+                r.x = min(max(r.x, area.x), area.maxX - w)
+                r.y = min(max(r.y, area.y), area.maxY - lines.count)
+                // A blank cell either side keeps two names from reading as one.
+                let gap = Rect(x: max(area.x, r.x - 1), y: r.y, width: min(area.maxX, r.maxX + 1) - max(area.x, r.x - 1), height: r.height)
+                if free(gap), !clear || clearOfWalls(r) {
+                    spot = r
+                    gapRect = gap
+                    break
+                }
             }
         }
         if spot == nil, forced {
@@ -377,6 +383,12 @@ struct MapLabels {
         }
         guard let r = spot else { return }
         let style = textStyle(item, selected: selected, marked: marked)
+        // Over a wall the name stands on cleared cells, a blank either side, so its letters do
+        // not run into the dots.
+        if let g = gapRect, !clearOfWalls(r) {
+            screen.fill(g, style: .plain)
+            occupy(g)
+        }
         for (k, l) in lines.enumerated() {
             let lw = TextWidth.width(l)
             screen.put(l, x: r.x + (w - lw) / 2, y: r.y + k, style: style, clip: area)
