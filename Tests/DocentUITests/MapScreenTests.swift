@@ -216,6 +216,9 @@ final class MapScreenTests: XCTestCase {
         assertSnapshot(screen, named: "map-card-dining-80x24")
         let text = (0..<24).map(screen.row).joined(separator: "\n")
         XCTAssertTrue(text.contains(String(dining.description.prefix(12))), "opening hours: \(dining.description)")
+        // Nothing to do on a dining card: the hints offer no Enter (issue 33 #19).
+        let hintRow = try XCTUnwrap((0..<24).map(screen.row).first { $0.contains("n/N next · Esc close") }, text)
+        XCTAssertFalse(hintRow.contains("Enter"), hintRow)
     }
 
     func testCardOfAnArtworkOffersCommentary() throws {
@@ -229,6 +232,7 @@ final class MapScreenTests: XCTestCase {
         let screen = render(s, Size(width: 80, height: 24))
         assertSnapshot(screen, named: "map-card-artwork-80x24")
         XCTAssertTrue((0..<24).map(screen.row).joined().contains("Enter: play commentary"))
+        XCTAssertTrue((0..<24).map(screen.row).contains { $0.contains("Enter do · n/N next") }, "Enter does something here")
         // Clicking the card plays: what the shared `.play` of its first commentary does.
         var played = s
         let effects = prepare(&played, .play(audioID: art.commentaries[0].audioID, artworkID: art.id, tourID: nil))

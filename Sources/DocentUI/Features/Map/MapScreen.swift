@@ -25,7 +25,13 @@ public enum MapScreen: FeatureView {
         }
         if !hints.isEmpty {
             let key = state.map.legendOpen ? "map.hintsLegend" : state.map.cardOpen ? "map.hintsCard" : state.map.textMode ? "map.hintsText" : "map.hints"
-            screen.put(TextWidth.fitHints(s(key), to: hints.width), x: hints.x, y: hints.y, style: Style(role: .muted), clip: hints)
+            var text = s(key)
+            // A card with nothing to do (an amenity, a gallery) offers no Enter (issue 33 #19);
+            // every language names Enter first.
+            if key == "map.hintsCard", let sel = state.map.selection, MapScene.cardAction(state, sel) == nil {
+                text = text.components(separatedBy: " · ").dropFirst().joined(separator: " · ")
+            }
+            screen.put(TextWidth.fitHints(text, to: hints.width), x: hints.x, y: hints.y, style: Style(role: .muted), clip: hints)
         }
         if state.map.cardOpen, let sel = state.map.selection, let item = scene.items.first(where: { $0.id == sel }) {
             MapCard.render(&screen, canvas, state: state, scene: scene, item: item)
