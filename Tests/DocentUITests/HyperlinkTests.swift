@@ -225,6 +225,18 @@ final class HyperlinkTests: XCTestCase {
         }
     }
 
+    /// Issue 33 #19: Enter on a link row (which the guide cannot open) says what to do with it.
+    func testEnterOnALinkRowSaysHowToOpenIt() throws {
+        var s = UIFixtures.loadedState()
+        send(&s, .selectTab(.info), effects: { [.persist($0.settings)] }) { $0.tab = .info }
+        guard case .list(_, let rows) = PageBuilder.content(s.page.route, s) else { return XCTFail("Info is a list") }
+        let i = try XCTUnwrap(rows.firstIndex { if case .link = $0.kind { return true } else { return false } })
+        guard case .link(let url) = rows[i].kind else { return XCTFail() }
+        s.page.selection = i
+        send(&s, .activate, effects: []) { $0.banner = Banner(.key("banner.link", ["url": .verbatim(url)])) }
+        XCTAssertEqual(s.banner?.text(s.strings), "To visit \(url), open it in a web browser (or click it, where the terminal shows links).")
+    }
+
     func testHelpOverlayHidesTheLinksUnderIt() {
         var s = UIFixtures.loadedState()
         send(&s, .selectTab(.info), effects: { [.persist($0.settings)] }) { $0.tab = .info }

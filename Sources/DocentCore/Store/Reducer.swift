@@ -322,7 +322,13 @@ public enum Reducer {
         if state.overlay != nil { return dismissOverlay(&state) }
         guard let rows = rows(state) else { return [] }
         let page = state.page
-        guard let i = Row.effectiveSelection(rows, page.selection), let action = rows[i].action else { return [] }
+        guard let i = Row.effectiveSelection(rows, page.selection) else { return [] }
+        guard let action = rows[i].action else {
+            // A web address the guide cannot open: Enter says what to do with it (issue 33 #19:
+            // Enter on Info's link rows gave no feedback).
+            if case .link(let url) = rows[i].kind { state.banner = Banner(.key("banner.link", ["url": .verbatim(url)])) }
+            return []
+        }
         return perform(&state, action)
     }
 
