@@ -44,6 +44,13 @@ final class KioskTests: XCTestCase {
         var plain = UIFixtures.loadedState(config: ["member_card_url": "https://members.example/api"])
         prepare(&plain, .selectTab(.info))
         XCTAssertTrue((Reducer.rows(plain) ?? []).contains { $0.action == .send(.member(.open)) })
+        // Nor an intro that offers one (issue 33 #18): the museum's subtitle gives way to the
+        // guide's own line.
+        let subtitle = plain.museum?.generalInfo.text("info_subtitle", Language.english)?.text
+        let kioskIntro = (Reducer.rows(k) ?? []).first { $0.kind == .note }?.text
+        XCTAssertEqual(kioskIntro, k.strings("info.kioskIntro"))
+        XCTAssertNotEqual(kioskIntro, subtitle)
+        if let subtitle, !subtitle.isEmpty { XCTAssertEqual((Reducer.rows(plain) ?? []).first { $0.kind == .note }?.text, subtitle) }
     }
 
     func testWithoutKioskNothingChanges() {

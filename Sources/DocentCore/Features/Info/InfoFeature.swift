@@ -23,7 +23,11 @@ public enum InfoFeature: Feature {
     static func infoRows(_ app: AppData, _ state: AppState) -> [Row] {
         let s = state.strings
         var rows: [Row] = []
-        if let sub = app.generalInfo.text("info_subtitle", state.language), !sub.text.isEmpty {
+        // The museum's subtitle describes its app's Info ("Access your member card…"); a kiosk
+        // has no member card, so it gets the guide's own line (issue 33 #18).
+        if KioskFeature.isEnabled(config: state.config) {
+            rows.append(Row(.note, s("info.kioskIntro")))
+        } else if let sub = app.generalInfo.text("info_subtitle", state.language), !sub.text.isEmpty {
             rows.append(Row(.note, sub.text, fellBack: sub.fellBack))
         }
         rows.append(Row(.header, s("info.museum")))
