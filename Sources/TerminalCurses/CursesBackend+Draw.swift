@@ -134,7 +134,7 @@ extension CursesBackend {
             write([0x20], attrs: attrs, pair: pair, x: x, y: y)
             return
         }
-        let (chars, width) = Self.drawable(cell.text)
+        let (chars, width) = Self.drawable(consoleGlyphs ? ConsoleGlyphs.fallback(cell.text) ?? cell.text : cell.text)
         if width == columns {
             write(chars, attrs: attrs, pair: pair, x: x, y: y)
         } else if width == 1 {

@@ -19,6 +19,8 @@ public final class CursesBackend: TerminalBackend {
     /// Screen-reader mode: the terminal's cursor is shown and put on the frame's focus (the
     /// selected row, a box's choice), where Orca, speakup or brltty read.
     let screenReader: Bool
+    /// The Linux virtual console: characters its font lacks are drawn as `ConsoleGlyphs` says.
+    let consoleGlyphs: Bool
     var previousFocus: Rect?
     /// The last frame drawn and the terminal size it was drawn at (nil: redraw everything).
     var previous: Screen?
@@ -31,8 +33,9 @@ public final class CursesBackend: TerminalBackend {
     private let wakeWrite: Int32
     public let waker: Waker
 
-    private init(window: UnsafeMutablePointer<WINDOW>, theme: CursesTheme, hyperlinks: Bool, screenReader: Bool) {
+    private init(window: UnsafeMutablePointer<WINDOW>, theme: CursesTheme, hyperlinks: Bool, screenReader: Bool, consoleGlyphs: Bool) {
         self.window = window
+        self.consoleGlyphs = consoleGlyphs
         self.theme = theme
         self.hyperlinks = hyperlinks
         self.screenReader = screenReader
@@ -105,7 +108,8 @@ public final class CursesBackend: TerminalBackend {
         // Links are written after doupdate; ncurses must not leave rows for later when keys
         // are pending (its typeahead check), or it would repaint them over the links.
         if hyperlinks { _ = typeahead(-1) }
-        return .success(CursesBackend(window: window, theme: theme, hyperlinks: hyperlinks, screenReader: screenReader))
+        return .success(CursesBackend(
+            window: window, theme: theme, hyperlinks: hyperlinks, screenReader: screenReader, consoleGlyphs: ConsoleGlyphs.isLinuxConsole(term: term)))
     }
 
     /// Why the terminal cannot be used, checked before touching it; nil when it can.

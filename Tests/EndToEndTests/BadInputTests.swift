@@ -110,6 +110,26 @@ final class BadInputTests: EndToEndTestCase {
         assertTerminalRestored(exit.after)
     }
 
+    /// Issue 33 #21: under `TERM=linux` (the README's kiosk unit on a bare console) the guide
+    /// draws what the console font has: no braille dots on the map, `#--` for a heat mark;
+    /// the frame and the words as usual.
+    func testOnTheLinuxConsoleTheGuideDrawsWhatItsFontHas() throws {
+        let s = try start(command: "TERM=linux " + TmuxSession.guideCommand())
+        try dismissFirstRun(s)
+        let home = try s.screen()
+        XCTAssertTrue(home.contains("#--"), "the heat mark as ASCII:\n\(home)")
+        XCTAssertFalse(home.contains("▰"), home)
+        // Tab, Tab: the map (the console's F-keys are not tmux's).
+        try s.sendKeys("Tab")
+        try s.sendKeys("Tab")
+        try s.waitFor(try UIStrings.get("en", "map.floor"))
+        try s.waitForGone(try UIStrings.get("en", "map.loading"))
+        let map = try s.waitForGone(try UIStrings.get("en", "map.loadingShort"))
+        XCTAssertFalse(map.unicodeScalars.contains { (0x2800...0x28FF).contains($0.value) }, "braille on the Linux console:\n\(map)")
+        XCTAssertGreaterThan(map.filter { $0 == "#" || $0 == ":" }.count, 20, "the plan's walls drawn in ASCII:\n\(map)")
+        XCTAssertTrue(map.contains("Home"), map)
+    }
+
     /// Issue 33 #2: a bad `--pulse` ended the guide with its message written on the alternate
     /// screen, which the exit wiped; now it is checked before the terminal is taken over.
     func testABadPulseValueIsReadableAfterTheGuideEnds() throws {
