@@ -76,6 +76,15 @@ final class PulseRulesSQLTests: XCTestCase {
                 cursor = page.next
             } while cursor != nil
             XCTAssertEqual(paged, expected, "pages of \(subject.key)")
+            // An author sees their own notes that reports or votes hide from others (issue 33
+            // #9), as the rules in Swift say.
+            let author = writers[0]
+            let own = try await store.notes(on: subject, viewer: author, after: nil, limit: 10_000)
+            let ownExpected = rules.visible(notes.filter { $0.subject == subject && kept.contains($0.id) }, reportedByViewer: [], viewer: author).map(\.id)
+            XCTAssertEqual(own.notes.map(\.id), ownExpected, "\(subject.key) for its author")
+            XCTAssertTrue(
+                own.notes.contains { n in n.id.visitor == author && rules.hidden(n, viewerReported: false) != nil },
+                "the sample has \(author)'s notes hidden from others on \(subject.key)")
             // Anonymous: nobody's reports hide anything.
             let anonymous = try await store.notes(on: subject, viewer: nil, after: nil, limit: 10_000)
             XCTAssertEqual(anonymous.notes.map(\.id), rules.visible(notes.filter { $0.subject == subject && kept.contains($0.id) }, reportedByViewer: []).map(\.id))

@@ -179,12 +179,17 @@ final class PulseStoreTests: XCTestCase {
         let awaited10 = try await store.notes(on: .artwork(1), viewer: dave.visitor).count
         XCTAssertEqual(awaited10, 1)
         try await store.report(id, true, as: dave)
-        let awaited11 = try await store.notes(on: .artwork(1), viewer: alice.visitor).count
+        let awaited11 = try await store.notes(on: .artwork(1), viewer: nil).count
         XCTAssertEqual(awaited11, 0, "three reporters hide it for everyone")
-        let awaited12 = try await store.snapshot(viewer: alice.visitor, dayStart: clock.now, since: nil)?.noteCounts[.artwork(1)]
+        let awaited12 = try await store.snapshot(viewer: nil, dayStart: clock.now, since: nil)?.noteCounts[.artwork(1)]
         XCTAssertEqual(awaited12, nil)
+        // But its author (issue 33 #9), whose count has it too.
+        let authorSees = try await store.notes(on: .artwork(1), viewer: alice.visitor).count
+        XCTAssertEqual(authorSees, 1, "its author still sees it")
+        let authorCount = try await store.snapshot(viewer: alice.visitor, dayStart: clock.now, since: nil)?.noteCounts[.artwork(1)]
+        XCTAssertEqual(authorCount, 1)
         try await store.report(id, false, as: dave)
-        let awaited13 = try await store.notes(on: .artwork(1), viewer: alice.visitor).count
+        let awaited13 = try await store.notes(on: .artwork(1), viewer: nil).count
         XCTAssertEqual(awaited13, 1, "undo brings it back")
         let awaited14 = try await store.notes(on: .artwork(1), viewer: dave.visitor).count
         XCTAssertEqual(awaited14, 1)

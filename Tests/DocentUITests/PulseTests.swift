@@ -441,6 +441,28 @@ final class PulseTests: XCTestCase {
         send(&s, .pulse(.report)) { $0.banner = Banner(.key("pulse.report.own"), level: .warning) }
     }
 
+    /// Issue 33 #9: after three reports the author's own note vanished for them without a word.
+    /// The store still lists it for its author; the list says it is hidden from others until
+    /// staff look at it (and says nothing of the kind on another visitor's reported note).
+    func testTheAuthorSeesTheirReportedNoteMarkedHiddenFromOthers() {
+        var s = ready(size: Size(width: 80, height: 24))
+        _ = key(&s, .char("f"))
+        _ = key(&s, .char("5"))
+        let mine = PulseNote(
+            id: NoteID(visitor: creds.visitor, sequence: 2), subject: .museum, language: .english, text: "The gulls are the best part.", createdAt: s.now,
+            author: .visitor, counts: PulseCounts(), reports: PulseFeature.rules.reportThreshold)
+        let theirs = PulseNote(
+            id: NoteID(visitor: VisitorID("other0001")!, sequence: 1), subject: .museum, language: .english, text: "Theirs", createdAt: s.now.addingTimeInterval(-60),
+            author: .visitor, counts: PulseCounts(), reports: 1)
+        prepare(&s, .pulse(.notesLoaded(.museum, .success([mine, theirs]))))
+        XCTAssertEqual(s.pulse.notes.map(\.id), [mine.id, theirs.id], "the author's reported note is listed")
+        let screen = RootView.render(s, size: Size(width: 80, height: 24))
+        let rows = (0..<24).map(screen.row)
+        let hiddenOwn = s.strings("pulse.notes.hiddenOwn")
+        XCTAssertEqual(rows.filter { $0.contains(hiddenOwn) }.count, 1, rows.joined(separator: "\n"))
+        assertSnapshot(screen, named: "pulse-notes-hidden-own-80x24")
+    }
+
     /// Issue 32: the author deletes their own note. `d` asks first (the note quoted, `y` or
     /// `n`); `n` and Esc keep it, `y` asks the store; the note leaves the list (and the count)
     /// when the store says it is gone, "not there" included (a second `y`). Another visitor's

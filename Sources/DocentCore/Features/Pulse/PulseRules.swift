@@ -43,11 +43,14 @@ public struct PulseRules: Equatable, Sendable {
     }
 
     /// Whether `viewer` sees `note`. `viewerReported`: the viewer has a report on it;
-    /// `hiddenWriters`: visitors whose notes the viewer chose not to see.
-    public func hidden(_ note: PulseNote, viewerReported: Bool, hiddenWriters: Set<VisitorID> = []) -> Hidden? {
+    /// `hiddenWriters`: visitors whose notes the viewer chose not to see. The author
+    /// (`viewer`) still sees their own note while reports or votes hide it from others (it
+    /// waits for staff), so it does not vanish without a word (issue 33 #9); a removed one goes.
+    public func hidden(_ note: PulseNote, viewerReported: Bool, hiddenWriters: Set<VisitorID> = [], viewer: VisitorID? = nil) -> Hidden? {
         if note.decision == .removed { return .removed }
         if viewerReported { return .reportedByViewer }
         if hiddenWriters.contains(note.id.visitor), note.author == .visitor { return .writerHidden }
+        if let viewer, note.author == .visitor, note.id.visitor == viewer { return nil }
         // The museum's own notes are never hidden by visitors' reports or votes.
         guard note.author == .visitor else { return nil }
         if note.decision != .restored, note.decision != .pinned, note.reports >= reportThreshold { return .reported }
@@ -62,8 +65,8 @@ public struct PulseRules: Equatable, Sendable {
     }
 
     /// The notes `viewer` sees, newest first (ties: the larger id first, so the order is total).
-    public func visible(_ notes: [PulseNote], reportedByViewer: Set<NoteID>, hiddenWriters: Set<VisitorID> = []) -> [PulseNote] {
-        notes.filter { hidden($0, viewerReported: reportedByViewer.contains($0.id), hiddenWriters: hiddenWriters) == nil }
+    public func visible(_ notes: [PulseNote], reportedByViewer: Set<NoteID>, hiddenWriters: Set<VisitorID> = [], viewer: VisitorID? = nil) -> [PulseNote] {
+        notes.filter { hidden($0, viewerReported: reportedByViewer.contains($0.id), hiddenWriters: hiddenWriters, viewer: viewer) == nil }
             .sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
     }
 

@@ -189,6 +189,12 @@ public enum PulseView: FeatureView {
             let likes = n.counts.shownLikes
             if likes > 0 { head += " · " + s("pulse.likes", ["n": String(likes)]) }
             if n.author == .curator { head += " · " + s("pulse.curator") }
+            // The author still sees their note while reports or votes hide it from others, and
+            // is told so (issue 33 #9).
+            if n.author == .visitor, n.id.visitor == p.identity?.credentials.visitor,
+                let why = PulseFeature.rules.hidden(n, viewerReported: false), why == .reported || why == .lowScore {
+                head += " · " + s("pulse.notes.hiddenOwn")
+            }
             let selected = i == p.noteSelection
             lines.append(((selected ? "› " : "  ") + head, selected ? Style(role: .highlight, bold: true) : Style(role: .muted), i))
             for l in Wrap.lines(n.text, width: inner) { lines.append(("  " + l, .plain, i)) }

@@ -77,7 +77,7 @@ public struct PulseRulesSQL: Sendable {
         visible AS (
             SELECT * FROM kept k
             WHERE NOT EXISTS (SELECT 1 FROM report r WHERE r.note = k.id AND r.visitor = \(param(viewerParam)))
-              AND (author = 'curator' OR (
+              AND (author = 'curator' OR (author = 'visitor' AND visitor = \(param(viewerParam))) OR (
                     NOT (COALESCE(decision, '') NOT IN ('restored', 'pinned') AND reports >= \(rules.reportThreshold))
                 AND NOT (COALESCE(decision, '') <> 'pinned' AND score <= \(rules.scoreFloor)))))
         """
