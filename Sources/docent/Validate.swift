@@ -22,7 +22,7 @@ struct Validate: ParsableCommand {
     @Flag(help: "Print the report as JSON.")
     var json = false
 
-    @Flag(name: .customLong("check-urls"), help: "Also fetch every audio file and floor plan it names.")
+    @Flag(name: .customLong("check-urls"), help: "Also fetch every audio file, floor plan and picture it names.")
     var checkURLs = false
 
     @Flag(name: .shortAndLong, help: "Also list the notes (quirks that were handled).")
