@@ -389,7 +389,10 @@ final class PulsePublicTests: XCTestCase {
         let inUse = try XCTUnwrap(gauge(text, #"pulse_db_connections{state="in_use"}"#), text)
         let idle = try XCTUnwrap(gauge(text, #"pulse_db_connections{state="idle"}"#), text)
         XCTAssertGreaterThanOrEqual(inUse, 0)
-        XCTAssertGreaterThanOrEqual(idle, 1, "a connection is open, and the service is quiet between refreshes")
+        // A connection is open: idle, or in use when the refresh met the start's purge (a
+        // run on a busy machine saw in_use 1, idle 0).
+        XCTAssertGreaterThanOrEqual(idle, 0)
+        XCTAssertGreaterThanOrEqual(inUse + idle, 1, "a connection is open")
         XCTAssertLessThanOrEqual(inUse + idle, Double(most))
         XCTAssertTrue(text.contains("# HELP pulse_db_connections "), "described for whoever reads it")
     }
