@@ -81,12 +81,19 @@ enum UIStrings {
         if shown == full { return true }
         let parts = full.components(separatedBy: " · ")
         var shownParts = shown.components(separatedBy: " · ")
-        if let cut = shownParts.firstIndex(where: { $0.hasSuffix(" …") }) {
+        // Shortened (`TextWidth.fitHints`): whole hints in the full line's order (the arrows
+        // give way first), " …", then "? help" and "q quit" when they fit.
+        if let cut = shownParts.firstIndex(where: { $0.hasSuffix(" …") || $0 == "…" }) {
             let tail = shownParts[(cut + 1)...]
-            guard tail.count <= 1, tail.allSatisfy({ parts.contains($0) && $0.hasPrefix("? ") }) else { return false }
+            guard tail.count <= 2, tail.allSatisfy({ parts.contains($0) && ($0.hasPrefix("? ") || $0.hasPrefix("q ")) }) else { return false }
             shownParts = Array(shownParts[...cut])
-            shownParts[cut] = String(shownParts[cut].dropLast(2))
-            return parts.starts(with: shownParts)
+            shownParts[cut] = shownParts[cut] == "…" ? "" : String(shownParts[cut].dropLast(2))
+            var rest = parts[...]
+            for p in shownParts where !p.isEmpty {
+                guard let i = rest.firstIndex(of: p) else { return false }
+                rest = rest[(i + 1)...]
+            }
+            return true
         }
         guard shown.hasSuffix("…"), shown.count > 10 else { return false }
         return full.hasPrefix(String(shown.dropLast()).trimmingCharacters(in: .whitespaces))
