@@ -349,18 +349,16 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
 
     /// Reported or score-hidden notes awaiting staff, oldest first, one page after `cursor`.
     public func moderationQueue(after cursor: PulseCursor?, limit: Int) async throws(PulseStoreError) -> PulsePage {
-        let sql = PulseRulesSQL(rules, .postgres).moderationQueue(limit: limit + 1)
-        return try await read { conn in
-            var binds = PostgresBindings()
-            Self.bind(&binds, cursor)
-            let notes = try await Self.notes(conn.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: self.logger))
-            return SQLitePulseStore.page(notes, limit: limit)
-        }
+        try await page(PulseRulesSQL(rules, .postgres).moderationQueue(limit: limit + 1), after: cursor, limit: limit)
     }
 
     public func exportNotes(after cursor: PulseCursor?, limit: Int) async throws(PulseStoreError) -> PulsePage {
-        let sql = PulseRulesSQL(rules, .postgres).exportNotes(limit: limit + 1)
-        return try await read { conn in
+        try await page(PulseRulesSQL(rules, .postgres).exportNotes(limit: limit + 1), after: cursor, limit: limit)
+    }
+
+    /// One page of a query whose parameters 1 to 3 are the cursor (`limit + 1` rows asked).
+    private func page(_ sql: String, after cursor: PulseCursor?, limit: Int) async throws(PulseStoreError) -> PulsePage {
+        try await read { conn in
             var binds = PostgresBindings()
             Self.bind(&binds, cursor)
             let notes = try await Self.notes(conn.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: self.logger))

@@ -195,17 +195,17 @@ public final class SQLitePulseStore: PulseStore, Sendable {
 
     /// Reported or score-hidden notes awaiting staff, oldest first, one page after `cursor`.
     public func moderationQueue(after cursor: PulseCursor?, limit: Int) async throws(PulseStoreError) -> PulsePage {
-        let sql = PulseRulesSQL(rules, .sqlite).moderationQueue(limit: limit + 1)
-        return try await readAsync { db in
-            let rows = try Row.fetchAll(db, sql: sql, arguments: [cursor?.created, cursor?.id.visitor.rawValue, cursor.map { Int64(bitPattern: $0.id.sequence) }])
-            return Self.page(rows.compactMap { Self.note($0) }, limit: limit)
-        }
+        try await page(PulseRulesSQL(rules, .sqlite).moderationQueue(limit: limit + 1), after: cursor, limit: limit)
     }
 
     /// One page of every visitor note, oldest first (the export's record, paged).
     public func exportNotes(after cursor: PulseCursor?, limit: Int) async throws(PulseStoreError) -> PulsePage {
-        let sql = PulseRulesSQL(rules, .sqlite).exportNotes(limit: limit + 1)
-        return try await readAsync { db in
+        try await page(PulseRulesSQL(rules, .sqlite).exportNotes(limit: limit + 1), after: cursor, limit: limit)
+    }
+
+    /// One page of a query whose parameters 1 to 3 are the cursor (`limit + 1` rows asked).
+    private func page(_ sql: String, after cursor: PulseCursor?, limit: Int) async throws(PulseStoreError) -> PulsePage {
+        try await readAsync { db in
             let rows = try Row.fetchAll(db, sql: sql, arguments: [cursor?.created, cursor?.id.visitor.rawValue, cursor.map { Int64(bitPattern: $0.id.sequence) }])
             return Self.page(rows.compactMap { Self.note($0) }, limit: limit)
         }
