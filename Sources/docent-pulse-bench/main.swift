@@ -41,7 +41,9 @@ if args.count == 4, args[1] == "--notes" {
     let wait = DispatchSemaphore(value: 0)
     nonisolated(unsafe) var times: [UInt64] = [t0, t1]
     nonisolated(unsafe) var failure: String?
-    Task {
+    // Detached: top-level code is the main actor's, which `wait.wait()` holds, so a plain
+    // `Task` here never ran and the bench hung (the last stop's 20-minute timeout).
+    Task.detached {
         do {
             let snap = try await store.snapshot(viewer: VisitorID("benchviewer1"), dayStart: Date(), since: nil)
             times.append(monotonicNanos())
