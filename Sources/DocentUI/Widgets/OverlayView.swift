@@ -29,7 +29,7 @@ public enum OverlayView {
             var body = t.body
             if let url = t.actionURL {
                 // The address on lines of its own, never cut inside a name (issue 33 #17).
-                let room = max(1, min(screen.width - 2, 72) - 4)
+                let room = boxTextWidth(Size(width: screen.width, height: screen.height))
                 let label = (t.actionTitle ?? s("link.more")) + ":"
                 let oneLine = label + " " + url
                 body += "\n\n" + (TextWidth.width(oneLine) <= room ? oneLine : label + "\n" + Wrap.link(url, width: room).joined(separator: "\n"))
@@ -84,9 +84,11 @@ public enum OverlayView {
     /// The width of text inside a text box on this screen.
     static func boxTextWidth(_ screen: Screen) -> Int { max(1, min(screen.width - 2, 72) - 4) }
 
+    /// The cells a text box's lines may take on `screen` (the link lines are cut to it too).
+    static func boxTextWidth(_ screen: Size) -> Int { max(1, min(screen.width - 2, 72) - 4) }
+
     public static func boxLines(_ text: String, screen: Size) -> (lines: [String], visible: Int) {
-        let maxWidth = min(screen.width - 2, 72)
-        let lines = Wrap.lines(text, width: max(1, maxWidth - 4))
+        let lines = Wrap.lines(text, width: boxTextWidth(screen))
         let height = min(screen.height - 2, lines.count + 4)
         return (lines, max(0, height - 4))
     }
