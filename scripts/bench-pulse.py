@@ -64,8 +64,8 @@ def as_postgres(cmd, **kw):
 
 def million_notes():
     """Issue 32: a guide's Pulse file holding a million notes (200,000 on one subject). The
-    guide's first snapshot and each notes page against the anchor: sqlite3 (Python's) counting
-    the notes per subject, the least a snapshot must do. Goals: snapshot <= 2 s, a page <= 200 ms."""
+    guide's Pulse start (open, purge, first snapshot) and each notes page against the anchor: sqlite3 (Python's) counting
+    the notes per subject, the least a snapshot must do. Goals: start <= 2 s, a page <= 200 ms."""
     bench = os.path.join(ROOT, ".build", "release", "docent-pulse-bench")
     if not os.access(bench, os.X_OK):
         sys.exit(f"bench-pulse: no {bench}: run `swift build -c release` first (make bench does)")
@@ -85,10 +85,12 @@ def million_notes():
         anchor = (time.perf_counter() - t0) * 1000
         con.close()
         out = subprocess.run([bench, "--notes", db, "museum"], check=True, capture_output=True, text=True).stdout
-        opened, snap, page, nxt = (float(x) for x in out.split()[1:5])
-        ok = snap <= 2000 and page <= 200 and nxt <= 200
-        print(f"pulse with a million notes: the guide's first snapshot {snap:.0f} ms (goal <= 2000), notes page {page:.0f} ms, next page {nxt:.0f} ms "
-              f"(goal <= 200); anchor sqlite3 counting notes per subject {anchor:.0f} ms: snapshot {snap / anchor:.1f}x" + ("" if ok else "  MISSED"))
+        opened, purged, snap, page, nxt = (float(x) for x in out.split()[1:6])
+        start = opened + purged + snap
+        ok = start <= 2000 and page <= 200 and nxt <= 200
+        print(f"pulse with a million notes: the guide's Pulse start {start:.0f} ms (open {opened:.0f}, purge {purged:.0f}, first snapshot {snap:.0f}; goal <= 2000), "
+              f"notes page {page:.0f} ms, next page {nxt:.0f} ms (goal <= 200); anchor sqlite3 counting notes per subject {anchor:.0f} ms: "
+              f"snapshot {snap / anchor:.1f}x, start {start / anchor:.1f}x" + ("" if ok else "  MISSED"))
         return ok
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

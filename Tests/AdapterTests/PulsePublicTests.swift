@@ -221,6 +221,40 @@ final class PulsePublicTests: XCTestCase {
         XCTAssertLessThan(p99, 1000)
     }
 
+    /// The same from eleven addresses (100 each, under the per-address cap): they fill the
+    /// connection cap, and each newcomer takes the place of the one that waited longest for
+    /// its request head.
+    func testElevenHundredSlowConnectionsFromManyAddressesDoNotStopOtherClientsSQLite() throws { try slowFromManyAddresses(.sqlite) }
+    func testElevenHundredSlowConnectionsFromManyAddressesDoNotStopOtherClientsPostgreSQL() throws { try slowFromManyAddresses(.postgres) }
+
+    func slowFromManyAddresses(_ kind: Store) throws {
+        RawHTTP.raiseDescriptorLimit(to: 4096)
+        let s = try start(kind, ["--header-timeout", "30"], descriptorLimit: 1024)
+        var slow: [Int32] = []
+        defer { for fd in slow { close(fd) } }
+        for i in 0..<1100 {
+            guard let fd = try? RawHTTP.connect(port: s.port, from: "127.0.0.\(2 + i % 11)", timeoutSeconds: 2) else { continue }
+            RawHTTP.send(fd, Array("GET /healthz HTTP/1.1\r\nHost: x\r\n".utf8))  // and never the end of the head
+            slow.append(fd)
+        }
+        XCTAssertGreaterThan(slow.count, 1000, "the slow connections were made")
+        var times: [Double] = []
+        var statuses: [Int: Int] = [:]
+        for _ in 0..<100 {
+            let t0 = Date()
+            let r = try RawHTTP.request(port: s.port, "GET", "/healthz")
+            statuses[r.status, default: 0] += 1
+            times.append(Date().timeIntervalSince(t0) * 1000)
+        }
+        let p99 = RawHTTP.percentile(times, 0.99)
+        print("1,100 slow connections from 11 addresses (\(kind)): other clients' p99 \(String(format: "%.1f", p99)) ms, answers \(statuses)")
+        XCTAssertEqual(statuses, [200: 100], "every other client answered")
+        XCTAssertLessThan(p99, 1000)
+        let metrics = String(decoding: try RawHTTP.request(port: s.port, "GET", "/metrics").body, as: UTF8.self)
+        let evicted = metrics.split(separator: "\n").first { $0.hasPrefix("pulse_connections_evicted_total ") }.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+        XCTAssertGreaterThan(evicted, 0, "newcomers took slow connections' places")
+    }
+
     func testAHalfSentHeadIsClosedAtTheHeaderDeadline() throws {
         let s = try start(.sqlite, ["--header-timeout", "1"])
         let fd = try RawHTTP.connect(port: s.port, timeoutSeconds: 10)
@@ -234,8 +268,11 @@ final class PulsePublicTests: XCTestCase {
 
     // MARK: A body too large for a client that does not read
 
-    func testATenMegabyteBodyIsAnsweredAndClosedForAClientThatDoesNotRead() throws {
-        let s = try start(.sqlite)
+    func testATenMegabyteBodyIsAnsweredAndClosedForAClientThatDoesNotReadSQLite() throws { try tenMegabytes(.sqlite) }
+    func testATenMegabyteBodyIsAnsweredAndClosedForAClientThatDoesNotReadPostgreSQL() throws { try tenMegabytes(.postgres) }
+
+    func tenMegabytes(_ kind: Store) throws {
+        let s = try start(kind)
         let fd = try RawHTTP.connect(port: s.port, timeoutSeconds: 10)
         defer { close(fd) }
         let size = 10 * 1024 * 1024

@@ -6,7 +6,10 @@ import NIOHTTPTypes
 
 /// What a server on the open internet needs of its connections (issue 32), as NIO channel
 /// handlers in Hummingbird's HTTP/1 pipeline (`HTTP1Channel.Configuration.additionalChannelHandlers`):
-/// - a cap on open connections: past it, the first request is answered 503 and the
+/// - a cap on open connections: at it, a newcomer takes the place of the connection that has
+///   waited longest for a request head (at least `evictWaitingAfter`: a slow or silent client,
+///   or an idle keep-alive one), so silent sockets from many addresses cannot lock everyone
+///   out; when every connection is busy, the newcomer's first request is answered 503 and the
 ///   connection closed; past the cap for one client address, the connection is closed at once
 ///   (one client holding hundreds of silent sockets frees them as fast as it opens them);
 /// - a header deadline (from the connection's start or the previous answer to a complete
@@ -24,6 +27,11 @@ public final class ConnectionLimits: @unchecked Sendable {
         public var bodyTimeout: TimeAmount = .seconds(30)
         public var idleTimeout: TimeAmount = .seconds(60)
         public var linger: TimeAmount = .seconds(5)
+        /// At the cap, a connection that has waited this long for a request head may be
+        /// closed to let a newcomer in (clients send their head within milliseconds).
+        public var evictWaitingAfter: TimeAmount = .milliseconds(250)
+        /// How long a connection over the cap may take to send the head its 503 answers.
+        public var overCapHeaderTimeout: TimeAmount = .seconds(1)
         /// Largest body per path prefix (longest match), else `maxBody`.
         public var maxBody = 16 * 1024
         public var maxBodyByPath: [(String, Int)] = []
@@ -45,6 +53,9 @@ public final class ConnectionLimits: @unchecked Sendable {
     private var open = 0
     private var perAddress: [String: Int] = [:]
     private var refused = 0
+    private var evicted = 0
+    /// Connections waiting for a request head (new, or idle between requests), with since when.
+    private var waiting: [ObjectIdentifier: (since: NIODeadline, channel: any Channel)] = [:]
 
     /// Addresses the per-address cap does not apply to (the trusted proxies: every client
     /// behind nginx shares its address).
@@ -56,36 +67,54 @@ public final class ConnectionLimits: @unchecked Sendable {
         self.logger = logger
     }
 
-    /// Open connections now, and how many were turned away since the start.
-    public var counts: (open: Int, refused: Int) {
+    /// Open connections now, how many were turned away since the start, and how many were
+    /// closed at the cap to let a newcomer in.
+    public var counts: (open: Int, refused: Int, evicted: Int) {
         lock.lock()
         defer { lock.unlock() }
-        return (open, refused)
+        return (open, refused, evicted)
     }
 
     enum Admission { case admitted, overTotal, overAddress }
 
-    func opened(_ address: String) -> Admission {
-        lock.lock()
-        defer { lock.unlock() }
-        open += 1
-        let mine = (perAddress[address] ?? 0) + 1
-        perAddress[address] = mine
-        if mine > settings.maxConnectionsPerAddress && !exempt.contains(address) {
-            refused += 1
-            return .overAddress
+    func opened(_ address: String, _ connection: ObjectIdentifier, _ channel: any Channel) -> Admission {
+        var victim: (any Channel)?
+        let admission: Admission = lock.withLock {
+            open += 1
+            let mine = (perAddress[address] ?? 0) + 1
+            perAddress[address] = mine
+            if mine > settings.maxConnectionsPerAddress && !exempt.contains(address) {
+                refused += 1
+                return .overAddress
+            }
+            if open > settings.maxConnections {
+                // The longest wait for a head, if long enough: its place is the newcomer's.
+                let before = NIODeadline.now() - settings.evictWaitingAfter
+                guard let oldest = waiting.min(by: { $0.value.since < $1.value.since }), oldest.value.since <= before else {
+                    refused += 1
+                    return .overTotal
+                }
+                waiting[oldest.key] = nil
+                victim = oldest.value.channel
+                evicted += 1
+            }
+            waiting[connection] = (NIODeadline.now(), channel)
+            return .admitted
         }
-        if open > settings.maxConnections {
-            refused += 1
-            return .overTotal
-        }
-        return .admitted
+        victim?.close(promise: nil)
+        return admission
     }
 
-    func closed(_ address: String) {
+    /// The connection waits for a request head again (its answer is out) or no longer (a head came).
+    func waitsForHead(_ connection: ObjectIdentifier, _ channel: any Channel, _ yes: Bool) {
+        lock.withLock { waiting[connection] = yes ? (NIODeadline.now(), channel) : nil }
+    }
+
+    func closed(_ address: String, _ connection: ObjectIdentifier) {
         lock.lock()
         defer { lock.unlock() }
         open -= 1
+        waiting[connection] = nil
         let mine = (perAddress[address] ?? 1) - 1
         perAddress[address] = mine > 0 ? mine : nil
     }
@@ -122,21 +151,22 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         guard address == nil else { return }
         let a = context.channel.remoteAddress?.ipAddress ?? "unknown"
         address = a
-        admission = limits.opened(a)
+        admission = limits.opened(a, ObjectIdentifier(self), context.channel)
         switch admission {
         case .admitted: arm(context, limits.settings.headerTimeout)
         case .overAddress:
             limits.logger.debug("connection refused: too many from one address", metadata: ["client": .string(a)])
             context.close(promise: nil)
         case .overTotal:
-            // Answered 503 at its first request head, or closed at the header deadline.
-            arm(context, limits.settings.headerTimeout)
+            // Answered 503 at its first request head, or closed soon: over the cap it holds a
+            // descriptor nobody else may take.
+            arm(context, min(limits.settings.headerTimeout, limits.settings.overCapHeaderTimeout))
         }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         deadline?.cancel()
-        if let a = address { limits.closed(a) }
+        if let a = address { limits.closed(a, ObjectIdentifier(self)) }
         address = nil
         context.fireChannelInactive()
     }
@@ -158,6 +188,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch part {
         case .head(let head):
             if discarding { return }
+            limits.waitsForHead(ObjectIdentifier(self), context.channel, false)
             if admission == .overTotal {
                 reject(context, .serviceUnavailable, "the service has too many connections; try again shortly", retryAfter: 5)
                 return
@@ -185,7 +216,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         // The answer to one request is out: the next request head has its own deadline.
-        if case .end = unwrapOutboundIn(data), !discarding { arm(context, limits.settings.headerTimeout) }
+        if case .end = unwrapOutboundIn(data), !discarding {
+            arm(context, limits.settings.headerTimeout)
+            limits.waitsForHead(ObjectIdentifier(self), context.channel, true)
+        }
         context.write(data, promise: promise)
     }
 

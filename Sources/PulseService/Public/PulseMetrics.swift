@@ -16,6 +16,7 @@ public final class PulseMetrics: Sendable {
     let inFlight: Gauge
     let connectionsOpen: Gauge
     let connectionsRefused: Gauge
+    let connectionsEvicted: Gauge
     let playsPending: Gauge
     let queueLength: Gauge
     let hiddenNotes: Gauge
@@ -30,6 +31,7 @@ public final class PulseMetrics: Sendable {
         inFlight = registry.makeGauge(name: "pulse_requests_in_flight", help: "Requests being answered now.")
         connectionsOpen = registry.makeGauge(name: "pulse_connections_open", help: "Open client connections.")
         connectionsRefused = registry.makeGauge(name: "pulse_connections_refused_total", help: "Connections refused (over a cap) since the start.")
+        connectionsEvicted = registry.makeGauge(name: "pulse_connections_evicted_total", help: "Connections waiting for a request head, closed at the cap to let a newcomer in, since the start.")
         playsPending = registry.makeGauge(name: "pulse_plays_pending", help: "Plays gathered, not yet written.")
         queueLength = registry.makeGauge(name: "pulse_moderation_queue_length", help: "Notes awaiting a staff decision (reported or hidden by score).")
         hiddenNotes = registry.makeGauge(name: "pulse_hidden_notes", help: "Notes hidden by reports or score and not yet decided.")
@@ -64,6 +66,7 @@ public final class PulseMetrics: Sendable {
         if let c = connections?.counts {
             connectionsOpen.set(to: Double(c.open))
             connectionsRefused.set(to: Double(c.refused))
+            connectionsEvicted.set(to: Double(c.evicted))
         }
         return registry.emitToBuffer()
     }

@@ -38,69 +38,157 @@ public struct PulseRulesSQL: Sendable {
     public static let columns = "id, subject, language, text, created, author, reports, decision, up, meh, down"
 
     /// Every note that is not removed, with its counts and score (`subject`: only that one;
-    /// its parameter is number `subjectParam`).
-    /// `only`: a query of note ids (column `id`) to read instead of every note; it drives the
-    /// join (SQLite keeps a CROSS JOIN's order), so only those notes are looked up.
-    func base(subjectParam: Int?, only: String? = nil) -> String {
+    /// its parameter is number `subjectParam`; `also`: more conditions on the note `n`).
+    /// `only`: a query of note keys (column `id`: `rowKey` values) to read instead of every
+    /// note; it drives the join (SQLite keeps a CROSS JOIN's order), so only those notes are
+    /// looked up.
+    func base(subjectParam: Int?, only: String? = nil, onlyKey: String = "id", also: String? = nil) -> String {
         """
         SELECT n.id, n.visitor, n.seq, n.subject, n.language, \(wholeText("n.text")) AS text, n.created, n.author, n.reports, n.decision,
                COALESCE(c.up, 0) AS up, COALESCE(c.meh, 0) AS meh, COALESCE(c.down, 0) AS down,
                COALESCE(c.up, 0) - COALESCE(c.down, 0) AS score
         FROM \(only.map { "(\($0)) AS only_ids CROSS JOIN " } ?? "")note n LEFT JOIN counts c ON c.subject = 'note:' || n.id
-        WHERE COALESCE(n.decision, '') <> 'removed'\(subjectParam.map { " AND n.subject = \(param($0))" } ?? "")\(only == nil ? "" : " AND n.id = only_ids.id")
+        WHERE COALESCE(n.decision, '') <> 'removed'\(subjectParam.map { " AND n.subject = \(param($0))" } ?? "")\(only == nil ? "" : " AND n.\(onlyKey) = only_ids.id")\(also.map { " AND \($0)" } ?? "")
         """
     }
 
-    /// `PulseRules.retained`: young, the museum's and pinned notes; per subject the best
-    /// `highlightsPerSubject` older ones whose score is not negative and that reporters have
-    /// not hidden (higher score, then newer, then the larger id first).
-    func kept(now: Date, subjectParam: Int?) -> String {
-        let young = Self.number(now.timeIntervalSince1970 - rules.retention)
-        let keptOutright = "author = 'curator' OR COALESCE(decision, '') = 'pinned' OR created > \(young)"
-        return """
-            base AS (\(base(subjectParam: subjectParam))),
+    /// How a note's row is found again cheaply: SQLite's rowid (every index carries it, so a
+    /// key list comes from an index alone), PostgreSQL's primary key.
+    var rowKey: String { dialect == .sqlite ? "rowid" : "id" }
+
+    /// The store's oldest time still young (`PulseRules.retention`).
+    func young(_ now: Date) -> String { Self.number(now.timeIntervalSince1970 - rules.retention) }
+
+    /// Kept whatever its score (`PulseRules.retained`'s first rule): the museum's, pinned, young.
+    func keptOutright(now: Date, _ p: String = "") -> String {
+        "(\(p)author = 'curator' OR COALESCE(\(p)decision, '') = 'pinned' OR \(p)created > \(young(now)))"
+    }
+
+    /// Older notes that only a highlight's place keeps (the complement of `keptOutright`
+    /// among notes that are not removed), written so an index on `created` can find them.
+    func olderCandidates(now: Date, _ p: String = "") -> String {
+        "\(p)created <= \(young(now)) AND \(p)author <> 'curator' AND COALESCE(\(p)decision, '') <> 'pinned'"
+    }
+
+    /// Of the older notes (`older`, rows of `base`), those ranked among their subject's best
+    /// `highlightsPerSubject` (score not negative, not hidden by reporters; higher score, then
+    /// newer, then the larger id first).
+    func highlights(from older: String) -> String {
+        """
+        SELECT * FROM (
+            SELECT o.*, ROW_NUMBER() OVER (PARTITION BY subject ORDER BY score DESC, created DESC, \(bytes("visitor")) DESC, seq DESC) AS rank
+            FROM \(older) o
+            WHERE score >= 0 AND NOT (reports >= \(rules.reportThreshold) AND COALESCE(decision, '') <> 'restored')) AS ranked
+        WHERE rank <= \(rules.highlightsPerSubject)
+        """
+    }
+
+    /// `PulseRules.hidden`'s rules after the viewer's own reports, for a row whose score is
+    /// `score`: the museum's notes, the viewer's own, and notes neither reported away nor
+    /// voted down are shown.
+    func shown(score: String, viewerParam: Int, _ p: String = "") -> String {
+        """
+        (\(p)author = 'curator' OR (\(p)author = 'visitor' AND \(p)visitor = \(param(viewerParam))) OR (
+            NOT (COALESCE(\(p)decision, '') NOT IN ('restored', 'pinned') AND \(p)reports >= \(rules.reportThreshold))
+            AND NOT (COALESCE(\(p)decision, '') <> 'pinned' AND \(score) <= \(rules.scoreFloor))))
+        """
+    }
+
+    /// The viewer has not reported note `k` (parameter `viewerParam`).
+    func notReportedBy(viewerParam: Int, _ k: String) -> String {
+        "NOT EXISTS (SELECT 1 FROM report r WHERE r.note = \(k).id AND r.visitor = \(param(viewerParam)))"
+    }
+
+    /// `PulseRules.retained` over `base` (its parameters as `base`'s): kept outright, or a highlight.
+    func kept(now: Date, subjectParam: Int?, only: String? = nil, onlyKey: String = "id") -> String {
+        """
+            base AS (\(base(subjectParam: subjectParam, only: only, onlyKey: onlyKey))),
             kept AS (
-                SELECT \(Self.columns), visitor, seq, score FROM base WHERE \(keptOutright)
+                SELECT \(Self.columns), visitor, seq, score FROM base WHERE \(keptOutright(now: now))
                 UNION ALL
-                SELECT \(Self.columns), visitor, seq, score FROM (
-                    SELECT b.*, ROW_NUMBER() OVER (PARTITION BY subject ORDER BY score DESC, created DESC, \(bytes("visitor")) DESC, seq DESC) AS rank
-                    FROM base b
-                    WHERE NOT (\(keptOutright)) AND score >= 0
-                      AND NOT (reports >= \(rules.reportThreshold) AND COALESCE(decision, '') <> 'restored')) AS older
-                WHERE rank <= \(rules.highlightsPerSubject))
+                SELECT \(Self.columns), visitor, seq, score FROM (\(highlights(from: "(SELECT * FROM base WHERE NOT \(keptOutright(now: now)))"))) AS older)
             """
     }
 
     /// `PulseRules.hidden` for a viewer (parameter number `viewerParam`; NULL: nobody):
     /// the kept notes the viewer sees.
-    func visible(now: Date, viewerParam: Int, subjectParam: Int?) -> String {
+    func visible(now: Date, viewerParam: Int, subjectParam: Int?, only: String? = nil, onlyKey: String = "id") -> String {
         """
-        WITH \(kept(now: now, subjectParam: subjectParam)),
+        WITH \(kept(now: now, subjectParam: subjectParam, only: only, onlyKey: onlyKey)),
         visible AS (
-            SELECT * FROM kept k
-            WHERE NOT EXISTS (SELECT 1 FROM report r WHERE r.note = k.id AND r.visitor = \(param(viewerParam)))
-              AND (author = 'curator' OR (author = 'visitor' AND visitor = \(param(viewerParam))) OR (
-                    NOT (COALESCE(decision, '') NOT IN ('restored', 'pinned') AND reports >= \(rules.reportThreshold))
-                AND NOT (COALESCE(decision, '') <> 'pinned' AND score <= \(rules.scoreFloor)))))
+            SELECT * FROM kept k WHERE \(notReportedBy(viewerParam: viewerParam, "k")) AND \(shown(score: "score", viewerParam: viewerParam)))
         """
     }
 
     /// Visible notes per subject for the snapshot: (subject, count). Parameter 1: the viewer.
+    ///
+    /// A million notes (issue 32) must not be ranked and joined one by one. Most notes are
+    /// plain: young, undecided, unreported, never voted on, not reported by this viewer; every
+    /// such note is shown (when the score floor is below zero, as it is unless a museum says
+    /// otherwise). So the count is the young notes per subject, read from the `(subject,
+    /// created)` index alone, corrected by the few that are not plain ("special": voted on,
+    /// reported, decided, reported by the viewer, or older), each judged by the full rules.
     public func noteCounts(now: Date) -> String {
-        visible(now: now, viewerParam: 1, subjectParam: nil) + "\nSELECT subject, COUNT(*) FROM visible GROUP BY subject"
+        guard rules.scoreFloor < 0 else {
+            return visible(now: now, viewerParam: 1, subjectParam: nil) + "\nSELECT subject, COUNT(*) FROM visible GROUP BY subject"
+        }
+        let k = rowKey
+        let bySubject = dialect == .sqlite ? " INDEXED BY note_subject" : ""
+        let special = """
+            SELECT n.\(k) AS id FROM counts c CROSS JOIN note n WHERE \(noteCountsRows) AND n.id = substr(c.subject, 6)
+            UNION SELECT n.\(k) FROM report r CROSS JOIN note n WHERE r.visitor = \(param(1)) AND n.id = r.note
+            UNION SELECT \(k) FROM note WHERE decision IS NOT NULL OR reports <> 0
+            UNION SELECT \(k) FROM note\(bySubject) WHERE created <= \(young(now))
+            """
+        let judged = visible(now: now, viewerParam: 1, subjectParam: nil, only: "SELECT id FROM special", onlyKey: k)
+        return """
+            WITH special(id) AS (\(special)),
+            young_notes AS (SELECT subject, COUNT(*) AS n FROM note\(bySubject) WHERE created > \(young(now)) GROUP BY subject),
+            young_special AS (SELECT n.subject, COUNT(*) AS n FROM special s CROSS JOIN note n WHERE n.\(k) = s.id AND n.created > \(young(now)) GROUP BY n.subject),
+            \(judged.dropFirst("WITH ".count))
+            SELECT subject, CAST(SUM(n) AS BIGINT) FROM (
+                SELECT subject, n FROM young_notes
+                UNION ALL SELECT subject, -n FROM young_special
+                UNION ALL SELECT subject, COUNT(*) FROM visible GROUP BY subject) AS parts
+            GROUP BY subject HAVING SUM(n) > 0
+            """
     }
+
+    /// The counts rows of notes (`c`): a range of the key's index in SQLite; PostgreSQL's
+    /// locale would order `;` and `:` its own way, so a pattern there.
+    var noteCountsRows: String { dialect == .sqlite ? "c.subject >= 'note:' AND c.subject < 'note;'" : "c.subject LIKE 'note:%'" }
 
     /// One page of the notes a viewer sees on a subject, newest first (ties: the larger id
     /// first, as `PulseRules.visible`). Parameters: 1 the viewer, 2 the subject, 3 to 5 the
     /// cursor (created, visitor, sequence of the last note of the previous page) or NULLs for
     /// the first page. At most `limit` rows.
+    ///
+    /// Two parts, merged: the notes kept outright, walked newest first down the `(subject,
+    /// created)` index from the cursor and judged one by one until the page is full (a page of
+    /// 200,000 notes costs a page, not 200,000); and the subject's older notes, ranked for
+    /// their highlight places (few: the purge leaves at most `highlightsPerSubject`).
     public func notesPage(now: Date, limit: Int) -> String {
-        visible(now: now, viewerParam: 1, subjectParam: 2)
-            + """
-
-            SELECT \(Self.columns) FROM visible
-            WHERE \(typed(3, "DOUBLE PRECISION")) IS NULL OR (created, \(bytes("visitor")), seq) < (\(param(3)), \(param(4)), \(param(5)))
-            ORDER BY created DESC, \(bytes("visitor")) DESC, seq DESC LIMIT \(max(1, limit))
+        let top = dialect == .sqlite ? "9e999" : "'Infinity'::DOUBLE PRECISION"
+        let after = """
+            n.created <= COALESCE(\(typed(3, "DOUBLE PRECISION")), \(top))
+              AND (\(typed(3, "DOUBLE PRECISION")) IS NULL OR (n.created, \(bytes("n.visitor")), n.seq) < (\(param(3)), \(param(4)), \(param(5))))
+            """
+        let order = "ORDER BY created DESC, \(bytes("visitor")) DESC, seq DESC LIMIT \(max(1, limit))"
+        let outright = """
+            SELECT \(Self.columns), visitor, seq FROM (\(base(subjectParam: 2, also: "\(keptOutright(now: now, "n.")) AND \(after)"))) AS n
+            WHERE \(notReportedBy(viewerParam: 1, "n")) AND \(shown(score: "score", viewerParam: 1, "n."))
+            \(order)
+            """
+        let older = "(\(base(subjectParam: 2, also: olderCandidates(now: now, "n."))))"
+        let highlighted = """
+            SELECT \(Self.columns), visitor, seq FROM (\(highlights(from: older))) AS n
+            WHERE \(after) AND \(notReportedBy(viewerParam: 1, "n")) AND \(shown(score: "score", viewerParam: 1, "n."))
+            """
+        return """
+            SELECT \(Self.columns) FROM (
+                SELECT * FROM (\(outright)) AS newest
+                UNION ALL SELECT * FROM (\(highlighted)) AS highlights) AS page
+            \(order)
             """
     }
 
@@ -109,7 +197,13 @@ public struct PulseRulesSQL: Sendable {
 
     /// The ids of notes no longer kept (`PulseRules.retained`), for the purge.
     public func expired(now: Date) -> String {
-        "WITH \(kept(now: now, subjectParam: nil))\nSELECT n.id FROM note n WHERE n.id NOT IN (SELECT id FROM kept)"
+        let older = "(\(base(subjectParam: nil, also: olderCandidates(now: now, "n."))))"
+        return """
+            WITH older AS \(older),
+            highlights AS (\(highlights(from: "older")))
+            SELECT id FROM note WHERE decision = 'removed'
+            UNION ALL SELECT id FROM older WHERE id NOT IN (SELECT id FROM highlights)
+            """
     }
 
     /// One page of the export's visitor notes (`GET /v1/staff/export`): every visitor note,

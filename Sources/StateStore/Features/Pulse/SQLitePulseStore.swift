@@ -533,11 +533,24 @@ public final class SQLitePulseStore: PulseStore, Sendable {
         try db.execute(sql: "DELETE FROM report WHERE note = ?", arguments: [id])
     }
 
+    /// A guide's purge, set by set: the expired ids into a temporary table, then each table's
+    /// rows of them in one statement (note by note, a file left unpurged with 250,000 expired
+    /// notes took 31 s at the guide's start).
     private static func purge(_ db: Database, now: Date, expired: String, activityBefore: Date) throws -> Int {
-        let gone = try String.fetchAll(db, sql: expired)
-        for id in gone { try deleteNote(db, id) }
+        try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS purged (id TEXT PRIMARY KEY); DELETE FROM temp.purged")
+        try db.execute(sql: "INSERT OR IGNORE INTO temp.purged (id) SELECT id FROM (\(expired)) AS expired")
+        let gone = db.changesCount
+        if gone > 0 {
+            try db.execute(sql: """
+                DELETE FROM note WHERE id IN (SELECT id FROM temp.purged);
+                DELETE FROM reaction WHERE subject IN (SELECT 'note:' || id FROM temp.purged);
+                DELETE FROM counts WHERE subject IN (SELECT 'note:' || id FROM temp.purged);
+                DELETE FROM report WHERE note IN (SELECT id FROM temp.purged);
+                DELETE FROM temp.purged;
+                """)
+        }
         try db.execute(sql: "DELETE FROM activity WHERE at < ?", arguments: [activityBefore.timeIntervalSince1970])
-        return gone.count
+        return gone
     }
 
     /// Subjects whose kept counts differ from a recount of the reaction rows (empty: exact),
