@@ -260,6 +260,45 @@ final class PulseSharingTests: EndToEndTestCase {
         XCTAssertEqual(try s.waitForExit().status, 0)
     }
 
+    /// Issue 32: a guide's Pulse file with a million notes (200,000 on the museum) and hostile
+    /// rows (a note written at -1e300, counts and plays of Int.max) opens, counts every note in
+    /// the box, and pages the list past its first page. (How fast: `make bench`'s Pulse section,
+    /// which times the same start and pages; a test does not time.)
+    func testAMillionNotesAndHostileRowsOpenCountAndPage() throws {
+        let shared = try makeTemporaryDirectory().appendingPathComponent("pulse.sqlite").path
+        let first = try startVisitor(shared)  // creates and seeds the store
+        try first.sendKeys("q")
+        _ = try first.waitForExit()
+        let fill = """
+            WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 999999)
+            INSERT INTO note (id, visitor, seq, subject, language, text, created, author)
+            SELECT printf('w%07d.%d', i % 5000, i), printf('w%07d', i % 5000), i, CASE WHEN i % 5 = 0 THEN 'museum' ELSE 'artwork:' || (i % 997) END,
+                   'en', 'Million note ' || i, CAST(strftime('%s', 'now') AS REAL) - (i % 86400), 'visitor' FROM n;
+            INSERT INTO note (id, visitor, seq, subject, language, text, created, author) VALUES ('w9999999.1', 'w9999999', 1, 'museum', 'en', 'Written at the dawn of time', -1e300, 'visitor');
+            INSERT OR REPLACE INTO counts (subject, up, meh, down) VALUES ('note:w0000000.0', 9223372036854775807, 0, 0), ('museum', 9223372036854775807, 9223372036854775807, 0);
+            INSERT INTO activity (subject, kind, visitor, at, n) VALUES ('museum', 'play', NULL, -1e300, 9223372036854775807), ('artwork:1', 'play', NULL, CAST(strftime('%s', 'now') AS REAL), 9223372036854775807);
+            UPDATE meta SET value = value + 1 WHERE key = 'version';
+            SELECT COUNT(*) FROM note WHERE subject = 'museum';
+            """
+        let r = try Shell.run(["sqlite3", shared, "PRAGMA synchronous = OFF;\n" + fill], timeout: 120)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let onMuseum = Int(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        XCTAssertGreaterThan(onMuseum, 200_000)
+        let s = try startVisitor(shared)
+        try openBox(s)
+        // Every one of them is shown (none is reported, voted down or past retention but the
+        // one from the dawn of time, a highlight).
+        try s.waitFor(try UIStrings.fill("en", "pulse.read", ["count": "\(onMuseum)"]))
+        try readNotes(s)
+        try s.waitFor("Million note")
+        // Past the first page (`PulseRules.notesPage`): the next page is read from the store.
+        let firstPage = try s.screen()
+        for _ in 0..<120 { try s.sendKeys("Down") }  // a page is `PulseRules.notesPage` (100)
+        try s.waitUntil("a later page of notes shown") { $0 != firstPage && $0.contains("Million note") }
+        try s.sendKeys("q")
+        XCTAssertEqual(try s.waitForExit().status, 0)
+    }
+
     func testThreeReportersHideANoteForAFourth() throws {
         let shared = try makeTemporaryDirectory().appendingPathComponent("pulse.sqlite").path
         let writer = try startVisitor(shared)
