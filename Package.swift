@@ -80,11 +80,11 @@ let package = Package(
                 "DocentCore", "DocentUI", "DocentApp", "TerminalCurses", "NetCurl", "AudioPlayback", "CShims",
                 "StateStore", "MapRaster", "ScriptConversion", "SnowballStemming", "Pictures", "TwoCores", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Sources/docent", exclude: ["Docent.swift", "Validate.swift"]),
+            path: "Sources/docent", exclude: ["Docent.swift", "Validate.swift", "Prepare.swift"]),
         .executableTarget(
             name: "docent",
             dependencies: ["GuideShell", "DocentCore", "NetCurl", "TwoCores", "CShims", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            path: "Sources/docent", sources: ["Docent.swift", "Validate.swift"]),
+            path: "Sources/docent", sources: ["Docent.swift", "Validate.swift", "Prepare.swift"]),
 
         // The Pulse service (issue 13): HTTP/JSON over a PulseStore (SQLite or PostgreSQL).
         .target(

@@ -60,27 +60,36 @@ public enum DocumentLoader {
         var bytes: [UInt8]
         /// A download just saved, read from the cache's file rather than from memory.
         var saved: JSONBytes?
-        switch fetcher.fetch(request) {
+        switch fetchDocument(request, fetcher: fetcher, cache: isHTTP ? cache : nil, now: now) {
         case .success(let r) where r.status == 304:
             if let app = preparedFromCache() { return (.success(Museum(app)), nil) }
             bytes = cachedBody()?.body ?? r.body
         case .success(let r):
             bytes = r.body
             if isHTTP {
-                cache?.store(CachedDocument(body: r.body, etag: r.etag, lastModified: r.lastModified, fetchedAt: now.timeIntervalSince1970), for: source)
+                // A download streamed to the cache's file is saved already (`fetchDocument`).
+                if r.saved == nil {
+                    cache?.store(CachedDocument(body: r.body, etag: r.etag, lastModified: r.lastModified, fetchedAt: now.timeIntervalSince1970), for: source)
+                }
+                let size = r.saved?.bytes ?? r.body.count
                 // Prepared only when the cache now holds exactly this body.
                 if let v = cache?.validators(for: source), v.etag == r.etag, v.lastModified == r.lastModified,
-                    v.fingerprint.hasPrefix("bytes=\(r.body.count) ")
+                    v.fingerprint.hasPrefix("bytes=\(size) ")
                 {
                     ticket = prepared?.ticket(forRemote: source, fingerprint: v.fingerprint, options: options)
                     // Then it is read from there, mapped, and the download lets go of its memory
                     // before the museum is built (a large one: as a local file is read).
                     if let path = cache?.savedBodyPath(for: source), case .success(let mapped)? = fetcher.mapDocument(path, maxBytes: request.maxBytes),
-                        mapped.count == r.body.count
+                        mapped.count == size
                     {
                         saved = mapped
                         bytes = []
                     }
+                }
+                // Streamed but not mapped (a small file): the saved body, checked, as after a 304.
+                if r.saved != nil, saved == nil {
+                    guard let c = cachedBody() else { return (.failure(LoadFailure("\(source): the download could not be read back from the cache")), nil) }
+                    bytes = c.body
                 }
             }
         case .failure(let e):
@@ -101,6 +110,24 @@ public enum DocumentLoader {
         // The bytes go to the reader (`consume`): it lets them go once parsed, so the file and
         // the whole museum are not in memory at once.
         return read(JSONBytes(bytes), source: source, options: options, ticket: ticket, prepared: prepared, note: note, handOff: handOff, later: later)
+    }
+
+    /// The request's answer. Over http(s) with a cache that keeps files, the body is written to
+    /// a staging file as it arrives and, once whole, becomes the saved copy (`saved` set, `body`
+    /// empty): a large museum's download is never whole in memory (issue 30). Otherwise, or
+    /// when that file cannot be made the copy, the body comes whole into memory as before.
+    private static func fetchDocument(_ request: FetchRequest, fetcher: any Fetching, cache: DocumentCaching?, now: Date) -> Result<FetchResponse, FetchError> {
+        guard let cache, let staged = cache.stagingPath(for: request.url), let answer = fetcher.download(request, to: staged) else {
+            return fetcher.fetch(request)
+        }
+        guard case .success(let r) = answer, r.status != 304, let body = r.saved else {
+            cache.discard(staged)
+            return answer
+        }
+        if cache.adopt(staged, saved: body, etag: r.etag, lastModified: r.lastModified, fetchedAt: now.timeIntervalSince1970, for: request.url) {
+            return answer
+        }
+        return fetcher.fetch(request)
     }
 
     private static func read(

@@ -53,6 +53,13 @@ public struct CurlFetcher: Fetching {
         }
     }
 
+    /// http(s) only: the body goes to `path` as it arrives (created at its first byte, removed
+    /// unless the transfer succeeds with a body), hashed on the way (FNV-1a 64).
+    public func download(_ request: FetchRequest, to path: String) -> Result<FetchResponse, FetchError>? {
+        guard CurlGlobal.initialized, case .http = Target(request.url), request.method == .get else { return nil }
+        return perform(request, curlURL: request.url, filePath: nil, bodyFile: path)
+    }
+
     public func mapDocument(_ url: String, maxBytes: Int) -> Result<JSONBytes, FetchError>? {
         guard case .file(let path) = Target(url) else { return nil }
         if let problem = Self.checkFile(path) { return .failure(problem) }
@@ -68,12 +75,15 @@ public struct CurlFetcher: Fetching {
 
     // MARK: - Transfer
 
-    private func perform(_ request: FetchRequest, curlURL: String, filePath: String?) -> Result<FetchResponse, FetchError> {
+    private func perform(_ request: FetchRequest, curlURL: String, filePath: String?, bodyFile: String? = nil) -> Result<FetchResponse, FetchError> {
         let displayURL = request.url
         guard let curl = curl_easy_init() else {
             return .failure(.other(url: displayURL, reason: "curl_easy_init failed"))
         }
-        let state = TransferState(maxBytes: request.maxBytes)
+        let state = TransferState(maxBytes: request.maxBytes, file: bodyFile)
+        // Whatever happens below, a file that is not handed out as the body is removed.
+        var keepFile = false
+        defer { state.closeFile(keep: keepFile) }
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         var headerList: UnsafeMutablePointer<curl_slist>?
@@ -187,6 +197,7 @@ public struct CurlFetcher: Fetching {
         cs_curl_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status)
 
         if rc != CURLE_OK {
+            if let failure = state.fileFailure { return .failure(.other(url: displayURL, reason: "cannot save the download: \(failure)")) }
             return .failure(mapError(rc, status: status, url: displayURL, filePath: filePath, errorBuffer: errorBuffer, state: state))
         }
         if filePath != nil {
@@ -204,13 +215,22 @@ public struct CurlFetcher: Fetching {
                 contentType = String(cString: pointer)
             }
         }
+        var saved: SavedBody?
+        if bodyFile != nil, status != 304 {
+            // An empty body still makes a file: the download is what the file holds.
+            guard state.finishFile() else {
+                return .failure(.other(url: displayURL, reason: "cannot save the download: \(state.fileFailure ?? "write failed")"))
+            }
+            saved = SavedBody(bytes: state.fileBytes, fnv1a64: state.fileHash)
+            keepFile = true
+        }
         return .success(
             FetchResponse(
                 status: status,
                 body: status == 304 ? [] : state.body,
                 etag: state.headers["etag"],
                 lastModified: state.headers["last-modified"],
-                contentType: contentType))
+                contentType: contentType, saved: saved))
     }
 
     private func mapError(
@@ -415,18 +435,76 @@ private final class TransferState {
     let maxBytes: Int
     var body: [UInt8] = []
     var exceededLimit = false
+    /// Where the body goes instead of `body` (`CurlFetcher.download`), opened at its first byte.
+    let file: String?
+    private var fd: Int32 = -1
+    private(set) var fileBytes = 0
+    private(set) var fileHash = FNV1a.offset64
+    /// Why the file could not be written (the transfer is aborted).
+    private(set) var fileFailure: String?
     /// Headers of the last response (lower-cased names), reset at each status line so that
     /// redirects and "100 Continue" do not leak into the final answer.
     var headers: [String: String] = [:]
 
-    init(maxBytes: Int) { self.maxBytes = maxBytes }
+    init(maxBytes: Int, file: String? = nil) {
+        self.maxBytes = maxBytes
+        self.file = file
+    }
+
+    /// Creates (or empties) the file; false with `fileFailure` set when it cannot.
+    private func openFile() -> Bool {
+        guard fd < 0, let file else { return fd >= 0 }
+        fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        if fd < 0 { fileFailure = String(cString: strerror(errno)) }
+        return fd >= 0
+    }
+
+    /// The body's end: the file exists (an empty body makes an empty file) and is closed.
+    func finishFile() -> Bool {
+        guard fileFailure == nil, openFile() else { return false }
+        let ok = close(fd) == 0
+        fd = -1
+        if !ok { fileFailure = String(cString: strerror(errno)) }
+        return ok
+    }
+
+    /// Closes the file if open, and removes it unless it is the answer.
+    func closeFile(keep: Bool) {
+        if fd >= 0 {
+            close(fd)
+            fd = -1
+        }
+        if !keep, let file { unlink(file) }
+    }
+
+    private func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard openFile(), var at = bytes.baseAddress else { return false }
+        var left = bytes.count
+        while left > 0 {
+            let n = Glibc.write(fd, at, left)
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 {
+                fileFailure = n < 0 ? String(cString: strerror(errno)) : "nothing written"
+                return false
+            }
+            at += n
+            left -= n
+        }
+        fileHash = FNV1a.hash64(bytes, continuing: fileHash)
+        fileBytes += bytes.count
+        return true
+    }
 
     func receiveBody(_ pointer: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
         guard count > 0 else { return 0 }
         guard let pointer else { return 0 }
-        if body.count + count > maxBytes {
+        if (file == nil ? body.count : fileBytes) + count > maxBytes {
             exceededLimit = true
             return 0  // abort: CURLE_WRITE_ERROR
+        }
+        if file != nil {
+            // To the file as it comes; nothing of it stays in memory.
+            return write(UnsafeRawBufferPointer(start: pointer, count: count)) ? count : 0
         }
         // The announced length at once (within the limit): a large museum's body grown by
         // doubling held up to twice its size while it came (issue 14).

@@ -92,6 +92,42 @@ public final class FileDocumentCache: DocumentCaching, @unchecked Sendable {
         _ = write(doc, for: url)
     }
 
+    /// `<hash>.json.download-<pid>-<n>` beside the body it will replace: a rename away from
+    /// being the saved copy. A leftover (a guide killed mid-download) is removed by the next
+    /// download of the same URL.
+    public func stagingPath(for url: String) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard (try? Support.makeDirectory(appDataDirectory)) != nil else { return nil }
+        let stem = Self.key(for: url) + ".json.download-"
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: appDataDirectory) {
+            for name in names where name.hasPrefix(stem) { unlink(Support.joined(appDataDirectory, name)) }
+        }
+        stagingCount += 1
+        return Support.joined(appDataDirectory, stem + "\(getpid())-\(stagingCount)")
+    }
+
+    private var stagingCount = 0
+
+    /// The body by rename, then its meta: until the meta lands the old meta's size and checksum
+    /// reject the new body (a miss, never a mismatched etag), as in `write`.
+    public func adopt(_ staged: String, saved: SavedBody, etag: String?, lastModified: String?, fetchedAt: Double, for url: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        let meta = Meta(url: url, etag: etag, lastModified: lastModified, fetchedAt: fetchedAt, bodyBytes: saved.bytes, bodyFNV1a64: FNV1a.hex(saved.fnv1a64))
+        var info = stat()
+        guard stat(staged, &info) == 0, Int(info.st_size) == saved.bytes, rename(staged, bodyPath(for: url)) == 0 else {
+            unlink(staged)
+            return false
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        guard let metaData = try? encoder.encode(meta), (try? Support.writeAtomically(metaData, to: metaPath(for: url))) != nil else { return false }
+        return true
+    }
+
+    public func discard(_ staged: String) { unlink(staged) }
+
     /// Stores a document, saying why if it could not (`store` drops the reason: a cache is
     /// best-effort).
     @discardableResult

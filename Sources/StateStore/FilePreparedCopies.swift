@@ -1,5 +1,6 @@
 import DocentCore
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -27,6 +28,12 @@ public final class FilePreparedCopies: PreparedCopying, @unchecked Sendable {
     /// as git calls them).
     static let settleSeconds: Double = 2
     let lock = NSLock()
+    /// Set by `stopWriting`: a copy being written stops at its next piece.
+    private let stopRequested = Atomic<Bool>(false)
+
+    /// Stops a copy being written (the guide quits and hands the copy to `docent prepare`,
+    /// issue 30): its temporary file is removed and no copy is kept. Later writes stop too.
+    public func stopWriting() { stopRequested.store(true, ordering: .relaxed) }
 
     public init(
         directory: String, program: String = FilePreparedCopies.programStamp(), localPath: @escaping @Sendable (String) -> String?,
@@ -164,7 +171,7 @@ public final class FilePreparedCopies: PreparedCopying, @unchecked Sendable {
         do {
             try Support.makeDirectory(directory)
             // Written as it is made: the copy is never whole in memory (issue 14).
-            try FileSink.writeAtomically(to: path) { (sink) throws(FileSink.Failure) in
+            try FileSink.writeAtomically(to: path, stopped: { [self] in stopRequested.load(ordering: .relaxed) }) { (sink) throws(FileSink.Failure) in
                 try PreparedMuseum.encode(app, identity: ticket.identity, to: &sink)
             }
             prune(keeping: path)

@@ -13,8 +13,11 @@ struct FileSink: PreparedSink {
     }
 
     let fd: Int32
+    /// Asked before every piece: true stops the write (the temporary file is removed).
+    var stopped: () -> Bool = { false }
 
     mutating func write(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
+        if stopped() { throw Failure(description: "stopped") }
         var at = 0
         while at < bytes.count {
             let n = Glibc.write(fd, bytes.baseAddress! + at, bytes.count - at)
@@ -40,11 +43,11 @@ struct FileSink: PreparedSink {
         }
     }
 
-    static func writeAtomically(to path: String, _ body: (inout FileSink) throws(Failure) -> Void) throws(Failure) {
+    static func writeAtomically(to path: String, stopped: @escaping () -> Bool = { false }, _ body: (inout FileSink) throws(Failure) -> Void) throws(Failure) {
         let temp = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Failure(description: "cannot create \(temp): \(String(cString: strerror(errno)))") }
-        var sink = FileSink(fd: fd)
+        var sink = FileSink(fd: fd, stopped: stopped)
         do throws(Failure) {
             try body(&sink)
         } catch {

@@ -42,7 +42,7 @@ struct Docent: ParsableCommand {
               64  bad usage (an unknown option or subcommand, a missing value)
             """,
         version: DocentVersion.string,
-        subcommands: [Guide.self, Validate.self],
+        subcommands: [Guide.self, Validate.self, Prepare.self],
         defaultSubcommand: Guide.self)
 
     /// Before anything is allocated: memory blocks of 128 KiB and more are given back to the

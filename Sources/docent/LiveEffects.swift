@@ -147,7 +147,15 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
     func shutdown() {
         let deadline = Date().addingTimeInterval(Self.shutdownTimeout)
         writer?.stop(timeout: Self.shutdownTimeout)
-        early?.wait(until: deadline)
+        if let early, !early.isDone {
+            // The museum's prepared copy is not written yet (a visitor who quits at once): quit
+            // does not wait for it (it waited up to 2 s, and a large museum's copy could take
+            // longer, leaving none). This one stops and a `docent prepare` of its own writes it
+            // (issue 30); the short wait lets the stopped write remove its temporary file.
+            (prepared as? FilePreparedCopies)?.stopWriting()
+            CopyHandOff.start(source: early.source, rewrite: options.rewrite)
+            early.wait(until: min(deadline, Date().addingTimeInterval(0.2)))
+        }
         running.lock()
         while runningCount > 0, running.wait(until: deadline) {}
         running.unlock()
@@ -231,6 +239,13 @@ final class EarlyLoad: @unchecked Sendable {
             self.receiver = receiver
             condition.unlock()
         }
+    }
+
+    /// The load and the prepared copy it writes are over.
+    var isDone: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return done
     }
 
     func wait(until deadline: Date) {

@@ -224,6 +224,51 @@ final class CurlFetcherTests: XCTestCase {
         XCTAssertEqual(second.body, [])
     }
 
+    // MARK: - Downloads written to a file as they arrive (issue 30)
+
+    private func downloadPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("docent-download-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+    }
+
+    /// The body is in the file, whole and in order, its length and FNV-1a said; nothing of it
+    /// in the answer.
+    func testADownloadGoesToTheFileAsItArrives() throws {
+        let path = downloadPath()
+        defer { unlink(path) }
+        let url = "\(try server.base)/big.bin"
+        let response = try ok(try XCTUnwrap(fetcher.download(FetchRequest(url: url), to: path)))
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(response.body, [], "nothing held in memory")
+        let written = try XCTUnwrap(FileManager.default.contents(atPath: path))
+        XCTAssertEqual(written.count, Self.bigSize)
+        XCTAssertEqual(response.saved, SavedBody(bytes: written.count, fnv1a64: FNV1a.hash64(written)))
+        let whole = try ok(fetcher.fetch(FetchRequest(url: url)))
+        XCTAssertEqual([UInt8](written), whole.body)
+        XCTAssertEqual(response.etag, whole.etag)
+    }
+
+    /// A 304, a 404, a body over the limit and a refused connection leave no file; a file
+    /// path is not downloaded this way (nil: the caller fetches).
+    func testAFailedOrUnchangedDownloadLeavesNoFile() throws {
+        let base = try server.base
+        let path = downloadPath()
+        defer { unlink(path) }
+        let etag = try XCTUnwrap(try ok(fetcher.fetch(FetchRequest(url: "\(base)/object.json"))).etag)
+        let unchanged = try ok(try XCTUnwrap(fetcher.download(FetchRequest(url: "\(base)/object.json", etag: etag), to: path)))
+        XCTAssertEqual(unchanged.status, 304)
+        XCTAssertNil(unchanged.saved)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path), "a 304")
+        XCTAssertEqual(failure(try XCTUnwrap(fetcher.download(FetchRequest(url: "\(base)/missing.json"), to: path))), .http(status: 404, url: "\(base)/missing.json"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path), "a 404")
+        let big = "\(base)/big.bin"
+        XCTAssertEqual(failure(try XCTUnwrap(fetcher.download(FetchRequest(url: big, maxBytes: 1000), to: path))), .tooLarge(url: big, limit: 1000))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path), "over the limit")
+        let refused = "http://127.0.0.1:\(try Self.unusedPort())/object.json"
+        XCTAssertNotNil(failure(try XCTUnwrap(fetcher.download(FetchRequest(url: refused, timeoutSeconds: 5), to: path))))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path), "no answer")
+        XCTAssertNil(fetcher.download(FetchRequest(url: "/etc/hostname"), to: path))
+    }
+
     func testFollowsRedirect() throws {
         // nginx answers /sub with 301 → /sub/, which serves index.html.
         let response = try ok(fetcher.fetch(FetchRequest(url: "\(try server.base)/sub")))

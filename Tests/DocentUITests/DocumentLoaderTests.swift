@@ -225,6 +225,89 @@ extension DocumentLoaderTests {
     }
 }
 
+/// A fetcher that downloads to "files" (`Fetching.download`) and a cache that stages them,
+/// as `CurlFetcher` and `FileDocumentCache` do on disk.
+private final class StreamingFetcher: Fetching, @unchecked Sendable {
+    let inner: FakeFetcher
+    var files: [String: [UInt8]] = [:]
+    private(set) var fetched = 0
+    private(set) var mapped: [String] = []
+    init(_ inner: FakeFetcher) { self.inner = inner }
+    func fetch(_ request: FetchRequest) -> Result<FetchResponse, FetchError> {
+        fetched += 1
+        return inner.fetch(request)
+    }
+    func download(_ request: FetchRequest, to path: String) -> Result<FetchResponse, FetchError>? {
+        inner.fetch(request).map { r in
+            guard r.status != 304 else { return r }
+            files[path] = r.body
+            var streamed = r
+            streamed.body = []
+            streamed.saved = SavedBody(bytes: r.body.count, fnv1a64: FNV1a.hash64(r.body))
+            return streamed
+        }
+    }
+    func mapDocument(_ url: String, maxBytes: Int) -> Result<JSONBytes, FetchError>? {
+        guard let bytes = files[url] else { return nil }
+        mapped.append(url)
+        return .success(JSONBytes(bytes))
+    }
+}
+
+private final class StagingCache: DocumentCaching, @unchecked Sendable {
+    let fetcher: StreamingFetcher
+    var metas: [String: (etag: String?, lastModified: String?, fetchedAt: Double, saved: SavedBody)] = [:]
+    private(set) var stores = 0
+    private(set) var discarded: [String] = []
+    init(_ fetcher: StreamingFetcher) { self.fetcher = fetcher }
+    func body(_ url: String) -> String { "/cache/\(url.count)" }
+    func cached(for url: String) -> CachedDocument? {
+        guard let m = metas[url], let bytes = fetcher.files[body(url)] else { return nil }
+        return CachedDocument(body: bytes, etag: m.etag, lastModified: m.lastModified, fetchedAt: m.fetchedAt)
+    }
+    func store(_ doc: CachedDocument, for url: String) { stores += 1 }
+    func validators(for url: String) -> CachedValidators? {
+        guard let m = metas[url] else { return nil }
+        return CachedValidators(etag: m.etag, lastModified: m.lastModified, fetchedAt: m.fetchedAt, fingerprint: "bytes=\(m.saved.bytes) fnv1a64=\(FNV1a.hex(m.saved.fnv1a64))")
+    }
+    func savedBodyPath(for url: String) -> String? { metas[url] == nil ? nil : body(url) }
+    func stagingPath(for url: String) -> String? { "/cache/staged-\(url.count)" }
+    func adopt(_ staged: String, saved: SavedBody, etag: String?, lastModified: String?, fetchedAt: Double, for url: String) -> Bool {
+        guard let bytes = fetcher.files.removeValue(forKey: staged), bytes.count == saved.bytes else { return false }
+        fetcher.files[body(url)] = bytes
+        metas[url] = (etag, lastModified, fetchedAt, saved)
+        return true
+    }
+    func discard(_ staged: String) { discarded.append(staged) }
+}
+
+extension DocumentLoaderTests {
+    /// Issue 30: over http(s) the body goes to the cache's file as it arrives and the museum is
+    /// read from there, never from a body held in memory; the same museum as a download held
+    /// whole; a 304 discards the staging file and reads the copy.
+    func testADownloadIsStreamedToTheCacheAndReadFromThere() throws {
+        let f = StreamingFetcher(FakeFetcher([.success(FetchResponse(status: 200, body: body, etag: "\"v1\"", lastModified: nil))]))
+        let cache = StagingCache(f)
+        let prepared = FakePrepared()
+        let streamed = try DocumentLoader.load(source: url, fetcher: f, cache: cache, prepared: prepared, options: ReadOptions(), now: when).0.get()
+        XCTAssertEqual(f.fetched, 0, "not fetched into memory")
+        XCTAssertEqual(cache.stores, 0, "the body was never handed to the cache whole")
+        XCTAssertEqual(f.mapped, [cache.body(url)], "read from the saved file")
+        XCTAssertEqual(cache.metas[url]?.etag, "\"v1\"")
+        XCTAssertEqual(Set(prepared.saved.keys), ["\(url) \(CachedValidators.fingerprint(body))"], "the copy is prepared from the saved body")
+        let inMemory = try DocumentLoader.load(
+            source: url, fetcher: FakeFetcher([.success(FetchResponse(status: 200, body: body, etag: "\"v1\"", lastModified: nil))]), cache: MemoryCache(),
+            options: ReadOptions(), now: when
+        ).0.get()
+        XCTAssertEqual(streamed.data, inMemory.data)
+
+        f.inner.responses = [.success(FetchResponse(status: 304, body: []))]
+        let again = try DocumentLoader.load(source: url, fetcher: f, cache: cache, options: ReadOptions(), now: when).0.get()
+        XCTAssertEqual(cache.discarded, [cache.stagingPath(for: url)!])
+        XCTAssertEqual(again.data, inMemory.data)
+    }
+}
+
 /// A cache in memory that counts how often a body is read, and answers validators without it.
 private final class CountingCache: DocumentCaching, @unchecked Sendable {
     var docs: [String: CachedDocument] = [:]

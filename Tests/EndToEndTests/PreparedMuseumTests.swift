@@ -116,4 +116,32 @@ final class PreparedMuseumTests: EndToEndTestCase {
         try third.sendKeys("q")
         try third.waitFor("EXIT_STATUS=0")
     }
+
+    /// Issue 30: a visitor who quits at the first frame of a large museum does not take the
+    /// prepared copy with them. Quitting does not wait for it (the guide exits at once); a
+    /// `docent prepare` of its own finishes it, and the next start opens it.
+    func testQuittingAtTheFirstFrameStillLeavesTheCopyForTheNextStart() throws {
+        let home = try makeTemporaryDirectory()
+        let data = home.appendingPathComponent("large.json")
+        let made = try Shell.run(["python3", Repo.root.path + "/scripts/gen_large_appdata.py", data.path], timeout: 120)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: data.path)
+        let prepared = home.appendingPathComponent("cache/docent/prepared")
+        func copies() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: prepared.path)) ?? []).filter { $0.hasSuffix(".museum") } }
+
+        let first = try start(command: TmuxSession.guideCommand(data: data.path), home: home)
+        try first.waitFor(try UIStrings.get("en", "help.welcomeTitle"))
+        try first.sendKeys("q")
+        try first.waitFor("EXIT_STATUS=0")
+        // Written in the background by then or soon after (a 79 MB museum: seconds).
+        let deadline = Date().addingTimeInterval(180)
+        while copies().isEmpty, Date() < deadline { usleep(200_000) }
+        XCTAssertEqual(copies().count, 1, "a copy was left for the next start")
+
+        let second = try start(command: TmuxSession.guideCommand(data: data.path), home: home)
+        try second.waitFor(try UIStrings.get("en", "help.welcomeTitle"))
+        try second.waitUntil("the log says the copy was opened") { _ in self.openedCopyLines(home) == 1 }
+        try second.sendKeys("q")
+        try second.waitFor("EXIT_STATUS=0")
+    }
 }

@@ -56,10 +56,22 @@ public protocol DocumentCaching: Sendable {
     /// Where the saved body for `url` is a file of its own (nil: nowhere, or not a file), so a
     /// download just saved can be read from there, mapped, instead of from memory (issue 14).
     func savedBodyPath(for url: String) -> String?
+    /// A new file for a download of `url` to be written into as it arrives (issue 30), on the
+    /// same file system as the saved copy so `adopt` can rename it; nil: this cache keeps no
+    /// files (the download then comes whole into memory, as `store` takes it).
+    func stagingPath(for url: String) -> String?
+    /// Makes the finished download in `staged` (`saved` says its length and checksum) the
+    /// saved copy of `url`, with its validators; false when it could not (the file is gone).
+    func adopt(_ staged: String, saved: SavedBody, etag: String?, lastModified: String?, fetchedAt: Double, for url: String) -> Bool
+    /// Removes a staging file that is not adopted (a 304, a failure).
+    func discard(_ staged: String)
 }
 
 extension DocumentCaching {
     public func savedBodyPath(for url: String) -> String? { nil }
+    public func stagingPath(for url: String) -> String? { nil }
+    public func adopt(_ staged: String, saved: SavedBody, etag: String?, lastModified: String?, fetchedAt: Double, for url: String) -> Bool { false }
+    public func discard(_ staged: String) {}
 
     /// Worked out from the whole copy (a cache that keeps them apart answers without the body).
     public func validators(for url: String) -> CachedValidators? {

@@ -3,7 +3,16 @@
 public enum FNV1a {
     /// 64 bits.
     public static func hash64(_ bytes: some Sequence<UInt8>) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        hash64(bytes, continuing: offset64)
+    }
+
+    /// The 64-bit hash's starting value (the hash of nothing).
+    public static let offset64: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// `hash64` of what `h` hashed followed by `bytes`: a body hashed piece by piece as it
+    /// arrives.
+    public static func hash64(_ bytes: some Sequence<UInt8>, continuing h: UInt64) -> UInt64 {
+        var h = h
         for b in bytes {
             h ^= UInt64(b)
             h = h &* 0x100_0000_01b3

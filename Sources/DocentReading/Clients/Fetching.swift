@@ -7,10 +7,26 @@ public protocol Fetching: Sendable {
     /// whole in memory beside its models); nil when `url` is not such a file, and `fetch`
     /// reads it as always. A failure is the same as `fetch`'s.
     func mapDocument(_ url: String, maxBytes: Int) -> Result<JSONBytes, FetchError>?
+    /// An http(s) `request`'s body written to the file at `path` as it arrives, never whole in
+    /// memory (issue 30: a 79 MB museum's download held 1.74× its size). The answer's `body` is
+    /// empty and `saved` says what the file holds. A 304 or a failure leaves no file at `path`.
+    /// nil when this fetcher cannot (the caller uses `fetch`).
+    func download(_ request: FetchRequest, to path: String) -> Result<FetchResponse, FetchError>?
 }
 
 extension Fetching {
     public func mapDocument(_ url: String, maxBytes: Int) -> Result<JSONBytes, FetchError>? { nil }
+    public func download(_ request: FetchRequest, to path: String) -> Result<FetchResponse, FetchError>? { nil }
+}
+
+/// A body written to a file rather than kept (`Fetching.download`): its length and its FNV-1a 64.
+public struct SavedBody: Hashable, Sendable {
+    public var bytes: Int
+    public var fnv1a64: UInt64
+    public init(bytes: Int, fnv1a64: UInt64) {
+        self.bytes = bytes
+        self.fnv1a64 = fnv1a64
+    }
 }
 
 /// One request. `url` is already resolved (see `URLResolver`).
@@ -57,13 +73,18 @@ public struct FetchResponse: Hashable, Sendable {
     public var etag: String?
     public var lastModified: String?
     public var contentType: String?
+    /// Where the body went instead of `body` (`Fetching.download`).
+    public var saved: SavedBody?
 
-    public init(status: Int, body: [UInt8], etag: String? = nil, lastModified: String? = nil, contentType: String? = nil) {
+    public init(
+        status: Int, body: [UInt8], etag: String? = nil, lastModified: String? = nil, contentType: String? = nil, saved: SavedBody? = nil
+    ) {
         self.status = status
         self.body = body
         self.etag = etag
         self.lastModified = lastModified
         self.contentType = contentType
+        self.saved = saved
     }
 }
 
