@@ -267,6 +267,7 @@ struct Serve: AsyncParsableCommand {
         if let seed { try await Self.load(seed: seed, into: store) }
         let serverSettings = try self.settings()
         var consoleConfig = ConsoleConfiguration(staffToken: serverSettings.staffToken, rules: rules)
+        if case .visitCode(let code) = serverSettings.posting.mode { consoleConfig.visitCode = code }
         if let timeZone {
             guard let tz = TimeZone(identifier: timeZone) else { throw ValidationError("--time-zone: unknown time zone '\(timeZone)' (as Europe/Paris)") }
             consoleConfig.timeZone = tz
