@@ -28,12 +28,18 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
     let clientAddress: ClientAddress
     let clientLimits: ClientRateLimits?
     let buckets = TokenBuckets()
+    /// Who may post notes (`--posting`).
+    public let posting: PostingCheck
+    /// The service's clock (the visit code's day).
+    let clock: @Sendable () -> Date
 
     public init(
         store: Store, staffToken: String? = nil, plays: PlayCoalescer? = nil, metrics: PulseMetrics = PulseMetrics(),
         clientLimits: ClientRateLimits? = ClientRateLimits(), trustedProxies: [String] = [], audit: (any ConsoleStore)? = nil,
-        logger: Logger = Logger(label: "docent-pulse")
+        posting: PostingCheck = .open, clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "docent-pulse")
     ) {
+        self.posting = posting
+        self.clock = clock
         self.store = store
         self.audit = audit
         self.staffToken = staffToken.flatMap { $0.isEmpty ? nil : $0 }
@@ -71,7 +77,7 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
         router.get("/v1/subjects/**") { req, _ in await api.handle { try await api.subject(req) } }
         router.put("/v1/reactions/**") { req, _ in await api.handle { try await api.react(req, withdraw: false) } }
         router.delete("/v1/reactions/**") { req, _ in await api.handle { try await api.react(req, withdraw: true) } }
-        router.post("/v1/notes") { req, _ in await api.handle { try await api.post(req) } }
+        router.post("/v1/notes") { req, ctx in await api.handle { try await api.post(req, client: api.client(req, ctx)) } }
         router.get("/v1/notes") { req, _ in await api.handle { try await api.notes(req) } }
         router.put("/v1/reports/**") { req, _ in await api.handle { try await api.report(req, true) } }
         router.delete("/v1/reports/**") { req, _ in await api.handle { try await api.report(req, false) } }
@@ -115,12 +121,13 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
             throw Failure(400, "bad_query", "day_start must be the start of the museum's day in seconds since 1970")
         }
         let since = req.headers[.ifNoneMatch].flatMap(Self.version(etag:))
-        guard let snap = try await store.snapshot(viewer: viewer?.visitor, dayStart: Date(timeIntervalSince1970: day), since: since) else {
+        guard var snap = try await store.snapshot(viewer: viewer?.visitor, dayStart: Date(timeIntervalSince1970: day), since: since) else {
             var h = HTTPFields()
             h[.eTag] = Self.etag(since ?? PulseVersion(0))
             h[.vary] = "Authorization"
             return Response(status: .notModified, headers: h)
         }
+        snap.posting = posting.gate
         var r = json(200, PulseWire.snapshot(snap))
         r.headers[.eTag] = Self.etag(snap.version)
         r.headers[.vary] = "Authorization"
@@ -152,15 +159,39 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
         return json(200, PulseWire.counts(try await store.react(value, on: subject, as: creds)))
     }
 
-    func post(_ req: Request) async throws -> Response {
+    func post(_ req: Request, client: String) async throws -> Response {
         let creds = try Self.credentials(req)
         let draft = try PulseWire.draft(try await Self.body(req))
         guard draft.id.visitor == creds.visitor else { throw Failure(403, "not_yours", "a note's id must start with your visitor id") }
+        try await passGate(draft.pass, creds, client: client)
         switch try await store.post(draft, as: creds) {
         // A server's store keeps what it is given (only the guide's outbox queues).
         case .created(let n), .queued(let n): return json(201, PulseWire.note(n))
         case .alreadyStored(let n): return json(200, PulseWire.note(n))
         }
+    }
+
+    /// The posting gate (issue 32): a known visitor first (a stranger learns nothing of codes),
+    /// then the pass. A client address out of wrong tries is refused before its pass is looked
+    /// at, so guessing learns nothing while it waits; each wrong pass takes a try.
+    func passGate(_ pass: PostingPass?, _ creds: VisitorCredentials, client: String) async throws {
+        guard posting.gate != .open else { return }
+        try await store.authenticate(creds)
+        let key = "pass " + client
+        if let rate = clientLimits?.wrongPasses, pass != nil, let wait = buckets.wait(key, rate) {
+            metrics.limited("pass")
+            throw PulseStoreError.postingRefused(.tooManyTries(seconds: wait))
+        }
+        guard let refusal = posting.refusal(pass, at: clock()) else { return }
+        if refusal == .visitCodeWrong || refusal == .memberUnknown, let rate = clientLimits?.wrongPasses {
+            _ = buckets.take(key, rate)
+        }
+        throw PulseStoreError.postingRefused(refusal)
+    }
+
+    /// The client's address (see `ClientAddress`).
+    func client(_ req: Request, _ ctx: PulseRequestContext) -> String {
+        clientAddress.of(peer: ctx.remoteAddress?.ipAddress, forwardedFor: req.headers[values: .xForwardedFor])
     }
 
     func notes(_ req: Request) async throws -> Response {

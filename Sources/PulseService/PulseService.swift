@@ -50,6 +50,8 @@ public enum PulseServer {
         /// How old activity, reports on decided notes and abandoned visitors get before the
         /// purge lets them go.
         public var purgeAges = PulsePurgeAges.standard
+        /// Who may post notes (`--posting`): open by default.
+        public var posting = PostingCheck.open
         public init() {}
     }
 
@@ -67,7 +69,7 @@ public enum PulseServer {
         let plays: PlayCoalescer? = settings.playFlush > .zero ? PlayCoalescer() : nil
         let api = PulseAPI(
             store: store, staffToken: settings.staffToken, plays: plays, metrics: metrics, clientLimits: settings.clientLimits,
-            trustedProxies: settings.trustedProxies, audit: console, logger: logger)
+            trustedProxies: settings.trustedProxies, audit: console, posting: settings.posting, logger: logger)
         let upkeep = PulseUpkeep(
             store: store, plays: plays ?? PlayCoalescer(maxSubjects: 0), metrics: metrics, logger: logger, playFlush: max(settings.playFlush, .milliseconds(100)),
             purgeEvery: settings.purgeEvery, purgeAges: settings.purgeAges)

@@ -12,7 +12,7 @@ struct DocentPulse: AsyncParsableCommand {
         commandName: "docent-pulse",
         abstract: "The Visitor Pulse service: notes, reactions and reports shared by every Docent guide of a museum.",
         version: DocentVersion.string,
-        subcommands: [Serve.self, Queue.self, Agree.self, Disagree.self, Keep.self, Feature.self, Announce.self, Seed.self, Export.self, Recount.self,
+        subcommands: [Serve.self, VisitCodeCommand.self, Queue.self, Agree.self, Disagree.self, Keep.self, Feature.self, Announce.self, Seed.self, Export.self, Recount.self,
             StaffAccounts.self, Ban.self, Erase.self, Audit.self])
 
     /// As ArgumentParser's own, but a value a command refuses once it runs is reported with
@@ -133,8 +133,17 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The museum's appData (a file): the staff console shows titles and matches announcement patterns against its pages.")
     var data: String?
 
-    @Option(help: "The museum's time zone (as Europe/Paris): the staff console's days and times. Default: the machine's.")
+    @Option(help: "The museum's time zone (as Europe/Paris): the staff console's days and times, the visit code's day. Default: the machine's.")
     var timeZone: String?
+
+    @Option(help: "Who may post notes: open (anyone), visit-code (today's code, printed on tickets: see `docent-pulse visit-code`) or members (a card on --member-cards-file). Reactions and reports stay open.")
+    var posting: String = "open"
+
+    @Option(help: "With --posting visit-code: a file whose first line is the museum's secret (16 characters or more) the daily code is made from.")
+    var visitCodeSecretFile: String?
+
+    @Option(help: "With --posting members: a file of the member card numbers that may post, one a line (# comments); read again when it changes.")
+    var memberCardsFile: String?
 
     func run() async throws {
         let db: PulseServer.Database
@@ -173,6 +182,8 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--decided-report-days must be 0 to 3650 (ten years), not \(decidedReportDays)")
         }
         for p in trustedProxies where !Self.isIPAddress(p) { throw ValidationError("--trusted-proxy must be an IP address, not '\(p)'") }
+        // The gate is checked before the store is opened: a typo must not start an open service.
+        _ = try postingCheck()
         var rules = PulseRules.standard
         rules.reactionsPerMinute = reactionsPerMinute
         rules.notesPerHour = notesPerHour
@@ -246,6 +257,7 @@ struct Serve: AsyncParsableCommand {
         s.playFlush = .milliseconds(Int64(playFlush * 1000))
         s.purgeEvery = .seconds(purgeEvery)
         s.purgeAges = PulsePurgeAges(activity: activityRetentionHours * 3600, abandonedVisitors: abandonedVisitorDays * 86400, decidedReports: decidedReportDays * 86400)
+        s.posting = try postingCheck()
         return s
     }
 
@@ -255,6 +267,7 @@ struct Serve: AsyncParsableCommand {
         if let seed { try await Self.load(seed: seed, into: store) }
         let serverSettings = try self.settings()
         var consoleConfig = ConsoleConfiguration(staffToken: serverSettings.staffToken, rules: rules)
+        if case .visitCode(let code) = serverSettings.posting.mode { consoleConfig.visitCode = code }
         if let timeZone {
             guard let tz = TimeZone(identifier: timeZone) else { throw ValidationError("--time-zone: unknown time zone '\(timeZone)' (as Europe/Paris)") }
             consoleConfig.timeZone = tz
@@ -279,6 +292,35 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
+    /// The posting gate `--posting` asks for, with what it needs.
+    private func postingCheck() throws -> PostingCheck {
+        guard let gate = PostingGate(rawValue: posting) else { throw ValidationError("--posting must be open, visit-code or members, not '\(posting)'") }
+        if gate != .visitCode, visitCodeSecretFile != nil { throw ValidationError("--visit-code-secret-file goes with --posting visit-code") }
+        if gate != .members, memberCardsFile != nil { throw ValidationError("--member-cards-file goes with --posting members") }
+        switch gate {
+        case .open: return .open
+        case .visitCode:
+            guard let path = visitCodeSecretFile else { throw ValidationError("--posting visit-code needs --visit-code-secret-file FILE (its first line: the museum's secret)") }
+            switch VisitCode.readSecret(path: path) {
+            case .success(let secret): return PostingCheck(.visitCode(VisitCode(secret: secret, timeZone: try Self.zone(timeZone))))
+            case .failure(let f): throw ValidationError("--visit-code-secret-file: \(f.message)")
+            }
+        case .members:
+            guard let path = memberCardsFile else { throw ValidationError("--posting members needs --member-cards-file FILE (the card numbers that may post, one a line)") }
+            switch MemberList.load(path: path) {
+            case .success(let list): return PostingCheck(.members(list))
+            case .failure(let f): throw ValidationError("--member-cards-file: \(f.message)")
+            }
+        }
+    }
+
+    /// `--time-zone`, or the machine's.
+    static func zone(_ name: String?) throws -> TimeZone {
+        guard let name else { return TimeZone.current }
+        guard let tz = TimeZone(identifier: name) else { throw ValidationError("--time-zone: unknown time zone '\(name)' (as Europe/Paris)") }
+        return tz
+    }
+
     /// The staff token: the file's first line, else the environment; at least 16 characters.
     private func staffToken() throws -> String? {
         var token: String?
@@ -300,6 +342,38 @@ struct Serve: AsyncParsableCommand {
         case .success(let s):
             for p in s.problems { FileHandle.standardError.write(Data("docent-pulse: seed: \(p)\n".utf8)) }
             _ = try await store.seedIfEmpty(s)
+        }
+    }
+}
+
+/// `docent-pulse visit-code`: the code the service takes today (issue 32), for the front desk
+/// to print on tickets; the same secret file and time zone as `serve`.
+struct VisitCodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "visit-code",
+        abstract: "Print today's visit code (or a given day's), which `serve --posting visit-code` takes for posting notes.")
+
+    @Option(help: "The file whose first line is the museum's secret (as given to serve).")
+    var secretFile: String
+
+    @Option(help: "The day, as YYYY-MM-DD (default: today in the museum's time zone).")
+    var date: String?
+
+    @Option(help: "The museum's time zone (as Europe/Paris), as given to serve. Default: the machine's.")
+    var timeZone: String?
+
+    func run() throws {
+        let secret: String
+        switch VisitCode.readSecret(path: secretFile) {
+        case .success(let s): secret = s
+        case .failure(let f): throw ValidationError("--secret-file: \(f.message)")
+        }
+        let code = VisitCode(secret: secret, timeZone: try Serve.zone(timeZone))
+        if let date {
+            guard VisitCode.isDay(date) else { throw ValidationError("--date must be a day as YYYY-MM-DD, not '\(date)'") }
+            print(code.code(on: date))
+        } else {
+            print(code.code(at: Date()))
         }
     }
 }

@@ -88,6 +88,35 @@ final class PulseOutboxServiceTests: XCTestCase {
         XCTAssertEqual(try outbox.pending(), [kept])
     }
 
+    /// Issue 32: a note waiting for the service keeps its visit code or member card (every
+    /// send reads its write back from the outbox), in the state database and in a fallback
+    /// file made before the column existed.
+    func testAWaitingNoteKeepsItsPass() throws {
+        let statePath = tempDir + "/state.sqlite"
+        _ = try SQLiteSettingsStore.open(path: statePath, features: [PulseStorage()]).get()
+        let oldFile = tempDir + "/pulse-outbox.sqlite"
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        // The table as guides before the gate made it (migration v6).
+        sqlite.arguments = [
+            oldFile,
+            """
+            CREATE TABLE pulse_outbox (key TEXT PRIMARY KEY, sequence INTEGER NOT NULL, kind TEXT NOT NULL, subject TEXT, value INTEGER, note TEXT,
+            language TEXT, text TEXT, reported INTEGER, visitor TEXT NOT NULL, secret TEXT NOT NULL, queued_at REAL NOT NULL)
+            """,
+        ]
+        try sqlite.run()
+        XCTAssertTrue(sqlite.waitForEnd(within: 60), "sqlite3 did not end")
+        XCTAssertEqual(sqlite.exitCode, 0)
+        for outbox in [try SQLitePulseOutbox.open(path: statePath).get(), try SQLitePulseOutbox.openFile(path: oldFile).get()] {
+            let coded = NoteDraft(id: NoteID(visitor: alice.visitor, sequence: 1), subject: art, language: .english, text: "Blue", pass: .visitCode("K7QM2P"))
+            let member = NoteDraft(id: NoteID(visitor: alice.visitor, sequence: 2), subject: art, language: .english, text: "Red", pass: .memberCard("12345678"))
+            let plain = NoteDraft(id: NoteID(visitor: alice.visitor, sequence: 3), subject: art, language: .english, text: "Green")
+            for d in [coded, member, plain] { _ = try outbox.put(.post(d), as: alice, at: Date(timeIntervalSince1970: 5)) }
+            XCTAssertEqual(try outbox.pending().map(\.write), [.post(coded), .post(member), .post(plain)], outbox.path)
+        }
+    }
+
     func testAStateDatabaseWithoutTheOutboxSaysSo() throws {
         let path = tempDir + "/old.sqlite"
         _ = try SQLiteSettingsStore.open(path: path, features: []).get()

@@ -363,7 +363,7 @@ final class PulseStoreTests: XCTestCase {
         try state.save(settings).get()
         let again = try SQLiteSettingsStore.open(path: tempDir + "/state.sqlite", features: [PulseStorage()]).get()
         XCTAssertEqual(try again.load().get()?.saves[PulseFeature.self], identity)
-        XCTAssertEqual(try again.appliedMigrations().get(), ["v1", "v4-pulse-identity", "v5-pulse-hidden", "v6-pulse-outbox"])
+        XCTAssertEqual(try again.appliedMigrations().get(), ["v1", "v4-pulse-identity", "v5-pulse-hidden", "v6-pulse-outbox", "v8-pulse-outbox-pass"])
         identity.hidden.removeFirst()
         settings.saves[PulseFeature.self] = identity
         try again.save(settings).get()

@@ -15,6 +15,9 @@ page (no serious or critical finding) and no page wider than a 360 px phone. Exi
 pass; every wait is bounded, and the whole run stops itself (SIGALRM) after --deadline seconds.
 """
 import argparse
+import datetime
+import hashlib
+import hmac
 import json
 import os
 import signal
@@ -40,6 +43,18 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 PAGE_CHANGES = (StaleElementReferenceException, NoSuchElementException, WebDriverException)
 
 STAFF_TOKEN = "front-desk-token-0123456789abcdef"
+# The service runs with a posting gate (issue 32): notes carry today's visit code, computed
+# here apart from the service (HMAC-SHA256 of the UTC date, as DECISIONS.md states it), and the
+# Pulse page shows the same code for the front desk.
+VISIT_SECRET = "console-test-visit-secret-0123456789"
+
+
+def visit_code(day=None):
+    day = day or datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+    mac = hmac.new(VISIT_SECRET.encode(), ("docent-visit-code:" + day).encode(), hashlib.sha256).digest()
+    bits = int.from_bytes(mac[:8], "big")
+    alphabet = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+    return "".join(alphabet[(bits >> (59 - 5 * i)) & 31] for i in range(6))
 PASSWORDS = {"alice": "alice-password-1", "bob": "bob-password-22", "locky": "locky-password-3"}
 WAIT = 15
 
@@ -56,9 +71,13 @@ def check(cond, message):
 class Service_:
     """`docent-pulse serve` on a free port, its standard error kept for the log check."""
 
-    def __init__(self, binary, database, data, seed):
+    def __init__(self, binary, database, data, seed, out):
         env = dict(os.environ, DOCENT_PULSE_STAFF_TOKEN=STAFF_TOKEN)
+        secret = os.path.join(out, "visit-code.secret")
+        with open(secret, "w") as f:
+            f.write(VISIT_SECRET + "\n")
         args = [binary, "serve", "--database", database, "--listen", "127.0.0.1:0", "--log-level", "info", "--time-zone", "UTC", "--seed", seed,
+                "--posting", "visit-code", "--visit-code-secret-file", secret,
                 # One address seeds many plays and visitors here: the per-address limits and the
                 # play batching are Pulse in public's, proved by PulsePublicTests, not this test's.
                 "--client-limits", "off", "--play-flush", "0"]
@@ -116,7 +135,8 @@ def visitor(svc, name):
 
 def note(svc, who, seq, subject, text):
     vid, token = who
-    status, body = api(svc, "POST", "/v1/notes", {"id": f"{vid}.{seq}", "subject": subject, "language": "en", "text": text}, token)
+    body = {"id": f"{vid}.{seq}", "subject": subject, "language": "en", "text": text, "visit_code": visit_code()}
+    status, body = api(svc, "POST", "/v1/notes", body, token)
     check(status == 201, f"posting a note: {status} {body}")
     return f"{vid}.{seq}"
 
@@ -403,7 +423,10 @@ class Run:
 
     def test_charts(self):
         d = self.alice
+        before = visit_code()
         self.go(d, "/staff/pulse")
+        shown = d.find_element(By.CSS_SELECTOR, "#visit-code strong").text
+        check(shown in (before, visit_code()), f"the Pulse page shows visit code {shown!r}, not today's {before}")
         bars = d.find_elements(By.CSS_SELECTOR, "#chart-plays svg rect")
         check(len(bars) == 30, f"{len(bars)} bars for 30 days")
         titles = [b.find_element(By.TAG_NAME, "title").get_attribute("textContent") for b in bars]
@@ -495,14 +518,14 @@ class Run:
     def test_no_secret_in_logs(self):
         log = "".join(self.svc.log)
         check("failed sign-in" in log, "a failed sign-in was not logged")
-        for secret in [STAFF_TOKEN] + list(PASSWORDS.values()):
+        for secret in [STAFF_TOKEN, VISIT_SECRET] + list(PASSWORDS.values()):
             check(secret not in log, "a secret appears in the service's log")
 
     def main(self):
         a = self.args
         for name, pw in PASSWORDS.items():
             staff_add(a.binary, a.database, name, pw)
-        self.svc = Service_(a.binary, a.database, a.data, a.seed)
+        self.svc = Service_(a.binary, a.database, a.data, a.seed, a.out)
         try:
             self.seed()
             self.anon = self.browser()

@@ -23,22 +23,6 @@ final class PulseSharingTests: EndToEndTestCase {
         try startVisitor(pulse: "sqlite:" + pulseFile)
     }
 
-    func startVisitor(pulse: String) throws -> TmuxSession {
-        let s = try start(command: TmuxSession.guideCommand(extra: ["--pulse", pulse]), home: try makeTemporaryDirectory())
-        try dismissFirstRun(s)
-        // The store has answered once Home shows what is popular (SampleData's seed).
-        try s.waitFor(try UIStrings.get("en", "pulse.popular.title"))
-        return s
-    }
-
-    /// `f` on Info: the Pulse box for the museum (on Home, `f` is about the highlighted tour,
-    /// exhibition or work: issue 33 #9).
-    func openBox(_ s: TmuxSession) throws {
-        try s.sendKeys("F6")
-        try s.waitFor("─ \(try UIStrings.get("en", "title.info")) ─")
-        try s.sendKeys("f")
-        try s.waitFor(try UIStrings.fill("en", "pulse.box.title", ["title": try UIStrings.get("en", "pulse.museum")]))
-    }
 
     /// In the open box: like, then write `note` and send it; waits for `said` (sent or kept).
     func likeAndWrite(_ s: TmuxSession, _ note: String, said: String) throws {
@@ -51,10 +35,6 @@ final class PulseSharingTests: EndToEndTestCase {
         try s.waitFor(try UIStrings.get("en", said))
     }
 
-    func readNotes(_ s: TmuxSession) throws {
-        try s.sendKeys("5")
-        try s.waitFor(try UIStrings.prefix("en", "pulse.notes.title"))
-    }
 
     func testALikeAndANoteFromOneVisitorAreSeenByAnother() throws {
         let shared = try makeTemporaryDirectory().appendingPathComponent("pulse.sqlite").path
@@ -337,19 +317,44 @@ final class PulseSharingTests: EndToEndTestCase {
     }
 }
 
+/// A visitor's guide on a Pulse store, and its Pulse boxes (PulseSharingTests, PulseGateEndToEndTests).
+extension EndToEndTestCase {
+    func startVisitor(pulse: String) throws -> TmuxSession {
+        let s = try start(command: TmuxSession.guideCommand(extra: ["--pulse", pulse]), home: try makeTemporaryDirectory())
+        try dismissFirstRun(s)
+        // The store has answered once Home shows what is popular (SampleData's seed).
+        try s.waitFor(try UIStrings.get("en", "pulse.popular.title"))
+        return s
+    }
+
+    /// `f` on Info: the Pulse box for the museum (on Home, `f` is about the highlighted tour,
+    /// exhibition or work: issue 33 #9).
+    func openBox(_ s: TmuxSession) throws {
+        try s.sendKeys("F6")
+        try s.waitFor("─ \(try UIStrings.get("en", "title.info")) ─")
+        try s.sendKeys("f")
+        try s.waitFor(try UIStrings.fill("en", "pulse.box.title", ["title": try UIStrings.get("en", "pulse.museum")]))
+    }
+
+    func readNotes(_ s: TmuxSession) throws {
+        try s.sendKeys("5")
+        try s.waitFor(try UIStrings.prefix("en", "pulse.notes.title"))
+    }
+}
+
 /// The real `docent-pulse` on a free port with SampleData's seed, for the guides to share.
 final class PulseService {
     let process = Process()
     let url: String
 
-    /// `listen`: HOST:PORT (default: a free port on 127.0.0.1).
-    init(database: String, listen: String = "127.0.0.1:0") throws {
+    /// `listen`: HOST:PORT (default: a free port on 127.0.0.1); `extra`: more `serve` options.
+    init(database: String, listen: String = "127.0.0.1:0", extra: [String] = []) throws {
         let binary = Repo.root.appendingPathComponent(".build/debug/docent-pulse").path
         guard FileManager.default.isExecutableFile(atPath: binary) else { throw E2EError("docent-pulse is missing at \(binary): run `swift build`") }
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = [
             "serve", "--database", database, "--listen", listen, "--seed", Repo.root.appendingPathComponent("SampleData/pulse/seed.json").path,
-        ]
+        ] + extra
         let out = Pipe()
         process.standardOutput = out
         try process.run()

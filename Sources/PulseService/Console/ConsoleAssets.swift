@@ -178,6 +178,7 @@ enum ConsoleAssets {
     static let pulse = """
         <section aria-labelledby="today-h">
         <h2 id="today-h">{{t.today}} ({{todayLabel}})</h2>
+        {{#hasVisitCode}}<p id="visit-code">{{t.visitCodeToday}} <strong>{{visitCode}}</strong></p>{{/hasVisitCode}}
         <dl class="tiles">{{#today}}<div><dt>{{label}}</dt><dd>{{value}}</dd></div>{{/today}}</dl>
         </section>
         <section aria-labelledby="days-h">

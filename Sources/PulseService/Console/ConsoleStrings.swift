@@ -71,6 +71,10 @@ enum ConsoleStrings {
         "banner": ["Banner", "Banner", "横幅", "橫幅", "배너", "Bandeau"],
         "text": ["Text", "Texto", "文字", "文字", "텍스트", "Texte"],
         "today": ["Today", "Hoy", "今天", "今天", "오늘", "Aujourd’hui"],
+        "visitCodeToday": [
+            "Today’s visit code (for tickets):", "Código de visita de hoy (para las entradas):", "今天的参观码（印在门票上）：", "今天的參觀碼（印在門票上）：",
+            "오늘의 관람 코드 (입장권용):", "Code de visite du jour (pour les billets) :",
+        ],
         "last30": ["Last 30 days", "Últimos 30 días", "最近 30 天", "最近 30 天", "최근 30일", "30 derniers jours"],
         "plays": ["Plays", "Reproducciones", "播放", "播放", "재생", "Écoutes"],
         "reactions": ["Reactions", "Reacciones", "反应", "反應", "반응", "Réactions"],

@@ -23,6 +23,9 @@ public struct ConsoleConfiguration: Sendable {
     public var lockoutAfter = 5
     public var lockoutBase: TimeInterval = 30
     public var lockoutMax: TimeInterval = 3600
+    /// The visit code's maker when posting needs one (`--posting visit-code`): the Pulse page
+    /// shows today's code, for whoever prints tickets.
+    public var visitCode: VisitCode?
 
     public init(staffToken: String?, rules: PulseRules = .standard, timeZone: TimeZone = .current, catalogue: ConsoleCatalogue = ConsoleCatalogue()) {
         self.staffToken = staffToken.flatMap { $0.isEmpty ? nil : $0 }
@@ -490,6 +493,7 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
                 "t": ConsoleStrings.all(lang), "todayLabel": d.labels.last ?? "",
                 "today": kinds.map { ["label": ConsoleStrings.text($0.0, lang), "value": t[keyPath: $0.1]] as [String: Any] },
                 "charts": charts, "mostPlayed": played, "bestLiked": liked, "abandoned": Array(abandoned), "hasAbandoned": !abandoned.isEmpty,
+                "hasVisitCode": config.visitCode != nil, "visitCode": config.visitCode?.code(at: clock()) ?? "",
             ])
         return layout(title: ConsoleStrings.text("pulse", lang), lang: lang, session: s, path: "/staff/pulse", body: body)
     }

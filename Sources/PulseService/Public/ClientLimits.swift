@@ -77,6 +77,17 @@ public final class TokenBuckets: @unchecked Sendable {
         return max(1, Int(((1 - b.tokens) * 60 / max(rate.perMinute, 0.001)).rounded(.up)))
     }
 
+    /// Nil when a token is there (none taken), else the seconds to wait: a client that used up
+    /// its tries is refused before its next try is even looked at.
+    public func wait(_ key: String, _ rate: Rate) -> Int? {
+        let now = clock()
+        lock.lock()
+        defer { lock.unlock() }
+        guard let b = buckets[key] else { return nil }
+        let tokens = min(rate.burst, b.tokens + max(0, now - b.at) * rate.perMinute / 60)
+        return tokens >= 1 ? nil : max(1, Int(((1 - tokens) * 60 / max(rate.perMinute, 0.001)).rounded(.up)))
+    }
+
     private func sweep(_ now: Double, _ rate: Rate) {
         buckets = buckets.filter { $0.value.tokens + (now - $0.value.at) * rate.perMinute / 60 < rate.burst }
     }
@@ -91,6 +102,9 @@ public struct ClientRateLimits: Sendable, Equatable {
     public var reactions = TokenBuckets.Rate(perMinute: 120, burst: 60)
     public var notes = TokenBuckets.Rate(perMinute: 20, burst: 20)
     public var reports = TokenBuckets.Rate(perMinute: 30, burst: 20)
+    /// Wrong visit codes or member cards (the posting gate): guessing a code of 2^30 at this
+    /// pace takes centuries, while a family mistyping on one address gets ten tries.
+    public var wrongPasses = TokenBuckets.Rate(perMinute: 2, burst: 10)
     public init() {}
 
     /// The limit a request falls under, if any (its kind names the bucket).

@@ -65,7 +65,24 @@ public struct PulseState: Equatable, Sendable {
     public var exactTimes = false
     /// The last note this visitor reported from the list (`u` takes it back).
     public var lastReport: NoteID?
+    /// Today's visit code as the visitor gave it, for the museum's day it was given on (the
+    /// posting gate, issue 32): asked again on another day, and of the next kiosk visitor.
+    public var visitCode: VisitCodeEntry?
+    /// What is typed in the visit code box.
+    public var codeField = ""
+    /// The service said the code given was not today's: the box says so.
+    public var codeWrong = false
     public init() {}
+}
+
+/// A visit code and the start of the museum's day it was given on.
+public struct VisitCodeEntry: Equatable, Sendable {
+    public var code: String
+    public var day: Date
+    public init(code: String, day: Date) {
+        self.code = code
+        self.day = day
+    }
 }
 
 public enum PulseAction: Equatable, Sendable {
@@ -87,6 +104,11 @@ public enum PulseAction: Equatable, Sendable {
     case hideWriter
     /// `d` on one's own note: asks first (`Overlay.confirmDelete`).
     case deleteOwn
+    // The visit code box (`Overlay.visitCode`).
+    case codeTyped(String)
+    case codeDeleteBackward
+    /// Enter in that box: the code is kept for the day; the editor follows (or the note goes).
+    case codeEntered
     /// `y` in that box: the note is deleted for everyone; `n` (or Esc) keeps it.
     case confirmDelete
     case cancelDelete
@@ -143,6 +165,10 @@ public enum PulseFeature: Feature {
         case keys(Overlay)
         /// "Delete your note?" over the notes list (either answer returns there).
         case confirmDelete(NoteID, Overlay)
+        /// Today's visit code, asked before the editor opens (`thenSend` false) or when the
+        /// note is sent without a code or with a wrong one (`thenSend`: Enter sends it; Esc
+        /// returns to the editor, the note as it was).
+        case visitCode(PulseSubject, thenSend: Bool)
     }
 
     public enum Route: Hashable, Sendable {
@@ -179,10 +205,20 @@ public enum PulseFeature: Feature {
             switch n {
             case 1, 2, 3: return react(&state, [.up, .meh, .down][n - 1], subject)
             case 4:
+                // Asked before a long note is typed, not after (the gate is in the snapshot).
+                let refusal = gateRefusal(state)
+                if refusal == .memberRequired {
+                    state.banner = memberNeeded(state)
+                    return []
+                }
                 if state.pulse.draftSubject != subject {
                     state.pulse.draft = ""
                     state.pulse.cursor = 0
                     state.pulse.draftSubject = subject
+                }
+                if refusal == .visitCodeRequired {
+                    askCode(&state, subject, thenSend: false, wrong: false)
+                    return []
                 }
                 state.overlay = show(.editor(subject))
                 return []
@@ -232,13 +268,24 @@ public enum PulseFeature: Feature {
                     state.banner = notReady(state)
                     return []
                 }
+                switch gateRefusal(state) {
+                case .visitCodeRequired?:
+                    askCode(&state, subject, thenSend: true, wrong: false)
+                    return []
+                case .memberRequired?:
+                    state.banner = memberNeeded(state)
+                    return []
+                default: break
+                }
                 // The sequence never goes back, even if the clock does (see DECISIONS.md).
                 let millis = UInt64(max(0, (state.now.timeIntervalSince1970 * 1000).rounded(.down)).clamped(to: 0...9e15))
                 let seq = max(identity.nextSequence, millis)
                 identity.nextSequence = seq + 1
                 state.pulse.identity = identity
                 state.pulse.sending = true
-                let draft = NoteDraft(id: NoteID(visitor: identity.credentials.visitor, sequence: seq), subject: subject, language: state.language, text: state.pulse.draft)
+                let draft = NoteDraft(
+                    id: NoteID(visitor: identity.credentials.visitor, sequence: seq), subject: subject, language: state.language, text: state.pulse.draft,
+                    pass: pass(state))
                 return [effect(.post(draft, identity.credentials)), .persist(state.settings)]
             }
         case .report, .undoReport:
@@ -305,6 +352,24 @@ public enum PulseFeature: Feature {
             guard case .confirmDelete(_, let back)? = overlay(in: state) else { return [] }
             state.overlay = show(back)
             return []
+        case .codeTyped(let text):
+            guard case .visitCode? = overlay(in: state) else { return [] }
+            let room = VisitCodeText.length * 2 - state.pulse.codeField.count
+            state.pulse.codeField += String(text.filter(VisitCodeText.accepts).uppercased().prefix(max(0, room)))
+            return []
+        case .codeDeleteBackward:
+            guard case .visitCode? = overlay(in: state), !state.pulse.codeField.isEmpty else { return [] }
+            state.pulse.codeField.removeLast()
+            return []
+        case .codeEntered:
+            guard case .visitCode(let subject, let thenSend)? = overlay(in: state) else { return [] }
+            let code = VisitCodeText.normalized(state.pulse.codeField)
+            guard !code.isEmpty else { return [] }
+            // Kept for the museum's day; whether it is right, the service says when the note goes.
+            state.pulse.visitCode = VisitCodeEntry(code: code, day: dayStart(state))
+            state.pulse.codeWrong = false
+            state.overlay = show(.editor(subject))
+            return thenSend ? reduce(&state, .send) : []
         case .unhide(let visitor):
             guard let before = state.pulse.identity?.hidden, before.contains(where: { $0.visitor == visitor }) else { return [] }
             state.pulse.identity?.hidden.removeAll { $0.visitor == visitor }
@@ -316,7 +381,7 @@ public enum PulseFeature: Feature {
             case .box, .notes:
                 state.overlayScroll = 0
                 state.overlay = show(.keys(o))
-            case .editor, .keys, .confirmDelete: break
+            case .editor, .keys, .confirmDelete, .visitCode: break
             }
             return []
         case .check:
@@ -406,6 +471,22 @@ public enum PulseFeature: Feature {
                 if case .editor? = overlay(in: state) { state.overlay = nil }
                 state.pulse.snapshot?.noteCounts[note.subject, default: 0] += 1
                 return []
+            case .failure(.postingRefused(let r)):
+                // The service's gate, learnt even if the snapshot did not say it (a service
+                // switched to a gate since): the note stays as it was typed.
+                if let gate = r.gate { state.pulse.snapshot?.posting = gate }
+                if r == .visitCodeRequired || r == .visitCodeWrong {
+                    let typed = state.pulse.visitCode?.code
+                    state.pulse.visitCode = nil
+                    if case .editor(let subject)? = overlay(in: state) {
+                        askCode(&state, subject, thenSend: true, wrong: r == .visitCodeWrong)
+                        // A wrong code is shown to be corrected (one letter misread is likely).
+                        if r == .visitCodeWrong { state.pulse.codeField = typed ?? "" }
+                        return []
+                    }
+                }
+                state.banner = r.gate == .members ? memberNeeded(state, r) : Banner(PulseStoreError.postingRefused(r).phrase, level: .warning)
+                return []
             case .failure(let e):
                 state.banner = Banner(e.phrase, level: .warning)
                 return []
@@ -468,6 +549,38 @@ public enum PulseFeature: Feature {
     /// (it is being tried again), or that it is still starting.
     static func notReady(_ state: AppState) -> Banner {
         Banner(state.pulse.openFailure?.phrase ?? .key("pulse.notReady"), level: .warning)
+    }
+
+    /// What the service's posting gate would say of a note sent now (nil: it may go): no code
+    /// given today, or no member card saved. The embedded store is always open.
+    static func gateRefusal(_ state: AppState) -> PostingRefusal? {
+        switch state.pulse.snapshot?.posting ?? .open {
+        case .open: return nil
+        case .visitCode: return state.pulse.visitCode?.day == dayStart(state) ? nil : .visitCodeRequired
+        case .members: return state.member.card == nil ? .memberRequired : nil
+        }
+    }
+
+    /// What a note carries through the gate.
+    static func pass(_ state: AppState) -> PostingPass? {
+        switch state.pulse.snapshot?.posting ?? .open {
+        case .open: return nil
+        case .visitCode: return state.pulse.visitCode.map { .visitCode($0.code) }
+        case .members: return state.member.card.map { .memberCard($0.memberID) }
+        }
+    }
+
+    static func askCode(_ state: inout AppState, _ subject: PulseSubject, thenSend: Bool, wrong: Bool) {
+        state.pulse.codeField = ""
+        state.pulse.codeWrong = wrong
+        state.overlay = show(.visitCode(subject, thenSend: thenSend))
+    }
+
+    /// Notes are for members: where to add a card (when the guide has the member card), else
+    /// just that; a card the museum does not know, said so.
+    static func memberNeeded(_ state: AppState, _ r: PostingRefusal = .memberRequired) -> Banner {
+        if r == .memberUnknown { return Banner(.key("pulse.gate.memberUnknown"), level: .warning) }
+        return Banner(.key(state.member.serviceURL == nil ? "pulse.gate.membersOnly" : "pulse.gate.memberRequired"), level: .warning)
     }
 
     /// A reaction: the same choice again withdraws it. Shown at once; the store's counts
@@ -621,6 +734,10 @@ public enum PulseFeature: Feature {
             state.pulse.boxSelection = 0
             state.pulse.exactTimes = false
             state.pulse.lastReport = nil
+            // …nor the last visitor's visit code (their ticket, not the next one's)…
+            state.pulse.visitCode = nil
+            state.pulse.codeField = ""
+            state.pulse.codeWrong = false
             // …and is a new visitor for Pulse (issue 32): a fresh identity (so no reactions,
             // reports, limits or hidden writers of the last one), asked of the store at once;
             // the box shows nothing of the last visitor's meanwhile.
@@ -643,6 +760,11 @@ public enum PulseFeature: Feature {
         case (.box, .activate): return reduce(&state, .choose(state.pulse.boxSelection + 1))
         case (.box, .choose(let i)): return reduce(&state, .choose(i + 1))
         case (.editor, .activate): return reduce(&state, .send)
+        case (.visitCode, .activate): return reduce(&state, .codeEntered)
+        case (.visitCode(let subject, true), .dismissed):
+            // Back to the note, as it was typed.
+            state.overlay = show(.editor(subject))
+            return []
         case (.notes, .move(let d)):
             state.pulse.noteSelection = min(max(0, state.pulse.notes.count - 1), max(0, state.pulse.noteSelection + d))
             return []
@@ -657,7 +779,7 @@ public enum PulseFeature: Feature {
             state.overlayScroll = 0
             state.overlay = show(back)
             return []
-        case (_, .dismissed), (.editor, _), (.notes, _), (.box, _), (.keys, _), (.confirmDelete, _): return []
+        case (_, .dismissed), (.editor, _), (.notes, _), (.box, _), (.keys, _), (.confirmDelete, _), (.visitCode, _): return []
         }
     }
 

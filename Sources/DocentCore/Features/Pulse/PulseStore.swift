@@ -89,11 +89,15 @@ public struct NoteDraft: Hashable, Sendable {
     public let language: Language
     /// Raw text; the store cleans it with `NoteText.clean` (the same function as the guide).
     public let text: String
-    public init(id: NoteID, subject: PulseSubject, language: Language, text: String) {
+    /// What lets the note through the service's posting gate (`PostingGate`); the stores keep
+    /// no trace of it.
+    public let pass: PostingPass?
+    public init(id: NoteID, subject: PulseSubject, language: Language, text: String, pass: PostingPass? = nil) {
         self.id = id
         self.subject = subject
         self.language = language
         self.text = text
+        self.pass = pass
     }
 }
 
@@ -126,6 +130,9 @@ public enum PulseStoreError: Error, Hashable, Sendable {
     /// The store cannot be reached and the guide has nowhere on disk to keep the write until
     /// it can: the write was not kept (the visitor still has the draft).
     case notKept
+    /// The service's posting gate refused the note (issue 32): no code, a wrong one, no
+    /// member card, or too many wrong tries.
+    case postingRefused(PostingRefusal)
 
     /// The phrase a visitor reads.
     public var phrase: Phrase {
@@ -143,6 +150,12 @@ public enum PulseStoreError: Error, Hashable, Sendable {
         case .badSubject: return .key("pulse.error.noSuchNote")
         case .unavailable(let why): return .key("pulse.error.unavailable", ["reason": .verbatim(why)])
         case .notKept: return .key("pulse.error.notKept")
+        case .postingRefused(.visitCodeRequired): return .key("pulse.gate.codeRequired")
+        case .postingRefused(.visitCodeWrong): return .key("pulse.gate.codeWrong")
+        case .postingRefused(.memberRequired): return .key("pulse.gate.memberRequired")
+        case .postingRefused(.memberUnknown): return .key("pulse.gate.memberUnknown")
+        case .postingRefused(.tooManyTries(let s)):
+            return .key("pulse.gate.tooManyTries", ["minutes": .verbatim(String((PulseRules.Limit.bounded(s) + 59) / 60))])
         }
     }
 }
@@ -174,12 +187,14 @@ public struct PulseSnapshot: Hashable, Sendable {
     /// The viewer's waiting notes the store refused for good since the last snapshot (a note
     /// sent later by the outbox has no caller to be told; the guide says it instead).
     public var refusedNotes: [NoteID: PulseStoreError]
+    /// Who may post notes (the service's `--posting`; the embedded store: open).
+    public var posting: PostingGate
 
     public init(
         version: PulseVersion, counts: [PulseSubject: PulseCounts] = [:], noteCounts: [PulseSubject: Int] = [:], mine: [PulseSubject: ReactionValue] = [:],
         myReports: Set<NoteID> = [], featured: [PulseFeatured] = [], announcements: [PulseAnnouncement] = [],
         activity: [PulseSubject: PulseActivitySummary] = [:], curatorPicks: Set<PulseSubject> = [], takenAt: Date,
-        waitingNotes: Set<NoteID> = [], refusedNotes: [NoteID: PulseStoreError] = [:]
+        waitingNotes: Set<NoteID> = [], refusedNotes: [NoteID: PulseStoreError] = [:], posting: PostingGate = .open
     ) {
         self.version = version
         self.counts = counts
@@ -193,5 +208,6 @@ public struct PulseSnapshot: Hashable, Sendable {
         self.takenAt = takenAt
         self.waitingNotes = waitingNotes
         self.refusedNotes = refusedNotes
+        self.posting = posting
     }
 }

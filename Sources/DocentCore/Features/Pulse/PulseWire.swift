@@ -127,6 +127,7 @@ public enum PulseWire {
                     })
             ),
             ("curator_picks", .array(s.curatorPicks.sorted().map { .string($0.key) })),
+            ("posting", .string(s.posting.rawValue)),
         ])
     }
 
@@ -149,6 +150,17 @@ public enum PulseWire {
         case .unavailable(let why): return (503, problem("unavailable", "Pulse is unavailable (\(why))"), 5)
         // The guide's own (its outbox); a store behind the service never says it.
         case .notKept: return (503, problem("unavailable", "Pulse is unavailable"), 5)
+        case .postingRefused(.tooManyTries(let s)):
+            return (429, problem("rate_limited_passes", "too many wrong codes or cards from your address: try again in \(s) s", [("retry_after", .integer(s))]), s)
+        case .postingRefused(let r):
+            let sentence: String
+            switch r {
+            case .visitCodeRequired: sentence = "posting a note needs today's visit code (printed on the ticket): send it as visit_code"
+            case .visitCodeWrong: sentence = "that is not today's visit code"
+            case .memberRequired: sentence = "posting a note is for members: send the member card number as member_card"
+            default: sentence = "that member card is not on the museum's list"
+            }
+            return (403, problem(r.code, sentence, [("posting", .string(r.gate?.rawValue ?? PostingGate.open.rawValue))]), nil)
         }
     }
 
@@ -167,12 +179,14 @@ public enum PulseWire {
         switch (status, code) {
         // A wait is bounded as it is read (1 s ... a day), like every number from the wire.
         case (429, "rate_limited_notes"): return .rateLimited(.notes(retryAfter: PulseRules.Limit.bounded(int("retry_after") ?? 60)))
+        case (429, "rate_limited_passes"): return .postingRefused(.tooManyTries(seconds: PulseRules.Limit.bounded(int("retry_after") ?? 60)))
         case (429, _): return .rateLimited(.reactions(retryAfter: PulseRules.Limit.bounded(int("retry_after") ?? 60)))
         case (409, _): if let n = note() { return .conflict(n) }
         case (400, "empty_text"): return .badText(.empty)
         case (400, "text_too_long"): return .badText(.tooLong(int("cells") ?? NoteText.maxCells + 1))
         case (400, "bad_subject"): return .badSubject(message)
-        case (401, _), (403, _): return .badCredentials
+        case (401, _): return .badCredentials
+        case (403, _): return PostingRefusal(code: code).map(PulseStoreError.postingRefused) ?? .badCredentials
         case (404, "no_such_note"): if let n = note() { return .noSuchNote(n) }
         default: break
         }
@@ -226,18 +240,32 @@ public enum PulseWire {
 
     public static func reactionBody(_ v: ReactionValue) -> JSON { fields([("value", .integer(v.rawValue))]) }
 
-    /// `{"id","subject","language","text"}`.
+    /// `{"id","subject","language","text"}`, and for a posting gate `visit_code` or
+    /// `member_card` (not both).
     public static func draft(_ bytes: [UInt8]) throws(Problem) -> NoteDraft {
-        let o = try object(bytes, required: ["id", "subject", "language", "text"])
+        let o = try object(bytes, required: ["id", "subject", "language", "text"], optional: ["visit_code", "member_card"])
         guard let id = NoteID(key: try string(o, "id")) else { throw Problem("field 'id' must be VISITOR.SEQUENCE") }
         let subjectKey = try string(o, "subject")
         guard let subject = PulseSubject(subjectKey) else { throw Problem("field 'subject' is not a subject (artwork:ID, tour:ID, stop:TOUR/N, exhibition:ID, gallery:ID, museum)") }
         guard let language = Language.fromTag(try string(o, "language")) else { throw Problem("field 'language' must be a language tag such as en") }
-        return NoteDraft(id: id, subject: subject, language: language, text: try string(o, "text"))
+        var pass: PostingPass?
+        for (k, make) in [("visit_code", PostingPass.visitCode), ("member_card", PostingPass.memberCard)] where o[k] != nil {
+            guard pass == nil else { throw Problem("give visit_code or member_card, not both") }
+            let v = try string(o, k)
+            guard (1...PostingPass.maxLength).contains(v.count) else { throw Problem("field '\(k)' must be 1 to \(PostingPass.maxLength) characters") }
+            pass = make(v)
+        }
+        return NoteDraft(id: id, subject: subject, language: language, text: try string(o, "text"), pass: pass)
     }
 
     public static func draftBody(_ d: NoteDraft) -> JSON {
-        fields([("id", .string(d.id.key)), ("subject", .string(d.subject.key)), ("language", .string(d.language.code)), ("text", .string(d.text))])
+        var f: [(String, JSON)] = [("id", .string(d.id.key)), ("subject", .string(d.subject.key)), ("language", .string(d.language.code)), ("text", .string(d.text))]
+        switch d.pass {
+        case .visitCode(let c)?: f.append(("visit_code", .string(c)))
+        case .memberCard(let c)?: f.append(("member_card", .string(c)))
+        case nil: break
+        }
+        return fields(f)
     }
 
     public static func readCounts(_ json: JSON?) throws(Problem) -> PulseCounts {
@@ -319,6 +347,9 @@ public enum PulseWire {
             s.activity[k] = PulseActivitySummary(recent: PulseBounds.wireCount(r), today: PulseBounds.wireCount(t), last: readTime(f.value["last"]))
         }
         s.curatorPicks = Set((json["curator_picks"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(PulseSubject.init) })
+        // A service before the gate says nothing: open. A gate this guide does not know is
+        // taken as open too; the service's 403 then says what it wants.
+        s.posting = json["posting"]?.stringValue.flatMap(PostingGate.init(rawValue:)) ?? .open
         return s
     }
 }

@@ -53,6 +53,13 @@ public enum PulseView: FeatureView {
             }
         case .keys:
             return nil  // the shared box keys: Esc, ? or Enter go back to the box
+        case .visitCode:
+            switch key {
+            case .char(let c): return .pulse(.codeTyped(String(c)))
+            case .backspace: return .pulse(.codeDeleteBackward)
+            case .enter: return .pulse(.codeEntered)
+            default: return nil  // Esc: back (to the note, when it was being sent)
+            }
         case .confirmDelete:
             // Only a plain `y` deletes: Enter, a stray key or Esc leave the note as it is.
             switch key {
@@ -72,6 +79,9 @@ public enum PulseView: FeatureView {
             renderOverlay(&screen, back, state: state)
             let s = state.strings
             OverlayView.box(&screen, title: s("help.title"), text: HelpSection.text(HelpSection.current(state)), footer: s("pulse.keys.footer"), scroll: state.overlayScroll)
+        case .visitCode(let subject, _):
+            // Alone (the note under it would show only at its edges): the text says it is kept.
+            codeBox(&screen, subject, state)
         case .confirmDelete(let id, let back):
             renderOverlay(&screen, back, state: state)
             let s = state.strings
@@ -148,6 +158,36 @@ public enum PulseView: FeatureView {
             if !more.isEmpty { screen.put(more, x: field.x, y: cy, style: Style(role: .muted)) }
             screen.put(counter, x: area.maxX - 2 - TextWidth.width(counter), y: cy, style: Style(role: cells >= NoteText.maxCells ? .error : .muted))
         }
+    }
+
+    /// The visit code box: why it is asked and where to find it, what went wrong with the last
+    /// code, and the field.
+    static func codeBox(_ screen: inout Screen, _ subject: PulseSubject, _ state: AppState) {
+        let s = state.strings
+        let p = state.pulse
+        let width = OverlayView.boxTextWidth(screen)
+        var lines = Wrap.lines(s("pulse.gate.codeIntro"), width: width).map { ($0, Style.plain) }
+        if p.codeWrong { lines += Wrap.lines(s("pulse.gate.codeWrong"), width: width).map { ($0, Style(role: .error)) } }
+        let label = s("pulse.gate.codeLabel")
+        let footer = s("pulse.gate.codeFooter")
+        let fieldWidth = VisitCodeText.length * 2 + 1
+        let contentWidth = max(lines.map { TextWidth.width($0.0) }.max() ?? 0, TextWidth.width(label) + 1 + fieldWidth, TextWidth.width(footer) + 4)
+        let area = OverlayView.boxArea(screen, contentWidth: contentWidth, contentHeight: lines.count + 2)
+        OverlayView.frame(&screen, area, title: s("pulse.gate.codeTitle", ["title": PulseFeature.title(subject, state)]), footer: footer)
+        let inside = area.inset(1)
+        // The field's row first: on a small screen the text gives way to it.
+        let y = min(area.y + 3 + lines.count, area.maxY - 2)
+        for (k, l) in lines.enumerated() where area.y + 2 + k < y {
+            screen.put(l.0, x: area.x + 2, y: area.y + 2 + k, style: l.1, clip: inside)
+        }
+        screen.put(label, x: area.x + 2, y: y, style: .bold, clip: inside)
+        let field = Rect(x: area.x + 3 + TextWidth.width(label), y: y, width: fieldWidth, height: 1)
+        screen.fill(field, style: Style(underline: true))
+        screen.put(p.codeField, x: field.x, y: y, style: Style(underline: true), clip: field)
+        let cursor = Rect(x: field.x + min(p.codeField.count, fieldWidth - 1), y: y, width: 1, height: 1)
+        screen.put(" ", x: cursor.x, y: y, style: Style(role: .highlight, reverse: true), clip: field)
+        // Attention (a screen reader, the terminal's cursor) is where the next letter goes.
+        screen.focus = cursor
     }
 
     /// ↑/↓ in the editor: the cursor to the nearest column of the wrapped row above or below

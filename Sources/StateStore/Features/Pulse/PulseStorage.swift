@@ -26,6 +26,8 @@ public struct PulseStorage: FeatureStorage {
             FeatureMigration("v6-pulse-outbox") { db in
                 try db.execute(sql: "CREATE TABLE " + SQLitePulseOutbox.tableDefinition)
             },
+            // A waiting note's visit code or member card (the posting gate, issue 32).
+            FeatureMigration("v8-pulse-outbox-pass") { db in try SQLitePulseOutbox.addPassColumn(db) },
         ]
     }
 

@@ -23,6 +23,30 @@ public final class SQLitePulseOutbox: PulseOutbox, Sendable {
             language TEXT, text TEXT, reported INTEGER, visitor TEXT NOT NULL, secret TEXT NOT NULL, queued_at REAL NOT NULL);
         """
 
+    /// A note's pass through the posting gate (issue 32), as `v8-pulse-outbox-pass` adds it to
+    /// the table (and a file of its own gets it on opening): a note waiting for the service
+    /// keeps its visit code or member card, else it would be refused once sent.
+    static func addPassColumn(_ db: Database) throws {
+        guard try !db.columns(in: "pulse_outbox").contains(where: { $0.name == "pass" }) else { return }
+        try db.execute(sql: "ALTER TABLE pulse_outbox ADD COLUMN pass TEXT")
+    }
+
+    /// `visit-code:CODE` or `member-card:NUMBER`.
+    static func passText(_ p: PostingPass?) -> String? {
+        switch p {
+        case .visitCode(let c)?: return "visit-code:" + c
+        case .memberCard(let c)?: return "member-card:" + c
+        case nil: return nil
+        }
+    }
+
+    static func pass(_ text: String?) -> PostingPass? {
+        guard let text else { return nil }
+        if text.hasPrefix("visit-code:") { return .visitCode(String(text.dropFirst("visit-code:".count))) }
+        if text.hasPrefix("member-card:") { return .memberCard(String(text.dropFirst("member-card:".count))) }
+        return nil
+    }
+
     /// Where writes wait when the state database cannot keep them (a directory in its place,
     /// a damaged or read-only file): a file of its own under `$XDG_STATE_HOME/docent`, so a note
     /// the guide calls saved is on disk whatever became of the state database.
@@ -39,7 +63,10 @@ public final class SQLitePulseOutbox: PulseOutbox, Sendable {
         do {
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             let q = try DatabaseQueue(path: path, configuration: config)
-            try q.write { db in try db.execute(sql: "CREATE TABLE IF NOT EXISTS " + tableDefinition) }
+            try q.write { db in
+                try db.execute(sql: "CREATE TABLE IF NOT EXISTS " + tableDefinition)
+                try addPassColumn(db)
+            }
             return .success(SQLitePulseOutbox(path: path, dbQueue: q))
         } catch {
             return .failure(LoadFailure("cannot keep Pulse writes in \(path) (\(Support.describe(error)))"))
@@ -76,7 +103,7 @@ public final class SQLitePulseOutbox: PulseOutbox, Sendable {
     public func put(_ write: PulseWrite, as credentials: VisitorCredentials, at: Date) throws(PulseStoreError) -> PulseOutboxEntry {
         try run("keep a Pulse write in") { db in
             let sequence = (try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(sequence), 0) + 1 FROM pulse_outbox")) ?? 1
-            var subject: String?, value: Int?, note: String?, language: String?, text: String?, reported: Bool?
+            var subject: String?, value: Int?, note: String?, language: String?, text: String?, reported: Bool?, pass: String?
             let kind: String
             switch write {
             case .react(let v, let s):
@@ -89,6 +116,7 @@ public final class SQLitePulseOutbox: PulseOutbox, Sendable {
                 note = d.id.key
                 language = d.language.code
                 text = d.text
+                pass = Self.passText(d.pass)
             case .report(let n, let on):
                 kind = "report"
                 note = n.key
@@ -96,12 +124,12 @@ public final class SQLitePulseOutbox: PulseOutbox, Sendable {
             }
             try db.execute(
                 sql: """
-                    INSERT OR REPLACE INTO pulse_outbox (key, sequence, kind, subject, value, note, language, text, reported, visitor, secret, queued_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT OR REPLACE INTO pulse_outbox (key, sequence, kind, subject, value, note, language, text, reported, visitor, secret, queued_at, pass)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     write.key, sequence, kind, subject, value, note, language, text, reported, credentials.visitor.rawValue, credentials.secret,
-                    at.timeIntervalSince1970,
+                    at.timeIntervalSince1970, pass,
                 ])
             return PulseOutboxEntry(sequence: sequence, write: write, credentials: credentials, queuedAt: at)
         }
@@ -140,7 +168,7 @@ public final class SQLitePulseOutbox: PulseOutbox, Sendable {
             guard let subject, let note, let language = row.decoded("language", as: String.self).flatMap(Language.fromTag),
                 let text = row.decoded("text", as: String.self)
             else { return nil }
-            write = .post(NoteDraft(id: note, subject: subject, language: language, text: text))
+            write = .post(NoteDraft(id: note, subject: subject, language: language, text: text, pass: Self.pass(row.decoded("pass", as: String.self))))
         case "report":
             guard let note, let on = row.decoded("reported", as: Bool.self) else { return nil }
             write = .report(note, on)
