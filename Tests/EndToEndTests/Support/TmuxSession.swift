@@ -37,7 +37,10 @@ final class TmuxSession {
             "-x", "\(width)", "-y", "\(height)",
         ]
         let env = [
-            "LANG=C.UTF-8", "SWIFT_BACKTRACE=interactive=no",
+            // NO_COLOR as `swift test` sets it, said here so a run of the test bundle by
+            // itself (scripts/run-tests.sh) draws the same screens; a test that wants colour
+            // runs its command under `env -u NO_COLOR`.
+            "LANG=C.UTF-8", "SWIFT_BACKTRACE=interactive=no", "NO_COLOR=1",
             "XDG_DATA_HOME=\(home.appendingPathComponent("data").path)",
             "XDG_CONFIG_HOME=\(home.appendingPathComponent("config").path)",
             "XDG_CACHE_HOME=\(home.appendingPathComponent("cache").path)",
