@@ -28,6 +28,55 @@ public enum TextCleaner {
         return normalise(s, options)
     }
 
+    /// Whether `clean` would give back UTF-8 `bytes` as they are (nothing to decode, remove or
+    /// trim): then a reader of their words needs no `String` of them.
+    public static func isClean(_ bytes: UnsafeBufferPointer<UInt8>, _ options: Options) -> Bool {
+        !needsWork(bytes, bar: options.contains(.barIsBreak))
+    }
+
+    /// Whether `bytes` are well-formed UTF-8 (what `String(decoding:as:)` keeps unrepaired).
+    public static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = bytes.count
+        guard n > 0 else { return true }
+        let base = UnsafeRawPointer(bytes.baseAddress!)
+        var i = 0
+        while i < n {
+            // ASCII eight bytes at a time.
+            if i + 8 <= n, base.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                i += 8
+                continue
+            }
+            let b = bytes[i]
+            if b < 0x80 {
+                i += 1
+                continue
+            }
+            let len: Int
+            var lo: UInt8 = 0x80
+            var hi: UInt8 = 0xBF
+            switch b {
+            case 0xC2...0xDF: len = 2
+            case 0xE0: len = 3; lo = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: len = 3
+            case 0xED: len = 3; hi = 0x9F
+            case 0xF0: len = 4; lo = 0x90
+            case 0xF1...0xF3: len = 4
+            case 0xF4: len = 4; hi = 0x8F
+            default: return false
+            }
+            guard i + len <= n else { return false }
+            let c1 = bytes[i + 1]
+            guard c1 >= lo, c1 <= hi else { return false }
+            var k = 2
+            while k < len {
+                guard bytes[i + k] & 0xC0 == 0x80 else { return false }
+                k += 1
+            }
+            i += len
+        }
+        return true
+    }
+
     private static func needsWork(_ text: String, _ options: Options) -> Bool {
         let bar = options.contains(.barIsBreak)
         if let answer = text.utf8.withContiguousStorageIfAvailable({ needsWork($0, bar: bar) }) { return answer }

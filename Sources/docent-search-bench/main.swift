@@ -8,7 +8,8 @@
 //       the selection. Each keystroke is timed on its own. Prints `key=value` lines: the index
 //       build time, per-keystroke p50/p99/max in milliseconds (all keystrokes, and first
 //       letters only), and the number of keystrokes; `--slowest N` also lists the N slowest
-//       keystrokes with the query they completed.
+//       keystrokes with the query they completed; `--digest` prints digests of the indexes built
+//       (the same documents make the same index, however fast).
 
 import DocentCore
 import Foundation
@@ -51,6 +52,7 @@ var queries = defaultQueries
 var repeatCount = 5
 var stringsDir = "Resources/strings"
 var slowest = 0
+var digest = false
 while !args.isEmpty {
     let a = args.removeFirst()
     switch a {
@@ -65,6 +67,8 @@ while !args.isEmpty {
         guard let n = args.first.flatMap({ Int($0) }), n > 0 else { fail("--slowest needs a positive number") }
         args.removeFirst()
         slowest = n
+    case "--digest":
+        digest = true
     case "--strings":
         guard !args.isEmpty else { fail("--strings needs a directory") }
         stringsDir = args.removeFirst()
@@ -117,7 +121,7 @@ _ = SearchIndex(documents: documents, variants: variants, stemmer: stemmer, both
 let indexNanos = monotonicNanos() - indexStart
 let indexCPUNanos = cpuNanos() - indexCPUStart
 let oneStart = monotonicNanos()
-_ = SearchIndex(documents: documents, variants: variants, stemmer: stemmer)
+let oneCoreIndex = SearchIndex(documents: documents, variants: variants, stemmer: stemmer)
 let oneNanos = monotonicNanos() - oneStart
 // The index as it was before words, stems, typos and transcripts (issue 31): the same
 // documents without their transcripts, no words. Its build time and memory are the anchors of
@@ -166,6 +170,10 @@ func percentile(_ xs: [UInt64], _ p: Double) -> Double {
 func fmt(_ x: Double) -> String { String(format: "%.4f", x) }
 
 print("search_docs=\(index.count) artworks=\(app.artworks.count)")
+if digest {
+    // The very index, whichever way it was built: the guide's, on one core, and without words.
+    print("index_digest=\(String(index.digest, radix: 16)) one_core_digest=\(String(oneCoreIndex.digest, radix: 16)) plain_digest=\(String(plain.digest, radix: 16))")
+}
 print("search_index_build_ms=\(fmt(Double(buildNanos) / 1e6)) documents_ms=\(fmt(Double(docNanos) / 1e6)) indexing_ms=\(fmt(Double(indexNanos) / 1e6))")
 print("indexing_one_core_ms=\(fmt(Double(oneNanos) / 1e6)) indexing_cpu_ms=\(fmt(Double(indexCPUNanos) / 1e6)) plain_indexing_cpu_ms=\(fmt(Double(plainCPUNanos) / 1e6))")
 print("plain_indexing_ms=\(fmt(Double(plainNanos) / 1e6)) index_bytes=\(memory.texts + memory.words) words_bytes=\(memory.words) plain_index_bytes=\(plainMemory)")

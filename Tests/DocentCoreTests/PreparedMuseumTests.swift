@@ -72,6 +72,59 @@ final class PreparedMuseumTests: XCTestCase {
         withExtendedLifetime(audio) {}
     }
 
+    /// Search reads every transcript's bytes where they lie when they need no work: whatever
+    /// the storage (the appData's JSON, plain, escaped or with entities; a prepared copy; a
+    /// text), they are the bytes of `transcript`.
+    func testTranscriptBytesAreTheTranscriptsBytes() throws {
+        let odd = """
+            {"objects": {"7": {"nid": "7", "title": "Work", "gallery_location": "Gallery 1",
+               "audio_commentary": [{"audio": "1", "object_selector_number": "42"}]}},
+             "galleries": {"3": {"nid": "3", "title": "Gallery 1", "floor": "1", "location": "41.879,-87.623"}},
+             "tours": {}, "audio_files": {
+              "1": {"nid": "1", "title": "a", "audio_file_url": "a/1.mp3", "audio_transcript": "Plain words, café and 港口",
+                "translations": [
+                  {"language": "es", "audio_file_url": "a/1-es.mp3", "audio_transcript": "Con \\"comillas\\" y\\r\\nlíneas"},
+                  {"language": "fr", "audio_file_url": "a/1-fr.mp3", "audio_transcript": "Rock &amp; roll&nbsp;caf&eacute;"},
+                  {"language": "de", "audio_file_url": "a/1-de.mp3", "audio_transcript": "  spaces  around  "},
+                  {"language": "it", "audio_file_url": "a/1-it.mp3", "audio_transcript": "tab\\there \\u001b[31m"}]}}}
+            """
+        let app = try Fixtures.app(odd)
+        var checked = 0
+        for (name, a) in try documents() + [("odd", app)] {
+            let back = try XCTUnwrap(PreparedMuseum.decode(PreparedMuseum.encode(a, identity: "t"), identity: "t"), name)
+            for museum in [a, back] {
+                for audio in museum.audioFiles.values {
+                    for v in [audio.english] + Array(audio.translations.values) {
+                        XCTAssertEqual(v.withTranscriptUTF8 { Array($0) }, Array(v.transcript.utf8), "\(name) \(audio.id) \(v.language)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 20)
+        let text = AudioVersion(language: .english, url: "", transcript: "Held as text", trackTitle: "")
+        XCTAssertEqual(text.withTranscriptUTF8 { Array($0) }, Array("Held as text".utf8))
+    }
+
+    /// The UTF-8 check that lets bytes through unread agrees with the standard library's.
+    func testValidUTF8AsTheStandardLibraryHasIt() {
+        var samples: [[UInt8]] = [
+            [], Array("café 港口 😀".utf8), [0xC0, 0x80], [0xC2], [0xE0, 0x9F, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
+            [0xF0, 0x9F, 0x98], [0x80], [0xFF], Array("abcdefgh".utf8) + [0xE2, 0x82, 0xAC], Array("abcdefghijklmnop".utf8) + [0xE2, 0x82],
+        ]
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt8 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: seed >> 56)
+        }
+        let lead: [UInt8] = [0x41, 0x80, 0xBF, 0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xA0, 0x9F, 0x90, 0x8F]
+        for _ in 0..<3000 { samples.append((0..<Int(next() % 12)).map { _ in next() % 3 == 0 ? next() : lead[Int(next()) % lead.count] }) }
+        for b in samples {
+            let ours = b.withUnsafeBufferPointer { TextCleaner.isValidUTF8($0) }
+            XCTAssertEqual(ours, String(validating: b, as: UTF8.self) != nil, "\(b)")
+        }
+    }
+
     func testTheBytesAreLetGoWithTheLastText() throws {
         let released = LockedCounter()
         do {

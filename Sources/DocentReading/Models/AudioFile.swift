@@ -13,6 +13,10 @@ public struct AudioVersion: Hashable, Sendable {
     /// cache). Nothing for a transcript held as text or in a prepared copy.
     public func letTranscriptSourceGo() { transcriptText.letSourceGo() }
 
+    /// Calls `body` with `transcript`'s UTF-8 bytes, read where they lie when they need no work
+    /// (no `String` made): search reads every transcript's words once.
+    public func withTranscriptUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { transcriptText.withUTF8(body) }
+
     public init(language: Language, url: String, transcript: String, trackTitle: String) {
         self.init(language: language, url: url, transcriptText: DeferredText(transcript), trackTitle: trackTitle)
     }

@@ -57,6 +57,34 @@ struct DeferredText: Hashable, @unchecked Sendable {
         }
     }
 
+    /// Calls `body` with the UTF-8 bytes of `string`: the bytes where they lie when they are
+    /// already what `string` would be (valid UTF-8 that needs no unescaping nor cleaning, as
+    /// most transcripts are), else those of `string`. For readers of every transcript (search's
+    /// words), which need no `String` of each.
+    func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        switch storage {
+        case .text(let s):
+            var t = s
+            return t.withUTF8(body)
+        case .bytes(let owner, let start, let count):
+            let slice = UnsafeBufferPointer(rebasing: owner.bytes.assumingMemoryBound(to: UInt8.self)[start..<start + count])
+            if TextCleaner.isValidUTF8(slice) { return body(slice) }
+        case .json(let raw, let options):
+            if !raw.escaped {
+                let start = raw.start
+                let count = raw.count
+                let direct: R? = raw.owner.withBuffer { buf in
+                    let slice = UnsafeBufferPointer(rebasing: buf[start..<start + count])
+                    guard TextCleaner.isClean(slice, options), TextCleaner.isValidUTF8(slice) else { return nil }
+                    return body(slice)
+                }
+                if let direct { return direct }
+            }
+        }
+        var t = string
+        return t.withUTF8(body)
+    }
+
     /// Lets the pages of the document this text is read from go from memory (a mapped
     /// appData: after a copy has read every transcript); nothing for other storage.
     func letSourceGo() {

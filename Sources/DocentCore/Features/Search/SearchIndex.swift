@@ -290,9 +290,12 @@ public final class SearchIndex: Sendable {
                 }
                 for t in doc.secondary { b.add(t, slot: 0, inName: false) }
                 for v in doc.transcripts {
-                    let t = v.transcript
-                    b.add(t, slot: b.slot(v.language), inName: false)
-                    sinceLetGo += t.utf8.count
+                    let slot = b.slot(v.language)
+                    // Its bytes where they lie when they need no cleaning (no `String` made).
+                    sinceLetGo += v.withTranscriptUTF8 { utf8 in
+                        b.addWords(utf8, slot: slot, inName: false)
+                        return utf8.count
+                    }
                     last = v
                     if sinceLetGo >= 1 << 20 {
                         v.letTranscriptSourceGo()
@@ -864,5 +867,58 @@ extension SearchIndex {
     /// An index of the exhibitions on view (a handful: scanned, no grams).
     public convenience init(exhibitions: [Exhibition], variants: ChineseVariants? = nil) {
         self.init(documents: exhibitions.map { SearchDocument(.exhibition($0.id), primary: [$0.title]) }, grams: false, variants: variants)
+    }
+}
+
+// MARK: Sameness
+
+extension SearchIndex {
+    /// A digest of everything the index holds (texts, grams, words, stems): two builds of the
+    /// same documents that answer alike have the same one. The search bench prints it, so a
+    /// faster build can be shown to build the very same index.
+    public var digest: UInt64 {
+        var h: UInt64 = 14_695_981_039_346_656_037
+        func mix<T: FixedWidthInteger>(_ xs: [T]) {
+            h = (h ^ UInt64(xs.count)) &* 1_099_511_628_211
+            xs.withUnsafeBytes { raw in
+                for b in raw { h = (h ^ UInt64(b)) &* 1_099_511_628_211 }
+            }
+        }
+        mix(text)
+        mix(starts)
+        mix(secondaryStarts)
+        mix(kinds)
+        mix(
+            targets.map { t -> Int in
+                switch t {
+                case .artwork(let id): return id << 3
+                case .tour(let id): return id << 3 | 1
+                case .exhibition(let id): return id << 3 | 2
+                case .gallery(let id): return id << 3 | 3
+                case .annotation(let id): return id << 3 | 4
+                }
+            })
+        mix(gramStarts)
+        mix(postings)
+        mix(fieldSlots)
+        mix(fieldSlotStarts)
+        mix(words.vocab)
+        mix(words.vocabStarts)
+        mix(words.letters)
+        mix(words.flags)
+        mix(words.masks)
+        mix(words.wordEntries)
+        mix(words.entrySlot)
+        mix(words.entryPosts)
+        mix(words.entryBits)
+        mix(words.posts)
+        mix(words.bits)
+        mix(words.stemKeys)
+        mix(words.stemKeyStarts)
+        mix(words.stemWordStarts)
+        mix(words.stemWords)
+        mix(words.slotLanguages.map { Array(($0?.code ?? "-").utf8) + [0] }.flatMap { $0 })
+        mix(words.stemLanguages.map { Array($0.code.utf8) + [0] }.flatMap { $0 })
+        return h
     }
 }

@@ -388,9 +388,44 @@ public struct SearchWords: Sendable {
             doc = max(doc, other.doc)
         }
 
+        /// The word numbers in bytewise order of their words: by their first eight bytes as one
+        /// number, then by the rest (no word has a zero byte, so a shorter word that begins a
+        /// longer one sorts first, as `lexicographicallyPrecedes` has it).
+        func sortedWords() -> [Int] {
+            wordBytes.withUnsafeBufferPointer { wb in
+                wordStarts.withUnsafeBufferPointer { starts in
+                    var keys = [UInt64](repeating: 0, count: starts.count - 1)
+                    for w in keys.indices {
+                        var key: UInt64 = 0
+                        let s = Int(starts[w])
+                        let n = Int(starts[w + 1]) - s
+                        for k in 0..<8 { key = key << 8 | (k < n ? UInt64(wb[s + k]) : 0) }
+                        keys[w] = key
+                    }
+                    return keys.withUnsafeBufferPointer { kb in
+                        kb.indices.sorted { a, b in
+                            if kb[a] != kb[b] { return kb[a] < kb[b] }
+                            let sa = Int(starts[a])
+                            let sb = Int(starts[b])
+                            let na = Int(starts[a + 1]) - sa
+                            let nb = Int(starts[b + 1]) - sb
+                            var k = 8
+                            while k < na, k < nb {
+                                let x = wb[sa + k]
+                                let y = wb[sb + k]
+                                if x != y { return x < y }
+                                k += 1
+                            }
+                            return na < nb
+                        }
+                    }
+                }
+            }
+        }
+
         func build(count: Int, stemmer: (any WordStemming)?) -> SearchWords {
             // The vocabulary sorted bytewise; old word number → new.
-            let order = (0..<wordCount).sorted { word($0).lexicographicallyPrecedes(word($1)) }
+            let order = sortedWords()
             var rank = [Int32](repeating: 0, count: wordCount)
             for (r, w) in order.enumerated() { rank[w] = Int32(r) }
             var vocab: [UInt8] = []
@@ -409,10 +444,27 @@ public struct SearchWords: Sendable {
                 masks.append(info.mask)
             }
             // Entries grouped by word in vocabulary order, then by slot.
-            let entries = entryWord.indices.sorted { a, b in
-                let ra = rank[Int(entryWord[a])]
-                let rb = rank[Int(entryWord[b])]
-                return ra != rb ? ra < rb : entrySlot[a] < entrySlot[b]
+            // A word's few entries are its chain, sorted by slot where there are several.
+            var entries: [Int] = []
+            entries.reserveCapacity(entryWord.count)
+            for w in order {
+                let first = entries.count
+                var e = wordFirstEntry[w]
+                while e >= 0 {
+                    entries.append(Int(e))
+                    e = entryNext[Int(e)]
+                }
+                var k = first + 1
+                while k < entries.count {
+                    let x = entries[k]
+                    var j = k
+                    while j > first, entrySlot[entries[j - 1]] > entrySlot[x] {
+                        entries[j] = entries[j - 1]
+                        j -= 1
+                    }
+                    entries[j] = x
+                    k += 1
+                }
             }
             var newEntry = [Int32](repeating: 0, count: entries.count)
             for (i, e) in entries.enumerated() { newEntry[e] = Int32(i) }
