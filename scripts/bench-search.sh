@@ -113,6 +113,7 @@ ONE_RATIO=$(python3 -c "print(format($(get indexing_one_core_ms) / $(get plain_i
 CPU_RATIO=$(python3 -c "print(format($(get indexing_cpu_ms) / $(get plain_indexing_cpu_ms), '.2f'))")
 echo "search: with words on one core $(get indexing_one_core_ms) ms (${ONE_RATIO}x); CPU time $(get indexing_cpu_ms) ms against $(get plain_indexing_cpu_ms) ms (${CPU_RATIO}x)"
 echo "search: docent $(get search_keystrokes) keystrokes  p50 ${P50} ms  p99 ${P99} ms  (first letters p99 $(get search_first_letter_p99_ms) ms)"
+echo "search: did you mean, after a pause on a query that matches nothing (not a keystroke's work): $(get did_you_mean_pauses) pauses  p50 $(get did_you_mean_p50_ms) ms  max $(get did_you_mean_max_ms) ms"
 echo "search: fts5   $(aget fts5_keystrokes) keystrokes  p50 ${F50} ms  p99 ${F99} ms  (first letters p99 $(aget fts5_first_letter_p99_ms) ms)"
 echo "search: p50 ratio ${R50}  p99 ratio ${R99}  (target p99 <= ${RATIO_MAX})  ${PASS}"
 [ "$PASS" = PASS ] && [ "$INDEX_PASS" = PASS ]

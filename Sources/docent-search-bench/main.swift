@@ -142,6 +142,7 @@ let plainMemory = plain.memory.texts
 var all: [UInt64] = []
 var labelled: [(UInt64, String)] = []
 var first: [UInt64] = []
+var pauses: [UInt64] = []
 var resultsSeen = 0
 for _ in 0..<repeatCount {
     for q in queries {
@@ -149,9 +150,16 @@ for _ in 0..<repeatCount {
         var k = 0
         for c in q {
             let t0 = monotonicNanos()
-            _ = Reducer.reduce(&state, .search(.typed(String(c))))
+            let effects = Reducer.reduce(&state, .search(.typed(String(c))))
             let dt = monotonicNanos() - t0
             all.append(dt)
+            // "Did you mean" comes after a pause, not with the keystroke: timed apart, as if the
+            // visitor stopped here (then the next keystroke goes on from that state).
+            for case .timer(.searchDidYouMean, _, let action) in effects {
+                let p0 = monotonicNanos()
+                _ = Reducer.reduce(&state, action)
+                pauses.append(monotonicNanos() - p0)
+            }
             if slowest > 0 { labelled.append((dt, state.search.query)) }
             if k == 0 { first.append(dt) }
             k += 1
@@ -178,6 +186,7 @@ print("search_index_build_ms=\(fmt(Double(buildNanos) / 1e6)) documents_ms=\(fmt
 print("indexing_one_core_ms=\(fmt(Double(oneNanos) / 1e6)) indexing_cpu_ms=\(fmt(Double(indexCPUNanos) / 1e6)) plain_indexing_cpu_ms=\(fmt(Double(plainCPUNanos) / 1e6))")
 print("plain_indexing_ms=\(fmt(Double(plainNanos) / 1e6)) index_bytes=\(memory.texts + memory.words) words_bytes=\(memory.words) plain_index_bytes=\(plainMemory)")
 print("search_keystrokes=\(all.count) queries=\(queries.count) repeat=\(repeatCount) results_seen=\(resultsSeen)")
+print("did_you_mean_pauses=\(pauses.count) did_you_mean_p50_ms=\(fmt(percentile(pauses, 50))) did_you_mean_max_ms=\(fmt(percentile(pauses, 100)))")
 print("search_p50_ms=\(fmt(percentile(all, 50))) search_p99_ms=\(fmt(percentile(all, 99))) search_max_ms=\(fmt(percentile(all, 100)))")
 for (dt, q) in labelled.sorted(by: { $0.0 > $1.0 }).prefix(slowest) {
     print("slow_keystroke_ms=\(fmt(Double(dt) / 1e6)) query=\"\(q)\"")

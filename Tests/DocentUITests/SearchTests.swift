@@ -97,11 +97,13 @@ final class SearchTests: XCTestCase {
         }
         let live = s.search.live.status != .off
         let results = localResults(s, q)
-        // Nothing matches: the closest words that do.
-        let didYouMean = results.total == 0 ? s.search.index?.suggestion(for: SearchText.fold(q, variants: s.search.variants)) : nil
-        return (live ? [debounce(s.search.live.token + 1)] : [], { e in
+        // Nothing matches: "did you mean" after a pause, not now.
+        let later: [Effect] =
+            results.total == 0 && s.search.index != nil
+            ? [.timer(.searchDidYouMean, milliseconds: SearchState.didYouMeanDelayMs, action: .search(.suggestDue(SearchText.fold(q, variants: s.search.variants))))] : []
+        return ((live ? [debounce(s.search.live.token + 1)] : []) + later, { e in
             e.search.query = q
-            e.search.didYouMean = didYouMean
+            e.search.didYouMean = nil
             e.search.moved = false
             if resetFilter { e.search.filter = .all }
             e.search.results = results
@@ -372,7 +374,14 @@ final class SearchTests: XCTestCase {
     func testDidYouMeanWhenNothingMatches() {
         var s = loaded()
         type(&s, "xarbour")
-        XCTAssertEqual(s.search.didYouMean, "harbour")
+        // Not on the keystroke: after a pause (the timer `type` saw asked for).
+        XCTAssertNil(s.search.didYouMean)
+        send(&s, .search(.suggestDue(Array("xarbour".utf8)))) { e in
+            e.search.didYouMean = "harbour"
+            e.search.selection = 1
+        }
+        // A pause on a query that is no longer the one typed says nothing.
+        send(&s, .search(.suggestDue(Array("xarbou".utf8))))
         XCTAssertEqual(texts(s), ["Nothing matches “xarbour”.", "Did you mean “harbour”? Enter searches it."])
         XCTAssertEqual(SearchPage.selectedAction(s), .query("harbour"), "selected: Enter is the one key")
         let q = querying("harbour", from: s)
@@ -381,12 +390,14 @@ final class SearchTests: XCTestCase {
         XCTAssertGreaterThan(s.search.results?.total ?? 0, 0)
         // Nothing near: no suggestion.
         type(&s, " zzqx")
+        send(&s, .search(.suggestDue(Array("harbour zzqx".utf8))))
         XCTAssertNil(s.search.didYouMean)
     }
 
     func testSnapshotDidYouMeanAndTheLanguageThatMatched() {
         var s = loaded()
         type(&s, "xarbour")
+        _ = Reducer.reduce(&s, .search(.suggestDue(Array("xarbour".utf8))))
         assertSnapshot(RootView.render(s, size: Size(width: 80, height: 24)), named: "search-did-you-mean-80x24")
         // tapiz: two tapestries through their Spanish commentaries, said so in English.
         var t = loaded()
