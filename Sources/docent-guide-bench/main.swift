@@ -28,6 +28,26 @@ let instrumentation = Instrumentation(
     },
     audio: { live in cpuPath.flatMap { BenchAudioCPU(live, path: $0) } ?? live })
 
+// `prepare [--rewrite-prefix F=T] [--] SOURCE`: the copy a guide quitting at once hands over
+// (`CopyHandOff` starts its own executable's `prepare`). Prepared copies are used only by the
+// build that wrote them, so the bench's guide must write its own for its second start.
+if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == "prepare" {
+    var rest = Array(CommandLine.arguments.dropFirst(2))
+    var rewrite: URLResolver.Rewrite?
+    var source: String?
+    while !rest.isEmpty {
+        let a = rest.removeFirst()
+        if a == "--rewrite-prefix", !rest.isEmpty {
+            let parts = rest.removeFirst().split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { rewrite = URLResolver.Rewrite(from: parts[0], to: parts[1]) }
+        } else if a != "--" {
+            source = a
+        }
+    }
+    guard let source else { exit(64) }
+    exit(CopyPreparation.run(source: source, rewrite: rewrite) == nil ? 0 : 1)
+}
+
 do {
     let guide = try Guide.parse(Array(CommandLine.arguments.dropFirst()))
     try guide.run(instrumentation: instrumentation)
