@@ -198,16 +198,23 @@ final class PulsePublicTests: XCTestCase {
 
     // MARK: Slow connections
 
+    /// `n` connections (the i-th from address `from(i)`) that send half a request head and
+    /// never the rest; those that could be made.
+    private func silentConnections(_ n: Int, to port: Int, from: (Int) -> String) -> [Int32] {
+        var fds: [Int32] = []
+        for i in 0..<n {
+            guard let fd = try? RawHTTP.connect(port: port, from: from(i), timeoutSeconds: 2) else { continue }
+            RawHTTP.send(fd, Array("GET /healthz HTTP/1.1\r\nHost: x\r\n".utf8))  // and never the end of the head
+            fds.append(fd)
+        }
+        return fds
+    }
+
     func testElevenHundredSlowConnectionsDoNotStopOtherClients() throws {
         RawHTTP.raiseDescriptorLimit(to: 4096)
         let s = try start(.sqlite, ["--header-timeout", "30"], descriptorLimit: 1024)
-        var slow: [Int32] = []
+        let slow = silentConnections(1100, to: s.port) { _ in "127.0.0.2" }
         defer { for fd in slow { close(fd) } }
-        for _ in 0..<1100 {
-            guard let fd = try? RawHTTP.connect(port: s.port, from: "127.0.0.2", timeoutSeconds: 2) else { continue }
-            RawHTTP.send(fd, Array("GET /healthz HTTP/1.1\r\nHost: x\r\n".utf8))  // and never the end of the head
-            slow.append(fd)
-        }
         XCTAssertGreaterThan(slow.count, 1000, "the slow connections were made")
         var times: [Double] = []
         for _ in 0..<100 {
@@ -230,13 +237,8 @@ final class PulsePublicTests: XCTestCase {
     func slowFromManyAddresses(_ kind: Store) throws {
         RawHTTP.raiseDescriptorLimit(to: 4096)
         let s = try start(kind, ["--header-timeout", "30"], descriptorLimit: 1024)
-        var slow: [Int32] = []
+        let slow = silentConnections(1100, to: s.port) { i in "127.0.0.\(2 + i % 11)" }
         defer { for fd in slow { close(fd) } }
-        for i in 0..<1100 {
-            guard let fd = try? RawHTTP.connect(port: s.port, from: "127.0.0.\(2 + i % 11)", timeoutSeconds: 2) else { continue }
-            RawHTTP.send(fd, Array("GET /healthz HTTP/1.1\r\nHost: x\r\n".utf8))  // and never the end of the head
-            slow.append(fd)
-        }
         XCTAssertGreaterThan(slow.count, 1000, "the slow connections were made")
         var times: [Double] = []
         var statuses: [Int: Int] = [:]

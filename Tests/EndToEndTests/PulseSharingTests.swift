@@ -208,15 +208,21 @@ final class PulseSharingTests: EndToEndTestCase {
         try s.waitFor(try UIStrings.get("en", "pulse.reacted"))
     }
 
+    /// A Pulse file a first visitor created and seeded (and left), for a test to fill.
+    private func seededStore() throws -> String {
+        let shared = try makeTemporaryDirectory().appendingPathComponent("pulse.sqlite").path
+        let first = try startVisitor(shared)
+        try first.sendKeys("q")
+        _ = try first.waitForExit()
+        return shared
+    }
+
     /// Issue 34: a store with 18,000 announcement cards (a hostile service or a script gone
     /// wrong) made every key take half a minute and quitting four. Now what a snapshot may
     /// carry is bounded and cards that cannot apply to a page cost one comparison: keys answer
     /// and `q` quits within the usual wait.
     func testThousandsOfAnnouncementsStallNoKey() throws {
-        let shared = try makeTemporaryDirectory().appendingPathComponent("pulse.sqlite").path
-        let first = try startVisitor(shared)  // creates and seeds the store
-        try first.sendKeys("q")
-        _ = try first.waitForExit()
+        let shared = try seededStore()
         let flood = """
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 18000)
             INSERT INTO announcement (id, style, feeds, positions, languages) SELECT printf('flood%05d', i), 'card',
@@ -245,10 +251,7 @@ final class PulseSharingTests: EndToEndTestCase {
     /// the box, and pages the list past its first page. (How fast: `make bench`'s Pulse section,
     /// which times the same start and pages; a test does not time.)
     func testAMillionNotesAndHostileRowsOpenCountAndPage() throws {
-        let shared = try makeTemporaryDirectory().appendingPathComponent("pulse.sqlite").path
-        let first = try startVisitor(shared)  // creates and seeds the store
-        try first.sendKeys("q")
-        _ = try first.waitForExit()
+        let shared = try seededStore()
         let fill = """
             WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 999999)
             INSERT INTO note (id, visitor, seq, subject, language, text, created, author)
