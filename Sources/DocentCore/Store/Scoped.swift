@@ -23,6 +23,9 @@ public struct FeatureContext: Equatable, Sendable {
     public let playerSnapshot: PlayerSnapshot
     /// The configuration file's settings that belong to features (`AppState.config`).
     public let config: [String: String]
+    /// Every feature's state, to read (another feature's state is its own to write: a feature
+    /// that wants it changed sends that feature an action, `.send(.feature(...))`).
+    private let features: FeatureStates
 
     public init(_ s: AppState) {
         museum = s.museum
@@ -40,7 +43,11 @@ public struct FeatureContext: Equatable, Sendable {
         playerTrack = s.player.track
         playerSnapshot = s.player.snapshot
         config = s.config
+        features = s.featureStates
     }
+
+    /// `F`'s state, read-only.
+    public func state<F: Feature>(of _: F.Type) -> F.State { features[F.self] }
 
     /// `F`'s box on screen, if one of its boxes is.
     public func box<F: Feature>(_: F.Type) -> F.Overlay? {
