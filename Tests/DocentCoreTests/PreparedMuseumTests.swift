@@ -238,6 +238,33 @@ final class PreparedMuseumTests: XCTestCase {
         }
     }
 
+    /// Search's words read every transcript of a museum opened from its copy; the copy hears
+    /// that it may let its pages go every megabyte (a mapped copy: the pages stay in the page
+    /// cache; a second start's peak memory held the whole copy, issue 30), and the index is
+    /// the one built from the museum in memory.
+    func testSearchsWordsLetTheCopysPagesGoAsTheyReadTranscripts() throws {
+        let app = try AppDataReader.read(LargeDocuments.longTranscripts(), source: "/m/appData.json").get()
+        let copy = PreparedMuseum.encode(app, identity: "id")
+        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: copy.count, alignment: 8)
+        storage.copyBytes(from: copy)
+        let address = UInt(bitPattern: storage.baseAddress)
+        let passed = LockedRanges()
+        let shared = SharedBytes(UnsafeRawBufferPointer(storage), release: { UnsafeMutableRawPointer(bitPattern: address)?.deallocate() }, passed: { passed.add($0) })
+        let back = try XCTUnwrap(PreparedMuseum.decode(shared, identity: "id"))
+        let afterOpening = passed.value.count
+        let index = SearchIndex(app: back)
+        let whole = passed.value.dropFirst(afterOpening).filter { $0 == 0..<copy.count }
+        let transcriptBytes = back.audioFiles.values.reduce(0) { $0 + $1.english.transcript.utf8.count }
+        XCTAssertGreaterThan(transcriptBytes, 2 << 20)
+        XCTAssertGreaterThanOrEqual(whole.count, transcriptBytes >> 20, "the copy hears it once a megabyte of transcripts")
+        let inMemory = SearchIndex(app: app)
+        let word = try XCTUnwrap(back.audioFiles.values.first?.english.transcript.split(separator: " ").dropFirst(3).first)
+        let q = index.fold(word)
+        let found = index.results(index.matches(q), cap: 50)
+        XCTAssertGreaterThan(found.count(.artwork) + found.count(.tour), 0, "a transcript's word finds its stop")
+        XCTAssertEqual(found, inMemory.results(inMemory.matches(inMemory.fold(word)), cap: 50))
+    }
+
     /// Reading a document held by the adapter (a mapped file) tells it how far the parser has
     /// read, and writing a copy of the museum lets the document's pages go after reading
     /// its transcripts.

@@ -273,8 +273,37 @@ final class SearchIndexTests: XCTestCase {
         }
         let numbered = (0..<b.wordCount).map { String(decoding: b.word($0), as: UTF8.self) }
         XCTAssertEqual(numbered, expected)
-        XCTAssertEqual(b.pairPost.map { Int($0 >> 1) }, pairs.map(\.doc))
-        XCTAssertEqual(b.pairEntry.map { numbered[Int(b.entryWord[Int($0)])] }, pairs.map(\.word))
+        XCTAssertEqual(b.pairs.all.map { Int($0.post >> 1) }, pairs.map(\.doc))
+        XCTAssertEqual(b.pairs.all.map { numbered[Int(b.entryWord[Int($0.entry)])] }, pairs.map(\.word))
+    }
+
+    /// The builder's pairs, in chunks: every pair kept in order with its document and name
+    /// flag across chunks, and another's pairs joined after a partly filled chunk, renumbered.
+    func testPairsKeepTheirOrderAcrossChunksAndJoins() {
+        var a = Pairs()
+        var b = Pairs()
+        var expected: [(entry: Int32, post: UInt32)] = []
+        let n = Pairs.chunkSize + 5
+        for i in 0..<n {
+            let doc = Int32(i / 7)
+            a.append(entry: Int32(i), doc: doc, inName: i % 3 == 0)
+            expected.append((Int32(i), UInt32(doc) << 1 | (i % 3 == 0 ? 1 : 0)))
+        }
+        for i in 0..<(2 * Pairs.chunkSize + 3) {
+            let doc = Int32(n / 7 + 1 + i / 1000)
+            b.append(entry: Int32(i), doc: doc, inName: i % 5 == 0)
+            expected.append((Int32(i) + 3, UInt32(doc) << 1 | (i % 5 == 0 ? 1 : 0)))
+        }
+        XCTAssertEqual(b.count, 2 * Pairs.chunkSize + 3)
+        a.append(&b) { $0 + 3 }
+        XCTAssertEqual(b.count, 0, "taken")
+        let all = a.all
+        XCTAssertEqual(a.count, expected.count)
+        XCTAssertEqual(all.map(\.entry), expected.map(\.entry))
+        XCTAssertEqual(all.map(\.post), expected.map(\.post))
+        a.append(entry: 9, doc: Int32.max >> 1, inName: true)
+        XCTAssertEqual(a.all.last?.entry, 9, "appending goes on after the joined pairs")
+        XCTAssertEqual(a.all.last?.post, UInt32(Int32.max >> 1) << 1 | 1)
     }
 
     /// The transcripts' words read on two cores make the very index one core makes: the second

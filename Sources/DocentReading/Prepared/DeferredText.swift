@@ -86,9 +86,15 @@ struct DeferredText: Hashable, @unchecked Sendable {
     }
 
     /// Lets the pages of the document this text is read from go from memory (a mapped
-    /// appData: after a copy has read every transcript); nothing for other storage.
+    /// appData, or a mapped prepared copy: a reader of every transcript, such as search's
+    /// words, calls it every megabyte); nothing for a text in memory. The pages stay in the
+    /// page cache, and a mapped file reads them again if they are asked for.
     func letSourceGo() {
-        if case .json(let raw, _) = storage { raw.owner.letGo() }
+        switch storage {
+        case .json(let raw, _): raw.owner.letGo()
+        case .bytes(let owner, _, _): owner.passed?(0..<owner.bytes.count)
+        case .text: break
+        }
     }
 
     static func == (a: DeferredText, b: DeferredText) -> Bool { a.string == b.string }

@@ -277,9 +277,13 @@ public final class SearchIndex: Sendable {
             fieldSlotStarts.append(Int32(fieldSlots.count))
         }
         // The words, in rank order: names, other texts, then the transcripts, read one at a time
-        // (a mapped appData's pages are let go every megabyte, as the prepared copy does).
+        // (a mapped appData's or prepared copy's pages are let go every megabyte, as the copy's
+        // reader does, and every 64 transcripts: rank order is not the file's, and the kernel
+        // maps up to 64 KB of cached pages around each page a transcript touches, so a
+        // megabyte of transcripts held some 50 MB of the file in the guide's memory).
         func addWords(_ b: inout SearchWords.Builder, _ range: Range<Int>) {
             var sinceLetGo = 0
+            var transcriptsSince = 0
             var last: AudioVersion?
             for d in range {
                 let i = order[d]
@@ -297,9 +301,11 @@ public final class SearchIndex: Sendable {
                         return utf8.count
                     }
                     last = v
-                    if sinceLetGo >= 1 << 20 {
+                    transcriptsSince += 1
+                    if sinceLetGo >= 1 << 20 || transcriptsSince >= 64 {
                         v.letTranscriptSourceGo()
                         sinceLetGo = 0
+                        transcriptsSince = 0
                     }
                 }
             }
@@ -325,7 +331,7 @@ public final class SearchIndex: Sendable {
                 var second = SearchWords.Builder(variants: variants)
                 second.slots = wordBuilder.slots
                 both({ addWords(&wordBuilder, 0..<mid) }, { addWords(&second, mid..<order.count) })
-                wordBuilder.append(second)
+                wordBuilder.append(&second)
             } else {
                 addWords(&wordBuilder, 0..<order.count)
             }

@@ -84,9 +84,10 @@ public struct SearchWords: Sendable {
         var entryWord: [Int32] = []
         var entrySlot: [UInt8] = []
         var lastDoc: [Int32] = []
-        /// (entry, doc << 1 | inName) pairs, in document order.
-        var pairEntry: [Int32] = []
-        var pairPost: [UInt32] = []
+        /// (entry, doc << 1 | inName) pairs, in document order: most of the builder's memory
+        /// (a pair per word per document: tens of millions in a large museum), so kept in
+        /// chunks, which neither double nor copy as they grow, nor when two halves join.
+        var pairs = Pairs()
         var slots: [Language?] = [nil]
         let variants: ChineseVariants?
         /// How each non-ASCII scalar folds (as `SearchText` folds a character), its bytes in
@@ -367,23 +368,20 @@ public struct SearchWords: Sendable {
             // Names come first in a document, so its first pair says whether it is in one.
             if lastDoc[Int(e)] != doc {
                 lastDoc[Int(e)] = doc
-                pairEntry.append(e)
-                pairPost.append(UInt32(doc) << 1 | (inName ? 1 : 0))
+                pairs.append(entry: e, doc: doc, inName: inName)
             }
         }
 
         /// Adds the words and pairs of `other`, a builder of the documents after this one's
         /// (with the same slots): as if this builder had gone on with them.
-        mutating func append(_ other: Builder) {
+        mutating func append(_ other: inout Builder) {
             var entryOf = [Int32](repeating: -1, count: other.entryWord.count)
             for oe in other.entryWord.indices {
                 let ow = Int(other.entryWord[oe])
                 let id = other.word(ow).withUnsafeBufferPointer { p in wordNumber(p.baseAddress!, p.count, other.wordHashes[ow]) }
                 entryOf[oe] = entry(word: id, slot: other.entrySlot[oe])
             }
-            pairEntry.reserveCapacity(pairEntry.count + other.pairEntry.count)
-            for e in other.pairEntry { pairEntry.append(entryOf[Int(e)]) }
-            pairPost += other.pairPost
+            pairs.append(&other.pairs) { entryOf[Int($0)] }
             for (oe, e) in entryOf.enumerated() where other.lastDoc[oe] > lastDoc[Int(e)] { lastDoc[Int(e)] = other.lastDoc[oe] }
             doc = max(doc, other.doc)
         }
@@ -473,7 +471,7 @@ public struct SearchWords: Sendable {
             for w in 0..<order.count { wordEntries[w + 1] += wordEntries[w] }
             // Document counts per entry, then sparse lists and dense bitmaps.
             var df = [Int32](repeating: 0, count: entries.count)
-            for e in pairEntry { df[Int(newEntry[Int(e)])] += 1 }
+            pairs.forEach { e, _ in df[Int(newEntry[Int(e)])] += 1 }
             let bitWords = (count + 63) >> 6
             var entryPosts = [Int32](repeating: 0, count: entries.count + 1)
             var entryBits = [Int32](repeating: -1, count: entries.count)
@@ -489,9 +487,8 @@ public struct SearchWords: Sendable {
             var posts = [UInt32](repeating: 0, count: Int(entryPosts[entries.count]))
             var bits = [UInt64](repeating: 0, count: denseCount * 2 * bitWords)
             var cursor = entryPosts
-            for i in pairEntry.indices {
-                let e = Int(newEntry[Int(pairEntry[i])])
-                let p = pairPost[i]
+            pairs.forEach { entry, p in
+                let e = Int(newEntry[Int(entry)])
                 if entryBits[e] >= 0 {
                     let base = Int(entryBits[e])
                     let d = Int(p >> 1)
@@ -1045,5 +1042,92 @@ public enum SpellingVariants {
             i += 1
         }
         return nil
+    }
+}
+
+/// The (entry, document, in a name) pairs, in document order, at four bytes a pair: the entry
+/// with the name flag in its top bit, in chunks, and where each document's pairs begin (a
+/// document's pairs come together). In chunks because appending then never reallocates what
+/// is already there (an array that doubles holds its old and new storage at once), and chunks
+/// move from one builder to another whole.
+struct Pairs {
+    static let chunkSize = 1 << 16
+    private var full: [[UInt32]] = []
+    private var current: [UInt32] = []
+    private var stored = 0
+    /// Each run of pairs of one document: the document and the number of its first pair.
+    private var runDocs: [Int32] = []
+    private var runStarts: [Int] = []
+
+    var count: Int { stored + current.count }
+
+    @inline(__always) mutating func append(entry: Int32, doc: Int32, inName: Bool) {
+        if runDocs.last != doc {
+            runDocs.append(doc)
+            runStarts.append(count)
+        }
+        if current.count == Self.chunkSize { close() }
+        current.append(UInt32(bitPattern: entry) | (inName ? 0x8000_0000 : 0))
+    }
+
+    private mutating func close() {
+        if !current.isEmpty {
+            stored += current.count
+            full.append(current)
+        }
+        current = []
+        current.reserveCapacity(Self.chunkSize)
+    }
+
+    /// Appends `other`'s pairs after these (its documents come after), each entry renumbered
+    /// by `renumber`, its chunks taken over and changed in place, never copied.
+    mutating func append(_ other: inout Pairs, renumber: (Int32) -> Int32) {
+        close()
+        let base = count
+        for (d, start) in zip(other.runDocs, other.runStarts) where runDocs.last != d {
+            runDocs.append(d)
+            runStarts.append(base + start)
+        }
+        other.close()
+        var chunks = other.full
+        other = Pairs()
+        for k in chunks.indices {
+            var chunk = chunks[k]
+            chunks[k] = []
+            for i in chunk.indices {
+                let v = chunk[i]
+                chunk[i] = UInt32(bitPattern: renumber(Int32(bitPattern: v & 0x7FFF_FFFF))) | (v & 0x8000_0000)
+            }
+            stored += chunk.count
+            full.append(chunk)
+        }
+    }
+
+    /// Each pair in order: its entry and `document << 1 | inName`.
+    func forEach(_ body: (Int32, UInt32) -> Void) {
+        var run = 0
+        var nextStart = runStarts.count > 1 ? runStarts[1] : Int.max
+        var post: UInt32 = runDocs.isEmpty ? 0 : UInt32(runDocs[0]) << 1
+        var i = 0
+        func each(_ chunk: [UInt32]) {
+            for v in chunk {
+                while i == nextStart {
+                    run += 1
+                    post = UInt32(runDocs[run]) << 1
+                    nextStart = run + 1 < runStarts.count ? runStarts[run + 1] : Int.max
+                }
+                body(Int32(bitPattern: v & 0x7FFF_FFFF), post | v >> 31)
+                i += 1
+            }
+        }
+        for chunk in full { each(chunk) }
+        each(current)
+    }
+
+    /// (entry, post) of every pair, in order (for tests).
+    var all: [(entry: Int32, post: UInt32)] {
+        var out: [(entry: Int32, post: UInt32)] = []
+        forEach { out.append(($0, $1)) }
+        return out
     }
 }
