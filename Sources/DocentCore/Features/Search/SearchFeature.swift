@@ -224,7 +224,7 @@ public enum SearchFeature: Feature {
         let effects = Reducer.reduce(&state, search: action)
         // Another result selected (or other results): its picture beside the list, if shown.
         guard state.search != before else { return effects }
-        return effects + PicturesFeature.request(&state)
+        return effects + PicturesFeature.reduce(&state, .pageChanged)
     }
 
     /// On the search page, where there is room beside the results: the selected result's
