@@ -31,6 +31,9 @@ public struct FeatureContext: Equatable, Sendable {
     private let whole: AppState
     /// The notice on the status bar, whoever's it is (a feature takes it off with `.clearBanner`).
     public let banner: Banner?
+    /// The tabs this guide has, and the visitor's location setting (Info's).
+    public let tabs: [Tab]
+    public let locationEnabled: Bool
 
     public init(_ s: AppState) {
         museum = s.museum
@@ -51,6 +54,20 @@ public struct FeatureContext: Equatable, Sendable {
         features = s.featureStates
         whole = s
         banner = s.banner
+        tabs = s.tabs
+        locationEnabled = s.locationEnabled
+    }
+
+    /// Whether `F` is part of this guide (an action sent to a feature that is not is a mistake).
+    public func has<F: Feature>(_: F.Type) -> Bool { whole.has(F.self) }
+
+    /// A copy of the whole shared state with `F`'s state as `own`, for what only the whole
+    /// state answers: a page's rows, built by the same read-only hooks the screen draws with
+    /// (so Enter does what is drawn). A copy: changing it changes nothing.
+    public func reading<F: Feature>(_: F.Type, _ own: F.State) -> AppState {
+        var s = whole
+        s[F.self] = own
+        return s
     }
 
     /// The picture the page on screen shows, if any (the first feature's `pictureWanted` with a
@@ -108,6 +125,8 @@ public enum UIRequest: Equatable, Sendable {
     /// Museum messages now due (by id), shown after those waiting: ones seen already (unless
     /// persistent), waiting or on screen are left out; the first shows at once if nothing is on top.
     case queueMessages([Int])
+    /// The tab's pages back to its root page alone, fresh (at its top).
+    case resetTab(Tab)
 }
 
 /// What a scoped feature's reducer gives back: effects for the shell, requests for the root.
@@ -193,6 +212,8 @@ extension Reducer {
                 state.page.selection = firstSelectable(state.page.route, state)
             case .queueMessages(let ids):
                 effects += queueMessages(&state, ids)
+            case .resetTab(let t):
+                state.stacks[t] = [Page(Route.root(of: t))]
             }
         }
         return effects + outcome.effects

@@ -16,6 +16,8 @@ public enum HomeFeature: ScopedFeature {
         case fetched(FetchPurpose, Result<[UInt8], FetchError>)
         /// `r` on Home: ask again for the sections that failed.
         case retry
+        /// An exhibition found elsewhere (the live search) joins the list, so its page opens.
+        case joined(Exhibition)
     }
 
     public enum Effect: Equatable, Sendable {
@@ -82,6 +84,14 @@ public enum HomeFeature: ScopedFeature {
                 effects.append(effect(.fetch(.events, r)))
             }
             return Outcome(effects: effects)
+        case .joined(let e):
+            switch state.exhibitions {
+            case .loaded(let list):
+                if !list.contains(where: { $0.id == e.id }) { state.exhibitions = .loaded(list + [e]) }
+            default:
+                state.exhibitions = .loaded([e])
+            }
+            return .none
         }
     }
 
