@@ -354,6 +354,48 @@ final class MapReducerTests: XCTestCase {
         send(&s, .map(.show(.artwork(999_999))))
     }
 
+    /// Scoped (issue 28): "show on map" changes the map's own state and asks the root for its
+    /// tab (saved), fresh, with nothing on top; Enter on a card asks the root to play.
+    func testScopedShowAsksForItsTabAndTheCardAsksToPlay() throws {
+        let s = try loaded()
+        let app = try XCTUnwrap(s.museum)
+        let art = try XCTUnwrap(app.sortedArtworks.first { $0.floor == Floor(2) })
+        let artwork = try XCTUnwrap(MapContent.items(app, floor: Floor(2)).first { $0.id == .artwork(art.id) })
+        var m = s.map
+        sendScoped(MapFeature.self, &m, .show(.artwork(art.id)), FeatureContext(s), effects: [load(2)], requests: [.close, .select(.map), .persist, .resetTab(.map)]) {
+            $0.floor = Floor(2)
+            $0.highlight = .artwork(art.id)
+            $0.selection = .artwork(art.id)
+            $0.zoom = 1
+            $0.centre = artwork.point
+            $0.plans[Floor(2)] = .loading(url: self.plan(2))
+        }
+        // Nothing to show: nothing asked.
+        sendScoped(MapFeature.self, &m, .show(.artwork(999_999)), FeatureContext(s))
+        // On the map already: only the fresh page.
+        let o = try opened()
+        let first = try XCTUnwrap(app.sortedArtworks.first { $0.floor == Floor(1) && $0.hasAudio })
+        var om = o.map
+        om.selection = .artwork(first.id)
+        om.cardOpen = true
+        sendScoped(MapFeature.self, &om, .activate, FeatureContext(o), requests: [.send(.play(audioID: first.commentaries[0].audioID, artworkID: first.id, tourID: nil))])
+        let here = try item(o, .artwork(first.id))
+        sendScoped(MapFeature.self, &om, .show(.artwork(first.id)), FeatureContext(o), requests: [.close, .resetTab(.map)]) {
+            $0.highlight = .artwork(first.id)
+            $0.cardOpen = false
+            $0.zoom = max(o.map.zoom, 1)
+            $0.centre = here.point
+        }
+    }
+
+    /// The map opens as its list for a screen reader: its own choice, from the configuration it reads.
+    func testScopedAScreenReaderGetsTheList() throws {
+        let s = try loaded(config: ["screen_reader": "true"])
+        var m = MapState()
+        reactScoped(MapFeature.self, &m, .launched, FeatureContext(s)) { $0.textMode = true }
+        reactScoped(MapFeature.self, &m, .launched, FeatureContext(try loaded()))
+    }
+
     func testShowingALandmarkKeepsTheZoom() throws {
         // A landmark is drawn only far out: no closer level draws it, so "show on map" does not
         // zoom in (it used to zoom all the way in, looking for a level that draws it).

@@ -1,3 +1,4 @@
+import DocentTestSupport
 import XCTest
 
 @testable import DocentCore
@@ -17,6 +18,41 @@ final class HomeSectionsTests: XCTestCase {
             XCTAssertTrue(texts.contains(s.strings("home.notPublished.events")), "\(lang): \(texts)")
             let unavailable = s.strings("home.unavailable.events", ["reason": ""]).prefix(8)
             XCTAssertFalse(texts.contains { $0.hasPrefix(unavailable) }, "\(lang): \(texts)")
+        }
+    }
+
+    /// Scoped (issue 28): Home changes only its sections, and asks the root to take the
+    /// "Offline" notice away when the museum's servers answer again (it never writes the banner).
+    func testScopedHomeAsksForItsSectionsAndClearsOnlyTheOfflineNotice() throws {
+        var s = UIFixtures.loadedState()
+        let app = try XCTUnwrap(s.museum)
+        let ex = try XCTUnwrap(DataAggregator.exhibitionsRequest(app: app, now: s.now))
+        let ev = try XCTUnwrap(DataAggregator.eventsRequest(app: app, now: s.now))
+        var h = HomeFeature.State()
+        h.problems[.events] = .timedOut
+        reactScoped(HomeFeature.self, &h, .documentLoaded, FeatureContext(s), effects: [.fetch(.exhibitions, ex), .fetch(.events, ev)]) {
+            $0.problems = [:]
+            $0.exhibitions = .loading
+            $0.events = .loading
+        }
+        // A failure stays in its section; nothing is asked of the shared UI.
+        sendScoped(HomeFeature.self, &h, .fetched(.events, .failure(.timedOut(url: "https://api.example/events"))), FeatureContext(s)) {
+            $0.events = .failed("timed out fetching https://api.example/events")
+            $0.problems[.events] = .timedOut
+        }
+        let bytes = UIFixtures.bytes("exhibitions.json")
+        let onView = try DataAggregator.exhibitions(from: bytes, app: app, now: s.now).get()
+        // An answer with another notice on the status bar leaves it.
+        s.banner = Banner(.key("member.signedOut"))
+        var other = h
+        sendScoped(HomeFeature.self, &other, .fetched(.exhibitions, .success(bytes)), FeatureContext(s)) { $0.exhibitions = .loaded(onView) }
+        // With the "Offline" notice: taken away.
+        s.banner = Banner(.key("banner.offlineCopy", ["date": .verbatim("2026-11-20 10:00"), "reason": .verbatim("cannot reach x")]), level: .warning)
+        sendScoped(HomeFeature.self, &h, .fetched(.exhibitions, .success(bytes)), FeatureContext(s), requests: [.clearBanner]) { $0.exhibitions = .loaded(onView) }
+        // `r`: only the failed section again.
+        sendScoped(HomeFeature.self, &h, .retry, FeatureContext(s), effects: [.fetch(.events, ev)]) {
+            $0.events = .loading
+            $0.problems[.events] = nil
         }
     }
 }

@@ -212,6 +212,65 @@ final class MemberCardReducerTests: XCTestCase {
         }
     }
 
+    /// Scoped (issue 28): the card's own state changes, and what it wants of the shared UI
+    /// (its page, a greeting, the reminder, a save) stated as requests, exactly.
+    func testScopedOpenAndAnAnswerAskTheRootForThePageTheGreetingTheReminderAndASave() throws {
+        var s = state()
+        var m = s.member
+        sendScoped(MemberFeature.self, &m, .open, FeatureContext(s), requests: [.push(.memberCard)])
+        openForm(&s)
+        // Already on top: back to its first row.
+        sendScoped(MemberFeature.self, &m, .open, FeatureContext(s), requests: [.firstRow])
+        sendScoped(MemberFeature.self, &m, .typed("4"), FeatureContext(s)) { $0.memberID = "4" }
+        submitted(&s)
+        m = s.member
+        let card = try card(s)
+        sendScoped(
+            MemberFeature.self, &m, .answered(token: 1, .success(Self.answer())), FeatureContext(s),
+            requests: [.banner(Banner(.key("member.welcome", ["name": .verbatim("Ada")]))), .firstRow, .queueMessages([8]), .persist]
+        ) {
+            $0.card = card
+            $0.status = .idle
+            $0.zip = ""
+            $0.expiryMessagesQueued = true
+        }
+        // Off its page (a click elsewhere while it checked): no row to go back to.
+        var other = s
+        other.stacks[.info]?.removeLast()
+        var m2 = s.member
+        m2.expiryMessagesQueued = true
+        sendScoped(
+            MemberFeature.self, &m2, .answered(token: 1, .success(Self.answer())), FeatureContext(other),
+            requests: [.banner(Banner(.key("member.welcome", ["name": .verbatim("Ada")]))), .persist]
+        ) {
+            $0.card = card
+            $0.status = .idle
+            $0.zip = ""
+        }
+        sendScoped(MemberFeature.self, &m, .signOut, FeatureContext(s), requests: [.firstRow, .banner(Banner(.key("member.signedOut"))), .persist]) {
+            $0 = MemberState()
+            $0.serviceURL = Self.url
+            $0.token = 2
+        }
+    }
+
+    /// The root keeps the reminder out when it was seen (and is not persistent) or is waiting.
+    func testQueuedMessagesSeenOrWaitingAreLeftOut() {
+        var s = state()
+        s.overlay = nil
+        s.messageQueue = []
+        s.seenMessageIDs = [8]
+        XCTAssertEqual(Reducer.apply(Outcome(requests: [.queueMessages([8])]), &s), [])
+        XCTAssertNil(s.overlay)
+        s.seenMessageIDs = []
+        s.overlay = .message(id: 8)
+        XCTAssertEqual(Reducer.apply(Outcome(requests: [.queueMessages([8])]), &s), [])
+        XCTAssertEqual(s.messageQueue, [])
+        s.overlay = nil
+        XCTAssertEqual(Reducer.apply(Outcome(requests: [.queueMessages([8])]), &s), [])
+        XCTAssertEqual(s.overlay, .message(id: 8))
+    }
+
     func testNoReminderLongBeforeExpiry() throws {
         var s = state()
         openForm(&s)

@@ -45,6 +45,30 @@ final class OfflineTests: XCTestCase {
         XCTAssertEqual(OfflineFeature.rows(for: .tourPage(500), local), [])
     }
 
+    /// Scoped (issue 28): the tour on screen and the language come from the context; the
+    /// feature changes only its own tallies and asks nothing of the shared UI.
+    func testScopedItCountsOnTheTourPageSavesAndForgetsOnStartOver() throws {
+        var s = try onTheWeb()
+        var o = OfflineFeature.State()
+        // Not on a tour's page: nothing to count.
+        reactScoped(OfflineFeature.self, &o, .navigated(from: .home), FeatureContext(s))
+        _ = openTour(&s)
+        let counting = OfflineFeature.TourState(language: .english, tally: .init(total: 3, kept: 0, bytes: 0))
+        reactScoped(OfflineFeature.self, &o, .navigated(from: .tours), FeatureContext(s), effects: [.offline(.count(tourID: 500, .english, urls: urls))]) {
+            $0.tours[500] = counting
+        }
+        // Counted already in this language: not again.
+        reactScoped(OfflineFeature.self, &o, .languageChanged, FeatureContext(s))
+        sendScoped(OfflineFeature.self, &o, .save(tourID: 500), FeatureContext(s), effects: [.offline(.save(tourID: 500, .english, urls: urls))]) {
+            $0.tours[500]?.saving = true
+        }
+        sendScoped(OfflineFeature.self, &o, .save(tourID: 500), FeatureContext(s))
+        // A count in a language the visitor left is not taken.
+        sendScoped(OfflineFeature.self, &o, .counted(tourID: 500, .french, .init(total: 3, kept: 3, bytes: 9)), FeatureContext(s))
+        sendScoped(OfflineFeature.self, &o, .saveEnded(tourID: 500, .english, nil), FeatureContext(s)) { $0.tours[500]?.saving = false }
+        reactScoped(OfflineFeature.self, &o, .startOver, FeatureContext(s)) { $0 = OfflineFeature.State() }
+    }
+
     func testSaveProgressStopResumeSavedRemove() throws {
         var s = try onTheWeb()
         // Opening the tour page counts what is kept.

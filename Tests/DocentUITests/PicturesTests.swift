@@ -163,6 +163,45 @@ final class PicturesTests: XCTestCase {
         }
     }
 
+    /// Scoped (issue 28): the picture the page on screen wants comes from the context; the
+    /// feature changes only its own slots and asks nothing of the shared UI.
+    func testScopedItAsksForThePageOnScreensPictureFromItsOwnState() {
+        var s = loaded(mode: .off)
+        prepare(&s, .play(audioID: 11, artworkID: 100, tourID: nil))
+        // Not on the player: no wish, nothing asked.
+        var p = s.pictures
+        sendScoped(PicturesFeature.self, &p, .pageChanged, FeatureContext(s))
+        prepare(&s, .openPlayer)
+        XCTAssertEqual(FeatureContext(s).pictureWish?.url, Self.url)
+        XCTAssertEqual(FeatureContext(s).pictureWish, PlayerFeature.pictureWanted(s))
+        let r = PicturesFeature.Request(url: Self.url, columns: 78, rows: 6)
+        p = s.pictures
+        sendScoped(PicturesFeature.self, &p, .modeResolved(.symbols(.indexed256)), FeatureContext(s), effects: [.pictures(.load(r, .indexed256))]) {
+            $0.mode = .symbols(.indexed256)
+            $0.slots[r] = .loading
+            $0.order = [r]
+        }
+        // On its way: asked once.
+        reactScoped(PicturesFeature.self, &p, .navigated(from: .home), FeatureContext(s))
+        sendScoped(PicturesFeature.self, &p, .loaded(r, Self.picture), FeatureContext(s)) { $0.slots[r] = .ready(Self.picture) }
+        // Wider: another size of the same picture.
+        prepare(&s, .viewportChanged(rows: 26, width: 118))
+        let wide = PicturesFeature.Request(url: Self.url, columns: 47, rows: 23)
+        reactScoped(PicturesFeature.self, &p, .resized, FeatureContext(s), effects: [.pictures(.load(wide, .indexed256))]) {
+            $0.slots[wide] = .loading
+            $0.order.append(wide)
+        }
+    }
+
+    /// Screen-reader mode fetches nothing (the page says what the picture shows instead).
+    func testScopedNothingIsFetchedForAScreenReader() {
+        var s = loaded(mode: .off)
+        s.config = ["screen_reader": "true"]
+        prepare(&s, .play(audioID: 11, artworkID: 100, tourID: nil), .openPlayer)
+        var p = s.pictures
+        sendScoped(PicturesFeature.self, &p, .modeResolved(.symbols(.truecolor)), FeatureContext(s)) { $0.mode = .symbols(.truecolor) }
+    }
+
     func testThePlayerAsksForItsArtworksPictureAtTheSizeOfItsBox() {
         var s = loaded()
         prepare(&s, .play(audioID: 11, artworkID: 100, tourID: nil))

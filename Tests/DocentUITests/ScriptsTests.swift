@@ -29,6 +29,19 @@ final class ScriptsTests: XCTestCase {
         XCTAssertTrue(prepare(&zh, .launched(restored: PersistedSettings(introSeen: true), languageOverride: .chinese)).contains(ScriptsFeature.effect(.build)))
     }
 
+    /// Scoped (issue 28): the feature's own state and effect, and nothing asked of the shared
+    /// UI, stated exactly.
+    func testScopedItAsksForTheTablesOnceAndKeepsThem() {
+        let en = UIFixtures.loadedState()
+        let zh = UIFixtures.loadedState(language: .chinese)
+        var st = ScriptsFeature.State()
+        reactScoped(ScriptsFeature.self, &st, .launched, FeatureContext(en))
+        reactScoped(ScriptsFeature.self, &st, .languageChanged, FeatureContext(zh), effects: [ScriptsFeature.effect(.build)]) { $0.requested = true }
+        reactScoped(ScriptsFeature.self, &st, .languageChanged, FeatureContext(zh))
+        sendScoped(ScriptsFeature.self, &st, .built(tables), FeatureContext(zh)) { $0.script = self.tables }
+        sendScoped(ScriptsFeature.self, &st, .built(nil), FeatureContext(zh)) { $0.script = nil }
+    }
+
     func testContentIsDrawnInTheReadersScript() {
         var s = UIFixtures.loadedState(language: .traditionalChinese)
         prepare(&s, .selectTab(.tours))

@@ -650,6 +650,45 @@ final class SearchTests: XCTestCase {
 
     // MARK: Acting on a result
 
+    /// Scoped (issue 28): Search changes only its own state; the tab, the player, the pages
+    /// and the map it asks of the root, stated exactly (a change of its state also asks the
+    /// pictures to look again at the page).
+    func testScopedOpenEscAndTheMapAreAskedOfTheRoot() {
+        var s = loaded()
+        XCTAssertEqual(s.search.returnTab, .home)
+        var q = s.search
+        sendScoped(SearchFeature.self, &q, .escape, FeatureContext(s), requests: [.send(.selectTab(.home)), .send(.pictures(.pageChanged))]) {
+            $0.returnTab = nil
+        }
+        prepare(&s, .selectTab(.info))
+        q = s.search
+        sendScoped(SearchFeature.self, &q, .open, FeatureContext(s), requests: [.select(.search), .persist, .resetTab(.search), .send(.pictures(.pageChanged))]) {
+            $0.returnTab = .info
+        }
+        // No map in this guide: a notice; with one, the map's own action.
+        q = s.search
+        s.tabs = [.home, .audioGuide, .tours, .search, .info]
+        sendScoped(SearchFeature.self, &q, .showOnMap(.gallery(1)), FeatureContext(s), requests: [.banner(Banner(.key("search.noMap")))])
+        s.tabs = [.home, .audioGuide, .map, .tours, .search, .info]
+        sendScoped(SearchFeature.self, &q, .showOnMap(.gallery(1)), FeatureContext(s), requests: [.send(.map(.show(.gallery(1))))])
+    }
+
+    /// Enter on an artwork asks the root to play it, then (once it plays) for the full player.
+    func testScopedEnterOnAnArtworkAsksToPlayThenForThePlayer() throws {
+        var s = loaded()
+        type(&s, "harbour at first")
+        let a = try XCTUnwrap(Self.fileMuseum.data.artworks.values.first { $0.title == "Harbour at First Light" })
+        let c = try XCTUnwrap(a.commentaries.first)
+        var q = s.search
+        sendScoped(
+            SearchFeature.self, &q, .activate, FeatureContext(s),
+            requests: [.send(.play(audioID: c.audioID, artworkID: a.id, tourID: nil)), .send(.search(.playing(artworkID: a.id)))])
+        // Nothing playing: no player; playing it: the player, pushed.
+        sendScoped(SearchFeature.self, &q, .playing(artworkID: a.id), FeatureContext(s))
+        prepare(&s, .play(audioID: c.audioID, artworkID: a.id, tourID: nil))
+        sendScoped(SearchFeature.self, &q, .playing(artworkID: a.id), FeatureContext(s), requests: [.push(.player)])
+    }
+
     func testArtworkPlaysItsCommentaryAndShowsThePlayer() throws {
         var s = loaded()
         type(&s, "harbour at first")

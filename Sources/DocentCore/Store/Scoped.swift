@@ -26,6 +26,14 @@ public struct FeatureContext: Equatable, Sendable {
     /// Every feature's state, to read (another feature's state is its own to write: a feature
     /// that wants it changed sends that feature an action, `.send(.feature(...))`).
     private let features: FeatureStates
+    /// The whole state, kept only to work out what the features' read-only hooks make of it
+    /// (the page's picture, `pictureWish`) when a feature asks; never handed out.
+    private let whole: AppState
+    /// The notice on the status bar, whoever's it is (a feature takes it off with `.clearBanner`).
+    public let banner: Banner?
+    /// The tabs this guide has, and the visitor's location setting (Info's).
+    public let tabs: [Tab]
+    public let locationEnabled: Bool
 
     public init(_ s: AppState) {
         museum = s.museum
@@ -44,7 +52,27 @@ public struct FeatureContext: Equatable, Sendable {
         playerSnapshot = s.player.snapshot
         config = s.config
         features = s.featureStates
+        whole = s
+        banner = s.banner
+        tabs = s.tabs
+        locationEnabled = s.locationEnabled
     }
+
+    /// Whether `F` is part of this guide (an action sent to a feature that is not is a mistake).
+    public func has<F: Feature>(_: F.Type) -> Bool { whole.has(F.self) }
+
+    /// A copy of the whole shared state with `F`'s state as `own`, for what only the whole
+    /// state answers: a page's rows, built by the same read-only hooks the screen draws with
+    /// (so Enter does what is drawn). A copy: changing it changes nothing.
+    public func reading<F: Feature>(_: F.Type, _ own: F.State) -> AppState {
+        var s = whole
+        s[F.self] = own
+        return s
+    }
+
+    /// The picture the page on screen shows, if any (the first feature's `pictureWanted` with a
+    /// picture; worked out when asked).
+    public var pictureWish: PictureWish? { PicturesFeature.wish(whole) }
 
     /// `F`'s state, read-only.
     public func state<F: Feature>(of _: F.Type) -> F.State { features[F.self] }
@@ -52,6 +80,12 @@ public struct FeatureContext: Equatable, Sendable {
     /// `F`'s box on screen, if one of its boxes is.
     public func box<F: Feature>(_: F.Type) -> F.Overlay? {
         if case .feature(let v)? = overlay { return v.as(F.Overlay.self) }
+        return nil
+    }
+
+    /// `F`'s page on top of the current tab, if one of its pages is.
+    public func route<F: Feature>(of _: F.Type) -> F.Route? {
+        if case .feature(let v) = route { return v.as(F.Route.self) }
         return nil
     }
 
@@ -81,6 +115,18 @@ public enum UIRequest: Equatable, Sendable {
     /// A shared action, reduced at once by the root (starting over, quitting): so a feature
     /// never calls the root reducer itself.
     case send(AppAction)
+    /// Take the notice off the status bar (one that is no longer true).
+    case clearBanner
+    /// Save the settings (with every feature's kept value), as they are after the requests
+    /// before it: the `.persist` effect, which carries the whole state's settings.
+    case persist
+    /// The page on top goes back to its first selectable row (its top, if it has no rows).
+    case firstRow
+    /// Museum messages now due (by id), shown after those waiting: ones seen already (unless
+    /// persistent), waiting or on screen are left out; the first shows at once if nothing is on top.
+    case queueMessages([Int])
+    /// The tab's pages back to its root page alone, fresh (at its top).
+    case resetTab(Tab)
 }
 
 /// What a scoped feature's reducer gives back: effects for the shell, requests for the root.
@@ -158,8 +204,31 @@ extension Reducer {
                 if state.tabs.contains(t) { state.tab = t }
             case .send(let a):
                 effects += dispatch(&state, a)
+            case .clearBanner:
+                state.banner = nil
+            case .persist:
+                effects.append(.persist(state.settings))
+            case .firstRow:
+                state.page.selection = firstSelectable(state.page.route, state)
+            case .queueMessages(let ids):
+                effects += queueMessages(&state, ids)
+            case .resetTab(let t):
+                state.stacks[t] = [Page(Route.root(of: t))]
             }
         }
         return effects + outcome.effects
+    }
+}
+
+extension Reducer {
+    /// `UIRequest.queueMessages`.
+    static func queueMessages(_ state: inout AppState, _ ids: [Int]) -> [Effect] {
+        let persistent = Set(state.museum?.messages.filter(\.persistent).map(\.id) ?? [])
+        var waiting = Set(state.messageQueue)
+        if case .message(let id)? = state.overlay { waiting.insert(id) }
+        let new = ids.filter { (persistent.contains($0) || !state.seenMessageIDs.contains($0)) && !waiting.contains($0) }
+        guard !new.isEmpty else { return [] }
+        state.messageQueue += new
+        return state.overlay == nil ? showNextMessage(&state) : []
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Home: the featured tours, the exhibitions on view and today's events (both from the
 /// museum's Data Aggregator, fetched by `HomeRunner` when the museum loads), and their pages.
-public enum HomeFeature: Feature {
+public enum HomeFeature: ScopedFeature {
     public struct State: Equatable, Sendable {
         public var exhibitions: Remote<[Exhibition]> = .idle
         public var events: Remote<[Event]> = .idle
@@ -16,6 +16,8 @@ public enum HomeFeature: Feature {
         case fetched(FetchPurpose, Result<[UInt8], FetchError>)
         /// `r` on Home: ask again for the sections that failed.
         case retry
+        /// An exhibition found elsewhere (the live search) joins the list, so its page opens.
+        case joined(Exhibition)
     }
 
     public enum Effect: Equatable, Sendable {
@@ -38,49 +40,58 @@ public enum HomeFeature: Feature {
     public static let homeExhibitions = 6
     public static let homeEvents = 8
 
-    public static func reduce(_ state: inout AppState, _ action: Action) -> [DocentCore.Effect] {
+    public static func reduce(_ state: inout State, _ action: Action, _ context: FeatureContext) -> Outcome {
         switch action {
         case .fetched(let purpose, let result):
-            guard let app = state.museum else { return [] }
+            guard let app = context.museum else { return .none }
             let bytes: [UInt8]
+            var requests: [UIRequest] = []
             switch result {
             case .failure(let e):
-                state.home.problems[purpose] = FetchProblem(e)
+                state.problems[purpose] = FetchProblem(e)
                 switch purpose {
                 case .exhibitions: state.exhibitions = .failed(e.description)
                 case .events: state.events = .failed(e.description)
                 }
-                return []
+                return .none
             case .success(let b):
                 bytes = b
                 // The museum's servers answer again: "Offline" is no longer true (the saved
                 // copy of the appData stays in use until the next start; Info still says so).
-                if case .key("banner.offlineCopy", _)? = state.banner?.phrase { state.banner = nil }
+                if case .key("banner.offlineCopy", _)? = context.banner?.phrase { requests.append(.clearBanner) }
             }
-            state.home.problems[purpose] = .unreadable
+            state.problems[purpose] = .unreadable
             switch purpose {
             case .exhibitions:
-                state.exhibitions = DataAggregator.exhibitions(from: bytes, app: app, now: state.now).map(Remote.loaded).fold { .failed($0.message) }
-                if state.exhibitions.value != nil { state.home.problems[purpose] = nil }
+                state.exhibitions = DataAggregator.exhibitions(from: bytes, app: app, now: context.now).map(Remote.loaded).fold { .failed($0.message) }
+                if state.exhibitions.value != nil { state.problems[purpose] = nil }
             case .events:
-                state.events = DataAggregator.events(from: bytes, now: state.now).map(Remote.loaded).fold { .failed($0.message) }
-                if state.events.value != nil { state.home.problems[purpose] = nil }
+                state.events = DataAggregator.events(from: bytes, now: context.now).map(Remote.loaded).fold { .failed($0.message) }
+                if state.events.value != nil { state.problems[purpose] = nil }
             }
-            return []
+            return Outcome(requests: requests)
         case .retry:
-            guard let app = state.museum else { return [] }
+            guard let app = context.museum else { return .none }
             var effects: [DocentCore.Effect] = []
-            if case .failed = state.exhibitions, let r = DataAggregator.exhibitionsRequest(app: app, now: state.now) {
+            if case .failed = state.exhibitions, let r = DataAggregator.exhibitionsRequest(app: app, now: context.now) {
                 state.exhibitions = .loading
-                state.home.problems[.exhibitions] = nil
+                state.problems[.exhibitions] = nil
                 effects.append(effect(.fetch(.exhibitions, r)))
             }
-            if case .failed = state.events, let r = DataAggregator.eventsRequest(app: app, now: state.now) {
+            if case .failed = state.events, let r = DataAggregator.eventsRequest(app: app, now: context.now) {
                 state.events = .loading
-                state.home.problems[.events] = nil
+                state.problems[.events] = nil
                 effects.append(effect(.fetch(.events, r)))
             }
-            return effects
+            return Outcome(effects: effects)
+        case .joined(let e):
+            switch state.exhibitions {
+            case .loaded(let list):
+                if !list.contains(where: { $0.id == e.id }) { state.exhibitions = .loaded(list + [e]) }
+            default:
+                state.exhibitions = .loaded([e])
+            }
+            return .none
         }
     }
 
@@ -92,23 +103,23 @@ public enum HomeFeature: Feature {
     }
 
     /// A museum arrived: ask for what is on view and today's events, where it publishes them.
-    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
-        guard event == .documentLoaded, let app = state.museum else { return [] }
+    public static func react(to event: FeatureEvent, _ state: inout State, _ context: FeatureContext) -> Outcome {
+        guard event == .documentLoaded, let app = context.museum else { return .none }
         var effects: [DocentCore.Effect] = []
-        state.home.problems = [:]
-        if let r = DataAggregator.exhibitionsRequest(app: app, now: state.now) {
+        state.problems = [:]
+        if let r = DataAggregator.exhibitionsRequest(app: app, now: context.now) {
             state.exhibitions = .loading
             effects.append(effect(.fetch(.exhibitions, r)))
         } else {
             state.exhibitions = .notPublished
         }
-        if let r = DataAggregator.eventsRequest(app: app, now: state.now) {
+        if let r = DataAggregator.eventsRequest(app: app, now: context.now) {
             state.events = .loading
             effects.append(effect(.fetch(.events, r)))
         } else {
             state.events = .notPublished
         }
-        return effects
+        return Outcome(effects: effects)
     }
 
     public static func content(_ route: Route, _ state: AppState) -> PageContent {

@@ -2,14 +2,14 @@ import Foundation
 
 /// Info: the museum's hours and services, its links, the settings, and about the guide.
 /// Other features add their rows under "The museum" (`rows(for: .infoMuseum)`).
-public enum InfoFeature: Feature {
+public enum InfoFeature: ScopedFeature {
     public struct State: Equatable, Sendable { public init() {} }
     public enum Action: Equatable, Sendable {}
     public enum Route: Hashable, Sendable { case info, museum, about }
     public static let id = FeatureID("info")
     public static let initialState = State()
 
-    public static func reduce(_ state: inout AppState, _ action: Action) -> [DocentCore.Effect] {}
+    public static func reduce(_ state: inout State, _ action: Action, _ context: FeatureContext) -> Outcome {}
 
     public static func content(_ route: Route, _ state: AppState) -> PageContent {
         guard let app = state.museum else { return .message("") }

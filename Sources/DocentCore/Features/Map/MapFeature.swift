@@ -102,7 +102,7 @@ public enum MapEffect: Equatable, Sendable {
 
 /// The Map tab as a feature: floor plans, zoom and pan, items and their cards. Drawn by
 /// `MapScreen` (DocentUI); plans are fetched and rasterised by its runner in the shell.
-public enum MapFeature: Feature {
+public enum MapFeature: ScopedFeature {
     public typealias State = MapState
     public typealias Action = MapAction
     public typealias Effect = MapEffect
@@ -117,22 +117,22 @@ public enum MapFeature: Feature {
 
     /// The mouse wheel zooms the drawing, or moves through the text list.
     public static func move(_ delta: Int, _ state: inout AppState) -> [DocentCore.Effect] {
-        if state.map.textMode { return MapReducer.reduce(&state, .selectStep(delta < 0 ? -1 : 1)) }
-        return MapReducer.reduce(&state, .zoom(delta < 0 ? 1 : -1))
+        if state.map.textMode { return reduce(&state, .selectStep(delta < 0 ? -1 : 1)) }
+        return reduce(&state, .zoom(delta < 0 ? 1 : -1))
     }
 
-    public static func reduce(_ state: inout AppState, _ action: MapAction) -> [DocentCore.Effect] {
-        MapReducer.reduce(&state, action)
+    public static func reduce(_ state: inout MapState, _ action: MapAction, _ context: FeatureContext) -> Outcome {
+        MapReducer.reduce(&state, action, context)
     }
 
     /// Whenever what is on screen changes and the map is now showing (a tab change, the
     /// document arriving, a page closed over it): ask for the plan, centre on "you are here".
-    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+    public static func react(to event: FeatureEvent, _ state: inout MapState, _ context: FeatureContext) -> Outcome {
         // For a screen reader the map opens as its list of places (screen readers read lines,
         // not Braille drawings): the map's own choice, from a mode it only reads.
-        if event == .launched, state.screenReader { state.map.textMode = true }
-        guard event.kind == .navigated, MapReducer.isShowing(state), let app = state.museum else { return [] }
-        return MapReducer.opened(&state, app)
+        if event == .launched, ScreenReaderFeature.isEnabled(config: context.config) { state.textMode = true }
+        guard event.kind == .navigated, MapReducer.isShowing(context), let app = context.museum else { return .none }
+        return Outcome(effects: MapReducer.opened(&state, MapReducer.Env(app, context)))
     }
 }
 
@@ -158,116 +158,130 @@ extension Effect {
     public static func map(_ e: MapEffect) -> Effect { MapFeature.effect(e) }
 }
 
-/// The map's reducer proper.
+/// The map's reducer proper: its own state, and what it reads of the shared state (`Env`).
 enum MapReducer {
-    static func isShowing(_ state: AppState) -> Bool {
-        state.tab == .map && state.page.route == .map && state.museum != nil
+    /// What the map's reducer reads besides its own state: the museum and the context.
+    struct Env {
+        let app: AppData
+        let context: FeatureContext
+        init(_ app: AppData, _ context: FeatureContext) {
+            self.app = app
+            self.context = context
+        }
+        /// The artwork the visitor last played, when the location setting allows it.
+        var here: Int? { hereArtwork(locationEnabled: context.locationEnabled, track: context.playerTrack, app) }
+        /// The running tour's stops.
+        var stops: [Int: Int] { tourStops(context.state(of: TourFeature.self).session) }
     }
 
-    static func reduce(_ state: inout AppState, _ action: MapAction) -> [Effect] {
-        guard let app = state.museum else { return [] }
+    static func isShowing(_ context: FeatureContext) -> Bool {
+        context.tab == .map && context.route == .map && context.museum != nil
+    }
+
+    static func reduce(_ map: inout MapState, _ action: MapAction, _ context: FeatureContext) -> Outcome {
+        guard let app = context.museum else { return .none }
+        let env = Env(app, context)
         switch action {
         case .appeared:
-            return opened(&state, app)
+            return Outcome(effects: opened(&map, env))
         case .clickItem(let id):
-            guard state.overlay == nil else { return [] }
-            if state.map.selection == id, state.map.cardOpen { return reduce(&state, .activate) }
-            return reduce(&state, .select(id))
+            guard context.overlay == nil else { return .none }
+            if map.selection == id, map.cardOpen { return reduce(&map, .activate, context) }
+            return reduce(&map, .select(id), context)
         case .pan(let dx, let dy):
-            guard let v = viewport(state, app) else { return [] }
+            let v = viewport(map, env)
             let stepX = Double(v.dotsWide) * v.pointsPerDot / 4, stepY = Double(v.dotsHigh) * v.pointsPerDot / 4
-            setCentre(&state, app, PlanPoint(x: v.centre.x + Double(dx) * stepX, y: v.centre.y - Double(dy) * stepY))
-            return []
+            setCentre(&map, app, PlanPoint(x: v.centre.x + Double(dx) * stepX, y: v.centre.y - Double(dy) * stepY))
+            return .none
         case .zoom(let d):
-            let z = min(max(0, state.map.zoom + d), MapZoom.levels - 1)
-            guard z != state.map.zoom else { return [] }
+            let z = min(max(0, map.zoom + d), MapZoom.levels - 1)
+            guard z != map.zoom else { return .none }
             // Zooming in keeps a visible selection in the window.
-            if d > 0, let sel = state.map.selection, let v = viewport(state, app),
-                let item = items(state, app).first(where: { $0.id == sel }), v.box.contains(item.point)
-            {
+            let v = viewport(map, env)
+            if d > 0, let sel = map.selection, let item = items(map, app).first(where: { $0.id == sel }), v.box.contains(item.point) {
                 let c = v.centre
-                state.map.zoom = z
+                map.zoom = z
                 let f = 1 / MapZoom.factor(1)
-                setCentre(&state, app, PlanPoint(x: c.x + (item.point.x - c.x) * f, y: c.y + (item.point.y - c.y) * f))
+                setCentre(&map, app, PlanPoint(x: c.x + (item.point.x - c.x) * f, y: c.y + (item.point.y - c.y) * f))
             } else {
-                state.map.zoom = z
-                if let c = state.map.centre { setCentre(&state, app, c) }
+                map.zoom = z
+                if let c = map.centre { setCentre(&map, app, c) }
             }
-            return []
+            return .none
         case .selectFloor(let f):
-            return changeFloor(&state, app, f)
+            return Outcome(effects: changeFloor(&map, app, f))
         case .floorStep(let d):
             let floors = MapContent.floors(app)
-            guard let i = floors.firstIndex(of: state.map.floor) ?? floors.indices.first else { return [] }
+            guard let i = floors.firstIndex(of: map.floor) ?? floors.indices.first else { return .none }
             let j = min(max(0, i + d), floors.count - 1)
-            return changeFloor(&state, app, floors[j])
+            return Outcome(effects: changeFloor(&map, app, floors[j]))
         case .cycleFloor:
             let floors = MapContent.floors(app)
-            guard !floors.isEmpty else { return [] }
-            let i = floors.firstIndex(of: state.map.floor) ?? -1
-            return changeFloor(&state, app, floors[(i + 1) % floors.count])
+            guard !floors.isEmpty else { return .none }
+            let i = floors.firstIndex(of: map.floor) ?? -1
+            return Outcome(effects: changeFloor(&map, app, floors[(i + 1) % floors.count]))
         case .selectStep(let d):
-            selectStep(&state, app, d)
-            return []
+            selectStep(&map, env, d)
+            return .none
         case .select(let id):
-            guard items(state, app).contains(where: { $0.id == id }) else { return [] }
-            state.map.selection = id
-            state.map.cardOpen = true
-            return []
+            guard items(map, app).contains(where: { $0.id == id }) else { return .none }
+            map.selection = id
+            map.cardOpen = true
+            return .none
         case .activate:
-            return activate(&state, app)
+            return activate(&map, env)
         case .dismiss:
-            if state.map.legendOpen {
-                state.map.legendOpen = false
-            } else if state.map.cardOpen {
-                state.map.cardOpen = false
-            } else if state.map.textMode {
-                state.map.textMode = false
-            } else if state.map.highlight != nil || state.map.selection != nil {
-                state.map.highlight = nil
-                state.map.selection = nil
+            if map.legendOpen {
+                map.legendOpen = false
+            } else if map.cardOpen {
+                map.cardOpen = false
+            } else if map.textMode {
+                map.textMode = false
+            } else if map.highlight != nil || map.selection != nil {
+                map.highlight = nil
+                map.selection = nil
             }
-            return []
+            return .none
         case .toggleText:
-            state.map.textMode.toggle()
-            state.map.legendOpen = false
-            if state.map.textMode, state.map.selection == nil {
-                state.map.selection = MapContent.listOrder(items(state, app)).first?.id
+            map.textMode.toggle()
+            map.legendOpen = false
+            if map.textMode, map.selection == nil {
+                map.selection = MapContent.listOrder(items(map, app)).first?.id
             }
-            return []
+            return .none
         case .toggleLegend:
-            state.map.legendOpen.toggle()
-            state.map.legendScroll = 0
-            return []
+            map.legendOpen.toggle()
+            map.legendScroll = 0
+            return .none
         case .scrollLegend(let d):
-            guard state.map.legendOpen else { return [] }
-            state.map.legendScroll = min(max(0, state.map.legendScroll.addingReportingOverflow(d).partialValue), 200)
-            return []
+            guard map.legendOpen else { return .none }
+            map.legendScroll = min(max(0, map.legendScroll.addingReportingOverflow(d).partialValue), 200)
+            return .none
         case .recentre:
-            if let here = hereArtwork(state, app), let loc = MapContent.locate(app, .artwork(here)) {
+            if let here = env.here, let loc = MapContent.locate(app, .artwork(here)) {
                 var effects: [Effect] = []
-                if let f = loc.floor, f != state.map.floor { effects = changeFloor(&state, app, f) }
-                setCentre(&state, app, loc.point)
-                return effects
+                if let f = loc.floor, f != map.floor { effects = changeFloor(&map, app, f) }
+                setCentre(&map, app, loc.point)
+                return Outcome(effects: effects)
             }
-            state.map.centre = nil
-            return []
+            map.centre = nil
+            return .none
         case .retry:
-            guard case .failed? = state.map.plans[state.map.floor] else { return [] }
-            state.map.plans[state.map.floor] = nil
-            return ensurePlan(&state, app)
+            guard case .failed? = map.plans[map.floor] else { return .none }
+            map.plans[map.floor] = nil
+            return Outcome(effects: ensurePlan(&map, app))
         case .show(let id):
-            return show(&state, app, id)
+            return show(&map, env, id)
         case .rasterReady(let floor, let url, let raster, let savedCopy):
-            guard MapContent.mapFloor(app, floor)?.planURL == url else { return [] }
-            state.map.plans[floor] = .ready(url: url, raster: raster)
-            if savedCopy { state.map.savedCopies.insert(floor) } else { state.map.savedCopies.remove(floor) }
-            if floor == state.map.floor, let c = state.map.centre { setCentre(&state, app, c) }
-            return []
+            guard MapContent.mapFloor(app, floor)?.planURL == url else { return .none }
+            map.plans[floor] = .ready(url: url, raster: raster)
+            if savedCopy { map.savedCopies.insert(floor) } else { map.savedCopies.remove(floor) }
+            if floor == map.floor, let c = map.centre { setCentre(&map, app, c) }
+            return .none
         case .rasterFailed(let floor, let url, let message, let problem):
-            guard MapContent.mapFloor(app, floor)?.planURL == url else { return [] }
-            state.map.plans[floor] = .failed(url: url, message: message, problem: problem)
-            return []
+            guard MapContent.mapFloor(app, floor)?.planURL == url else { return .none }
+            map.plans[floor] = .failed(url: url, message: message, problem: problem)
+            return .none
         }
     }
 
@@ -275,99 +289,104 @@ enum MapReducer {
 
     /// The map came on screen: a floor that exists, "you are here" centred when it is new,
     /// and the plan asked for.
-    static func opened(_ state: inout AppState, _ app: AppData) -> [Effect] {
+    static func opened(_ map: inout MapState, _ env: Env) -> [Effect] {
+        let app = env.app
         let floors = MapContent.floors(app)
-        if !floors.contains(state.map.floor), let f = floors.first(where: { $0.number == 1 }) ?? floors.first {
-            state.map.floor = f
+        if !floors.contains(map.floor), let f = floors.first(where: { $0.number == 1 }) ?? floors.first {
+            map.floor = f
         }
-        if let here = hereArtwork(state, app), here != state.map.centredOnArtwork, state.map.highlight == nil,
+        if let here = env.here, here != map.centredOnArtwork, map.highlight == nil,
             let loc = MapContent.locate(app, .artwork(here))
         {
-            state.map.centredOnArtwork = here
-            if let f = loc.floor, floors.contains(f) { state.map.floor = f }
-            state.map.zoom = max(state.map.zoom, 1)
-            setCentre(&state, app, loc.point)
+            map.centredOnArtwork = here
+            if let f = loc.floor, floors.contains(f) { map.floor = f }
+            map.zoom = max(map.zoom, 1)
+            setCentre(&map, app, loc.point)
         }
-        selectFirstListed(&state, app)
-        return ensurePlan(&state, app)
+        selectFirstListed(&map, app)
+        return ensurePlan(&map, app)
     }
 
     /// The list (text mode) always has a row highlighted: the first entry of the floor when
     /// nothing on it is (the list opened for a screen reader, another floor). Not a heading:
     /// Enter and the card act on entries.
-    static func selectFirstListed(_ state: inout AppState, _ app: AppData) {
-        guard state.map.textMode else { return }
-        let list = MapContent.listOrder(items(state, app))
-        if let sel = state.map.selection, list.contains(where: { $0.id == sel }) { return }
-        state.map.selection = list.first?.id
+    static func selectFirstListed(_ map: inout MapState, _ app: AppData) {
+        guard map.textMode else { return }
+        let list = MapContent.listOrder(items(map, app))
+        if let sel = map.selection, list.contains(where: { $0.id == sel }) { return }
+        map.selection = list.first?.id
     }
 
-    static func changeFloor(_ state: inout AppState, _ app: AppData, _ floor: Floor) -> [Effect] {
+    static func changeFloor(_ map: inout MapState, _ app: AppData, _ floor: Floor) -> [Effect] {
         guard MapContent.floors(app).contains(floor) else { return [] }
-        if floor != state.map.floor {
-            state.map.floor = floor
-            state.map.cardOpen = false
-            if let sel = state.map.selection, !items(state, app).contains(where: { $0.id == sel }) { state.map.selection = nil }
-            selectFirstListed(&state, app)
+        if floor != map.floor {
+            map.floor = floor
+            map.cardOpen = false
+            if let sel = map.selection, !items(map, app).contains(where: { $0.id == sel }) { map.selection = nil }
+            selectFirstListed(&map, app)
         }
-        return ensurePlan(&state, app)
+        return ensurePlan(&map, app)
     }
 
     /// Asks for the current floor's plan unless it is loading, loaded or failed for this URL.
-    static func ensurePlan(_ state: inout AppState, _ app: AppData) -> [Effect] {
-        guard let mf = MapContent.mapFloor(app, state.map.floor) else { return [] }
-        if let s = state.map.plans[mf.floor], s.url == mf.planURL { return [] }
-        state.map.plans[mf.floor] = .loading(url: mf.planURL)
+    static func ensurePlan(_ map: inout MapState, _ app: AppData) -> [Effect] {
+        guard let mf = MapContent.mapFloor(app, map.floor) else { return [] }
+        if let s = map.plans[mf.floor], s.url == mf.planURL { return [] }
+        map.plans[mf.floor] = .loading(url: mf.planURL)
         return [.map(.loadPlan(floor: mf.floor, url: mf.planURL, pixelsPerPoint: MapState.rasterScale))]
     }
 
     // MARK: Show on map
 
-    static func show(_ state: inout AppState, _ app: AppData, _ id: MapItemID) -> [Effect] {
-        guard let loc = MapContent.locate(app, id) else { return [] }
-        var effects: [Effect] = []
-        state.overlay = nil
-        if state.tab != .map, state.tabs.contains(.map) {
-            state.tab = .map
-            effects.append(.persist(state.settings))
-        }
-        state.stacks[.map] = [Page(.map)]
-        if let f = loc.floor, MapContent.floors(app).contains(f) { state.map.floor = f }
-        state.map.highlight = id
-        state.map.selection = id
-        state.map.cardOpen = false
-        state.map.legendOpen = false
+    /// The map's own part here; the shared part (its tab, fresh, nothing on top) it asks of the root.
+    static func show(_ map: inout MapState, _ env: Env, _ id: MapItemID) -> Outcome {
+        let app = env.app
+        guard let loc = MapContent.locate(app, id) else { return .none }
+        var requests: [UIRequest] = [.close]
+        if env.context.tab != .map, env.context.tabs.contains(.map) { requests += [.select(.map), .persist] }
+        requests.append(.resetTab(.map))
+        if let f = loc.floor, MapContent.floors(app).contains(f) { map.floor = f }
+        map.highlight = id
+        map.selection = id
+        map.cardOpen = false
+        map.legendOpen = false
         // Close enough for the item to be drawn. A landmark is drawn only far out: zooming in
         // would never reach a level that draws it, so the zoom stays (it is marked anyway).
-        var z = max(state.map.zoom, 1)
-        if let p = items(state, app).first(where: { $0.id == id }), !p.isVisible(atZoom: z),
+        var z = max(map.zoom, 1)
+        if let p = items(map, app).first(where: { $0.id == id }), !p.isVisible(atZoom: z),
             let closer = (z..<MapZoom.levels).first(where: { p.isVisible(atZoom: $0) })
         {
             z = closer
         }
-        state.map.zoom = z
-        setCentre(&state, app, loc.point)
-        if let here = hereArtwork(state, app) { state.map.centredOnArtwork = here }
-        return effects + ensurePlan(&state, app)
+        map.zoom = z
+        setCentre(&map, app, loc.point)
+        if let here = env.here { map.centredOnArtwork = here }
+        return Outcome(effects: ensurePlan(&map, app), requests: requests)
     }
 
     // MARK: Selection and the card
 
     /// Items on the current floor.
-    static func items(_ state: AppState, _ app: AppData) -> [MapItem] {
-        MapContent.items(app, floor: state.map.floor)
+    static func items(_ map: MapState, _ app: AppData) -> [MapItem] {
+        MapContent.items(app, floor: map.floor)
     }
 
     /// The items drawn in `v`, most important first (`MapThinning`).
     static func drawn(_ state: AppState, _ app: AppData, _ v: MapViewport) -> [MapItem] {
-        let always = Set([state.map.selection, state.map.highlight, hereArtwork(state, app).map(MapItemID.artwork)].compactMap { $0 })
-        return MapThinning.shown(items(state, app), in: v, zoom: state.map.zoom, always: always, stops: Set(tourStops(state).keys))
+        drawn(state.map, app, v, here: hereArtwork(state, app), stops: tourStops(state))
+    }
+
+    static func drawn(_ map: MapState, _ app: AppData, _ v: MapViewport, here: Int?, stops: [Int: Int]) -> [MapItem] {
+        let always = Set([map.selection, map.highlight, here.map(MapItemID.artwork)].compactMap { $0 })
+        return MapThinning.shown(items(map, app), in: v, zoom: map.zoom, always: always, stops: Set(stops.keys))
     }
 
     /// Artwork id → stop number (1-based) of the running tour.
-    static func tourStops(_ state: AppState) -> [Int: Int] {
+    static func tourStops(_ state: AppState) -> [Int: Int] { tourStops(state.tour) }
+
+    static func tourStops(_ tour: TourSession?) -> [Int: Int] {
         var stops: [Int: Int] = [:]
-        if let machine = state.tour?.machine {
+        if let machine = tour?.machine {
             for (i, s) in machine.stops.enumerated() where stops[s.artworkID] == nil { stops[s.artworkID] = i + 1 }
         }
         return stops
@@ -375,19 +394,24 @@ enum MapReducer {
 
     /// The artwork the visitor last played, when the location setting allows it.
     static func hereArtwork(_ state: AppState, _ app: AppData) -> Int? {
-        guard state.locationEnabled, let id = state.player.track?.artworkID, app.artworks[id] != nil else { return nil }
+        hereArtwork(locationEnabled: state.locationEnabled, track: state.player.track, app)
+    }
+
+    static func hereArtwork(locationEnabled: Bool, track: Track?, _ app: AppData) -> Int? {
+        guard locationEnabled, let id = track?.artworkID, app.artworks[id] != nil else { return nil }
         return id
     }
 
-    static func selectStep(_ state: inout AppState, _ app: AppData, _ d: Int) {
-        let all = items(state, app)
+    static func selectStep(_ map: inout MapState, _ env: Env, _ d: Int) {
+        let app = env.app
+        let all = items(map, app)
         let order: [MapItem]
-        if state.map.textMode {
+        if map.textMode {
             order = MapContent.listOrder(all)
         } else {
-            guard let v = viewport(state, app) else { return }
+            let v = viewport(map, env)
             // What is drawn, reading order (top to bottom, left to right).
-            order = drawn(state, app, v).filter { v.cell($0.point) != nil }
+            order = drawn(map, app, v, here: env.here, stops: env.stops).filter { v.cell($0.point) != nil }
                 .sorted {
                     let a = v.cell($0.point), b = v.cell($1.point)
                     return (a?.row ?? 0, a?.col ?? 0, $0.id.tag) < (b?.row ?? 0, b?.col ?? 0, $1.id.tag)
@@ -395,44 +419,48 @@ enum MapReducer {
         }
         guard !order.isEmpty else { return }
         let d = min(max(d, -1_000_000), 1_000_000)
-        if let sel = state.map.selection, let i = order.firstIndex(where: { $0.id == sel }) {
-            let j = state.map.textMode ? min(max(0, i + d), order.count - 1) : ((i + d) % order.count + order.count) % order.count
-            state.map.selection = order[j].id
-        } else if state.map.textMode {
+        if let sel = map.selection, let i = order.firstIndex(where: { $0.id == sel }) {
+            let j = map.textMode ? min(max(0, i + d), order.count - 1) : ((i + d) % order.count + order.count) % order.count
+            map.selection = order[j].id
+        } else if map.textMode {
             // Nothing selected: down from before the first row, up from after the last (Home
             // and End are the longest steps).
-            state.map.selection = order[min(max(0, d > 0 ? d - 1 : order.count + d), order.count - 1)].id
+            map.selection = order[min(max(0, d > 0 ? d - 1 : order.count + d), order.count - 1)].id
         } else {
-            state.map.selection = (d >= 0 ? order.first : order.last)?.id
+            map.selection = (d >= 0 ? order.first : order.last)?.id
         }
     }
 
-    static func activate(_ state: inout AppState, _ app: AppData) -> [Effect] {
-        if state.map.legendOpen {
-            state.map.legendOpen = false
-            return []
+    static func activate(_ map: inout MapState, _ env: Env) -> Outcome {
+        let app = env.app
+        if map.legendOpen {
+            map.legendOpen = false
+            return .none
         }
-        guard let sel = state.map.selection else {
+        guard let sel = map.selection else {
             // Nothing chosen yet: take what is nearest the middle of the window.
-            guard let v = viewport(state, app) else { return [] }
+            let v = viewport(map, env)
             let c = v.centre
-            let near = drawn(state, app, v).filter { v.cell($0.point) != nil }
+            let near = drawn(map, app, v, here: env.here, stops: env.stops).filter { v.cell($0.point) != nil }
                 .min { hypot($0.point.x - c.x, $0.point.y - c.y) < hypot($1.point.x - c.x, $1.point.y - c.y) }
-            guard let near else { return [] }
-            state.map.selection = near.id
-            state.map.cardOpen = true
-            return []
+            guard let near else { return .none }
+            map.selection = near.id
+            map.cardOpen = true
+            return .none
         }
-        guard state.map.cardOpen else {
-            state.map.cardOpen = true
-            return []
+        guard map.cardOpen else {
+            map.cardOpen = true
+            return .none
         }
-        guard let action = cardAction(state, app, sel) else { return [] }
-        return Reducer.dispatch(&state, action)
+        // Playing, starting a tour: the player's and the tours' own, asked through the root.
+        guard let action = cardAction(app, sel) else { return .none }
+        return Outcome(requests: [.send(action)])
     }
 
     /// What Enter does on an item's card: play an artwork's commentary, start a tour.
-    public static func cardAction(_ state: AppState, _ app: AppData, _ id: MapItemID) -> AppAction? {
+    public static func cardAction(_ state: AppState, _ app: AppData, _ id: MapItemID) -> AppAction? { cardAction(app, id) }
+
+    static func cardAction(_ app: AppData, _ id: MapItemID) -> AppAction? {
         switch id {
         case .artwork(let i):
             guard let a = app.artworks[i], let c = a.commentaries.first else { return nil }
@@ -449,8 +477,16 @@ enum MapReducer {
 
     /// The window the map shows now, for the content area the UI reported.
     static func viewport(_ state: AppState, _ app: AppData) -> MapViewport? {
-        let (cols, rows) = MapLayout.canvas(rows: state.viewportRows, width: state.viewportWidth)
-        return viewport(state.map, app, cols: cols, rows: rows)
+        viewport(state.map, app, rows: state.viewportRows, width: state.viewportWidth)
+    }
+
+    static func viewport(_ map: MapState, _ env: Env) -> MapViewport {
+        viewport(map, env.app, rows: env.context.viewportRows, width: env.context.viewportWidth)
+    }
+
+    static func viewport(_ map: MapState, _ app: AppData, rows: Int, width: Int) -> MapViewport {
+        let (cols, rows) = MapLayout.canvas(rows: rows, width: width)
+        return viewport(map, app, cols: cols, rows: rows)
     }
 
     /// The window for a canvas of `cols × rows` cells.
@@ -467,9 +503,9 @@ enum MapReducer {
     }
 
     /// Moves the centre, kept inside what zoom level 0 shows so the plan cannot be lost.
-    static func setCentre(_ state: inout AppState, _ app: AppData, _ p: PlanPoint) {
-        let fit = MapLayout.fitBox(raster: state.map.raster, items: items(state, app))
-        state.map.centre = clamp(p, fit)
+    static func setCentre(_ map: inout MapState, _ app: AppData, _ p: PlanPoint) {
+        let fit = MapLayout.fitBox(raster: map.raster, items: items(map, app))
+        map.centre = clamp(p, fit)
     }
 
     // MARK: Clicks

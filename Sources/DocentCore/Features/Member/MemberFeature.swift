@@ -68,7 +68,7 @@ public enum MemberEffect: Equatable, Sendable {
 /// The member card as a feature of the guide: its state, actions, page, Info row, saved card
 /// and message placeholders. The form is drawn by `MemberView` (DocentUI); the service is
 /// asked by `MemberRunner` (the executable); the card is stored by `MemberStorage`.
-public enum MemberFeature: Feature {
+public enum MemberFeature: ScopedFeature {
     public typealias State = MemberState
     public typealias Action = MemberAction
     public typealias Effect = MemberEffect
@@ -85,146 +85,138 @@ public enum MemberFeature: Feature {
     public static let configKey = "member_card_url"
     public static let configKeys = [configKey]
 
-    public static func reduce(_ state: inout AppState, _ a: MemberAction) -> [DocentCore.Effect] {
+    public static func reduce(_ state: inout MemberState, _ a: MemberAction, _ context: FeatureContext) -> Outcome {
         switch a {
         case .focusField(let i):
-            if state.member.card == nil, i == 0 || i == 1 { state.member.field = i }
-            return []
+            if state.card == nil, i == 0 || i == 1 { state.field = i }
+            return .none
         case .open:
-            guard state.member.serviceURL != nil else { return [] }
-            if state.page.route != .memberCard { Reducer.push(&state, .memberCard) }
-            state.page.selection = Reducer.firstSelectable(.memberCard, state)
-            return []
+            guard state.serviceURL != nil else { return .none }
+            // Pushed, it starts at its first row; already on top, it goes back to it.
+            return Outcome(requests: [context.route != .memberCard ? .push(.memberCard) : .firstRow])
         case .typed(let text):
-            guard state.page.route == .memberCard, state.member.card == nil, !state.member.isChecking else { return [] }
+            guard context.route == .memberCard, state.card == nil, !state.isChecking else { return .none }
             // Printable characters only (IDs and ZIP codes are letters, digits and a few marks).
             let clean = String(text.filter { !$0.isNewline && ($0.isLetter || $0.isNumber || $0.isPunctuation || $0.isSymbol || $0 == " ") })
-            if state.member.field == 0 {
-                state.member.memberID = String((state.member.memberID + clean).prefix(MemberState.maxFieldLength))
+            if state.field == 0 {
+                state.memberID = String((state.memberID + clean).prefix(MemberState.maxFieldLength))
             } else {
-                state.member.zip = String((state.member.zip + clean).prefix(MemberState.maxFieldLength))
+                state.zip = String((state.zip + clean).prefix(MemberState.maxFieldLength))
             }
-            if case .failed = state.member.status { state.member.status = .idle }
-            return []
+            if case .failed = state.status { state.status = .idle }
+            return .none
         case .deleteBackward:
-            guard state.member.card == nil, !state.member.isChecking else { return [] }
-            if state.member.field == 0 {
-                if !state.member.memberID.isEmpty { state.member.memberID.removeLast() }
-            } else if !state.member.zip.isEmpty {
-                state.member.zip.removeLast()
+            guard state.card == nil, !state.isChecking else { return .none }
+            if state.field == 0 {
+                if !state.memberID.isEmpty { state.memberID.removeLast() }
+            } else if !state.zip.isEmpty {
+                state.zip.removeLast()
             } else {
-                state.member.field = 0
+                state.field = 0
             }
-            return []
+            return .none
         case .nextField, .previousField:
-            guard state.member.card == nil else { return [] }
-            state.member.field = a == .nextField ? 1 : 0
-            return []
+            guard state.card == nil else { return .none }
+            state.field = a == .nextField ? 1 : 0
+            return .none
         case .submit:
-            guard state.member.card == nil, !state.member.isChecking else { return [] }
-            let id = state.member.memberID.trimmingCharacters(in: .whitespaces)
-            let zip = state.member.zip.trimmingCharacters(in: .whitespaces)
-            if state.member.field == 0 || zip.isEmpty {
+            guard state.card == nil, !state.isChecking else { return .none }
+            let id = state.memberID.trimmingCharacters(in: .whitespaces)
+            let zip = state.zip.trimmingCharacters(in: .whitespaces)
+            if state.field == 0 || zip.isEmpty {
                 // Enter in the first field moves on, as in any form.
-                if !id.isEmpty { state.member.field = 1 }
-                return []
+                if !id.isEmpty { state.field = 1 }
+                return .none
             }
             guard !id.isEmpty else {
-                state.member.field = 0
-                return []
+                state.field = 0
+                return .none
             }
-            return validate(&state, memberID: id, zip: zip, signingIn: true)
+            return Outcome(effects: validate(&state, memberID: id, zip: zip, signingIn: true))
         case .recheck:
-            guard let card = state.member.card, !state.member.isChecking else { return [] }
-            return validate(&state, memberID: card.memberID, zip: card.zip, signingIn: false)
+            guard let card = state.card, !state.isChecking else { return .none }
+            return Outcome(effects: validate(&state, memberID: card.memberID, zip: card.zip, signingIn: false))
         case .answered(let token, let result):
-            guard token == state.member.token, case .checking(let signingIn) = state.member.status else { return [] }
-            return answered(&state, result, signingIn: signingIn)
+            guard token == state.token, case .checking(let signingIn) = state.status else { return .none }
+            return answered(&state, result, signingIn: signingIn, context)
         case .switchHolder:
-            guard var card = state.member.card, card.holders.count > 1 else { return [] }
+            guard var card = state.card, card.holders.count > 1 else { return .none }
             card.holderIndex = (card.holderIndex + 1) % card.holders.count
-            state.member.card = card
-            return [.persist(state.settings)]
+            state.card = card
+            return Outcome(requests: [.persist])
         case .signOut:
-            guard state.member.card != nil else { return [] }
+            guard state.card != nil else { return .none }
             // Nothing of the card is kept (a shared kiosk must not remember it).
-            let token = state.member.token, service = state.member.serviceURL
-            state.member = MemberState()
-            state.member.token = token &+ 1
-            state.member.serviceURL = service
-            state.page.selection = 0
-            state.banner = Banner(.key("member.signedOut"))
-            return [.persist(state.settings)]
+            let token = state.token, service = state.serviceURL
+            state = MemberState()
+            state.token = token &+ 1
+            state.serviceURL = service
+            // The form, from its top.
+            return Outcome(requests: [.firstRow, .banner(Banner(.key("member.signedOut"))), .persist])
         }
     }
 
-    static func validate(_ state: inout AppState, memberID: String, zip: String, signingIn: Bool) -> [DocentCore.Effect] {
-        guard let url = state.member.serviceURL else { return [] }
-        state.member.token = state.member.token &+ 1
-        state.member.status = .checking(signingIn: signingIn)
-        return [effect(.validate(token: state.member.token, MemberCardAPI.request(url: url, memberID: memberID, zip: zip)))]
+    static func validate(_ state: inout MemberState, memberID: String, zip: String, signingIn: Bool) -> [DocentCore.Effect] {
+        guard let url = state.serviceURL else { return [] }
+        state.token = state.token &+ 1
+        state.status = .checking(signingIn: signingIn)
+        return [effect(.validate(token: state.token, MemberCardAPI.request(url: url, memberID: memberID, zip: zip)))]
     }
 
-    static func answered(_ state: inout AppState, _ result: Result<[UInt8], LoadFailure>, signingIn: Bool) -> [DocentCore.Effect] {
-        let typedZip = signingIn ? state.member.zip.trimmingCharacters(in: .whitespaces) : state.member.card?.zip ?? ""
-        let typedID = signingIn ? state.member.memberID.trimmingCharacters(in: .whitespaces) : state.member.card?.memberID ?? ""
+    static func answered(_ state: inout MemberState, _ result: Result<[UInt8], LoadFailure>, signingIn: Bool, _ context: FeatureContext) -> Outcome {
+        let typedZip = signingIn ? state.zip.trimmingCharacters(in: .whitespaces) : state.card?.zip ?? ""
+        let typedID = signingIn ? state.memberID.trimmingCharacters(in: .whitespaces) : state.card?.memberID ?? ""
         let outcome: Result<MemberCard, MemberCardFailure>
         switch result {
         case .failure(let f): outcome = .failure(.network(f.message))
-        case .success(let bytes): outcome = MemberCardAPI.parse(bytes, memberID: typedID, zip: typedZip, now: state.now)
+        case .success(let bytes): outcome = MemberCardAPI.parse(bytes, memberID: typedID, zip: typedZip, now: context.now)
         }
         switch outcome {
         case .success(var card):
-            if let old = state.member.card, old.holders == card.holders { card.holderIndex = old.holderIndex }
-            state.member.card = card
-            state.member.status = .idle
-            state.member.zip = ""
+            if let old = state.card, old.holders == card.holders { card.holderIndex = old.holderIndex }
+            state.card = card
+            state.status = .idle
+            state.zip = ""
+            var requests: [UIRequest] = []
             if signingIn {
-                state.banner = Banner(.key("member.welcome", ["name": .verbatim(card.firstName.isEmpty ? card.holder : card.firstName)]))
-                if state.page.route == .memberCard { state.page.selection = Reducer.firstSelectable(.memberCard, state) }
+                requests.append(.banner(Banner(.key("member.welcome", ["name": .verbatim(card.firstName.isEmpty ? card.holder : card.firstName)]))))
+                if context.route == .memberCard { requests.append(.firstRow) }
             }
-            queueExpirationMessages(&state)
-            return [.persist(state.settings)]
+            requests += queueExpirationMessages(&state, context)
+            return Outcome(requests: requests + [.persist])
         case .failure(let why):
             if signingIn {
-                state.member.status = .failed(why)
-                return []
+                state.status = .failed(why)
+                return .none
             }
             // A stored card the service no longer knows is forgotten; one that could not be
             // checked (offline, service down) is kept and marked.
             if why == .notFound {
-                state.member.card = nil
-                state.member.status = .failed(.notFound)
-                state.banner = Banner(.key("member.noLongerValid"), level: .warning)
-                return [.persist(state.settings)]
+                state.card = nil
+                state.status = .failed(.notFound)
+                return Outcome(requests: [.banner(Banner(.key("member.noLongerValid"), level: .warning)), .persist])
             }
-            state.member.status = .recheckFailed(why)
-            return []
+            state.status = .recheckFailed(why)
+            return .none
         }
     }
 
     /// At start, with a stored card: check it again (quietly).
-    static func recheckStoredCard(_ state: inout AppState) -> [DocentCore.Effect] {
-        guard let card = state.member.card, state.member.serviceURL != nil else { return [] }
+    static func recheckStoredCard(_ state: inout MemberState) -> [DocentCore.Effect] {
+        guard let card = state.card, state.serviceURL != nil else { return [] }
         return validate(&state, memberID: card.memberID, zip: card.zip, signingIn: false)
     }
 
-    /// `member_expiration` messages whose threshold the card has reached, not yet seen (or
-    /// persistent), after any messages already waiting.
-    static func queueExpirationMessages(_ state: inout AppState) {
-        guard let card = state.member.card, !card.isLifetime, let app = state.museum, !state.member.expiryMessagesQueued else { return }
-        state.member.expiryMessagesQueued = true
+    /// `member_expiration` messages whose threshold the card has reached, asked of the root
+    /// once per start (it shows those not seen yet, or persistent, after any already waiting).
+    static func queueExpirationMessages(_ state: inout MemberState, _ context: FeatureContext) -> [UIRequest] {
+        guard let card = state.card, !card.isLifetime, let app = context.museum, !state.expiryMessagesQueued else { return [] }
+        state.expiryMessagesQueued = true
         let due = app.messages.filter { m in
             guard case .memberExpiration(let threshold) = m.kind else { return false }
-            return state.now >= card.expiration.addingTimeInterval(-Double(threshold))
-                && (m.persistent || !state.seenMessageIDs.contains(m.id))
+            return context.now >= card.expiration.addingTimeInterval(-Double(threshold))
         }.map(\.id)
-        var waiting = Set(state.messageQueue)
-        if case .message(let id)? = state.overlay { waiting.insert(id) }
-        let new = due.filter { !waiting.contains($0) }
-        guard !new.isEmpty else { return }
-        state.messageQueue += new
-        if state.overlay == nil { Reducer.showNextMessage(&state) }
+        return due.isEmpty ? [] : [.queueMessages(due)]
     }
 
     /// The words for a failure, in the current language.
@@ -240,32 +232,32 @@ public enum MemberFeature: Feature {
 
     // MARK: Hooks
 
-    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+    public static func react(to event: FeatureEvent, _ state: inout MemberState, _ context: FeatureContext) -> Outcome {
         switch event {
         case .launched:
             // The card is personal: not offered on a shared terminal, and one kept from an
             // earlier use of this machine is not shown (as in the AIC rental build).
-            if KioskFeature.isEnabled(config: state.config) {
-                state.member.serviceURL = nil
-                state.member.card = nil
-                return []
+            if KioskFeature.isEnabled(config: context.config) {
+                state.serviceURL = nil
+                state.card = nil
+                return .none
             }
-            let url = state.config[configKey]?.trimmingCharacters(in: .whitespaces) ?? ""
-            state.member.serviceURL = url.isEmpty ? nil : url
-            return []
+            let url = context.config[configKey]?.trimmingCharacters(in: .whitespaces) ?? ""
+            state.serviceURL = url.isEmpty ? nil : url
+            return .none
         case .documentLoaded:
-            guard state.museum != nil else { return [] }
-            queueExpirationMessages(&state)
-            return recheckStoredCard(&state)
+            guard context.museum != nil else { return .none }
+            let requests = queueExpirationMessages(&state, context)
+            return Outcome(effects: recheckStoredCard(&state), requests: requests)
         case .startOver:
             // Nothing of this visitor's card or form is kept; a pending answer is ignored.
-            let token = state.member.token, service = state.member.serviceURL
-            state.member = MemberState()
-            state.member.token = token &+ 1
-            state.member.serviceURL = service
-            return []
+            let token = state.token, service = state.serviceURL
+            state = MemberState()
+            state.token = token &+ 1
+            state.serviceURL = service
+            return .none
         default:  // not listened to (`listensTo`): never sent here
-            return []
+            return .none
         }
     }
 

@@ -4,7 +4,7 @@
 /// A row on the tour's page offers it, shows the progress and the space used, and removes it.
 /// Resumable: what is kept already is not fetched again. Only recordings on a web server are
 /// saved (files on this machine play offline anyway).
-public enum OfflineFeature: Feature {
+public enum OfflineFeature: ScopedFeature {
     /// A tour's recordings in one language, as the runner counts them on disk.
     public struct Tally: Equatable, Sendable {
         public var total: Int
@@ -72,55 +72,55 @@ public enum OfflineFeature: Feature {
             .filter { ($0.hasPrefix("http://") || $0.hasPrefix("https://")) && seen.insert($0).inserted }
     }
 
-    public static func reduce(_ state: inout AppState, _ action: Action) -> [DocentCore.Effect] {
-        guard let app = state.museum else { return [] }
-        let language = state.language.content
+    public static func reduce(_ state: inout State, _ action: Action, _ context: FeatureContext) -> Outcome {
+        guard let app = context.museum else { return .none }
+        let language = context.language.content
         switch action {
         case .save(let id), .remove(let id):
-            guard let tour = app.tour(id) else { return [] }
+            guard let tour = app.tour(id) else { return .none }
             let urls = urls(tour: tour, language: language, app: app)
-            guard !urls.isEmpty, state.offline.tours[id]?.saving != true else { return [] }
-            var t = state.offline.tours[id] ?? TourState(language: language, tally: Tally(total: urls.count, kept: 0, bytes: 0))
+            guard !urls.isEmpty, state.tours[id]?.saving != true else { return .none }
+            var t = state.tours[id] ?? TourState(language: language, tally: Tally(total: urls.count, kept: 0, bytes: 0))
             t.problem = nil
             if case .save = action {
                 t.saving = true
-                state.offline.tours[id] = t
-                return [effect(.save(tourID: id, language, urls: urls))]
+                state.tours[id] = t
+                return Outcome(effects: [effect(.save(tourID: id, language, urls: urls))])
             }
-            state.offline.tours[id] = t
-            return [effect(.remove(tourID: id, language, urls: urls))]
+            state.tours[id] = t
+            return Outcome(effects: [effect(.remove(tourID: id, language, urls: urls))])
         case .counted(let id, let lang, let tally):
-            guard lang == language else { return [] }
-            var t = state.offline.tours[id] ?? TourState(language: lang, tally: tally)
+            guard lang == language else { return .none }
+            var t = state.tours[id] ?? TourState(language: lang, tally: tally)
             t.language = lang
             t.tally = tally
-            state.offline.tours[id] = t
-            return []
+            state.tours[id] = t
+            return .none
         case .saveEnded(let id, let lang, let problem):
-            guard var t = state.offline.tours[id], t.language == lang else { return [] }
+            guard var t = state.tours[id], t.language == lang else { return .none }
             t.saving = false
             t.problem = problem
-            state.offline.tours[id] = t
-            return []
+            state.tours[id] = t
+            return .none
         }
     }
 
     /// On a tour's page, ask what is kept (in the visitor's language) when not known yet.
-    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+    public static func react(to event: FeatureEvent, _ state: inout State, _ context: FeatureContext) -> Outcome {
         switch event {
         case .navigated, .languageChanged:
-            guard let app = state.museum, case .detail(let id)? = TourFeature.route(in: state), let tour = app.tour(id) else { return [] }
-            let language = state.language.content
-            if let t = state.offline.tours[id], t.language == language { return [] }
+            guard let app = context.museum, case .detail(let id)? = context.route(of: TourFeature.self), let tour = app.tour(id) else { return .none }
+            let language = context.language.content
+            if let t = state.tours[id], t.language == language { return .none }
             let urls = urls(tour: tour, language: language, app: app)
-            guard !urls.isEmpty else { return [] }
-            state.offline.tours[id] = TourState(language: language, tally: Tally(total: urls.count, kept: 0, bytes: 0))
-            return [effect(.count(tourID: id, language, urls: urls))]
+            guard !urls.isEmpty else { return .none }
+            state.tours[id] = TourState(language: language, tally: Tally(total: urls.count, kept: 0, bytes: 0))
+            return Outcome(effects: [effect(.count(tourID: id, language, urls: urls))])
         case .startOver:
-            state.offline = State()
-            return []
+            state = State()
+            return .none
         default:  // not listened to (`listensTo`): never sent here
-            return []
+            return .none
         }
     }
 

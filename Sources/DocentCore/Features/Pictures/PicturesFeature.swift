@@ -8,7 +8,7 @@ import Foundation
 /// size and gives them to the pages that have a figure slot (the full player, an exhibition's
 /// page, a tour's page, the search results); which picture a page shows is its feature's word
 /// (`pictureWanted`).
-public enum PicturesFeature: Feature {
+public enum PicturesFeature: ScopedFeature {
     /// A picture of `url` drawn in at most `columns × rows` cells.
     public struct Request: Hashable, Sendable {
         public var url: String
@@ -46,6 +46,9 @@ public enum PicturesFeature: Feature {
         case loaded(Request, Picture)
         case failed(Request, String)
         case missing(Request)
+        /// The page on screen changed its picture without a shared moment (the search's
+        /// selection moved): ask for it if it is not there or on its way.
+        case pageChanged
     }
 
     public enum Effect: Equatable, Sendable {
@@ -65,32 +68,34 @@ public enum PicturesFeature: Feature {
     /// Pictures kept in memory (a few screens' worth; each is a few thousand cells).
     public static let keep = 12
 
-    public static func reduce(_ state: inout AppState, _ action: Action) -> [DocentCore.Effect] {
+    public static func reduce(_ state: inout State, _ action: Action, _ context: FeatureContext) -> Outcome {
         switch action {
         case .modeResolved(let mode):
-            state.pictures.mode = mode
-            return request(&state)
+            state.mode = mode
+            return Outcome(effects: request(&state, context))
         case .loaded(let r, let picture):
-            guard state.pictures.slots[r] == .loading else { return [] }
-            state.pictures.slots[r] = .ready(picture)
-            return []
+            guard state.slots[r] == .loading else { return .none }
+            state.slots[r] = .ready(picture)
+            return .none
         case .failed(let r, let message):
-            guard state.pictures.slots[r] == .loading else { return [] }
-            state.pictures.slots[r] = .failed(.key("pictures.failed", ["reason": .verbatim(message)]))
-            return []
+            guard state.slots[r] == .loading else { return .none }
+            state.slots[r] = .failed(.key("pictures.failed", ["reason": .verbatim(message)]))
+            return .none
         case .missing(let r):
-            guard state.pictures.slots[r] == .loading else { return [] }
-            state.pictures.slots[r] = .missing
-            return []
+            guard state.slots[r] == .loading else { return .none }
+            state.slots[r] = .missing
+            return .none
+        case .pageChanged:
+            return Outcome(effects: request(&state, context))
         }
     }
 
-    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+    public static func react(to event: FeatureEvent, _ state: inout State, _ context: FeatureContext) -> Outcome {
         switch event {
         case .documentLoaded, .navigated, .playerChanged, .resized:
-            return request(&state)
+            return Outcome(effects: request(&state, context))
         default:  // not listened to (`listensTo`): never sent here
-            return []
+            return .none
         }
     }
 
@@ -100,8 +105,18 @@ public enum PicturesFeature: Feature {
     /// Nothing to fetch in screen-reader mode: a picture drawn as symbols is noise read out
     /// cell by cell; the page says what it shows instead (`figure`).
     public static func wanted(_ state: AppState) -> (request: Request, slot: FigureSlot)? {
-        guard state.pictures.mode != .off, !state.screenReader, let wish = wish(state),
-            let box = FigureLayout.box(width: state.viewportWidth, rows: wish.rows, slot: wish.slot)
+        wanted(state.pictures, wish: { wish(state) }, screenReader: state.screenReader, width: state.viewportWidth)
+    }
+
+    /// The same from its own state and the context (the scoped reducer's).
+    static func wanted(_ state: State, _ context: FeatureContext) -> (request: Request, slot: FigureSlot)? {
+        wanted(state, wish: { context.pictureWish }, screenReader: ScreenReaderFeature.isEnabled(config: context.config), width: context.viewportWidth)
+    }
+
+    /// `wish` is asked only when a picture could be drawn at all.
+    static func wanted(_ state: State, wish: () -> PictureWish?, screenReader: Bool, width: Int) -> (request: Request, slot: FigureSlot)? {
+        guard state.mode != .off, !screenReader, let wish = wish(),
+            let box = FigureLayout.box(width: width, rows: wish.rows, slot: wish.slot)
         else { return nil }
         return (Request(url: wish.url, columns: box.columns, rows: box.rows), wish.slot)
     }
@@ -114,16 +129,16 @@ public enum PicturesFeature: Feature {
 
     /// Asks for the picture the page on screen shows unless it is there or on its way. The
     /// moments that change pages are heard here; a feature whose page changes its picture
-    /// without them (the search's selection) calls this.
-    public static func request(_ state: inout AppState) -> [DocentCore.Effect] {
-        guard state.pictures.mode != .off, let r = wanted(state)?.request, state.pictures.slots[r] == nil else { return [] }
-        state.pictures.slots[r] = .loading
-        state.pictures.order.append(r)
+    /// without them (the search's selection) sends `.pageChanged`.
+    static func request(_ state: inout State, _ context: FeatureContext) -> [DocentCore.Effect] {
+        guard state.mode != .off, let r = wanted(state, context)?.request, state.slots[r] == nil else { return [] }
+        state.slots[r] = .loading
+        state.order.append(r)
         // Let the oldest finished pictures go (one still loading is kept: its answer is awaited).
-        while state.pictures.order.count > keep, let i = state.pictures.order.firstIndex(where: { state.pictures.slots[$0] != .loading }) {
-            state.pictures.slots[state.pictures.order.remove(at: i)] = nil
+        while state.order.count > keep, let i = state.order.firstIndex(where: { state.slots[$0] != .loading }) {
+            state.slots[state.order.remove(at: i)] = nil
         }
-        switch state.pictures.mode {
+        switch state.mode {
         case .symbols(let depth): return [effect(.load(r, depth))]
         case .graphics(let kind): return [effect(.loadGraphic(r, kind))]
         case .off: return []

@@ -6,7 +6,7 @@
 /// A feature of its own for its configuration key only: it writes no state (the map reads the
 /// mode and opens as text; the frame's cursor and plain lines are `RenderOptions` and
 /// `FrameTransform.screenReader`); the views ask `AppState.screenReader`.
-public enum ScreenReaderFeature: Feature {
+public enum ScreenReaderFeature: ScopedFeature {
     public struct State: Equatable, Sendable { public init() {} }
     public enum Action: Equatable, Sendable {}
     public static let id = FeatureID("screenReader")
@@ -17,7 +17,7 @@ public enum ScreenReaderFeature: Feature {
         config["screen_reader"]?.trimmingCharacters(in: .whitespaces).lowercased() == "true"
     }
 
-    public static func reduce(_ state: inout AppState, _ action: Action) -> [DocentCore.Effect] {}
+    public static func reduce(_ state: inout State, _ action: Action, _ context: FeatureContext) -> Outcome {}
 }
 
 extension AppState {

@@ -5,7 +5,7 @@
 /// opens the conversion once, when a Chinese reader first appears (`ScriptsRunner`, OpenCC
 /// through `ScriptConversion`); a frame transform (`FrameTransform.readersScript`) converts
 /// what was drawn, so every page, box and note follows without knowing.
-public enum ScriptsFeature: Feature {
+public enum ScriptsFeature: ScopedFeature {
     public struct State: Equatable, Sendable {
         public var script: ReadersScript?
         /// Asked of the shell already (once, the first time a Chinese reader is there).
@@ -27,21 +27,21 @@ public enum ScriptsFeature: Feature {
     public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .languageChanged]
     public static let initialState = State()
 
-    public static func reduce(_ state: inout AppState, _ action: Action) -> [DocentCore.Effect] {
+    public static func reduce(_ state: inout State, _ action: Action, _ context: FeatureContext) -> Outcome {
         switch action {
-        case .built(let t): state[ScriptsFeature.self].script = t
+        case .built(let t): state.script = t
         }
-        return []
+        return .none
     }
 
     /// The conversion is opened the first time the reader's language is Chinese (nobody else
     /// needs it: its dictionaries stay unread on every other start).
-    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
-        guard event == .launched || event == .languageChanged, state.language == .chinese || state.language == .traditionalChinese,
-            !state[ScriptsFeature.self].requested
-        else { return [] }
-        state[ScriptsFeature.self].requested = true
-        return [effect(.build)]
+    public static func react(to event: FeatureEvent, _ state: inout State, _ context: FeatureContext) -> Outcome {
+        guard event == .launched || event == .languageChanged, context.language == .chinese || context.language == .traditionalChinese,
+            !state.requested
+        else { return .none }
+        state.requested = true
+        return Outcome(effects: [effect(.build)])
     }
 }
 

@@ -177,6 +177,11 @@ public enum SearchAction: Equatable, Sendable {
     case suggestDue([UInt8])
     case autocompleteLoaded(token: Int, Result<[UInt8], LoadFailure>)
     case multisearchLoaded(token: Int, Result<[UInt8], LoadFailure>)
+    /// A result's recording was asked to play: the full player comes up if it plays (sent to
+    /// itself after the play, so it reads what the player did).
+    case playing(artworkID: Int)
+    /// The exhibitions on view changed (a live-only one joined Home's list): index them again.
+    case exhibitionsChanged
 }
 
 /// The two live requests, in the order the debounce timer sends them.
@@ -204,7 +209,7 @@ public struct BuiltIndex: Equatable, Sendable {
 
 /// The Search tab as a feature: the query, results by kind, live API results, "show on map".
 /// Drawn by `SearchScreen` (DocentUI); live requests run in its runner in the shell.
-public enum SearchFeature: Feature {
+public enum SearchFeature: ScopedFeature {
     public typealias State = SearchState
     public typealias Action = SearchAction
     public typealias Effect = SearchEffect
@@ -219,13 +224,17 @@ public enum SearchFeature: Feature {
     public static let listensTo: Set<FeatureEvent.Kind> = [.documentLoaded, .navigated, .startOver]
     public static let initialState = SearchState()
 
-    public static func reduce(_ state: inout AppState, _ action: SearchAction) -> [DocentCore.Effect] {
-        let before = state.search
-        let effects = Reducer.reduce(&state, search: action)
+    public static func reduce(_ state: inout SearchState, _ action: SearchAction, _ context: FeatureContext) -> Outcome {
+        let before = state
+        var outcome = step(&state, action, context)
         // Another result selected (or other results): its picture beside the list, if shown.
-        guard state.search != before else { return effects }
-        return effects + PicturesFeature.request(&state)
+        if state != before, context.has(PicturesFeature.self) { outcome.requests.append(.send(.pictures(.pageChanged))) }
+        return outcome
     }
+
+    /// The shared state as it reads with this search state, for the list's rows (built by
+    /// `SearchPage` from the whole state, as the screen draws them: Enter does what is drawn).
+    static func shared(_ state: SearchState, _ context: FeatureContext) -> AppState { context.reading(Self.self, state) }
 
     /// On the search page, where there is room beside the results: the selected result's
     /// picture (an artwork's, a tour's, an exhibition's).
@@ -259,36 +268,36 @@ public enum SearchFeature: Feature {
 
     /// A new museum: a new index, built off the loop thread (the query typed so far is
     /// dropped with the old one). Until it arrives the guide answers keys as usual.
-    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+    public static func react(to event: FeatureEvent, _ state: inout SearchState, _ context: FeatureContext) -> Outcome {
         // However the visitor came to Search (F5, Tab, a click, `/`), Esc on an empty query
         // goes back there (issue 33 #7: it went Home, where the next letters were commands).
         if case .navigated(let from) = event {
-            if state.tab == .search, from != .search { state.search.returnTab = from }
-            return []
+            if context.tab == .search, from != .search { state.returnTab = from }
+            return .none
         }
         if event == .startOver {
             // What this visitor typed and found goes; the index stays.
-            state.search.query = ""
-            state.search.filter = .all
-            state.search.selection = 0
-            state.search.results = nil
-            state.search.matches = SearchMatches()
+            state.query = ""
+            state.filter = .all
+            state.selection = 0
+            state.results = nil
+            state.matches = SearchMatches()
             var live = LiveSearchState()
-            live.status = state.search.live.status == .off ? .off : .idle
-            live.token = state.search.live.token &+ 1
-            state.search.live = live
-            state.search.returnTab = nil
-            state.search.didYouMean = nil
-            state.search.moved = false
-            return []
+            live.status = state.live.status == .off ? .off : .idle
+            live.token = state.live.token &+ 1
+            state.live = live
+            state.returnTab = nil
+            state.didYouMean = nil
+            state.moved = false
+            return .none
         }
-        guard event == .documentLoaded, case .ready(let museum) = state.document else { return [] }
-        guard state.search.index.map({ $0.source !== museum }) ?? true else { return [] }
+        guard event == .documentLoaded, case .ready(let museum) = shared(state, context).document else { return .none }
+        guard state.index.map({ $0.source !== museum }) ?? true else { return .none }
         var fresh = SearchState()
         fresh.live.status = LiveSearch.isAvailable(app: museum.data) ? .idle : .off
-        fresh.returnTab = state.search.returnTab
-        state.search = fresh
-        return [effect(.buildIndex(museum))]
+        fresh.returnTab = state.returnTab
+        state = fresh
+        return Outcome(effects: [effect(.buildIndex(museum))])
     }
 }
 
@@ -324,122 +333,126 @@ extension Route {
     public static func liveArtwork(_ a: LiveArtwork) -> Route { SearchFeature.route(.liveArtwork(a)) }
 }
 
-extension Reducer {
-    static func reduce(_ state: inout AppState, search action: SearchAction) -> [Effect] {
+extension SearchFeature {
+    static func step(_ state: inout SearchState, _ action: SearchAction, _ context: FeatureContext) -> Outcome {
         switch action {
         case .appeared:
-            if syncExhibitions(&state) { return rerun(&state) }
-            return []
+            if syncExhibitions(&state, context) { return Outcome(effects: rerun(&state, context)) }
+            return .none
         case .open:
-            return openSearch(&state)
+            return openSearch(&state, context)
         case .typed(let text):
             let clean = text.filter { !$0.isNewline && !($0.unicodeScalars.first?.properties.generalCategory == .control) }
-            guard !clean.isEmpty, state.museum != nil else { return [] }
-            state.search.query = String((state.search.query + clean).prefix(SearchState.maxQueryLength))
-            return queryChanged(&state)
+            guard !clean.isEmpty, context.museum != nil else { return .none }
+            state.query = String((state.query + clean).prefix(SearchState.maxQueryLength))
+            return Outcome(effects: queryChanged(&state, context))
         case .deleteBackward:
-            guard !state.search.query.isEmpty else { return [] }
-            state.search.query.removeLast()
-            return queryChanged(&state)
+            guard !state.query.isEmpty else { return .none }
+            state.query.removeLast()
+            return Outcome(effects: queryChanged(&state, context))
         case .clear:
-            guard !state.search.query.isEmpty else { return [] }
-            state.search.query = ""
-            return queryChanged(&state)
+            guard !state.query.isEmpty else { return .none }
+            state.query = ""
+            return Outcome(effects: queryChanged(&state, context))
         case .escape:
-            if !state.search.query.isEmpty { return reduce(&state, search: .clear) }
-            let back = state.search.returnTab.flatMap { $0 != .search && state.tabs.contains($0) ? $0 : nil } ?? .home
-            state.search.returnTab = nil
-            return dispatch(&state, .selectTab(back))
+            if !state.query.isEmpty { return step(&state, .clear, context) }
+            let tabs = context.tabs
+            let back = state.returnTab.flatMap { $0 != .search && tabs.contains($0) ? $0 : nil } ?? .home
+            state.returnTab = nil
+            return Outcome(requests: [.send(.selectTab(back))])
         case .setQuery(let q):
-            state.search.query = String(q.prefix(SearchState.maxQueryLength))
-            state.search.filter = .all
-            return queryChanged(&state)
+            state.query = String(q.prefix(SearchState.maxQueryLength))
+            state.filter = .all
+            return Outcome(effects: queryChanged(&state, context))
         case .move(let delta):
-            state.search.moved = state.search.results != nil
-            moveSearchSelection(&state, by: delta)
-            return []
+            state.moved = state.results != nil
+            moveSearchSelection(&state, by: delta, context)
+            return .none
         case .page(let pages):
-            state.search.moved = state.search.results != nil
-            moveSearchSelection(&state, by: pages * max(1, state.viewportRows - 3))
-            return []
+            state.moved = state.results != nil
+            moveSearchSelection(&state, by: pages * max(1, context.viewportRows - 3), context)
+            return .none
         case .moveToStart:
-            state.search.moved = state.search.results != nil
-            moveSearchSelection(&state, by: Int.min / 2)
-            return []
+            state.moved = state.results != nil
+            moveSearchSelection(&state, by: Int.min / 2, context)
+            return .none
         case .moveToEnd:
-            state.search.moved = state.search.results != nil
-            moveSearchSelection(&state, by: Int.max / 2)
-            return []
+            state.moved = state.results != nil
+            moveSearchSelection(&state, by: Int.max / 2, context)
+            return .none
         case .indexBuilt(let built):
             // An index of a museum that is no longer the one loaded is dropped.
-            guard case .ready(let museum) = state.document, built.index.source === museum else { return [] }
-            state.search.index = built.index
+            guard case .ready(let museum) = shared(state, context).document, built.index.source === museum else { return .none }
+            state.index = built.index
             // The exhibitions are indexed again, folded as the museum's index folds.
-            state.search.exhibitionIDs = nil
-            _ = syncExhibitions(&state)
-            return state.search.results != nil ? rerun(&state) : state.search.query.isEmpty ? [] : queryChanged(&state)
+            state.exhibitionIDs = nil
+            _ = syncExhibitions(&state, context)
+            return Outcome(effects: state.results != nil ? rerun(&state, context) : state.query.isEmpty ? [] : queryChanged(&state, context))
         case .clickRow(let i):
-            guard state.overlay == nil, state.page.route == .search else { return [] }
-            let rows = SearchPage.rows(state)
-            guard rows.indices.contains(i), rows[i].row.isSelectable else { return [] }
-            state.search.selection = i
-            state.search.moved = true
-            return reduce(&state, search: .activate)
+            guard context.overlay == nil, context.route == .search else { return .none }
+            let rows = SearchPage.rows(shared(state, context))
+            guard rows.indices.contains(i), rows[i].row.isSelectable else { return .none }
+            state.selection = i
+            state.moved = true
+            return step(&state, .activate, context)
         case .nextFilter, .previousFilter:
-            guard state.search.results != nil else { return [] }
+            guard state.results != nil else { return .none }
             let all = SearchFilter.allCases
-            let i = state.search.filter.rawValue
+            let i = state.filter.rawValue
             let j = action == .nextFilter ? (i + 1) % all.count : (i + all.count - 1) % all.count
-            return reduce(&state, search: .setFilter(all[j]))
+            return step(&state, .setFilter(all[j]), context)
         case .setFilter(let f):
-            state.search.filter = f
-            state.search.selection = SearchPage.firstSelectable(state)
-            return []
+            state.filter = f
+            state.selection = SearchPage.firstSelectable(shared(state, context))
+            return .none
         case .activate:
-            guard let action = SearchPage.selectedAction(state) else { return [] }
-            return performSearch(&state, action)
+            guard let action = SearchPage.selectedAction(shared(state, context)) else { return .none }
+            return perform(&state, action, context)
         case .showSelectionOnMap:
-            guard let action = SearchPage.selectedAction(state), let target = mapTarget(action) else { return [] }
-            return dispatch(&state, .search(.showOnMap(target)))
+            guard let action = SearchPage.selectedAction(shared(state, context)), let target = Reducer.mapTarget(action) else { return .none }
+            return step(&state, .showOnMap(target), context)
         case .showOnMap(let target):
-            guard state.tabs.contains(.map) else {
-                state.banner = Banner(.key("search.noMap"))
-                return []
-            }
-            guard let item = mapItem(target, state) else { return [] }
-            return dispatch(&state, .map(.show(item)))
+            guard context.tabs.contains(.map) else { return Outcome(requests: [.banner(Banner(.key("search.noMap")))]) }
+            guard let item = mapItem(target, context) else { return .none }
+            return Outcome(requests: [.send(.map(.show(item)))])
         case .liveDue(let token, let stage):
-            return liveDue(&state, token, stage)
+            return Outcome(effects: liveDue(&state, token, stage, context))
         case .suggestDue(let q):
             // Still that query, still nothing: the closest words that match something.
-            guard q == state.search.matches.query, state.search.results?.total == 0, let index = state.search.index else { return [] }
-            state.search.didYouMean = index.suggestion(for: q)
-            if !state.search.moved { state.search.selection = SearchPage.firstSelectable(state) }
-            return []
+            guard q == state.matches.query, state.results?.total == 0, let index = state.index else { return .none }
+            state.didYouMean = index.suggestion(for: q)
+            if !state.moved { state.selection = SearchPage.firstSelectable(shared(state, context)) }
+            return .none
         case .autocompleteLoaded(let token, let result):
-            guard token == state.search.live.token, let app = state.museum else { return [] }
-            keepingSelection(&state) { s in
-                let q = s.search.fold(s.search.query)
-                let list = (try? result.flatMap { LiveSearch.suggestions(from: $0, query: s.search.query, app: app, variants: s.search.variants) }.get()) ?? []
+            guard token == state.live.token, let app = context.museum else { return .none }
+            keepingSelection(&state, context) { s in
+                let q = s.fold(s.query)
+                let list = (try? result.flatMap { LiveSearch.suggestions(from: $0, query: s.query, app: app, variants: s.variants) }.get()) ?? []
                 // Only suggestions that lead somewhere: the local index answers them (a
                 // suggestion leading to "Nothing matches" is not offered).
-                s.search.live.suggestions = Array(list.filter { s.search.fold($0) != q && leadsSomewhere($0, s.search) }.prefix(LiveSearch.suggestionCount))
+                s.live.suggestions = Array(list.filter { s.fold($0) != q && Reducer.leadsSomewhere($0, s) }.prefix(LiveSearch.suggestionCount))
             }
-            return []
+            return .none
         case .multisearchLoaded(let token, let result):
-            guard token == state.search.live.token, let app = state.museum else { return [] }
-            keepingSelection(&state) { s in
-                switch result.flatMap({ LiveSearch.results(from: $0, query: s.search.query, app: app, now: s.now, variants: s.search.variants) }) {
+            guard token == state.live.token, let app = context.museum else { return .none }
+            keepingSelection(&state, context) { s in
+                switch result.flatMap({ LiveSearch.results(from: $0, query: s.query, app: app, now: context.now, variants: s.variants) }) {
                 case .success(let live):
-                    s.search.live.extra = dedupe(live, s.search)
-                    s.search.live.extraBelow = s.search.moved
-                    s.search.live.status = .done
+                    s.live.extra = Reducer.dedupe(live, s)
+                    s.live.extraBelow = s.moved
+                    s.live.status = .done
                 case .failure(let f):
-                    s.search.live.extra = LiveSearchResults()
-                    s.search.live.status = .unavailable(f.message)
+                    s.live.extra = LiveSearchResults()
+                    s.live.status = .unavailable(f.message)
                 }
             }
-            return []
+            return .none
+        case .playing(let id):
+            guard context.playerTrack?.artworkID == id, context.route != .player else { return .none }
+            return Outcome(requests: [.push(.player)])
+        case .exhibitionsChanged:
+            _ = syncExhibitions(&state, context)
+            return .none
         }
     }
 
@@ -447,113 +460,215 @@ extension Reducer {
 
     /// `/`: the Search tab, on its field, keeping where the visitor came from; from another tab,
     /// with an empty field.
-    static func openSearch(_ state: inout AppState) -> [Effect] {
-        guard state.tabs.contains(.search) else { return [] }
-        if state.overlay != nil {
-            guard isPassive(state.overlay) else { return [] }
-            state.overlay = nil
+    static func openSearch(_ state: inout SearchState, _ context: FeatureContext) -> Outcome {
+        guard context.tabs.contains(.search) else { return .none }
+        var requests: [UIRequest] = []
+        if context.overlay != nil {
+            guard Reducer.isPassive(context.overlay) else { return .none }
+            requests.append(.close)
         }
-        var effects: [Effect] = []
-        let fromElsewhere = state.tab != .search
+        var effects: [DocentCore.Effect] = []
+        let fromElsewhere = context.tab != .search
         if fromElsewhere {
-            state.search.returnTab = state.tab
-            state.tab = .search
-            effects.append(.persist(state.settings))
+            state.returnTab = context.tab
+            requests += [.select(.search), .persist]
         }
-        state.stacks[.search] = [Page(.search)]
+        requests.append(.resetTab(.search))
         // `/` from another tab starts a new query: what is typed next must not add to the
         // last one (Tab back to Search keeps it, to look at its results again).
-        if fromElsewhere, !state.search.query.isEmpty {
-            state.search.query = ""
-            effects += queryChanged(&state)
+        if fromElsewhere, !state.query.isEmpty {
+            state.query = ""
+            effects += queryChanged(&state, context)
         }
-        if syncExhibitions(&state) { effects += rerun(&state) }
-        return effects
+        if syncExhibitions(&state, context) { effects += rerun(&state, context) }
+        return Outcome(effects: effects, requests: requests)
     }
 
-    /// Re-indexes the exhibitions when the list on view changed; true when it did.
-    static func syncExhibitions(_ state: inout AppState) -> Bool {
-        let list = state.exhibitions.value ?? []
+    /// Re-indexes the exhibitions when the list on view (Home's) changed; true when it did.
+    static func syncExhibitions(_ state: inout SearchState, _ context: FeatureContext) -> Bool {
+        let list = context.state(of: HomeFeature.self).exhibitions.value ?? []
         let ids = list.map(\.id)
-        guard ids != state.search.exhibitionIDs else { return false }
-        state.search.exhibitionIDs = ids
-        state.search.exhibitionIndex = list.isEmpty ? nil : SearchIndex(exhibitions: list, variants: state.search.variants)
+        guard ids != state.exhibitionIDs else { return false }
+        state.exhibitionIDs = ids
+        state.exhibitionIndex = list.isEmpty ? nil : SearchIndex(exhibitions: list, variants: state.variants)
         return true
     }
 
     /// Runs the current query again (its meaning did not change, the data did).
-    static func rerun(_ state: inout AppState) -> [Effect] {
-        guard state.search.results != nil else { return [] }
-        state.search.matches = SearchMatches()
-        keepingSelection(&state) { s in s.search.results = localResults(&s) }
+    static func rerun(_ state: inout SearchState, _ context: FeatureContext) -> [DocentCore.Effect] {
+        guard state.results != nil else { return [] }
+        state.matches = SearchMatches()
+        keepingSelection(&state, context) { s in s.results = localResults(&s) }
         return didYouMeanLater(state)
     }
 
     /// The query text changed: local results now, live ones after the debounce.
-    static func queryChanged(_ state: inout AppState) -> [Effect] {
-        let folded = state.search.fold(state.search.query)
-        state.search.moved = false
+    static func queryChanged(_ state: inout SearchState, _ context: FeatureContext) -> [DocentCore.Effect] {
+        let folded = state.fold(state.query)
+        state.moved = false
         if folded.isEmpty {
-            let wasEmpty = state.search.results == nil
-            state.search.results = nil
-            state.search.didYouMean = nil
-            state.search.matches = SearchMatches()
-            state.search.filter = .all
+            let wasEmpty = state.results == nil
+            state.results = nil
+            state.didYouMean = nil
+            state.matches = SearchMatches()
+            state.filter = .all
             resetLive(&state)
-            if !wasEmpty { state.search.selection = SearchPage.firstSelectable(state) }
+            if !wasEmpty { state.selection = SearchPage.firstSelectable(shared(state, context)) }
             return []
         }
         // Same meaning (a trailing space, a changed case): keep everything, live included.
-        if state.search.results != nil, folded == state.search.matches.query { return [] }
-        _ = syncExhibitions(&state)
-        state.search.results = localResults(&state)
+        if state.results != nil, folded == state.matches.query { return [] }
+        _ = syncExhibitions(&state, context)
+        state.results = localResults(&state)
         resetLive(&state)
-        var effects: [Effect] = []
-        if state.search.live.status != .off {
-            state.search.live.status = .waiting
-            effects.append(.timer(.searchDebounce, milliseconds: LiveSearch.autocompleteDelayMs, action: .search(.liveDue(token: state.search.live.token, .autocomplete))))
+        var effects: [DocentCore.Effect] = []
+        if state.live.status != .off {
+            state.live.status = .waiting
+            effects.append(.timer(.searchDebounce, milliseconds: LiveSearch.autocompleteDelayMs, action: .search(.liveDue(token: state.live.token, .autocomplete))))
         }
-        state.search.selection = SearchPage.firstSelectable(state)
+        state.selection = SearchPage.firstSelectable(shared(state, context))
         return effects + didYouMeanLater(state)
     }
 
     /// Nothing matches: "did you mean" after a pause (`suggestDue`), not on this keystroke.
-    static func didYouMeanLater(_ state: AppState) -> [Effect] {
-        guard state.search.results?.total == 0, state.search.index != nil, !state.search.matches.query.isEmpty else { return [] }
-        return [.timer(.searchDidYouMean, milliseconds: SearchState.didYouMeanDelayMs, action: .search(.suggestDue(state.search.matches.query)))]
+    static func didYouMeanLater(_ state: SearchState) -> [DocentCore.Effect] {
+        guard state.results?.total == 0, state.index != nil, !state.matches.query.isEmpty else { return [] }
+        return [.timer(.searchDidYouMean, milliseconds: SearchState.didYouMeanDelayMs, action: .search(.suggestDue(state.matches.query)))]
     }
 
     /// New token (so late answers are ignored) and no live results for the new text.
-    static func resetLive(_ state: inout AppState) {
-        state.search.live.token += 1
-        state.search.live.suggestions = []
-        state.search.live.extra = LiveSearchResults()
-        state.search.live.extraBelow = false
-        if state.search.live.status != .off { state.search.live.status = .idle }
+    static func resetLive(_ state: inout SearchState) {
+        state.live.token += 1
+        state.live.suggestions = []
+        state.live.extra = LiveSearchResults()
+        state.live.extraBelow = false
+        if state.live.status != .off { state.live.status = .idle }
     }
 
     /// Local results of the current query, refining the previous matches when possible.
-    static func localResults(_ state: inout AppState) -> SearchResults {
-        let q = state.search.fold(state.search.query)
+    static func localResults(_ state: inout SearchState) -> SearchResults {
+        let q = state.fold(state.query)
         var results = SearchResults()
-        if let index = state.search.index {
-            let m = index.matches(q, refining: state.search.matches)
-            state.search.matches = m
+        if let index = state.index {
+            let m = index.matches(q, refining: state.matches)
+            state.matches = m
             results = index.results(m, cap: SearchState.groupCap)
         } else {
-            state.search.matches = SearchMatches(query: q)
+            state.matches = SearchMatches(query: q)
         }
         let e = SearchKind.exhibition.rawValue
-        if let ex = state.search.exhibitionIndex {
+        if let ex = state.exhibitionIndex {
             let r = ex.results(ex.matches(q), cap: SearchState.groupCap)
             results.counts[e] = r.counts[e]
             results.hits[e] = r.hits[e]
         }
         // "Did you mean" comes after a pause (`didYouMeanLater`).
-        state.search.didYouMean = nil
+        state.didYouMean = nil
         return results
     }
 
+    static func liveDue(_ state: inout SearchState, _ token: Int, _ stage: LiveSearchStage, _ context: FeatureContext) -> [DocentCore.Effect] {
+        guard token == state.live.token, let app = context.museum, state.results != nil else { return [] }
+        let q = state.query.trimmingCharacters(in: .whitespaces)
+        switch stage {
+        case .autocomplete:
+            var effects: [DocentCore.Effect] = []
+            if let r = LiveSearch.autocompleteRequest(q, app: app) { effects.append(.search(.autocomplete(token: token, r))) }
+            if LiveSearch.multisearchURL(app: app) != nil {
+                effects.append(.timer(
+                    .searchDebounce, milliseconds: LiveSearch.multisearchDelayMs - LiveSearch.autocompleteDelayMs,
+                    action: .search(.liveDue(token: token, .multisearch))))
+            } else {
+                state.live.status = .done
+            }
+            return effects
+        case .multisearch:
+            guard let r = LiveSearch.multisearchRequest(q, app: app) else { return [] }
+            state.live.status = .loading
+            return [.search(.multisearch(token: token, r))]
+        }
+    }
+
+    // MARK: Selection and actions
+
+    /// Runs `change` and keeps the same row selected when rows appear above it.
+    static func keepingSelection(_ state: inout SearchState, _ context: FeatureContext, _ change: (inout SearchState) -> Void) {
+        let before = SearchPage.selectedAction(shared(state, context))
+        change(&state)
+        let rows = SearchPage.rows(shared(state, context))
+        if let before, let i = rows.firstIndex(where: { $0.action == before && $0.row.isSelectable }) {
+            state.selection = i
+        } else if !(rows.indices.contains(state.selection) && rows[state.selection].row.isSelectable) {
+            state.selection = SearchPage.firstSelectable(shared(state, context))
+        }
+    }
+
+    static func moveSearchSelection(_ state: inout SearchState, by delta: Int, _ context: FeatureContext) {
+        let rows = SearchPage.rows(shared(state, context)).map(\.row)
+        let selectable = rows.indices.filter { rows[$0].isSelectable }
+        guard !selectable.isEmpty else { return }
+        let effective = Row.effectiveSelection(rows, state.selection) ?? selectable[0]
+        let current = selectable.firstIndex(of: effective) ?? 0
+        let target = min(max(0, current.addingReportingOverflow(delta).partialValue), selectable.count - 1)
+        state.selection = selectable[target]
+    }
+
+    /// The map item that stands for a target: a live-only artwork is shown by its gallery;
+    /// a facility shortcut by the first such amenity on the floor the map shows, else the
+    /// lowest floor.
+    static func mapItem(_ target: SearchMapTarget, _ context: FeatureContext) -> MapItemID? {
+        switch target {
+        case .artwork(let id): return .artwork(id)
+        case .gallery(let id): return .gallery(id)
+        case .annotation(let id): return .annotation(id)
+        case .liveArtwork(let a): return .gallery(a.galleryID)
+        case .amenities(let types):
+            let candidates = (context.museum?.annotations ?? []).filter { n in
+                if case .amenity(let t) = n.kind { return types.contains(t) }
+                return false
+            }
+            let floor = context.state(of: MapFeature.self).floor
+            let here = candidates.filter { $0.floor == floor }
+            let pick = (here.isEmpty ? candidates : here).min { a, b in
+                (a.floor?.number ?? .max, a.id) < (b.floor?.number ?? .max, b.id)
+            }
+            return pick.map { .annotation($0.id) }
+        }
+    }
+
+    /// Enter on a row: what it asks of the shared UI (play, a page, the map) as requests.
+    static func perform(_ state: inout SearchState, _ action: SearchRowAction, _ context: FeatureContext) -> Outcome {
+        switch action {
+        case .open(.artwork(let id)):
+            guard let a = context.museum?.artworks[id] else { return .none }
+            guard let c = a.commentaries.first else { return step(&state, .showOnMap(.artwork(id)), context) }
+            // The full player comes up once it plays (`.playing` reads what the play did).
+            return Outcome(requests: [.send(.play(audioID: c.audioID, artworkID: id, tourID: nil)), .send(.search(.playing(artworkID: id)))])
+        case .open(.tour(let id)):
+            return Outcome(requests: [.push(.tourDetail(id))])
+        case .open(.exhibition(let id)):
+            guard let e = context.state(of: HomeFeature.self).exhibitions.value?.first(where: { $0.id == id }) else { return .none }
+            return perform(&state, .openExhibition(e), context)
+        case .openExhibition(let e):
+            // Detail pages read Home's exhibitions: a live-only exhibition joins that list
+            // (Home's to change), and is indexed with them.
+            let joining: [UIRequest] = context.has(HomeFeature.self) ? [.send(HomeFeature.action(.joined(e)))] : []
+            return Outcome(requests: joining + [.send(.search(.exhibitionsChanged)), .push(.exhibitionDetail(e.id))])
+        case .openLiveArtwork(let a):
+            // Its card first (what it is, where it hangs); `v` there shows it on the map.
+            return Outcome(requests: [.push(.liveArtwork(a))])
+        case .open(.gallery), .open(.annotation), .amenities:
+            guard let target = Reducer.mapTarget(action) else { return .none }
+            return step(&state, .showOnMap(target), context)
+        case .query(let q):
+            return step(&state, .setQuery(q), context)
+        case .filter(let f):
+            return step(&state, .setFilter(f), context)
+        }
+    }
+}
+
+extension Reducer {
     /// Whether searching `query` finds something here (the local index): suggestions that lead
     /// to "Nothing matches" are not offered.
     static func leadsSomewhere(_ query: String, _ search: SearchState) -> Bool {
@@ -562,28 +677,6 @@ extension Reducer {
         if let index = search.index, !index.matches(q).entries.isEmpty { return true }
         if let ex = search.exhibitionIndex, !ex.matches(q).entries.isEmpty { return true }
         return false
-    }
-
-    static func liveDue(_ state: inout AppState, _ token: Int, _ stage: LiveSearchStage) -> [Effect] {
-        guard token == state.search.live.token, let app = state.museum, state.search.results != nil else { return [] }
-        let q = state.search.query.trimmingCharacters(in: .whitespaces)
-        switch stage {
-        case .autocomplete:
-            var effects: [Effect] = []
-            if let r = LiveSearch.autocompleteRequest(q, app: app) { effects.append(.search(.autocomplete(token: token, r))) }
-            if LiveSearch.multisearchURL(app: app) != nil {
-                effects.append(.timer(
-                    .searchDebounce, milliseconds: LiveSearch.multisearchDelayMs - LiveSearch.autocompleteDelayMs,
-                    action: .search(.liveDue(token: token, .multisearch))))
-            } else {
-                state.search.live.status = .done
-            }
-            return effects
-        case .multisearch:
-            guard let r = LiveSearch.multisearchRequest(q, app: app) else { return [] }
-            state.search.live.status = .loading
-            return [.search(.multisearch(token: token, r))]
-        }
     }
 
     /// Drops what the local results already have: artworks and tours by id (live artworks
@@ -604,30 +697,6 @@ extension Reducer {
         return out
     }
 
-    // MARK: Selection and actions
-
-    /// Runs `change` and keeps the same row selected when rows appear above it.
-    static func keepingSelection(_ state: inout AppState, _ change: (inout AppState) -> Void) {
-        let before = SearchPage.selectedAction(state)
-        change(&state)
-        let rows = SearchPage.rows(state)
-        if let before, let i = rows.firstIndex(where: { $0.action == before && $0.row.isSelectable }) {
-            state.search.selection = i
-        } else if !(rows.indices.contains(state.search.selection) && rows[state.search.selection].row.isSelectable) {
-            state.search.selection = SearchPage.firstSelectable(state)
-        }
-    }
-
-    static func moveSearchSelection(_ state: inout AppState, by delta: Int) {
-        let rows = SearchPage.rows(state).map(\.row)
-        let selectable = rows.indices.filter { rows[$0].isSelectable }
-        guard !selectable.isEmpty else { return }
-        let effective = Row.effectiveSelection(rows, state.search.selection) ?? selectable[0]
-        let current = selectable.firstIndex(of: effective) ?? 0
-        let target = min(max(0, current.addingReportingOverflow(delta).partialValue), selectable.count - 1)
-        state.search.selection = selectable[target]
-    }
-
     /// What "show on the map" means for a row, if anything.
     static func mapTarget(_ action: SearchRowAction) -> SearchMapTarget? {
         switch action {
@@ -640,61 +709,12 @@ extension Reducer {
         }
     }
 
-    /// The map item that stands for a target: a live-only artwork is shown by its gallery;
-    /// a facility shortcut by the first such amenity on the floor the map shows, else the
-    /// lowest floor.
-    static func mapItem(_ target: SearchMapTarget, _ state: AppState) -> MapItemID? {
-        switch target {
-        case .artwork(let id): return .artwork(id)
-        case .gallery(let id): return .gallery(id)
-        case .annotation(let id): return .annotation(id)
-        case .liveArtwork(let a): return .gallery(a.galleryID)
-        case .amenities(let types):
-            let candidates = (state.museum?.annotations ?? []).filter { n in
-                if case .amenity(let t) = n.kind { return types.contains(t) }
-                return false
-            }
-            let here = candidates.filter { $0.floor == state.map.floor }
-            let pick = (here.isEmpty ? candidates : here).min { a, b in
-                (a.floor?.number ?? .max, a.id) < (b.floor?.number ?? .max, b.id)
-            }
-            return pick.map { .annotation($0.id) }
-        }
-    }
-
+    /// Enter on a search row, through the root (what the feature asks applied at once).
     static func performSearch(_ state: inout AppState, _ action: SearchRowAction) -> [Effect] {
-        switch action {
-        case .open(.artwork(let id)):
-            guard let a = state.museum?.artworks[id] else { return [] }
-            guard let c = a.commentaries.first else { return dispatch(&state, .search(.showOnMap(.artwork(id)))) }
-            let effects = dispatch(&state, .play(audioID: c.audioID, artworkID: id, tourID: nil))
-            if state.player.track?.artworkID == id, state.page.route != .player { push(&state, .player) }
-            return effects
-        case .open(.tour(let id)):
-            return perform(&state, .push(.tourDetail(id)))
-        case .open(.exhibition(let id)):
-            guard let e = state.exhibitions.value?.first(where: { $0.id == id }) else { return [] }
-            return performSearch(&state, .openExhibition(e))
-        case .openExhibition(let e):
-            // Detail pages read `state.exhibitions`: a live-only exhibition joins that list.
-            switch state.exhibitions {
-            case .loaded(let list):
-                if !list.contains(where: { $0.id == e.id }) { state.exhibitions = .loaded(list + [e]) }
-            default:
-                state.exhibitions = .loaded([e])
-            }
-            _ = syncExhibitions(&state)
-            return perform(&state, .push(.exhibitionDetail(e.id)))
-        case .openLiveArtwork(let a):
-            // Its card first (what it is, where it hangs); `v` there shows it on the map.
-            return perform(&state, .push(.liveArtwork(a)))
-        case .open(.gallery), .open(.annotation), .amenities:
-            guard let target = mapTarget(action) else { return [] }
-            return dispatch(&state, .search(.showOnMap(target)))
-        case .query(let q):
-            return reduce(&state, search: .setQuery(q))
-        case .filter(let f):
-            return reduce(&state, search: .setFilter(f))
-        }
+        let context = FeatureContext(state)
+        var own = state.search
+        let outcome = SearchFeature.perform(&own, action, context)
+        state.search = own
+        return apply(outcome, &state)
     }
 }
