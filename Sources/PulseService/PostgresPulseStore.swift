@@ -864,29 +864,27 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
 
     /// The call against its deadline: the first to finish answers, and the call is cancelled
     /// if the deadline came first (PostgresNIO then gives up waiting for a connection, or
-    /// cancels the query). The call runs as a task of its own, not a child: a task group
-    /// waits for every child before it returns, and after a PostgreSQL restart a call that
-    /// did not end on cancellation held its request (and the service's graceful stop) for
-    /// ever. Now the caller is answered at the deadline whatever the call does.
+    /// cancels the query). Not a task group: a group waits for every child before it returns,
+    /// and after a PostgreSQL restart a call that did not end on cancellation held its request
+    /// (and the service's graceful stop) for ever. The call and the timer are tasks of their
+    /// own answering into a stream that keeps the first answer; the caller reads that one,
+    /// whatever the call does afterwards. A cancelled caller stops reading, which ends the
+    /// stream and cancels the call.
     private func deadline<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
         let seconds = Self.callDeadline.components.seconds
-        let call = Task { try await operation() }
-        let answer = OnceAnswer<T>()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                answer.set(continuation)
-                Task {
-                    do { answer.resume(with: .success(try await call.value)) } catch { answer.resume(with: .failure(error)) }
-                }
-                Task {
-                    try? await Task.sleep(for: Self.callDeadline)
-                    if answer.resume(with: .failure(PulseStoreError.unavailable("no connection to the database within \(seconds) s"))) { call.cancel() }
-                }
-            }
-        } onCancel: {
-            call.cancel()
-            answer.resume(with: .failure(CancellationError()))
+        let (answers, answer) = AsyncThrowingStream<T, any Error>.makeStream(bufferingPolicy: .bufferingOldest(1))
+        let call = Task {
+            do { answer.yield(try await operation()) } catch { answer.finish(throwing: error) }
+            answer.finish()
         }
+        answer.onTermination = { _ in call.cancel() }
+        let timer = Task {
+            try await Task.sleep(for: Self.callDeadline)
+            answer.finish(throwing: PulseStoreError.unavailable("no connection to the database within \(seconds) s"))
+        }
+        defer { timer.cancel() }
+        for try await value in answers { return value }
+        throw CancellationError()
     }
 
     /// A store error as it is, anything else as `.unavailable` with PostgreSQL's own words.
@@ -1063,45 +1061,5 @@ extension Optional {
     func asyncMap<U>(_ transform: (Wrapped) async throws -> U) async rethrows -> U? {
         guard let w = self else { return nil }
         return try await transform(w)
-    }
-}
-
-/// A continuation resumed once, by whichever of a call, its deadline or a cancellation comes
-/// first (the others find it answered).
-private final class OnceAnswer<T: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<T, any Error>?
-    private var early: Result<T, any Error>?
-    private var done = false
-
-    func set(_ c: CheckedContinuation<T, any Error>) {
-        lock.lock()
-        if let early {
-            lock.unlock()
-            c.resume(with: early)
-            return
-        }
-        continuation = c
-        lock.unlock()
-    }
-
-    /// True if this was the answer.
-    @discardableResult
-    func resume(with result: Result<T, any Error>) -> Bool {
-        lock.lock()
-        guard !done else {
-            lock.unlock()
-            return false
-        }
-        done = true
-        guard let c = continuation else {
-            early = result  // a cancellation before the continuation was set
-            lock.unlock()
-            return true
-        }
-        continuation = nil
-        lock.unlock()
-        c.resume(with: result)
-        return true
     }
 }
