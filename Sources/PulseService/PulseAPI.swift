@@ -50,16 +50,21 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
         self.logger = logger
     }
 
-    /// The router with every route of the API: the request log first, then the per-address
-    /// limits, then the routes; staff routes in a group behind `StaffAuth`.
+    /// The router with every route of the API: the request log first, then the routes; those
+    /// with a per-address limit in a group behind it, staff routes in a group behind `StaffAuth`.
     public func router() -> Router<PulseRequestContext> {
         let router = Router(context: PulseRequestContext.self)
         router.add(middleware: RequestLogMiddleware(logger: logger, metrics: metrics, address: clientAddress))
         router.add(middleware: MethodNotAllowed())
-        if let clientLimits {
-            router.add(middleware: ClientRateLimitMiddleware(limits: clientLimits, buckets: buckets, address: clientAddress, metrics: metrics))
-        }
         let api = self
+        // The routes that cost the service, each kind in a group behind its per-address limit.
+        func limited(_ kind: String, _ rate: KeyPath<ClientRateLimits, TokenBuckets.Rate>) -> RouterGroup<PulseRequestContext> {
+            guard let clientLimits else { return router.group() }
+            return router.group().add(
+                middleware: ClientRateLimitMiddleware(kind: kind, rate: clientLimits[keyPath: rate], buckets: buckets, address: clientAddress, metrics: metrics))
+        }
+        let registrations = limited("registration", \.registrations), plays = limited("play", \.plays)
+        let reactions = limited("reaction", \.reactions), notes = limited("note", \.notes), reports = limited("report", \.reports)
         router.get("/healthz") { _, _ in api.json(200, PulseWire.fields([("status", .string("ok"))])) }
         router.get("/readyz") { _, _ in
             await api.handle {
@@ -72,16 +77,16 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
             h[.contentType] = "text/plain; version=0.0.4"
             return Response(status: .ok, headers: h, body: ResponseBody(byteBuffer: ByteBuffer(bytes: api.metrics.text())))
         }
-        router.post("/v1/visitors") { req, _ in await api.handle { try await api.createVisitor(req) } }
+        registrations.post("/v1/visitors") { req, _ in await api.handle { try await api.createVisitor(req) } }
         router.get("/v1/snapshot") { req, _ in await api.handle { try await api.snapshot(req) } }
         router.get("/v1/subjects/**") { req, _ in await api.handle { try await api.subject(req) } }
-        router.put("/v1/reactions/**") { req, _ in await api.handle { try await api.react(req, withdraw: false) } }
-        router.delete("/v1/reactions/**") { req, _ in await api.handle { try await api.react(req, withdraw: true) } }
-        router.post("/v1/notes") { req, ctx in await api.handle { try await api.post(req, client: api.client(req, ctx)) } }
+        reactions.put("/v1/reactions/**") { req, _ in await api.handle { try await api.react(req, withdraw: false) } }
+        reactions.delete("/v1/reactions/**") { req, _ in await api.handle { try await api.react(req, withdraw: true) } }
+        notes.post("/v1/notes") { req, ctx in await api.handle { try await api.post(req, client: api.client(req, ctx)) } }
         router.get("/v1/notes") { req, _ in await api.handle { try await api.notes(req) } }
-        router.put("/v1/reports/**") { req, _ in await api.handle { try await api.report(req, true) } }
-        router.delete("/v1/reports/**") { req, _ in await api.handle { try await api.report(req, false) } }
-        router.post("/v1/plays/**") { req, _ in await api.handle { try await api.play(req) } }
+        reports.put("/v1/reports/**") { req, _ in await api.handle { try await api.report(req, true) } }
+        reports.delete("/v1/reports/**") { req, _ in await api.handle { try await api.report(req, false) } }
+        plays.post("/v1/plays/**") { req, _ in await api.handle { try await api.play(req) } }
         let staff = router.group().add(middleware: StaffAuth(api: api))
         staff.get("/v1/moderation/queue") { req, _ in await api.handle { try await api.moderationQueue(req) } }
         staff.put("/v1/moderation/notes/**") { req, _ in await api.handle { try await api.decide(req) } }
