@@ -2,6 +2,7 @@ import DocentCore
 import Foundation
 import Logging
 import NIOCore
+import NIOSSL
 import PostgresNIO
 import StateStore
 
@@ -30,9 +31,11 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
     public let rules: PulseRules
     /// Where the store connects, without the password (for messages).
     public let location: String
+    /// Where it connects, password included (`diagnose`).
+    private let parsedLocation: Location
     private let client: PostgresClient
     private let clock: @Sendable () -> Date
-    private let runner: Task<Void, Never>
+    private let runner: Task<Void, Never>?
     private let logger: Logger
     /// This store's `application_name` on its connections: PostgreSQL's own list of sessions
     /// (`pg_stat_activity`) tells this instance's pool from the others' (`poolUse`).
@@ -77,13 +80,16 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
         }
     }
 
-    private init(
-        location: Location, client: PostgresClient, runner: Task<Void, Never>, rules: PulseRules, clock: @escaping @Sendable () -> Date, logger: Logger,
+    /// A store over `client`, which someone else runs (`PostgresPulseDatabase`: the service's
+    /// group), or `runner` (`open`: a client of the store's own). Nothing is connected yet.
+    init(
+        location: Location, client: PostgresClient, runner: Task<Void, Never>?, rules: PulseRules, clock: @escaping @Sendable () -> Date, logger: Logger,
         applicationName: String, maxConnections: Int
     ) {
         self.applicationName = applicationName
         self.maxConnections = maxConnections
         self.location = location.shown
+        self.parsedLocation = location
         self.client = client
         self.runner = runner
         self.rules = rules
@@ -91,12 +97,8 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
         self.logger = logger
     }
 
-    /// Connects, and creates or updates the schema (several instances starting at once take
-    /// turns on an advisory lock). Fails with a sentence when the server cannot be used.
-    public static func open(
-        _ location: Location, rules: PulseRules = .standard, maxConnections: Int = 20, clock: @escaping @Sendable () -> Date,
-        logger: Logger = Logger(label: "docent-pulse.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
-    ) async -> Result<PostgresPulseStore, LoadFailure> {
+    /// A client for `location` (not yet running) and its `application_name`.
+    static func makeClient(_ location: Location, maxConnections: Int, logger: Logger) -> (PostgresClient, String) {
         let tls: PostgresClient.Configuration.TLS
         switch location.sslMode {
         case "disable": tls = .disable
@@ -110,30 +112,47 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
         // (PostgreSQL keeps 63 bytes of it: "docent-pulse " and 16 hex digits.)
         let name = "docent-pulse " + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         config.options.additionalStartupParameters = [("application_name", name)]
-        let client = PostgresClient(configuration: config, backgroundLogger: logger)
+        return (PostgresClient(configuration: config, backgroundLogger: logger), name)
+    }
+
+    /// Connects with a client of the store's own, and creates or updates the schema (several
+    /// instances starting at once take turns on an advisory lock). Fails with a sentence when
+    /// the server cannot be used. For one-shot commands and tests that hold a store across
+    /// calls; the service runs one shared client in its group instead (`PostgresPulseDatabase`).
+    public static func open(
+        _ location: Location, rules: PulseRules = .standard, maxConnections: Int = 20, clock: @escaping @Sendable () -> Date,
+        logger: Logger = Logger(label: "docent-pulse.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) async -> Result<PostgresPulseStore, LoadFailure> {
+        let (client, name) = makeClient(location, maxConnections: maxConnections, logger: logger)
         let runner = Task { await client.run() }
         let store = PostgresPulseStore(
             location: location, client: client, runner: runner, rules: rules, clock: clock, logger: logger, applicationName: name, maxConnections: max(1, maxConnections))
-        do {
-            try await store.migrate()
-            return .success(store)
-        } catch {
+        switch await store.migrate() {
+        case .success: return .success(store)
+        case .failure(let f):
             runner.cancel()
-            return .failure(LoadFailure("cannot use PostgreSQL at \(location.shown) (\(Self.describe(error)))"))
+            return .failure(f)
         }
     }
 
-    /// Closes the connections.
+    /// Stops the store's own client (`open`); a store over a shared client leaves it to its group.
     public func close() {
-        runner.cancel()
+        runner?.cancel()
     }
 
-    deinit { runner.cancel() }
+    deinit { runner?.cancel() }
 
     // MARK: Schema
 
     /// The schema, as numbered steps of statements (never edited once shipped).
-    static let migrations: [[String]] = [statements(schemaV1), [reactFunction], statements(publicV1)]
+    /// Steps after these are described once (`PulseSchema.steps`) and rendered for each store.
+    static let migrations: [[String]] =
+        [statements(schemaV1), [reactFunction], statements(publicV1), [dropReactFunction]] + PulseSchema.steps.map { PulseSchema.statements($0, .postgres) }
+
+    /// Issue 28: the reaction's rules are `PulseRulesSQL.reaction`'s statements, which the
+    /// SQLite store runs too; PostgreSQL runs them in a function made from that text at start
+    /// (`ReactionSQL.postgresFunction`, named after its text). The hand-written one goes.
+    static let dropReactFunction = "DROP FUNCTION IF EXISTS pulse_react(TEXT, TEXT, TEXT, SMALLINT, DOUBLE PRECISION, INTEGER, INTEGER)"
 
     /// Pulse in public (issue 32): coalesced plays (one row carries `n` events), curator
     /// picks found without reading every note. (Steps of other branches go after this one.)
@@ -177,8 +196,9 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
         CREATE INDEX activity_visitor ON activity (visitor, kind, at);
         """
 
-    /// A reaction in one statement (one round trip, atomic as any statement): the same steps
-    /// as `SQLitePulseStore.react` — the visitor's lock and secret, the note it is about, the
+    /// Shipped as step 2, dropped by step 4 (`dropReactFunction`): kept as shipped, since an
+    /// installed database replays the steps it has not run. A reaction in one statement (one
+    /// round trip, atomic as any statement): the same steps as `SQLitePulseStore.react` — the visitor's lock and secret, the note it is about, the
     /// old value (the same again: nothing changes), the rate limit as `PulseRules.check`
     /// computes it, the row, the counts by the difference, the activity, the version — so the
     /// service is not ten round trips per click. Answers (outcome, up, meh, down, wait).
@@ -238,8 +258,37 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
         $$
         """
 
-    private func migrate() async throws {
-        try await deadline { try await self.migrateNow() }
+    /// Creates or updates the schema (several instances starting at once take turns on an
+    /// advisory lock); when the server cannot be used, a sentence saying so.
+    func migrate() async -> Result<Void, LoadFailure> {
+        do {
+            try await deadline { try await self.migrateNow() }
+            return .success(())
+        } catch {
+            let reason = await Self.diagnose(parsedLocation) ?? Self.describe(error)
+            return .failure(LoadFailure("cannot use PostgreSQL at \(location) (\(reason))"))
+        }
+    }
+
+    /// Why a connection to `location` fails, in PostgreSQL's words when it answered (no such
+    /// database, a password refused), from one connection of its own: the pool retries in the
+    /// background and only says that no connection came. Nil when one connects.
+    static func diagnose(_ location: Location) async -> String? {
+        var config = PostgresConnection.Configuration(
+            host: location.host, port: location.port, username: location.user, password: location.password, database: location.database, tls: .disable)
+        do {
+            switch location.sslMode {
+            case "disable": break
+            case "require": config.tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            default: config.tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            }
+            config.options.connectTimeout = .seconds(connectTimeout.components.seconds)
+            let connection = try await PostgresConnection.connect(configuration: config, id: 1, logger: Logger(label: "docent-pulse.diagnose", factory: { _ in SwiftLogNoOpLogHandler() }))
+            try? await connection.close()
+            return nil
+        } catch {
+            return describe(error)
+        }
     }
 
     private func migrateNow() async throws {
@@ -255,8 +304,14 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
                 }
                 try await conn.query("INSERT INTO pulse_schema (step) VALUES (\(i + 1))", logger: logger)
             }
+            // The reaction function this build's rules make (a no-op when it exists as is).
+            try await conn.query(PostgresQuery(unsafeSQL: Self.reaction.create), logger: logger)
         }
     }
+
+    /// The reaction's function (`PulseRulesSQL.reaction`, rendered once).
+    static let reaction = PulseRulesSQL(.standard, .postgres).reaction.postgresFunction
+    public static var reactionFunctionName: String { reaction.name }
 
     // MARK: PulseStore
 
@@ -388,22 +443,31 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
         let limit = rules.reactionsPerMinute
         let shard = Self.shard(of: credentials.visitor.rawValue)
         let v = value.map { Int16($0.rawValue) }
+        let function = Self.reaction.name
         let (outcome, counts, wait): (String, PulseCounts, Int) = try await call { conn in
+            var binds = PostgresBindings()
+            binds.append(credentials.visitor.rawValue)
+            binds.append(credentials.secret)
+            binds.append(subject.key)
+            if let v { binds.append(v) } else { binds.appendNull() }
+            binds.append(now)
+            binds.append(Int32(clamping: limit))
+            binds.append(Int32(shard))
             let rows = try await conn.query(
-                """
-                SELECT outcome, up, meh, down, wait FROM pulse_react(\(credentials.visitor.rawValue), \(credentials.secret), \(subject.key), \(v)::SMALLINT, \(now), \(limit)::INTEGER, \(shard)::INTEGER)
-                """, logger: self.logger)
+                PostgresQuery(
+                    unsafeSQL: "SELECT o_outcome, o_up, o_meh, o_down, o_wait FROM \(function)($1, $2, $3, $4::SMALLINT, $5, $6::INTEGER, $7::INTEGER)", binds: binds),
+                logger: self.logger)
             for try await (outcome, up, meh, down, wait) in rows.decode((String, Int, Int, Int, Int).self) {
                 return (outcome, PulseCounts(up: up, meh: meh, down: down), wait)
             }
             return ("", .zero, 0)
         }
-        switch outcome {
-        case "same", "changed": return counts
-        case "bad_credentials": throw .badCredentials
-        case "no_such_note": throw .noSuchNote(subject.noteID ?? NoteID(visitor: credentials.visitor, sequence: 0))
-        case "rate_limited": throw .rateLimited(.reactions(retryAfter: wait))
-        default: throw .unavailable("the database answered no reaction outcome")
+        switch ReactionSQL.Outcome(rawValue: outcome) {
+        case .same, .changed: return counts
+        case .badCredentials: throw .badCredentials
+        case .noSuchNote: throw .noSuchNote(subject.noteID ?? NoteID(visitor: credentials.visitor, sequence: 0))
+        case .rateLimited: throw .rateLimited(.reactions(retryAfter: wait))
+        case nil: throw .unavailable("the database answered no reaction outcome")
         }
     }
 
@@ -800,29 +864,27 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
 
     /// The call against its deadline: the first to finish answers, and the call is cancelled
     /// if the deadline came first (PostgresNIO then gives up waiting for a connection, or
-    /// cancels the query). The call runs as a task of its own, not a child: a task group
-    /// waits for every child before it returns, and after a PostgreSQL restart a call that
-    /// did not end on cancellation held its request (and the service's graceful stop) for
-    /// ever. Now the caller is answered at the deadline whatever the call does.
+    /// cancels the query). Not a task group: a group waits for every child before it returns,
+    /// and after a PostgreSQL restart a call that did not end on cancellation held its request
+    /// (and the service's graceful stop) for ever. The call and the timer are tasks of their
+    /// own answering into a stream that keeps the first answer; the caller reads that one,
+    /// whatever the call does afterwards. A cancelled caller stops reading, which ends the
+    /// stream and cancels the call.
     private func deadline<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
         let seconds = Self.callDeadline.components.seconds
-        let call = Task { try await operation() }
-        let answer = OnceAnswer<T>()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                answer.set(continuation)
-                Task {
-                    do { answer.resume(with: .success(try await call.value)) } catch { answer.resume(with: .failure(error)) }
-                }
-                Task {
-                    try? await Task.sleep(for: Self.callDeadline)
-                    if answer.resume(with: .failure(PulseStoreError.unavailable("no connection to the database within \(seconds) s"))) { call.cancel() }
-                }
-            }
-        } onCancel: {
-            call.cancel()
-            answer.resume(with: .failure(CancellationError()))
+        let (answers, answer) = AsyncThrowingStream<T, any Error>.makeStream(bufferingPolicy: .bufferingOldest(1))
+        let call = Task {
+            do { answer.yield(try await operation()) } catch { answer.finish(throwing: error) }
+            answer.finish()
         }
+        answer.onTermination = { _ in call.cancel() }
+        let timer = Task {
+            try await Task.sleep(for: Self.callDeadline)
+            answer.finish(throwing: PulseStoreError.unavailable("no connection to the database within \(seconds) s"))
+        }
+        defer { timer.cancel() }
+        for try await value in answers { return value }
+        throw CancellationError()
     }
 
     /// A store error as it is, anything else as `.unavailable` with PostgreSQL's own words.
@@ -999,45 +1061,5 @@ extension Optional {
     func asyncMap<U>(_ transform: (Wrapped) async throws -> U) async rethrows -> U? {
         guard let w = self else { return nil }
         return try await transform(w)
-    }
-}
-
-/// A continuation resumed once, by whichever of a call, its deadline or a cancellation comes
-/// first (the others find it answered).
-private final class OnceAnswer<T: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<T, any Error>?
-    private var early: Result<T, any Error>?
-    private var done = false
-
-    func set(_ c: CheckedContinuation<T, any Error>) {
-        lock.lock()
-        if let early {
-            lock.unlock()
-            c.resume(with: early)
-            return
-        }
-        continuation = c
-        lock.unlock()
-    }
-
-    /// True if this was the answer.
-    @discardableResult
-    func resume(with result: Result<T, any Error>) -> Bool {
-        lock.lock()
-        guard !done else {
-            lock.unlock()
-            return false
-        }
-        done = true
-        guard let c = continuation else {
-            early = result  // a cancellation before the continuation was set
-            lock.unlock()
-            return true
-        }
-        continuation = nil
-        lock.unlock()
-        c.resume(with: result)
-        return true
     }
 }

@@ -50,16 +50,21 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
         self.logger = logger
     }
 
-    /// The router with every route of the API: the request log first, then the per-address
-    /// limits, then the routes; staff routes in a group behind `StaffAuth`.
+    /// The router with every route of the API: the request log first, then the routes; those
+    /// with a per-address limit in a group behind it, staff routes in a group behind `StaffAuth`.
     public func router() -> Router<PulseRequestContext> {
         let router = Router(context: PulseRequestContext.self)
         router.add(middleware: RequestLogMiddleware(logger: logger, metrics: metrics, address: clientAddress))
         router.add(middleware: MethodNotAllowed())
-        if let clientLimits {
-            router.add(middleware: ClientRateLimitMiddleware(limits: clientLimits, buckets: buckets, address: clientAddress, metrics: metrics))
-        }
         let api = self
+        // The routes that cost the service, each kind in a group behind its per-address limit.
+        func limited(_ kind: String, _ rate: KeyPath<ClientRateLimits, TokenBuckets.Rate>) -> RouterGroup<PulseRequestContext> {
+            guard let clientLimits else { return router.group() }
+            return router.group().add(
+                middleware: ClientRateLimitMiddleware(kind: kind, rate: clientLimits[keyPath: rate], buckets: buckets, address: clientAddress, metrics: metrics))
+        }
+        let registrations = limited("registration", \.registrations), plays = limited("play", \.plays)
+        let reactions = limited("reaction", \.reactions), notes = limited("note", \.notes), reports = limited("report", \.reports)
         router.get("/healthz") { _, _ in api.json(200, PulseWire.fields([("status", .string("ok"))])) }
         router.get("/readyz") { _, _ in
             await api.handle {
@@ -72,19 +77,19 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
             h[.contentType] = "text/plain; version=0.0.4"
             return Response(status: .ok, headers: h, body: ResponseBody(byteBuffer: ByteBuffer(bytes: api.metrics.text())))
         }
-        router.post("/v1/visitors") { req, _ in await api.handle { try await api.createVisitor(req) } }
+        registrations.post("/v1/visitors") { req, _ in await api.handle { try await api.createVisitor(req) } }
         router.get("/v1/snapshot") { req, _ in await api.handle { try await api.snapshot(req) } }
-        router.get("/v1/subjects/**") { req, _ in await api.handle { try await api.subject(req) } }
-        router.put("/v1/reactions/**") { req, _ in await api.handle { try await api.react(req, withdraw: false) } }
-        router.delete("/v1/reactions/**") { req, _ in await api.handle { try await api.react(req, withdraw: true) } }
-        router.post("/v1/notes") { req, ctx in await api.handle { try await api.post(req, client: api.client(req, ctx)) } }
+        router.get("/v1/subjects/**") { req, ctx in await api.handle { try await api.subject(req, ctx) } }
+        reactions.put("/v1/reactions/**") { req, ctx in await api.handle { try await api.react(req, ctx, withdraw: false) } }
+        reactions.delete("/v1/reactions/**") { req, ctx in await api.handle { try await api.react(req, ctx, withdraw: true) } }
+        notes.post("/v1/notes") { req, ctx in await api.handle { try await api.post(req, client: api.client(req, ctx)) } }
         router.get("/v1/notes") { req, _ in await api.handle { try await api.notes(req) } }
-        router.put("/v1/reports/**") { req, _ in await api.handle { try await api.report(req, true) } }
-        router.delete("/v1/reports/**") { req, _ in await api.handle { try await api.report(req, false) } }
-        router.post("/v1/plays/**") { req, _ in await api.handle { try await api.play(req) } }
+        reports.put("/v1/reports/**") { req, ctx in await api.handle { try await api.report(req, ctx, true) } }
+        reports.delete("/v1/reports/**") { req, ctx in await api.handle { try await api.report(req, ctx, false) } }
+        plays.post("/v1/plays/**") { _, ctx in await api.handle { try await api.play(ctx) } }
         let staff = router.group().add(middleware: StaffAuth(api: api))
         staff.get("/v1/moderation/queue") { req, _ in await api.handle { try await api.moderationQueue(req) } }
-        staff.put("/v1/moderation/notes/**") { req, _ in await api.handle { try await api.decide(req) } }
+        staff.put("/v1/moderation/notes/**") { req, ctx in await api.handle { try await api.decide(req, ctx) } }
         staff.post("/v1/staff/seed") { req, _ in await api.handle { try await api.applySeed(req) } }
         staff.get("/v1/staff/export") { req, _ in await api.handle { try await api.export(req) } }
         return router
@@ -134,17 +139,17 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
         return r
     }
 
-    func subject(_ req: Request) async throws -> Response {
-        let subject = try Self.subject(req, after: "/v1/subjects/")
+    func subject(_ req: Request, _ context: PulseRequestContext) async throws -> Response {
+        let subject = try Self.subject(context)
         let counts = try await store.counts(of: subject)
         let notes = try await store.notes(on: subject, viewer: nil)
         return json(
             200, PulseWire.fields([("up", .integer(counts.up)), ("meh", .integer(counts.meh)), ("down", .integer(counts.down)), ("notes", .integer(notes.count))]))
     }
 
-    func react(_ req: Request, withdraw: Bool) async throws -> Response {
+    func react(_ req: Request, _ context: PulseRequestContext, withdraw: Bool) async throws -> Response {
         let creds = try Self.credentials(req)
-        let subject = try Self.subject(req, after: "/v1/reactions/")
+        let subject = try Self.subject(context)
         let body = try await Self.body(req)
         let value: ReactionValue?
         if withdraw {
@@ -223,16 +228,16 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
         PulseWire.fields([("notes", .array(p.notes.map(PulseWire.note))), ("next", p.next.map { .string($0.text) } ?? .null)])
     }
 
-    func report(_ req: Request, _ on: Bool) async throws -> Response {
+    func report(_ req: Request, _ context: PulseRequestContext, _ on: Bool) async throws -> Response {
         let creds = try Self.credentials(req)
-        let key = try Self.rest(req, after: "/v1/reports/")
+        let key = try Self.rest(context)
         guard let note = NoteID(key: key) else { throw Failure(400, "bad_note", "not a note id: \(Self.shown(key))") }
         try await store.report(note, on, as: creds)
         return json(200, PulseWire.fields([("note", .string(note.key)), ("reported", .bool(on))]))
     }
 
-    func play(_ req: Request) async throws -> Response {
-        let subject = try Self.subject(req, after: "/v1/plays/")
+    func play(_ context: PulseRequestContext) async throws -> Response {
+        let subject = try Self.subject(context)
         if let plays {
             plays.add(subject)
         } else {
@@ -247,8 +252,8 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
     }
 
     /// `PUT /v1/moderation/notes/{note}` `{"decision": "removed" | "restored" | "pinned"}`.
-    func decide(_ req: Request) async throws -> Response {
-        let key = try Self.rest(req, after: "/v1/moderation/notes/")
+    func decide(_ req: Request, _ context: PulseRequestContext) async throws -> Response {
+        let key = try Self.rest(context)
         guard let note = NoteID(key: key) else { throw Failure(400, "bad_note", "not a note id: \(Self.shown(key))") }
         let o = try PulseWire.object(try await Self.body(req), required: ["decision"])
         guard let decision = StaffDecision(rawValue: try PulseWire.string(o, "decision")) else {
@@ -399,17 +404,16 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
             && s.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F }
     }
 
-    /// The path after `prefix`, percent-decoded (`stop:2/3` may come as `stop:2%2F3`).
-    static func rest(_ req: Request, after prefix: String) throws -> String {
-        let path = req.uri.path
-        guard path.hasPrefix(prefix), let key = String(path.dropFirst(prefix.count)).removingPercentEncoding else {
+    /// What the route's `**` caught, percent-decoded (`stop:2/3` may come as `stop:2%2F3`).
+    static func rest(_ context: PulseRequestContext) throws -> String {
+        guard let key = context.parameters.getCatchAll().joined(separator: "/").removingPercentEncoding else {
             throw Failure(400, "bad_path", "the path is not valid percent-encoded UTF-8")
         }
         return key
     }
 
-    static func subject(_ req: Request, after prefix: String) throws -> PulseSubject {
-        let key = try rest(req, after: prefix)
+    static func subject(_ context: PulseRequestContext) throws -> PulseSubject {
+        let key = try rest(context)
         guard let s = PulseSubject(key) else {
             throw Failure(400, "bad_subject", "not a subject: '\(shown(key))' (artwork:ID, tour:ID, stop:TOUR/N, exhibition:ID, gallery:ID, museum)")
         }

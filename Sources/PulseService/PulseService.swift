@@ -56,10 +56,14 @@ public enum PulseServer {
     }
 
     /// Serves until stopped (SIGTERM or SIGINT: a graceful shutdown); `onListening` gets the
-    /// bound port.
+    /// bound port. `database`: PostgreSQL's pool under the stores, a service of the group,
+    /// started first and stopped last; its schemas, then `prepare` (a seed), run once it runs
+    /// and before the server listens: what they throw (`LoadFailure`: "cannot use PostgreSQL
+    /// at …") ends the service before it listens, and is rethrown.
     public static func run<Store: PulseServiceStore>(
         store: Store, settings: Settings, console: (any ConsoleStore)? = nil, consoleConfiguration: ConsoleConfiguration? = nil, host: String, port: Int,
-        logger: Logger, extraServices: [any Service] = [], onListening: @escaping @Sendable (Int) -> Void
+        logger: Logger, database: PostgresPulseDatabase? = nil, prepare: @escaping @Sendable () async throws -> Void = {},
+        onListening: @escaping @Sendable (Int) -> Void
     ) async throws {
         var connectionSettings = settings.connections
         connectionSettings.maxBody = PulseWire.maxBodyBytes
@@ -70,22 +74,28 @@ public enum PulseServer {
         let api = PulseAPI(
             store: store, staffToken: settings.staffToken, plays: plays, metrics: metrics, clientLimits: settings.clientLimits,
             trustedProxies: settings.trustedProxies, audit: console, posting: settings.posting, logger: logger)
+        let (prepared, preparedDone) = AsyncStream<Void>.makeStream()
         let upkeep = PulseUpkeep(
             store: store, plays: plays ?? PlayCoalescer(maxSubjects: 0), metrics: metrics, logger: logger, playFlush: max(settings.playFlush, .milliseconds(100)),
-            purgeEvery: settings.purgeEvery, purgeAges: settings.purgeAges)
+            purgeEvery: settings.purgeEvery, purgeAges: settings.purgeAges, ready: prepared)
         let router = api.router()
         // The staff console (issue 29), under /staff/.
         if let console {
             StaffConsole(store: store, console: console, config: consoleConfiguration ?? ConsoleConfiguration(staffToken: settings.staffToken), logger: logger)
                 .add(to: router)
         }
-        let app = Application(
+        var app = Application(
             router: router,
             server: .http1(configuration: .init(additionalChannelHandlers: [limits.handler()], idleTimeout: connectionSettings.idleTimeout)),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "docent-pulse", backlog: 1024),
-            services: extraServices + [upkeep],
+            services: [upkeep],
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? port) },
             logger: logger)
+        app.beforeServerStarts {
+            try await database?.prepare()
+            try await prepare()
+            preparedDone.finish()
+        }
         // A graceful stop is bounded: a request stuck on a database that went away (a
         // PostgreSQL restart) or a connection that never closes must not keep the service from
         // ending on SIGTERM (a hang seen in PulseServicePostgresTests' tear-down).
@@ -93,7 +103,9 @@ public enum PulseServer {
         // (`StopDeadline`, not ServiceLifecycle's `maximumCancellationDuration`, which crashes).
         // Last in the list: the group stops its services in reverse order, so its deadline
         // starts first.
-        let services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+        // The database first: the group stops its services in reverse order, so the pool
+        // closes after the server has answered what it was serving.
+        let services: [ServiceGroupConfiguration.ServiceConfiguration] = (database.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? []) + [
             .init(service: app),
             .init(service: StopDeadline(seconds: 15, logger: logger), successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore),
         ]

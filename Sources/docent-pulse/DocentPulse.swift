@@ -211,23 +211,10 @@ struct Serve: AsyncParsableCommand {
             }
             try await serve(store, console, address, rules, logger: logger)
         case .postgres(let location):
-            let store: PostgresPulseStore
-            switch await PostgresPulseStore.open(location, rules: rules, clock: { Date() }, logger: logger) {
-            case .success(let s): store = s
-            case .failure(let f):
-                FileHandle.standardError.write(Data("docent-pulse: \(f.message)\n".utf8))
-                throw ExitCode(1)
-            }
-            defer { store.close() }
-            let console: PostgresConsoleStore
-            switch await PostgresConsoleStore.open(location, clock: { Date() }) {
-            case .success(let s): console = s
-            case .failure(let f):
-                FileHandle.standardError.write(Data("docent-pulse: \(f.message)\n".utf8))
-                throw ExitCode(1)
-            }
-            defer { console.close() }
-            try await serve(store, console, address, rules, logger: logger)
+            // One pool for both stores, run by the service's group; the schemas are made once it
+            // runs, before the service listens (a database down or wrong ends it there, status 1).
+            let database = PostgresPulseDatabase(location, rules: rules, clock: { Date() }, logger: logger)
+            try await serve(database.pulse, database.console, address, rules, logger: logger, database: database)
         }
     }
 
@@ -261,10 +248,13 @@ struct Serve: AsyncParsableCommand {
         return s
     }
 
-    private func serve(
-        _ store: some PulseServiceStore, _ console: any ConsoleStore, _ address: (host: String, port: Int), _ rules: PulseRules, logger: Logger
+    private func serve<Store: PulseServiceStore>(
+        _ store: Store, _ console: any ConsoleStore, _ address: (host: String, port: Int), _ rules: PulseRules, logger: Logger,
+        database: PostgresPulseDatabase? = nil
     ) async throws {
-        if let seed { try await Self.load(seed: seed, into: store) }
+        // The seed is read (and a bad one refused) before anything starts; it goes into an
+        // empty store once the store is ready.
+        let seedToLoad = try seed.map(Self.read(seed:))
         let serverSettings = try self.settings()
         var consoleConfig = ConsoleConfiguration(staffToken: serverSettings.staffToken, rules: rules)
         if case .visitCode(let code) = serverSettings.posting.mode { consoleConfig.visitCode = code }
@@ -280,11 +270,19 @@ struct Serve: AsyncParsableCommand {
         }
         do {
             try await PulseServer.run(
-                store: store, settings: serverSettings, console: console, consoleConfiguration: consoleConfig, host: address.host, port: address.port, logger: logger
+                store: store, settings: serverSettings, console: console, consoleConfiguration: consoleConfig, host: address.host, port: address.port, logger: logger,
+                database: database,
+                prepare: {
+                    if let seedToLoad { _ = try await store.seedIfEmpty(seedToLoad) }
+                }
             ) { port in
                 // Written unbuffered: whoever started the service (a test, a script) waits for it.
                 FileHandle.standardOutput.write(Data("docent-pulse listening on \(address.host):\(port)\n".utf8))
             }
+        } catch let f as LoadFailure {
+            // The database cannot be used ("cannot use PostgreSQL at …"): said, status 1.
+            FileHandle.standardError.write(Data("docent-pulse: \(f.message)\n".utf8))
+            throw ExitCode(1)
         } catch let e as PulseServer.ListenFailure {
             // Not bad usage (no usage text, not 64): the service cannot start here.
             FileHandle.standardError.write(Data("docent-pulse: \(e.message)\n".utf8))
@@ -335,13 +333,14 @@ struct Serve: AsyncParsableCommand {
         return token
     }
 
-    static func load(seed path: String, into store: some PulseStore) async throws {
+    /// The `--seed` file, read and checked (its problems said on standard error).
+    static func read(seed path: String) throws -> PulseSeed {
         guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("--seed: cannot read \(path)") }
         switch PulseSeed.read([UInt8](data)) {
         case .failure(let f): throw ValidationError("--seed: \(f.message)")
         case .success(let s):
             for p in s.problems { FileHandle.standardError.write(Data("docent-pulse: seed: \(p)\n".utf8)) }
-            _ = try await store.seedIfEmpty(s)
+            return s
         }
     }
 }

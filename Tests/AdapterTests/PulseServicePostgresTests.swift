@@ -408,11 +408,23 @@ final class PulseServicePostgresTests: XCTestCase {
         try checkCurationAudit(database: db, who: "command-line")
     }
 
+    /// A database that is down or wrong: one sentence naming it and why, exit status 1, and
+    /// the service never says it listens (its pool runs in the service's group; the schema is
+    /// made before it listens).
     func testUnreachableDatabaseIsAClearStartupError() throws {
         let port = try PostgresServer.freePort()
-        XCTAssertThrowsError(try PulseServiceProcess(["--database", "postgres://docent@127.0.0.1:\(port)/pulse?sslmode=disable"])) { error in
-            XCTAssertTrue("\(error)".contains("did not start"), "\(error)")
-        }
+        let down = try runDocentPulse(["serve", "--database", "postgres://docent@127.0.0.1:\(port)/pulse?sslmode=disable", "--listen", "127.0.0.1:0"])
+        XCTAssertEqual(down.status, 1, down.err)
+        XCTAssertTrue(down.err.contains("docent-pulse: cannot use PostgreSQL at postgres://docent@127.0.0.1:\(port)/pulse ("), down.err)
+        XCTAssertTrue(down.err.contains("cannot be reached"), down.err)
+        XCTAssertFalse(down.out.contains("listening"), down.out)
+        // A server that answers, with no such database.
+        let pg = try server()
+        let wrong = try runDocentPulse(["serve", "--database", pg.url("no_such_database"), "--listen", "127.0.0.1:0"])
+        XCTAssertEqual(wrong.status, 1, wrong.err)
+        XCTAssertTrue(wrong.err.contains("cannot use PostgreSQL at ") && wrong.err.contains("no_such_database"), wrong.err)
+        XCTAssertTrue(wrong.err.contains("does not exist"), wrong.err)
+        XCTAssertFalse(wrong.out.contains("listening"), wrong.out)
         XCTAssertThrowsError(try PulseServiceProcess(["--database", "postgres://127.0.0.1/pulse"]))
     }
 }

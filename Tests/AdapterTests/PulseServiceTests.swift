@@ -226,6 +226,13 @@ final class PulseServiceTests: XCTestCase {
         XCTAssertEqual(try JSONParser.parse(put.body), try JSONParser.parse(Array(#"{"up":0,"meh":0,"down":1}"#.utf8)))
         let subject = try raw(.get, "/v1/subjects/artwork:5")
         XCTAssertEqual(try JSONParser.parse(subject.body), try JSONParser.parse(Array(#"{"up":0,"meh":0,"down":1,"notes":0}"#.utf8)))
+        // A subject with a slash, as the route's `**` catches it: written out or percent-encoded.
+        let stop = try raw(.put, "/v1/reactions/stop:2%2F3", body: Array(#"{"value": 1}"#.utf8), token: token)
+        XCTAssertEqual(stop.status, 200)
+        for path in ["/v1/subjects/stop:2/3", "/v1/subjects/stop:2%2F3"] {
+            XCTAssertEqual(try JSONParser.parse(try raw(.get, path).body), try JSONParser.parse(Array(#"{"up":1,"meh":0,"down":0,"notes":0}"#.utf8)), path)
+        }
+        XCTAssertEqual(try raw(.get, "/v1/subjects/stop:2%FF").status, 400, "not UTF-8")
     }
 
     /// Hostile and mistaken requests: each a 4xx with a sentence saying what is wrong.

@@ -1,4 +1,5 @@
 import DocentCore
+import DocentCoreTestSupport
 import Foundation
 import NetCurl
 import PulseService
@@ -378,6 +379,96 @@ final class PulseStoreConformanceTests: XCTestCase {
             let later = try await store.react(.up, on: .artwork(9), as: bob)
             XCTAssertEqual(later, PulseCounts(up: 1), name)
         }
+    }
+
+    /// Issue 28: one reaction implementation (`PulseRulesSQL.reaction`), run by SQLite in its
+    /// transaction and by PostgreSQL in the function made from the same text. 300 reactions
+    /// with a moved clock (changes, the same reaction again, up to down, withdrawals, notes
+    /// that exist and do not, a wrong secret, the rate limit and its waits) answer the same in
+    /// both stores, step by step, and what a model built on `PulseCounts.changed` and
+    /// `PulseRules.check` says; the counts equal a recount; the hand-written function is gone.
+    func testReactionsAgreeStepByStepWithTheRulesInBothEmbeddedStores() async throws {
+        var rules = PulseRules()
+        rules.reactionsPerMinute = 3
+        let pg = try server()
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let sqliteClock = MovableClock(start), pgClock = MovableClock(start)
+        let sqlite = try SQLitePulseStore.open(path: tempDir + "/react.sqlite", rules: rules, clock: { sqliteClock.now }).get()
+        let database = try pg.createDatabase()
+        let postgresStore = try await PostgresPulseStore.open(try PostgresPulseStore.Location.parse(pg.url(database)).get(), rules: rules, clock: { pgClock.now }).get()
+        defer { postgresStore.close() }
+        let visitors = [alice, bob, carol]
+        let note = NoteID(visitor: dave.visitor, sequence: 1)
+        for store in [sqlite as any PulseStore, postgresStore] {
+            for c in everyone { try await store.register(c) }
+            _ = try await store.post(NoteDraft(id: note, subject: .artwork(7), language: .english, text: "a note"), as: dave)
+        }
+        let missing = NoteID(visitor: dave.visitor, sequence: 99)
+        let subjects: [PulseSubject] = [.artwork(1), .artwork(2), .note(note), .note(missing)]
+        let values: [ReactionValue?] = [.up, .meh, .down, nil]
+        // The model: the rules in Swift.
+        var mine: [PulseSubject: [VisitorID: ReactionValue]] = [:]
+        var counts: [PulseSubject: PulseCounts] = [:]
+        var recent: [VisitorID: [Date]] = [:]
+        var now = start
+        var rng = SplitMix(seed: 28)
+        var seen: [String: Int] = [:]
+        for step in 0..<300 {
+            let advance = [0, 0, 1, 2, 5, 20, 61][rng.next(7)]
+            sqliteClock.advance(TimeInterval(advance))
+            pgClock.advance(TimeInterval(advance))
+            now = now.addingTimeInterval(TimeInterval(advance))
+            var who = visitors[rng.next(3)]
+            let wrongSecret = rng.next(15) == 0
+            if wrongSecret { who = VisitorCredentials(visitor: who.visitor, secret: "wrongwrongwrong00000") }
+            let subject = subjects[rng.next(4)]
+            // Often the visitor's own reaction again (a retry), or up then down.
+            let old = mine[subject]?[who.visitor]
+            let value: ReactionValue? = rng.next(4) == 0 ? old : (old == .up && rng.next(2) == 0 ? .down : values[rng.next(4)])
+            let expected: Result<PulseCounts, PulseStoreError>
+            let kind: String
+            if wrongSecret {
+                (expected, kind) = (.failure(.badCredentials), "wrong secret")
+            } else if subject == .note(missing) {
+                (expected, kind) = (.failure(.noSuchNote(missing)), "no such note")
+            } else if old == value {
+                (expected, kind) = (.success(counts[subject] ?? .zero), old == nil ? "nothing withdrawn" : "the same again")
+            } else if let wait = PulseRules.check(recent[who.visitor] ?? [], now: now, limit: rules.reactionsPerMinute, per: 60) {
+                (expected, kind) = (.failure(.rateLimited(.reactions(retryAfter: wait))), "rate-limited")
+            } else {
+                kind = old == .up && value == .down ? "up to down" : value == nil ? "withdrawn" : old == nil ? "new" : "changed"
+                mine[subject, default: [:]][who.visitor] = value
+                counts[subject] = (counts[subject] ?? .zero).changed(from: old, to: value)
+                recent[who.visitor, default: []].append(now)
+                expected = .success(counts[subject]!)
+            }
+            let label = "step \(step): \(who.visitor.rawValue) \(value.map { "\($0)" } ?? "withdraws") on \(subject.key) (before: \(old.map { "\($0)" } ?? "none"))"
+            for (name, store) in [("SQLite", sqlite as any PulseStore), ("PostgreSQL", postgresStore)] {
+                let got: Result<PulseCounts, PulseStoreError>
+                do { got = .success(try await store.react(value, on: subject, as: who)) } catch { got = .failure(error) }
+                XCTAssertEqual(got, expected, "\(name), \(label)")
+            }
+            seen[kind, default: 0] += 1
+        }
+        // Every kind of step happened.
+        for kind in ["wrong secret", "no such note", "nothing withdrawn", "the same again", "rate-limited", "up to down", "withdrawn", "new", "changed"] {
+            XCTAssertGreaterThan(seen[kind] ?? 0, 0, "no '\(kind)' step in \(seen)")
+        }
+        XCTAssertEqual(try sqlite.recountMismatches(), [])
+        let pgMismatches = try await postgresStore.recountMismatches()
+        XCTAssertEqual(pgMismatches, [])
+        // The same snapshot: counts, the viewer's own reactions, a note's reactions warming its artwork.
+        for viewer in visitors {
+            let a = try await sqlite.snapshot(viewer: viewer.visitor, dayStart: start, since: nil)
+            let b = try await postgresStore.snapshot(viewer: viewer.visitor, dayStart: start, since: nil)
+            XCTAssertEqual(a?.counts, b?.counts)
+            XCTAssertEqual(a?.mine, b?.mine)
+            XCTAssertEqual(a?.activity[.artwork(7)], b?.activity[.artwork(7)])
+            XCTAssertEqual(a?.mine, mine.compactMapValues { $0[viewer.visitor] }.filter { $0.key != .note(missing) })
+        }
+        let functions = try pg.psql(database, "SELECT proname FROM pg_proc WHERE proname LIKE 'pulse_react%' ORDER BY proname")
+            .split(separator: "\n").map(String.init)
+        XCTAssertEqual(functions, [PostgresPulseStore.reactionFunctionName], "the hand-written pulse_react is dropped; only the generated one is left")
     }
 
     /// The staff's queue from both embedded stores: reported notes awaiting a decision, oldest

@@ -8,18 +8,25 @@ import PostgresNIO
 /// A write guides must see bumps one of the version shards, as the Pulse store's writes do.
 public final class PostgresConsoleStore: ConsoleStore, @unchecked Sendable {
     private let client: PostgresClient
-    private let runner: Task<Void, Never>
+    private let runner: Task<Void, Never>?
     private let clock: @Sendable () -> Date
     private let logger: Logger
+    /// Where the store connects, without the password (for messages).
+    let location: String
 
-    private init(client: PostgresClient, runner: Task<Void, Never>, clock: @escaping @Sendable () -> Date, logger: Logger) {
+    /// A store over `client`, which someone else runs (`PostgresPulseDatabase`) or `runner`
+    /// (`open`). Nothing is connected yet.
+    init(client: PostgresClient, runner: Task<Void, Never>?, location: String, clock: @escaping @Sendable () -> Date, logger: Logger) {
         self.client = client
         self.runner = runner
+        self.location = location
         self.clock = clock
         self.logger = logger
     }
 
-    /// Opens the Pulse store first (its schema), then the console's steps.
+    /// Opens the Pulse store first (its schema), then the console's steps, with a small pool
+    /// of the store's own (one-shot commands and tests; the service shares one client,
+    /// `PostgresPulseDatabase`).
     public static func open(
         _ location: PostgresPulseStore.Location, clock: @escaping @Sendable () -> Date,
         logger: Logger = Logger(label: "docent-pulse.console", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -28,39 +35,40 @@ public final class PostgresConsoleStore: ConsoleStore, @unchecked Sendable {
         case .failure(let f): return .failure(f)
         case .success(let s): s.close()
         }
-        let tls: PostgresClient.Configuration.TLS
-        switch location.sslMode {
-        case "disable": tls = .disable
-        case "require": tls = .require(.makeClientConfiguration())
-        default: tls = .prefer(.makeClientConfiguration())
-        }
-        var config = PostgresClient.Configuration(
-            host: location.host, port: location.port, username: location.user, password: location.password, database: location.database, tls: tls)
-        config.options.connectTimeout = PostgresPulseStore.connectTimeout
-        config.options.maximumConnections = 4
-        let client = PostgresClient(configuration: config, backgroundLogger: logger)
+        let (client, _) = PostgresPulseStore.makeClient(location, maxConnections: 4, logger: logger)
         let runner = Task { await client.run() }
-        let store = PostgresConsoleStore(client: client, runner: runner, clock: clock, logger: logger)
+        let store = PostgresConsoleStore(client: client, runner: runner, location: location.shown, clock: clock, logger: logger)
+        switch await store.migrate() {
+        case .success: return .success(store)
+        case .failure(let f):
+            runner.cancel()
+            return .failure(f)
+        }
+    }
+
+    /// The console's steps, after the Pulse store's (its tables are the Pulse schema's).
+    func migrate() async -> Result<Void, LoadFailure> {
+        let logger = self.logger
         do {
             try await client.withTransaction(logger: logger) { conn in
                 try await conn.query("SELECT pg_advisory_xact_lock(7301301)", logger: logger)
                 try await conn.query("CREATE TABLE IF NOT EXISTS staff_schema (step INTEGER PRIMARY KEY)", logger: logger)
                 var done = 0
                 for try await n in try await conn.query("SELECT COALESCE(MAX(step), 0) FROM staff_schema", logger: logger).decode(Int.self) { done = n }
-                for (i, step) in migrations.enumerated() where i + 1 > done {
+                for (i, step) in Self.migrations.enumerated() where i + 1 > done {
                     for statement in step { try await conn.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
                     try await conn.query("INSERT INTO staff_schema (step) VALUES (\(i + 1))", logger: logger)
                 }
             }
-            return .success(store)
+            return .success(())
         } catch {
-            runner.cancel()
-            return .failure(LoadFailure("cannot use PostgreSQL at \(location.shown) for the staff tables (\(PostgresPulseStore.describe(error)))"))
+            return .failure(LoadFailure("cannot use PostgreSQL at \(location) for the staff tables (\(PostgresPulseStore.describe(error)))"))
         }
     }
 
-    public func close() { runner.cancel() }
-    deinit { runner.cancel() }
+    /// Stops the store's own client (`open`); a shared client is its group's.
+    public func close() { runner?.cancel() }
+    deinit { runner?.cancel() }
 
     /// The console's steps (never edited once shipped).
     static let migrations: [[String]] = [

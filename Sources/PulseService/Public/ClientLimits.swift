@@ -106,31 +106,20 @@ public struct ClientRateLimits: Sendable, Equatable {
     /// pace takes centuries, while a family mistyping on one address gets ten tries.
     public var wrongPasses = TokenBuckets.Rate(perMinute: 2, burst: 10)
     public init() {}
-
-    /// The limit a request falls under, if any (its kind names the bucket).
-    func rate(_ method: HTTPRequest.Method, _ path: String) -> (String, TokenBuckets.Rate)? {
-        switch method {
-        case .post where path == "/v1/visitors": return ("registration", registrations)
-        case .post where path.hasPrefix("/v1/plays/"): return ("play", plays)
-        case .put where path.hasPrefix("/v1/reactions/"), .delete where path.hasPrefix("/v1/reactions/"): return ("reaction", reactions)
-        case .post where path == "/v1/notes": return ("note", notes)
-        case .put where path.hasPrefix("/v1/reports/"), .delete where path.hasPrefix("/v1/reports/"): return ("report", reports)
-        default: return nil
-        }
-    }
 }
 
-/// 429 with `Retry-After` when a client address is over its limit for this kind of request.
+/// 429 with `Retry-After` when a client address is over its limit for this kind of request:
+/// middleware on the route group of the requests of that kind (`PulseAPI.router`).
 struct ClientRateLimitMiddleware: RouterMiddleware {
     typealias Context = PulseRequestContext
-    let limits: ClientRateLimits
+    /// Names the bucket (and the metric).
+    let kind: String
+    let rate: TokenBuckets.Rate
     let buckets: TokenBuckets
     let address: ClientAddress
     let metrics: PulseMetrics
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let limit = limits.rate(request.method, request.uri.path) else { return try await next(request, context) }
-        let (kind, rate) = limit
         let client = address.of(peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[values: .xForwardedFor])
         if let wait = buckets.take(kind + " " + client, rate) {
             metrics.limited(kind)

@@ -51,8 +51,15 @@ struct PulseUpkeep<Store: PulseServiceStore>: Service {
     let playFlush: Duration
     let purgeEvery: Duration
     let purgeAges: PulsePurgeAges
+    /// Ends when the store is ready (its schema made before the server listens): nothing of
+    /// the upkeep touches a database that is not.
+    var ready: AsyncStream<Void>? = nil
 
     func run() async throws {
+        if let ready {
+            try await cancelWhenGracefulShutdown { for await _ in ready {} }
+            guard !Task.isCancelled, !Task.isShuttingDownGracefully else { return }
+        }
         let outage = OutageLog(logger: logger)
         // Stopped on the service group's graceful shutdown (SIGTERM): the loops are cancelled,
         // then the plays still waiting are written.

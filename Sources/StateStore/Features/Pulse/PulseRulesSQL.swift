@@ -267,4 +267,139 @@ public struct PulseRulesSQL: Sendable {
         ORDER BY created, \(bytes("visitor")), seq LIMIT \(max(1, limit))
         """
     }
+
+    // MARK: A reaction (issue 28: one implementation for both stores)
+
+    /// A reaction's rules as SQL: the SQLite store runs these statements in its `BEGIN
+    /// IMMEDIATE` transaction; the PostgreSQL store runs the same text inside one function of
+    /// its own (`ReactionSQL.postgresFunction`: one round trip a reaction), after its
+    /// visitor's advisory lock. What stays each store's own is how it serializes writers and
+    /// how it bumps its version.
+    public var reaction: ReactionSQL { ReactionSQL(dialect: dialect) }
 }
+
+/// The reaction (`PulseStore.react`): decide, then, if it changes anything, write.
+///
+/// Parameters are named: `visitor`, `secret`, `subject`, `value` (-1, 0, 1 or NULL: withdrawn),
+/// `now` (seconds since 1970), `limit` (`PulseRules.reactionsPerMinute`); the writes also take
+/// `old` and `target` from the decision. SQLite binds them as `:name`; in PostgreSQL they are
+/// the function's arguments and variables (`p_name`, `v_old`, `v_target`).
+public struct ReactionSQL: Sendable {
+    public let dialect: PulseRulesSQL.Dialect
+
+    /// The outcomes `decide` answers.
+    public enum Outcome: String, Sendable {
+        case badCredentials = "bad_credentials", noSuchNote = "no_such_note", same, rateLimited = "rate_limited", changed
+    }
+
+    /// The reaction window of `PulseRules.check` for reactions and reports (seconds).
+    public static let window = 60
+
+    func p(_ name: String) -> String {
+        switch (dialect, name) {
+        case (.sqlite, _): return ":" + name
+        case (.postgres, "old"), (.postgres, "target"): return "v_" + name
+        case (.postgres, _): return "p_" + name
+        }
+    }
+
+    /// Equal, NULL equal to NULL.
+    func same(_ a: String, _ b: String) -> String { dialect == .sqlite ? "\(a) IS \(b)" : "\(a) IS NOT DISTINCT FROM \(b)" }
+
+    /// The larger of two numbers.
+    func greatest(_ a: String, _ b: String) -> String { dialect == .sqlite ? "max(\(a), \(b))" : "GREATEST(\(a), \(b))" }
+
+    /// A positive number rounded up, as an integer (SQLite's `ceil` is an optional extension).
+    func ceiling(_ x: String) -> String {
+        dialect == .sqlite ? "(CAST(\(x) AS INTEGER) + ((\(x)) > CAST(\(x) AS INTEGER)))" : "CAST(ceil(\(x)) AS INTEGER)"
+    }
+
+    /// `subject` names a note (`note:ID`).
+    var isNote: String { "substr(\(p("subject")), 1, 5) = 'note:'" }
+
+    /// One row: `outcome` (an `Outcome`), `old` (the visitor's reaction before, or NULL),
+    /// `wait` (seconds, when rate-limited) and `target` (what the activity is about: a note's
+    /// artwork, or the subject itself). The rules, in order: the visitor and secret; a note
+    /// that exists; the same reaction again (a retry) changes nothing and is never limited;
+    /// `PulseRules.check` over the visitor's reactions and reports of the last minute (the
+    /// `limit`-th most recent still in it: allowed again when it leaves, at least 1 s).
+    public var decide: String {
+        let w = Self.window
+        let recent = """
+            SELECT at FROM activity WHERE visitor = \(p("visitor")) AND kind IN ('reaction', 'report')
+              AND at > \(p("now")) - \(w) AND at <= \(p("now"))
+            ORDER BY at DESC LIMIT 1 OFFSET \(greatest(p("limit"), "1")) - 1
+            """
+        return """
+            SELECT
+              CASE
+                WHEN NOT EXISTS (SELECT 1 FROM visitor WHERE id = \(p("visitor")) AND secret = \(p("secret"))) THEN 'bad_credentials'
+                WHEN \(isNote) AND NOT EXISTS (SELECT 1 FROM note WHERE id = substr(\(p("subject")), 6)) THEN 'no_such_note'
+                WHEN \(same("mine.value", p("value"))) THEN 'same'
+                WHEN \(p("limit")) <= 0 OR recent.at IS NOT NULL THEN 'rate_limited'
+                ELSE 'changed' END AS outcome,
+              mine.value AS old,
+              CASE WHEN \(p("limit")) <= 0 THEN \(w) WHEN recent.at IS NULL THEN 0
+                ELSE \(greatest("1", ceiling("\(w) - (\(p("now")) - recent.at)"))) END AS wait,
+              COALESCE((SELECT n.subject FROM note n WHERE \(isNote) AND n.id = substr(\(p("subject")), 6)), \(p("subject"))) AS target
+            FROM (SELECT 1 AS one) AS one
+              LEFT JOIN (SELECT value FROM reaction WHERE subject = \(p("subject")) AND visitor = \(p("visitor"))) AS mine ON 1 = 1
+              LEFT JOIN (\(recent)) AS recent ON 1 = 1
+            """
+    }
+
+    /// After `changed`, in order: the row (withdrawn: deleted; else written with its time), the
+    /// counts by the difference (`PulseCounts.changed(from:to:)`), the activity.
+    public var write: [String] {
+        func delta(_ v: Int) -> String {
+            "(CASE WHEN \(p("value")) = \(v) THEN 1 ELSE 0 END) - (CASE WHEN \(p("old")) = \(v) THEN 1 ELSE 0 END)"
+        }
+        return [
+            "DELETE FROM reaction WHERE \(p("value")) IS NULL AND subject = \(p("subject")) AND visitor = \(p("visitor"))",
+            """
+            INSERT INTO reaction (subject, visitor, value, at) SELECT \(p("subject")), \(p("visitor")), \(p("value")), \(p("now")) WHERE \(p("value")) IS NOT NULL
+            ON CONFLICT (subject, visitor) DO UPDATE SET value = excluded.value, at = excluded.at
+            """,
+            """
+            INSERT INTO counts (subject, up, meh, down) VALUES (\(p("subject")), \(delta(1)), \(delta(0)), \(delta(-1)))
+            ON CONFLICT (subject) DO UPDATE SET up = counts.up + excluded.up, meh = counts.meh + excluded.meh, down = counts.down + excluded.down
+            """,
+            "INSERT INTO activity (subject, kind, visitor, at) VALUES (\(p("target")), 'reaction', \(p("visitor")), \(p("now")))",
+        ]
+    }
+
+    /// The subject's counts now (zeros when it has no row): one row `up`, `meh`, `down`.
+    public var counts: String {
+        "SELECT COALESCE(MAX(up), 0) AS up, COALESCE(MAX(meh), 0) AS meh, COALESCE(MAX(down), 0) AS down FROM counts WHERE subject = \(p("subject"))"
+    }
+
+    /// PostgreSQL: the statements above in one PL/pgSQL function, after the visitor's advisory
+    /// lock (so one visitor's reactions are serial), bumping version shard `p_shard` when it
+    /// changed something. Named after its own text (`pulse_react_` and its FNV-1a hash), so an
+    /// instance always calls the function its own rules made, whichever version of the service
+    /// created the others. Answers one row: outcome, up, meh, down, wait.
+    public var postgresFunction: (name: String, create: String) {
+        let body = """
+            (p_visitor TEXT, p_secret TEXT, p_subject TEXT, p_value SMALLINT, p_now DOUBLE PRECISION, p_limit INTEGER, p_shard INTEGER)
+            RETURNS TABLE (o_outcome TEXT, o_up INTEGER, o_meh INTEGER, o_down INTEGER, o_wait INTEGER)
+            LANGUAGE plpgsql AS $$
+            DECLARE
+                v_outcome TEXT; v_old SMALLINT; v_wait INTEGER; v_target TEXT;
+            BEGIN
+                PERFORM pg_advisory_xact_lock(hashtextextended(p_visitor, 7301));
+                SELECT d.outcome, d.old, d.wait, d.target INTO v_outcome, v_old, v_wait, v_target FROM (
+            \(decide)
+                ) AS d;
+                IF v_outcome = 'changed' THEN
+            \(write.map { $0 + ";" }.joined(separator: "\n"))
+                    UPDATE version_shard SET value = value + 1 WHERE shard = p_shard;
+                END IF;
+                RETURN QUERY SELECT v_outcome, c.up, c.meh, c.down, v_wait FROM (\(counts)) AS c;
+            END;
+            $$
+            """
+        let name = "pulse_react_" + String(FNV1a.hash32(body.utf8), radix: 16)
+        return (name, "CREATE OR REPLACE FUNCTION \(name)" + body)
+    }
+}
+

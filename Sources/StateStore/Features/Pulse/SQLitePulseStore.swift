@@ -107,6 +107,12 @@ public final class SQLitePulseStore: PulseStore, Sendable {
                 CREATE INDEX note_author ON note (author, subject);
                 """)
         }
+        // Later steps are described once (`PulseSchema.steps`) and rendered for each store.
+        for (i, step) in PulseSchema.steps.enumerated() {
+            m.registerMigration("pulse-schema-\(i + 1)") { db in
+                for statement in PulseSchema.statements(step, .sqlite) { try db.execute(sql: statement) }
+            }
+        }
         return m
     }
 
@@ -217,33 +223,35 @@ public final class SQLitePulseStore: PulseStore, Sendable {
         return PulsePage(notes: Array(notes.prefix(limit)), next: PulseCursor(after: last))
     }
 
+    /// The reaction's rules are `PulseRulesSQL.reaction`'s statements, the PostgreSQL store's too.
     public func react(_ value: ReactionValue?, on subject: PulseSubject, as credentials: VisitorCredentials) async throws(PulseStoreError) -> PulseCounts {
         let rules = self.rules
+        let sql = PulseRulesSQL(rules, .sqlite).reaction
         return try await writeAsync { db, now in
-            try Self.check(credentials, db)
-            if let id = subject.noteID, try Self.noteExists(id, db) == false { throw PulseStoreError.noSuchNote(id) }
-            let old = try Int.fetchOne(db, sql: "SELECT value FROM reaction WHERE subject = ? AND visitor = ?", arguments: [subject.key, credentials.visitor.rawValue])
-                .flatMap(ReactionValue.init(rawValue:))
-            // The same reaction again (a retry) changes nothing.
-            if old == value { return (try Self.counts(subject, db), false) }
-            try Self.limitReactions(credentials.visitor, now: now, rules: rules, db)
-            if let value {
-                try db.execute(
-                    sql: """
-                        INSERT INTO reaction (subject, visitor, value, at) VALUES (?, ?, ?, ?)
-                        ON CONFLICT (subject, visitor) DO UPDATE SET value = excluded.value, at = excluded.at
-                        """, arguments: [subject.key, credentials.visitor.rawValue, value.rawValue, now.timeIntervalSince1970])
-            } else {
-                try db.execute(sql: "DELETE FROM reaction WHERE subject = ? AND visitor = ?", arguments: [subject.key, credentials.visitor.rawValue])
+            var args: [String: (any DatabaseValueConvertible)?] = [
+                "visitor": credentials.visitor.rawValue, "secret": credentials.secret, "subject": subject.key, "value": value?.rawValue,
+                "now": now.timeIntervalSince1970, "limit": rules.reactionsPerMinute,
+            ]
+            guard let d = try Row.fetchOne(db, sql: sql.decide, arguments: StatementArguments(args)) else { throw PulseStoreError.unavailable("no reaction outcome") }
+            switch ReactionSQL.Outcome(rawValue: d["outcome"] ?? "") {
+            case .badCredentials: throw PulseStoreError.badCredentials
+            case .noSuchNote: throw PulseStoreError.noSuchNote(subject.noteID ?? NoteID(visitor: credentials.visitor, sequence: 0))
+            case .rateLimited: throw PulseStoreError.rateLimited(.reactions(retryAfter: d["wait"] ?? 60))
+            case .same: return (try Self.reactionCounts(sql, args, db), false)  // a retry changes nothing
+            case .changed:
+                // (As `DatabaseValue`: NULL stays a bound NULL, not a missing argument.)
+                args["old"] = d["old"] as DatabaseValue
+                args["target"] = d["target"] as DatabaseValue
+                for statement in sql.write { try db.execute(sql: statement, arguments: StatementArguments(args)) }
+                return (try Self.reactionCounts(sql, args, db), true)
+            case nil: throw PulseStoreError.unavailable("no reaction outcome")
             }
-            let d = PulseCounts.zero.changed(from: old, to: value)
-            try db.execute(sql: "INSERT INTO counts (subject) VALUES (?) ON CONFLICT (subject) DO NOTHING", arguments: [subject.key])
-            try db.execute(sql: "UPDATE counts SET up = up + ?, meh = meh + ?, down = down + ? WHERE subject = ?", arguments: [d.up, d.meh, d.down, subject.key])
-            // Activity goes to what the visitor reacted to (a note's reactions warm its artwork).
-            let target = try subject.noteID.flatMap { try Self.noteSubject($0, db) } ?? subject
-            try Self.activity(target, .reaction, credentials.visitor, now, db)
-            return (try Self.counts(subject, db), true)
         }
+    }
+
+    private static func reactionCounts(_ sql: ReactionSQL, _ args: [String: (any DatabaseValueConvertible)?], _ db: Database) throws -> PulseCounts {
+        guard let row = try Row.fetchOne(db, sql: sql.counts, arguments: StatementArguments(args)) else { return .zero }
+        return PulseCounts(up: row["up"] ?? 0, meh: row["meh"] ?? 0, down: row["down"] ?? 0)
     }
 
     public func post(_ draft: NoteDraft, as credentials: VisitorCredentials) async throws(PulseStoreError) -> PostOutcome {
@@ -737,10 +745,6 @@ public final class SQLitePulseStore: PulseStore, Sendable {
 
     private static func noteExists(_ id: NoteID, _ db: Database) throws -> Bool {
         try Int.fetchOne(db, sql: "SELECT 1 FROM note WHERE id = ?", arguments: [id.key]) != nil
-    }
-
-    private static func noteSubject(_ id: NoteID, _ db: Database) throws -> PulseSubject? {
-        try String.fetchOne(db, sql: "SELECT subject FROM note WHERE id = ?", arguments: [id.key]).flatMap(PulseSubject.init)
     }
 
     private static func reports(of v: VisitorID, _ db: Database) throws -> Set<NoteID> {
