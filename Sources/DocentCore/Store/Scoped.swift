@@ -23,6 +23,8 @@ public struct FeatureContext: Equatable, Sendable {
     public let playerSnapshot: PlayerSnapshot
     /// The configuration file's settings that belong to features (`AppState.config`).
     public let config: [String: String]
+    /// The languages recordings may be asked in (`AppState.audioLanguages`).
+    public let audioLanguages: [Language]
     /// Every feature's state, to read (another feature's state is its own to write: a feature
     /// that wants it changed sends that feature an action, `.send(.feature(...))`).
     private let features: FeatureStates
@@ -43,6 +45,7 @@ public struct FeatureContext: Equatable, Sendable {
         playerTrack = s.player.track
         playerSnapshot = s.player.snapshot
         config = s.config
+        audioLanguages = s.audioLanguages
         features = s.featureStates
     }
 
@@ -81,6 +84,18 @@ public enum UIRequest: Equatable, Sendable {
     /// A shared action, reduced at once by the root (starting over, quitting): so a feature
     /// never calls the root reducer itself.
     case send(AppAction)
+    /// Save what is kept between runs (`Effect.persist` with the settings after everything
+    /// the step did), after the feature's own effects.
+    case persist
+    /// Tell the features that listen to it about a shared moment; if none of them did
+    /// anything with it, reduce `unheard` (the player going on after an outage that no tour
+    /// took up).
+    case broadcast(FeatureEvent, unheard: AppAction?)
+    /// Take a tab back to its first page (without bringing it forward), unless that page is
+    /// on top already.
+    case root(Tab)
+    /// Queue the museum's messages with these ids; the next one shows if nothing is on screen.
+    case messages([Int])
 }
 
 /// What a scoped feature's reducer gives back: effects for the shell, requests for the root.
@@ -141,6 +156,7 @@ extension Reducer {
     /// actions it sent come first, then the feature's own (as they happened in that order).
     public static func apply(_ outcome: Outcome, _ state: inout AppState) -> [Effect] {
         var effects: [Effect] = []
+        var persist = false
         for r in outcome.requests {
             switch r {
             case .show(let o):
@@ -158,8 +174,20 @@ extension Reducer {
                 if state.tabs.contains(t) { state.tab = t }
             case .send(let a):
                 effects += dispatch(&state, a)
+            case .persist:
+                persist = true
+            case .broadcast(let event, let unheard):
+                let heard = broadcast(event, &state)
+                effects += heard
+                if heard.isEmpty, let a = unheard { effects += dispatch(&state, a) }
+            case .root(let t):
+                let root = Route.root(of: t)
+                if (state.stacks[t]?.last?.route ?? root) != root { state.stacks[t] = [Page(root)] }
+            case .messages(let ids):
+                state.messageQueue += ids
+                effects += showNextMessage(&state)
             }
         }
-        return effects + outcome.effects
+        return effects + outcome.effects + (persist ? [.persist(state.settings)] : [])
     }
 }
