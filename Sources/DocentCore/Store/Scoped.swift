@@ -25,6 +25,8 @@ public struct FeatureContext: Equatable, Sendable {
     public let config: [String: String]
     /// The languages recordings may be asked in (`AppState.audioLanguages`).
     public let audioLanguages: [Language]
+    /// The notice in the status bar, if one shows (a feature may clear one of its own).
+    public let banner: Banner?
     /// Every feature's state, to read (another feature's state is its own to write: a feature
     /// that wants it changed sends that feature an action, `.send(.feature(...))`).
     private let features: FeatureStates
@@ -46,6 +48,7 @@ public struct FeatureContext: Equatable, Sendable {
         playerSnapshot = s.player.snapshot
         config = s.config
         audioLanguages = s.audioLanguages
+        banner = s.banner
         features = s.featureStates
     }
 
@@ -96,6 +99,10 @@ public enum UIRequest: Equatable, Sendable {
     case root(Tab)
     /// Queue the museum's messages with these ids; the next one shows if nothing is on screen.
     case messages([Int])
+    /// Take the notice off the status bar.
+    case clearBanner
+    /// Scroll the text of the box on screen by `delta` lines (0…60), as the shared box keys do.
+    case scrollBox(Int)
 }
 
 /// What a scoped feature's reducer gives back: effects for the shell, requests for the root.
@@ -186,6 +193,10 @@ extension Reducer {
             case .messages(let ids):
                 state.messageQueue += ids
                 effects += showNextMessage(&state)
+            case .clearBanner:
+                state.banner = nil
+            case .scrollBox(let d):
+                state.overlayScroll = min(max(0, state.overlayScroll.addingReportingOverflow(d).partialValue), 60)
             }
         }
         return effects + outcome.effects + (persist ? [.persist(state.settings)] : [])
