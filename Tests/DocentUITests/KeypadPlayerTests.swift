@@ -58,7 +58,8 @@ final class KeypadPlayerTests: XCTestCase {
     /// GO on a number with one artwork: the number goes, the player opens and loads it.
     func goPlays(_ s: inout AppState, token: Int, audio: Int, artwork: Int?, tour: Int? = nil, url: String, title: String,
                  language: Language, requested: Language? = nil, transcript: String, file: StaticString = #filePath, line: UInt = #line) {
-        send(&s, .keypadGo, effects: [Self.flash, request(token, url, title)], file: file, line: line) {
+        // The player's load first: what the keypad asked of it runs before its own flash (issue 28).
+        send(&s, .keypadGo, effects: [request(token, url, title), Self.flash], file: file, line: line) {
             $0.keypad = KeypadState()
             $0.keypad.pressed = "go"
             $0.stacks[.audioGuide] = [Page(.keypad), Page(.player)]

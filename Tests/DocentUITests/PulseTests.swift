@@ -47,10 +47,11 @@ final class PulseTests: XCTestCase {
         XCTAssertEqual(after.settings.saves[PulseFeature.self], after.pulse.identity)
         send(
             &s, .pulse(.opened(.success(creds))),
+            // Saved last: `.persist` is applied after the feature's own effects (issue 28).
             effects: [
-                .persist(after.settings),
                 .pulse(.check(viewer: creds.visitor, dayStart: PulseFeature.dayStart(s), since: nil)),
                 .timer(PulseFeature.checkTimer, milliseconds: 5000, action: .pulse(.check)),
+                .persist(after.settings),
             ]
         ) {
             $0.pulse.ready = true

@@ -23,14 +23,16 @@ public struct FeatureContext: Equatable, Sendable {
     public let playerSnapshot: PlayerSnapshot
     /// The configuration file's settings that belong to features (`AppState.config`).
     public let config: [String: String]
+    /// The languages recordings may be asked in (`AppState.audioLanguages`).
+    public let audioLanguages: [Language]
+    /// The notice in the status bar, if one shows (a feature may clear one of its own).
+    public let banner: Banner?
     /// Every feature's state, to read (another feature's state is its own to write: a feature
     /// that wants it changed sends that feature an action, `.send(.feature(...))`).
     private let features: FeatureStates
     /// The whole state, kept only to work out what the features' read-only hooks make of it
     /// (the page's picture, `pictureWish`) when a feature asks; never handed out.
     private let whole: AppState
-    /// The notice on the status bar, whoever's it is (a feature takes it off with `.clearBanner`).
-    public let banner: Banner?
     /// The tabs this guide has, and the visitor's location setting (Info's).
     public let tabs: [Tab]
     public let locationEnabled: Bool
@@ -51,9 +53,10 @@ public struct FeatureContext: Equatable, Sendable {
         playerTrack = s.player.track
         playerSnapshot = s.player.snapshot
         config = s.config
+        audioLanguages = s.audioLanguages
+        banner = s.banner
         features = s.featureStates
         whole = s
-        banner = s.banner
         tabs = s.tabs
         locationEnabled = s.locationEnabled
     }
@@ -117,8 +120,8 @@ public enum UIRequest: Equatable, Sendable {
     case send(AppAction)
     /// Take the notice off the status bar (one that is no longer true).
     case clearBanner
-    /// Save the settings (with every feature's kept value), as they are after the requests
-    /// before it: the `.persist` effect, which carries the whole state's settings.
+    /// Save what is kept between runs (`Effect.persist` with the settings after everything
+    /// the step did), after the feature's own effects.
     case persist
     /// The page on top goes back to its first selectable row (its top, if it has no rows).
     case firstRow
@@ -127,6 +130,18 @@ public enum UIRequest: Equatable, Sendable {
     case queueMessages([Int])
     /// The tab's pages back to its root page alone, fresh (at its top).
     case resetTab(Tab)
+    /// Tell the features that listen to it about a shared moment; if none of them did
+    /// anything with it, reduce `unheard` (the player going on after an outage that no tour
+    /// took up).
+    case broadcast(FeatureEvent, unheard: AppAction?)
+    /// Take a tab back to its first page (without bringing it forward), unless that page is
+    /// on top already.
+    case root(Tab)
+    /// Queue the museum's messages with these ids, whether seen or not (a tour's exit
+    /// messages); the next one shows if nothing is on screen.
+    case messages([Int])
+    /// Scroll the text of the box on screen by `delta` lines (0…60), as the shared box keys do.
+    case scrollBox(Int)
 }
 
 /// What a scoped feature's reducer gives back: effects for the shell, requests for the root.
@@ -187,6 +202,7 @@ extension Reducer {
     /// actions it sent come first, then the feature's own (as they happened in that order).
     public static func apply(_ outcome: Outcome, _ state: inout AppState) -> [Effect] {
         var effects: [Effect] = []
+        var persist = false
         for r in outcome.requests {
             switch r {
             case .show(let o):
@@ -207,16 +223,28 @@ extension Reducer {
             case .clearBanner:
                 state.banner = nil
             case .persist:
-                effects.append(.persist(state.settings))
+                persist = true
             case .firstRow:
                 state.page.selection = firstSelectable(state.page.route, state)
             case .queueMessages(let ids):
                 effects += queueMessages(&state, ids)
             case .resetTab(let t):
                 state.stacks[t] = [Page(Route.root(of: t))]
+            case .broadcast(let event, let unheard):
+                let heard = broadcast(event, &state)
+                effects += heard
+                if heard.isEmpty, let a = unheard { effects += dispatch(&state, a) }
+            case .root(let t):
+                let root = Route.root(of: t)
+                if (state.stacks[t]?.last?.route ?? root) != root { state.stacks[t] = [Page(root)] }
+            case .messages(let ids):
+                state.messageQueue += ids
+                effects += showNextMessage(&state)
+            case .scrollBox(let d):
+                state.overlayScroll = min(max(0, state.overlayScroll.addingReportingOverflow(d).partialValue), 60)
             }
         }
-        return effects + outcome.effects
+        return effects + outcome.effects + (persist ? [.persist(state.settings)] : [])
     }
 }
 

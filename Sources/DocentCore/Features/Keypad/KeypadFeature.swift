@@ -20,8 +20,10 @@ public struct KeypadState: Equatable, Sendable {
 }
 
 /// The Audio Guide tab: the keypad (digits work from every tab), GO, and the box that asks
-/// which of several things share a number. What it finds plays through the player.
-public enum KeypadFeature: Feature {
+/// which of several things share a number. What it finds plays through the player. Scoped
+/// (issue 28): it changes only `KeypadState`; the tab, the page, its box and the playing are
+/// requests.
+public enum KeypadFeature: ScopedFeature {
     public typealias State = KeypadState
     public typealias Action = KeypadAction
     public enum Route: Hashable, Sendable {
@@ -39,129 +41,123 @@ public enum KeypadFeature: Feature {
     public static let listensTo: Set<FeatureEvent.Kind> = [.navigated, .startOver]
     public static let initialState = KeypadState()
 
-    public static func reduce(_ state: inout AppState, _ action: KeypadAction) -> [DocentCore.Effect] {
+    public static func reduce(_ k: inout KeypadState, _ action: KeypadAction, _ context: FeatureContext) -> Outcome {
         switch action {
         case .digit(let d):
-            return digit(&state, d)
+            return digit(&k, d, context)
         case .delete:
-            guard state.overlay == nil else { return [] }
-            if !state.keypad.input.isEmpty { state.keypad.input.removeLast() }
-            state.keypad.notice = nil
-            return flash(&state, "del")
+            guard context.overlay == nil else { return .none }
+            if !k.input.isEmpty { k.input.removeLast() }
+            k.notice = nil
+            return Outcome(effects: flash(&k, "del"))
         case .clear:
-            state.keypad.input = ""
-            state.keypad.notice = nil
-            return []
+            k.input = ""
+            k.notice = nil
+            return .none
         case .go:
-            return go(&state)
+            return go(&k, context)
         case .flashEnded:
-            state.keypad.pressed = nil
-            return []
+            k.pressed = nil
+            return .none
         case .notOnMap:
             // `v` with a number no artwork or tour has: said as GO would say it.
-            guard !state.keypad.input.isEmpty else { return [] }
-            state.keypad.notice = .unknown(state.keypad.input)
-            return []
+            guard !k.input.isEmpty else { return .none }
+            k.notice = .unknown(k.input)
+            return .none
         }
     }
 
     /// Leaving the Audio Guide puts the half-typed number away: a digit later starts afresh
     /// (a number is never finished on another tab, and nothing typed waits unseen).
-    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+    public static func react(to event: FeatureEvent, _ k: inout KeypadState, _ context: FeatureContext) -> Outcome {
         if event == .startOver {
-            state.keypad = KeypadState()
-            return []
+            k = KeypadState()
+            return .none
         }
-        guard event.kind == .navigated, state.tab != .audioGuide, !state.keypad.input.isEmpty || state.keypad.notice != nil else { return [] }
-        state.keypad.input = ""
-        state.keypad.notice = nil
-        return []
+        guard event.kind == .navigated, context.tab != .audioGuide, !k.input.isEmpty || k.notice != nil else { return .none }
+        k.input = ""
+        k.notice = nil
+        return .none
     }
 
-    public static func overlay(_ input: OverlayInput, _ o: Overlay, _ state: inout AppState) -> [DocentCore.Effect] {
-        guard case .chooser(let number, let sel) = o else { return [] }
+    public static func overlay(_ input: OverlayInput, _ o: Overlay, _ k: inout KeypadState, _ context: FeatureContext) -> Outcome {
+        guard case .chooser(let number, let sel) = o else { return .none }
         switch input {
         case .move(let d):
-            let n = state.museum?.keypad.lookup(number).count ?? 0
-            state.overlay = show(.chooser(number: number, selection: Reducer.clamp(sel, d, n)))
-            return []
+            let n = context.museum?.keypad.lookup(number).count ?? 0
+            return Outcome(requests: [.show(show(.chooser(number: number, selection: Reducer.clamp(sel, d, n))))])
         case .choose(let i):
-            state.overlay = show(.chooser(number: number, selection: i))
-            return overlay(.activate, .chooser(number: number, selection: i), &state)
+            let chosen = overlay(.activate, .chooser(number: number, selection: i), &k, context)
+            return Outcome(effects: chosen.effects, requests: [.show(show(.chooser(number: number, selection: i)))] + chosen.requests)
         case .activate:
-            let targets = state.museum?.keypad.lookup(number) ?? []
-            guard targets.indices.contains(sel) else { return [] }
-            return open(&state, targets[sel])
+            let targets = context.museum?.keypad.lookup(number) ?? []
+            guard targets.indices.contains(sel) else { return .none }
+            return open(&k, targets[sel], context)
         case .dismissed:
-            return []
+            return .none
         }
     }
 
     public static func content(_ route: Route, _ state: AppState) -> PageContent { .custom(id, title: nil) }
 
-    static func flash(_ state: inout AppState, _ key: String) -> [DocentCore.Effect] {
-        state.keypad.pressed = key
+    static func flash(_ k: inout KeypadState, _ key: String) -> [DocentCore.Effect] {
+        k.pressed = key
         return [.timer(.keypadFlash, milliseconds: 150, action: .keypadFlashEnded)]
     }
 
-    static func digit(_ state: inout AppState, _ d: Character) -> [DocentCore.Effect] {
-        guard d.isASCII, d.isNumber, state.overlay == nil else { return [] }
-        var effects: [DocentCore.Effect] = []
-        if state.tab != .audioGuide, state.tabs.contains(.audioGuide) {
-            state.tab = .audioGuide
-            effects.append(.persist(state.settings))
-        }
-        // Typing starts a new number from the keypad itself, not from a player on top of it.
-        if state.page.route != .keypad { state.stacks[.audioGuide] = [Page(.keypad)] }
+    static func digit(_ k: inout KeypadState, _ d: Character, _ context: FeatureContext) -> Outcome {
+        guard d.isASCII, d.isNumber, context.overlay == nil else { return .none }
+        // Digits bring the Audio Guide forward (the root saves the tab, as for a tab key)...
+        var requests: [UIRequest] = context.tab == .audioGuide ? [] : [.send(.selectTab(.audioGuide))]
+        // ...and typing starts a new number from the keypad itself, not from a player on top of it.
+        requests.append(.root(.audioGuide))
         // After a GO that found nothing, the next digit starts a new number (the old one is
         // still shown with its notice until then).
-        if case .unknown? = state.keypad.notice { state.keypad.input = "" }
-        guard state.keypad.input.count < KeypadIndex.maxDigits else {
-            state.keypad.notice = .tooLong
-            return effects + flash(&state, String(d))
+        if case .unknown? = k.notice { k.input = "" }
+        guard k.input.count < KeypadIndex.maxDigits else {
+            k.notice = .tooLong
+            return Outcome(effects: flash(&k, String(d)), requests: requests)
         }
-        state.keypad.input.append(d)
-        state.keypad.notice = nil
-        return effects + flash(&state, String(d))
+        k.input.append(d)
+        k.notice = nil
+        return Outcome(effects: flash(&k, String(d)), requests: requests)
     }
 
-    static func go(_ state: inout AppState) -> [DocentCore.Effect] {
-        guard state.overlay == nil, let app = state.museum else { return [] }
-        let effects = flash(&state, "go")
-        let input = state.keypad.input
+    static func go(_ k: inout KeypadState, _ context: FeatureContext) -> Outcome {
+        guard context.overlay == nil, let app = context.museum else { return .none }
+        let effects = flash(&k, "go")
+        let input = k.input
         guard !input.isEmpty else {
-            state.keypad.notice = .empty
-            return effects
+            k.notice = .empty
+            return Outcome(effects: effects)
         }
         let targets = app.keypad.lookup(input)
         switch targets.count {
         case 0:
-            state.keypad.notice = .unknown(input)
-            return effects
+            k.notice = .unknown(input)
+            return Outcome(effects: effects)
         case 1:
-            return effects + open(&state, targets[0])
+            let opened = open(&k, targets[0], context)
+            return Outcome(effects: effects + opened.effects, requests: opened.requests)
         default:
-            state.overlay = show(.chooser(number: input, selection: 0))
-            return effects
+            return Outcome(effects: effects, requests: [.show(show(.chooser(number: input, selection: 0)))])
         }
     }
 
-    /// A keypad hit: clear the input, play, show the player.
-    static func open(_ state: inout AppState, _ target: KeypadIndex.Target) -> [DocentCore.Effect] {
-        guard let app = state.museum else { return [] }
-        state.keypad.input = ""
-        state.keypad.notice = nil
-        state.overlay = nil
-        let effects: [DocentCore.Effect]
+    /// A keypad hit: clear the input, ask the player to play it and to show itself.
+    static func open(_ k: inout KeypadState, _ target: KeypadIndex.Target, _ context: FeatureContext) -> Outcome {
+        guard let app = context.museum else { return .none }
+        k.input = ""
+        k.notice = nil
+        var requests: [UIRequest] = [.close]
         switch target {
         case .artwork(let artworkID, let audioID):
-            effects = PlayerFeature.play(&state, audioID: audioID, artworkID: artworkID, tourID: nil, language: state.language)
+            requests.append(PlayerFeature.play(audioID: audioID, artworkID: artworkID, tourID: nil, language: context.language))
         case .tour(let tourID):
-            guard let t = app.tour(tourID) else { return [] }
-            effects = PlayerFeature.play(&state, audioID: t.introAudioID, artworkID: nil, tourID: tourID, language: state.language)
+            guard let t = app.tour(tourID) else { return Outcome(requests: requests) }
+            requests.append(PlayerFeature.play(audioID: t.introAudioID, artworkID: nil, tourID: tourID, language: context.language))
         }
-        PlayerFeature.showPlayer(&state)
-        return effects
+        return Outcome(requests: requests + PlayerFeature.showPlayer(context))
     }
 }
 

@@ -1,8 +1,9 @@
 import Foundation
 
 /// The player, reachable from every tab: what is loaded, the engine's reports, the full
-/// player page and its language box. Other features play through `PlayerFeature.play`.
-public enum PlayerFeature: Feature {
+/// player page and its language box. Scoped (issue 28): it changes only `PlayerState`; other
+/// features ask it to play with the request `PlayerFeature.play(...)`.
+public enum PlayerFeature: ScopedFeature {
     /// "m:ss" (or "h:mm:ss"); a position that is not a number, or absurd, reads as 0:00 or
     /// the largest shown, never a trap.
     public static func clock(_ seconds: Double) -> String {
@@ -56,100 +57,113 @@ public enum PlayerFeature: Feature {
         state.player.speed = nearestSpeed(saved.speed)
     }
 
-    public static func reduce(_ state: inout AppState, _ action: PlayerAction) -> [DocentCore.Effect] {
+    public static func reduce(_ p: inout PlayerState, _ action: PlayerAction, _ context: FeatureContext) -> Outcome {
         switch action {
         case .play(let audioID, let artworkID, let tourID):
-            return play(&state, audioID: audioID, artworkID: artworkID, tourID: tourID, language: state.language)
+            return Outcome(effects: play(&p, audioID: audioID, artworkID: artworkID, tourID: tourID, language: context.language, museum: context.museum))
+        case .playFor(let audioID, let artworkID, let tourID, let language, let position):
+            return Outcome(effects: play(&p, audioID: audioID, artworkID: artworkID, tourID: tourID, language: language, at: position, museum: context.museum))
         case .snapshot(let snap):
-            return snapshot(&state, snap)
+            guard p.track != nil, snap.token == p.snapshot.token else { return .none }
+            let before = p.snapshot
+            p.snapshot = snap
+            // No sound server (or it went away), one now: go on where we were, unless a
+            // listener (a tour with its own clip) took it up.
+            let resumes = snap.status == .failed && snap.failure?.isSoundServer == true && snap.outputAvailable
+                && (!before.outputAvailable || before.status != .failed)
+            return Outcome(requests: [.broadcast(.playerChanged(before: before), unheard: resumes ? .player(.replay(from: snap.position)) : nil)])
+        case .replay(let position):
+            return Outcome(effects: replay(&p, from: position, museum: context.museum))
+        case .hush:
+            guard p.isActive, p.snapshot.status != .ended else { return .none }
+            p.snapshot.status = .idle
+            return Outcome(effects: [.audio(.stop)])
         case .togglePause:
-            guard state.player.track != nil else { return [] }
-            switch state.player.snapshot.status {
+            guard p.track != nil else { return .none }
+            switch p.snapshot.status {
             case .playing, .buffering, .loading:
-                state.player.snapshot.status = .paused
-                return [.audio(.pause)]
+                p.snapshot.status = .paused
+                return Outcome(effects: [.audio(.pause)])
             case .paused:
-                state.player.snapshot.status = .playing
-                return [.audio(.resume)]
+                p.snapshot.status = .playing
+                return Outcome(effects: [.audio(.resume)])
             case .ended, .idle:
-                return replay(&state, from: 0)
+                return Outcome(effects: replay(&p, from: 0, museum: context.museum))
             case .failed:
                 // Failed mid-track (sound server gone, connection dropped): go on from there.
-                return replay(&state, from: state.player.snapshot.position)
+                return Outcome(effects: replay(&p, from: p.snapshot.position, museum: context.museum))
             }
         case .seekBy(let delta):
-            guard state.player.isActive else { return [] }
-            let snap = state.player.snapshot
+            guard p.isActive else { return .none }
+            let snap = p.snapshot
             var target = max(0, snap.position + delta)
             if let d = snap.duration { target = min(target, max(0, d - 0.5)) }
-            state.player.snapshot.position = target
-            return [.audio(.seek(target))]
+            p.snapshot.position = target
+            return Outcome(effects: [.audio(.seek(target))])
         case .volumeBy(let delta):
-            let v = min(1, max(0, ((state.player.volume + delta) * 20).rounded() / 20))
-            guard v != state.player.volume else { return [] }
-            state.player.volume = v
-            state.player.snapshot.volume = v
-            return [.audio(.volume(v)), .persist(state.settings)]
+            let v = min(1, max(0, ((p.volume + delta) * 20).rounded() / 20))
+            guard v != p.volume else { return .none }
+            p.volume = v
+            p.snapshot.volume = v
+            return Outcome(effects: [.audio(.volume(v))], requests: [.persist])
         case .speedStep(let step):
-            let here = speeds.firstIndex(of: state.player.speed) ?? speeds.firstIndex(of: 1) ?? 0
+            let here = speeds.firstIndex(of: p.speed) ?? speeds.firstIndex(of: 1) ?? 0
             let next = speeds[min(speeds.count - 1, max(0, here + step))]
-            guard next != state.player.speed else { return [] }
-            state.player.speed = next
-            return [.audio(.speed(next)), .persist(state.settings)]
+            guard next != p.speed else { return .none }
+            p.speed = next
+            return Outcome(effects: [.audio(.speed(next))], requests: [.persist])
         case .stop:
-            return stop(&state)
+            return Outcome(effects: stop(&p))
         case .open:
-            guard state.player.track != nil, state.overlay == nil else { return [] }
-            showPlayer(&state)
-            return []
+            guard p.track != nil, context.overlay == nil else { return .none }
+            return Outcome(requests: showPlayer(context))
         case .openLanguages:
-            guard let t = state.player.track, state.overlay == nil else { return [] }
-            state.overlay = show(.language(selection: state.audioLanguages.firstIndex(of: t.requested) ?? 0))
-            return []
+            guard let t = p.track, context.overlay == nil else { return .none }
+            return Outcome(requests: [.show(show(.language(selection: context.audioLanguages.firstIndex(of: t.requested) ?? 0)))])
         }
     }
 
-    public static func overlay(_ input: OverlayInput, _ o: Overlay, _ state: inout AppState) -> [DocentCore.Effect] {
-        guard case .language(let sel) = o else { return [] }
+    public static func overlay(_ input: OverlayInput, _ o: Overlay, _ p: inout PlayerState, _ context: FeatureContext) -> Outcome {
+        guard case .language(let sel) = o else { return .none }
         switch input {
         case .move(let d):
-            state.overlay = show(.language(selection: Reducer.clamp(sel, d, state.audioLanguages.count)))
-            return []
+            return Outcome(requests: [.show(show(.language(selection: Reducer.clamp(sel, d, context.audioLanguages.count))))])
         case .choose(let i):
-            state.overlay = show(.language(selection: i))
-            return overlay(.activate, .language(selection: i), &state)
+            let chosen = overlay(.activate, .language(selection: i), &p, context)
+            return Outcome(effects: chosen.effects, requests: [.show(show(.language(selection: i)))] + chosen.requests)
         case .activate:
-            state.overlay = nil
-            guard let t = state.player.track, state.audioLanguages.indices.contains(sel) else { return [] }
-            return play(&state, audioID: t.audioID, artworkID: t.artworkID, tourID: t.tourID, language: state.audioLanguages[sel])
+            guard let t = p.track, context.audioLanguages.indices.contains(sel) else { return Outcome(requests: [.close]) }
+            let language = context.audioLanguages[sel]
+            return Outcome(
+                effects: play(&p, audioID: t.audioID, artworkID: t.artworkID, tourID: t.tourID, language: language, museum: context.museum), requests: [.close])
         case .dismissed:
-            return []
+            return .none
         }
     }
 
-    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+    public static func react(to event: FeatureEvent, _ p: inout PlayerState, _ context: FeatureContext) -> Outcome {
         switch event {
         case .launched:
             // A volume and speed kept from the last run are the engine's from the start.
             var effects: [DocentCore.Effect] = []
-            if state.player.volume != PlayerState().volume { effects.append(.audio(.volume(state.player.volume))) }
-            if state.player.speed != 1 { effects.append(.audio(.speed(state.player.speed))) }
-            return effects
+            if p.volume != PlayerState().volume { effects.append(.audio(.volume(p.volume))) }
+            if p.speed != 1 { effects.append(.audio(.speed(p.speed))) }
+            return Outcome(effects: effects)
         case .quitting:
-            return state.player.isActive ? [.audio(.stop)] : []
+            return p.isActive ? Outcome(effects: [.audio(.stop)]) : .none
         case .startOver:
             // The sound stops and the next visitor starts at the usual volume and speed.
-            var effects = stop(&state)
+            var effects = stop(&p)
             let fresh = PlayerState()
-            if state.player.volume != fresh.volume { effects.append(.audio(.volume(fresh.volume))) }
-            if state.player.speed != fresh.speed { effects.append(.audio(.speed(fresh.speed))) }
-            let token = state.player.nextToken, shown = state.player.snapshot.token
-            state.player = fresh
-            state.player.nextToken = token
-            state.player.snapshot = PlayerSnapshot(token: shown, volume: fresh.volume)
-            return effects
+            if p.volume != fresh.volume { effects.append(.audio(.volume(fresh.volume))) }
+            if p.speed != fresh.speed { effects.append(.audio(.speed(fresh.speed))) }
+            let token = p.nextToken, shown = p.snapshot.token
+            p = fresh
+            p.nextToken = token
+            p.snapshot = PlayerSnapshot(token: shown, volume: fresh.volume)
+            return Outcome(effects: effects)
         default:  // not listened to (`listensTo`): never sent here
-            return []
+            return .none
         }
     }
 
@@ -185,50 +199,67 @@ public enum PlayerFeature: Feature {
 
     // MARK: For other features
 
-    /// Loads a recording in `language` (English when it has none, marked) and starts it.
-    public static func play(_ state: inout AppState, audioID: Int, artworkID: Int?, tourID: Int?, language: Language, at position: Double = 0) -> [DocentCore.Effect] {
-        let language = language.content
-        guard let audio = state.museum?.audioFiles[audioID] else { return [] }
-        let (version, _) = audio.version(for: language)
-        let token = state.player.nextToken
-        state.player.nextToken += 1
-        state.player.track = Track(
-            audioID: audioID, artworkID: artworkID, tourID: tourID, language: version.language, requested: language,
-            title: version.trackTitle.isEmpty ? audio.title : version.trackTitle, url: version.url, transcript: version.transcript)
-        state.player.snapshot = PlayerSnapshot(token: token, status: .loading, position: position, volume: state.player.volume)
-        state.player.transcriptScroll = 0
-        return [.audio(.play(AudioRequest(token: token, url: version.url, title: state.player.track?.title ?? "", startAt: position)))]
+    /// What another feature asks to play a recording in `language` (English when it has
+    /// none, marked) from `position`: the player loads it and starts it.
+    public static func play(audioID: Int, artworkID: Int?, tourID: Int?, language: Language, at position: Double = 0) -> UIRequest {
+        .send(.player(.playFor(audioID: audioID, artworkID: artworkID, tourID: tourID, language: language, at: position)))
     }
 
-    /// Unloads the track and silences the engine.
-    public static func stop(_ state: inout AppState) -> [DocentCore.Effect] {
-        guard state.player.track != nil else { return [] }
-        state.player.track = nil
-        state.player.snapshot = PlayerSnapshot(token: state.player.snapshot.token, volume: state.player.volume)
-        return [.audio(.stop)]
+    /// The token the player gives the next recording it loads, if `audioID` can be loaded (a
+    /// feature that recognises its clip by its token, the tours, reads it before asking).
+    public static func nextToken(audioID: Int, _ context: FeatureContext) -> Int? {
+        context.museum?.audioFiles[audioID] == nil ? nil : context.state(of: PlayerFeature.self).nextToken
     }
 
     /// Puts the full player on top of the current tab (once).
+    public static func showPlayer(_ context: FeatureContext) -> [UIRequest] {
+        context.route == .player ? [] : [.push(.player)]
+    }
+
+    /// Loads a recording in `language` (English when it has none, marked) and starts it.
+    static func play(
+        _ p: inout PlayerState, audioID: Int, artworkID: Int?, tourID: Int?, language: Language, at position: Double = 0, museum: AppData?
+    ) -> [DocentCore.Effect] {
+        let language = language.content
+        guard let audio = museum?.audioFiles[audioID] else { return [] }
+        let (version, _) = audio.version(for: language)
+        let token = p.nextToken
+        p.nextToken += 1
+        p.track = Track(
+            audioID: audioID, artworkID: artworkID, tourID: tourID, language: version.language, requested: language,
+            title: version.trackTitle.isEmpty ? audio.title : version.trackTitle, url: version.url, transcript: version.transcript)
+        p.snapshot = PlayerSnapshot(token: token, status: .loading, position: position, volume: p.volume)
+        p.transcriptScroll = 0
+        return [.audio(.play(AudioRequest(token: token, url: version.url, title: p.track?.title ?? "", startAt: position)))]
+    }
+
+    /// Unloads the track and silences the engine.
+    static func stop(_ p: inout PlayerState) -> [DocentCore.Effect] {
+        guard p.track != nil else { return [] }
+        p.track = nil
+        p.snapshot = PlayerSnapshot(token: p.snapshot.token, volume: p.volume)
+        return [.audio(.stop)]
+    }
+
+    static func replay(_ p: inout PlayerState, from position: Double, museum: AppData?) -> [DocentCore.Effect] {
+        guard let t = p.track else { return [] }
+        return play(&p, audioID: t.audioID, artworkID: t.artworkID, tourID: t.tourID, language: t.requested, at: position, museum: museum)
+    }
+
+    // MARK: For tests (they describe the player's state after a step with these)
+
+    /// What `.playFor` does to the player's state, and its effects.
+    public static func play(_ state: inout AppState, audioID: Int, artworkID: Int?, tourID: Int?, language: Language, at position: Double = 0) -> [DocentCore.Effect] {
+        let museum = state.museum
+        return play(&state.player, audioID: audioID, artworkID: artworkID, tourID: tourID, language: language, at: position, museum: museum)
+    }
+
+    /// What `.stop` does to the player's state, and its effects.
+    public static func stop(_ state: inout AppState) -> [DocentCore.Effect] { stop(&state.player) }
+
+    /// What the root does with `showPlayer`'s request.
     public static func showPlayer(_ state: inout AppState) {
         if state.page.route != .player { Reducer.push(&state, .player) }
-    }
-
-    static func replay(_ state: inout AppState, from position: Double) -> [DocentCore.Effect] {
-        guard let t = state.player.track else { return [] }
-        return play(&state, audioID: t.audioID, artworkID: t.artworkID, tourID: t.tourID, language: t.requested, at: position)
-    }
-
-    static func snapshot(_ state: inout AppState, _ snap: PlayerSnapshot) -> [DocentCore.Effect] {
-        guard state.player.track != nil, snap.token == state.player.snapshot.token else { return [] }
-        let before = state.player.snapshot
-        state.player.snapshot = snap
-        let others = Reducer.broadcast(.playerChanged(before: before), &state)
-        if !others.isEmpty { return others }
-        // No sound server (or it went away), one now: go on where we were.
-        if snap.status == .failed, snap.failure?.isSoundServer == true, snap.outputAvailable, !before.outputAvailable || before.status != .failed {
-            return replay(&state, from: snap.position)
-        }
-        return []
     }
 
     // MARK: The page
@@ -278,6 +309,13 @@ public enum PlayerAction: Equatable, Sendable {
     case stop
     /// Open the full player view on the current tab.
     case open
+    /// Another feature's recording (a keypad hit, a tour's clip) in `language` (English when
+    /// it has none), from `at` seconds (`PlayerFeature.play(...)`).
+    case playFor(audioID: Int, artworkID: Int?, tourID: Int?, language: Language, at: Double)
+    /// Go on from `from` seconds (after an outage of the sound server no tour took up).
+    case replay(from: Double)
+    /// Silence the engine but keep the track (a guided tour waiting between clips).
+    case hush
     /// Choose another language for the commentary that is loaded.
     case openLanguages
 }

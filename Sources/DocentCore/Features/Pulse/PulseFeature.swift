@@ -118,6 +118,8 @@ public enum PulseAction: Equatable, Sendable {
     case showKeys
     /// The periodic change check.
     case check
+    /// `f` on `subject` (what `.open` found on the page on screen, `currentSubject`).
+    case openOn(PulseSubject)
     /// Try opening the store again after a failure (a lock, a damaged file, a full disk).
     case reopen
     // Answers from the store.
@@ -147,8 +149,9 @@ public enum PulseEffect: Equatable, Sendable {
 
 /// Visitor Pulse in the guide: reactions, notes and reports on what is open or playing,
 /// through the `PulseStore` the runner holds. The rules are `PulseRules`; the box, the editor
-/// and the notes list are drawn by `PulseView`.
-public enum PulseFeature: Feature {
+/// and the notes list are drawn by `PulseView`. Scoped (issue 28): it changes only
+/// `PulseState`; its boxes, banners, the box's scroll and saving are requests.
+public enum PulseFeature: ScopedFeature {
     public typealias State = PulseState
     public typealias Action = PulseAction
     public typealias Effect = PulseEffect
@@ -192,50 +195,58 @@ public enum PulseFeature: Feature {
     }
     public static let rules = PulseRules.standard
 
-    public static func reduce(_ state: inout AppState, _ a: PulseAction) -> [DocentCore.Effect] {
+    public static func reduce(_ p: inout PulseState, _ a: PulseAction, _ c: FeatureContext) -> Outcome {
+        var ui: [UIRequest] = []
+        let effects = reduce(&p, a, c, &ui)
+        return Outcome(effects: effects, requests: ui)
+    }
+
+    static func reduce(_ p: inout PulseState, _ a: PulseAction, _ c: FeatureContext, _ ui: inout [UIRequest]) -> [DocentCore.Effect] {
         switch a {
         case .open:
-            guard let subject = currentSubject(state) else { return [] }
-            state.pulse.boxSelection = 0
-            state.overlay = show(.box(subject))
+            // Read off the page on screen by `reduce(_:_:)` on `AppState` (`openOn`).
+            return []
+        case .openOn(let subject):
+            p.boxSelection = 0
+            ui.append(.show(show(.box(subject))))
             return []
         case .choose(let n):
-            guard case .box(let subject)? = overlay(in: state), (1...5).contains(n) else { return [] }
-            state.pulse.boxSelection = n - 1
+            guard case .box(let subject)? = c.box(Self.self), (1...5).contains(n) else { return [] }
+            p.boxSelection = n - 1
             switch n {
-            case 1, 2, 3: return react(&state, [.up, .meh, .down][n - 1], subject)
+            case 1, 2, 3: return react(&p, c, &ui, [.up, .meh, .down][n - 1], subject)
             case 4:
                 // Asked before a long note is typed, not after (the gate is in the snapshot).
-                let refusal = gateRefusal(state)
+                let refusal = gateRefusal(p, c)
                 if refusal == .memberRequired {
-                    state.banner = memberNeeded(state)
+                    ui.append(.banner(memberNeeded(c)))
                     return []
                 }
-                if state.pulse.draftSubject != subject {
-                    state.pulse.draft = ""
-                    state.pulse.cursor = 0
-                    state.pulse.draftSubject = subject
+                if p.draftSubject != subject {
+                    p.draft = ""
+                    p.cursor = 0
+                    p.draftSubject = subject
                 }
                 if refusal == .visitCodeRequired {
-                    askCode(&state, subject, thenSend: false, wrong: false)
+                    askCode(&p, &ui, subject, thenSend: false, wrong: false)
                     return []
                 }
-                state.overlay = show(.editor(subject))
+                ui.append(.show(show(.editor(subject))))
                 return []
             default:
-                state.pulse.notes = []
-                state.pulse.notesSubject = subject
-                state.pulse.noteSelection = 0
-                state.pulse.lastReport = nil
-                state.overlay = show(.notes(subject))
-                return [effect(.loadNotes(subject, viewer: state.pulse.identity?.credentials.visitor))]
+                p.notes = []
+                p.notesSubject = subject
+                p.noteSelection = 0
+                p.lastReport = nil
+                ui.append(.show(show(.notes(subject))))
+                return [effect(.loadNotes(subject, viewer: p.identity?.credentials.visitor))]
             }
         case .typed(let text):
-            guard case .editor? = overlay(in: state), !state.pulse.sending else { return [] }
-            var chars = Array(state.pulse.draft)
+            guard case .editor? = c.box(Self.self), !p.sending else { return [] }
+            var chars = Array(p.draft)
             // Cut at once (`PulseBounds.input`): a 112 KB paste is never measured cell by cell.
             let clean = Array(PulseBounds.input(text).filter { c in !c.unicodeScalars.contains { $0.value < 0x20 || ($0.value >= 0x7F && $0.value < 0xA0) } })
-            let at = min(max(0, state.pulse.cursor), chars.count)
+            let at = min(max(0, p.cursor), chars.count)
             // Typing stops at the limit (the counter says why).
             let room = max(0, NoteText.maxCells - TextWidth.width(String(chars)))
             var fitting: [Character] = []
@@ -247,285 +258,294 @@ public enum PulseFeature: Feature {
                 used += w
             }
             chars.insert(contentsOf: fitting, at: at)
-            state.pulse.draft = String(chars)
-            state.pulse.cursor = at + fitting.count
-            if !fitting.isEmpty { forgetDraftProblem(&state) }
+            p.draft = String(chars)
+            p.cursor = at + fitting.count
+            if !fitting.isEmpty { forgetDraftProblem(c, &ui) }
             return []
         case .cursorLeft, .cursorRight, .cursorHome, .cursorEnd, .cursorTo, .deleteBackward, .deleteForward:
-            guard case .editor? = overlay(in: state) else { return [] }
-            let before = state.pulse.draft
-            edit(&state.pulse, a)
-            if state.pulse.draft != before { forgetDraftProblem(&state) }
+            guard case .editor? = c.box(Self.self) else { return [] }
+            let before = p.draft
+            edit(&p, a)
+            if p.draft != before { forgetDraftProblem(c, &ui) }
             return []
         case .send:
-            guard case .editor(let subject)? = overlay(in: state), !state.pulse.sending else { return [] }
-            switch NoteText.clean(state.pulse.draft) {
-            case .failure(let p):
-                state.banner = Banner(PulseStoreError.badText(p).phrase, level: .warning)
-                return []
-            case .success:
-                guard state.pulse.ready, var identity = state.pulse.identity else {
-                    state.banner = notReady(state)
-                    return []
-                }
-                switch gateRefusal(state) {
-                case .visitCodeRequired?:
-                    askCode(&state, subject, thenSend: true, wrong: false)
-                    return []
-                case .memberRequired?:
-                    state.banner = memberNeeded(state)
-                    return []
-                default: break
-                }
-                // The sequence never goes back, even if the clock does (see DECISIONS.md).
-                let millis = UInt64(max(0, (state.now.timeIntervalSince1970 * 1000).rounded(.down)).clamped(to: 0...9e15))
-                let seq = max(identity.nextSequence, millis)
-                identity.nextSequence = seq + 1
-                state.pulse.identity = identity
-                state.pulse.sending = true
-                let draft = NoteDraft(
-                    id: NoteID(visitor: identity.credentials.visitor, sequence: seq), subject: subject, language: state.language, text: state.pulse.draft,
-                    pass: pass(state))
-                return [effect(.post(draft, identity.credentials)), .persist(state.settings)]
-            }
+            guard case .editor(let subject)? = c.box(Self.self), !p.sending else { return [] }
+            return sendNote(&p, subject, c, &ui)
         case .report, .undoReport:
-            guard case .notes? = overlay(in: state), let creds = state.pulse.identity?.credentials, state.pulse.ready else { return [] }
+            guard case .notes? = c.box(Self.self), let creds = p.identity?.credentials, p.ready else { return [] }
             if a == .report {
-                guard state.pulse.notes.indices.contains(state.pulse.noteSelection) else { return [] }
-                let note = state.pulse.notes[state.pulse.noteSelection]
+                guard p.notes.indices.contains(p.noteSelection) else { return [] }
+                let note = p.notes[p.noteSelection]
                 // One's own note is not reported (issue 33 #9): deleting it (`d`) is the way.
                 guard note.id.visitor != creds.visitor else {
-                    state.banner = Banner(.key("pulse.report.own"), level: .warning)
+                    ui.append(.banner(Banner(.key("pulse.report.own"), level: .warning)))
                     return []
                 }
                 // Gone for the reporter at once; the store is told.
-                state.pulse.notes.remove(at: state.pulse.noteSelection)
-                state.pulse.noteSelection = min(state.pulse.noteSelection, max(0, state.pulse.notes.count - 1))
-                state.pulse.lastReport = note.id
-                state.pulse.snapshot?.myReports.insert(note.id)
-                state.banner = Banner(.key("pulse.reported"))
+                p.notes.remove(at: p.noteSelection)
+                p.noteSelection = min(p.noteSelection, max(0, p.notes.count - 1))
+                p.lastReport = note.id
+                p.snapshot?.myReports.insert(note.id)
+                ui.append(.banner(Banner(.key("pulse.reported"))))
                 return [effect(.report(note.id, true, creds))]
             }
-            guard let id = state.pulse.lastReport else { return [] }
-            state.pulse.lastReport = nil
-            state.pulse.snapshot?.myReports.remove(id)
-            state.banner = Banner(.key("pulse.reportUndone"))
+            guard let id = p.lastReport else { return [] }
+            p.lastReport = nil
+            p.snapshot?.myReports.remove(id)
+            ui.append(.banner(Banner(.key("pulse.reportUndone"))))
             return [effect(.report(id, false, creds))]
         case .toggleTimes:
-            state.pulse.exactTimes.toggle()
+            p.exactTimes.toggle()
             return []
         case .hideWriter:
-            guard case .notes? = overlay(in: state), state.pulse.identity != nil, state.pulse.notes.indices.contains(state.pulse.noteSelection) else { return [] }
-            let note = state.pulse.notes[state.pulse.noteSelection]
+            guard case .notes? = c.box(Self.self), p.identity != nil, p.notes.indices.contains(p.noteSelection) else { return [] }
+            let note = p.notes[p.noteSelection]
             // The museum's own notes, and one's own, are not a visitor to hide.
-            guard note.author == .visitor, note.id.visitor != state.pulse.identity?.credentials.visitor else {
-                state.banner = Banner(.key("pulse.hidden.cannot"), level: .warning)
+            guard note.author == .visitor, note.id.visitor != p.identity?.credentials.visitor else {
+                ui.append(.banner(Banner(.key("pulse.hidden.cannot"), level: .warning)))
                 return []
             }
-            if state.pulse.identity?.hidden.contains(where: { $0.visitor == note.id.visitor }) == false {
-                state.pulse.identity?.hidden.append(HiddenWriter(visitor: note.id.visitor, sample: note.text))
+            if p.identity?.hidden.contains(where: { $0.visitor == note.id.visitor }) == false {
+                p.identity?.hidden.append(HiddenWriter(visitor: note.id.visitor, sample: note.text))
             }
-            state.pulse.notes.removeAll { $0.id.visitor == note.id.visitor }
-            state.pulse.noteSelection = min(state.pulse.noteSelection, max(0, state.pulse.notes.count - 1))
-            state.banner = Banner(.key("pulse.hidden.done"))
-            return [.persist(state.settings)]
+            p.notes.removeAll { $0.id.visitor == note.id.visitor }
+            p.noteSelection = min(p.noteSelection, max(0, p.notes.count - 1))
+            ui.append(.banner(Banner(.key("pulse.hidden.done"))))
+            ui.append(.persist)
+            return []
         case .deleteOwn:
-            guard case .notes? = overlay(in: state), let o = overlay(in: state), state.pulse.notes.indices.contains(state.pulse.noteSelection) else { return [] }
-            let note = state.pulse.notes[state.pulse.noteSelection]
+            guard case .notes? = c.box(Self.self), let o = c.box(Self.self), p.notes.indices.contains(p.noteSelection) else { return [] }
+            let note = p.notes[p.noteSelection]
             // Only one's own (a visitor's note of this identity; the museum's are staff's).
-            guard note.author == .visitor, note.id.visitor == state.pulse.identity?.credentials.visitor else {
-                state.banner = Banner(.key("pulse.delete.notOwn"), level: .warning)
+            guard note.author == .visitor, note.id.visitor == p.identity?.credentials.visitor else {
+                ui.append(.banner(Banner(.key("pulse.delete.notOwn"), level: .warning)))
                 return []
             }
-            state.overlay = show(.confirmDelete(note.id, o))
+            ui.append(.show(show(.confirmDelete(note.id, o))))
             return []
         case .confirmDelete:
-            guard case .confirmDelete(let id, let back)? = overlay(in: state) else { return [] }
-            state.overlay = show(back)
-            guard state.pulse.ready, let creds = state.pulse.identity?.credentials else {
-                state.banner = notReady(state)
+            guard case .confirmDelete(let id, let back)? = c.box(Self.self) else { return [] }
+            ui.append(.show(show(back)))
+            guard p.ready, let creds = p.identity?.credentials else {
+                ui.append(.banner(notReady(p)))
                 return []
             }
             // Gone from the list once the store says so (a delete is not kept offline).
             return [effect(.deleteNote(id, creds))]
         case .cancelDelete:
-            guard case .confirmDelete(_, let back)? = overlay(in: state) else { return [] }
-            state.overlay = show(back)
+            guard case .confirmDelete(_, let back)? = c.box(Self.self) else { return [] }
+            ui.append(.show(show(back)))
             return []
         case .codeTyped(let text):
-            guard case .visitCode? = overlay(in: state) else { return [] }
-            let room = VisitCodeText.length * 2 - state.pulse.codeField.count
-            state.pulse.codeField += String(text.filter(VisitCodeText.accepts).uppercased().prefix(max(0, room)))
+            guard case .visitCode? = c.box(Self.self) else { return [] }
+            let room = VisitCodeText.length * 2 - p.codeField.count
+            p.codeField += String(text.filter(VisitCodeText.accepts).uppercased().prefix(max(0, room)))
             return []
         case .codeDeleteBackward:
-            guard case .visitCode? = overlay(in: state), !state.pulse.codeField.isEmpty else { return [] }
-            state.pulse.codeField.removeLast()
+            guard case .visitCode? = c.box(Self.self), !p.codeField.isEmpty else { return [] }
+            p.codeField.removeLast()
             return []
         case .codeEntered:
-            guard case .visitCode(let subject, let thenSend)? = overlay(in: state) else { return [] }
-            let code = VisitCodeText.normalized(state.pulse.codeField)
+            guard case .visitCode(let subject, let thenSend)? = c.box(Self.self) else { return [] }
+            let code = VisitCodeText.normalized(p.codeField)
             guard !code.isEmpty else { return [] }
             // Kept for the museum's day; whether it is right, the service says when the note goes.
-            state.pulse.visitCode = VisitCodeEntry(code: code, day: dayStart(state))
-            state.pulse.codeWrong = false
-            state.overlay = show(.editor(subject))
-            return thenSend ? reduce(&state, .send) : []
+            p.visitCode = VisitCodeEntry(code: code, day: dayStart(c))
+            p.codeWrong = false
+            ui.append(.show(show(.editor(subject))))
+            // Sending, as Enter in the editor now on screen would (not while one is on its way).
+            return thenSend && !p.sending ? sendNote(&p, subject, c, &ui) : []
         case .unhide(let visitor):
-            guard let before = state.pulse.identity?.hidden, before.contains(where: { $0.visitor == visitor }) else { return [] }
-            state.pulse.identity?.hidden.removeAll { $0.visitor == visitor }
-            state.banner = Banner(.key("pulse.hidden.undone"))
-            return [.persist(state.settings)]
+            guard let before = p.identity?.hidden, before.contains(where: { $0.visitor == visitor }) else { return [] }
+            p.identity?.hidden.removeAll { $0.visitor == visitor }
+            ui.append(.banner(Banner(.key("pulse.hidden.undone"))))
+            ui.append(.persist)
+            return []
         case .showKeys:
-            guard let o = overlay(in: state) else { return [] }
+            guard let o = c.box(Self.self) else { return [] }
             switch o {
             case .box, .notes:
-                state.overlayScroll = 0
-                state.overlay = show(.keys(o))
+                ui.append(.show(show(.keys(o))))
             case .editor, .keys, .confirmDelete, .visitCode: break
             }
             return []
         case .check:
             var out: [DocentCore.Effect] = [.timer(checkTimer, milliseconds: checkMilliseconds, action: action(.check))]
-            if state.pulse.ready, !state.pulse.checking {
-                state.pulse.checking = true
-                out.append(effect(.check(viewer: state.pulse.identity?.credentials.visitor, dayStart: dayStart(state), since: state.pulse.snapshot?.version)))
+            if p.ready, !p.checking {
+                p.checking = true
+                out.append(effect(.check(viewer: p.identity?.credentials.visitor, dayStart: dayStart(c), since: p.snapshot?.version)))
             }
             return out
         case .opened(.success(let creds)):
-            state.pulse.ready = true
+            p.ready = true
             // The reason it could not be opened is no longer true.
-            if let failure = state.pulse.openFailure, state.banner?.phrase == failure.phrase { state.banner = nil }
-            state.pulse.openFailure = nil
-            state.pulse.openAttempts = 0
+            if let failure = p.openFailure, c.banner?.phrase == failure.phrase { ui.append(.clearBanner) }
+            p.openFailure = nil
+            p.openAttempts = 0
             var out: [DocentCore.Effect] = []
-            if state.pulse.identity?.credentials != creds {
-                state.pulse.identity = PulseIdentity(credentials: creds, nextSequence: 0)
-                out.append(.persist(state.settings))
+            if p.identity?.credentials != creds {
+                p.identity = PulseIdentity(credentials: creds, nextSequence: 0)
+                ui.append(.persist)
             }
-            state.pulse.checking = true
-            out.append(effect(.check(viewer: creds.visitor, dayStart: dayStart(state), since: nil)))
+            p.checking = true
+            out.append(effect(.check(viewer: creds.visitor, dayStart: dayStart(c), since: nil)))
             out.append(.timer(checkTimer, milliseconds: checkMilliseconds, action: action(.check)))
             return out
         case .opened(.failure(let e)):
             // Said, and tried again with backoff: a lock held at start, a file being repaired
             // or a disk being freed is not the end of Pulse for the session.
-            state.banner = Banner(e.phrase, level: .warning)
-            state.pulse.openFailure = e
-            state.pulse.openAttempts += 1
-            return [.timer(reopenTimer, milliseconds: reopenMilliseconds(after: state.pulse.openAttempts), action: action(.reopen))]
+            ui.append(.banner(Banner(e.phrase, level: .warning)))
+            p.openFailure = e
+            p.openAttempts += 1
+            return [.timer(reopenTimer, milliseconds: reopenMilliseconds(after: p.openAttempts), action: action(.reopen))]
         case .reopen:
-            guard !state.pulse.ready else { return [] }
-            return [effect(.open(state.pulse.location, identity: state.pulse.identity?.credentials, seed: seedPath(state)))]
+            guard !p.ready else { return [] }
+            return [effect(.open(p.location, identity: p.identity?.credentials, seed: seedPath(c)))]
         case .checked(let result):
-            state.pulse.checking = false
+            p.checking = false
             switch result {
             case .success(nil):
-                state.pulse.offline = false
+                p.offline = false
                 return []
             case .success(var snap?):
-                state.pulse.offline = false
-                sayQueuedNoteSent(&state, snap)
+                p.offline = false
+                sayQueuedNoteSent(&p, snap, c, &ui)
                 // Bounded before it is kept: matching runs on every drawn list.
-                snap.announcements = PulseAnnouncements.kept(snap.announcements, now: state.now)
-                state.pulse.snapshot = snap
+                snap.announcements = PulseAnnouncements.kept(snap.announcements, now: c.now)
+                p.snapshot = snap
                 // Something changed: the open notes list is read again.
-                if case .notes(let s)? = overlay(in: state) { return [effect(.loadNotes(s, viewer: state.pulse.identity?.credentials.visitor))] }
+                if case .notes(let s)? = c.box(Self.self) { return [effect(.loadNotes(s, viewer: p.identity?.credentials.visitor))] }
                 return []
             case .failure(let e):
                 // The next check tries again; meanwhile the visitor is told (not for a refusal).
                 if case .unavailable = e {
-                    state.pulse.offline = true
+                    p.offline = true
                     // Never reached since the guide started: an empty picture (a version no store
                     // has), so the visitor can still react and write; a store with an outbox
                     // keeps those writes until it is back, and the next snapshot replaces this.
-                    if state.pulse.snapshot == nil { state.pulse.snapshot = PulseSnapshot(version: Self.unknownVersion, takenAt: state.now) }
+                    if p.snapshot == nil { p.snapshot = PulseSnapshot(version: Self.unknownVersion, takenAt: c.now) }
                 }
                 return []
             }
         case .reacted(let subject, let result):
             switch result {
-            case .success(let counts): state.pulse.snapshot?.counts[subject] = counts
+            case .success(let counts): p.snapshot?.counts[subject] = counts
             case .failure(let e):
-                state.banner = Banner(e.phrase, level: .warning)
+                ui.append(.banner(Banner(e.phrase, level: .warning)))
                 // The optimistic change is undone by the next snapshot, whatever its version.
-                if let v = state.pulse.snapshot?.version { state.pulse.snapshot?.version = PulseVersion(v.value - 1) }
+                if let v = p.snapshot?.version { p.snapshot?.version = PulseVersion(v.value - 1) }
             }
             return []
         case .posted(let result):
-            state.pulse.sending = false
+            p.sending = false
             switch result {
             case .success(let outcome):
                 let note: PulseNote
                 switch outcome {
                 case .created(let n), .alreadyStored(let n):
                     note = n
-                    state.banner = Banner(.key("pulse.noteSent"))
+                    ui.append(.banner(Banner(.key("pulse.noteSent"))))
                 case .queued(let n):
                     note = n
-                    state.banner = Banner(.key("pulse.noteQueued"))
-                    state.pulse.queuedNote = n.id
+                    ui.append(.banner(Banner(.key("pulse.noteQueued"))))
+                    p.queuedNote = n.id
                 }
-                state.pulse.draft = ""
-                state.pulse.cursor = 0
-                state.pulse.draftSubject = nil
-                if case .editor? = overlay(in: state) { state.overlay = nil }
-                state.pulse.snapshot?.noteCounts[note.subject, default: 0] += 1
+                p.draft = ""
+                p.cursor = 0
+                p.draftSubject = nil
+                if case .editor? = c.box(Self.self) { ui.append(.close) }
+                p.snapshot?.noteCounts[note.subject, default: 0] += 1
                 return []
             case .failure(.postingRefused(let r)):
                 // The service's gate, learnt even if the snapshot did not say it (a service
                 // switched to a gate since): the note stays as it was typed.
-                if let gate = r.gate { state.pulse.snapshot?.posting = gate }
+                if let gate = r.gate { p.snapshot?.posting = gate }
                 if r == .visitCodeRequired || r == .visitCodeWrong {
-                    let typed = state.pulse.visitCode?.code
-                    state.pulse.visitCode = nil
-                    if case .editor(let subject)? = overlay(in: state) {
-                        askCode(&state, subject, thenSend: true, wrong: r == .visitCodeWrong)
+                    let typed = p.visitCode?.code
+                    p.visitCode = nil
+                    if case .editor(let subject)? = c.box(Self.self) {
+                        askCode(&p, &ui, subject, thenSend: true, wrong: r == .visitCodeWrong)
                         // A wrong code is shown to be corrected (one letter misread is likely).
-                        if r == .visitCodeWrong { state.pulse.codeField = typed ?? "" }
+                        if r == .visitCodeWrong { p.codeField = typed ?? "" }
                         return []
                     }
                 }
-                state.banner = r.gate == .members ? memberNeeded(state, r) : Banner(PulseStoreError.postingRefused(r).phrase, level: .warning)
+                ui.append(.banner(r.gate == .members ? memberNeeded(c, r) : Banner(PulseStoreError.postingRefused(r).phrase, level: .warning)))
                 return []
             case .failure(let e):
-                state.banner = Banner(e.phrase, level: .warning)
+                ui.append(.banner(Banner(e.phrase, level: .warning)))
                 return []
             }
         case .notesLoaded(let subject, let result):
-            guard state.pulse.notesSubject == subject else { return [] }
+            guard p.notesSubject == subject else { return [] }
             switch result {
             case .success(let all):
-                let hidden = Set(state.pulse.identity?.hidden.map(\.visitor) ?? [])
-                let notes = arranged(all.filter { rules.hidden($0, viewerReported: false, hiddenWriters: hidden) != .writerHidden }, for: state.language)
-                let selected = state.pulse.notes.indices.contains(state.pulse.noteSelection) ? state.pulse.notes[state.pulse.noteSelection].id : nil
-                state.pulse.notes = notes
-                state.pulse.noteSelection = selected.flatMap { id in notes.firstIndex { $0.id == id } } ?? min(state.pulse.noteSelection, max(0, notes.count - 1))
-            case .failure(let e): state.banner = Banner(e.phrase, level: .warning)
+                let hidden = Set(p.identity?.hidden.map(\.visitor) ?? [])
+                let notes = arranged(all.filter { rules.hidden($0, viewerReported: false, hiddenWriters: hidden) != .writerHidden }, for: c.language)
+                let selected = p.notes.indices.contains(p.noteSelection) ? p.notes[p.noteSelection].id : nil
+                p.notes = notes
+                p.noteSelection = selected.flatMap { id in notes.firstIndex { $0.id == id } } ?? min(p.noteSelection, max(0, notes.count - 1))
+            case .failure(let e): ui.append(.banner(Banner(e.phrase, level: .warning)))
             }
             return []
         case .deleted(let id, let result):
             switch result {
             case .success, .failure(.noSuchNote):
                 // Not there (a second `y` on a note already gone) is deleted too.
-                if let i = state.pulse.notes.firstIndex(where: { $0.id == id }) {
-                    let subject = state.pulse.notes[i].subject
-                    state.pulse.notes.remove(at: i)
+                if let i = p.notes.firstIndex(where: { $0.id == id }) {
+                    let subject = p.notes[i].subject
+                    p.notes.remove(at: i)
                     // The highlight stays on the note it was on (the one after, if it was this).
-                    if i < state.pulse.noteSelection { state.pulse.noteSelection -= 1 }
-                    state.pulse.noteSelection = min(state.pulse.noteSelection, max(0, state.pulse.notes.count - 1))
-                    if let n = state.pulse.snapshot?.noteCounts[subject], n > 0 { state.pulse.snapshot?.noteCounts[subject] = n - 1 }
+                    if i < p.noteSelection { p.noteSelection -= 1 }
+                    p.noteSelection = min(p.noteSelection, max(0, p.notes.count - 1))
+                    if let n = p.snapshot?.noteCounts[subject], n > 0 { p.snapshot?.noteCounts[subject] = n - 1 }
                 }
-                state.banner = Banner(.key("pulse.deleted"))
+                ui.append(.banner(Banner(.key("pulse.deleted"))))
             case .failure(let e):
-                state.banner = Banner(e.phrase, level: .warning)
+                ui.append(.banner(Banner(e.phrase, level: .warning)))
             }
             return []
         case .reported(_, let result):
-            if case .failure(let e) = result { state.banner = Banner(e.phrase, level: .warning) }
-            if let s = state.pulse.notesSubject, case .notes? = overlay(in: state) {
-                return [effect(.loadNotes(s, viewer: state.pulse.identity?.credentials.visitor))]
+            if case .failure(let e) = result { ui.append(.banner(Banner(e.phrase, level: .warning))) }
+            if let s = p.notesSubject, case .notes? = c.box(Self.self) {
+                return [effect(.loadNotes(s, viewer: p.identity?.credentials.visitor))]
             }
             return []
+        }
+    }
+
+    /// Enter in the editor (or in the visit code box that came before sending): the note goes,
+    /// or the reason it cannot.
+    static func sendNote(_ p: inout PulseState, _ subject: PulseSubject, _ c: FeatureContext, _ ui: inout [UIRequest]) -> [DocentCore.Effect] {
+        switch NoteText.clean(p.draft) {
+        case .failure(let problem):
+            ui.append(.banner(Banner(PulseStoreError.badText(problem).phrase, level: .warning)))
+            return []
+        case .success:
+            guard p.ready, var identity = p.identity else {
+                ui.append(.banner(notReady(p)))
+                return []
+            }
+            switch gateRefusal(p, c) {
+            case .visitCodeRequired?:
+                askCode(&p, &ui, subject, thenSend: true, wrong: false)
+                return []
+            case .memberRequired?:
+                ui.append(.banner(memberNeeded(c)))
+                return []
+            default: break
+            }
+            // The sequence never goes back, even if the clock does (see DECISIONS.md).
+            let millis = UInt64(max(0, (c.now.timeIntervalSince1970 * 1000).rounded(.down)).clamped(to: 0...9e15))
+            let seq = max(identity.nextSequence, millis)
+            identity.nextSequence = seq + 1
+            p.identity = identity
+            p.sending = true
+            let draft = NoteDraft(
+                id: NoteID(visitor: identity.credentials.visitor, sequence: seq), subject: subject, language: c.language, text: p.draft,
+                pass: pass(p, c))
+            ui.append(.persist)
+            return [effect(.post(draft, identity.credentials))]
         }
     }
 
@@ -547,55 +567,57 @@ public enum PulseFeature: Feature {
 
     /// What a visitor is told when Pulse is not ready: why, when the store could not be opened
     /// (it is being tried again), or that it is still starting.
-    static func notReady(_ state: AppState) -> Banner {
-        Banner(state.pulse.openFailure?.phrase ?? .key("pulse.notReady"), level: .warning)
+    static func notReady(_ p: PulseState) -> Banner {
+        Banner(p.openFailure?.phrase ?? .key("pulse.notReady"), level: .warning)
     }
 
     /// What the service's posting gate would say of a note sent now (nil: it may go): no code
     /// given today, or no member card saved. The embedded store is always open.
-    static func gateRefusal(_ state: AppState) -> PostingRefusal? {
-        switch state.pulse.snapshot?.posting ?? .open {
+    static func gateRefusal(_ p: PulseState, _ c: FeatureContext) -> PostingRefusal? {
+        switch p.snapshot?.posting ?? .open {
         case .open: return nil
-        case .visitCode: return state.pulse.visitCode?.day == dayStart(state) ? nil : .visitCodeRequired
-        case .members: return state.member.card == nil ? .memberRequired : nil
+        case .visitCode: return p.visitCode?.day == dayStart(c) ? nil : .visitCodeRequired
+        case .members: return c.state(of: MemberFeature.self).card == nil ? .memberRequired : nil
         }
     }
 
     /// What a note carries through the gate.
-    static func pass(_ state: AppState) -> PostingPass? {
-        switch state.pulse.snapshot?.posting ?? .open {
+    static func pass(_ p: PulseState, _ c: FeatureContext) -> PostingPass? {
+        switch p.snapshot?.posting ?? .open {
         case .open: return nil
-        case .visitCode: return state.pulse.visitCode.map { .visitCode($0.code) }
-        case .members: return state.member.card.map { .memberCard($0.memberID) }
+        case .visitCode: return p.visitCode.map { .visitCode($0.code) }
+        case .members: return c.state(of: MemberFeature.self).card.map { .memberCard($0.memberID) }
         }
     }
 
-    static func askCode(_ state: inout AppState, _ subject: PulseSubject, thenSend: Bool, wrong: Bool) {
-        state.pulse.codeField = ""
-        state.pulse.codeWrong = wrong
-        state.overlay = show(.visitCode(subject, thenSend: thenSend))
+    static func askCode(_ p: inout PulseState, _ ui: inout [UIRequest], _ subject: PulseSubject, thenSend: Bool, wrong: Bool) {
+        p.codeField = ""
+        p.codeWrong = wrong
+        ui.append(.show(show(.visitCode(subject, thenSend: thenSend))))
     }
 
     /// Notes are for members: where to add a card (when the guide has the member card), else
     /// just that; a card the museum does not know, said so.
-    static func memberNeeded(_ state: AppState, _ r: PostingRefusal = .memberRequired) -> Banner {
+    static func memberNeeded(_ c: FeatureContext, _ r: PostingRefusal = .memberRequired) -> Banner {
         if r == .memberUnknown { return Banner(.key("pulse.gate.memberUnknown"), level: .warning) }
-        return Banner(.key(state.member.serviceURL == nil ? "pulse.gate.membersOnly" : "pulse.gate.memberRequired"), level: .warning)
+        return Banner(.key(c.state(of: MemberFeature.self).serviceURL == nil ? "pulse.gate.membersOnly" : "pulse.gate.memberRequired"), level: .warning)
     }
 
     /// A reaction: the same choice again withdraws it. Shown at once; the store's counts
     /// follow.
-    static func react(_ state: inout AppState, _ chosen: ReactionValue, _ subject: PulseSubject) -> [DocentCore.Effect] {
-        guard state.pulse.ready, let creds = state.pulse.identity?.credentials, state.pulse.snapshot != nil else {
-            state.banner = notReady(state)
+    static func react(
+        _ p: inout PulseState, _ c: FeatureContext, _ ui: inout [UIRequest], _ chosen: ReactionValue, _ subject: PulseSubject
+    ) -> [DocentCore.Effect] {
+        guard p.ready, let creds = p.identity?.credentials, p.snapshot != nil else {
+            ui.append(.banner(notReady(p)))
             return []
         }
-        let old = state.pulse.snapshot?.mine[subject]
+        let old = p.snapshot?.mine[subject]
         let new = PulseRules.toggled(old, pressing: chosen)
-        let counts = (state.pulse.snapshot?.counts[subject] ?? .zero).changed(from: old, to: new)
-        state.pulse.snapshot?.mine[subject] = new
-        state.pulse.snapshot?.counts[subject] = counts
-        state.banner = Banner(.key(new == nil ? "pulse.withdrawn" : "pulse.reacted"))
+        let counts = (p.snapshot?.counts[subject] ?? .zero).changed(from: old, to: new)
+        p.snapshot?.mine[subject] = new
+        p.snapshot?.counts[subject] = counts
+        ui.append(.banner(Banner(.key(new == nil ? "pulse.withdrawn" : "pulse.reacted"))))
         return [effect(.react(new, subject, creds))]
     }
 
@@ -622,9 +644,9 @@ public enum PulseFeature: Feature {
 
     /// A warning about the draft given on Enter ("The note is empty.") no longer describes it
     /// once it changed: it goes (issue 33 #8).
-    static func forgetDraftProblem(_ state: inout AppState) {
-        switch state.banner?.phrase {
-        case .key("pulse.error.empty", _)?, .key("pulse.error.tooLong", _)?: state.banner = nil
+    static func forgetDraftProblem(_ c: FeatureContext, _ ui: inout [UIRequest]) {
+        switch c.banner?.phrase {
+        case .key("pulse.error.empty", _)?, .key("pulse.error.tooLong", _)?: ui.append(.clearBanner)
         default: break
         }
     }
@@ -632,21 +654,21 @@ public enum PulseFeature: Feature {
     /// The note said to be "saved, will be sent" has left the outbox: "Your note was sent."
     /// replaces that sentence if it still shows (another message since is left alone); a note
     /// the store refused is said whatever shows, as nobody else will tell its writer.
-    static func sayQueuedNoteSent(_ state: inout AppState, _ snap: PulseSnapshot) {
-        guard let id = state.pulse.queuedNote, !snap.waitingNotes.contains(id) else { return }
-        state.pulse.queuedNote = nil
+    static func sayQueuedNoteSent(_ p: inout PulseState, _ snap: PulseSnapshot, _ c: FeatureContext, _ ui: inout [UIRequest]) {
+        guard let id = p.queuedNote, !snap.waitingNotes.contains(id) else { return }
+        p.queuedNote = nil
         if let e = snap.refusedNotes[id] {
-            state.banner = Banner(e.phrase, level: .warning)
-        } else if state.banner == Banner(.key("pulse.noteQueued")) {
-            state.banner = Banner(.key("pulse.noteSent"))
+            ui.append(.banner(Banner(e.phrase, level: .warning)))
+        } else if c.banner == Banner(.key("pulse.noteQueued")) {
+            ui.append(.banner(Banner(.key("pulse.noteSent"))))
         }
     }
 
     /// `pulse/seed.json` beside a local appData (a remote museum's seed is loaded by its
     /// service, issue 13).
-    static func seedPath(_ state: AppState) -> String? {
+    static func seedPath(_ c: FeatureContext) -> String? {
         // The museum's source (not only while it loads: the store may open again later).
-        var path = state.source
+        var path = c.source
         if path.hasPrefix("file://") { path = String(path.dropFirst(7)) }
         guard path.hasPrefix("/"), let slash = path.lastIndex(of: "/") else { return nil }
         return String(path[...slash]) + "pulse/seed.json"
@@ -656,10 +678,10 @@ public enum PulseFeature: Feature {
     /// The version of the empty snapshot used before a store ever answered: lower than any.
     static let unknownVersion = PulseVersion(-1)
 
-    static func dayStart(_ state: AppState) -> Date {
+    static func dayStart(_ c: FeatureContext) -> Date {
         var cal = Calendar(identifier: .gregorian)
-        cal.timeZone = state.timeZone
-        return cal.startOfDay(for: state.now)
+        cal.timeZone = c.timeZone
+        return cal.startOfDay(for: c.now)
     }
 
     /// What `f` is about: the page open (an exhibition, a tour), else the highlighted row of a
@@ -708,80 +730,93 @@ public enum PulseFeature: Feature {
 
     // MARK: Hooks
 
-    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+    public static func react(to event: FeatureEvent, _ p: inout PulseState, _ c: FeatureContext) -> Outcome {
         switch event {
         case .launched:
-            switch PulseLocation.parse(state.config[configKey]) {
-            case .success(let l): state.pulse.location = l
+            switch PulseLocation.parse(c.config[configKey]) {
+            case .success(let l): p.location = l
             case .failure(let f):
-                state.banner = Banner(.key("pulse.error.unavailable", ["reason": .verbatim(f.message)]), level: .warning)
-                return []
+                return Outcome(requests: [.banner(Banner(.key("pulse.error.unavailable", ["reason": .verbatim(f.message)]), level: .warning))])
             }
-            return [effect(.open(state.pulse.location, identity: state.pulse.identity?.credentials, seed: seedPath(state)))]
+            return Outcome(effects: [effect(.open(p.location, identity: p.identity?.credentials, seed: seedPath(c)))])
         case .playerChanged(let before):
             // A commentary that starts counts as a play (anonymous).
-            guard let track = state.player.track, let a = track.artworkID, state.player.snapshot.token != before.token, state.pulse.ready else { return [] }
-            return [effect(.recordPlay(.artwork(a)))]
+            guard let track = c.playerTrack, let a = track.artworkID, c.playerSnapshot.token != before.token, p.ready else { return .none }
+            return Outcome(effects: [effect(.recordPlay(.artwork(a)))])
         case .startOver:
             // Kiosk: the next visitor finds no draft, no open list and no undo of a report.
-            state.pulse.draft = ""
-            state.pulse.draftSubject = nil
-            state.pulse.cursor = 0
-            state.pulse.queuedNote = nil
-            state.pulse.notes = []
-            state.pulse.notesSubject = nil
-            state.pulse.noteSelection = 0
-            state.pulse.boxSelection = 0
-            state.pulse.exactTimes = false
-            state.pulse.lastReport = nil
+            p.draft = ""
+            p.draftSubject = nil
+            p.cursor = 0
+            p.queuedNote = nil
+            p.notes = []
+            p.notesSubject = nil
+            p.noteSelection = 0
+            p.boxSelection = 0
+            p.exactTimes = false
+            p.lastReport = nil
             // …nor the last visitor's visit code (their ticket, not the next one's)…
-            state.pulse.visitCode = nil
-            state.pulse.codeField = ""
-            state.pulse.codeWrong = false
+            p.visitCode = nil
+            p.codeField = ""
+            p.codeWrong = false
             // …and is a new visitor for Pulse (issue 32): a fresh identity (so no reactions,
             // reports, limits or hidden writers of the last one), asked of the store at once;
             // the box shows nothing of the last visitor's meanwhile.
-            guard state.pulse.ready || state.pulse.identity != nil else { return [] }
-            state.pulse.identity = nil
-            state.pulse.ready = false
-            state.pulse.snapshot?.mine = [:]
-            state.pulse.snapshot?.myReports = []
-            return [.persist(state.settings), effect(.open(state.pulse.location, identity: nil, seed: seedPath(state)))]
+            guard p.ready || p.identity != nil else { return .none }
+            p.identity = nil
+            p.ready = false
+            p.snapshot?.mine = [:]
+            p.snapshot?.myReports = []
+            return Outcome(effects: [effect(.open(p.location, identity: nil, seed: seedPath(c)))], requests: [.persist])
         default:  // not listened to (`listensTo`): never sent here
-            return []
+            return .none
         }
     }
 
-    public static func overlay(_ input: OverlayInput, _ o: Overlay, _ state: inout AppState) -> [DocentCore.Effect] {
+    public static func overlay(_ input: OverlayInput, _ o: Overlay, _ p: inout PulseState, _ c: FeatureContext) -> Outcome {
         switch (o, input) {
         case (.box, .move(let d)):
-            state.pulse.boxSelection = min(4, max(0, state.pulse.boxSelection + d))
-            return []
-        case (.box, .activate): return reduce(&state, .choose(state.pulse.boxSelection + 1))
-        case (.box, .choose(let i)): return reduce(&state, .choose(i + 1))
-        case (.editor, .activate): return reduce(&state, .send)
-        case (.visitCode, .activate): return reduce(&state, .codeEntered)
+            p.boxSelection = min(4, max(0, p.boxSelection + d))
+            return .none
+        case (.box, .activate): return reduce(&p, .choose(p.boxSelection + 1), c)
+        case (.box, .choose(let i)): return reduce(&p, .choose(i + 1), c)
+        case (.editor, .activate): return reduce(&p, .send, c)
+        case (.visitCode, .activate): return reduce(&p, .codeEntered, c)
         case (.visitCode(let subject, true), .dismissed):
             // Back to the note, as it was typed.
-            state.overlay = show(.editor(subject))
-            return []
+            return Outcome(requests: [.show(show(.editor(subject)))])
         case (.notes, .move(let d)):
-            state.pulse.noteSelection = min(max(0, state.pulse.notes.count - 1), max(0, state.pulse.noteSelection + d))
-            return []
-        case (.notes, .activate): return reduce(&state, .toggleTimes)
+            p.noteSelection = min(max(0, p.notes.count - 1), max(0, p.noteSelection + d))
+            return .none
+        case (.notes, .activate): return reduce(&p, .toggleTimes, c)
         case (.keys(let back), .dismissed), (.confirmDelete(_, let back), .dismissed):
-            state.overlay = show(back)
-            return []
+            return Outcome(requests: [.show(show(back))])
         case (.keys, .move(let d)):
-            state.overlayScroll = min(max(0, state.overlayScroll + d), 60)
-            return []
+            return Outcome(requests: [.scrollBox(d)])
         case (.keys(let back), .activate):
-            state.overlayScroll = 0
-            state.overlay = show(back)
-            return []
-        case (_, .dismissed), (.editor, _), (.notes, _), (.box, _), (.keys, _), (.confirmDelete, _), (.visitCode, _): return []
+            return Outcome(requests: [.show(show(back))])
+        case (_, .dismissed), (.editor, _), (.notes, _), (.box, _), (.keys, _), (.confirmDelete, _), (.visitCode, _): return .none
         }
     }
+
+    /// `f`: what it is about is read off the page on screen (its rows, the highlight), which a
+    /// context does not carry; the rest is the scoped reducer's.
+    public static func reduce(_ state: inout AppState, _ a: PulseAction) -> [DocentCore.Effect] {
+        var a = a
+        if a == .open {
+            guard let subject = currentSubject(state) else { return [] }
+            a = .openOn(subject)
+        }
+        let context = FeatureContext(state)
+        let outcome = reduce(&state.pulse, a, context)
+        return Reducer.apply(outcome, &state)
+    }
+
+    // For tests, which state the values from the whole state.
+    static func dayStart(_ state: AppState) -> Date { dayStart(FeatureContext(state)) }
+    static func gateRefusal(_ state: AppState) -> PostingRefusal? { gateRefusal(state.pulse, FeatureContext(state)) }
+    static func seedPath(_ state: AppState) -> String? { seedPath(FeatureContext(state)) }
+    static func notReady(_ state: AppState) -> Banner { notReady(state.pulse) }
 
     /// Whether a check is in flight is the feature's own bookkeeping: nothing shows it, so a
     /// check that starts and finds nothing new draws nothing (it was two whole frames every

@@ -66,7 +66,9 @@ public enum TourAction: Equatable, Sendable {
 
 /// Tours: the list and a tour's page, the tour machine driving the player, the tour-language
 /// question, "leave the tour?", the offer to resume, and what was heard (kept between runs).
-public enum TourFeature: Feature {
+/// Scoped (issue 28): it changes only its `State`; its boxes, the full player, the playing
+/// (`PlayerFeature.play`), the museum's messages after a tour and the saving are requests.
+public enum TourFeature: ScopedFeature {
     public struct State: Equatable, Sendable {
         /// The running tour, if any.
         public var session: TourSession?
@@ -104,106 +106,101 @@ public enum TourFeature: Feature {
     public static func saved(_ state: AppState) -> ListeningProgress? { state.progress == ListeningProgress() ? nil : state.progress }
     public static func restore(_ saved: ListeningProgress, _ state: inout AppState) { state.progress = saved }
 
-    public static func reduce(_ state: inout AppState, _ a: TourAction) -> [DocentCore.Effect] {
+    public static func reduce(_ t: inout State, _ a: TourAction, _ context: FeatureContext) -> Outcome {
         switch a {
         case .start(let id, let stop):
-            guard state.museum?.tour(id) != nil else { return [] }
-            let langs = state.audioLanguages
-            state.overlay = show(.language(tourID: id, stop: stop, selection: langs.firstIndex(of: state.language.content) ?? 0))
-            return []
+            guard context.museum?.tour(id) != nil else { return .none }
+            let langs = context.audioLanguages
+            return Outcome(requests: [.show(show(.language(tourID: id, stop: stop, selection: langs.firstIndex(of: context.language.content) ?? 0)))])
         case .begin(let id, let stop, let lang, let seconds, let part):
-            return beginTour(&state, id, stop: stop, language: lang, seconds: seconds, part: part)
+            return beginTour(&t, context, id, stop: stop, language: lang, seconds: seconds, part: part)
         case .event(let e):
-            guard var session = state.tour else { return [] }
+            guard var session = t.session else { return .none }
             var event = e
-            if case .previous = e { event = .previous(secondsIntoClip: state.player.snapshot.position) }
+            if case .previous = e { event = .previous(secondsIntoClip: context.playerSnapshot.position) }
             let command = session.machine.handle(event)
-            state.tour = session
-            return tourPlay(&state, command) + progressEffects(&state)
+            t.session = session
+            var heard = Heard(context)
+            let requests = tourPlay(&t, context, command, heard: &heard)
+            return Outcome(requests: requests + progress(&t, heard))
         case .toggleMode:
-            guard var session = state.tour else { return [] }
+            guard var session = t.session else { return .none }
             let mode: TourMode = session.machine.mode == .guided ? .continuous : .guided
             let command = session.machine.handle(.setMode(mode))
-            state.tour = session
-            return tourPlay(&state, command) + progressEffects(&state)
+            t.session = session
+            var heard = Heard(context)
+            let requests = tourPlay(&t, context, command, heard: &heard)
+            return Outcome(requests: requests + progress(&t, heard))
         case .askLeave:
-            guard state.tour != nil, state.overlay == nil else { return [] }
-            state.overlay = show(.leave)
-            return []
+            guard t.session != nil, context.overlay == nil else { return .none }
+            return Outcome(requests: [.show(show(.leave))])
         case .leave:
-            guard let session = state.tour else { return [] }
+            guard let session = t.session else { return .none }
             // The place is kept (as after `q`): the tour's page and the next start offer it.
-            _ = progressEffects(&state, force: false)
-            state.overlay = nil
-            state.tour = nil
-            var effects: [DocentCore.Effect] = []
-            if state.player.track?.tourID == session.machine.tourID { effects += PlayerFeature.stop(&state) }
-            state.messageQueue += (state.museum?.messages ?? []).filter { $0.kind == .tourExit(tourID: session.machine.tourID) }.map(\.id)
-            effects += Reducer.showNextMessage(&state)
-            return effects + [.persist(state.settings)]
+            _ = progress(&t, Heard(context), force: false)
+            t.session = nil
+            var requests: [UIRequest] = [.close]
+            if context.playerTrack?.tourID == session.machine.tourID { requests.append(.send(.player(.stop))) }
+            requests.append(.messages((context.museum?.messages ?? []).filter { $0.kind == .tourExit(tourID: session.machine.tourID) }.map(\.id)))
+            return Outcome(requests: requests + [.persist])
         case .resume:
-            guard let p = state.progress.current else { return [] }
-            state.overlay = nil
+            guard let p = t.progress.current else { return .none }
             // In the saved mode from the start, so the place saved on starting keeps it.
-            return beginTour(&state, p.tourID, stop: p.stopIndex, language: p.language, seconds: p.seconds, part: p.part, mode: p.mode)
+            let begun = beginTour(&t, context, p.tourID, stop: p.stopIndex, language: p.language, seconds: p.seconds, part: p.part, mode: p.mode)
+            return begun == .none ? Outcome(requests: [.close]) : begun
         }
     }
 
-    public static func overlay(_ input: OverlayInput, _ o: Overlay, _ state: inout AppState) -> [DocentCore.Effect] {
+    public static func overlay(_ input: OverlayInput, _ o: Overlay, _ t: inout State, _ context: FeatureContext) -> Outcome {
         switch (o, input) {
         case (.language(let id, let stop, let sel), .move(let d)):
-            state.overlay = show(.language(tourID: id, stop: stop, selection: Reducer.clamp(sel, d, state.audioLanguages.count)))
-            return []
+            return Outcome(requests: [.show(show(.language(tourID: id, stop: stop, selection: Reducer.clamp(sel, d, context.audioLanguages.count))))])
         case (.language(let id, let stop, _), .choose(let i)):
-            state.overlay = show(.language(tourID: id, stop: stop, selection: i))
-            return overlay(.activate, .language(tourID: id, stop: stop, selection: i), &state)
+            let chosen = overlay(.activate, .language(tourID: id, stop: stop, selection: i), &t, context)
+            return Outcome(effects: chosen.effects, requests: [.show(show(.language(tourID: id, stop: stop, selection: i)))] + chosen.requests)
         case (.language(let id, let stop, let sel), .activate):
-            guard state.audioLanguages.indices.contains(sel) else { return [] }
-            return beginTour(&state, id, stop: stop, language: state.audioLanguages[sel], seconds: 0)
+            guard context.audioLanguages.indices.contains(sel) else { return .none }
+            return beginTour(&t, context, id, stop: stop, language: context.audioLanguages[sel], seconds: 0)
         case (.leave, .activate):
-            return reduce(&state, .leave)
+            return reduce(&t, .leave, context)
         case (.resume(let sel), .move(let d)):
-            state.overlay = show(.resume(selection: Reducer.clamp(sel, d, resumeChoices)))
-            return []
+            return Outcome(requests: [.show(show(.resume(selection: Reducer.clamp(sel, d, resumeChoices))))])
         case (.resume, .choose(let i)):
-            state.overlay = show(.resume(selection: i))
-            return overlay(.activate, .resume(selection: i), &state)
+            let chosen = overlay(.activate, .resume(selection: i), &t, context)
+            return Outcome(effects: chosen.effects, requests: [.show(show(.resume(selection: i)))] + chosen.requests)
         case (.resume(let sel), .activate):
             switch sel {
-            case 0: return reduce(&state, .resume)
+            case 0: return reduce(&t, .resume, context)
             case 1:
                 // Not now: the place stays for the tour's page and the next start.
-                state.overlay = nil
-                return []
+                return Outcome(requests: [.close])
             default:
                 // Forget it (the stops heard stay marked).
-                state.overlay = nil
-                state.progress.current = nil
-                return [.persist(state.settings)]
+                t.progress.current = nil
+                return Outcome(requests: [.close, .persist])
             }
         case (.leave, .choose):
-            return overlay(.activate, o, &state)
+            return overlay(.activate, o, &t, context)
         case (.language, .dismissed), (.leave, .dismissed), (.leave, .move), (.resume, .dismissed):
             // Esc on "welcome back" is "not now": the place is kept.
-            return []
+            return .none
         }
     }
 
-    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
+    public static func react(to event: FeatureEvent, _ t: inout State, _ context: FeatureContext) -> Outcome {
         switch event {
         case .playerChanged(let before):
-            return playerChanged(&state, before: before, after: state.player.snapshot)
+            return playerChanged(&t, context, before: before, after: context.playerSnapshot)
         case .settled:
-            offerResume(&state)
-            return []
+            return Outcome(requests: offerResume(&t, context))
         case .startOver:
             // The tour and where this visitor was in it are forgotten (the player stops the
             // sound); the resume offer is not made to the next visitor.
-            state[TourFeature.self].session = nil
-            state.progress = ListeningProgress()
-            return []
+            t.session = nil
+            t.progress = ListeningProgress()
+            return .none
         default:  // not listened to (`listensTo`): never sent here
-            return []
+            return .none
         }
     }
 
@@ -241,18 +238,34 @@ public enum TourFeature: Feature {
     static let resumeChoices = 3
 
     /// At start, after the intro and messages: offer to resume an unfinished tour.
-    static func offerResume(_ state: inout AppState) {
-        guard state.overlay == nil, state.tour == nil, !state[TourFeature.self].resumeOffered, let p = state.progress.current,
-            state.museum?.tour(p.tourID) != nil
-        else { return }
-        state[TourFeature.self].resumeOffered = true
-        state.overlay = show(.resume(selection: 0))
+    static func offerResume(_ t: inout State, _ context: FeatureContext) -> [UIRequest] {
+        guard context.overlay == nil, t.session == nil, !t.resumeOffered, let p = t.progress.current,
+            context.museum?.tour(p.tourID) != nil
+        else { return [] }
+        t.resumeOffered = true
+        return [.show(show(.resume(selection: 0)))]
+    }
+
+    /// The player's report as it will be once the requests made so far are applied: the
+    /// token and position of a clip asked for, else the report the context holds.
+    struct Heard {
+        var token: Int
+        var position: Double
+        init(_ context: FeatureContext) {
+            token = context.playerSnapshot.token
+            position = context.playerSnapshot.position
+        }
+        init(token: Int, position: Double) {
+            self.token = token
+            self.position = position
+        }
     }
 
     /// Starts tour `id` in `mode` (nil: the running tour's mode, else guided).
-    static func beginTour(_ state: inout AppState, _ id: Int, stop: Int?, language: Language, seconds: Double, part: TourPart = .stop, mode: TourMode? = nil) -> [DocentCore.Effect] {
-        guard let tour = state.museum?.tour(id) else { return [] }
-        state.overlay = nil
+    static func beginTour(
+        _ t: inout State, _ context: FeatureContext, _ id: Int, stop: Int?, language: Language, seconds: Double, part: TourPart = .stop, mode: TourMode? = nil
+    ) -> Outcome {
+        guard let tour = context.museum?.tour(id) else { return .none }
         let start: TourPosition = stop.map { k in
             guard tour.stops.indices.contains(k) else { return .intro }
             switch part {
@@ -262,94 +275,97 @@ public enum TourFeature: Feature {
             case .waiting: return .waiting(at: k)
             }
         } ?? .intro
-        let listened = state.progress.listenedStops[id] ?? []
-        let mode = mode ?? state.tour?.machine.mode ?? .guided
-        state.tour = TourSession(machine: TourMachine(tour: tour, mode: mode, start: start, listened: listened), language: language)
-        state.progress.started.insert(id)
-        PlayerFeature.showPlayer(&state)
-        return tourPlay(&state, state.tour?.machine.command, at: seconds) + progressEffects(&state, force: true)
+        let listened = t.progress.listenedStops[id] ?? []
+        let mode = mode ?? t.session?.machine.mode ?? .guided
+        t.session = TourSession(machine: TourMachine(tour: tour, mode: mode, start: start, listened: listened), language: language)
+        t.progress.started.insert(id)
+        var heard = Heard(context)
+        let requests = [.close] + PlayerFeature.showPlayer(context) + tourPlay(&t, context, t.session?.machine.command, at: seconds, heard: &heard)
+        return Outcome(requests: requests + progress(&t, heard))
     }
 
-    /// Plays what the machine asks for, in the tour's language (English when missing, marked).
-    static func tourPlay(_ state: inout AppState, _ command: TourCommand?, at seconds: Double = 0) -> [DocentCore.Effect] {
-        guard let command, var session = state.tour else { return [] }
+    /// Asks the player for what the machine wants, in the tour's language (English when
+    /// missing, marked); `heard` becomes the player's report once that is done.
+    static func tourPlay(_ t: inout State, _ context: FeatureContext, _ command: TourCommand?, at seconds: Double = 0, heard: inout Heard) -> [UIRequest] {
+        guard let command, var session = t.session else { return [] }
         session.failed = false
         switch command {
         case .play(let audioID, let artworkID, _):
-            state.tour = session
-            let effects = PlayerFeature.play(&state, audioID: audioID, artworkID: artworkID, tourID: session.machine.tourID, language: session.language, at: seconds)
-            let token = state.player.snapshot.token
-            state.tour?.clipToken = token
-            state.tour?.savedAt = seconds
-            return effects
+            // The player gives the clip its next token (the tour knows its clip by it); a
+            // recording it cannot load leaves its report as it was.
+            if let token = PlayerFeature.nextToken(audioID: audioID, context) { heard = Heard(token: token, position: seconds) }
+            session.clipToken = heard.token
+            session.savedAt = seconds
+            t.session = session
+            return [PlayerFeature.play(audioID: audioID, artworkID: artworkID, tourID: session.machine.tourID, language: session.language, at: seconds)]
         case .silence:
             session.clipToken = nil
-            state.tour = session
+            t.session = session
             if session.machine.position == .complete {
-                state.progress.finished.insert(session.machine.tourID)
+                t.progress.finished.insert(session.machine.tourID)
             }
-            guard state.player.track?.tourID == session.machine.tourID, state.player.isActive,
-                state.player.snapshot.status != .ended
-            else { return [] }
-            state.player.snapshot.status = .idle
-            return [.audio(.stop)]
+            guard context.playerTrack?.tourID == session.machine.tourID else { return [] }
+            return [.send(.player(.hush))]
         }
     }
 
     /// The tour's side of a player snapshot: a finished clip moves the tour on; a failed one
     /// offers retry or skip; listening time is saved every 5 s.
-    static func playerChanged(_ state: inout AppState, before: PlayerSnapshot, after snap: PlayerSnapshot) -> [DocentCore.Effect] {
-        guard var session = state.tour, session.clipToken == snap.token else { return [] }
+    static func playerChanged(_ t: inout State, _ context: FeatureContext, before: PlayerSnapshot, after snap: PlayerSnapshot) -> Outcome {
+        guard var session = t.session, session.clipToken == snap.token else { return .none }
+        var heard = Heard(context)
         if snap.status == .ended, before.status != .ended {
             if case .stop(let k) = session.machine.position, let a = session.machine.stops[safe: k]?.artworkID {
-                state.progress.listenedArtworks.insert(a)
+                t.progress.listenedArtworks.insert(a)
             }
             let command = session.machine.handle(.clipEnded)
-            state.tour = session
-            return tourPlay(&state, command) + progressEffects(&state, force: true)
+            t.session = session
+            let requests = tourPlay(&t, context, command, heard: &heard)
+            return Outcome(requests: requests + progress(&t, heard))
         }
         if snap.status == .failed, snap.failure?.isSoundServer == true {
             // The tour's own clip goes on where it was once a sound server answers (as its
             // own request, so the tour still knows its clip by the token).
-            guard snap.outputAvailable, !before.outputAvailable || before.status != .failed else { return [] }
-            return tourPlay(&state, session.machine.command, at: snap.position)
+            guard snap.outputAvailable, !before.outputAvailable || before.status != .failed else { return .none }
+            return Outcome(requests: tourPlay(&t, context, session.machine.command, at: snap.position, heard: &heard))
         }
         if snap.status == .failed, before.status != .failed {
             session.failed = true
-            state.tour = session
-            return []
+            t.session = session
+            return .none
         }
         if snap.status == .playing, snap.position >= session.savedAt + 5 {
             session.savedAt = snap.position
-            state.tour = session
-            return progressEffects(&state, force: true)
+            t.session = session
+            return Outcome(requests: progress(&t, heard))
         }
-        return []
+        return .none
     }
 
-    /// Records where the tour is and asks the shell to save it.
-    static func progressEffects(_ state: inout AppState, force: Bool = true) -> [DocentCore.Effect] {
-        guard let session = state.tour else { return [] }
+    /// Records where the tour is (`heard`: the player's report after this step) and asks
+    /// the root to save it.
+    static func progress(_ t: inout State, _ heard: Heard, force: Bool = true) -> [UIRequest] {
+        guard let session = t.session else { return [] }
         let m = session.machine
-        for k in m.listened { state.progress.listenedStops[m.tourID, default: []].insert(k) }
+        for k in m.listened { t.progress.listenedStops[m.tourID, default: []].insert(k) }
         if m.position == .complete {
-            state.progress.current = nil
-            state.progress.finished.insert(m.tourID)
+            t.progress.current = nil
+            t.progress.finished.insert(m.tourID)
         } else {
-            let seconds = session.clipToken != nil && session.clipToken == state.player.snapshot.token ? state.player.snapshot.position : 0
+            let seconds = session.clipToken != nil && session.clipToken == heard.token ? heard.position : 0
             let part: TourPart
             switch m.position {
             case .bumper: part = .walk
             case .waiting: part = .waiting
             case .intro, .stop, .complete: part = .stop
             }
-            state.progress.current = TourProgress(
+            t.progress.current = TourProgress(
                 // Where in the clip, for a stop, the walk to it and the introduction (issue 33
                 // #13: a 60 s introduction left at 15 s resumed from 0:00).
                 tourID: m.tourID, stopIndex: m.currentStop, seconds: isStopPosition(m.position) || part == .walk || m.position == .intro ? seconds : 0,
                 language: session.language, mode: m.mode, part: part)
         }
-        return force ? [.persist(state.settings)] : []
+        return force ? [.persist] : []
     }
 
     static func isStopPosition(_ p: TourPosition) -> Bool {
