@@ -13,9 +13,9 @@ final class HomeSectionsTests: XCTestCase {
             s.events = .notPublished
             guard case .list(_, let rows) = HomeFeature.content(.home, s) else { return XCTFail("Home is a list") }
             let texts = rows.map(\.text)
-            XCTAssertTrue(texts.contains(s.strings("home.notPublished.exhibitions")), "\(lang): \(texts)")
-            XCTAssertTrue(texts.contains(s.strings("home.notPublished.events")), "\(lang): \(texts)")
-            let unavailable = s.strings("home.unavailable.events", ["reason": ""]).prefix(8)
+            XCTAssertTrue(texts.contains(s.strings(.homeNotPublishedExhibitions)), "\(lang): \(texts)")
+            XCTAssertTrue(texts.contains(s.strings(.homeNotPublishedEvents)), "\(lang): \(texts)")
+            let unavailable = s.strings(.homeUnavailableEvents, ["reason": ""]).prefix(8)
             XCTAssertFalse(texts.contains { $0.hasPrefix(unavailable) }, "\(lang): \(texts)")
         }
     }

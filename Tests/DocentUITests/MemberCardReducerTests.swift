@@ -90,7 +90,7 @@ final class MemberCardReducerTests: XCTestCase {
             s.member.status = .idle
             s.member.zip = ""
             s.member.expiryMessagesQueued = true
-            s.banner = Banner(.key("member.welcome", ["name": .verbatim("Ada")]))
+            s.banner = Banner(.key(.memberWelcome, ["name": .verbatim("Ada")]))
             s.page.selection = self.firstAction(s)
         }
     }
@@ -270,7 +270,7 @@ final class MemberCardReducerTests: XCTestCase {
             $0.member.serviceURL = Self.url
             $0.member.token = 3
             $0.page.selection = 0
-            $0.banner = Banner(.key("member.signedOut"))
+            $0.banner = Banner(.key(.memberSignedOut))
         }
         XCTAssertNil(s.settings.saves[MemberFeature.self])
         XCTAssertEqual(PageBuilder.content(.memberCard, s), .custom(MemberFeature.id, title: "Member card"))
@@ -322,7 +322,7 @@ final class MemberCardReducerTests: XCTestCase {
         send(&s, .member(.answered(token: 2, .success(Self.answer(code: 1)))), effects: { [.persist($0.settings)] }) {
             $0.member.card = nil
             $0.member.status = .failed(.notFound)
-            $0.banner = Banner(.key("member.noLongerValid"), level: .warning)
+            $0.banner = Banner(.key(.memberNoLongerValid), level: .warning)
         }
     }
 

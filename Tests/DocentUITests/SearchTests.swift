@@ -724,7 +724,7 @@ final class SearchTests: XCTestCase {
         s.tabs = s.tabs.filter { $0 != .map }
         type(&s, "ascensor")
         send(&s, .search(.setFilter(.onMap)), filter(.onMap))
-        send(&s, .search(.activate)) { $0.banner = Banner(.key("search.noMap")) }
+        send(&s, .search(.activate)) { $0.banner = Banner(.key(.searchNoMap)) }
         XCTAssertEqual(s.banner?.text(s.strings), "The map is not available in this guide yet.")
     }
 

@@ -76,7 +76,7 @@ public enum PicturesFeature: Feature {
             return []
         case .failed(let r, let message):
             guard state.pictures.slots[r] == .loading else { return [] }
-            state.pictures.slots[r] = .failed(.key("pictures.failed", ["reason": .verbatim(message)]))
+            state.pictures.slots[r] = .failed(.key(.picturesFailed, ["reason": .verbatim(message)]))
             return []
         case .missing(let r):
             guard state.pictures.slots[r] == .loading else { return [] }
@@ -135,7 +135,7 @@ public enum PicturesFeature: Feature {
         // Coverlet, Unknown maker"), whatever the terminal could draw.
         if state.screenReader {
             guard let wish = wish(state), wish.slot == slot else { return nil }
-            return .note(wish.about.isEmpty ? .key("pictures.picture") : .key("pictures.described", ["what": .verbatim(wish.about)]))
+            return .note(wish.about.isEmpty ? .key(.picturesPicture) : .key(.picturesDescribed, ["what": .verbatim(wish.about)]))
         }
         guard let (r, on) = wanted(state), on == slot else { return nil }
         switch state.pictures.slots[r] {

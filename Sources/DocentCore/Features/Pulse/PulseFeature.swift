@@ -295,7 +295,7 @@ public enum PulseFeature: Feature {
                 let note = state.pulse.notes[state.pulse.noteSelection]
                 // One's own note is not reported (issue 33 #9): deleting it (`d`) is the way.
                 guard note.id.visitor != creds.visitor else {
-                    state.banner = Banner(.key("pulse.report.own"), level: .warning)
+                    state.banner = Banner(.key(.pulseReportOwn), level: .warning)
                     return []
                 }
                 // Gone for the reporter at once; the store is told.
@@ -303,13 +303,13 @@ public enum PulseFeature: Feature {
                 state.pulse.noteSelection = min(state.pulse.noteSelection, max(0, state.pulse.notes.count - 1))
                 state.pulse.lastReport = note.id
                 state.pulse.snapshot?.myReports.insert(note.id)
-                state.banner = Banner(.key("pulse.reported"))
+                state.banner = Banner(.key(.pulseReported))
                 return [effect(.report(note.id, true, creds))]
             }
             guard let id = state.pulse.lastReport else { return [] }
             state.pulse.lastReport = nil
             state.pulse.snapshot?.myReports.remove(id)
-            state.banner = Banner(.key("pulse.reportUndone"))
+            state.banner = Banner(.key(.pulseReportUndone))
             return [effect(.report(id, false, creds))]
         case .toggleTimes:
             state.pulse.exactTimes.toggle()
@@ -319,7 +319,7 @@ public enum PulseFeature: Feature {
             let note = state.pulse.notes[state.pulse.noteSelection]
             // The museum's own notes, and one's own, are not a visitor to hide.
             guard note.author == .visitor, note.id.visitor != state.pulse.identity?.credentials.visitor else {
-                state.banner = Banner(.key("pulse.hidden.cannot"), level: .warning)
+                state.banner = Banner(.key(.pulseHiddenCannot), level: .warning)
                 return []
             }
             if state.pulse.identity?.hidden.contains(where: { $0.visitor == note.id.visitor }) == false {
@@ -327,14 +327,14 @@ public enum PulseFeature: Feature {
             }
             state.pulse.notes.removeAll { $0.id.visitor == note.id.visitor }
             state.pulse.noteSelection = min(state.pulse.noteSelection, max(0, state.pulse.notes.count - 1))
-            state.banner = Banner(.key("pulse.hidden.done"))
+            state.banner = Banner(.key(.pulseHiddenDone))
             return [.persist(state.settings)]
         case .deleteOwn:
             guard case .notes? = overlay(in: state), let o = overlay(in: state), state.pulse.notes.indices.contains(state.pulse.noteSelection) else { return [] }
             let note = state.pulse.notes[state.pulse.noteSelection]
             // Only one's own (a visitor's note of this identity; the museum's are staff's).
             guard note.author == .visitor, note.id.visitor == state.pulse.identity?.credentials.visitor else {
-                state.banner = Banner(.key("pulse.delete.notOwn"), level: .warning)
+                state.banner = Banner(.key(.pulseDeleteNotOwn), level: .warning)
                 return []
             }
             state.overlay = show(.confirmDelete(note.id, o))
@@ -373,7 +373,7 @@ public enum PulseFeature: Feature {
         case .unhide(let visitor):
             guard let before = state.pulse.identity?.hidden, before.contains(where: { $0.visitor == visitor }) else { return [] }
             state.pulse.identity?.hidden.removeAll { $0.visitor == visitor }
-            state.banner = Banner(.key("pulse.hidden.undone"))
+            state.banner = Banner(.key(.pulseHiddenUndone))
             return [.persist(state.settings)]
         case .showKeys:
             guard let o = overlay(in: state) else { return [] }
@@ -459,10 +459,10 @@ public enum PulseFeature: Feature {
                 switch outcome {
                 case .created(let n), .alreadyStored(let n):
                     note = n
-                    state.banner = Banner(.key("pulse.noteSent"))
+                    state.banner = Banner(.key(.pulseNoteSent))
                 case .queued(let n):
                     note = n
-                    state.banner = Banner(.key("pulse.noteQueued"))
+                    state.banner = Banner(.key(.pulseNoteQueued))
                     state.pulse.queuedNote = n.id
                 }
                 state.pulse.draft = ""
@@ -515,7 +515,7 @@ public enum PulseFeature: Feature {
                     state.pulse.noteSelection = min(state.pulse.noteSelection, max(0, state.pulse.notes.count - 1))
                     if let n = state.pulse.snapshot?.noteCounts[subject], n > 0 { state.pulse.snapshot?.noteCounts[subject] = n - 1 }
                 }
-                state.banner = Banner(.key("pulse.deleted"))
+                state.banner = Banner(.key(.pulseDeleted))
             case .failure(let e):
                 state.banner = Banner(e.phrase, level: .warning)
             }
@@ -548,7 +548,7 @@ public enum PulseFeature: Feature {
     /// What a visitor is told when Pulse is not ready: why, when the store could not be opened
     /// (it is being tried again), or that it is still starting.
     static func notReady(_ state: AppState) -> Banner {
-        Banner(state.pulse.openFailure?.phrase ?? .key("pulse.notReady"), level: .warning)
+        Banner(state.pulse.openFailure?.phrase ?? .key(.pulseNotReady), level: .warning)
     }
 
     /// What the service's posting gate would say of a note sent now (nil: it may go): no code
@@ -579,8 +579,8 @@ public enum PulseFeature: Feature {
     /// Notes are for members: where to add a card (when the guide has the member card), else
     /// just that; a card the museum does not know, said so.
     static func memberNeeded(_ state: AppState, _ r: PostingRefusal = .memberRequired) -> Banner {
-        if r == .memberUnknown { return Banner(.key("pulse.gate.memberUnknown"), level: .warning) }
-        return Banner(.key(state.member.serviceURL == nil ? "pulse.gate.membersOnly" : "pulse.gate.memberRequired"), level: .warning)
+        if r == .memberUnknown { return Banner(.key(.pulseGateMemberUnknown), level: .warning) }
+        return Banner(.key(state.member.serviceURL == nil ? .pulseGateMembersOnly : .pulseGateMemberRequired), level: .warning)
     }
 
     /// A reaction: the same choice again withdraws it. Shown at once; the store's counts
@@ -595,7 +595,7 @@ public enum PulseFeature: Feature {
         let counts = (state.pulse.snapshot?.counts[subject] ?? .zero).changed(from: old, to: new)
         state.pulse.snapshot?.mine[subject] = new
         state.pulse.snapshot?.counts[subject] = counts
-        state.banner = Banner(.key(new == nil ? "pulse.withdrawn" : "pulse.reacted"))
+        state.banner = Banner(.key(new == nil ? .pulseWithdrawn : .pulseReacted))
         return [effect(.react(new, subject, creds))]
     }
 
@@ -624,7 +624,7 @@ public enum PulseFeature: Feature {
     /// once it changed: it goes (issue 33 #8).
     static func forgetDraftProblem(_ state: inout AppState) {
         switch state.banner?.phrase {
-        case .key("pulse.error.empty", _)?, .key("pulse.error.tooLong", _)?: state.banner = nil
+        case .key(.pulseErrorEmpty, _)?, .key(.pulseErrorTooLong, _)?: state.banner = nil
         default: break
         }
     }
@@ -637,8 +637,8 @@ public enum PulseFeature: Feature {
         state.pulse.queuedNote = nil
         if let e = snap.refusedNotes[id] {
             state.banner = Banner(e.phrase, level: .warning)
-        } else if state.banner == Banner(.key("pulse.noteQueued")) {
-            state.banner = Banner(.key("pulse.noteSent"))
+        } else if state.banner == Banner(.key(.pulseNoteQueued)) {
+            state.banner = Banner(.key(.pulseNoteSent))
         }
     }
 
@@ -699,8 +699,8 @@ public enum PulseFeature: Feature {
         case "tour": if let id, let t = app.tour(id) { return t.text(state.language).text.title }
         case "exhibition":
             if let id, case .loaded(let items) = state[HomeFeature.self].exhibitions, let e = items.first(where: { $0.id == id }) { return e.title }
-            return s("pulse.exhibition")
-        case "museum": return s("pulse.museum")
+            return s(.pulseExhibition)
+        case "museum": return s(.pulseMuseum)
         default: break
         }
         return subject.key
@@ -714,7 +714,7 @@ public enum PulseFeature: Feature {
             switch PulseLocation.parse(state.config[configKey]) {
             case .success(let l): state.pulse.location = l
             case .failure(let f):
-                state.banner = Banner(.key("pulse.error.unavailable", ["reason": .verbatim(f.message)]), level: .warning)
+                state.banner = Banner(.key(.pulseErrorUnavailable, ["reason": .verbatim(f.message)]), level: .warning)
                 return []
             }
             return [effect(.open(state.pulse.location, identity: state.pulse.identity?.credentials, seed: seedPath(state)))]

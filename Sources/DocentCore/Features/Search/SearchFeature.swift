@@ -26,13 +26,13 @@ public enum SearchFilter: Int, CaseIterable, Hashable, Sendable {
     }
 
     /// UI string key of its name.
-    public var titleKey: String {
+    public var titleKey: StringKey {
         switch self {
-        case .all: return "search.filter.all"
-        case .artworks: return "search.filter.artworks"
-        case .tours: return "search.filter.tours"
-        case .exhibitions: return "search.filter.exhibitions"
-        case .onMap: return "search.filter.onMap"
+        case .all: return .searchFilterAll
+        case .artworks: return .searchFilterArtworks
+        case .tours: return .searchFilterTours
+        case .exhibitions: return .searchFilterExhibitions
+        case .onMap: return .searchFilterOnMap
         }
     }
 }
@@ -403,7 +403,7 @@ extension Reducer {
             return dispatch(&state, .search(.showOnMap(target)))
         case .showOnMap(let target):
             guard state.tabs.contains(.map) else {
-                state.banner = Banner(.key("search.noMap"))
+                state.banner = Banner(.key(.searchNoMap))
                 return []
             }
             guard let item = mapItem(target, state) else { return [] }
