@@ -6,7 +6,7 @@ DATA ?= SampleData/appData.json
 RELEASE_BIN = .build/release/docent
 DEBUG_BIN = .build/debug/docent
 
-.PHONY: textwidth all deps deps-test deps-bench build build-release run test test-core test-ui test-app test-adapters test-e2e check-boundaries bench sampledata clean
+.PHONY: strings check-strings textwidth all deps deps-test deps-bench build build-release run test test-core test-ui test-app test-adapters test-e2e check-boundaries bench sampledata clean
 
 all: build
 
@@ -19,11 +19,22 @@ deps-test:
 deps-bench:
 	@scripts/deps.sh bench
 
-build: deps
+build: deps strings
 	$(SWIFT) build
 
-build-release: deps
+build-release: deps strings
 	$(SWIFT) build -c release
+
+# StringKey (Sources/DocentCore/Store/StringKey.swift) from en.json's keys: `make` and
+# `make run` regenerate it (a no-op when the keys did not change); `make test` fails while the
+# committed file is stale (CI builds what is committed). A machine with no python3 (not among
+# the build packages) builds with the committed file.
+strings:
+	@if command -v python3 >/dev/null; then python3 scripts/gen-string-keys.py; \
+	else echo "make strings: no python3; building with the committed StringKey.swift"; fi
+
+check-strings:
+	@python3 scripts/gen-string-keys.py --check
 
 run: build-release
 	$(RELEASE_BIN) --data $(DATA)
@@ -39,7 +50,7 @@ check-boundaries:
 
 # Every XCTest test (Swift Testing is not used), in two lanes at once: the real-time audio
 # classes beside the rest (scripts/run-tests.sh); its last line sums both up.
-test: deps-test check-boundaries
+test: deps-test check-strings check-boundaries
 	$(SWIFT) build --build-tests
 	scripts/run-tests.sh
 

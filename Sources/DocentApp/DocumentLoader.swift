@@ -101,7 +101,7 @@ public enum DocumentLoader {
             f.timeZone = timeZone
             f.dateFormat = "yyyy-MM-dd HH:mm zzz"
             // The reason in a plain sentence; the detail went to `log`.
-            note = .key("banner.offlineCopy", ["date": .verbatim(f.string(from: when)), "reason": FetchProblem(e).phrase])
+            note = .key(.bannerOfflineCopy, ["date": .verbatim(f.string(from: when)), "reason": FetchProblem(e).phrase])
             if let app = preparedFromCache() { return (.success(Museum(app)), note) }
             guard let c = cachedBody() else { return (.failure(LoadFailure(e.description)), nil) }
             bytes = c.body

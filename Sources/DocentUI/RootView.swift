@@ -23,7 +23,7 @@ public enum RootView {
         var title: String?
         if case .list(let t, _) = content { title = t }
         if case .custom(_, let t) = content { title = t }
-        if title == nil && state.depth == 1 { title = s("title.\(state.tab.rawValue)") }
+        if title == nil && state.depth == 1 { title = s(state.tab.screenTitleKey) }
         Widgets.rule(&screen, areas.titleRow, title: title)
         let inner = areas.inner
         let mini = areas.mini
@@ -125,7 +125,7 @@ public enum RootView {
 
     static func renderTooSmall(_ screen: inout Screen, size: Size, strings s: Strings) {
         let lines = Wrap.lines(
-            s("small.text", ["need": "\(minimumSize.width)×\(minimumSize.height)", "have": "\(size.width)×\(size.height)"]),
+            s(.smallText, ["need": "\(minimumSize.width)×\(minimumSize.height)", "have": "\(size.width)×\(size.height)"]),
             width: max(1, size.width))
         let y0 = max(0, (size.height - lines.count) / 2)
         for (k, l) in lines.enumerated() where y0 + k < size.height {
@@ -149,9 +149,9 @@ public enum StatusLine {
         }
         screen.fill(area, style: Style(role: .muted, reverse: true))
         // A feature's own page may say its own (where typed keys are text, say).
-        let detail = MapAction.showOnMap(from: state) != nil ? s("hints.detailMap") : s("hints.detail")
+        let detail = MapAction.showOnMap(from: state) != nil ? s(.hintsDetailMap) : s(.hintsDetail)
         let own = state.features.view(for: state)?.hints(state)
-        var hints = own ?? (state.depth > 1 ? detail : s("hints.list"))
+        var hints = own ?? (state.depth > 1 ? detail : s(.hintsList))
         // The usual hints also name the features' keys that work here (Pulse's `f`).
         // (When they fit: at a narrow width the page's own keys and "? help" come first, and the
         // key help lists them.)

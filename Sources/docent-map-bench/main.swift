@@ -44,7 +44,7 @@ func museum(planURL: String) -> AppData {
 }
 
 func mapState(_ app: AppData, size: Size) -> AppState {
-    let catalog = StringCatalog(tables: [.english: ["map.floor": "Floor", "map.zoom": "Zoom {level}/{levels}"]])
+    let catalog = StringCatalog(tables: [.english: [StringKey.mapFloor.rawValue: "Floor", StringKey.mapZoom.rawValue: "Zoom {level}/{levels}"]])
     var s = AppState(source: app.source, catalog: catalog, now: Date(timeIntervalSince1970: 0), features: Registry.features)
     s.document = .ready(Museum(app))
     s.tab = .map

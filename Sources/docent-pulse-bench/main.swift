@@ -141,7 +141,7 @@ for round in 0..<(rounds + 20) {
     let screen = RootView.render(state, size: size)
     let liked = round % 2 == 0
     let text = (0..<size.height).map(screen.row).joined(separator: "\n")
-    let expected = (tables[.english]?["pulse.likes"] ?? "♥ {n}").replacingOccurrences(of: "{n}", with: liked ? "1" : "0")
+    let expected = (tables[.english]?[StringKey.pulseLikes.rawValue] ?? "♥ {n}").replacingOccurrences(of: "{n}", with: liked ? "1" : "0")
     if liked, !text.contains(expected) { fail("round \(round): the frame does not show '\(expected)'") }
     let elapsed = Double(monotonicNanos() - start) / 1000
     if round >= 20 { samples.append(elapsed) }

@@ -183,7 +183,7 @@ package struct Guide: ParsableCommand {
         // every warning is in the log.
         if let w = configWarnings.first {
             let more = configWarnings.count > 1 ? " (+\(configWarnings.count - 1))" : ""
-            state.banner = Banner(.key("configuration.warning", ["warning": .verbatim(w + more)]), level: .warning)
+            state.banner = Banner(.key(.configurationWarning, ["warning": .verbatim(w + more)]), level: .warning)
         }
         let loop = GuideLoop(
             state: state, backend: backend, effects: effects, audio: audio,

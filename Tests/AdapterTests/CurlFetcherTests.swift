@@ -182,7 +182,7 @@ final class CurlFetcherTests: XCTestCase {
                 XCTFail("\(dir): a 429 is a refusal")
             } catch {
                 XCTAssertEqual(error, .rateLimited(.notes(retryAfter: wait)), dir)
-                XCTAssertEqual(error.phrase, .key("pulse.error.notesLimit", ["minutes": .verbatim(minutes)]), dir)
+                XCTAssertEqual(error.phrase, .key(.pulseErrorNotesLimit, ["minutes": .verbatim(minutes)]), dir)
             }
         }
     }

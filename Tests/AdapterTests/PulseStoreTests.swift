@@ -236,7 +236,7 @@ final class PulseStoreTests: XCTestCase {
             XCTFail("limit not applied")
         } catch {
             XCTAssertEqual(error, .rateLimited(.reactions(retryAfter: 40)))
-            XCTAssertEqual(error.phrase, .key("pulse.error.reactionsLimit", ["seconds": .verbatim("40")]))
+            XCTAssertEqual(error.phrase, .key(.pulseErrorReactionsLimit, ["seconds": .verbatim("40")]))
         }
         clock.advance(40)
         let awaited18 = try await store.react(.up, on: .artwork(9), as: bob)

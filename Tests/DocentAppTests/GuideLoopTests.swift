@@ -7,7 +7,7 @@ import XCTest
 
 /// The run loop, headless: a fake terminal, recorded effects, clocks the test moves.
 final class GuideLoopTests: XCTestCase {
-    static let catalog = StringCatalog(tables: [.english: ["tab.home": "Home", "small.text": "Too small: {have}, need {need}"]])
+    static let catalog = StringCatalog(tables: [.english: [StringKey.tabHome.rawValue: "Home", StringKey.smallText.rawValue: "Too small: {have}, need {need}"]])
 
     func makeLoop(size: Size = Size(width: 80, height: 24), script: [[InputEvent]] = [], audio: FakeAudioEngine? = nil, config: [String: String] = [:]) -> (GuideLoop, FakeBackend, RecordingEffects, TestClock) {
         let backend = FakeBackend(size: size, script: script)

@@ -71,7 +71,7 @@ final class HelpTests: XCTestCase {
 
     /// Every language's tables have the same lines (the tour's are picked by position).
     func testHelpTablesHaveTheSameShapeInEveryLanguage() {
-        for key in ["help.keys", "help.tourKeys", "help.playerKeys"] {
+        for key in [StringKey.helpKeys, StringKey.helpTourKeys, StringKey.helpPlayerKeys] {
             let counts = Language.uiLanguages.map { lang -> Int in
                 let s = AppState(source: "", catalog: UIFixtures.catalog, language: lang, now: UIFixtures.now, features: Registry.features)
                 let section = HelpSection(title: "", table: s.strings(key))

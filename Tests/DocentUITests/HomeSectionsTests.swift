@@ -14,9 +14,9 @@ final class HomeSectionsTests: XCTestCase {
             s.events = .notPublished
             guard case .list(_, let rows) = HomeFeature.content(.home, s) else { return XCTFail("Home is a list") }
             let texts = rows.map(\.text)
-            XCTAssertTrue(texts.contains(s.strings("home.notPublished.exhibitions")), "\(lang): \(texts)")
-            XCTAssertTrue(texts.contains(s.strings("home.notPublished.events")), "\(lang): \(texts)")
-            let unavailable = s.strings("home.unavailable.events", ["reason": ""]).prefix(8)
+            XCTAssertTrue(texts.contains(s.strings(.homeNotPublishedExhibitions)), "\(lang): \(texts)")
+            XCTAssertTrue(texts.contains(s.strings(.homeNotPublishedEvents)), "\(lang): \(texts)")
+            let unavailable = s.strings(.homeUnavailableEvents, ["reason": ""]).prefix(8)
             XCTAssertFalse(texts.contains { $0.hasPrefix(unavailable) }, "\(lang): \(texts)")
         }
     }
@@ -43,11 +43,11 @@ final class HomeSectionsTests: XCTestCase {
         let bytes = UIFixtures.bytes("exhibitions.json")
         let onView = try DataAggregator.exhibitions(from: bytes, app: app, now: s.now).get()
         // An answer with another notice on the status bar leaves it.
-        s.banner = Banner(.key("member.signedOut"))
+        s.banner = Banner(.key(.memberSignedOut))
         var other = h
         sendScoped(HomeFeature.self, &other, .fetched(.exhibitions, .success(bytes)), FeatureContext(s)) { $0.exhibitions = .loaded(onView) }
         // With the "Offline" notice: taken away.
-        s.banner = Banner(.key("banner.offlineCopy", ["date": .verbatim("2026-11-20 10:00"), "reason": .verbatim("cannot reach x")]), level: .warning)
+        s.banner = Banner(.key(.bannerOfflineCopy, ["date": .verbatim("2026-11-20 10:00"), "reason": .verbatim("cannot reach x")]), level: .warning)
         sendScoped(HomeFeature.self, &h, .fetched(.exhibitions, .success(bytes)), FeatureContext(s), requests: [.clearBanner]) { $0.exhibitions = .loaded(onView) }
         // `r`: only the failed section again.
         sendScoped(HomeFeature.self, &h, .retry, FeatureContext(s), effects: [.fetch(.events, ev)]) {

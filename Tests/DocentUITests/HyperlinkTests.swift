@@ -233,7 +233,7 @@ final class HyperlinkTests: XCTestCase {
         let i = try XCTUnwrap(rows.firstIndex { if case .link = $0.kind { return true } else { return false } })
         guard case .link(let url) = rows[i].kind else { return XCTFail() }
         s.page.selection = i
-        send(&s, .activate, effects: []) { $0.banner = Banner(.key("banner.link", ["url": .verbatim(url)])) }
+        send(&s, .activate, effects: []) { $0.banner = Banner(.key(.bannerLink, ["url": .verbatim(url)])) }
         XCTAssertEqual(s.banner?.text(s.strings), "To visit \(url), open it in a web browser (or click it, where the terminal shows links).")
     }
 

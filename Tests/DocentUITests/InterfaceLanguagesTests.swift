@@ -51,7 +51,7 @@ final class InterfaceLanguagesTests: XCTestCase {
             for size in [big, small] {
                 let s = UIFixtures.loadedState(language: lang, size: size)
                 let last = RootView.render(s, size: size).row(size.height - 1).trimmingCharacters(in: .whitespaces)
-                let hints = s.strings("hints.list").components(separatedBy: " · ")
+                let hints = s.strings(.hintsList).components(separatedBy: " · ")
                 // A line that left hints out ends in " …" after the last whole one.
                 let shown = last.components(separatedBy: " · ").map { $0.hasSuffix(" …") ? String($0.dropLast(2)) : $0 }.filter { !$0.isEmpty }
                 XCTAssertFalse(shown.isEmpty, "\(lang.code) \(size): no hints")
@@ -82,7 +82,7 @@ final class InterfaceLanguagesTests: XCTestCase {
         XCTAssertEqual(PageBuilder.galleryLabel("104 (Lantern Court)", en), "Gallery 104 (Lantern Court)")
         XCTAssertEqual(PageBuilder.galleryLabel("201", zh), "201号展厅")
         XCTAssertEqual(PageBuilder.galleryLabel("Ostrander Photography Hall", zh), "Ostrander Photography Hall")
-        let arrive = zh("tour.arrive", ["gallery": PageBuilder.galleryLabel("104 (Lantern Court)", zh), "title": "Sleeping Lion"])
+        let arrive = zh(.tourArrive, ["gallery": PageBuilder.galleryLabel("104 (Lantern Court)", zh), "title": "Sleeping Lion"])
         XCTAssertEqual(arrive, "到达104号展厅（Lantern Court）的《Sleeping Lion》后，请按 Enter。")
         XCTAssertFalse(arrive.contains("(") || arrive.contains(","), "half-width punctuation in a Chinese sentence: \(arrive)")
     }

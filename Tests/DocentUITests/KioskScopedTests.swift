@@ -72,9 +72,9 @@ final class KioskScopedTests: XCTestCase {
         reactScoped(
             KioskFeature.self, &k, .launched, context(s),
             requests: [
-                .banner(Banner(.key("banner.kioskFlagInvalid", ["value": .verbatim("yes")]), level: .warning)),
-                .banner(Banner(.key("banner.kioskIdleInvalid", ["value": .verbatim("soon"), "default": .verbatim("180")]), level: .warning)),
-                .banner(Banner(.key("banner.kioskReloadInvalid", ["value": .verbatim("noon")]), level: .warning)),
+                .banner(Banner(.key(.bannerKioskFlagInvalid, ["value": .verbatim("yes")]), level: .warning)),
+                .banner(Banner(.key(.bannerKioskIdleInvalid, ["value": .verbatim("soon"), "default": .verbatim("180")]), level: .warning)),
+                .banner(Banner(.key(.bannerKioskReloadInvalid, ["value": .verbatim("noon")]), level: .warning)),
             ])
         s.config = KioskTests.config
         reactScoped(KioskFeature.self, &k, .launched, context(s), effects: [Self.idleTimer]) {

@@ -48,7 +48,7 @@ final class KioskTests: XCTestCase {
         // guide's own line.
         let subtitle = plain.museum?.generalInfo.text("info_subtitle", Language.english)?.text
         let kioskIntro = (Reducer.rows(k) ?? []).first { $0.kind == .note }?.text
-        XCTAssertEqual(kioskIntro, k.strings("info.kioskIntro"))
+        XCTAssertEqual(kioskIntro, k.strings(.infoKioskIntro))
         XCTAssertNotEqual(kioskIntro, subtitle)
         if let subtitle, !subtitle.isEmpty { XCTAssertEqual((Reducer.rows(plain) ?? []).first { $0.kind == .note }?.text, subtitle) }
     }
@@ -64,12 +64,12 @@ final class KioskTests: XCTestCase {
     func testAnUnusableIdleTimeIsSaidAndTheDefaultTaken() {
         let s = kiosk(config: ["kiosk": "true", "kiosk_idle_seconds": "soon"])
         XCTAssertEqual(s.kiosk.idleSeconds, 180)
-        XCTAssertEqual(s.banner?.phrase, .key("banner.kioskIdleInvalid", ["value": .verbatim("soon"), "default": .verbatim("180")]))
+        XCTAssertEqual(s.banner?.phrase, .key(.bannerKioskIdleInvalid, ["value": .verbatim("soon"), "default": .verbatim("180")]))
         XCTAssertEqual(kiosk(config: ["kiosk": "true", "kiosk_idle_seconds": "0"]).kiosk.idleSeconds, 180)
         XCTAssertEqual(kiosk(config: ["kiosk": "true", "kiosk_idle_seconds": "99999999999999999999"]).kiosk.idleSeconds, 180)
         let typo = kiosk(config: ["kiosk": "yes"])
         XCTAssertFalse(typo.kiosk.enabled)
-        XCTAssertEqual(typo.banner?.phrase, .key("banner.kioskFlagInvalid", ["value": .verbatim("yes")]))
+        XCTAssertEqual(typo.banner?.phrase, .key(.bannerKioskFlagInvalid, ["value": .verbatim("yes")]))
     }
 
     // MARK: Visitors cannot leave
@@ -95,13 +95,13 @@ final class KioskTests: XCTestCase {
         for language in ["en", "ko", "zh-Hant", "fr"] {
             var s = kiosk()
             s.language = Language.fromTag(language)!
-            let quit = s.strings("hints.list").components(separatedBy: " · ").last!
+            let quit = s.strings(.hintsList).components(separatedBy: " · ").last!
             XCTAssertTrue(quit.hasPrefix("q "), language)
             let line = RootView.render(s, size: big).row(big.height - 1)
-            XCTAssertTrue(line.contains(s.strings("hints.list").components(separatedBy: " · ")[0]), "\(language): \(line)")
+            XCTAssertTrue(line.contains(s.strings(.hintsList).components(separatedBy: " · ")[0]), "\(language): \(line)")
             XCTAssertFalse(line.contains(quit), "\(language): \(line)")
             // The key help (and the welcome, which shows it): every other general key is there.
-            let general = HelpSection(title: "", table: s.strings("help.keys")).lines.map(\.keys)
+            let general = HelpSection(title: "", table: s.strings(.helpKeys)).lines.map(\.keys)
             let shown = HelpSection.current(s).flatMap(\.lines).map(\.keys)
             XCTAssertEqual(general.filter { !shown.contains($0) }.count, 1, "\(language): \(shown)")
             XCTAssertFalse(shown.contains { $0.contains("Ctrl-C") }, "\(language): \(shown)")
@@ -113,7 +113,7 @@ final class KioskTests: XCTestCase {
         }
         var plain = UIFixtures.loadedState(size: big, config: [:])
         plain.overlay = nil
-        let quit = plain.strings("hints.list").components(separatedBy: " · ").last!
+        let quit = plain.strings(.hintsList).components(separatedBy: " · ").last!
         XCTAssertTrue(RootView.render(plain, size: big).row(big.height - 1).contains(quit))
     }
 
@@ -249,7 +249,7 @@ final class KioskTests: XCTestCase {
         s.keypad.input = "12"
         s = playing(s, status: .paused)
         s.player.volume = 0.5
-        s.banner = Banner(.key("member.signedOut"))
+        s.banner = Banner(.key(.memberSignedOut))
         XCTAssertNotEqual(s.search.query, "")
 
         var expected = s
@@ -344,7 +344,7 @@ final class KioskTests: XCTestCase {
         prepare(&s, .documentLoaded(.failure(LoadFailure("cannot reach museum.example")), note: nil))
         XCTAssertEqual(s.document, before)
         XCTAssertNotNil(s.museum)
-        XCTAssertEqual(s.banner?.phrase, .key("banner.reloadFailed", ["reason": .verbatim("cannot reach museum.example")]))
+        XCTAssertEqual(s.banner?.phrase, .key(.bannerReloadFailed, ["reason": .verbatim("cannot reach museum.example")]))
         for (lang, size, name) in [(Language.english, big, "kiosk-reload-failed-80x24"), (.korean, small, "kiosk-reload-failed-ko-40x12")] {
             var t = s
             t.overlay = nil
@@ -373,7 +373,7 @@ final class KioskTests: XCTestCase {
             config["kiosk_reload_at"] = bad
             var s = kiosk(config: config)
             XCTAssertNil(s.kiosk.reloadAt, bad)
-            XCTAssertEqual(s.banner?.phrase, .key("banner.kioskReloadInvalid", ["value": .verbatim(bad)]), bad)
+            XCTAssertEqual(s.banner?.phrase, .key(.bannerKioskReloadInvalid, ["value": .verbatim(bad)]), bad)
             prepare(&s, .kiosk(.idle))
             XCTAssertFalse(reloading(prepare(&s, .tick(utc(12, 0, days: 1)))), bad)
         }

@@ -28,7 +28,7 @@ final class LineBreakingTests: XCTestCase {
         assertSnapshot(screen, named: "help-first-run-ko-100x30")
         let rows = Self.boxRows(screen)
         let words = Set(rows.flatMap { $0.split(separator: " ").map(String.init) })
-        let intro = UIFixtures.catalog.strings(for: .korean)("help.intro")
+        let intro = UIFixtures.catalog.strings(for: .korean)(.helpIntro)
         for w in intro.split(separator: " ").map(String.init) {
             XCTAssertTrue(words.contains(w), "\(w) is not whole on one line of \(rows)")
         }

@@ -6,7 +6,7 @@ import XCTest
 /// The first language from the environment's locale (issue 16 #2), read from the variables
 /// only (the executable passes them in), so an uninstalled locale still counts.
 final class LocaleLanguageTests: XCTestCase {
-    let catalog = StringCatalog(tables: [.english: ["tab.home": "Home"], .spanish: ["tab.home": "Inicio"], .chinese: ["tab.home": "首页"]])
+    let catalog = StringCatalog(tables: [.english: [StringKey.tabHome.rawValue: "Home"], .spanish: [StringKey.tabHome.rawValue: "Inicio"], .chinese: [StringKey.tabHome.rawValue: "首页"]])
 
     func testLanguagePartOfTheLocale() {
         XCTAssertEqual(catalog.language(fromLocale: ["LANG": "es_ES.UTF-8"]), .spanish)

@@ -81,10 +81,10 @@ final class MapDetailsTests: XCTestCase {
     func testTheMarkIsCalledTheLastArtworkPlayed() {
         for lang in Language.uiLanguages {
             let s = UIFixtures.catalog.strings(for: lang)
-            for key in ["map.legend.here", "map.here", "info.location"] {
+            for key in [StringKey.mapLegendHere, StringKey.mapHere, StringKey.infoLocation] {
                 XCTAssertFalse(s(key).lowercased().contains("you are here") || s(key).contains("está aquí") || s(key).contains("当前位置") || s(key).contains("目前位置") || s(key).contains("vous êtes ici") || s(key).contains("현재 위치"), "\(lang) \(key): \(s(key))")
             }
         }
-        XCTAssertEqual(UIFixtures.catalog.strings(for: .english)("map.legend.here"), "The last artwork you played")
+        XCTAssertEqual(UIFixtures.catalog.strings(for: .english)(.mapLegendHere), "The last artwork you played")
     }
 }

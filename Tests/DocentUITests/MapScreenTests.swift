@@ -300,7 +300,7 @@ final class MapScreenTests: XCTestCase {
         let screen = render(s, size)
         let rows = LineBreakingTests.boxRows(screen)
         let words = Set(rows.flatMap { $0.split(separator: " ").map(String.init) })
-        let keys = UIFixtures.catalog.strings(for: .korean)("map.legendKeys")
+        let keys = UIFixtures.catalog.strings(for: .korean)(.mapLegendKeys)
         XCTAssertTrue(rows.contains { $0.contains("카드,") }, "\(rows)")
         for w in keys.split(separator: " ").map(String.init) {
             XCTAssertTrue(words.contains(w), "\(w) is not whole on one line of \(rows)")

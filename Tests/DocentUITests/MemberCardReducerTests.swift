@@ -90,7 +90,7 @@ final class MemberCardReducerTests: XCTestCase {
             s.member.status = .idle
             s.member.zip = ""
             s.member.expiryMessagesQueued = true
-            s.banner = Banner(.key("member.welcome", ["name": .verbatim("Ada")]))
+            s.banner = Banner(.key(.memberWelcome, ["name": .verbatim("Ada")]))
             s.page.selection = self.firstAction(s)
         }
     }
@@ -227,7 +227,7 @@ final class MemberCardReducerTests: XCTestCase {
         let card = try card(s)
         sendScoped(
             MemberFeature.self, &m, .answered(token: 1, .success(Self.answer())), FeatureContext(s),
-            requests: [.banner(Banner(.key("member.welcome", ["name": .verbatim("Ada")]))), .firstRow, .queueMessages([8]), .persist]
+            requests: [.banner(Banner(.key(.memberWelcome, ["name": .verbatim("Ada")]))), .firstRow, .queueMessages([8]), .persist]
         ) {
             $0.card = card
             $0.status = .idle
@@ -241,13 +241,13 @@ final class MemberCardReducerTests: XCTestCase {
         m2.expiryMessagesQueued = true
         sendScoped(
             MemberFeature.self, &m2, .answered(token: 1, .success(Self.answer())), FeatureContext(other),
-            requests: [.banner(Banner(.key("member.welcome", ["name": .verbatim("Ada")]))), .persist]
+            requests: [.banner(Banner(.key(.memberWelcome, ["name": .verbatim("Ada")]))), .persist]
         ) {
             $0.card = card
             $0.status = .idle
             $0.zip = ""
         }
-        sendScoped(MemberFeature.self, &m, .signOut, FeatureContext(s), requests: [.firstRow, .banner(Banner(.key("member.signedOut"))), .persist]) {
+        sendScoped(MemberFeature.self, &m, .signOut, FeatureContext(s), requests: [.firstRow, .banner(Banner(.key(.memberSignedOut))), .persist]) {
             $0 = MemberState()
             $0.serviceURL = Self.url
             $0.token = 2
@@ -329,7 +329,7 @@ final class MemberCardReducerTests: XCTestCase {
             $0.member.serviceURL = Self.url
             $0.member.token = 3
             $0.page.selection = 0
-            $0.banner = Banner(.key("member.signedOut"))
+            $0.banner = Banner(.key(.memberSignedOut))
         }
         XCTAssertNil(s.settings.saves[MemberFeature.self])
         XCTAssertEqual(PageBuilder.content(.memberCard, s), .custom(MemberFeature.id, title: "Member card"))
@@ -381,7 +381,7 @@ final class MemberCardReducerTests: XCTestCase {
         send(&s, .member(.answered(token: 2, .success(Self.answer(code: 1)))), effects: { [.persist($0.settings)] }) {
             $0.member.card = nil
             $0.member.status = .failed(.notFound)
-            $0.banner = Banner(.key("member.noLongerValid"), level: .warning)
+            $0.banner = Banner(.key(.memberNoLongerValid), level: .warning)
         }
     }
 

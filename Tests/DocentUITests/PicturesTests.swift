@@ -265,7 +265,7 @@ final class PicturesTests: XCTestCase {
         open(&s, audioID: 11, artworkID: 100)
         let r = PicturesFeature.Request(url: Self.url, columns: 78, rows: 6)
         send(&s, .pictures(.failed(r, "the JPEG picture is incomplete (no end marker)"))) {
-            $0.pictures.slots[r] = .failed(.key("pictures.failed", ["reason": .verbatim("the JPEG picture is incomplete (no end marker)")]))
+            $0.pictures.slots[r] = .failed(.key(.picturesFailed, ["reason": .verbatim("the JPEG picture is incomplete (no end marker)")]))
         }
         XCTAssertEqual(PlayerFeature.figure(s).map { if case .note(let p) = $0 { p.text(s.strings) } else { "" } }, "No picture: the JPEG picture is incomplete (no end marker)")
         // An answer nobody waits for (already answered, or let go) changes nothing.

@@ -44,7 +44,7 @@ final class PlayerFailureTextTests: XCTestCase {
             XCTAssertNotEqual(es, english, "\(f)")
             XCTAssertFalse(es.contains(f.description), "\(f): \(es)")
         }
-        XCTAssertEqual(failed(.noSoundServer("refused"), .english), try XCTUnwrap(UIFixtures.catalog.tables[.english]?["player.noSound"]))
+        XCTAssertEqual(failed(.noSoundServer("refused"), .english), try XCTUnwrap(UIFixtures.catalog.tables[.english]?[StringKey.playerNoSound.rawValue]))
     }
 
     /// A recording played from the copy kept on this machine (its server unreachable) says so
@@ -56,7 +56,7 @@ final class PlayerFailureTextTests: XCTestCase {
         snap.status = .playing
         snap.keptCopy = true
         send(&s, .playerSnapshot(snap)) { $0.player.snapshot = snap }
-        let said = s.strings("player.keptCopy")
+        let said = s.strings(.playerKeptCopy)
         XCTAssertEqual(said, "Hors ligne : lecture de la copie gardée sur cet appareil")
         XCTAssertTrue(try XCTUnwrap(PlayerFeature.page(try XCTUnwrap(s.museum), s)).facts.contains(said))
         prepare(&s, .play(audioID: 11, artworkID: 100, tourID: nil))

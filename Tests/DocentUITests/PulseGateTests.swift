@@ -128,7 +128,7 @@ final class PulseGateTests: XCTestCase {
         send(&closed, .pulse(.posted(.failure(.postingRefused(.visitCodeRequired))))) {
             $0.pulse.sending = false
             $0.pulse.snapshot?.posting = .visitCode
-            $0.banner = Banner(.key("pulse.gate.codeRequired"), level: .warning)
+            $0.banner = Banner(.key(.pulseGateCodeRequired), level: .warning)
         }
         XCTAssertEqual(closed.pulse.draft, "Lovely blue")
     }
@@ -141,11 +141,11 @@ final class PulseGateTests: XCTestCase {
         prepare(&s, .pulse(.open))
         send(&s, .pulse(.choose(4))) {
             $0.pulse.boxSelection = 3
-            $0.banner = Banner(.key("pulse.gate.memberRequired"), level: .warning)
+            $0.banner = Banner(.key(.pulseGateMemberRequired), level: .warning)
         }
         var noCardService = s
         noCardService.member.serviceURL = nil
-        send(&noCardService, .pulse(.choose(4))) { $0.banner = Banner(.key("pulse.gate.membersOnly"), level: .warning) }
+        send(&noCardService, .pulse(.choose(4))) { $0.banner = Banner(.key(.pulseGateMembersOnly), level: .warning) }
 
         s.member.card = MemberCard(memberID: "12345678", zip: "60603", level: "Member", expiration: s.now.addingTimeInterval(86_400 * 30), holders: ["Ada Lovelace"], checkedAt: s.now)
         send(&s, .pulse(.choose(4))) {
@@ -160,7 +160,7 @@ final class PulseGateTests: XCTestCase {
         }
         send(&s, .pulse(.posted(.failure(.postingRefused(.memberUnknown))))) {
             $0.pulse.sending = false
-            $0.banner = Banner(.key("pulse.gate.memberUnknown"), level: .warning)
+            $0.banner = Banner(.key(.pulseGateMemberUnknown), level: .warning)
         }
         XCTAssertEqual(s.pulse.draft, "Lovely blue")
         XCTAssertEqual(s.overlay, PulseFeature.show(.editor(.museum)), "the note stays open")
@@ -171,7 +171,7 @@ final class PulseGateTests: XCTestCase {
         prepare(&s, .pulse(.open), .pulse(.choose(4)), .pulse(.codeTyped("AAAAAA")), .pulse(.codeEntered), .pulse(.typed("Hi")), .pulse(.send))
         send(&s, .pulse(.posted(.failure(.postingRefused(.tooManyTries(seconds: 90)))))) {
             $0.pulse.sending = false
-            $0.banner = Banner(.key("pulse.gate.tooManyTries", ["minutes": .verbatim("2")]), level: .warning)
+            $0.banner = Banner(.key(.pulseGateTooManyTries, ["minutes": .verbatim("2")]), level: .warning)
         }
         XCTAssertEqual(s.pulse.draft, "Hi")
     }

@@ -56,7 +56,7 @@ final class PulseHomeTests: XCTestCase {
         prepare(&s, .pulse(.opened(.success(creds))))
         func featuredTours() -> [Row] {
             guard case .list(_, let rows) = PageBuilder.content(s.page.route, s) else { return [] }
-            let start = try! XCTUnwrap(rows.firstIndex { $0.kind == .header && $0.text == s.strings("home.featuredTours") })
+            let start = try! XCTUnwrap(rows.firstIndex { $0.kind == .header && $0.text == s.strings(.homeFeaturedTours) })
             return Array(rows[(start + 1)...].prefix { $0.kind != .header }.filter { $0.kind == .item && $0.action != .push(.allTours) })
         }
         XCTAssertEqual(featuredTours().map(\.text), ["Highlights in an Hour [FEATURED]"], "the museum's own feature only, before Pulse answers")
@@ -84,10 +84,10 @@ final class PulseHomeTests: XCTestCase {
             })
             prepare(&s, .selectTab(.tours))
             Reducer.push(&s, Route.tourDetail(500))
-            let hint = s.strings("pulse.hint", ["count": "3"])
+            let hint = s.strings(.pulseHint, ["count": "3"])
             let line = RootView.render(s, size: wide).row(wide.height - 1)
             XCTAssertTrue(line.contains(hint), "\(language): \(line)")
-            let help = s.strings("hints.detail").components(separatedBy: " · ").first { $0.hasPrefix("? ") }!
+            let help = s.strings(.hintsDetail).components(separatedBy: " · ").first { $0.hasPrefix("? ") }!
             XCTAssertLessThan(line.range(of: hint)!.lowerBound, line.range(of: help)!.lowerBound, "\(language): before ? help: \(line)")
             XCTAssertTrue(HelpSection.current(s).flatMap(\.lines).contains { $0.keys == "f" }, "\(language): f in the key help")
             // Home: the highlighted row's (issue 33 #9), here "Popular right now"'s first, tour 500.
@@ -297,11 +297,11 @@ final class PulseHomeTests: XCTestCase {
         send(&s, .pulse(.hideWriter), effects: [.persist(after.settings)]) {
             $0.pulse.identity?.hidden = [hidden]
             $0.pulse.notes = [notes[1], notes[3]]
-            $0.banner = Banner(.key("pulse.hidden.done"))
+            $0.banner = Banner(.key(.pulseHiddenDone))
         }
         // The museum's own notes are not a visitor's.
         s.pulse.noteSelection = 1
-        send(&s, .pulse(.hideWriter)) { $0.banner = Banner(.key("pulse.hidden.cannot"), level: .warning) }
+        send(&s, .pulse(.hideWriter)) { $0.banner = Banner(.key(.pulseHiddenCannot), level: .warning) }
         // A reload keeps them hidden.
         prepare(&s, .pulse(.notesLoaded(.museum, .success(notes))))
         XCTAssertEqual(s.pulse.notes, [notes[1], notes[3]])
@@ -321,7 +321,7 @@ final class PulseHomeTests: XCTestCase {
         shown.pulse.identity?.hidden = []
         send(&s, .pulse(.unhide(other)), effects: [.persist(shown.settings)]) {
             $0.pulse.identity?.hidden = []
-            $0.banner = Banner(.key("pulse.hidden.undone"))
+            $0.banner = Banner(.key(.pulseHiddenUndone))
         }
         XCTAssertEqual(rows(s).last, Row(.note, "No visitor is hidden."))
     }

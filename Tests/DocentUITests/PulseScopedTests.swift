@@ -37,14 +37,14 @@ final class PulseScopedTests: XCTestCase {
         var p = s.pulse
         sendScoped(
             PulseFeature.self, &p, .choose(1), context(s), effects: [.pulse(.react(.up, .museum, creds))],
-            requests: [.banner(Banner(.key("pulse.reacted")))]
+            requests: [.banner(Banner(.key(.pulseReacted)))]
         ) {
             $0.snapshot?.mine[.museum] = .up
             $0.snapshot?.counts[.museum] = PulseCounts(up: 5, down: 9)
         }
         // Not ready: only the banner.
         p.ready = false
-        sendScoped(PulseFeature.self, &p, .choose(2), context(s), requests: [.banner(Banner(.key("pulse.notReady"), level: .warning))]) {
+        sendScoped(PulseFeature.self, &p, .choose(2), context(s), requests: [.banner(Banner(.key(.pulseNotReady), level: .warning))]) {
             $0.boxSelection = 1
         }
     }

@@ -112,7 +112,7 @@ final class PulseTests: XCTestCase {
             $0.pulse.checking = false
             $0.pulse.offline = true
         }
-        let line = s.strings("pulse.offline")
+        let line = s.strings(.pulseOffline)
         XCTAssertEqual(PulseFeature.rows(for: .aboveStatus, s).map(\.text), [line])
         for (lang, size, name) in [(Language.english, big, "pulse-offline-80x24"), (.english, small, "pulse-offline-40x12"), (.korean, big, "pulse-offline-ko-80x24")] {
             var t = s
@@ -146,7 +146,7 @@ final class PulseTests: XCTestCase {
         send(&s, .pulse(.choose(1)), effects: [.pulse(.react(.up, .museum, creds))]) {
             $0.pulse.snapshot?.mine[.museum] = .up
             $0.pulse.snapshot?.counts[.museum] = PulseCounts(up: 1)
-            $0.banner = Banner(.key("pulse.reacted"))
+            $0.banner = Banner(.key(.pulseReacted))
         }
         let today = PulseFeature.dayStart(s)
         send(&s, .pulse(.check), effects: [
@@ -192,14 +192,14 @@ final class PulseTests: XCTestCase {
         send(&s, .pulse(.choose(1)), effects: [.pulse(.react(.up, .museum, creds))]) {
             $0.pulse.snapshot?.mine[.museum] = .up
             $0.pulse.snapshot?.counts[.museum] = PulseCounts(up: 5, down: 9)
-            $0.banner = Banner(.key("pulse.reacted"))
+            $0.banner = Banner(.key(.pulseReacted))
         }
         XCTAssertEqual(KeyMap.action(for: .char("3"), in: s), .pulse(.choose(3)))
         XCTAssertEqual(KeyMap.action(for: .char("9"), in: s), nil)
         send(&s, .pulse(.choose(1)), effects: [.pulse(.react(nil, .museum, creds))]) {
             $0.pulse.snapshot?.mine[.museum] = nil
             $0.pulse.snapshot?.counts[.museum] = PulseCounts(up: 4, down: 9)
-            $0.banner = Banner(.key("pulse.withdrawn"))
+            $0.banner = Banner(.key(.pulseWithdrawn))
         }
         // Arrows and Enter too.
         _ = key(&s, .down)
@@ -213,14 +213,14 @@ final class PulseTests: XCTestCase {
         _ = key(&s, .char("f"))
         send(&s, .pulse(.choose(2))) {
             $0.pulse.boxSelection = 1
-            $0.banner = Banner(.key("pulse.notReady"), level: .warning)
+            $0.banner = Banner(.key(.pulseNotReady), level: .warning)
         }
     }
 
     func testRateLimitIsAPlainSentence() {
         var s = ready()
         send(&s, .pulse(.reacted(.museum, .failure(.rateLimited(.reactions(retryAfter: 40)))))) {
-            $0.banner = Banner(.key("pulse.error.reactionsLimit", ["seconds": .verbatim("40")]), level: .warning)
+            $0.banner = Banner(.key(.pulseErrorReactionsLimit, ["seconds": .verbatim("40")]), level: .warning)
             $0.pulse.snapshot?.version = PulseVersion(2)
         }
         XCTAssertEqual(s.banner?.text(s.strings), "That was a lot of reactions at once; please wait 40 s and try again.")
@@ -263,7 +263,7 @@ final class PulseTests: XCTestCase {
             $0.pulse.draft = ""
             $0.pulse.cursor = 0
             $0.pulse.draftSubject = nil
-            $0.banner = Banner(.key("pulse.noteSent"))
+            $0.banner = Banner(.key(.pulseNoteSent))
             $0.overlay = nil
             $0.pulse.snapshot?.noteCounts[.museum] = 3
         }
@@ -284,7 +284,7 @@ final class PulseTests: XCTestCase {
             $0.pulse.draft = ""
             $0.pulse.cursor = 0
             $0.pulse.draftSubject = nil
-            $0.banner = Banner(.key("pulse.noteQueued"))
+            $0.banner = Banner(.key(.pulseNoteQueued))
             $0.pulse.queuedNote = kept.id
             $0.overlay = nil
             $0.pulse.snapshot?.noteCounts[.museum] = 3
@@ -314,7 +314,7 @@ final class PulseTests: XCTestCase {
         send(&s, .pulse(.checked(.success(sent)))) {
             $0.pulse.snapshot = sent
             $0.pulse.queuedNote = nil
-            $0.banner = Banner(.key("pulse.noteSent"))
+            $0.banner = Banner(.key(.pulseNoteSent))
         }
         XCTAssertEqual(s.banner?.text(s.strings), "Your note was sent.")
         // Later snapshots say nothing more.
@@ -327,19 +327,19 @@ final class PulseTests: XCTestCase {
     func testAQueuedNoteSentOrRefusedAfterAnotherMessage() {
         var s = ready()
         _ = queuedNote(&s, "Sent quietly")
-        s.banner = Banner(.key("pulse.reacted"))
+        s.banner = Banner(.key(.pulseReacted))
         let sent = PulseSnapshot(version: PulseVersion(4), takenAt: s.now)
         send(&s, .pulse(.checked(.success(sent)))) {
             $0.pulse.snapshot = sent
             $0.pulse.queuedNote = nil
         }
         let id = queuedNote(&s, "Refused later")
-        s.banner = Banner(.key("pulse.reacted"))
+        s.banner = Banner(.key(.pulseReacted))
         let refused = PulseSnapshot(version: PulseVersion(5), takenAt: s.now, refusedNotes: [id: .conflict(id)])
         send(&s, .pulse(.checked(.success(refused)))) {
             $0.pulse.snapshot = refused
             $0.pulse.queuedNote = nil
-            $0.banner = Banner(.key("pulse.error.conflict"), level: .warning)
+            $0.banner = Banner(.key(.pulseErrorConflict), level: .warning)
         }
     }
 
@@ -348,7 +348,7 @@ final class PulseTests: XCTestCase {
         _ = key(&s, .char("f"))
         _ = key(&s, .char("4"))
         prepare(&s, .pulse(.typed("   ")))
-        send(&s, .pulse(.send)) { $0.banner = Banner(.key("pulse.error.empty"), level: .warning) }
+        send(&s, .pulse(.send)) { $0.banner = Banner(.key(.pulseErrorEmpty), level: .warning) }
     }
 
     /// Issue 33 #8: "The note is empty." stayed on screen while the visitor typed. It goes with
@@ -357,7 +357,7 @@ final class PulseTests: XCTestCase {
         var s = ready()
         _ = key(&s, .char("f"))
         _ = key(&s, .char("4"))
-        send(&s, .pulse(.send)) { $0.banner = Banner(.key("pulse.error.empty"), level: .warning) }
+        send(&s, .pulse(.send)) { $0.banner = Banner(.key(.pulseErrorEmpty), level: .warning) }
         send(&s, .pulse(.cursorEnd))
         send(&s, .pulse(.typed("B"))) {
             $0.pulse.draft = "B"
@@ -366,16 +366,16 @@ final class PulseTests: XCTestCase {
         }
         // A deletion is a change too; other messages stay while typing.
         prepare(&s, .pulse(.deleteBackward), .pulse(.send))
-        XCTAssertEqual(s.banner, Banner(.key("pulse.error.empty"), level: .warning))
+        XCTAssertEqual(s.banner, Banner(.key(.pulseErrorEmpty), level: .warning))
         prepare(&s, .pulse(.typed("Blue")))
         send(&s, .pulse(.deleteBackward)) { $0.pulse.draft = "Blu"; $0.pulse.cursor = 3 }
-        s.banner = Banner(.key("pulse.error.empty"), level: .warning)
+        s.banner = Banner(.key(.pulseErrorEmpty), level: .warning)
         send(&s, .pulse(.deleteBackward)) {
             $0.pulse.draft = "Bl"
             $0.pulse.cursor = 2
             $0.banner = nil
         }
-        s.banner = Banner(.key("pulse.reacted"))
+        s.banner = Banner(.key(.pulseReacted))
         send(&s, .pulse(.typed("u"))) {
             $0.pulse.draft = "Blu"
             $0.pulse.cursor = 3
@@ -420,13 +420,13 @@ final class PulseTests: XCTestCase {
             $0.pulse.noteSelection = 0
             $0.pulse.lastReport = a.id
             $0.pulse.snapshot?.myReports = [a.id]
-            $0.banner = Banner(.key("pulse.reported"))
+            $0.banner = Banner(.key(.pulseReported))
         }
         XCTAssertEqual(KeyMap.action(for: .char("u"), in: s), .pulse(.undoReport))
         send(&s, .pulse(.undoReport), effects: [.pulse(.report(a.id, false, creds))]) {
             $0.pulse.lastReport = nil
             $0.pulse.snapshot?.myReports = []
-            $0.banner = Banner(.key("pulse.reportUndone"))
+            $0.banner = Banner(.key(.pulseReportUndone))
         }
         // The store's answer reloads the list (the note is back).
         send(&s, .pulse(.reported(a.id, .success(false))), effects: [.pulse(.loadNotes(.museum, viewer: creds.visitor))])
@@ -439,7 +439,7 @@ final class PulseTests: XCTestCase {
         _ = key(&s, .char("5"))
         let mine = PulseNote(id: NoteID(visitor: creds.visitor, sequence: 1), subject: .museum, language: .english, text: "mine", createdAt: s.now, author: .visitor, counts: PulseCounts())
         prepare(&s, .pulse(.notesLoaded(.museum, .success([mine]))))
-        send(&s, .pulse(.report)) { $0.banner = Banner(.key("pulse.report.own"), level: .warning) }
+        send(&s, .pulse(.report)) { $0.banner = Banner(.key(.pulseReportOwn), level: .warning) }
     }
 
     /// Issue 33 #9: after three reports the author's own note vanished for them without a word.
@@ -459,7 +459,7 @@ final class PulseTests: XCTestCase {
         XCTAssertEqual(s.pulse.notes.map(\.id), [mine.id, theirs.id], "the author's reported note is listed")
         let screen = RootView.render(s, size: Size(width: 80, height: 24))
         let rows = (0..<24).map(screen.row)
-        let hiddenOwn = s.strings("pulse.notes.hiddenOwn")
+        let hiddenOwn = s.strings(.pulseNotesHiddenOwn)
         XCTAssertEqual(rows.filter { $0.contains(hiddenOwn) }.count, 1, rows.joined(separator: "\n"))
         assertSnapshot(screen, named: "pulse-notes-hidden-own-80x24")
     }
@@ -499,17 +499,17 @@ final class PulseTests: XCTestCase {
         send(&s, .pulse(.deleted(mine.id, .success(true)))) {
             $0.pulse.notes = [other]
             $0.pulse.snapshot?.noteCounts[.museum] = 1
-            $0.banner = Banner(.key("pulse.deleted"))
+            $0.banner = Banner(.key(.pulseDeleted))
         }
         // Another visitor's note is not deletable.
-        send(&s, .pulse(.deleteOwn)) { $0.banner = Banner(.key("pulse.delete.notOwn"), level: .warning) }
+        send(&s, .pulse(.deleteOwn)) { $0.banner = Banner(.key(.pulseDeleteNotOwn), level: .warning) }
         // Gone already (a retry whose first answer was lost): deleted all the same.
         prepare(&s, .pulse(.notesLoaded(.museum, .success([mine, other]))))
         send(&s, .pulse(.deleted(mine.id, .failure(.noSuchNote(mine.id))))) {
             $0.pulse.notes = [other]
             $0.pulse.noteSelection = 0  // still on the other visitor's note
             $0.pulse.snapshot?.noteCounts[.museum] = 0
-            $0.banner = Banner(.key("pulse.deleted"))
+            $0.banner = Banner(.key(.pulseDeleted))
         }
     }
 

@@ -46,7 +46,7 @@ final class ReducerTests: XCTestCase {
         damaged.skippedValues = 2
         send(&u, .launched(restored: damaged, languageOverride: nil), effects: [.loadDocument(source: "/museum/appData.json"), .pulse(.open(.defaultFile, identity: nil, seed: "/museum/pulse/seed.json"))]) {
             $0.introSeen = true
-            $0.banner = Banner(.key("banner.stateValuesSkipped", ["count": .verbatim("2")]), level: .warning)
+            $0.banner = Banner(.key(.bannerStateValuesSkipped, ["count": .verbatim("2")]), level: .warning)
         }
         XCTAssertEqual(u.banner?.text(u.strings), "2 saved values could not be read and were left out; the rest of your settings are restored.")
     }
@@ -85,12 +85,12 @@ final class ReducerTests: XCTestCase {
         var s = fresh()
         send(&s, .documentLoaded(.failure(LoadFailure("file not found: /x")), note: nil)) {
             $0.document = .failed("file not found: /x")
-            $0.banner = Banner(.key("banner.documentFailed"), level: .error)
+            $0.banner = Banner(.key(.bannerDocumentFailed), level: .error)
         }
         var o = fresh()
         o.introSeen = true
         let m = UIFixtures.museum()
-        let note = Phrase.key("banner.offlineCopy", ["date": .verbatim("2026-11-20 10:00"), "reason": .verbatim("cannot reach x")])
+        let note = Phrase.key(.bannerOfflineCopy, ["date": .verbatim("2026-11-20 10:00"), "reason": .verbatim("cannot reach x")])
         let ex = try XCTUnwrap(DataAggregator.exhibitionsRequest(app: m.data, now: UIFixtures.now))
         let ev = try XCTUnwrap(DataAggregator.eventsRequest(app: m.data, now: UIFixtures.now))
         // Exhibitions, events, the search index; the note as a warning banner.
@@ -134,8 +134,8 @@ final class ReducerTests: XCTestCase {
             $0.home.problems[.events] = .unreadable
         }
         let text = Reducer.rows(s)?.map(\.text) ?? []
-        XCTAssertTrue(text.contains(s.strings("home.unavailable.exhibitions", ["reason": s.strings("fetch.reason.http", ["status": "500"])])), "\(text)")
-        XCTAssertTrue(text.contains(s.strings("home.unavailable.events", ["reason": s.strings("fetch.reason.unreadable")])), "\(text)")
+        XCTAssertTrue(text.contains(s.strings(.homeUnavailableExhibitions, ["reason": s.strings(.fetchReasonHttp, ["status": "500"])])), "\(text)")
+        XCTAssertTrue(text.contains(s.strings(.homeUnavailableEvents, ["reason": s.strings(.fetchReasonUnreadable)])), "\(text)")
         XCTAssertFalse(text.joined().contains("api.example"), "no URL or libcurl words on screen")
 
         XCTAssertEqual(KeyMap.action(for: .char("r"), in: s), HomeFeature.action(.retry))
@@ -285,7 +285,7 @@ final class ReducerTests: XCTestCase {
     func testPersistenceFailureIsABanner() {
         var s = UIFixtures.loadedState()
         send(&s, .persistenceFailed("database is locked")) {
-            $0.banner = Banner(.key("banner.stateNotSaved", ["reason": .verbatim("database is locked")]), level: .warning)
+            $0.banner = Banner(.key(.bannerStateNotSaved, ["reason": .verbatim("database is locked")]), level: .warning)
         }
     }
 

@@ -34,7 +34,7 @@ final class ScreenReaderTests: XCTestCase {
         XCTAssertTrue(screen.row(y).contains("● English"), screen.row(y))
         prepare(&s, .dismissOverlay, .showHelp)
         screen = RootView.render(s, size: small)
-        XCTAssertTrue(screen.row(screen.focus?.y ?? -1).contains(s.strings("help.title")), screen.row(screen.focus?.y ?? -1))
+        XCTAssertTrue(screen.row(screen.focus?.y ?? -1).contains(s.strings(.helpTitle)), screen.row(screen.focus?.y ?? -1))
     }
 
     func testWhilePlayingTheTimeStandsStillAndPausingShowsIt() {
@@ -75,11 +75,11 @@ final class ScreenReaderTests: XCTestCase {
         func drawn(_ screen: Screen) -> String { (0..<screen.height).map(screen.row).joined(separator: "\n") }
         for (lang, size, name) in [(Language.english, big, "screen-reader-language-80x24"), (.chinese, small, "screen-reader-language-zh-40x12")] {
             var s = UIFixtures.loadedState(language: lang, size: size, config: Self.config)
-            s.banner = Banner(.key("banner.reloadFailed", ["reason": .verbatim("x")]), level: .warning)
+            s.banner = Banner(.key(.bannerReloadFailed, ["reason": .verbatim("x")]), level: .warning)
             prepare(&s, .openLanguagePicker)
             let screen = RootView.render(s, size: size)
             XCTAssertNil(drawn(screen).unicodeScalars.first { boxDrawing.contains($0) }, drawn(screen))
-            XCTAssertTrue(drawn(screen).contains(s.strings("language.title")))
+            XCTAssertTrue(drawn(screen).contains(s.strings(.languageTitle)))
             XCTAssertFalse(screen[1, size.height - 1].style.reverse, "the banner is not a reversed bar")
             assertSnapshot(screen, named: name)
         }
@@ -100,7 +100,7 @@ final class ScreenReaderTests: XCTestCase {
         prepare(&s, .playerSnapshot(snap))
         let screen = RootView.render(s, size: big)
         XCTAssertEqual(screen.focus, Rect(x: 1, y: 2, width: 1, height: 1), "the page's first line: the player's")
-        XCTAssertTrue(screen.row(2).contains(s.strings("player.status.playing")), screen.row(2))
+        XCTAssertTrue(screen.row(2).contains(s.strings(.playerStatusPlaying)), screen.row(2))
         // A box over it still takes the focus.
         prepare(&s, .openLanguagePicker)
         let boxed = RootView.render(s, size: big)
@@ -127,7 +127,7 @@ final class ScreenReaderTests: XCTestCase {
         send(&s, .pictures(.modeResolved(.symbols(.truecolor)))) { $0.pictures.mode = .symbols(.truecolor) }
         prepare(&s, .play(audioID: 11, artworkID: 100, tourID: nil))
         send(&s, .openPlayer) { PlayerFeature.showPlayer(&$0) }
-        XCTAssertEqual(PlayerFeature.figure(s), .note(.key("pictures.described", ["what": .verbatim("Harbor at Dawn, Ada Brandt")])))
+        XCTAssertEqual(PlayerFeature.figure(s), .note(.key(.picturesDescribed, ["what": .verbatim("Harbor at Dawn, Ada Brandt")])))
         let screen = RootView.render(s, size: big)
         assertSnapshot(screen, named: "screen-reader-picture-80x24")
         let text = (0..<screen.height).map(screen.row).joined(separator: "\n")

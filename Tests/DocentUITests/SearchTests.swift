@@ -668,7 +668,7 @@ final class SearchTests: XCTestCase {
         // No map in this guide: a notice; with one, the map's own action.
         q = s.search
         s.tabs = [.home, .audioGuide, .tours, .search, .info]
-        sendScoped(SearchFeature.self, &q, .showOnMap(.gallery(1)), FeatureContext(s), requests: [.banner(Banner(.key("search.noMap")))])
+        sendScoped(SearchFeature.self, &q, .showOnMap(.gallery(1)), FeatureContext(s), requests: [.banner(Banner(.key(.searchNoMap)))])
         s.tabs = [.home, .audioGuide, .map, .tours, .search, .info]
         sendScoped(SearchFeature.self, &q, .showOnMap(.gallery(1)), FeatureContext(s), requests: [.send(.map(.show(.gallery(1))))])
     }
@@ -763,7 +763,7 @@ final class SearchTests: XCTestCase {
         s.tabs = s.tabs.filter { $0 != .map }
         type(&s, "ascensor")
         send(&s, .search(.setFilter(.onMap)), filter(.onMap))
-        send(&s, .search(.activate)) { $0.banner = Banner(.key("search.noMap")) }
+        send(&s, .search(.activate)) { $0.banner = Banner(.key(.searchNoMap)) }
         XCTAssertEqual(s.banner?.text(s.strings), "The map is not available in this guide yet.")
     }
 

@@ -4,73 +4,64 @@ import XCTest
 @testable import DocentCore
 @testable import DocentUI
 
-/// Every localisation key the sources use, written out or built at run time, exists in every
-/// language. A literal is a key when its first part is one of the catalogue's namespaces
-/// (`home.…`, `member.…`), wherever it stands (a ternary, a `Phrase.key`, a table); a key built
-/// with interpolation must be listed below with every value it can take, or the test fails.
+/// The compiler checks every key the sources use: `Strings` and `Phrase.key` take a
+/// `StringKey`, generated from `Resources/strings/en.json` by `scripts/gen-string-keys.py`, and
+/// keys once built at run time are `switch`es returning its cases. What is left to check here:
+/// that the generated type is en.json's keys (not a stale copy), that every language has every
+/// one, and that en.json holds no key the guide never shows.
 final class StringKeysTests: XCTestCase {
-    /// Keys built at run time: the literal's text before `\(` → every value it can end with.
-    static let builtKeys: [String: [String]] = [
-        "home.loading.": ["exhibitions", "events"],
-        "home.none.": ["exhibitions", "events"],
-        "home.unavailable.": ["exhibitions", "events"],
-        "home.notPublished.": ["exhibitions", "events"],
-        "banner.": TourFeature.tourBanners,
-        "tour.mode.": TourMode.allCases.map(\.rawValue),
-        "title.": Tab.allCases.map(\.rawValue),
-        "tab.": Tab.allCases.map(\.rawValue),
-        "player.status.": PlaybackStatus.allCases.map(\.rawValue),
-    ]
-
-    struct Scan {
-        var literal: Set<String> = []
-        var built: Set<String> = []
+    /// en.json's keys in the file's order (the generator keeps it; JSONSerialization does not).
+    static func englishKeysInOrder() throws -> [String] {
+        let url = UIFixtures.repoRoot.appendingPathComponent("Resources/strings/en.json")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let re = try NSRegularExpression(pattern: #"^\s*"([^"]+)"\s*:"#, options: .anchorsMatchLines)
+        return re.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+            Range($0.range(at: 1), in: text).map { String(text[$0]) }
+        }
     }
 
-    static func scan(namespaces: Set<String>) throws -> Scan {
+    /// A key added to, renamed in or removed from en.json without running the generator fails
+    /// here (and in `make check-strings`, which compares the whole file).
+    func testStringKeyIsExactlyEnglishsKeysInOrder() throws {
+        let file = try Self.englishKeysInOrder()
+        XCTAssertEqual(Set(file), Set(try XCTUnwrap(UIFixtures.catalog.tables[.english]).keys), "the line scan reads every key")
+        XCTAssertEqual(StringKey.allCases.map(\.rawValue), file, "run `make strings` after changing en.json's keys")
+    }
+
+    func testEveryLanguageHasEveryKey() {
+        for language in Language.uiLanguages {
+            let table = UIFixtures.catalog.tables[language] ?? [:]
+            XCTAssertEqual(StringKey.allCases.filter { table[$0.rawValue] == nil }.map(\.rawValue), [], "keys missing in \(language.code)")
+        }
+    }
+
+    /// Every case is named somewhere in the sources (`.pulseBoxTitle`): a key no code uses is
+    /// text no visitor sees, and translators keep paying for it.
+    func testNoKeyIsUnused() throws {
         let sources = UIFixtures.repoRoot.appendingPathComponent("Sources")
         let e = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
-        let literal = try NSRegularExpression(pattern: #""([a-z][a-zA-Z]*(?:\.[a-zA-Z0-9]+)+)""#)
-        let built = try NSRegularExpression(pattern: #""([a-z][a-zA-Z]*(?:\.[a-zA-Z0-9]+)*\.)\\\("#)
-        var out = Scan()
+        let member = try NSRegularExpression(pattern: #"\.`?([A-Za-z_][A-Za-z0-9_]*)"#)
+        var named: Set<String> = []
+        var files = 0
         while let u = e?.nextObject() as? URL {
-            guard u.pathExtension == "swift", let text = try? String(contentsOf: u, encoding: .utf8) else { continue }
-            for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
-                let l = String(line)
-                for (re, isBuilt) in [(literal, false), (built, true)] {
-                    for m in re.matches(in: l, range: NSRange(l.startIndex..., in: l)) {
-                        guard let r = Range(m.range(at: 1), in: l) else { continue }
-                        let key = String(l[r])
-                        guard let ns = key.split(separator: ".").first, namespaces.contains(String(ns)) else { continue }
-                        if isBuilt { out.built.insert(key) } else { out.literal.insert(key) }
-                    }
-                }
+            guard u.pathExtension == "swift", u.lastPathComponent != "StringKey.swift",
+                let text = try? String(contentsOf: u, encoding: .utf8)
+            else { continue }
+            files += 1
+            for m in member.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                if let r = Range(m.range(at: 1), in: text) { named.insert(String(text[r])) }
             }
         }
-        return out
+        XCTAssertGreaterThan(files, 100, "the scan reads the sources")
+        let unused = StringKey.allCases.filter { !named.contains("\($0)") }.map(\.rawValue)
+        XCTAssertEqual(unused, [], "keys in en.json that no source uses: remove them from every language, then `make strings`")
     }
 
-    func testEveryKeyUsedAnywhereIsInEveryLanguage() throws {
-        let tables = UIFixtures.catalog.tables
-        let en = try XCTUnwrap(tables[.english])
-        let namespaces = Set(en.keys.compactMap { $0.split(separator: ".").first.map(String.init) })
-        let found = try Self.scan(namespaces: namespaces)
-        XCTAssertGreaterThan(found.literal.count, 100, "the scan should find the keys the screens use")
-        // Every built key is declared with its values; none is left unexplained.
-        XCTAssertEqual(found.built.subtracting(Self.builtKeys.keys).sorted(), [], "keys built at run time that this test does not know")
-        var used = found.literal
-        for prefix in found.built { for v in Self.builtKeys[prefix] ?? [] { used.insert(prefix + v) } }
-        for (language, table) in tables {
-            XCTAssertEqual(used.subtracting(table.keys).sorted(), [], "keys missing in \(language.code)")
-        }
-    }
-
-    /// The scan itself finds what it must: a key in a ternary, one inside `Phrase.key`, and
-    /// a built key (so a missing one cannot pass unseen).
-    func testTheScanSeesTernariesPhrasesAndBuiltKeys() throws {
-        let found = try Self.scan(namespaces: ["member", "banner", "home"])
-        XCTAssertTrue(found.literal.contains("member.formSubmit"), "ternary in MemberView")
-        XCTAssertTrue(found.literal.contains("member.signedOut"), "Phrase.key in MemberFeature")
-        XCTAssertTrue(found.built.contains("home.loading."))
+    /// The one key chosen by a value from outside: a CMS banner word we translate.
+    func testTheTranslatedTourBannersAreTheirKeys() {
+        let s = UIFixtures.catalog.strings(for: .spanish)
+        XCTAssertEqual(TourFeature.tourBanner("Featured", s), s(.bannerFeatured))
+        XCTAssertEqual(TourFeature.tourBanner("NEW", s), s(.bannerNew))
+        XCTAssertEqual(TourFeature.tourBanner("Members only", s), "Members only", "the museum's own word, as written")
     }
 }

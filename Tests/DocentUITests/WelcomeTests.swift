@@ -38,7 +38,7 @@ final class WelcomeTests: XCTestCase {
         var s = firstStart()
         send(&s, .documentLoaded(.failure(LoadFailure("the file does not exist")), note: nil)) {
             $0.document = .failed("the file does not exist")
-            $0.banner = Banner(.key("banner.documentFailed"), level: .error)
+            $0.banner = Banner(.key(.bannerDocumentFailed), level: .error)
             $0.overlay = nil
         }
         XCTAssertFalse(s.introSeen, "the welcome comes back once the data is right")

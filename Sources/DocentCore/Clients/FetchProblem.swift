@@ -22,12 +22,12 @@ public enum FetchProblem: Hashable, Sendable {
 
     public var phrase: Phrase {
         switch self {
-        case .unreachable: return .key("fetch.reason.unreachable")
-        case .timedOut: return .key("fetch.reason.timedOut")
-        case .http(let status): return .key("fetch.reason.http", ["status": .verbatim(String(status))])
-        case .missing: return .key("fetch.reason.missing")
-        case .tooLarge: return .key("fetch.reason.tooLarge")
-        case .unreadable: return .key("fetch.reason.unreadable")
+        case .unreachable: return .key(.fetchReasonUnreachable)
+        case .timedOut: return .key(.fetchReasonTimedOut)
+        case .http(let status): return .key(.fetchReasonHttp, ["status": .verbatim(String(status))])
+        case .missing: return .key(.fetchReasonMissing)
+        case .tooLarge: return .key(.fetchReasonTooLarge)
+        case .unreadable: return .key(.fetchReasonUnreadable)
         }
     }
 }

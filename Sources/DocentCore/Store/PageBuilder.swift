@@ -5,12 +5,12 @@ public enum PageBuilder {
     public static func content(_ route: Route, _ state: AppState) -> PageContent {
         let s = state.strings
         switch state.document {
-        case .loading: return .message(s("status.loading"))
-        case .failed(let why): return .message(s("error.document", ["reason": why, "source": state.source]))
+        case .loading: return .message(s(.statusLoading))
+        case .failed(let why): return .message(s(.errorDocument, ["reason": why, "source": state.source]))
         case .ready: break
         }
         guard state.museum != nil, case .feature(let r) = route, let f = state.features[id: r.feature], let content = f.content(r, state) else {
-            return .message(s("error.gone"))
+            return .message(s(.errorGone))
         }
         if case .list(let title, var rows) = content {
             for f in state.features.taking(.decorate) { rows = f.decorate(rows, route, state) }
@@ -24,7 +24,7 @@ public enum PageBuilder {
     /// "Gallery 201, Floor 2": the separator is the language's (`101 號展間，1層`, not an ASCII
     /// comma in Chinese; issue 33 #18).
     public static func galleryAndFloor(_ galleryTitle: String, _ floor: Floor, _ s: Strings) -> String {
-        s("place.galleryFloor", ["gallery": galleryLabel(galleryTitle, s), "floor": s("floor.label", ["floor": floor.label])])
+        s(.placeGalleryFloor, ["gallery": galleryLabel(galleryTitle, s), "floor": s(.floorLabel, ["floor": floor.label])])
     }
 
     /// "Gallery 201" for numbered galleries, the name itself for named ones.
@@ -36,10 +36,10 @@ public enum PageBuilder {
             let number = displayTitle[..<open].trimmingCharacters(in: .whitespaces)
             let name = displayTitle[displayTitle.index(after: open)..<displayTitle.index(before: displayTitle.endIndex)].trimmingCharacters(in: .whitespaces)
             if !number.isEmpty, !name.isEmpty, !number.contains(" ") {
-                return s("gallery.shortNamed", ["gallery": number, "name": name])
+                return s(.galleryShortNamed, ["gallery": number, "name": name])
             }
         }
-        return s("gallery.short", ["gallery": displayTitle])
+        return s(.galleryShort, ["gallery": displayTitle])
     }
 
     // MARK: Dates

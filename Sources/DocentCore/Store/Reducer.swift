@@ -47,7 +47,7 @@ public enum Reducer {
         case .documentLoaded(let result, let note):
             return documentLoaded(&state, result, note)
         case .persistenceFailed(let why):
-            state.banner = Banner(.key("banner.stateNotSaved", ["reason": .verbatim(why)]), level: .warning)
+            state.banner = Banner(.key(.bannerStateNotSaved, ["reason": .verbatim(why)]), level: .warning)
             return []
         case .selectTab(let t):
             guard state.tabs.contains(t), state.overlay == nil || isPassive(state.overlay) else { return [] }
@@ -185,7 +185,7 @@ public enum Reducer {
                 state.chosenLanguage = l
             }
             if r.skippedValues > 0 {
-                state.banner = Banner(.key(r.skippedValues == 1 ? "banner.stateValuesSkippedOne" : "banner.stateValuesSkipped", ["count": .verbatim(String(r.skippedValues))]), level: .warning)
+                state.banner = Banner(.key(r.skippedValues == 1 ? .bannerStateValuesSkippedOne : .bannerStateValuesSkipped, ["count": .verbatim(String(r.skippedValues))]), level: .warning)
             }
         }
         if let l = override, state.catalog.tables[l] != nil { state.language = l }
@@ -200,11 +200,11 @@ public enum Reducer {
         case .failure(let f):
             if case .ready = state.document {
                 // A reload (the kiosk's daily one) that fails keeps the museum on screen.
-                state.banner = Banner(.key("banner.reloadFailed", ["reason": .verbatim(f.message)]), level: .warning)
+                state.banner = Banner(.key(.bannerReloadFailed, ["reason": .verbatim(f.message)]), level: .warning)
                 return []
             }
             state.document = .failed(f.message)
-            state.banner = Banner(.key("banner.documentFailed"), level: .error)
+            state.banner = Banner(.key(.bannerDocumentFailed), level: .error)
             // The welcome would hide why nothing works: it is closed (not counted as read,
             // so it comes back once the data is right).
             if case .help(firstRun: true)? = state.overlay { state.overlay = nil }
@@ -326,7 +326,7 @@ public enum Reducer {
         guard let action = rows[i].action else {
             // A web address the guide cannot open: Enter says what to do with it (issue 33 #19:
             // Enter on Info's link rows gave no feedback).
-            if case .link(let url) = rows[i].kind { state.banner = Banner(.key("banner.link", ["url": .verbatim(url)])) }
+            if case .link(let url) = rows[i].kind { state.banner = Banner(.key(.bannerLink, ["url": .verbatim(url)])) }
             return []
         }
         return perform(&state, action)

@@ -89,7 +89,7 @@ public struct TextPage: Equatable, Sendable {
     /// The renderer draws exactly these; the reducer counts them to bound scrolling.
     public func lines(width: Int, strings: Strings) -> [TextLine] {
         var out: [TextLine] = Wrap.lines(title, width: width).map { TextLine($0, .title) }
-        if fellBack { out += Wrap.lines(strings("content.inEnglish"), width: width).map { TextLine($0, .muted) } }
+        if fellBack { out += Wrap.lines(strings(.contentInEnglish), width: width).map { TextLine($0, .muted) } }
         for f in facts { out += Wrap.lines(f, width: width).map { TextLine($0, .muted) } }
         out.append(TextLine("", .body))
         out += Wrap.lines(body, width: width).map { TextLine($0, .body) }

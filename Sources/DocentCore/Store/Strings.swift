@@ -13,10 +13,12 @@ public struct Strings: Equatable, Sendable {
         self.fallback = fallback
     }
 
-    /// The text for `key`, with `{name}` placeholders filled from `args`. A missing key shows
-    /// the key itself, so a gap is visible rather than silent.
-    public func callAsFunction(_ key: String, _ args: [String: String] = [:]) -> String {
-        let template = table[key] ?? fallback[key] ?? key
+    /// The text for `key`, with `{name}` placeholders filled from `args`. A key is a
+    /// `StringKey` case (generated from en.json), so it exists in English; a language that lacks
+    /// it falls back to English, and a table without it either shows the key itself, so a gap
+    /// is visible rather than silent.
+    public func callAsFunction(_ key: StringKey, _ args: [String: String] = [:]) -> String {
+        let template = table[key.rawValue] ?? fallback[key.rawValue] ?? key.rawValue
         return args.isEmpty ? template : Self.fill(template, args)
     }
 
@@ -44,7 +46,7 @@ public struct Strings: Equatable, Sendable {
         return out
     }
 
-    public func has(_ key: String) -> Bool { table[key] != nil }
+    public func has(_ key: StringKey) -> Bool { table[key.rawValue] != nil }
     public var keys: Set<String> { Set(table.keys) }
 
     public static let empty = Strings(language: .english, table: [:])
@@ -54,7 +56,7 @@ public struct Strings: Equatable, Sendable {
 /// ours to translate (a name, a server's reason). State keeps phrases, never translated
 /// sentences; the renderer puts them into the language on screen.
 public indirect enum Phrase: Equatable, Sendable {
-    case key(String, [String: Phrase] = [:])
+    case key(StringKey, [String: Phrase] = [:])
     case verbatim(String)
 
     public func text(_ strings: Strings) -> String {

@@ -6,8 +6,29 @@ public enum Tab: String, CaseIterable, Hashable, Sendable {
     /// The tabs built so far; others appear as their features land.
     public static let available: [Tab] = [.home, .audioGuide, .map, .tours, .search, .info]
 
-    /// UI string key of the tab title.
-    public var titleKey: String { "tab.\(rawValue)" }
+    /// UI string key of the tab's name in the tab bar.
+    public var titleKey: StringKey {
+        switch self {
+        case .home: return .tabHome
+        case .audioGuide: return .tabAudioGuide
+        case .map: return .tabMap
+        case .tours: return .tabTours
+        case .search: return .tabSearch
+        case .info: return .tabInfo
+        }
+    }
+
+    /// UI string key of the title over the tab's first page.
+    public var screenTitleKey: StringKey {
+        switch self {
+        case .home: return .titleHome
+        case .audioGuide: return .titleAudioGuide
+        case .map: return .titleMap
+        case .tours: return .titleTours
+        case .search: return .titleSearch
+        case .info: return .titleInfo
+        }
+    }
 }
 
 /// A place in a tab's navigation stack.

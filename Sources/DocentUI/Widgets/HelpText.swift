@@ -48,7 +48,7 @@ public struct HelpSection: Equatable, Sendable {
     /// What `?` shows now: the features' sections for what is on screen, then the keys that
     /// work everywhere.
     public static func current(_ state: AppState) -> [HelpSection] {
-        let sections = state.features.views(.help).compactMap { $0.help(state) } + [HelpSection(title: state.strings("help.section.general"), table: state.strings("help.keys"))]
+        let sections = state.features.views(.help).compactMap { $0.help(state) } + [HelpSection(title: state.strings(.helpSectionGeneral), table: state.strings(.helpKeys))]
         return sections.map { KioskHints.section($0, state) }
     }
 }

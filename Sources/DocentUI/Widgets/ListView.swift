@@ -13,7 +13,7 @@ public enum ListView {
         for (i, r) in rows.enumerated() {
             switch r.kind {
             case .note:
-                let text = r.fellBack ? r.text + " " + strings("content.inEnglishShort") : r.text
+                let text = r.fellBack ? r.text + " " + strings(.contentInEnglishShort) : r.text
                 // A marked note (a card) is indented past its mark.
                 let indent = r.mark.map { TextWidth.width($0.symbol) + 1 } ?? 0
                 for (k, l) in Wrap.lines(text, width: max(1, area.width - 2 - indent)).enumerated() { lines.append((i, l, k == 0)) }
@@ -45,7 +45,7 @@ public enum ListView {
                 }
             case .item, .link:
                 var text = "  " + (r.mark.map { $0.symbol + " " } ?? "") + r.text
-                if r.fellBack { text += " " + strings("content.inEnglishShort") }
+                if r.fellBack { text += " " + strings(.contentInEnglishShort) }
                 // Only the label is reversed, so moving the selection rewrites two short runs of
                 // cells rather than two whole rows (fewer bytes per keypress over SSH).
                 let detailRect = Widgets.line(&screen, area, y: y, text: (selected ? "▸ " : "  ") + String(text.dropFirst(2)), detail: r.detail.map { $0 + " " }, style: .plain, detailStyle: Style(role: .muted))

@@ -6,14 +6,14 @@ public enum OverlayView {
         switch overlay {
         case .help(let firstRun):
             var text = ""
-            if firstRun { text = s("help.intro") + "\n\n" }
+            if firstRun { text = s(.helpIntro) + "\n\n" }
             text += HelpSection.text(HelpSection.current(state), width: boxTextWidth(screen))
-            box(&screen, title: s(firstRun ? "help.welcomeTitle" : "help.title"), text: text, footer: s("overlay.dismiss"), scroll: state.overlayScroll)
+            box(&screen, title: s(firstRun ? .helpWelcomeTitle : .helpTitle), text: text, footer: s(.overlayDismiss), scroll: state.overlayScroll)
         case .languagePicker(let sel):
             let langs = state.catalog.languages
             let lines = langs.map { ($0 == state.language ? "● " : "○ ") + $0.interfaceName }
-            let area = boxArea(screen, contentWidth: max(24, lines.map(TextWidth.width).max() ?? 0, TextWidth.width(s("language.footer")) + 2), contentHeight: lines.count)
-            frame(&screen, area, title: s("language.title"), footer: s("language.footer"))
+            let area = boxArea(screen, contentWidth: max(24, lines.map(TextWidth.width).max() ?? 0, TextWidth.width(s(.languageFooter)) + 2), contentHeight: lines.count)
+            frame(&screen, area, title: s(.languageTitle), footer: s(.languageFooter))
             for (i, l) in lines.enumerated() {
                 let y = area.y + 2 + i
                 let row = Rect(x: area.x + 2, y: y, width: area.width - 4, height: 1)
@@ -30,11 +30,11 @@ public enum OverlayView {
             if let url = t.actionURL {
                 // The address on lines of its own, never cut inside a name (issue 33 #17).
                 let room = boxTextWidth(Size(width: screen.width, height: screen.height))
-                let label = (t.actionTitle ?? s("link.more")) + ":"
+                let label = (t.actionTitle ?? s(.linkMore)) + ":"
                 let oneLine = label + " " + url
                 body += "\n\n" + (TextWidth.width(oneLine) <= room ? oneLine : label + "\n" + Wrap.link(url, width: room).joined(separator: "\n"))
             }
-            box(&screen, title: t.title, text: body, footer: s("overlay.dismiss"))
+            box(&screen, title: t.title, text: body, footer: s(.overlayDismiss))
         case .feature(let v):
             state.features.view(v.feature)?.overlay(&screen, v, state)
         }
@@ -43,7 +43,7 @@ public enum OverlayView {
     /// The languages a recording can be asked in, each marked when English will play instead
     /// (`translated`: whether the recording has that language; English always plays as itself).
     static func audioLanguageLines(_ state: AppState, translated: (Language) -> Bool) -> [String] {
-        let instead = " " + state.strings("player.englishInstead")
+        let instead = " " + state.strings(.playerEnglishInstead)
         return state.audioLanguages.map { $0.nativeName + ($0 == .english || translated($0) ? "" : instead) }
     }
 

@@ -58,7 +58,7 @@ public enum HomeFeature: ScopedFeature {
                 bytes = b
                 // The museum's servers answer again: "Offline" is no longer true (the saved
                 // copy of the appData stays in use until the next start; Info still says so).
-                if case .key("banner.offlineCopy", _)? = context.banner?.phrase { requests.append(.clearBanner) }
+                if case .key(.bannerOfflineCopy, _)? = context.banner?.phrase { requests.append(.clearBanner) }
             }
             state.problems[purpose] = .unreadable
             switch purpose {
@@ -128,14 +128,14 @@ public enum HomeFeature: ScopedFeature {
         switch route {
         case .home: return .list(title: nil, rows: homeRows(app, state))
         case .allExhibitions:
-            return .list(title: s("home.allExhibitions"), rows: remoteRows(state.exhibitions, limit: nil, state: state, for: .exhibitions, row: { exhibitionRow($0, state) }))
+            return .list(title: s(.homeAllExhibitions), rows: remoteRows(state.exhibitions, limit: nil, state: state, for: .exhibitions, row: { exhibitionRow($0, state) }))
         case .allEvents:
-            return .list(title: s("home.allEvents"), rows: remoteRows(state.events, limit: nil, state: state, for: .events, row: { eventRow($0, state) }))
+            return .list(title: s(.homeAllEvents), rows: remoteRows(state.events, limit: nil, state: state, for: .events, row: { eventRow($0, state) }))
         case .exhibition(let id):
-            guard let e = state.exhibitions.value?.first(where: { $0.id == id }) else { return .message(s("error.gone")) }
+            guard let e = state.exhibitions.value?.first(where: { $0.id == id }) else { return .message(s(.errorGone)) }
             return .text(exhibitionPage(e, app, state))
         case .event(let id):
-            guard let e = state.events.value?.first(where: { $0.id == id }) else { return .message(s("error.gone")) }
+            guard let e = state.events.value?.first(where: { $0.id == id }) else { return .message(s(.errorGone)) }
             return .text(eventPage(e, state))
         }
     }
@@ -182,7 +182,7 @@ public enum HomeFeature: ScopedFeature {
         }
         // Sections other features add (Pulse's "Popular right now").
         for f in state.features.taking(.rows) { rows += f.rows(.home, state) }
-        rows.append(Row(.header, s("home.featuredTours")))
+        rows.append(Row(.header, s(.homeFeaturedTours)))
         let tours = TourFeature.featuredTours(app)
         // Tours other features feature (Pulse's staff picks) come too, once each (issue 33 #9:
         // a tour featured with `docent-pulse feature` was starred on Tours, missing here).
@@ -190,37 +190,36 @@ public enum HomeFeature: ScopedFeature {
         for f in state.features.taking(.rows) {
             for r in f.rows(.homeTours, state) where !tourRows.contains(where: { $0.action == r.action }) { tourRows.append(r) }
         }
-        if tourRows.isEmpty { rows.append(Row(.note, s("home.noTours"))) }
+        if tourRows.isEmpty { rows.append(Row(.note, s(.homeNoTours))) }
         rows += tourRows
         if app.tours.count > 0 {
-            rows.append(Row(.item, s("home.seeAllTours", ["count": String(app.tours.count)]), action: .push(.allTours)))
+            rows.append(Row(.item, s(.homeSeeAllTours, ["count": String(app.tours.count)]), action: .push(.allTours)))
         }
-        rows.append(Row(.header, s("home.onView")))
+        rows.append(Row(.header, s(.homeOnView)))
         rows += remoteRows(state.exhibitions, limit: homeExhibitions, state: state, for: .exhibitions, row: { exhibitionRow($0, state) })
         if let list = state.exhibitions.value, list.count > homeExhibitions {
-            rows.append(Row(.item, s("home.seeAllExhibitions", ["count": String(list.count)]), action: .push(.allExhibitions)))
+            rows.append(Row(.item, s(.homeSeeAllExhibitions, ["count": String(list.count)]), action: .push(.allExhibitions)))
         }
-        rows.append(Row(.header, s("home.events")))
+        rows.append(Row(.header, s(.homeEvents)))
         rows += remoteRows(state.events, limit: homeEvents, state: state, for: .events, row: { eventRow($0, state) })
         if let list = state.events.value, list.count > homeEvents {
-            rows.append(Row(.item, s("home.seeAllEvents", ["count": String(list.count)]), action: .push(.allEvents)))
+            rows.append(Row(.item, s(.homeSeeAllEvents, ["count": String(list.count)]), action: .push(.allEvents)))
         }
         return rows
     }
 
     static func remoteRows<T>(_ remote: Remote<[T]>, limit: Int?, state: AppState, for purpose: FetchPurpose, row: (T) -> Row) -> [Row] {
         let s = state.strings
-        let kind = purpose.key
         switch remote {
-        case .idle, .loading: return [Row(.note, s("home.loading.\(kind)"))]
+        case .idle, .loading: return [Row(.note, s(purpose.loadingKey))]
         case .failed:
             // A plain sentence; libcurl's words and the URL are in the log file.
             let problem = state.home.problems[purpose] ?? .unreachable
-            return [Row(.note, s("home.unavailable.\(kind)", ["reason": problem.phrase.text(s)]))]
+            return [Row(.note, s(purpose.unavailableKey, ["reason": problem.phrase.text(s)]))]
         // Not "unavailable right now": this museum never publishes them (issue 17 #12).
-        case .notPublished: return [Row(.note, s("home.notPublished.\(kind)"))]
+        case .notPublished: return [Row(.note, s(purpose.notPublishedKey))]
         case .loaded(let items):
-            if items.isEmpty { return [Row(.note, s("home.none.\(kind)"))] }
+            if items.isEmpty { return [Row(.note, s(purpose.noneKey))] }
             return (limit.map { Array(items.prefix($0)) } ?? items).map(row)
         }
     }
@@ -228,7 +227,7 @@ public enum HomeFeature: ScopedFeature {
     /// Exhibitions and events come from the museum's API in English only: in another language
     /// they are marked "(English)" as a tour that fell back is (issue 33 #18).
     static func exhibitionRow(_ e: Exhibition, _ state: AppState) -> Row {
-        Row(.item, e.title, detail: state.strings("exhibition.through", ["date": PageBuilder.formatDay(e.endAt, writtenWith: e.utcOffset, state)]), action: .push(.exhibitionDetail(e.id)),
+        Row(.item, e.title, detail: state.strings(.exhibitionThrough, ["date": PageBuilder.formatDay(e.endAt, writtenWith: e.utcOffset, state)]), action: .push(.exhibitionDetail(e.id)),
             fellBack: state.language.content != .english)
     }
 
@@ -239,12 +238,12 @@ public enum HomeFeature: ScopedFeature {
 
     static func exhibitionPage(_ e: Exhibition, _ app: AppData, _ state: AppState) -> TextPage {
         let s = state.strings
-        var facts = [s("exhibition.through", ["date": PageBuilder.formatDay(e.endAt, writtenWith: e.utcOffset, state)])]
+        var facts = [s(.exhibitionThrough, ["date": PageBuilder.formatDay(e.endAt, writtenWith: e.utcOffset, state)])]
         if let gid = e.galleryID, let g = app.galleries.values.first(where: { $0.galleryID == gid && !$0.closed }) {
             facts.append(PageBuilder.galleryAndFloor(g.displayTitle, g.floor, s))
         }
         var links: [(String, String)] = []
-        if let u = e.webURL, !u.isEmpty { links.append((s("link.website"), u)) }
+        if let u = e.webURL, !u.isEmpty { links.append((s(.linkWebsite), u)) }
         return TextPage(title: e.title, facts: facts, body: e.shortDescription, links: links)
     }
 
@@ -253,7 +252,7 @@ public enum HomeFeature: ScopedFeature {
         var facts = [PageBuilder.formatDateTime(e.startAt, state, zone: zone) + " – " + PageBuilder.formatTime(e.endAt, state, zone: zone)]
         if !e.location.isEmpty { facts.append(e.location) }
         var links: [(String, String)] = []
-        if let u = e.buttonURL, !u.isEmpty { links.append((e.buttonText ?? state.strings("link.register"), u)) }
+        if let u = e.buttonURL, !u.isEmpty { links.append((e.buttonText ?? state.strings(.linkRegister), u)) }
         let body = e.description.isEmpty ? e.shortDescription : e.description
         return TextPage(title: e.title, facts: facts, body: body, links: links)
     }
@@ -264,8 +263,37 @@ public enum FetchPurpose: String, Hashable, Sendable {
     case exhibitions
     case events
 
-    /// The last part of its strings' keys (`home.loading.exhibitions`).
-    public var key: String { rawValue }
+    /// Home's line while it loads.
+    public var loadingKey: StringKey {
+        switch self {
+        case .exhibitions: return .homeLoadingExhibitions
+        case .events: return .homeLoadingEvents
+        }
+    }
+
+    /// Home's line when the fetch failed (with a `{reason}`).
+    public var unavailableKey: StringKey {
+        switch self {
+        case .exhibitions: return .homeUnavailableExhibitions
+        case .events: return .homeUnavailableEvents
+        }
+    }
+
+    /// Home's line when this museum does not publish them.
+    public var notPublishedKey: StringKey {
+        switch self {
+        case .exhibitions: return .homeNotPublishedExhibitions
+        case .events: return .homeNotPublishedEvents
+        }
+    }
+
+    /// Home's line when there are none.
+    public var noneKey: StringKey {
+        switch self {
+        case .exhibitions: return .homeNoneExhibitions
+        case .events: return .homeNoneEvents
+        }
+    }
 }
 
 extension AppState {

@@ -26,22 +26,22 @@ public enum InfoFeature: ScopedFeature {
         // The museum's subtitle describes its app's Info ("Access your member card…"); a kiosk
         // has no member card, so it gets the guide's own line (issue 33 #18).
         if KioskFeature.isEnabled(config: state.config) {
-            rows.append(Row(.note, s("info.kioskIntro")))
+            rows.append(Row(.note, s(.infoKioskIntro)))
         } else if let sub = app.generalInfo.text("info_subtitle", state.language), !sub.text.isEmpty {
             rows.append(Row(.note, sub.text, fellBack: sub.fellBack))
         }
-        rows.append(Row(.header, s("info.museum")))
-        rows.append(Row(.item, s("info.hours"), action: .push(.museumInfo)))
+        rows.append(Row(.header, s(.infoMuseum)))
+        rows.append(Row(.item, s(.infoHours), action: .push(.museumInfo)))
         for f in state.features.taking(.rows) { rows += f.rows(.infoMuseum, state) }
         let e = app.endpoints
-        for (key, url) in [("info.tickets", e.ticketsURL), ("info.membership", e.membershipURL), ("info.website", e.websiteURL)] {
+        for (key, url) in [(StringKey.infoTickets, e.ticketsURL), (StringKey.infoMembership, e.membershipURL), (StringKey.infoWebsite, e.websiteURL)] {
             if let u = url { rows.append(Row(.link(url: u), s(key), detail: u)) }
         }
-        rows.append(Row(.header, s("info.settings")))
-        rows.append(Row(.item, s("info.language"), detail: state.language.nativeName, action: .openLanguagePicker))
-        rows.append(Row(.item, s("info.location"), detail: s(state.locationEnabled ? "setting.on" : "setting.off"), action: .toggleLocation))
-        rows.append(Row(.header, s("info.aboutHeader")))
-        rows.append(Row(.item, s("info.about"), action: .push(.about)))
+        rows.append(Row(.header, s(.infoSettings)))
+        rows.append(Row(.item, s(.infoLanguage), detail: state.language.nativeName, action: .openLanguagePicker))
+        rows.append(Row(.item, s(.infoLocation), detail: s(state.locationEnabled ? .settingOn : .settingOff), action: .toggleLocation))
+        rows.append(Row(.header, s(.infoAboutHeader)))
+        rows.append(Row(.item, s(.infoAbout), action: .push(.about)))
         return rows
     }
 
@@ -57,25 +57,25 @@ public enum InfoFeature: ScopedFeature {
             fellBack = fellBack || body.fellBack
         }
         if let h = gi.text("museum_hours", state.language), !h.text.isEmpty {
-            parts.append(s("info.hoursHeading") + "\n" + h.text)
+            parts.append(s(.infoHoursHeading) + "\n" + h.text)
             fellBack = fellBack || h.fellBack
         }
         add("gift_shops_title", "gift_shops_text")
         add("members_lounge_title", "members_lounge_text")
         add("restrooms_title", "restrooms_text")
-        if parts.isEmpty { parts.append(s("info.noInfo")) }
-        return TextPage(title: s("info.hours"), body: parts.joined(separator: "\n\n"), fellBack: fellBack && state.language != .english)
+        if parts.isEmpty { parts.append(s(.infoNoInfo)) }
+        return TextPage(title: s(.infoHours), body: parts.joined(separator: "\n\n"), fellBack: fellBack && state.language != .english)
     }
 
     static func aboutPage(_ app: AppData, _ state: AppState) -> TextPage {
         let s = state.strings
         let c = ValidationReport(app: app).counts
         let facts = [
-            s("about.version", ["version": DocentVersion.string]),
-            s("about.source", ["source": app.source]),
-            s("about.counts", ["artworks": String(c.artworks), "tours": String(c.tours), "galleries": String(c.galleries)]),
+            s(.aboutVersion, ["version": DocentVersion.string]),
+            s(.aboutSource, ["source": app.source]),
+            s(.aboutCounts, ["artworks": String(c.artworks), "tours": String(c.tours), "galleries": String(c.galleries)]),
         ] + (state.documentNote.map { [$0.text(s)] } ?? [])
-        return TextPage(title: s("about.title"), facts: facts, body: s("about.body") + "\n\n" + s("about.credits"))
+        return TextPage(title: s(.aboutTitle), facts: facts, body: s(.aboutBody) + "\n\n" + s(.aboutCredits))
     }
 }
 

@@ -69,21 +69,21 @@ public struct KioskConfig: Equatable, Sendable {
         let flag = config["kiosk"]?.trimmingCharacters(in: .whitespaces).lowercased()
         c.enabled = flag == "true"
         if let flag, flag != "true", flag != "false" {
-            c.problems.append(.key("banner.kioskFlagInvalid", ["value": .verbatim(flag)]))
+            c.problems.append(.key(.bannerKioskFlagInvalid, ["value": .verbatim(flag)]))
         }
         if let text = config["kiosk_idle_seconds"] {
             if let n = Int(text.trimmingCharacters(in: .whitespaces)), (1...KioskFeature.maxIdleSeconds).contains(n) {
                 c.idleSeconds = n
             } else {
                 c.problems.append(
-                    .key("banner.kioskIdleInvalid", ["value": .verbatim(text), "default": .verbatim(String(KioskFeature.defaultIdleSeconds))]))
+                    .key(.bannerKioskIdleInvalid, ["value": .verbatim(text), "default": .verbatim(String(KioskFeature.defaultIdleSeconds))]))
             }
         }
         if let text = config["kiosk_reload_at"] {
             if let t = TimeOfDay(text) {
                 c.reloadAt = t
             } else {
-                c.problems.append(.key("banner.kioskReloadInvalid", ["value": .verbatim(text)]))
+                c.problems.append(.key(.bannerKioskReloadInvalid, ["value": .verbatim(text)]))
             }
         }
         let pin = config["kiosk_pin"]?.trimmingCharacters(in: .whitespaces) ?? ""

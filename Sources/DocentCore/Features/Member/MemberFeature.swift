@@ -152,7 +152,7 @@ public enum MemberFeature: ScopedFeature {
             state.token = token &+ 1
             state.serviceURL = service
             // The form, from its top.
-            return Outcome(requests: [.firstRow, .banner(Banner(.key("member.signedOut"))), .persist])
+            return Outcome(requests: [.firstRow, .banner(Banner(.key(.memberSignedOut))), .persist])
         }
     }
 
@@ -179,7 +179,7 @@ public enum MemberFeature: ScopedFeature {
             state.zip = ""
             var requests: [UIRequest] = []
             if signingIn {
-                requests.append(.banner(Banner(.key("member.welcome", ["name": .verbatim(card.firstName.isEmpty ? card.holder : card.firstName)]))))
+                requests.append(.banner(Banner(.key(.memberWelcome, ["name": .verbatim(card.firstName.isEmpty ? card.holder : card.firstName)]))))
                 if context.route == .memberCard { requests.append(.firstRow) }
             }
             requests += queueExpirationMessages(&state, context)
@@ -194,7 +194,7 @@ public enum MemberFeature: ScopedFeature {
             if why == .notFound {
                 state.card = nil
                 state.status = .failed(.notFound)
-                return Outcome(requests: [.banner(Banner(.key("member.noLongerValid"), level: .warning)), .persist])
+                return Outcome(requests: [.banner(Banner(.key(.memberNoLongerValid), level: .warning)), .persist])
             }
             state.status = .recheckFailed(why)
             return .none
@@ -223,10 +223,10 @@ public enum MemberFeature: ScopedFeature {
     public static func failureText(_ f: MemberCardFailure, _ state: AppState) -> String {
         let s = state.strings
         switch f {
-        case .network(let why): return s("member.error.network", ["reason": why])
-        case .fault(let why): return s("member.error.fault", ["reason": why])
-        case .notFound: return s("member.error.notFound")
-        case .unreadable(let why): return s("member.error.unreadable", ["reason": why])
+        case .network(let why): return s(.memberErrorNetwork, ["reason": why])
+        case .fault(let why): return s(.memberErrorFault, ["reason": why])
+        case .notFound: return s(.memberErrorNotFound)
+        case .unreadable(let why): return s(.memberErrorUnreadable, ["reason": why])
         }
     }
 
@@ -263,15 +263,15 @@ public enum MemberFeature: ScopedFeature {
 
     public static func content(_ route: Route, _ state: AppState) -> PageContent {
         let s = state.strings
-        guard state.member.card != nil else { return .custom(id, title: s("member.title")) }
-        return .list(title: s("member.title"), rows: cardRows(state))
+        guard state.member.card != nil else { return .custom(id, title: s(.memberTitle)) }
+        return .list(title: s(.memberTitle), rows: cardRows(state))
     }
 
     /// Info's "Member card" row, when the museum has a membership service.
     public static func rows(for slot: RowSlot, _ state: AppState) -> [Row] {
         guard slot == .infoMuseum, state.member.serviceURL != nil else { return [] }
         let s = state.strings
-        return [Row(.item, s("info.memberCard"), detail: state.member.card?.holder ?? s("member.signIn"), action: .send(action(.open)))]
+        return [Row(.item, s(.infoMemberCard), detail: state.member.card?.holder ?? s(.memberSignIn), action: .send(action(.open)))]
     }
 
     /// The CMS placeholders of `member_expiration` messages; emptied without a card, never
@@ -291,27 +291,27 @@ public enum MemberFeature: ScopedFeature {
         let s = state.strings
         guard let card = state.member.card else { return [] }
         var rows: [Row] = [Row(.header, card.holder)]
-        var level = card.isLifetime ? s("member.lifeMember") : card.level
-        if card.isReciprocal { level += " · " + s("member.reciprocal") }
+        var level = card.isLifetime ? s(.memberLifeMember) : card.level
+        if card.isReciprocal { level += " · " + s(.memberReciprocal) }
         rows.append(Row(.note, level))
-        rows.append(Row(.note, s("member.id", ["id": card.memberID])))
+        rows.append(Row(.note, s(.memberId, ["id": card.memberID])))
         if !card.isLifetime {
             let date = PageBuilder.formatDay(card.expiration, state)
-            rows.append(Row(.note, s(card.hasExpired(at: state.now) ? "member.expired" : "member.validThrough", ["date": date])))
+            rows.append(Row(.note, s(card.hasExpired(at: state.now) ? .memberExpired : .memberValidThrough, ["date": date])))
         }
         switch state.member.status {
-        case .checking: rows.append(Row(.note, s("member.checking")))
+        case .checking: rows.append(Row(.note, s(.memberChecking)))
         case .recheckFailed(let why):
-            rows.append(Row(.note, s("member.notChecked", ["date": PageBuilder.formatDateTime(card.checkedAt, state), "reason": failureText(why, state)])))
-        default: rows.append(Row(.note, s("member.checked", ["date": PageBuilder.formatDateTime(card.checkedAt, state)])))
+            rows.append(Row(.note, s(.memberNotChecked, ["date": PageBuilder.formatDateTime(card.checkedAt, state), "reason": failureText(why, state)])))
+        default: rows.append(Row(.note, s(.memberChecked, ["date": PageBuilder.formatDateTime(card.checkedAt, state)])))
         }
-        rows.append(Row(.header, s("member.actions")))
+        rows.append(Row(.header, s(.memberActions)))
         if card.holders.count > 1 {
             let other = card.holders[(card.holderIndex + 1) % card.holders.count]
-            rows.append(Row(.item, s("member.switchHolder", ["name": other]), action: .send(action(.switchHolder))))
+            rows.append(Row(.item, s(.memberSwitchHolder, ["name": other]), action: .send(action(.switchHolder))))
         }
-        rows.append(Row(.item, s("member.recheck"), action: .send(action(.recheck))))
-        rows.append(Row(.item, s("member.signOut"), action: .send(action(.signOut))))
+        rows.append(Row(.item, s(.memberRecheck), action: .send(action(.recheck))))
+        rows.append(Row(.item, s(.memberSignOut), action: .send(action(.signOut))))
         return rows
     }
 }

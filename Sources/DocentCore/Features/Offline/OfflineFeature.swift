@@ -130,21 +130,21 @@ public enum OfflineFeature: ScopedFeature {
         let n = t.tally
         let size = megabytes(n.bytes)
         if t.saving {
-            return [Row(.note, s(n.total == 1 ? "offline.savingOne" : "offline.saving", ["kept": String(n.kept), "total": String(n.total), "size": size]))]
+            return [Row(.note, s(n.total == 1 ? .offlineSavingOne : .offlineSaving, ["kept": String(n.kept), "total": String(n.total), "size": size]))]
         }
         if n.kept >= n.total {
             return [
-                Row(.note, s(n.total == 1 ? "offline.savedOne" : "offline.saved", ["total": String(n.total), "size": size])),
-                Row(.item, s("offline.remove"), action: .send(action(.remove(tourID: id)))),
+                Row(.note, s(n.total == 1 ? .offlineSavedOne : .offlineSaved, ["total": String(n.total), "size": size])),
+                Row(.item, s(.offlineRemove), action: .send(action(.remove(tourID: id)))),
             ]
         }
         var rows: [Row] = []
         if let p = t.problem {
-            rows.append(Row(.note, s("offline.stopped", ["kept": String(n.kept), "total": String(n.total), "reason": p.phrase.text(s)])))
+            rows.append(Row(.note, s(.offlineStopped, ["kept": String(n.kept), "total": String(n.total), "reason": p.phrase.text(s)])))
         }
         let text = n.kept > 0
-            ? s(n.total - n.kept == 1 ? "offline.resumeOne" : "offline.resume", ["left": String(n.total - n.kept), "size": size])
-            : s(n.total == 1 ? "offline.saveOne" : "offline.save", ["total": String(n.total), "language": state.language.content.nativeName])
+            ? s(n.total - n.kept == 1 ? .offlineResumeOne : .offlineResume, ["left": String(n.total - n.kept), "size": size])
+            : s(n.total == 1 ? .offlineSaveOne : .offlineSave, ["total": String(n.total), "language": state.language.content.nativeName])
         rows.append(Row(.item, text, action: .send(action(.save(tourID: id)))))
         return rows
     }

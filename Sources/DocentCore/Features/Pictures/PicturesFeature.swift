@@ -79,7 +79,7 @@ public enum PicturesFeature: ScopedFeature {
             return .none
         case .failed(let r, let message):
             guard state.slots[r] == .loading else { return .none }
-            state.slots[r] = .failed(.key("pictures.failed", ["reason": .verbatim(message)]))
+            state.slots[r] = .failed(.key(.picturesFailed, ["reason": .verbatim(message)]))
             return .none
         case .missing(let r):
             guard state.slots[r] == .loading else { return .none }
@@ -150,7 +150,7 @@ public enum PicturesFeature: ScopedFeature {
         // Coverlet, Unknown maker"), whatever the terminal could draw.
         if state.screenReader {
             guard let wish = wish(state), wish.slot == slot else { return nil }
-            return .note(wish.about.isEmpty ? .key("pictures.picture") : .key("pictures.described", ["what": .verbatim(wish.about)]))
+            return .note(wish.about.isEmpty ? .key(.picturesPicture) : .key(.picturesDescribed, ["what": .verbatim(wish.about)]))
         }
         guard let (r, on) = wanted(state), on == slot else { return nil }
         switch state.pictures.slots[r] {

@@ -168,7 +168,7 @@ public enum PlayerFeature: ScopedFeature {
     }
 
     public static func content(_ route: Route, _ state: AppState) -> PageContent {
-        guard let app = state.museum, page(app, state) != nil else { return .message(state.strings("player.nothing")) }
+        guard let app = state.museum, page(app, state) != nil else { return .message(state.strings(.playerNothing)) }
         return .custom(id, title: nil)
     }
 
@@ -284,13 +284,13 @@ public enum PlayerFeature: ScopedFeature {
         } else if let t = track.tourID.flatMap({ app.tour($0) }) {
             facts.append(t.text(state.language).text.title)
         }
-        facts.append(s("player.language", ["language": track.language.nativeName]))
+        facts.append(s(.playerLanguage, ["language": track.language.nativeName]))
         if track.fellBack {
-            facts.append(s("player.fellBack", ["language": track.requested.nativeName]))
+            facts.append(s(.playerFellBack, ["language": track.requested.nativeName]))
         }
-        if state.player.snapshot.keptCopy { facts.append(s("player.keptCopy")) }
-        var body = track.transcript.isEmpty ? s("player.noTranscript") : track.transcript
-        if !credits.isEmpty { body += "\n\n" + s("player.credits") + "\n" + credits }
+        if state.player.snapshot.keptCopy { facts.append(s(.playerKeptCopy)) }
+        var body = track.transcript.isEmpty ? s(.playerNoTranscript) : track.transcript
+        if !credits.isEmpty { body += "\n\n" + s(.playerCredits) + "\n" + credits }
         return TextPage(title: title, facts: facts, body: body)
     }
 }

@@ -278,7 +278,7 @@ public enum PulseFeature: ScopedFeature {
                 let note = p.notes[p.noteSelection]
                 // One's own note is not reported (issue 33 #9): deleting it (`d`) is the way.
                 guard note.id.visitor != creds.visitor else {
-                    ui.append(.banner(Banner(.key("pulse.report.own"), level: .warning)))
+                    ui.append(.banner(Banner(.key(.pulseReportOwn), level: .warning)))
                     return []
                 }
                 // Gone for the reporter at once; the store is told.
@@ -286,13 +286,13 @@ public enum PulseFeature: ScopedFeature {
                 p.noteSelection = min(p.noteSelection, max(0, p.notes.count - 1))
                 p.lastReport = note.id
                 p.snapshot?.myReports.insert(note.id)
-                ui.append(.banner(Banner(.key("pulse.reported"))))
+                ui.append(.banner(Banner(.key(.pulseReported))))
                 return [effect(.report(note.id, true, creds))]
             }
             guard let id = p.lastReport else { return [] }
             p.lastReport = nil
             p.snapshot?.myReports.remove(id)
-            ui.append(.banner(Banner(.key("pulse.reportUndone"))))
+            ui.append(.banner(Banner(.key(.pulseReportUndone))))
             return [effect(.report(id, false, creds))]
         case .toggleTimes:
             p.exactTimes.toggle()
@@ -302,7 +302,7 @@ public enum PulseFeature: ScopedFeature {
             let note = p.notes[p.noteSelection]
             // The museum's own notes, and one's own, are not a visitor to hide.
             guard note.author == .visitor, note.id.visitor != p.identity?.credentials.visitor else {
-                ui.append(.banner(Banner(.key("pulse.hidden.cannot"), level: .warning)))
+                ui.append(.banner(Banner(.key(.pulseHiddenCannot), level: .warning)))
                 return []
             }
             if p.identity?.hidden.contains(where: { $0.visitor == note.id.visitor }) == false {
@@ -310,7 +310,7 @@ public enum PulseFeature: ScopedFeature {
             }
             p.notes.removeAll { $0.id.visitor == note.id.visitor }
             p.noteSelection = min(p.noteSelection, max(0, p.notes.count - 1))
-            ui.append(.banner(Banner(.key("pulse.hidden.done"))))
+            ui.append(.banner(Banner(.key(.pulseHiddenDone))))
             ui.append(.persist)
             return []
         case .deleteOwn:
@@ -318,7 +318,7 @@ public enum PulseFeature: ScopedFeature {
             let note = p.notes[p.noteSelection]
             // Only one's own (a visitor's note of this identity; the museum's are staff's).
             guard note.author == .visitor, note.id.visitor == p.identity?.credentials.visitor else {
-                ui.append(.banner(Banner(.key("pulse.delete.notOwn"), level: .warning)))
+                ui.append(.banner(Banner(.key(.pulseDeleteNotOwn), level: .warning)))
                 return []
             }
             ui.append(.show(show(.confirmDelete(note.id, o))))
@@ -358,7 +358,7 @@ public enum PulseFeature: ScopedFeature {
         case .unhide(let visitor):
             guard let before = p.identity?.hidden, before.contains(where: { $0.visitor == visitor }) else { return [] }
             p.identity?.hidden.removeAll { $0.visitor == visitor }
-            ui.append(.banner(Banner(.key("pulse.hidden.undone"))))
+            ui.append(.banner(Banner(.key(.pulseHiddenUndone))))
             ui.append(.persist)
             return []
         case .showKeys:
@@ -444,10 +444,10 @@ public enum PulseFeature: ScopedFeature {
                 switch outcome {
                 case .created(let n), .alreadyStored(let n):
                     note = n
-                    ui.append(.banner(Banner(.key("pulse.noteSent"))))
+                    ui.append(.banner(Banner(.key(.pulseNoteSent))))
                 case .queued(let n):
                     note = n
-                    ui.append(.banner(Banner(.key("pulse.noteQueued"))))
+                    ui.append(.banner(Banner(.key(.pulseNoteQueued))))
                     p.queuedNote = n.id
                 }
                 p.draft = ""
@@ -500,7 +500,7 @@ public enum PulseFeature: ScopedFeature {
                     p.noteSelection = min(p.noteSelection, max(0, p.notes.count - 1))
                     if let n = p.snapshot?.noteCounts[subject], n > 0 { p.snapshot?.noteCounts[subject] = n - 1 }
                 }
-                ui.append(.banner(Banner(.key("pulse.deleted"))))
+                ui.append(.banner(Banner(.key(.pulseDeleted))))
             case .failure(let e):
                 ui.append(.banner(Banner(e.phrase, level: .warning)))
             }
@@ -568,7 +568,7 @@ public enum PulseFeature: ScopedFeature {
     /// What a visitor is told when Pulse is not ready: why, when the store could not be opened
     /// (it is being tried again), or that it is still starting.
     static func notReady(_ p: PulseState) -> Banner {
-        Banner(p.openFailure?.phrase ?? .key("pulse.notReady"), level: .warning)
+        Banner(p.openFailure?.phrase ?? .key(.pulseNotReady), level: .warning)
     }
 
     /// What the service's posting gate would say of a note sent now (nil: it may go): no code
@@ -599,8 +599,8 @@ public enum PulseFeature: ScopedFeature {
     /// Notes are for members: where to add a card (when the guide has the member card), else
     /// just that; a card the museum does not know, said so.
     static func memberNeeded(_ c: FeatureContext, _ r: PostingRefusal = .memberRequired) -> Banner {
-        if r == .memberUnknown { return Banner(.key("pulse.gate.memberUnknown"), level: .warning) }
-        return Banner(.key(c.state(of: MemberFeature.self).serviceURL == nil ? "pulse.gate.membersOnly" : "pulse.gate.memberRequired"), level: .warning)
+        if r == .memberUnknown { return Banner(.key(.pulseGateMemberUnknown), level: .warning) }
+        return Banner(.key(c.state(of: MemberFeature.self).serviceURL == nil ? .pulseGateMembersOnly : .pulseGateMemberRequired), level: .warning)
     }
 
     /// A reaction: the same choice again withdraws it. Shown at once; the store's counts
@@ -617,7 +617,7 @@ public enum PulseFeature: ScopedFeature {
         let counts = (p.snapshot?.counts[subject] ?? .zero).changed(from: old, to: new)
         p.snapshot?.mine[subject] = new
         p.snapshot?.counts[subject] = counts
-        ui.append(.banner(Banner(.key(new == nil ? "pulse.withdrawn" : "pulse.reacted"))))
+        ui.append(.banner(Banner(.key(new == nil ? .pulseWithdrawn : .pulseReacted))))
         return [effect(.react(new, subject, creds))]
     }
 
@@ -646,7 +646,7 @@ public enum PulseFeature: ScopedFeature {
     /// once it changed: it goes (issue 33 #8).
     static func forgetDraftProblem(_ c: FeatureContext, _ ui: inout [UIRequest]) {
         switch c.banner?.phrase {
-        case .key("pulse.error.empty", _)?, .key("pulse.error.tooLong", _)?: ui.append(.clearBanner)
+        case .key(.pulseErrorEmpty, _)?, .key(.pulseErrorTooLong, _)?: ui.append(.clearBanner)
         default: break
         }
     }
@@ -659,8 +659,8 @@ public enum PulseFeature: ScopedFeature {
         p.queuedNote = nil
         if let e = snap.refusedNotes[id] {
             ui.append(.banner(Banner(e.phrase, level: .warning)))
-        } else if c.banner == Banner(.key("pulse.noteQueued")) {
-            ui.append(.banner(Banner(.key("pulse.noteSent"))))
+        } else if c.banner == Banner(.key(.pulseNoteQueued)) {
+            ui.append(.banner(Banner(.key(.pulseNoteSent))))
         }
     }
 
@@ -721,8 +721,8 @@ public enum PulseFeature: ScopedFeature {
         case "tour": if let id, let t = app.tour(id) { return t.text(state.language).text.title }
         case "exhibition":
             if let id, case .loaded(let items) = state[HomeFeature.self].exhibitions, let e = items.first(where: { $0.id == id }) { return e.title }
-            return s("pulse.exhibition")
-        case "museum": return s("pulse.museum")
+            return s(.pulseExhibition)
+        case "museum": return s(.pulseMuseum)
         default: break
         }
         return subject.key
@@ -736,7 +736,7 @@ public enum PulseFeature: ScopedFeature {
             switch PulseLocation.parse(c.config[configKey]) {
             case .success(let l): p.location = l
             case .failure(let f):
-                return Outcome(requests: [.banner(Banner(.key("pulse.error.unavailable", ["reason": .verbatim(f.message)]), level: .warning))])
+                return Outcome(requests: [.banner(Banner(.key(.pulseErrorUnavailable, ["reason": .verbatim(f.message)]), level: .warning))])
             }
             return Outcome(effects: [effect(.open(p.location, identity: p.identity?.credentials, seed: seedPath(c)))])
         case .playerChanged(let before):

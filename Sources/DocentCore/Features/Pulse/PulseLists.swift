@@ -56,16 +56,16 @@ extension PulseFeature {
             candidates, featured: snap.featured, activity: snap.activity, curatorPicks: snap.curatorPicks, now: state.now, limit: popularLimit)
         guard !entries.isEmpty else { return [] }
         let s = state.strings
-        var rows = [Row(.header, s("pulse.popular.title"))]
+        var rows = [Row(.header, s(.pulsePopularTitle))]
         for e in entries {
             let detail: String
             if let last = e.activity.last {
                 // A narrow terminal gets the age alone, so the number is never cut off.
-                detail = state.viewportWidth < narrowWidth ? ago(last, state) : s("pulse.popular.last", ["age": ago(last, state)])
+                detail = state.viewportWidth < narrowWidth ? ago(last, state) : s(.pulsePopularLast, ["age": ago(last, state)])
             } else if e.tier > 0 {
-                detail = s("pulse.popular.featured")
+                detail = s(.pulsePopularFeatured)
             } else {
-                detail = s("pulse.popular.pick")
+                detail = s(.pulsePopularPick)
             }
             rows.append(Row(.item, title(e.subject, state), detail: detail, action: open(e.subject, state), mark: heatMark(e.heat)))
         }
@@ -90,10 +90,10 @@ extension PulseFeature {
         let s = state.strings
         // A time from a damaged store or a hostile service (-1e300) is bounded before Int().
         let secs = state.now.timeIntervalSince(date)
-        if !(secs >= 60) { return s("pulse.age.now") }
-        if secs < 3600 { return s("pulse.age.minutes", ["n": String(PulseBounds.whole(secs, per: 60))]) }
-        if secs < 86400 { return s("pulse.age.hours", ["n": String(PulseBounds.whole(secs, per: 3600))]) }
-        return s("pulse.age.days", ["n": String(PulseBounds.whole(secs, per: 86400))])
+        if !(secs >= 60) { return s(.pulseAgeNow) }
+        if secs < 3600 { return s(.pulseAgeMinutes, ["n": String(PulseBounds.whole(secs, per: 60))]) }
+        if secs < 86400 { return s(.pulseAgeHours, ["n": String(PulseBounds.whole(secs, per: 3600))]) }
+        return s(.pulseAgeDays, ["n": String(PulseBounds.whole(secs, per: 86400))])
     }
 
     // MARK: Featured rows
@@ -240,7 +240,7 @@ extension PulseFeature {
     /// the page's subject.
     static func bannerRows(_ state: AppState) -> [Row] {
         guard state.museum != nil else { return [] }
-        if state.pulse.offline { return [Row(.note, state.strings("pulse.offline"), mark: bannerMark)] }
+        if state.pulse.offline { return [Row(.note, state.strings(.pulseOffline), mark: bannerMark)] }
         guard let snap = state.pulse.snapshot else { return [] }
         let route = state.page.route
         var keys = ["tab:\(state.tab.rawValue)"]
@@ -261,7 +261,7 @@ extension PulseFeature {
     static func hiddenRow(_ state: AppState) -> [Row] {
         let hidden = state.pulse.identity?.hidden ?? []
         guard !hidden.isEmpty else { return [] }
-        return [Row(.item, state.strings("pulse.hidden.row"), detail: String(hidden.count), action: .push(route(.hidden)))]
+        return [Row(.item, state.strings(.pulseHiddenRow), detail: String(hidden.count), action: .push(route(.hidden)))]
     }
 
     public static func content(_ route: Route, _ state: AppState) -> PageContent {
@@ -269,12 +269,12 @@ extension PulseFeature {
         switch route {
         case .hidden:
             let hidden = state.pulse.identity?.hidden ?? []
-            var rows = [Row(.note, s("pulse.hidden.intro"))]
-            if hidden.isEmpty { rows.append(Row(.note, s("pulse.hidden.none"))) }
+            var rows = [Row(.note, s(.pulseHiddenIntro))]
+            if hidden.isEmpty { rows.append(Row(.note, s(.pulseHiddenNone))) }
             for h in hidden {
-                rows.append(Row(.item, "“" + h.sample + "”", detail: s("pulse.hidden.show"), action: .send(action(.unhide(h.visitor)))))
+                rows.append(Row(.item, "“" + h.sample + "”", detail: s(.pulseHiddenShow), action: .send(action(.unhide(h.visitor)))))
             }
-            return .list(title: s("pulse.hidden.title"), rows: rows)
+            return .list(title: s(.pulseHiddenTitle), rows: rows)
         }
     }
 }

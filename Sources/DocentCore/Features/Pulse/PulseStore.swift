@@ -140,22 +140,22 @@ public enum PulseStoreError: Error, Hashable, Sendable {
         case .rateLimited(let limit):
             // Bounded first: a wait from the wire may be anything (`Int.max`, -5).
             let s = limit.seconds
-            if case .notes = limit { return .key("pulse.error.notesLimit", ["minutes": .verbatim(String((s + 59) / 60))]) }
-            return .key("pulse.error.reactionsLimit", ["seconds": .verbatim(String(s))])
-        case .conflict: return .key("pulse.error.conflict")
-        case .badText(.empty): return .key("pulse.error.empty")
-        case .badText(.tooLong(let n)): return .key("pulse.error.tooLong", ["cells": .verbatim(String(n)), "max": .verbatim(String(NoteText.maxCells))])
-        case .badCredentials: return .key("pulse.error.identity")
-        case .noSuchNote: return .key("pulse.error.noSuchNote")
-        case .badSubject: return .key("pulse.error.noSuchNote")
-        case .unavailable(let why): return .key("pulse.error.unavailable", ["reason": .verbatim(why)])
-        case .notKept: return .key("pulse.error.notKept")
-        case .postingRefused(.visitCodeRequired): return .key("pulse.gate.codeRequired")
-        case .postingRefused(.visitCodeWrong): return .key("pulse.gate.codeWrong")
-        case .postingRefused(.memberRequired): return .key("pulse.gate.memberRequired")
-        case .postingRefused(.memberUnknown): return .key("pulse.gate.memberUnknown")
+            if case .notes = limit { return .key(.pulseErrorNotesLimit, ["minutes": .verbatim(String((s + 59) / 60))]) }
+            return .key(.pulseErrorReactionsLimit, ["seconds": .verbatim(String(s))])
+        case .conflict: return .key(.pulseErrorConflict)
+        case .badText(.empty): return .key(.pulseErrorEmpty)
+        case .badText(.tooLong(let n)): return .key(.pulseErrorTooLong, ["cells": .verbatim(String(n)), "max": .verbatim(String(NoteText.maxCells))])
+        case .badCredentials: return .key(.pulseErrorIdentity)
+        case .noSuchNote: return .key(.pulseErrorNoSuchNote)
+        case .badSubject: return .key(.pulseErrorNoSuchNote)
+        case .unavailable(let why): return .key(.pulseErrorUnavailable, ["reason": .verbatim(why)])
+        case .notKept: return .key(.pulseErrorNotKept)
+        case .postingRefused(.visitCodeRequired): return .key(.pulseGateCodeRequired)
+        case .postingRefused(.visitCodeWrong): return .key(.pulseGateCodeWrong)
+        case .postingRefused(.memberRequired): return .key(.pulseGateMemberRequired)
+        case .postingRefused(.memberUnknown): return .key(.pulseGateMemberUnknown)
         case .postingRefused(.tooManyTries(let s)):
-            return .key("pulse.gate.tooManyTries", ["minutes": .verbatim(String((PulseRules.Limit.bounded(s) + 59) / 60))])
+            return .key(.pulseGateTooManyTries, ["minutes": .verbatim(String((PulseRules.Limit.bounded(s) + 59) / 60))])
         }
     }
 }

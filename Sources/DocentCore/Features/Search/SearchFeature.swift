@@ -26,13 +26,13 @@ public enum SearchFilter: Int, CaseIterable, Hashable, Sendable {
     }
 
     /// UI string key of its name.
-    public var titleKey: String {
+    public var titleKey: StringKey {
         switch self {
-        case .all: return "search.filter.all"
-        case .artworks: return "search.filter.artworks"
-        case .tours: return "search.filter.tours"
-        case .exhibitions: return "search.filter.exhibitions"
-        case .onMap: return "search.filter.onMap"
+        case .all: return .searchFilterAll
+        case .artworks: return .searchFilterArtworks
+        case .tours: return .searchFilterTours
+        case .exhibitions: return .searchFilterExhibitions
+        case .onMap: return .searchFilterOnMap
         }
     }
 }
@@ -412,7 +412,7 @@ extension SearchFeature {
             guard let action = SearchPage.selectedAction(shared(state, context)), let target = Reducer.mapTarget(action) else { return .none }
             return step(&state, .showOnMap(target), context)
         case .showOnMap(let target):
-            guard context.tabs.contains(.map) else { return Outcome(requests: [.banner(Banner(.key("search.noMap")))]) }
+            guard context.tabs.contains(.map) else { return Outcome(requests: [.banner(Banner(.key(.searchNoMap)))]) }
             guard let item = mapItem(target, context) else { return .none }
             return Outcome(requests: [.send(.map(.show(item)))])
         case .liveDue(let token, let stage):

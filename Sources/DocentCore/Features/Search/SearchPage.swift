@@ -34,11 +34,11 @@ public struct SearchRow: Equatable, Sendable {
 /// actions (Enter, clicks, moves), the screen draws the rows: both call this.
 public enum SearchPage {
     /// The facility shortcuts shown before typing (spec §f), when the museum has them.
-    static let facilities: [(key: String, types: [AmenityType])] = [
-        ("search.facility.dining", [.dining]),
-        ("search.facility.membersLounge", [.membersLounge]),
-        ("search.facility.giftShops", [.giftShop]),
-        ("search.facility.restrooms", [.womensRoom, .mensRoom, .familyRestroom]),
+    static let facilities: [(key: StringKey, types: [AmenityType])] = [
+        (StringKey.searchFacilityDining, [.dining]),
+        (StringKey.searchFacilityMembersLounge, [.membersLounge]),
+        (StringKey.searchFacilityGiftShops, [.giftShop]),
+        (StringKey.searchFacilityRestrooms, [.womensRoom, .mensRoom, .familyRestroom]),
     ]
 
     public static func rows(_ state: AppState) -> [SearchRow] {
@@ -61,26 +61,26 @@ public enum SearchPage {
                 out.append(SearchRow(Row(.header, title)))
                 out += items
                 if count > SearchState.overviewCount {
-                    out.append(SearchRow(Row(.item, s("search.seeAll", ["count": String(count)])), .filter(SearchFilter.only(kind))))
+                    out.append(SearchRow(Row(.item, s(.searchSeeAll, ["count": String(count)])), .filter(SearchFilter.only(kind))))
                 }
             } else {
                 out.append(SearchRow(Row(.header, title)))
-                if count == 0 { out.append(SearchRow(Row(.note, s("search.noneHere", ["query": state.search.query])))) }
+                if count == 0 { out.append(SearchRow(Row(.note, s(.searchNoneHere, ["query": state.search.query])))) }
                 out += items
                 if count > items.count {
-                    out.append(SearchRow(Row(.note, s("search.more", ["count": String(count - items.count)]))))
+                    out.append(SearchRow(Row(.note, s(.searchMore, ["count": String(count - items.count)]))))
                 }
             }
         }
         if filter == .all, total == 0 {
-            out.append(SearchRow(Row(.note, s("search.noMatches", ["query": state.search.query]))))
+            out.append(SearchRow(Row(.note, s(.searchNoMatches, ["query": state.search.query]))))
             if let q = state.search.didYouMean {
-                out.append(SearchRow(Row(.item, s("search.didYouMean", ["query": q])), .query(q)))
+                out.append(SearchRow(Row(.item, s(.searchDidYouMean, ["query": q])), .query(q)))
             }
         }
         // Suggestions arrive after the results: they go below them, never above.
         if filter == .all, !state.search.live.suggestions.isEmpty {
-            out.append(SearchRow(Row(.header, s("search.suggestions"))))
+            out.append(SearchRow(Row(.header, s(.searchSuggestions))))
             for q in state.search.live.suggestions { out.append(SearchRow(Row(.item, q), .query(q))) }
         }
         if below {
@@ -90,7 +90,7 @@ public enum SearchPage {
                 out.append(SearchRow(Row(.header, s(SearchFilter.only(kind).titleKey) + " (+\(live.count))")))
                 out += live.prefix(SearchState.overviewCount)
                 if live.count > SearchState.overviewCount {
-                    out.append(SearchRow(Row(.item, s("search.seeAll", ["count": String(results.count(kind) + live.count)])), .filter(SearchFilter.only(kind))))
+                    out.append(SearchRow(Row(.item, s(.searchSeeAll, ["count": String(results.count(kind) + live.count)])), .filter(SearchFilter.only(kind))))
                 }
             }
         }
@@ -105,7 +105,7 @@ public enum SearchPage {
         // Only the museum's suggested searches that find something here.
         let suggested = app.search.strings.filter { Reducer.leadsSomewhere($0, state.search) || state.search.index == nil }
         if !suggested.isEmpty {
-            out.append(SearchRow(Row(.header, s("search.suggested"))))
+            out.append(SearchRow(Row(.header, s(.searchSuggested))))
             for q in suggested { out.append(SearchRow(Row(.item, q), .query(q))) }
         }
         var onMap: [SearchRow] = app.search.artworkIDs.compactMap { id in
@@ -119,10 +119,10 @@ public enum SearchPage {
             onMap.append(SearchRow(Row(.item, s(f.key)), .amenities(f.types.filter(present.contains))))
         }
         if !onMap.isEmpty {
-            out.append(SearchRow(Row(.header, s("search.filter.onMap"))))
+            out.append(SearchRow(Row(.header, s(.searchFilterOnMap))))
             out += onMap
         }
-        if out.isEmpty { out.append(SearchRow(Row(.note, s("search.placeholder")))) }
+        if out.isEmpty { out.append(SearchRow(Row(.note, s(.searchPlaceholder)))) }
         return out
     }
 
@@ -156,7 +156,7 @@ public enum SearchPage {
     static func withLanguage(_ row: SearchRow, _ language: Language?, _ state: AppState) -> SearchRow {
         guard let language, language != state.language.content else { return row }
         var r = row
-        let note = state.strings("search.matchedIn", ["language": language.nativeName])
+        let note = state.strings(.searchMatchedIn, ["language": language.nativeName])
         // First, so a detail cut at the window's edge keeps it.
         r.row.detail = [note, r.row.detail ?? ""].filter { !$0.isEmpty }.joined(separator: " · ")
         r.matchedIn = note
@@ -194,7 +194,7 @@ public enum SearchPage {
             return state.exhibitions.value?.first { $0.id == id }.map { exhibitionRow($0, state) }
         case .gallery(let id):
             guard let g = app.galleries[id] else { return nil }
-            return SearchRow(Row(.item, g.title, detail: state.strings("floor.label", ["floor": g.floor.label])), .open(target))
+            return SearchRow(Row(.item, g.title, detail: state.strings(.floorLabel, ["floor": g.floor.label])), .open(target))
         case .annotation(let id):
             guard let n = app.annotations.first(where: { $0.id == id }) else { return nil }
             var title = n.label.split(whereSeparator: \.isNewline).joined(separator: " ")
@@ -202,7 +202,7 @@ public enum SearchPage {
                 let name = AmenityNames.name(type, state.language)
                 title = title.isEmpty ? name : "\(title) (\(name))"
             }
-            let detail = n.floor.map { state.strings("floor.label", ["floor": $0.label]) }
+            let detail = n.floor.map { state.strings(.floorLabel, ["floor": $0.label]) }
             return SearchRow(Row(.item, title, detail: detail), .open(target))
         }
     }
@@ -231,14 +231,14 @@ public enum SearchPage {
     public static func liveArtworkPage(_ a: LiveArtwork, _ state: AppState) -> TextPage {
         let s = state.strings
         var facts = a.artist.split(whereSeparator: \.isNewline).map { String($0) }.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-        facts.append(s("search.liveArtwork.place", [
-            "gallery": PageBuilder.galleryLabel(Gallery.displayTitle(for: a.galleryTitle), s), "floor": s("floor.label", ["floor": a.floor.label]),
+        facts.append(s(.searchLiveArtworkPlace, [
+            "gallery": PageBuilder.galleryLabel(Gallery.displayTitle(for: a.galleryTitle), s), "floor": s(.floorLabel, ["floor": a.floor.label]),
         ]))
-        return TextPage(title: a.title, facts: facts, body: s("search.liveArtwork.body"))
+        return TextPage(title: a.title, facts: facts, body: s(.searchLiveArtworkBody))
     }
 
     static func exhibitionRow(_ e: Exhibition, _ state: AppState) -> SearchRow {
-        SearchRow(Row(.item, e.title, detail: state.strings("exhibition.through", ["date": PageBuilder.formatDay(e.endAt, writtenWith: e.utcOffset, state)])), .openExhibition(e))
+        SearchRow(Row(.item, e.title, detail: state.strings(.exhibitionThrough, ["date": PageBuilder.formatDay(e.endAt, writtenWith: e.utcOffset, state)])), .openExhibition(e))
     }
 
     // MARK: Selection

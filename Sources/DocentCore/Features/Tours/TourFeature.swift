@@ -208,9 +208,9 @@ public enum TourFeature: ScopedFeature {
         guard let app = state.museum else { return .message("") }
         let s = state.strings
         switch route {
-        case .all: return .list(title: state.tab == .tours && state.depth == 1 ? nil : s("home.allTours"), rows: allTourRows(app, state))
+        case .all: return .list(title: state.tab == .tours && state.depth == 1 ? nil : s(.homeAllTours), rows: allTourRows(app, state))
         case .detail(let id):
-            guard let t = app.tour(id) else { return .message(s("error.gone")) }
+            guard let t = app.tour(id) else { return .message(s(.errorGone)) }
             return .list(title: nil, rows: tourRows(t, app, state))
         }
     }
@@ -387,20 +387,19 @@ public enum TourFeature: ScopedFeature {
         if let d = text.duration { detail.insert(d, at: 0) }
         let title = t.banner.map { "\(text.title) [\(tourBanner($0, state.strings))]" } ?? text.title
         if state.progress.finished.contains(t.id) {
-            detail.append(state.strings("tour.finished"))
+            detail.append(state.strings(.tourFinished))
         } else if state.progress.started.contains(t.id) {
-            detail.append(state.strings("tour.started"))
+            detail.append(state.strings(.tourStarted))
         }
         return Row(.item, title, detail: detail.joined(separator: " · "), action: .push(.tourDetail(t.id)), fellBack: fellBack && !t.translations.isEmpty && state.language != .english)
     }
 
     /// The CMS's tour banners we translate ("New", "Featured"); any other is the museum's own
     /// word, shown as written rather than as a missing key.
-    static let tourBanners = ["featured", "new"]
+    static let tourBanners: [String: StringKey] = ["featured": .bannerFeatured, "new": .bannerNew]
 
     static func tourBanner(_ banner: String, _ s: Strings) -> String {
-        let k = banner.lowercased()
-        return tourBanners.contains(k) ? s("banner.\(k)") : banner
+        tourBanners[banner.lowercased()].map { s($0) } ?? banner
     }
 
     static func allTourRows(_ app: AppData, _ state: AppState) -> [Row] {
@@ -430,21 +429,21 @@ public enum TourFeature: ScopedFeature {
         var facts: [String] = []
         if let d = text.duration { facts.append(d) }
         facts.append(stopsText(t.stops.count, s))
-        if let f = t.floor { facts.append(s("floor.label", ["floor": f.label])) }
-        if let n = t.selectorNumber { facts.append(s("tour.keypad", ["number": String(n)])) }
+        if let f = t.floor { facts.append(s(.floorLabel, ["floor": f.label])) }
+        if let n = t.selectorNumber { facts.append(s(.tourKeypad, ["number": String(n)])) }
         rows.append(Row(.note, facts.joined(separator: " · ")))
         for para in [text.description, text.intro] where !para.isEmpty {
             rows.append(Row(.note, para, fellBack: fellBack && state.language != .english))
         }
         let running = state.tour?.machine.tourID == t.id
         if !running, let p = state.progress.current, p.tourID == t.id {
-            let text = p.stopIndex.map { s(p.part == .walk ? "tour.resumeRowWalk" : "tour.resumeRow", ["n": String($0 + 1), "time": PlayerFeature.clock(p.seconds)]) }
-                ?? s("tour.resumeRowIntro")
+            let text = p.stopIndex.map { s(p.part == .walk ? .tourResumeRowWalk : .tourResumeRow, ["n": String($0 + 1), "time": PlayerFeature.clock(p.seconds)]) }
+                ?? s(.tourResumeRowIntro)
             rows.append(Row(.item, text, action: .send(.tour(.resume))))
         }
-        rows.append(Row(.item, s(running ? "tour.restart" : "tour.start"), action: .send(.tour(.start(tourID: t.id, stop: nil)))))
+        rows.append(Row(.item, s(running ? .tourRestart : .tourStart), action: .send(.tour(.start(tourID: t.id, stop: nil)))))
         for f in state.features.taking(.rows) { rows += f.rows(.tourPage(t.id), state) }
-        rows.append(Row(.header, s("tour.stopsHeading")))
+        rows.append(Row(.header, s(.tourStopsHeading)))
         let heard = state.progress.listenedStops[t.id] ?? []
         for (i, stop) in t.stops.enumerated() {
             guard let a = app.artworks[stop.artworkID] else { continue }
@@ -463,18 +462,18 @@ public enum TourFeature: ScopedFeature {
         let s = state.strings
         let m = session.machine
         var out: [String] = []
-        let mode = s("tour.mode.\(m.mode.rawValue)")
+        let mode = s(m.mode.nameKey)
         let title = tour.text(session.language).text.title
         switch m.position {
-        case .intro: out.append(s("tour.status.intro", ["tour": title, "mode": mode]))
-        case .complete: out.append(s("tour.status.complete", ["tour": title]))
+        case .intro: out.append(s(.tourStatusIntro, ["tour": title, "mode": mode]))
+        case .complete: out.append(s(.tourStatusComplete, ["tour": title]))
         case .bumper(let k), .waiting(let k), .stop(let k):
-            out.append(s("tour.status.stop", ["tour": title, "n": String(k + 1), "count": String(m.stops.count), "mode": mode]))
+            out.append(s(.tourStatusStop, ["tour": title, "n": String(k + 1), "count": String(m.stops.count), "mode": mode]))
         }
         if case .waiting(let k) = m.position, let a = app.artworks[m.stops[k].artworkID] {
-            out.append(s("tour.arrive", ["title": a.title, "gallery": PageBuilder.galleryLabel(a.galleryTitle, s)]))
+            out.append(s(.tourArrive, ["title": a.title, "gallery": PageBuilder.galleryLabel(a.galleryTitle, s)]))
         }
-        if session.failed { out.append(s("tour.failed")) }
+        if session.failed { out.append(s(.tourFailed)) }
         out.append(keyHints(session, s))
         return out
     }
@@ -484,19 +483,19 @@ public enum TourFeature: ScopedFeature {
     static func keyHints(_ session: TourSession, _ s: Strings) -> String {
         let m = session.machine
         var keys: [String] = []
-        if case .waiting = m.position { keys.append(s("tour.key.arrived")) }
+        if case .waiting = m.position { keys.append(s(.tourKeyArrived)) }
         if m.position != .complete {
-            keys.append(s("tour.key.next"))
+            keys.append(s(.tourKeyNext))
         }
-        if m.position != .intro { keys.append(s("tour.key.previous")) }
-        if m.position != .complete { keys.append(s("tour.key.mode")) }
-        if session.failed { keys.append(s("tour.key.retry")) }
-        keys.append(s("tour.key.leave"))
+        if m.position != .intro { keys.append(s(.tourKeyPrevious)) }
+        if m.position != .complete { keys.append(s(.tourKeyMode)) }
+        if session.failed { keys.append(s(.tourKeyRetry)) }
+        keys.append(s(.tourKeyLeave))
         return keys.joined(separator: " · ")
     }
 
     public static func stopsText(_ n: Int, _ s: Strings) -> String {
-        n == 1 ? s("tour.stopsOne") : s("tour.stops", ["count": String(n)])
+        n == 1 ? s(.tourStopsOne) : s(.tourStops, ["count": String(n)])
     }
 }
 

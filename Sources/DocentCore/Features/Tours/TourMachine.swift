@@ -4,6 +4,14 @@ public enum TourMode: String, Equatable, Sendable, CaseIterable {
     case guided
     /// Play on: bumper, next stop, bumper…
     case continuous
+
+    /// UI string key of the mode's name.
+    public var nameKey: StringKey {
+        switch self {
+        case .guided: return .tourModeGuided
+        case .continuous: return .tourModeContinuous
+        }
+    }
 }
 
 /// Where a tour stands. Stop indices are positions in `Tour.stops` (already in `sort` order).

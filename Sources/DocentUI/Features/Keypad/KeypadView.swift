@@ -12,7 +12,7 @@ public enum KeypadView: FeatureView {
         let k = state.keypad
         var y = area.y
         let subtitle = state.museum?.generalInfo.text("audio_subtitle", state.language)?.text ?? ""
-        let prompt = subtitle.isEmpty ? s("keypad.prompt") : subtitle
+        let prompt = subtitle.isEmpty ? s(.keypadPrompt) : subtitle
         for l in Wrap.lines(prompt, width: area.width).prefix(2) {
             screen.put(l, x: area.x, y: y, style: Style(role: .muted), clip: area)
             y += 1
@@ -32,7 +32,7 @@ public enum KeypadView: FeatureView {
             for (c, key) in row.enumerated() {
                 let rect = Rect(x: x0 + c * (keyW + 1), y: y + r * keyH, width: keyW, height: keyH)
                 guard rect.maxY <= area.maxY else { continue }
-                let label = key == "del" ? "⌫" : key == "go" ? s("keypad.go") : key
+                let label = key == "del" ? "⌫" : key == "go" ? s(.keypadGo) : key
                 let pressed = k.pressed == key
                 let style = pressed ? Style(role: .highlight, bold: true, reverse: true) : key == "go" ? Style(role: .accent, bold: true) : .plain
                 if keyH == 3 {
@@ -52,9 +52,9 @@ public enum KeypadView: FeatureView {
         if y < area.maxY, let n = k.notice {
             let text: String
             switch n {
-            case .empty: text = s("keypad.empty")
-            case .unknown(let num): text = s("keypad.unknown", ["number": num])
-            case .tooLong: text = s("keypad.tooLong")
+            case .empty: text = s(.keypadEmpty)
+            case .unknown(let num): text = s(.keypadUnknown, ["number": num])
+            case .tooLong: text = s(.keypadTooLong)
             }
             let line = TextWidth.truncate(text, to: area.width)
             screen.put(line, x: area.x + max(0, (area.width - TextWidth.width(line)) / 2), y: y, style: Style(role: .warning, bold: true), clip: area)
@@ -95,6 +95,6 @@ public enum KeypadView: FeatureView {
             case .tour(let id): return app.tour(id)?.text(state.language).text.title ?? "?"
             }
         }
-        OverlayView.choices(&screen, title: s("keypad.chooseTitle", ["number": number]), lines: lines, selection: sel, footer: s("language.footer"))
+        OverlayView.choices(&screen, title: s(.keypadChooseTitle, ["number": number]), lines: lines, selection: sel, footer: s(.languageFooter))
     }
 }

@@ -27,13 +27,13 @@ public enum KioskView: FeatureView {
         screen.fill(area)
         let width = max(1, area.width - 4)
         var lines: [(String, Style)] = []
-        for l in Wrap.lines(state.strings("kiosk.welcome"), width: width) { lines.append((l, Style(role: .title, bold: true))) }
+        for l in Wrap.lines(state.strings(.kioskWelcome), width: width) { lines.append((l, Style(role: .title, bold: true))) }
         lines.append(("", .plain))
-        for l in Wrap.lines(state.strings("kiosk.pressAnyKey"), width: width) { lines.append((l, Style(role: .accent, bold: true))) }
+        for l in Wrap.lines(state.strings(.kioskPressAnyKey), width: width) { lines.append((l, Style(role: .accent, bold: true))) }
         let others = state.catalog.languages.filter { $0 != state.language }
         if !others.isEmpty { lines.append(("", .plain)) }
         for lang in others {
-            for l in Wrap.lines(state.catalog.strings(for: lang)("kiosk.pressAnyKey"), width: width) { lines.append((l, Style(role: .muted))) }
+            for l in Wrap.lines(state.catalog.strings(for: lang)(.kioskPressAnyKey), width: width) { lines.append((l, Style(role: .muted))) }
         }
         let shown = lines.prefix(area.height)
         var y = area.y + max(0, (area.height - shown.count) / 2)

@@ -9,25 +9,25 @@ enum MapCard {
         guard canvas.width >= 12, canvas.height >= 4 else { return }
         var facts: [String] = []
         var kind = s(MapScreen.kindKey(item.kind))
-        if case .gallery(true) = item.kind { kind += " · " + s("map.closed") }
+        if case .gallery(true) = item.kind { kind += " · " + s(.mapClosed) }
         facts.append(kind)
-        var whereText = s("floor.label", ["floor": (item.floor ?? scene.floor).label])
-        if item.floor == nil { whereText = s("map.allFloors") }
+        var whereText = s(.floorLabel, ["floor": (item.floor ?? scene.floor).label])
+        if item.floor == nil { whereText = s(.mapAllFloors) }
         if let a = item.area, item.kind != .gallery(closed: false), item.kind != .gallery(closed: true) {
             whereText += " · " + MapScreen.areaName(a, s)
         }
         facts.append(whereText)
-        if item.id == scene.here { facts.append(s("map.here")) }
-        if let a = MapScreen.artworkID(item), let n = scene.tourStops[a] { facts.append(s("map.tourStop", ["number": String(n)])) }
+        if item.id == scene.here { facts.append(s(.mapHere)) }
+        if let a = MapScreen.artworkID(item), let n = scene.tourStops[a] { facts.append(s(.mapTourStop, ["number": String(n)])) }
         var body = item.detail
-        if case .gallery(true) = item.kind { body = s("map.closedText") }
+        if case .gallery(true) = item.kind { body = s(.mapClosedText) }
         let action = MapScene.cardAction(state, item.id)
         var footer = [String]()
         if case .feature(let v)? = action {
-            if case .play? = v.as(PlayerAction.self) { footer.append(s("map.card.play")) }
-            if v.as(TourAction.self) != nil { footer.append(s("map.card.tour")) }
+            if case .play? = v.as(PlayerAction.self) { footer.append(s(.mapCardPlay)) }
+            if v.as(TourAction.self) != nil { footer.append(s(.mapCardTour)) }
         }
-        footer.append(s("map.card.close"))
+        footer.append(s(.mapCardClose))
 
         let width = min(canvas.width, 64)
         let inner = max(1, width - 4)
@@ -86,7 +86,7 @@ enum MapTextList {
         let s = state.strings
         let all = lines(state, scene)
         guard !all.isEmpty else {
-            screen.put(TextWidth.truncate(s("map.empty"), to: canvas.width), x: canvas.x, y: canvas.y, style: Style(role: .muted), clip: canvas)
+            screen.put(TextWidth.truncate(s(.mapEmpty), to: canvas.width), x: canvas.x, y: canvas.y, style: Style(role: .muted), clip: canvas)
             return
         }
         let selected = all.firstIndex { if case .item(let i) = $0 { return i.id == state.map.selection } else { return false } } ?? 0
@@ -100,9 +100,9 @@ enum MapTextList {
                 let row = Rect(x: canvas.x, y: y, width: canvas.width, height: 1)
                 let isSel = item.id == state.map.selection
                 var marks: [String] = []
-                if item.id == scene.here { marks.append(s("map.here")) }
-                if let a = MapScreen.artworkID(item), let n = scene.tourStops[a] { marks.append(s("map.tourStop", ["number": String(n)])) }
-                if case .gallery(true) = item.kind { marks.append(s("map.closed")) }
+                if item.id == scene.here { marks.append(s(.mapHere)) }
+                if let a = MapScreen.artworkID(item), let n = scene.tourStops[a] { marks.append(s(.mapTourStop, ["number": String(n)])) }
+                if case .gallery(true) = item.kind { marks.append(s(.mapClosed)) }
                 let glyph = MapScreen.pin(item, scene: scene) ?? "·"
                 var text = "  \(glyph)  \(MapScreen.name(item, s))"
                 let detail = ([s(MapScreen.kindKey(item.kind))] + marks).joined(separator: " · ")
@@ -129,12 +129,12 @@ enum MapLegend {
     static func entries(_ s: Strings) -> [(String, String)] {
         var out: [(String, String)] = AmenityType.allCases.map { (String(MapScreen.glyph($0)), s(MapScreen.amenityKey($0))) }
         out += [
-            ("@", s("map.legend.here")),
-            ("*", s("map.legend.artwork")),
-            ("o", s("map.legend.silent")),
-            ("1", s("map.legend.stop")),
-            ("T", s("map.legend.tour")),
-            ("×", s("map.legend.closed")),
+            ("@", s(.mapLegendHere)),
+            ("*", s(.mapLegendArtwork)),
+            ("o", s(.mapLegendSilent)),
+            ("1", s(.mapLegendStop)),
+            ("T", s(.mapLegendTour)),
+            ("×", s(.mapLegendClosed)),
         ]
         return out
     }
@@ -148,7 +148,7 @@ enum MapLegend {
         let width = min(canvas.width, max(40, min(canvas.width, colWidth * 2 + 4)))
         let columns = width - 4 >= colWidth * 2 ? 2 : 1
         let perColumn = (items.count + columns - 1) / columns
-        let keys = Wrap.lines(s("map.legendKeys"), width: max(1, width - 4))
+        let keys = Wrap.lines(s(.mapLegendKeys), width: max(1, width - 4))
         // Each line: up to `columns` glyph entries, or one line of keys.
         enum Line { case glyphs([(String, String)]), text(String) }
         var lines: [Line] = (0..<perColumn).map { row in
@@ -160,7 +160,7 @@ enum MapLegend {
         let box = Rect(x: canvas.x + (canvas.width - width) / 2, y: canvas.y + max(0, (canvas.height - height) / 2), width: width, height: height)
         screen.fill(box, style: .plain)
         Widgets.box(&screen, box, style: Style(role: .accent))
-        screen.put(" " + TextWidth.fit(s("map.legendTitle"), to: width - 6) + " ", x: box.x + 2, y: box.y, style: Style(role: .title, bold: true))
+        screen.put(" " + TextWidth.fit(s(.mapLegendTitle), to: width - 6) + " ", x: box.x + 2, y: box.y, style: Style(role: .title, bold: true))
         let inner = box.inset(1)
         let visible = max(0, box.height - 2)
         let top = max(0, min(state.map.legendScroll, lines.count - visible))

@@ -9,7 +9,7 @@ public enum MapScreen: FeatureView {
         let s = state.strings
         guard area.width > 0, area.height > 0, let app = state.museum else { return }
         guard !app.mapFloors.isEmpty else {
-            for (k, l) in Wrap.lines(s("map.noPlans"), width: area.width).prefix(area.height).enumerated() {
+            for (k, l) in Wrap.lines(s(.mapNoPlans), width: area.width).prefix(area.height).enumerated() {
                 screen.put(l, x: area.x, y: area.y + k, style: Style(role: .muted))
             }
             return
@@ -24,11 +24,11 @@ public enum MapScreen: FeatureView {
             renderMap(&screen, canvas, state: state, scene: scene)
         }
         if !hints.isEmpty {
-            let key = state.map.legendOpen ? "map.hintsLegend" : state.map.cardOpen ? "map.hintsCard" : state.map.textMode ? "map.hintsText" : "map.hints"
+            let key = state.map.legendOpen ? StringKey.mapHintsLegend : state.map.cardOpen ? StringKey.mapHintsCard : state.map.textMode ? StringKey.mapHintsText : StringKey.mapHints
             var text = s(key)
             // A card with nothing to do (an amenity, a gallery) offers no Enter (issue 33 #19);
             // every language names Enter first.
-            if key == "map.hintsCard", let sel = state.map.selection, MapScene.cardAction(state, sel) == nil {
+            if key == .mapHintsCard, let sel = state.map.selection, MapScene.cardAction(state, sel) == nil {
                 text = text.components(separatedBy: " · ").dropFirst().joined(separator: " · ")
             }
             screen.put(TextWidth.fitHints(text, to: hints.width), x: hints.x, y: hints.y, style: Style(role: .muted), clip: hints)
@@ -44,7 +44,7 @@ public enum MapScreen: FeatureView {
     static func renderHeader(_ screen: inout Screen, _ area: Rect, state: AppState, scene: MapScene) {
         let s = state.strings
         var x = area.x
-        x += screen.put(s("map.floor") + " ", x: x, y: area.y, style: Style(role: .muted), clip: area)
+        x += screen.put(s(.mapFloor) + " ", x: x, y: area.y, style: Style(role: .muted), clip: area)
         for f in scene.floors {
             let chip = " \(f.label) "
             let current = f == scene.floor
@@ -53,14 +53,14 @@ public enum MapScreen: FeatureView {
             x += w
         }
         x += screen.put("  ", x: x, y: area.y, clip: area)
-        let zoom = s("map.zoom", ["level": String(state.map.zoom + 1), "levels": String(MapZoom.levels)])
+        let zoom = s(.mapZoom, ["level": String(state.map.zoom + 1), "levels": String(MapZoom.levels)])
         x += screen.put(zoom, x: x, y: area.y, style: Style(role: .muted), clip: area)
-        if state.map.textMode { x += screen.put("  " + s("map.listMode"), x: x, y: area.y, style: Style(role: .accent), clip: area) }
+        if state.map.textMode { x += screen.put("  " + s(.mapListMode), x: x, y: area.y, style: Style(role: .accent), clip: area) }
         var status: (String, Style.Role)?
         switch scene.status {
-        case .loading?, nil: status = (s("map.loadingShort"), .muted)
-        case .failed?: status = (s("map.failedShort"), .error)
-        case .ready?: status = state.map.savedCopies.contains(state.map.floor) ? (s("map.savedCopyShort"), .muted) : nil
+        case .loading?, nil: status = (s(.mapLoadingShort), .muted)
+        case .failed?: status = (s(.mapFailedShort), .error)
+        case .ready?: status = state.map.savedCopies.contains(state.map.floor) ? (s(.mapSavedCopyShort), .muted) : nil
         }
         if let (text, role) = status {
             let t = TextWidth.truncate(text, to: max(0, area.maxX - x - 2))
@@ -114,8 +114,8 @@ public enum MapScreen: FeatureView {
     static func statusMessage(_ state: AppState, _ scene: MapScene) -> (String, Style.Role)? {
         let s = state.strings
         switch scene.status {
-        case .failed(_, _, let problem)?: return (s("map.failed", ["reason": problem.phrase.text(s)]), .error)
-        case .loading?, nil: return (s("map.loading"), .muted)
+        case .failed(_, _, let problem)?: return (s(.mapFailed, ["reason": problem.phrase.text(s)]), .error)
+        case .loading?, nil: return (s(.mapLoading), .muted)
         case .ready?: return nil
         }
     }
@@ -160,21 +160,21 @@ public enum MapScreen: FeatureView {
     }
 
     /// UI string key of an amenity type's name.
-    public static func amenityKey(_ type: AmenityType) -> String {
+    public static func amenityKey(_ type: AmenityType) -> StringKey {
         switch type {
-        case .audioGuide: return "map.amenity.audioGuide"
-        case .checkRoom: return "map.amenity.checkRoom"
-        case .dining: return "map.amenity.dining"
-        case .escalator: return "map.amenity.escalator"
-        case .elevator: return "map.amenity.elevator"
-        case .familyRestroom: return "map.amenity.familyRestroom"
-        case .giftShop: return "map.amenity.giftShop"
-        case .information: return "map.amenity.information"
-        case .membersLounge: return "map.amenity.membersLounge"
-        case .mensRoom: return "map.amenity.mensRoom"
-        case .tickets: return "map.amenity.tickets"
-        case .wheelchairRamp: return "map.amenity.wheelchairRamp"
-        case .womensRoom: return "map.amenity.womensRoom"
+        case .audioGuide: return .mapAmenityAudioGuide
+        case .checkRoom: return .mapAmenityCheckRoom
+        case .dining: return .mapAmenityDining
+        case .escalator: return .mapAmenityEscalator
+        case .elevator: return .mapAmenityElevator
+        case .familyRestroom: return .mapAmenityFamilyRestroom
+        case .giftShop: return .mapAmenityGiftShop
+        case .information: return .mapAmenityInformation
+        case .membersLounge: return .mapAmenityMembersLounge
+        case .mensRoom: return .mapAmenityMensRoom
+        case .tickets: return .mapAmenityTickets
+        case .wheelchairRamp: return .mapAmenityWheelchairRamp
+        case .womensRoom: return .mapAmenityWomensRoom
         }
     }
 
@@ -186,23 +186,23 @@ public enum MapScreen: FeatureView {
         return s(kindKey(item.kind))
     }
 
-    public static func kindKey(_ kind: MapItemKind) -> String {
+    public static func kindKey(_ kind: MapItemKind) -> StringKey {
         switch kind {
         case .amenity(let t): return amenityKey(t)
-        case .landmark: return "map.kind.landmark"
-        case .garden: return "map.kind.garden"
-        case .space: return "map.kind.space"
-        case .department: return "map.kind.department"
-        case .gallery: return "map.kind.gallery"
-        case .artwork: return "map.kind.artwork"
-        case .tourStart: return "map.kind.tourStart"
+        case .landmark: return .mapKindLandmark
+        case .garden: return .mapKindGarden
+        case .space: return .mapKindSpace
+        case .department: return .mapKindDepartment
+        case .gallery: return .mapKindGallery
+        case .artwork: return .mapKindArtwork
+        case .tourStart: return .mapKindTourStart
         }
     }
 
     /// "Gallery 101" for a numbered gallery, the name otherwise; the grounds for nil.
     public static func areaName(_ area: String?, _ s: Strings) -> String {
-        guard let a = area else { return s("map.area.grounds") }
-        return a.allSatisfy(\.isNumber) ? s("gallery.short", ["gallery": a]) : a
+        guard let a = area else { return s(.mapAreaGrounds) }
+        return a.allSatisfy(\.isNumber) ? s(.galleryShort, ["gallery": a]) : a
     }
 
     /// `v` on any page shows what it is about on the map (an artwork, a tour's start).

@@ -13,7 +13,7 @@ public enum MemberView: FeatureView {
             }
         }
         // Fields and what is happening first, so they stay in view at the smallest size.
-        let labels = [s("member.idLabel"), s("member.zipLabel")]
+        let labels = [s(.memberIdLabel), s(.memberZipLabel)]
         let labelWidth = labels.map(TextWidth.width).max() ?? 0
         let fieldWidth = max(4, min(28, area.width - labelWidth - 3))
         for (i, (label, value)) in zip(labels, [m.memberID, m.zip]).enumerated() where y < area.maxY {
@@ -33,19 +33,19 @@ public enum MemberView: FeatureView {
         }
         y += 1
         switch m.status {
-        case .checking: line(s("member.checking"), Style(role: .accent, bold: true))
+        case .checking: line(s(.memberChecking), Style(role: .accent, bold: true))
         case .failed(let why): line(MemberFeature.failureText(why, state), Style(role: .error))
-        default: line(s(m.field == 0 ? "member.formNext" : "member.formSubmit"), Style(role: .muted))
+        default: line(s(m.field == 0 ? .memberFormNext : .memberFormSubmit), Style(role: .muted))
         }
         y += 1
-        line(s("member.intro"), .plain)
+        line(s(.memberIntro), .plain)
         y += 1
-        line(s("member.privacy"), Style(role: .muted))
+        line(s(.memberPrivacy), Style(role: .muted))
     }
 
     /// On the form, typed keys go into the fields.
     public static func hints(_ state: AppState) -> String? {
-        state.member.card == nil ? state.strings("hints.memberForm") : nil
+        state.member.card == nil ? state.strings(.hintsMemberForm) : nil
     }
 
     /// The form's own keys: typing goes into the fields (digits included, so not to the

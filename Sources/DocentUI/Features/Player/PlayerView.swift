@@ -42,7 +42,7 @@ public enum PlayerView: FeatureView {
     /// With a recording loaded: the player's keys.
     public static func help(_ state: AppState) -> HelpSection? {
         guard state.player.track != nil else { return nil }
-        return HelpSection(title: state.strings("help.section.player"), table: state.strings("help.playerKeys"))
+        return HelpSection(title: state.strings(.helpSectionPlayer), table: state.strings(.helpPlayerKeys))
     }
 
     /// The keys that do something now, for the full player's hint line: Space says what it
@@ -54,22 +54,22 @@ public enum PlayerView: FeatureView {
         var sounding = false
         switch p.snapshot.status {
         case .playing, .buffering, .loading:
-            keys.append(s("player.key.pause"))
+            keys.append(s(.playerKeyPause))
             sounding = true
         case .paused:
-            keys.append(s("player.key.play"))
+            keys.append(s(.playerKeyPlay))
             sounding = true
-        case .ended, .failed, .idle: if p.track != nil { keys.append(s("player.key.again")) }
+        case .ended, .failed, .idle: if p.track != nil { keys.append(s(.playerKeyAgain)) }
         }
-        if sounding { keys.append(s("player.key.seek")) }
-        keys.append(s("player.key.volume"))
-        if p.track != nil { keys.append(s("player.key.language")) }
-        if MapAction.showOnMap(from: state) != nil { keys.append(s("player.key.map")) }
-        if p.track != nil { keys.append(s("player.key.stop")) }
-        keys.append(s("player.key.text"))
+        if sounding { keys.append(s(.playerKeySeek)) }
+        keys.append(s(.playerKeyVolume))
+        if p.track != nil { keys.append(s(.playerKeyLanguage)) }
+        if MapAction.showOnMap(from: state) != nil { keys.append(s(.playerKeyMap)) }
+        if p.track != nil { keys.append(s(.playerKeyStop)) }
+        keys.append(s(.playerKeyText))
         // Last: where the line is short it is the one cut (it is in the help, and a speed
         // other than 1× shows beside the volume).
-        keys.append(s("player.key.speed"))
+        keys.append(s(.playerKeySpeed))
         return keys.joined(separator: " · ")
     }
 
@@ -83,7 +83,7 @@ public enum PlayerView: FeatureView {
         let s = state.strings
         let audio = state.player.track.flatMap { state.museum?.audioFiles[$0.audioID] }
         let lines = OverlayView.audioLanguageLines(state) { audio?.translations[$0] != nil }
-        OverlayView.choices(&screen, title: s("player.audioLanguageTitle"), lines: lines, selection: sel, footer: s("language.footer"))
+        OverlayView.choices(&screen, title: s(.playerAudioLanguageTitle), lines: lines, selection: sel, footer: s(.languageFooter))
     }
 
     /// "1:05" / "12:03" (and "1:02:03" past an hour).
@@ -102,10 +102,22 @@ public enum PlayerView: FeatureView {
 
     static func statusText(_ p: PlayerState, _ s: Strings) -> String {
         if p.snapshot.status == .failed, let f = p.snapshot.failure {
-            if case .noSoundServer = f { return s("player.noSound") }
-            return s("player.failed", ["reason": reason(f, s)])
+            if case .noSoundServer = f { return s(.playerNoSound) }
+            return s(.playerFailed, ["reason": reason(f, s)])
         }
-        return s("player.status.\(p.snapshot.status.rawValue)")
+        return s(statusKey(p.snapshot.status))
+    }
+
+    static func statusKey(_ status: PlaybackStatus) -> StringKey {
+        switch status {
+        case .idle: return .playerStatusIdle
+        case .loading: return .playerStatusLoading
+        case .buffering: return .playerStatusBuffering
+        case .playing: return .playerStatusPlaying
+        case .paused: return .playerStatusPaused
+        case .ended: return .playerStatusEnded
+        case .failed: return .playerStatusFailed
+        }
     }
 
     /// Why a recording stopped, as a sentence in the visitor's language (the technical detail,
@@ -113,13 +125,13 @@ public enum PlayerView: FeatureView {
     /// failure the adapters could not classify) are shown as they came.
     static func reason(_ f: AudioFailure, _ s: Strings) -> String {
         switch f {
-        case .noSoundServer: return s("player.noSound")
-        case .soundServerLost: return s("player.reason.soundServerLost")
-        case .http(let status): return s("player.reason.http", ["status": String(status)])
-        case .fileNotFound: return s("player.reason.fileNotFound")
-        case .network: return s("player.reason.network")
-        case .notAudio: return s("player.reason.notAudio")
-        case .contentLengthTooShort: return s("player.reason.shortLength")
+        case .noSoundServer: return s(.playerNoSound)
+        case .soundServerLost: return s(.playerReasonSoundServerLost)
+        case .http(let status): return s(.playerReasonHttp, ["status": String(status)])
+        case .fileNotFound: return s(.playerReasonFileNotFound)
+        case .network: return s(.playerReasonNetwork)
+        case .notAudio: return s(.playerReasonNotAudio)
+        case .contentLengthTooShort: return s(.playerReasonShortLength)
         case .other(let why): return why
         }
     }
@@ -138,7 +150,7 @@ public enum PlayerView: FeatureView {
         var number = String(format: "%.2f", p.speed)
         while number.hasSuffix("0") { number.removeLast() }
         if number.hasSuffix(".") { number.removeLast() }
-        return s("player.speed", ["speed": number.replacingOccurrences(of: ".", with: s("number.decimalSeparator"))])
+        return s(.playerSpeed, ["speed": number.replacingOccurrences(of: ".", with: s(.numberDecimalSeparator))])
     }
 
     static func timing(_ snap: PlayerSnapshot) -> String {
@@ -166,14 +178,14 @@ public enum PlayerView: FeatureView {
         let s = state.strings
         screen.fill(area, style: Style(role: .accent))
         guard let track = state.player.track else {
-            screen.put(" ♪ " + TextWidth.truncate(s("player.idleHint"), to: area.width - 4), x: area.x, y: area.y, style: Style(role: .muted), clip: area)
+            screen.put(" ♪ " + TextWidth.truncate(s(.playerIdleHint), to: area.width - 4), x: area.x, y: area.y, style: Style(role: .muted), clip: area)
             return
         }
         let p = state.player
         let speed = speedText(p, s).map { $0 + " " } ?? ""
         let right = ticks(state) ? " " + speed + timing(p.snapshot) + " " : " " + speed
         let rw = TextWidth.width(right)
-        let title = " \(glyph(p.snapshot.status)) " + track.title + (track.fellBack ? " " + s("content.inEnglishShort") : "")
+        let title = " \(glyph(p.snapshot.status)) " + track.title + (track.fellBack ? " " + s(.contentInEnglishShort) : "")
         let titleRoom = max(10, area.width / 2 - 2)
         let t = TextWidth.truncate(title, to: titleRoom)
         let tw = screen.put(t, x: area.x, y: area.y, style: Style(role: .accent, bold: true), clip: area)
@@ -194,7 +206,7 @@ public enum PlayerView: FeatureView {
         let s = state.strings
         let p = state.player
         let status = "\(glyph(p.snapshot.status)) " + statusText(p, s)
-        let vol = s("player.volume", ["percent": String(Int((p.volume * 100).rounded()))]) + (speedText(p, s).map { "  " + $0 } ?? "")
+        let vol = s(.playerVolume, ["percent": String(Int((p.volume * 100).rounded()))]) + (speedText(p, s).map { "  " + $0 } ?? "")
         let timingText = ticks(state) ? timing(p.snapshot) : ""
         // The volume goes before the time is shortened (never "Vol 8…").
         let full = timingText.isEmpty ? vol : timingText + "  " + vol

@@ -17,7 +17,7 @@ public enum PulseView: FeatureView {
         guard state.overlay == nil, let subject = PulseFeature.currentSubject(state), subject != .museum,
             KeyMap.action(for: .char("f"), in: state) == .pulse(.open)
         else { return nil }
-        return state.strings("pulse.hint", ["count": String(state.pulse.snapshot?.noteCounts[subject] ?? 0)])
+        return state.strings(.pulseHint, ["count": String(state.pulse.snapshot?.noteCounts[subject] ?? 0)])
     }
 
     public static func overlayKeys(_ key: Key, _ overlay: PulseFeature.Overlay, state: AppState) -> AppAction? {
@@ -78,7 +78,7 @@ public enum PulseView: FeatureView {
         case .keys(let back):
             renderOverlay(&screen, back, state: state)
             let s = state.strings
-            OverlayView.box(&screen, title: s("help.title"), text: HelpSection.text(HelpSection.current(state)), footer: s("pulse.keys.footer"), scroll: state.overlayScroll)
+            OverlayView.box(&screen, title: s(.helpTitle), text: HelpSection.text(HelpSection.current(state)), footer: s(.pulseKeysFooter), scroll: state.overlayScroll)
         case .visitCode(let subject, _):
             // Alone (the note under it would show only at its edges): the text says it is kept.
             codeBox(&screen, subject, state)
@@ -87,7 +87,7 @@ public enum PulseView: FeatureView {
             let s = state.strings
             // The note itself, so the visitor sees what goes.
             let text = state.pulse.notes.first { $0.id == id }.map { "“" + $0.text + "”\n\n" } ?? ""
-            OverlayView.box(&screen, title: s("pulse.delete.title"), text: text + s("pulse.delete.confirm"), footer: s("pulse.delete.footer"))
+            OverlayView.box(&screen, title: s(.pulseDeleteTitle), text: text + s(.pulseDeleteConfirm), footer: s(.pulseDeleteFooter))
         }
     }
 
@@ -95,7 +95,7 @@ public enum PulseView: FeatureView {
     /// notes list; in the editor `?` is text, and its keys are listed here too).
     public static func help(_ state: AppState) -> HelpSection? {
         guard PulseFeature.overlay(in: state) != nil else { return nil }
-        return HelpSection(title: state.strings("help.section.pulse"), table: state.strings("help.pulseKeys"))
+        return HelpSection(title: state.strings(.helpSectionPulse), table: state.strings(.helpPulseKeys))
     }
 
     /// The box's lines: the visitor's current reaction marked, likes counted, notes counted.
@@ -106,19 +106,19 @@ public enum PulseView: FeatureView {
         let likes = snap?.counts[subject]?.shownLikes ?? 0
         func mark(_ v: ReactionValue) -> String { mine == v ? "● " : "  " }
         return [
-            "1 " + mark(.up) + s("pulse.like") + (likes > 0 ? "  · " + s("pulse.likes", ["n": String(likes)]) : ""),
-            "2 " + mark(.meh) + s("pulse.meh"),
-            "3 " + mark(.down) + s("pulse.down"),
-            "4   " + s(state.pulse.draftSubject == subject && !state.pulse.draft.isEmpty ? "pulse.continue" : "pulse.write"),
-            "5   " + s("pulse.read", ["count": String(snap?.noteCounts[subject] ?? 0)]),
+            "1 " + mark(.up) + s(.pulseLike) + (likes > 0 ? "  · " + s(.pulseLikes, ["n": String(likes)]) : ""),
+            "2 " + mark(.meh) + s(.pulseMeh),
+            "3 " + mark(.down) + s(.pulseDown),
+            "4   " + s(state.pulse.draftSubject == subject && !state.pulse.draft.isEmpty ? .pulseContinue : .pulseWrite),
+            "5   " + s(.pulseRead, ["count": String(snap?.noteCounts[subject] ?? 0)]),
         ]
     }
 
     static func box(_ screen: inout Screen, _ subject: PulseSubject, _ state: AppState) {
         let s = state.strings
         OverlayView.choices(
-            &screen, title: s("pulse.box.title", ["title": PulseFeature.title(subject, state)]), lines: boxLines(subject, state),
-            selection: state.pulse.boxSelection, footer: s("pulse.box.footer"))
+            &screen, title: s(.pulseBoxTitle, ["title": PulseFeature.title(subject, state)]), lines: boxLines(subject, state),
+            selection: state.pulse.boxSelection, footer: s(.pulseBoxFooter))
     }
 
     static func editor(_ screen: inout Screen, _ subject: PulseSubject, _ state: AppState) {
@@ -126,7 +126,7 @@ public enum PulseView: FeatureView {
         let p = state.pulse
         let layout = EditorLayout(draft: p.draft, cursor: p.cursor, screen: Size(width: screen.width, height: screen.height))
         let area = layout.area
-        OverlayView.frame(&screen, area, title: s("pulse.editor.title", ["title": PulseFeature.title(subject, state)]), footer: s("pulse.editor.footer"))
+        OverlayView.frame(&screen, area, title: s(.pulseEditorTitle, ["title": PulseFeature.title(subject, state)]), footer: s(.pulseEditorFooter))
         let field = layout.field
         screen.fill(field, style: Style(underline: true))
         // The rows around the cursor's, each as the draft has it (its spaces too), the cursor in
@@ -150,7 +150,7 @@ public enum PulseView: FeatureView {
         // Attention (a screen reader, the terminal's cursor) is where the next letter goes.
         screen.focus = cursorCell
         let cells = NoteText.cells(p.draft)
-        let counter = p.sending ? s("pulse.editor.sending") : s("pulse.editor.counter", ["cells": String(cells), "max": String(NoteText.maxCells)])
+        let counter = p.sending ? s(.pulseEditorSending) : s(.pulseEditorCounter, ["cells": String(cells), "max": String(NoteText.maxCells)])
         let cy = field.maxY
         if cy < area.maxY - 1 {
             // More of the draft above or below the rows shown: an arrow at the counter's left.
@@ -166,14 +166,14 @@ public enum PulseView: FeatureView {
         let s = state.strings
         let p = state.pulse
         let width = OverlayView.boxTextWidth(screen)
-        var lines = Wrap.lines(s("pulse.gate.codeIntro"), width: width).map { ($0, Style.plain) }
-        if p.codeWrong { lines += Wrap.lines(s("pulse.gate.codeWrong"), width: width).map { ($0, Style(role: .error)) } }
-        let label = s("pulse.gate.codeLabel")
-        let footer = s("pulse.gate.codeFooter")
+        var lines = Wrap.lines(s(.pulseGateCodeIntro), width: width).map { ($0, Style.plain) }
+        if p.codeWrong { lines += Wrap.lines(s(.pulseGateCodeWrong), width: width).map { ($0, Style(role: .error)) } }
+        let label = s(.pulseGateCodeLabel)
+        let footer = s(.pulseGateCodeFooter)
         let fieldWidth = VisitCodeText.length * 2 + 1
         let contentWidth = max(lines.map { TextWidth.width($0.0) }.max() ?? 0, TextWidth.width(label) + 1 + fieldWidth, TextWidth.width(footer) + 4)
         let area = OverlayView.boxArea(screen, contentWidth: contentWidth, contentHeight: lines.count + 2)
-        OverlayView.frame(&screen, area, title: s("pulse.gate.codeTitle", ["title": PulseFeature.title(subject, state)]), footer: footer)
+        OverlayView.frame(&screen, area, title: s(.pulseGateCodeTitle, ["title": PulseFeature.title(subject, state)]), footer: footer)
         let inside = area.inset(1)
         // The field's row first: on a small screen the text gives way to it.
         let y = min(area.y + 3 + lines.count, area.maxY - 2)
@@ -227,23 +227,23 @@ public enum PulseView: FeatureView {
         for (i, n) in p.notes.enumerated() {
             var head = "[\(n.language.code)] " + age(n.createdAt, state)
             let likes = n.counts.shownLikes
-            if likes > 0 { head += " · " + s("pulse.likes", ["n": String(likes)]) }
-            if n.author == .curator { head += " · " + s("pulse.curator") }
+            if likes > 0 { head += " · " + s(.pulseLikes, ["n": String(likes)]) }
+            if n.author == .curator { head += " · " + s(.pulseCurator) }
             // The author still sees their note while reports or votes hide it from others, and
             // is told so (issue 33 #9).
             if n.author == .visitor, n.id.visitor == p.identity?.credentials.visitor,
                 let why = PulseFeature.rules.hidden(n, viewerReported: false), why == .reported || why == .lowScore {
-                head += " · " + s("pulse.notes.hiddenOwn")
+                head += " · " + s(.pulseNotesHiddenOwn)
             }
             let selected = i == p.noteSelection
             lines.append(((selected ? "› " : "  ") + head, selected ? Style(role: .highlight, bold: true) : Style(role: .muted), i))
             for l in Wrap.lines(n.text, width: inner) { lines.append(("  " + l, .plain, i)) }
         }
-        if lines.isEmpty { lines = Wrap.lines(s("pulse.notes.none"), width: inner).map { ($0, Style(role: .muted), -1) } }
+        if lines.isEmpty { lines = Wrap.lines(s(.pulseNotesNone), width: inner).map { ($0, Style(role: .muted), -1) } }
         let area = OverlayView.boxArea(screen, contentWidth: width - 4, contentHeight: lines.count)
         OverlayView.frame(
-            &screen, area, title: s("pulse.notes.title", ["title": PulseFeature.title(subject, state), "count": String(p.notes.count)]),
-            footer: s(ownSelected(state) ? "pulse.notes.footerOwn" : "pulse.notes.footer"))
+            &screen, area, title: s(.pulseNotesTitle, ["title": PulseFeature.title(subject, state), "count": String(p.notes.count)]),
+            footer: s(ownSelected(state) ? .pulseNotesFooterOwn : .pulseNotesFooter))
         let visible = max(0, area.height - 4)
         // Keep the selected note's heading in view.
         let first = lines.firstIndex { $0.2 == p.noteSelection } ?? 0

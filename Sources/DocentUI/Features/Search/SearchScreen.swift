@@ -6,8 +6,8 @@ public enum SearchScreen: FeatureView {
     /// Every printable key is typed into the query, so q, ? and digits are not keys here. On a
     /// live artwork's card: `v` for the map, then the usual keys of a text page.
     public static func hints(_ state: AppState) -> String? {
-        if case .liveArtwork? = SearchFeature.route(in: state) { return state.strings("search.liveArtwork.hints") }
-        return state.strings("hints.search")
+        if case .liveArtwork? = SearchFeature.route(in: state) { return state.strings(.searchLiveArtworkHints) }
+        return state.strings(.hintsSearch)
     }
 
     public static func render(_ screen: inout Screen, _ area: Rect, state: AppState) {
@@ -22,7 +22,7 @@ public enum SearchScreen: FeatureView {
         if below.height >= 10 {
             let (list, hints) = below.splitBottom(1)
             listArea = list
-            screen.put(TextWidth.truncate(s("search.hints"), to: hints.width), x: hints.x, y: hints.y, style: Style(role: .muted), clip: hints)
+            screen.put(TextWidth.truncate(s(.searchHints), to: hints.width), x: hints.x, y: hints.y, style: Style(role: .muted), clip: hints)
         }
         // The selected result's picture beside the list, where there is room.
         let figure = state.features.taking(.figure).lazy.compactMap { $0.figure(.list, state) }.first
@@ -42,11 +42,11 @@ public enum SearchScreen: FeatureView {
     /// `Search: query▌` and, on the right, a quiet note about the live search.
     static func renderQuery(_ screen: inout Screen, _ area: Rect, state: AppState) {
         let s = state.strings
-        let prompt = s("search.prompt") + " "
+        let prompt = s(.searchPrompt) + " "
         var note = ""
         switch state.search.live.status {
-        case .loading: note = s("search.live.searching")
-        case .unavailable: note = s("search.live.unavailable")
+        case .loading: note = s(.searchLiveSearching)
+        case .unavailable: note = s(.searchLiveUnavailable)
         default: break
         }
         var noteWidth = TextWidth.width(note)
@@ -62,7 +62,7 @@ public enum SearchScreen: FeatureView {
         guard left > 1 else { return }
         if state.search.query.isEmpty {
             screen.put(" ", x: x, y: area.y, style: .reverse, clip: area)
-            screen.put(TextWidth.truncate(s("search.placeholder"), to: left - 2), x: x + 2, y: area.y, style: .dim, clip: area)
+            screen.put(TextWidth.truncate(s(.searchPlaceholder), to: left - 2), x: x + 2, y: area.y, style: .dim, clip: area)
             return
         }
         // Show the end of a long query: that is where typing happens.

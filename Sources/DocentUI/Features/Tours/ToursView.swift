@@ -26,7 +26,7 @@ public enum ToursView: FeatureView {
     /// a failure (the table's lines: arrived, next/previous, mode, leave, retry).
     public static func help(_ state: AppState) -> HelpSection? {
         guard let t = state.tour else { return nil }
-        var section = HelpSection(title: state.strings("help.section.tour"), table: state.strings("help.tourKeys"))
+        var section = HelpSection(title: state.strings(.helpSectionTour), table: state.strings(.helpTourKeys))
         let canArrive = t.machine.mode == .guided && t.machine.position != .complete
         section.lines = section.lines.enumerated().filter { i, _ in (i != 0 || canArrive) && (i != 4 || t.failed) }.map(\.element)
         return section
@@ -38,19 +38,19 @@ public enum ToursView: FeatureView {
         case .language(let id, _, let sel):
             let tour = state.museum?.tour(id)
             let lines = OverlayView.audioLanguageLines(state) { tour?.translations[$0] != nil }
-            OverlayView.choices(&screen, title: s("tour.languageTitle", ["tour": tour?.text(state.language).text.title ?? ""]), lines: lines, selection: sel, footer: s("language.footer"))
+            OverlayView.choices(&screen, title: s(.tourLanguageTitle, ["tour": tour?.text(state.language).text.title ?? ""]), lines: lines, selection: sel, footer: s(.languageFooter))
         case .leave:
             let title = state.tour.flatMap { state.museum?.tour($0.machine.tourID) }?.text(state.language).text.title ?? ""
-            OverlayView.box(&screen, title: s("tour.leaveTitle"), text: s("tour.leaveText", ["tour": title]), footer: s("tour.leaveFooter"))
+            OverlayView.box(&screen, title: s(.tourLeaveTitle), text: s(.tourLeaveText, ["tour": title]), footer: s(.tourLeaveFooter))
         case .resume(let sel):
             guard let p = state.progress.current, let tour = state.museum?.tour(p.tourID) else { return }
             let title = tour.text(state.language).text.title
             // On the walk to a stop, the directions play again from where they were.
-            let text = p.stopIndex.map { s(p.part == .walk ? "tour.resumeWalk" : "tour.resumeStop", ["n": String($0 + 1), "time": PlayerView.time(p.seconds)]) }
-                ?? s("tour.resumeIntro")
+            let text = p.stopIndex.map { s(p.part == .walk ? .tourResumeWalk : .tourResumeStop, ["n": String($0 + 1), "time": PlayerView.time(p.seconds)]) }
+                ?? s(.tourResumeIntro)
             OverlayView.choices(
-                &screen, title: s("tour.resumeTitle", ["tour": title]), lines: [text, s("tour.resumeLater"), s("tour.resumeForget")], selection: sel,
-                footer: s("tour.resumeFooter"))
+                &screen, title: s(.tourResumeTitle, ["tour": title]), lines: [text, s(.tourResumeLater), s(.tourResumeForget)], selection: sel,
+                footer: s(.tourResumeFooter))
         }
     }
 }

@@ -29,8 +29,7 @@ public final class SQLitePulseStore: PulseStore, Sendable {
 
     /// `$XDG_DATA_HOME/docent/pulse.sqlite`, or `$HOME/.local/share/docent/pulse.sqlite`.
     public static func defaultPath(environment: [String: String]) -> String {
-        // (Written in two parts: the strings test takes any "pulse.x" literal for a UI key.)
-        Support.xdgPath("XDG_DATA_HOME", fallback: ".local/share", file: "pulse" + ".sqlite", environment: environment)
+        Support.xdgPath("XDG_DATA_HOME", fallback: ".local/share", file: "pulse.sqlite", environment: environment)
     }
 
     /// Opens (creating it, and its directory if `createDirectory`) and migrates the file. A

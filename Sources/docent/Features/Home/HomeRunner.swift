@@ -14,7 +14,7 @@ struct HomeRunner: FeatureRunner {
             let log = context.log
             context.background {
                 let r = fetcher.fetch(request).map(\.body)
-                if case .failure(let e) = r { log.write("\(purpose.key): \(e.description)") }
+                if case .failure(let e) = r { log.write("\(purpose.rawValue): \(e.description)") }
                 mailbox.post(.fetched(purpose, r))
             }
         }
