@@ -322,7 +322,7 @@ final class MapReducerTests: XCTestCase {
         // for anything shown.
         let artZoom = 1
         XCTAssertTrue(artwork.isVisible(atZoom: artZoom))
-        send(&s, .map(.show(.artwork(art.id))), effects: { [.persist($0.settings), self.load(2)] }) {
+        send(&s, .map(.show(.artwork(art.id))), effects: { [self.load(2), .persist($0.settings)] }) {
             $0.tab = .map
             $0.stacks[.map] = [Page(.map)]
             $0.map.floor = Floor(2)

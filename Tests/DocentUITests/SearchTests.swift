@@ -745,7 +745,7 @@ final class SearchTests: XCTestCase {
         let item = try XCTUnwrap(MapContent.items(app, floor: floor).first { $0.id == .annotation(id) })
         let plan = try XCTUnwrap(MapContent.mapFloor(app, floor)).planURL
         // The map on the amenity's floor, centred on it, marked and selected; its plan asked for.
-        send(&s, .search(.activate), effects: { [.persist($0.settings), .map(.loadPlan(floor: floor, url: plan, pixelsPerPoint: MapState.rasterScale))] }) {
+        send(&s, .search(.activate), effects: { [.map(.loadPlan(floor: floor, url: plan, pixelsPerPoint: MapState.rasterScale)), .persist($0.settings)] }) {
             $0.tab = .map
             $0.stacks[.map] = [Page(.map)]
             $0.map.floor = floor
