@@ -306,6 +306,62 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(a.all.last?.post, UInt32(Int32.max >> 1) << 1 | 1)
     }
 
+    /// A frequent word becomes a bitmap while the words are added (the builder knows the
+    /// documents' count), not only when the index is built: the index is the same, and the
+    /// frequent words' pairs stop at the threshold; with two halves, a word that is frequent
+    /// only in both together becomes one when the index is built.
+    func testFrequentWordsBecomeBitmapsAsTheyAreAddedAndTheIndexIsTheSame() {
+        let n = 128
+        func text(_ d: Int) -> (name: String, body: String) {
+            var body = "word\(d)"
+            if d % 10 == 0 { body += " often" }
+            if d % 14 == 3 { body += " crossing" }  // 9 documents: 9 × 16 > 128, 4 and 5 in the halves
+            if d % 50 == 1 { body += " rare" }
+            return (d % 3 == 0 ? "often named" : "work", body)
+        }
+        func words(known: Bool, split: Int?) -> (SearchWords, Int) {
+            var a = SearchWords.Builder(variants: nil)
+            if known { a.documentCount = n }
+            var b = SearchWords.Builder(variants: nil)
+            if known { b.documentCount = n }
+            for d in 0..<n {
+                let t = text(d)
+                if let split, d >= split {
+                    b.startDocument(d)
+                    b.add(t.name, slot: 0, inName: true)
+                    b.add(t.body, slot: 0, inName: false)
+                } else {
+                    a.startDocument(d)
+                    a.add(t.name, slot: 0, inName: true)
+                    a.add(t.body, slot: 0, inName: false)
+                }
+            }
+            if split != nil { a.append(&b) }
+            let pairs = a.pairs.count
+            return (a.build(count: n, stemmer: nil), pairs)
+        }
+        let (plain, plainPairs) = words(known: false, split: nil)
+        let (onTheFly, fewerPairs) = words(known: true, split: nil)
+        let (halves, _) = words(known: true, split: n / 2)
+        XCTAssertGreaterThan(plain.bits.count, 0, "some words are bitmaps")
+        XCTAssertLessThan(fewerPairs, plainPairs - 2 * (n / 3), "'often' and 'named' stopped adding pairs")
+        for w in [onTheFly, halves] {
+            XCTAssertEqual(plain.vocab, w.vocab)
+            XCTAssertEqual(plain.wordEntries, w.wordEntries)
+            XCTAssertEqual(plain.entryPosts, w.entryPosts)
+            XCTAssertEqual(plain.entryBits, w.entryBits)
+            XCTAssertEqual(plain.posts, w.posts)
+            XCTAssertEqual(plain.bits, w.bits)
+        }
+        func isBitmap(_ word: String) -> Bool? {
+            guard let w = (0..<(plain.vocabStarts.count - 1)).first(where: { Array(plain.word($0)) == Array(word.utf8) }) else { return nil }
+            return plain.entryBits[Int(plain.wordEntries[w])] >= 0
+        }
+        XCTAssertEqual(isBitmap("crossing"), true, "frequent only in both halves together")
+        XCTAssertEqual(isBitmap("often"), true)
+        XCTAssertEqual(isBitmap("rare"), false)
+    }
+
     /// The transcripts' words read on two cores make the very index one core makes: the second
     /// half's words follow the first's, with the same languages' slots.
     func testWordsOnTwoCoresAreTheWordsOnOne() {

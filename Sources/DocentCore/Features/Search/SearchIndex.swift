@@ -312,6 +312,7 @@ public final class SearchIndex: Sendable {
             if sinceLetGo > 0 { last?.letTranscriptSourceGo() }
         }
         if words {
+            wordBuilder.documentCount = order.count
             // Each language of a transcript has its slot before the words are added, numbered
             // as they are met in rank order (so both halves below number them alike).
             var transcriptCount = 0
@@ -330,6 +331,7 @@ public final class SearchIndex: Sendable {
                 }
                 var second = SearchWords.Builder(variants: variants)
                 second.slots = wordBuilder.slots
+                second.documentCount = order.count
                 both({ addWords(&wordBuilder, 0..<mid) }, { addWords(&second, mid..<order.count) })
                 wordBuilder.append(&second)
             } else {

@@ -88,6 +88,17 @@ public struct SearchWords: Sendable {
         /// (a pair per word per document: tens of millions in a large museum), so kept in
         /// chunks, which neither double nor copy as they grow, nor when two halves join.
         var pairs = Pairs()
+        /// How many documents the index has, when known before the words are added
+        /// (`SearchIndex` sets it; 0: not known). An entry found in more than one document in
+        /// `denseFraction` is kept as a bitmap (as the built index keeps it) from the document
+        /// where it becomes one: a frequent word's pairs (a transcript's "the", in every
+        /// document) stop there, and the pairs were most of the builder's memory.
+        var documentCount = 0
+        /// Per entry: its documents so far, or, once it is a bitmap, -(its block + 1) in
+        /// `denseBits` (blocks of `2 * denseWords`: every document, then those in a name).
+        var entryCount: [Int32] = []
+        var denseBits: [UInt64] = []
+        var denseWords: Int { (documentCount + 63) >> 6 }
         var slots: [Language?] = [nil]
         let variants: ChineseVariants?
         /// How each non-ASCII scalar folds (as `SearchText` folds a character), its bytes in
@@ -358,6 +369,7 @@ public struct SearchWords: Sendable {
                 entryWord.append(id)
                 entrySlot.append(slot)
                 lastDoc.append(-1)
+                entryCount.append(0)
             }
             return e
         }
@@ -368,8 +380,33 @@ public struct SearchWords: Sendable {
             // Names come first in a document, so its first pair says whether it is in one.
             if lastDoc[Int(e)] != doc {
                 lastDoc[Int(e)] = doc
-                pairs.append(entry: e, doc: doc, inName: inName)
+                let c = entryCount[Int(e)]
+                if c < 0 {
+                    setBit(block: Int(-1 - c), doc: doc, inName: inName)
+                } else if documentCount >= 64, Int(c + 1) * SearchWords.denseFraction > documentCount {
+                    let block = newBlock()
+                    entryCount[Int(e)] = -1 - Int32(block)
+                    setBit(block: block, doc: doc, inName: inName)
+                } else {
+                    entryCount[Int(e)] = c + 1
+                    pairs.append(entry: e, doc: doc, inName: inName)
+                }
             }
+        }
+
+        /// A new bitmap block, all zero; its number.
+        mutating func newBlock() -> Int {
+            let n = 2 * denseWords
+            let block = denseBits.count / n
+            denseBits.append(contentsOf: repeatElement(0, count: n))
+            return block
+        }
+
+        @inline(__always) mutating func setBit(block: Int, doc: Int32, inName: Bool) {
+            let base = block * 2 * denseWords
+            let d = Int(doc)
+            denseBits[base + d >> 6] |= 1 << UInt64(d & 63)
+            if inName { denseBits[base + denseWords + d >> 6] |= 1 << UInt64(d & 63) }
         }
 
         /// Adds the words and pairs of `other`, a builder of the documents after this one's
@@ -382,6 +419,27 @@ public struct SearchWords: Sendable {
                 entryOf[oe] = entry(word: id, slot: other.entrySlot[oe])
             }
             pairs.append(&other.pairs) { entryOf[Int($0)] }
+            // Counts add up; a bitmap of either is the entry's bitmap (the other's pairs are
+            // set in it when the index is built).
+            let n = 2 * denseWords
+            for oe in other.entryCount.indices {
+                let e = Int(entryOf[oe])
+                let oc = other.entryCount[oe]
+                let c = entryCount[e]
+                if oc < 0 {
+                    let from = Int(-1 - oc) * n
+                    let block: Int
+                    if c < 0 {
+                        block = Int(-1 - c)
+                    } else {
+                        block = newBlock()
+                        entryCount[e] = -1 - Int32(block)
+                    }
+                    for i in 0..<n { denseBits[block * n + i] |= other.denseBits[from + i] }
+                } else if c >= 0 {
+                    entryCount[e] = c + oc
+                }
+            }
             for (oe, e) in entryOf.enumerated() where other.lastDoc[oe] > lastDoc[Int(e)] { lastDoc[Int(e)] = other.lastDoc[oe] }
             doc = max(doc, other.doc)
         }
@@ -421,7 +479,9 @@ public struct SearchWords: Sendable {
             }
         }
 
-        func build(count: Int, stemmer: (any WordStemming)?) -> SearchWords {
+        /// The index of the words (the builder is left empty).
+        mutating func build(count: Int, stemmer: (any WordStemming)?) -> SearchWords {
+            precondition(documentCount == 0 || documentCount == count || entryWord.isEmpty, "the documents' count the words were added with")
             // The vocabulary sorted bytewise; old word number → new.
             let order = sortedWords()
             var rank = [Int32](repeating: 0, count: wordCount)
@@ -469,15 +529,15 @@ public struct SearchWords: Sendable {
             var wordEntries = [Int32](repeating: 0, count: order.count + 1)
             for e in entries { wordEntries[Int(rank[Int(entryWord[e])]) + 1] += 1 }
             for w in 0..<order.count { wordEntries[w + 1] += wordEntries[w] }
-            // Document counts per entry, then sparse lists and dense bitmaps.
+            // Document counts per entry (a bitmap's: -1), then sparse lists and dense bitmaps.
             var df = [Int32](repeating: 0, count: entries.count)
-            pairs.forEach { e, _ in df[Int(newEntry[Int(e)])] += 1 }
+            for (e, c) in entryCount.enumerated() { df[Int(newEntry[e])] = c }
             let bitWords = (count + 63) >> 6
             var entryPosts = [Int32](repeating: 0, count: entries.count + 1)
             var entryBits = [Int32](repeating: -1, count: entries.count)
             var denseCount = 0
             for e in 0..<entries.count {
-                let dense = Int(df[e]) * SearchWords.denseFraction > count && count >= 64
+                let dense = df[e] < 0 || Int(df[e]) * SearchWords.denseFraction > count && count >= 64
                 if dense {
                     entryBits[e] = Int32(denseCount * 2 * bitWords)
                     denseCount += 1
@@ -486,6 +546,13 @@ public struct SearchWords: Sendable {
             }
             var posts = [UInt32](repeating: 0, count: Int(entryPosts[entries.count]))
             var bits = [UInt64](repeating: 0, count: denseCount * 2 * bitWords)
+            // The bitmaps made while adding, in their place (entries in vocabulary order).
+            for (old, c) in entryCount.enumerated() where c < 0 {
+                let from = Int(-1 - c) * 2 * bitWords
+                let to = Int(entryBits[Int(newEntry[old])])
+                for i in 0..<(2 * bitWords) { bits[to + i] = denseBits[from + i] }
+            }
+            denseBits = []
             var cursor = entryPosts
             pairs.forEach { entry, p in
                 let e = Int(newEntry[Int(entry)])
@@ -499,6 +566,7 @@ public struct SearchWords: Sendable {
                     cursor[e] += 1
                 }
             }
+            pairs = Pairs()
             var slotOfEntry = [UInt8](repeating: 0, count: entries.count)
             for (i, e) in entries.enumerated() { slotOfEntry[i] = entrySlot[e] }
             // Stems, per language with an algorithm (slot 0 is stemmed as English).
