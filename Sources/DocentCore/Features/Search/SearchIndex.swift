@@ -276,6 +276,14 @@ public final class SearchIndex: Sendable {
             fieldSlots += rawSlots[i]
             fieldSlotStarts.append(Int32(fieldSlots.count))
         }
+        // The folded texts in input order are copied into rank order: let them go before the
+        // words are added (the build's peak memory, issue 30).
+        raw = []
+        rawStarts = []
+        rawSecondary = []
+        rawSlots = []
+        sortKeys = []
+        extraKeys = []
         // The words, in rank order: names, other texts, then the transcripts, read one at a time
         // (a mapped appData's or prepared copy's pages are let go every megabyte, as the copy's
         // reader does, and every 64 transcripts: rank order is not the file's, and the kernel
