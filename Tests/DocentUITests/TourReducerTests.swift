@@ -234,6 +234,7 @@ final class TourReducerTests: XCTestCase {
         // walk to stop 2) for "Resume at stop 2" on the tour's page (issue 17 #7).
         send(&s, .activate, effects: { [.audio(.stop), .persist($0.settings)] }) {
             $0.tour = nil
+            $0[TourFeature.self].resumeOffered = true
             $0.player.track = nil
             $0.player.snapshot = PlayerSnapshot(token: 2, volume: 0.8)
             $0.overlay = .message(id: 8)

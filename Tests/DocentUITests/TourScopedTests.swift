@@ -65,7 +65,12 @@ final class TourScopedTests: XCTestCase {
         ) {
             $0.session = nil
             $0.progress.current = TourProgress(tourID: 500, stopIndex: nil, seconds: 0, language: .english, mode: .guided)
+            $0.resumeOffered = true
         }
+        // Once the exit message is read and the guide settles, no "welcome back" to the tour
+        // just left (its place is still kept, on the tour's page and at the next start).
+        s.overlay = nil
+        reactScoped(TourFeature.self, &t, .settled, context(s))
     }
 
     /// Once start-up settles, a saved place is offered once, as a request for its box.

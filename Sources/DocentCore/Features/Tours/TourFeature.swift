@@ -139,6 +139,9 @@ public enum TourFeature: ScopedFeature {
             // The place is kept (as after `q`): the tour's page and the next start offer it.
             _ = progress(&t, Heard(context), force: false)
             t.session = nil
+            // The start's "welcome back" is not for a visitor who has just left this tour (it
+            // showed as soon as the exit message was read, when no tour had been offered yet).
+            t.resumeOffered = true
             var requests: [UIRequest] = [.close]
             if context.playerTrack?.tourID == session.machine.tourID { requests.append(.send(.player(.stop))) }
             requests.append(.messages((context.museum?.messages ?? []).filter { $0.kind == .tourExit(tourID: session.machine.tourID) }.map(\.id)))
