@@ -35,6 +35,7 @@ final class TourPlaceTests: XCTestCase {
         send(&s, .tour(.askLeave)) { $0.overlay = .leaveTour }
         var after = s
         after.tour = nil
+        after[TourFeature.self].resumeOffered = true  // no "welcome back" to the tour just left
         after.progress.current = Self.place
         _ = PlayerFeature.stop(&after)
         after.overlay = .message(id: 8)  // the museum's tour-exit message
