@@ -399,6 +399,48 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(one.bits, twoThreads.bits)
     }
 
+    /// The guide builds in two halves: usable with the names' words, then the transcripts'
+    /// words added. The first half finds names forgivingly but no transcript word; the second is
+    /// the very index one build makes (same digest), on one core or two.
+    func testTheTwoHalvesMakeTheIndexOneBuildMakes() {
+        let languages: [Language] = [.spanish, .english, Language(code: "fr"), Language(code: "zh-hant")]
+        let texts = ["Este tapiz fue tejido en Flandes", "The harbour at first light", "Le port au petit matin", "港口的燈 時間"]
+        let docs = (0..<(SearchIndex.wordsOnTwoCores + 40)).map { n -> SearchDocument in
+            let v = (0..<(1 + n % 3)).map { k -> AudioVersion in
+                let l = (n + k) % languages.count
+                return AudioVersion(language: languages[l], url: "", transcript: texts[l] + " word\(n % 37) w\(n)", trackTitle: "")
+            }
+            // Some titles in a language of their own (a field slot before the transcripts').
+            let primary = n % 5 == 0 ? ["Lighthouse \(n % 50)", "Faro \(n % 50)"] : ["Work \(n % 50) \(texts[n % 4].prefix(8))"]
+            return SearchDocument(
+                .artwork(n), primary: primary, secondary: ["Room \(n % 7)"], primaryLanguages: n % 5 == 0 ? [.english, .spanish] : [], transcripts: v)
+        }
+        let one = SearchIndex(documents: docs, variants: Self.variants)
+        let names = SearchIndex(documents: docs, variants: Self.variants, transcripts: false)
+        XCTAssertTrue(one.transcriptsIndexed)
+        XCTAssertFalse(names.transcriptsIndexed)
+        XCTAssertNotEqual(names.digest, one.digest)
+        func first(_ i: SearchIndex, _ q: String) -> SearchHit? { i.results(i.matches(SearchText.fold(q)), cap: 5).hits(.artwork).first }
+        // Names are forgiving already (a typo in a title); transcripts' words are not in yet.
+        XCTAssertEqual(first(names, "lighthuose")?.tier, SearchTier.typoName)
+        XCTAssertNil(first(names, "tejido"))
+        XCTAssertEqual(first(one, "tejido")?.tier, SearchTier.words)
+        let sequential: ReadOptions.Both = { first, second in
+            first()
+            second()
+        }
+        for both in [nil, sequential, TwoCores.both] as [ReadOptions.Both?] {
+            let whole = names.addingTranscriptWords(stemmer: nil, both: both)
+            XCTAssertTrue(whole.transcriptsIndexed)
+            XCTAssertEqual(whole.digest, one.digest)
+            XCTAssertEqual(whole.words.slotLanguages, one.words.slotLanguages)
+            XCTAssertEqual(first(whole, "tejido")?.target, first(one, "tejido")?.target)
+            XCTAssertEqual(first(whole, "tejido")?.language, .spanish)
+            // Once in, there is nothing more to add.
+            XCTAssertTrue(whole.addingTranscriptWords(stemmer: nil) === whole)
+        }
+    }
+
     func testTyposAndTranscriptsWithoutAStemmer() {
         let docs = Self.docs + [
             SearchDocument(

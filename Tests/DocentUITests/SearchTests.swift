@@ -337,6 +337,38 @@ final class SearchTests: XCTestCase {
         XCTAssertTrue(texts(s).contains { $0.contains("Harbo") }, "\(texts(s))")
     }
 
+    /// The guide's index comes in two halves (issue 31): usable with the names' words, then the
+    /// transcripts' words. The second half replaces the results only while the visitor has not
+    /// moved in them; after that, what is drawn stays and the next keystroke uses it.
+    func testTheTranscriptsWordsReplaceTheResultsOnlyBeforeTheVisitorMoves() {
+        let m = Self.fileMuseum
+        let names = BuiltIndex(SearchIndex(documents: SearchIndex.documents(app: m.data), source: m, transcripts: false))
+        let whole = BuiltIndex(names.index.addingTranscriptWords(stemmer: nil))
+        var s = loaded()
+        prepare(&s, .search(.indexBuilt(names)))
+        type(&s, "harbour")
+        let first = localResults(s, "harbour", index: names.index)
+        XCTAssertEqual(s.search.results, first)
+        // Three works say "harbour" only in their commentaries.
+        let answered = localResults(s, "harbour", index: whole.index)
+        XCTAssertEqual(answered.count(.artwork), first.count(.artwork) + 3)
+        XCTAssertEqual(Array(answered.hits(.artwork).prefix(first.hits(.artwork).count)), first.hits(.artwork), "the names' works first")
+        // Not moved yet: searched again at once.
+        var t = s
+        send(&t, .search(.indexBuilt(whole))) { $0.search.results = answered }
+        XCTAssertTrue(t.search.index === whole.index)
+        // Moved: nothing changes under the cursor, no effect.
+        prepare(&s, .search(.move(1)))
+        let drawn = texts(s)
+        send(&s, .search(.indexBuilt(whole)))
+        XCTAssertEqual(texts(s), drawn)
+        XCTAssertTrue(s.search.index === whole.index)
+        // The next keystroke searches the whole index (not only the matches of the first half).
+        type(&s, "s")
+        XCTAssertEqual(s.search.results?.count(.artwork), localResults(s, "harbours", index: whole.index).count(.artwork))
+        XCTAssertGreaterThan(s.search.results?.count(.artwork) ?? 0, first.count(.artwork))
+    }
+
     // MARK: Local results
 
     func testResultsAreGroupedAndFiltered() {

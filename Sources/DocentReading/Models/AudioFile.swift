@@ -17,6 +17,10 @@ public struct AudioVersion: Hashable, Sendable {
     /// (no `String` made): search reads every transcript's words once.
     public func withTranscriptUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { transcriptText.withUTF8(body) }
 
+    /// The transcript's source alone (one reference, not the whole version): what a reader that
+    /// keeps every transcript of a museum for a while holds (search's words, issue 30's peak).
+    public var transcriptSource: TranscriptSource { TranscriptSource(text: transcriptText) }
+
     public init(language: Language, url: String, transcript: String, trackTitle: String) {
         self.init(language: language, url: url, transcriptText: DeferredText(transcript), trackTitle: trackTitle)
     }
@@ -55,4 +59,12 @@ public struct AudioFile: Hashable, Sendable, Identifiable {
 
     /// Every language this recording exists in, English first.
     public var languages: [Language] { [.english] + translations.keys.sorted() }
+}
+
+/// A recording's transcript as `AudioVersion` reads it: its bytes where they lie, and its
+/// mapped pages let go.
+public struct TranscriptSource: Sendable {
+    let text: DeferredText
+    public func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { text.withUTF8(body) }
+    public func letSourceGo() { text.letSourceGo() }
 }

@@ -383,10 +383,18 @@ extension SearchFeature {
         case .indexBuilt(let built):
             // An index of a museum that is no longer the one loaded is dropped.
             guard case .ready(let museum) = shared(state, context).document, built.index.source === museum else { return .none }
+            // The same museum's index with the transcripts' words added (the second half of the
+            // build): the results shown are searched again only while the visitor has not moved
+            // in them (nothing moves under the cursor); else the next keystroke uses it.
+            let secondHalf = state.index?.source === museum && built.index.transcriptsIndexed
             state.index = built.index
             // The exhibitions are indexed again, folded as the museum's index folds.
             state.exhibitionIDs = nil
             _ = syncExhibitions(&state, context)
+            if secondHalf, state.moved {
+                state.matches = SearchMatches()
+                return .none
+            }
             return Outcome(effects: state.results != nil ? rerun(&state, context) : state.query.isEmpty ? [] : queryChanged(&state, context))
         case .clickRow(let i):
             guard context.overlay == nil, context.route == .search else { return .none }

@@ -72,7 +72,8 @@ public struct SearchHit: Hashable, Sendable {
 }
 
 /// Something to index: names it is found by ("primary") and other texts (artist, gallery,
-/// keypad numbers). `sortTitle` orders equal matches: shorter first, then alphabetically.
+/// keypad numbers; each line of a secondary text is a field of its own). `sortTitle` orders
+/// equal matches: shorter first, then alphabetically.
 public struct SearchDocument: Hashable, Sendable {
     public var target: SearchTarget
     public var primary: [String]
@@ -159,6 +160,13 @@ public final class SearchIndex: Sendable {
     public let variants: ChineseVariants?
     /// Every word of every text, for stems, spelling variants, typos and transcripts.
     let words: SearchWords
+    /// Whether `words` has the transcripts' words (an index built with `transcripts: false` has
+    /// only the names' and other texts' until `addingTranscriptWords`).
+    public let transcriptsIndexed: Bool
+    /// What the transcripts' words are still to be read from (an index built with
+    /// `transcripts: false`), flat and in rank order, so that the documents themselves need not
+    /// live on while they are read; nil once they are in.
+    let pending: WordSources?
     /// The language slot (`SearchWords.slotLanguages`) of each field of document `d`:
     /// `fieldSlots[fieldSlotStarts[d] ..< fieldSlotStarts[d + 1]]`, in the order of its text.
     let fieldSlots: [UInt8]
@@ -184,9 +192,10 @@ public final class SearchIndex: Sendable {
     /// words of many transcripts are read in two halves at once; the index is the same.
     public init(
         documents: [SearchDocument], grams: Bool? = nil, source: Museum? = nil, variants: ChineseVariants? = nil, stemmer: (any WordStemming)? = nil,
-        words: Bool = true, both: ReadOptions.Both? = nil
+        words: Bool = true, transcripts: Bool = true, both: ReadOptions.Both? = nil
     ) {
         self.source = source
+        self.transcriptsIndexed = words && transcripts
         self.variants = variants
         var wordBuilder = SearchWords.Builder(variants: variants)
         var rawSlots: [[UInt8]] = []
@@ -221,7 +230,16 @@ public final class SearchIndex: Sendable {
             }
             for (k, p) in d.primary.enumerated() { add(p, 0, wordBuilder.slot(k < d.primaryLanguages.count ? d.primaryLanguages[k] : nil)) }
             rawSecondary.append(raw.count)
-            for t in d.secondary { add(t, 1, 0) }
+            // A secondary text's lines are fields of their own (an artwork's tombstone is kept
+            // whole in its document, not as a string per line: the documents live through the
+            // whole build, and per-line strings were most of their memory).
+            for t in d.secondary {
+                if t.utf8.contains(where: { $0 == 10 || $0 == 13 || $0 == 11 || $0 == 12 || $0 >= 0x80 }) {
+                    for line in t.split(whereSeparator: \.isNewline) { add(String(line), 1, 0) }
+                } else {
+                    add(t, 1, 0)
+                }
+            }
             rawSlots.append(slots)
             // The sort key is the first primary field when it is the sort title (it always is for
             // the guide's documents), else the sort title folded on its own.
@@ -284,83 +302,134 @@ public final class SearchIndex: Sendable {
         rawSlots = []
         sortKeys = []
         extraKeys = []
-        // The words, in rank order: names, other texts, then the transcripts, read one at a time
-        // (a mapped appData's or prepared copy's pages are let go every megabyte, as the copy's
-        // reader does, and every 64 transcripts: rank order is not the file's, and the kernel
-        // maps up to 64 KB of cached pages around each page a transcript touches, so a
-        // megabyte of transcripts held some 50 MB of the file in the guide's memory).
-        func addWords(_ b: inout SearchWords.Builder, _ range: Range<Int>) {
-            var sinceLetGo = 0
-            var transcriptsSince = 0
-            var last: AudioVersion?
-            for d in range {
-                let i = order[d]
-                b.startDocument(d)
-                let doc = documents[i]
-                for (k, p) in doc.primary.enumerated() {
-                    b.add(p, slot: b.slot(k < doc.primaryLanguages.count ? doc.primaryLanguages[k] : nil), inName: true)
-                }
-                for t in doc.secondary { b.add(t, slot: 0, inName: false) }
-                for v in doc.transcripts {
-                    let slot = b.slot(v.language)
-                    // Its bytes where they lie when they need no cleaning (no `String` made).
-                    sinceLetGo += v.withTranscriptUTF8 { utf8 in
-                        b.addWords(utf8, slot: slot, inName: false)
-                        return utf8.count
-                    }
-                    last = v
-                    transcriptsSince += 1
-                    if sinceLetGo >= 1 << 20 || transcriptsSince >= 64 {
-                        v.letTranscriptSourceGo()
-                        sinceLetGo = 0
-                        transcriptsSince = 0
-                    }
-                }
-            }
-            if sinceLetGo > 0 { last?.letTranscriptSourceGo() }
+        // The words: names and other texts, and (unless `transcripts` is off) the transcripts.
+        // Without the transcripts (the half that makes search usable), the names' words and the
+        // grams are built at once on two cores when there are two.
+        // The texts the words are read from, flat and in rank order.
+        let sources = WordSources(documents: documents, order: order)
+        let wantGrams = grams ?? (documents.count > 64)
+        var builtWords: SearchWords?
+        var builtGrams: (starts: [Int32], postings: [UInt32]) = ([], [])
+        func makeWords() {
+            builtWords =
+                words
+                ? Self.buildWords(sources, builder: wordBuilder, stemmer: stemmer, transcripts: transcripts, both: transcripts ? both : nil)
+                : wordBuilder.build(count: 0, stemmer: nil)
         }
-        if words {
-            wordBuilder.documentCount = order.count
-            // Each language of a transcript has its slot before the words are added, numbered
-            // as they are met in rank order (so both halves below number them alike).
-            var transcriptCount = 0
-            for i in order {
-                for v in documents[i].transcripts { _ = wordBuilder.slot(v.language) }
-                transcriptCount += documents[i].transcripts.count
-            }
-            if let both, transcriptCount >= Self.wordsOnTwoCores {
-                // The documents in two halves of as many transcripts each, on two cores; the
-                // second half's words then follow the first's (its documents come after).
-                var mid = 0
-                var seen = 0
-                while mid < order.count, seen * 2 < transcriptCount {
-                    seen += documents[order[mid]].transcripts.count
-                    mid += 1
-                }
-                var second = SearchWords.Builder(variants: variants)
-                second.slots = wordBuilder.slots
-                second.documentCount = order.count
-                both({ addWords(&wordBuilder, 0..<mid) }, { addWords(&second, mid..<order.count) })
-                wordBuilder.append(&second)
-            } else {
-                addWords(&wordBuilder, 0..<order.count)
-            }
+        func makeGrams() {
+            if wantGrams { builtGrams = Self.buildGrams(text: text, starts: starts, secondaryStarts: secondaryStarts) }
         }
+        if let both, words, wantGrams, !transcripts {
+            both(makeWords, makeGrams)
+        } else {
+            makeWords()
+            makeGrams()
+        }
+        self.pending = words && !transcripts ? sources : nil
+        self.words = builtWords!
         self.fieldSlots = fieldSlots
         self.fieldSlotStarts = fieldSlotStarts
-        self.words = wordBuilder.build(count: words ? targets.count : 0, stemmer: words ? stemmer : nil)
         self.count = targets.count
         self.text = text
         self.starts = starts
         self.secondaryStarts = secondaryStarts
         self.kinds = kinds
         self.targets = targets
-        if grams ?? (documents.count > 64) {
-            (gramStarts, postings) = Self.buildGrams(text: text, starts: starts, secondaryStarts: secondaryStarts)
-        } else {
-            gramStarts = []
-            postings = []
+        (gramStarts, postings) = builtGrams
+    }
+
+    /// The index of the same documents with the transcripts' words added: the second half of a
+    /// build made with `transcripts: false` (search is usable with the names' words while these
+    /// are read). The result is the index one build with `transcripts: true` makes (`digest`
+    /// equal); an index that has them already is returned as it is.
+    public func addingTranscriptWords(stemmer: (any WordStemming)?, both: ReadOptions.Both? = nil) -> SearchIndex {
+        guard let pending else { return self }
+        var builder = SearchWords.Builder(variants: variants)
+        // The slots as the first build numbered them before its words: the fields' languages
+        // (`fieldSlots` refers to them), then the transcripts', in rank order.
+        builder.slots = words.slotLanguages
+        let full = Self.buildWords(pending, builder: builder, stemmer: stemmer, transcripts: true, both: both)
+        return SearchIndex(self, words: full)
+    }
+
+    /// This index with other words (everything else shared, not copied).
+    init(_ other: SearchIndex, words: SearchWords) {
+        count = other.count
+        text = other.text
+        starts = other.starts
+        secondaryStarts = other.secondaryStarts
+        kinds = other.kinds
+        targets = other.targets
+        gramStarts = other.gramStarts
+        postings = other.postings
+        source = other.source
+        variants = other.variants
+        fieldSlots = other.fieldSlots
+        fieldSlotStarts = other.fieldSlotStarts
+        pending = nil
+        transcriptsIndexed = true
+        self.words = words
+    }
+
+    /// The words of the documents (`sources`, in rank order), names and other texts, then (with
+    /// `transcripts`) the transcripts, read one at a time (a mapped appData's or prepared copy's
+    /// pages are let go every megabyte, as the copy's reader does, and every 8 transcripts: rank
+    /// order is not the file's, and the kernel maps up to 64 KB of cached pages around each page
+    /// a transcript touches, so a megabyte of transcripts held some 50 MB of the file in the
+    /// guide's memory, and 64 of them, on two cores, 10 MB of the guide's peak). `builder` comes
+    /// with the fields' language slots numbered.
+    static func buildWords(
+        _ sources: WordSources, builder: SearchWords.Builder, stemmer: (any WordStemming)?, transcripts: Bool, both: ReadOptions.Both?
+    ) -> SearchWords {
+        var wordBuilder = builder
+        // Each language of a transcript has its slot before the words are added, numbered as
+        // they are met in rank order (so both halves below, and both phases, number them alike).
+        let slots = sources.languages.map { wordBuilder.slot($0) }
+        func addWords(_ b: inout SearchWords.Builder, _ range: Range<Int>) {
+            var sinceLetGo = 0
+            var transcriptsSince = 0
+            var last: TranscriptSource?
+            for d in range {
+                b.startDocument(d)
+                for k in sources.names(d) { b.add(sources.names[k], slot: b.slot(sources.nameLanguages[k]), inName: true) }
+                for k in sources.others(d) { b.add(sources.others[k], slot: 0, inName: false) }
+                guard transcripts else { continue }
+                for k in sources.transcripts(d) {
+                    let v = sources.transcripts[k]
+                    let slot = slots[Int(sources.transcriptLanguages[k])]
+                    // Its bytes where they lie when they need no cleaning (no `String` made).
+                    sinceLetGo += v.withUTF8 { utf8 in
+                        b.addWords(utf8, slot: slot, inName: false)
+                        return utf8.count
+                    }
+                    last = v
+                    transcriptsSince += 1
+                    if sinceLetGo >= 1 << 20 || transcriptsSince >= 8 {
+                        v.letSourceGo()
+                        sinceLetGo = 0
+                        transcriptsSince = 0
+                    }
+                }
+            }
+            if sinceLetGo > 0 { last?.letSourceGo() }
         }
+        let count = sources.count
+        wordBuilder.documentCount = count
+        let transcriptCount = sources.transcripts.count
+        if transcripts, let both, transcriptCount >= Self.wordsOnTwoCores {
+            // The documents in two halves of as many transcripts each, on two cores; the
+            // second half's words then follow the first's (its documents come after).
+            var mid = 0
+            while mid < count, Int(sources.transcriptStarts[mid]) * 2 < transcriptCount { mid += 1 }
+            var second = SearchWords.Builder(variants: wordBuilder.variants)
+            second.slots = wordBuilder.slots
+            second.documentCount = count
+            both({ addWords(&wordBuilder, 0..<mid) }, { addWords(&second, mid..<count) })
+            wordBuilder.append(&second)
+        } else {
+            addWords(&wordBuilder, 0..<count)
+        }
+        return wordBuilder.build(count: count, stemmer: stemmer)
     }
 
     // MARK: Tiers
@@ -737,6 +806,9 @@ public final class SearchIndex: Sendable {
     }
 
     /// Bytes the index keeps (its arrays' elements): the texts and their grams, and the words.
+    /// The words' memory, array by array.
+    public var wordsMemoryDetail: [(String, Int)] { words.memoryDetail }
+
     public var memory: (texts: Int, words: Int) {
         let texts = text.count + starts.count * 4 + secondaryStarts.count * 4 + kinds.count + targets.count * MemoryLayout<SearchTarget>.stride
             + gramStarts.count * 4 + postings.count * 4
@@ -777,8 +849,8 @@ extension SearchIndex {
         docs.reserveCapacity(app.artworks.count + app.tours.count + app.galleries.count + app.annotations.count)
         for id in app.artworks.keys.sorted() {
             guard let a = app.artworks[id] else { continue }
-            var secondary = a.tombstone.split(whereSeparator: \.isNewline).map(String.init)
-            secondary.append(a.galleryTitle)
+            // The tombstone whole (its lines are fields of their own when folded).
+            let secondary = [a.tombstone, a.galleryTitle]
             // Its names in the commentaries' other languages ("港務長肖像"), then its keypad
             // numbers: a number names a work as its title does, so "301" lists the works
             // labelled 301 before the works hanging in Gallery 301 (whose gallery text is
@@ -856,7 +928,7 @@ extension SearchIndex {
     /// Whether the museum's own texts that the index holds have Chinese characters (the names
     /// the guide adds itself, "301号展厅" or the amenities' names, are written in both scripts
     /// and need no table).
-    static func hasChineseText(_ app: AppData) -> Bool {
+    public static func hasChineseText(_ app: AppData) -> Bool {
         for a in app.artworks.values where hasHan(a.title) || hasHan(a.tombstone) || hasHan(a.galleryTitle) { return true }
         for audio in app.audioFiles.values {
             // A Chinese commentary's transcript is indexed too.
@@ -937,4 +1009,67 @@ extension SearchIndex {
         mix(words.stemLanguages.map { Array($0.code.utf8) + [0] }.flatMap { $0 })
         return h
     }
+}
+
+/// The texts an index's words are read from, flat and in the index's (rank) order: each
+/// document's names with their languages, its other texts, its transcripts. A few arrays for
+/// the whole museum rather than a few per document (the documents were 15 MB of the guide's
+/// peak on a 20,000-artwork museum, held while the transcripts were read).
+struct WordSources: Sendable {
+    var names: [String] = []
+    var nameLanguages: [Language?] = []
+    var nameStarts: [Int32] = [0]
+    var others: [String] = []
+    var otherStarts: [Int32] = [0]
+    var transcripts: [TranscriptSource] = []
+    /// Each transcript's language, as its place in `languages` (the languages in the order
+    /// they are first met, which is the order the builder numbers their slots in).
+    var transcriptLanguages: [UInt8] = []
+    var languages: [Language] = []
+    var transcriptStarts: [Int32] = [0]
+
+    init(documents: [SearchDocument], order: [Int]) {
+        var nameCount = 0
+        var otherCount = 0
+        var transcriptCount = 0
+        for d in documents {
+            nameCount += d.primary.count
+            otherCount += d.secondary.count
+            transcriptCount += d.transcripts.count
+        }
+        names.reserveCapacity(nameCount)
+        nameLanguages.reserveCapacity(nameCount)
+        others.reserveCapacity(otherCount)
+        transcripts.reserveCapacity(transcriptCount)
+        transcriptLanguages.reserveCapacity(transcriptCount)
+        nameStarts.reserveCapacity(order.count + 1)
+        otherStarts.reserveCapacity(order.count + 1)
+        transcriptStarts.reserveCapacity(order.count + 1)
+        for i in order {
+            let doc = documents[i]
+            for (k, p) in doc.primary.enumerated() {
+                names.append(p)
+                nameLanguages.append(k < doc.primaryLanguages.count ? doc.primaryLanguages[k] : nil)
+            }
+            nameStarts.append(Int32(names.count))
+            others += doc.secondary
+            otherStarts.append(Int32(others.count))
+            for v in doc.transcripts {
+                transcripts.append(v.transcriptSource)
+                if let l = languages.firstIndex(of: v.language) {
+                    transcriptLanguages.append(UInt8(l))
+                } else {
+                    // At most 255 languages keep slots of their own (as the builder's slots).
+                    transcriptLanguages.append(UInt8(min(languages.count, 255)))
+                    if languages.count < 256 { languages.append(v.language) }
+                }
+            }
+            transcriptStarts.append(Int32(transcripts.count))
+        }
+    }
+
+    var count: Int { nameStarts.count - 1 }
+    func names(_ d: Int) -> Range<Int> { Int(nameStarts[d])..<Int(nameStarts[d + 1]) }
+    func others(_ d: Int) -> Range<Int> { Int(otherStarts[d])..<Int(otherStarts[d + 1]) }
+    func transcripts(_ d: Int) -> Range<Int> { Int(transcriptStarts[d])..<Int(transcriptStarts[d + 1]) }
 }

@@ -1063,6 +1063,15 @@ public struct SearchWords: Sendable {
     }
 
     /// Bytes the words take in memory (for the bench).
+    /// What `memoryBytes` is made of, array by array (the search bench prints it).
+    public var memoryDetail: [(String, Int)] {
+        [
+            ("vocab", vocab.count + vocabStarts.count * 4), ("letters+flags", letters.count + flags.count), ("masks", masks.count * 8),
+            ("entries", wordEntries.count * 4 + entrySlot.count + entryPosts.count * 4 + entryBits.count * 4), ("posts", posts.count * 4),
+            ("bits", bits.count * 8), ("stems", stemKeys.count + stemKeyStarts.count * 4 + stemWordStarts.count * 4 + stemWords.count * 4),
+        ]
+    }
+
     var memoryBytes: Int {
         vocab.count + vocabStarts.count * 4 + letters.count + flags.count + masks.count * 8 + wordEntries.count * 4 + entrySlot.count
             + entryPosts.count * 4 + entryBits.count * 4 + posts.count * 4 + bits.count * 8 + stemKeys.count + stemKeyStarts.count * 4

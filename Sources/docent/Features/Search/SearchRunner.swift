@@ -1,3 +1,4 @@
+import CShims
 import DocentApp
 import DocentCore
 import Foundation
@@ -29,12 +30,21 @@ struct SearchRunner: FeatureRunner {
             // After the museum's own heavy work (the prepared copy): never both at once.
             context.heavy {
                 // Chinese in either script matches both (the table is built once per run, and only
-                // for a museum with Chinese text).
-                // Words are found by their stems in each language too (Snowball); the
-                // transcripts' words are read on both cores.
-                let index = SearchIndex(
-                    app: museum.data, source: museum, variantsWhenChinese: { ChineseScripts.variants }, stemmer: SnowballStemmer.shared, both: TwoCores.both)
-                mailbox.post(.search(.indexBuilt(BuiltIndex(index))))
+                // for a museum with Chinese text). Words are found by their stems in each language
+                // too (Snowball). Two halves: search is usable with the names' words first (about
+                // the time of an index without words); the transcripts' words, read on both cores,
+                // follow as a second index of the same museum (issue 31: the build goal).
+                // The documents live only through the first half (the second reads the texts it
+                // keeps, flat): they are not held while the transcripts' words are read.
+                let variants = SearchIndex.hasChineseText(museum.data) ? ChineseScripts.variants : nil
+                let names = SearchIndex(
+                    documents: SearchIndex.documents(app: museum.data), source: museum, variants: variants, stemmer: SnowballStemmer.shared,
+                    transcripts: false, both: TwoCores.both)
+                mailbox.post(.search(.indexBuilt(BuiltIndex(names))))
+                // What the first half let go goes back before the second half's builders grow.
+                cs_release_free_memory()
+                let whole = names.addingTranscriptWords(stemmer: SnowballStemmer.shared, both: TwoCores.both)
+                mailbox.post(.search(.indexBuilt(BuiltIndex(whole))))
             }
         }
     }
