@@ -317,7 +317,8 @@ final class SearchIndexTests: XCTestCase {
             if d % 10 == 0 { body += " often" }
             if d % 14 == 3 { body += " crossing" }  // 9 documents: 9 × 16 > 128, 4 and 5 in the halves
             if d % 50 == 1 { body += " rare" }
-            return (d % 3 == 0 ? "often named" : "work", body)
+            if d % 26 == 7 { body += " between" }  // 5 documents, in no name
+            return ((d % 3 == 0 ? "often named" : "work") + (d % 26 == 8 ? " harbour" : ""), body)
         }
         func words(known: Bool, split: Int?) -> (SearchWords, Int) {
             var a = SearchWords.Builder(variants: nil)
@@ -360,6 +361,26 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertEqual(isBitmap("crossing"), true, "frequent only in both halves together")
         XCTAssertEqual(isBitmap("often"), true)
         XCTAssertEqual(isBitmap("rare"), false)
+        // A bitmap of the documents with the word in a name only when there is one: a word of
+        // the texts alone has one bitmap, so it is one from 1 document in 32 (its list's size).
+        func packed(_ word: String) -> Int32? {
+            guard let w = (0..<(plain.vocabStarts.count - 1)).first(where: { Array(plain.word($0)) == Array(word.utf8) }) else { return nil }
+            return plain.entryBits[Int(plain.wordEntries[w])]
+        }
+        XCTAssertEqual(packed("often").map { $0 & 1 }, 1, "in names too: two bitmaps")
+        XCTAssertEqual(packed("crossing").map { $0 & 1 }, 0, "in no name: one bitmap")
+        XCTAssertEqual(isBitmap("between"), true, "5 in 128, in no name")
+        XCTAssertEqual(isBitmap("harbour"), false, "5 in 128 in names: two bitmaps would be larger than its list")
+        for (word, docs) in [("between", [7, 33, 59, 85, 111]), ("harbour", [8, 34, 60, 86, 112]), ("crossing", Array(stride(from: 3, to: n, by: 14)))] {
+            guard let w = (0..<(plain.vocabStarts.count - 1)).first(where: { Array(plain.word($0)) == Array(word.utf8) }) else { return XCTFail(word) }
+            let e = Int(plain.wordEntries[w])
+            XCTAssertEqual((0..<n).filter { plain.entry(e, has: $0) }, docs, word)
+            var any = [UInt64](repeating: 0, count: plain.bitWords)
+            var name = any
+            plain.or(entry: e, into: &any, &name)
+            XCTAssertEqual((0..<n).filter { any[$0 >> 6] & (1 << UInt64($0 & 63)) != 0 }, docs, word)
+            XCTAssertEqual((0..<n).filter { name[$0 >> 6] & (1 << UInt64($0 & 63)) != 0 }, word == "harbour" ? docs : [], word)
+        }
     }
 
     /// The transcripts' words read on two cores make the very index one core makes: the second

@@ -191,9 +191,10 @@ public final class SearchIndex: Sendable {
     /// as the few exhibitions on view, are simply scanned). With `both` (a second core), the
     /// words of many transcripts are read in two halves at once; the index is the same.
     public init(
-        documents: [SearchDocument], grams: Bool? = nil, source: Museum? = nil, variants: ChineseVariants? = nil, stemmer: (any WordStemming)? = nil,
+        documents input: consuming [SearchDocument], grams: Bool? = nil, source: Museum? = nil, variants: ChineseVariants? = nil, stemmer: (any WordStemming)? = nil,
         words: Bool = true, transcripts: Bool = true, both: ReadOptions.Both? = nil
     ) {
+        var documents = input
         self.source = source
         self.transcriptsIndexed = words && transcripts
         self.variants = variants
@@ -210,7 +211,20 @@ public final class SearchIndex: Sendable {
         var sortKeys: [(start: Int, end: Int)] = []
         var extraKeys: [UInt8] = []
         rawStarts.reserveCapacity(documents.count + 1)
-        for d in documents {
+        // Each document is let go once folded (the caller hands them over: they were the
+        // build's largest transient, issue 30): what is still needed of it is kept flat.
+        let documentCount = documents.count
+        var lengths: [Int] = []
+        lengths.reserveCapacity(documentCount)
+        var inputTargets: [SearchTarget] = []
+        inputTargets.reserveCapacity(documentCount)
+        var inputSources = WordSources(reserving: documents)
+        for i in 0..<documentCount {
+            let d = documents[i]
+            documents[i] = SearchDocument(d.target, primary: [])
+            lengths.append(d.sortTitle.unicodeScalars.count)
+            inputTargets.append(d.target)
+            inputSources.append(d)
             let start = raw.count
             rawStarts.append(start)
             var fieldStarts: [Int] = []
@@ -253,14 +267,14 @@ public final class SearchIndex: Sendable {
             }
         }
         rawStarts.append(raw.count)
+        documents = []
         // Rank order: shorter titles first, then by folded title, then input order.
-        let lengths = documents.map { $0.sortTitle.unicodeScalars.count }
         func key(_ i: Int) -> ArraySlice<UInt8> {
             let k = sortKeys[i]
             if k.start >= 0 { return raw[k.start..<k.end] }
             return extraKeys[(-1 - k.start)..<(-1 - k.end)]
         }
-        let order = documents.indices.sorted { a, b in
+        let order = (0..<documentCount).sorted { a, b in
             if lengths[a] != lengths[b] { return lengths[a] < lengths[b] }
             let ka = key(a)
             let kb = key(b)
@@ -283,7 +297,7 @@ public final class SearchIndex: Sendable {
             starts.append(Int32(base))
             secondaryStarts.append(Int32(base + rawSecondary[i] - rawStarts[i]))
             text += raw[rawStarts[i]..<rawStarts[i + 1]]
-            let target = documents[i].target
+            let target = inputTargets[i]
             kinds.append(UInt8(target.kind.rawValue))
             targets.append(target)
         }
@@ -306,8 +320,9 @@ public final class SearchIndex: Sendable {
         // Without the transcripts (the half that makes search usable), the names' words and the
         // grams are built at once on two cores when there are two.
         // The texts the words are read from, flat and in rank order.
-        let sources = WordSources(documents: documents, order: order)
-        let wantGrams = grams ?? (documents.count > 64)
+        let sources = inputSources.inRankOrder(order)
+        inputSources = WordSources()
+        let wantGrams = grams ?? (documentCount > 64)
         var builtWords: SearchWords?
         var builtGrams: (starts: [Int32], postings: [UInt32]) = ([], [])
         func makeWords() {
@@ -1028,7 +1043,10 @@ struct WordSources: Sendable {
     var languages: [Language] = []
     var transcriptStarts: [Int32] = [0]
 
-    init(documents: [SearchDocument], order: [Int]) {
+    init() {}
+
+    /// Empty, with room for `documents`' texts.
+    init(reserving documents: [SearchDocument]) {
         var nameCount = 0
         var otherCount = 0
         var transcriptCount = 0
@@ -1042,30 +1060,66 @@ struct WordSources: Sendable {
         others.reserveCapacity(otherCount)
         transcripts.reserveCapacity(transcriptCount)
         transcriptLanguages.reserveCapacity(transcriptCount)
-        nameStarts.reserveCapacity(order.count + 1)
-        otherStarts.reserveCapacity(order.count + 1)
-        transcriptStarts.reserveCapacity(order.count + 1)
-        for i in order {
-            let doc = documents[i]
-            for (k, p) in doc.primary.enumerated() {
-                names.append(p)
-                nameLanguages.append(k < doc.primaryLanguages.count ? doc.primaryLanguages[k] : nil)
-            }
-            nameStarts.append(Int32(names.count))
-            others += doc.secondary
-            otherStarts.append(Int32(others.count))
-            for v in doc.transcripts {
-                transcripts.append(v.transcriptSource)
-                if let l = languages.firstIndex(of: v.language) {
-                    transcriptLanguages.append(UInt8(l))
-                } else {
-                    // At most 255 languages keep slots of their own (as the builder's slots).
-                    transcriptLanguages.append(UInt8(min(languages.count, 255)))
-                    if languages.count < 256 { languages.append(v.language) }
-                }
-            }
-            transcriptStarts.append(Int32(transcripts.count))
+        nameStarts.reserveCapacity(documents.count + 1)
+        otherStarts.reserveCapacity(documents.count + 1)
+        transcriptStarts.reserveCapacity(documents.count + 1)
+    }
+
+    /// `doc`'s texts as the next document's.
+    mutating func append(_ doc: SearchDocument) {
+        for (k, p) in doc.primary.enumerated() {
+            names.append(p)
+            nameLanguages.append(k < doc.primaryLanguages.count ? doc.primaryLanguages[k] : nil)
         }
+        nameStarts.append(Int32(names.count))
+        others += doc.secondary
+        otherStarts.append(Int32(others.count))
+        for v in doc.transcripts {
+            transcripts.append(v.transcriptSource)
+            if let l = languages.firstIndex(of: v.language) {
+                transcriptLanguages.append(UInt8(l))
+            } else {
+                // At most 256 languages keep their own (the builder numbers 255 slots).
+                transcriptLanguages.append(UInt8(min(languages.count, 255)))
+                if languages.count < 256 { languages.append(v.language) }
+            }
+        }
+        transcriptStarts.append(Int32(transcripts.count))
+    }
+
+    /// The same texts with the documents in `order` (the index's), the transcripts' languages
+    /// numbered as they are met in that order.
+    func inRankOrder(_ order: [Int]) -> WordSources {
+        var r = WordSources()
+        r.names.reserveCapacity(names.count)
+        r.nameLanguages.reserveCapacity(names.count)
+        r.others.reserveCapacity(others.count)
+        r.transcripts.reserveCapacity(transcripts.count)
+        r.transcriptLanguages.reserveCapacity(transcripts.count)
+        r.nameStarts.reserveCapacity(order.count + 1)
+        r.otherStarts.reserveCapacity(order.count + 1)
+        r.transcriptStarts.reserveCapacity(order.count + 1)
+        var renumber = [Int](repeating: -1, count: languages.count)
+        for i in order {
+            for k in names(i) {
+                r.names.append(names[k])
+                r.nameLanguages.append(nameLanguages[k])
+            }
+            r.nameStarts.append(Int32(r.names.count))
+            for k in others(i) { r.others.append(others[k]) }
+            r.otherStarts.append(Int32(r.others.count))
+            for k in transcripts(i) {
+                r.transcripts.append(transcripts[k])
+                let l = Int(transcriptLanguages[k])
+                if renumber[l] < 0 {
+                    renumber[l] = r.languages.count
+                    r.languages.append(languages[l])
+                }
+                r.transcriptLanguages.append(UInt8(renumber[l]))
+            }
+            r.transcriptStarts.append(Int32(r.transcripts.count))
+        }
+        return r
     }
 
     var count: Int { nameStarts.count - 1 }

@@ -23,13 +23,14 @@ public struct SearchWords: Sendable {
     /// Per word: its letters (Unicode scalars, at most 255) and `WordFlags`.
     let letters: [UInt8]
     let flags: [UInt8]
-    /// Per word, which letters (a–z, and one bit for anything else) it has: two words whose sets
+    /// Per word, which letters (a–z, and six bits shared by anything else) it has: two words whose sets
     /// differ by more than two letters per edit allowed cannot be that close.
-    let masks: [UInt64]
+    let masks: [UInt32]
     /// Per word, its entries `wordEntries[w] ..< wordEntries[w + 1]`: one per language slot.
     let wordEntries: [Int32]
     /// Per entry: its language slot, its documents (sorted `doc << 1 | inName`) or, when dense,
-    /// the offset of two bitmaps (every document, and documents with it in a name).
+    /// `offset << 1 | named`: the bitmap of every document at `offset`, then, when `named`, the
+    /// bitmap of the documents with it in a name (-1: not dense).
     let entrySlot: [UInt8]
     let entryPosts: [Int32]
     let entryBits: [Int32]
@@ -491,7 +492,7 @@ public struct SearchWords: Sendable {
             var vocabStarts: [Int32] = [0]
             var letters: [UInt8] = []
             var flags: [UInt8] = []
-            var masks: [UInt64] = []
+            var masks: [UInt32] = []
             for w in order {
                 let word = self.word(w)
                 vocab += word
@@ -501,6 +502,17 @@ public struct SearchWords: Sendable {
                 flags.append(info.flags)
                 masks.append(info.mask)
             }
+            // The builder is used up by this call: each of its tables goes as soon as it is
+            // read for the last time (the build's peak is the words' largest moment, issue 30).
+            wordBytes = []
+            wordStarts = []
+            wordHashes = []
+            table = []
+            lastDoc = []
+            foldPool = []
+            foldIndex = []
+            foldOther = [:]
+            scalarWord = []
             // Entries grouped by word in vocabulary order, then by slot.
             // A word's few entries are its chain, sorted by slot where there are several.
             var entries: [Int] = []
@@ -524,10 +536,14 @@ public struct SearchWords: Sendable {
                     k += 1
                 }
             }
+            wordFirstEntry = []
+            entryNext = []
             var newEntry = [Int32](repeating: 0, count: entries.count)
             for (i, e) in entries.enumerated() { newEntry[e] = Int32(i) }
             var wordEntries = [Int32](repeating: 0, count: order.count + 1)
             for e in entries { wordEntries[Int(rank[Int(entryWord[e])]) + 1] += 1 }
+            entryWord = []
+            rank = []
             for w in 0..<order.count { wordEntries[w + 1] += wordEntries[w] }
             // Document counts per entry (a bitmap's: -1), then sparse lists and dense bitmaps.
             var df = [Int32](repeating: 0, count: entries.count)
@@ -535,29 +551,49 @@ public struct SearchWords: Sendable {
             let bitWords = (count + 63) >> 6
             var entryPosts = [Int32](repeating: 0, count: entries.count + 1)
             var entryBits = [Int32](repeating: -1, count: entries.count)
-            var denseCount = 0
+            // A dense entry's bitmaps: every document, then, only when it has one, the documents
+            // with it in a name (a word of the transcripts alone has none: half the bitmaps).
+            var hasName = [Bool](repeating: false, count: entries.count)
+            for (old, c) in entryCount.enumerated() where c < 0 {
+                let from = Int(-1 - c) * 2 * bitWords
+                hasName[Int(newEntry[old])] = denseBits[(from + bitWords)..<(from + 2 * bitWords)].contains { $0 != 0 }
+            }
+            pairs.forEach { entry, p in
+                if p & 1 == 1 { hasName[Int(newEntry[Int(entry)])] = true }
+            }
+            // Dense when its bitmaps take less room than its list: one bitmap (n / 8 bytes) is
+            // a list of n / 32 documents, two are a list of n / 16.
+            var isDense = [Bool](repeating: false, count: entries.count)
             for e in 0..<entries.count {
-                let dense = df[e] < 0 || Int(df[e]) * SearchWords.denseFraction > count && count >= 64
-                if dense {
-                    entryBits[e] = Int32(denseCount * 2 * bitWords)
-                    denseCount += 1
-                }
+                let fraction = hasName[e] ? SearchWords.denseFraction : 2 * SearchWords.denseFraction
+                let dense = df[e] < 0 || Int(df[e]) * fraction > count && count >= 64
+                isDense[e] = dense
                 entryPosts[e + 1] = entryPosts[e] + (dense ? 0 : df[e])
             }
+            var bitCount = 0
+            for e in 0..<entries.count where isDense[e] {
+                entryBits[e] = Int32(bitCount << 1 | (hasName[e] ? 1 : 0))
+                bitCount += hasName[e] ? 2 * bitWords : bitWords
+            }
+            isDense = []
+            hasName = []
             var posts = [UInt32](repeating: 0, count: Int(entryPosts[entries.count]))
-            var bits = [UInt64](repeating: 0, count: denseCount * 2 * bitWords)
+            var bits = [UInt64](repeating: 0, count: bitCount)
             // The bitmaps made while adding, in their place (entries in vocabulary order).
             for (old, c) in entryCount.enumerated() where c < 0 {
                 let from = Int(-1 - c) * 2 * bitWords
-                let to = Int(entryBits[Int(newEntry[old])])
-                for i in 0..<(2 * bitWords) { bits[to + i] = denseBits[from + i] }
+                let b = Int(entryBits[Int(newEntry[old])])
+                let to = b >> 1
+                for i in 0..<((b & 1 == 1 ? 2 : 1) * bitWords) { bits[to + i] = denseBits[from + i] }
             }
             denseBits = []
+            entryCount = []
+            df = []
             var cursor = entryPosts
             pairs.forEach { entry, p in
                 let e = Int(newEntry[Int(entry)])
                 if entryBits[e] >= 0 {
-                    let base = Int(entryBits[e])
+                    let base = Int(entryBits[e]) >> 1
                     let d = Int(p >> 1)
                     bits[base + d >> 6] |= 1 << UInt64(d & 63)
                     if p & 1 == 1 { bits[base + bitWords + d >> 6] |= 1 << UInt64(d & 63) }
@@ -567,8 +603,12 @@ public struct SearchWords: Sendable {
                 }
             }
             pairs = Pairs()
+            cursor = []
+            newEntry = []
             var slotOfEntry = [UInt8](repeating: 0, count: entries.count)
             for (i, e) in entries.enumerated() { slotOfEntry[i] = entrySlot[e] }
+            entrySlot = []
+            entries = []
             // Stems, per language with an algorithm (slot 0 is stemmed as English).
             var stemLanguages: [Language] = []
             var stemOfSlot = [Int](repeating: -1, count: slots.count)
@@ -584,7 +624,11 @@ public struct SearchWords: Sendable {
                     }
                 }
             }
-            var stemTable: [[UInt8]: [Int32]] = [:]
+            // Each (stem key, word) once, the keys' bytes in one pool (a dictionary of arrays
+            // was a pair of small allocations per stem: megabytes at the build's peak), then
+            // sorted by key (equal keys: in the order met, as words ascending).
+            var stemPool: [UInt8] = []
+            var stemRefs: [(start: Int32, length: Int32, word: Int32)] = []
             if let stemmer, !stemLanguages.isEmpty {
                 var seen = Set<Int64>()
                 for w in 0..<order.count where flags[w] == 0 && letters[w] >= 3 {
@@ -594,20 +638,43 @@ public struct SearchWords: Sendable {
                         guard sl >= 0, seen.insert(Int64(w) << 8 | Int64(sl)).inserted,
                             let stem = stemmer.stem(word, stemLanguages[sl])
                         else { continue }
-                        stemTable[[UInt8(sl)] + stem, default: []].append(Int32(w))
+                        let start = stemPool.count
+                        stemPool.append(UInt8(sl))
+                        stemPool += stem
+                        stemRefs.append((Int32(start), Int32(stemPool.count - start), Int32(w)))
                     }
                 }
             }
-            let keys = stemTable.keys.sorted { $0.lexicographicallyPrecedes($1) }
             var stemKeys: [UInt8] = []
             var stemKeyStarts: [Int32] = [0]
             var stemWordStarts: [Int32] = [0]
             var stemWords: [Int32] = []
-            for k in keys {
-                stemKeys += k
-                stemKeyStarts.append(Int32(stemKeys.count))
-                stemWords += stemTable[k] ?? []
-                stemWordStarts.append(Int32(stemWords.count))
+            stemWords.reserveCapacity(stemRefs.count)
+            stemPool.withUnsafeBufferPointer { pool in
+                func key(_ r: (start: Int32, length: Int32, word: Int32)) -> UnsafeBufferPointer<UInt8> {
+                    UnsafeBufferPointer(rebasing: pool[Int(r.start)..<Int(r.start + r.length)])
+                }
+                var sortedRefs = Array(stemRefs.indices)
+                sortedRefs.sort { a, b in
+                    let ka = key(stemRefs[a])
+                    let kb = key(stemRefs[b])
+                    if ka.elementsEqual(kb) { return a < b }
+                    return ka.lexicographicallyPrecedes(kb)
+                }
+                var last: UnsafeBufferPointer<UInt8>?
+                for i in sortedRefs {
+                    let k = key(stemRefs[i])
+                    if let l = last, l.elementsEqual(k) {
+                        // The same key: one more word.
+                    } else {
+                        if last != nil { stemWordStarts.append(Int32(stemWords.count)) }
+                        stemKeys += k
+                        stemKeyStarts.append(Int32(stemKeys.count))
+                        last = k
+                    }
+                    stemWords.append(stemRefs[i].word)
+                }
+                if last != nil { stemWordStarts.append(Int32(stemWords.count)) }
             }
             return SearchWords(
                 count: count, vocab: vocab, vocabStarts: vocabStarts, letters: letters, flags: flags, masks: masks,
@@ -689,10 +756,10 @@ public struct SearchWords: Sendable {
     }
 
     /// A word's letters, flags and letter mask.
-    static func describe(_ w: ArraySlice<UInt8>) -> (letters: Int, flags: UInt8, mask: UInt64) {
+    static func describe(_ w: ArraySlice<UInt8>) -> (letters: Int, flags: UInt8, mask: UInt32) {
         var letters = 0
         var flags: UInt8 = 0
-        var mask: UInt64 = 0
+        var mask: UInt32 = 0
         var i = w.startIndex
         while i < w.endIndex {
             let (s, len) = scalar(at: i, in: w)
@@ -706,10 +773,11 @@ public struct SearchWords: Sendable {
         return (letters, flags, mask)
     }
 
-    @inline(__always) static func letterBit(_ s: UInt32) -> UInt64 {
-        if s >= 0x61 && s <= 0x7A { return 1 << UInt64(s - 0x61) }
-        if s >= 0x30 && s <= 0x39 { return 1 << UInt64(26 + s - 0x30) }
-        return 1 << UInt64(36 + s % 28)
+    @inline(__always) static func letterBit(_ s: UInt32) -> UInt32 {
+        // a–z a bit each; anything else (digits, other letters) one of six more. A filter only:
+        // an edit changes at most two bits, however letters share them.
+        if s >= 0x61 && s <= 0x7A { return 1 << (s - 0x61) }
+        return 1 << (26 + s % 6)
     }
 
     // MARK: Looking words up
@@ -846,17 +914,17 @@ public struct SearchWords: Sendable {
 
     /// ORs entry `e` into `any` (every document with it) and `name` (documents with it in a name).
     func or(entry e: Int, into any: inout [UInt64], _ name: inout [UInt64]) {
-        let b = Int(entryBits[e])
-        if b >= 0 {
+        let packed = Int(entryBits[e])
+        if packed >= 0 {
             let n = bitWords
+            let b = packed >> 1
             bits.withUnsafeBufferPointer { src in
                 any.withUnsafeMutableBufferPointer { a in
-                    name.withUnsafeMutableBufferPointer { p in
-                        for i in 0..<n {
-                            a[i] |= src[b + i]
-                            p[i] |= src[b + n + i]
-                        }
-                    }
+                    for i in 0..<n { a[i] |= src[b + i] }
+                }
+                guard packed & 1 == 1 else { return }
+                name.withUnsafeMutableBufferPointer { p in
+                    for i in 0..<n { p[i] |= src[b + n + i] }
                 }
             }
             return
@@ -878,7 +946,7 @@ public struct SearchWords: Sendable {
     /// Whether entry `e` has document `d`.
     func entry(_ e: Int, has d: Int) -> Bool {
         let b = Int(entryBits[e])
-        if b >= 0 { return bits[b + d >> 6] & (1 << UInt64(d & 63)) != 0 }
+        if b >= 0 { return bits[(b >> 1) + d >> 6] & (1 << UInt64(d & 63)) != 0 }
         var lo = Int(entryPosts[e])
         var hi = Int(entryPosts[e + 1])
         while lo < hi {
@@ -895,7 +963,7 @@ public struct SearchWords: Sendable {
         var total = 0
         for e in Int(wordEntries[w])..<Int(wordEntries[w + 1]) {
             if entryBits[e] >= 0 {
-                let b = Int(entryBits[e])
+                let b = Int(entryBits[e]) >> 1
                 for i in 0..<bitWords { total += bits[b + i].nonzeroBitCount }
             } else {
                 total += Int(entryPosts[e + 1] - entryPosts[e])
@@ -1066,14 +1134,14 @@ public struct SearchWords: Sendable {
     /// What `memoryBytes` is made of, array by array (the search bench prints it).
     public var memoryDetail: [(String, Int)] {
         [
-            ("vocab", vocab.count + vocabStarts.count * 4), ("letters+flags", letters.count + flags.count), ("masks", masks.count * 8),
+            ("vocab", vocab.count + vocabStarts.count * 4), ("letters+flags", letters.count + flags.count), ("masks", masks.count * 4),
             ("entries", wordEntries.count * 4 + entrySlot.count + entryPosts.count * 4 + entryBits.count * 4), ("posts", posts.count * 4),
             ("bits", bits.count * 8), ("stems", stemKeys.count + stemKeyStarts.count * 4 + stemWordStarts.count * 4 + stemWords.count * 4),
         ]
     }
 
     var memoryBytes: Int {
-        vocab.count + vocabStarts.count * 4 + letters.count + flags.count + masks.count * 8 + wordEntries.count * 4 + entrySlot.count
+        vocab.count + vocabStarts.count * 4 + letters.count + flags.count + masks.count * 4 + wordEntries.count * 4 + entrySlot.count
             + entryPosts.count * 4 + entryBits.count * 4 + posts.count * 4 + bits.count * 8 + stemKeys.count + stemKeyStarts.count * 4
             + stemWordStarts.count * 4 + stemWords.count * 4
     }
