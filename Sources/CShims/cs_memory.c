@@ -87,3 +87,5 @@ long cs_mapguard_mended_in(int slot) {
 void cs_release_free_memory(void) { malloc_trim(0); }
 
 void cs_fix_mmap_threshold(size_t bytes) { mallopt(M_MMAP_THRESHOLD, (int)bytes); }
+
+void cs_limit_arenas(int count) { mallopt(M_ARENA_MAX, count); }

@@ -26,5 +26,8 @@ void cs_release_free_memory(void);
 /// (glibc's mmap threshold, fixed: by default it grows with the first large block freed, after
 /// which the transient arrays of a large museum's load and index stayed in the heap).
 void cs_fix_mmap_threshold(size_t bytes);
+/// No more malloc arenas than `count` from now on (glibc's M_ARENA_MAX): threads started later
+/// share the arenas there are.
+void cs_limit_arenas(int count);
 
 #endif
