@@ -8,11 +8,7 @@ import XCTest
 /// refuse a visitor's writes and hide their notes, erasure leaves every count equal to a
 /// recount, a decision never overwrites another person's, an author deletes only their own
 /// note, sessions, failed sign-ins and the audit log round-trip. Each check runs on both.
-final class ConsoleStoreConformanceTests: XCTestCase {
-    nonisolated(unsafe) private static var postgres: PostgresServer?
-    nonisolated(unsafe) private static var postgresFailure: String?
-    private var tempDir = ""
-    private var closers: [() -> Void] = []
+final class ConsoleStoreConformanceTests: PostgresTestCase {
 
     private let alice = VisitorCredentials(visitor: VisitorID("alice000")!, secret: "sha256:aaaa")
     private let bob = VisitorCredentials(visitor: VisitorID("bob00000")!, secret: "sha256:bbbb")
@@ -27,33 +23,13 @@ final class ConsoleStoreConformanceTests: XCTestCase {
         let later: any ConsoleStore
     }
 
-    override class func setUp() {
-        super.setUp()
-        do { postgres = try PostgresServer() } catch { postgresFailure = "\(error)" }
-    }
 
-    override class func tearDown() {
-        postgres?.destroy()
-        postgres = nil
-        super.tearDown()
-    }
-
-    override func setUpWithError() throws {
-        tempDir = NSTemporaryDirectory() + "docent-console-store-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: tempDir, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        for c in closers { c() }
-        try? FileManager.default.removeItem(atPath: tempDir)
-    }
 
     private func stores() async throws -> [Pair] {
         let path = tempDir + "/pulse-\(UUID().uuidString).sqlite"
         let sqlite = try SQLitePulseStore.open(path: path, clock: { Date() }).get()
         let sqliteConsole = try SQLiteConsoleStore.open(path: path, clock: { Date() }).get()
-        guard let pg = Self.postgres else { throw PostgresServer.Failure(description: Self.postgresFailure ?? "PostgreSQL did not start") }
-        let location = try PostgresPulseStore.Location.parse(pg.url(try pg.createDatabase())).get()
+        let location = try PostgresPulseStore.Location.parse(try database(.postgres)).get()
         let pgStore = try await PostgresPulseStore.open(location, clock: { Date() }).get()
         let pgConsole = try await PostgresConsoleStore.open(location, clock: { Date() }).get()
         let twoDays: @Sendable () -> Date = { Date().addingTimeInterval(2 * 86400) }

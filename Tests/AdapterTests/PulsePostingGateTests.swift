@@ -9,44 +9,12 @@ import XCTest
 /// and nothing else; `members` takes the cards on its list; wrong tries from one address are
 /// limited whatever identities they come under; reactions and reports stay open; the guide's
 /// HTTP store reads the gate from the snapshot and sends the pass.
-final class PulsePostingGateTests: XCTestCase {
-    nonisolated(unsafe) private static var postgres: PostgresServer?
-    nonisolated(unsafe) private static var postgresFailure: String?
-    private var tempDir = ""
-    private var services: [PulseServiceProcess] = []
+final class PulsePostingGateTests: PostgresTestCase {
 
-    override class func setUp() {
-        super.setUp()
-        do { postgres = try PostgresServer() } catch { postgresFailure = "\(error)" }
-    }
 
-    override class func tearDown() {
-        postgres?.destroy()
-        postgres = nil
-        super.tearDown()
-    }
-
-    override func setUpWithError() throws {
-        tempDir = NSTemporaryDirectory() + "docent-pulse-gate-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: tempDir, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        for s in services { s.stop() }
-        try? FileManager.default.removeItem(atPath: tempDir)
-    }
-
-    enum Store { case sqlite, postgres }
 
     private func start(_ store: Store, _ extra: [String]) throws -> PulseServiceProcess {
-        let database: String
-        switch store {
-        case .sqlite: database = "sqlite:" + tempDir + "/pulse-\(services.count).sqlite"
-        case .postgres:
-            guard let pg = Self.postgres else { throw PostgresServer.Failure(description: Self.postgresFailure ?? "PostgreSQL did not start") }
-            database = pg.url(try pg.createDatabase())
-        }
-        let s = try PulseServiceProcess(["--database", database] + extra, errorLog: tempDir + "/service-\(services.count).log")
+        let s = try PulseServiceProcess(["--database", try database(store)] + extra, errorLog: tempDir + "/service-\(services.count).log")
         services.append(s)
         return s
     }

@@ -10,45 +10,11 @@ import XCTest
 /// what one visitor with a laptop could do to a museum's Pulse, each bounded in time and
 /// count, each against 127.0.0.0/8 only (127.0.0.2 plays the attacker where the bystander's
 /// address must differ).
-final class PulsePublicTests: XCTestCase {
-    nonisolated(unsafe) private static var postgres: PostgresServer?
-    nonisolated(unsafe) private static var postgresFailure: String?
-    private var tempDir = ""
-    private var services: [PulseServiceProcess] = []
+final class PulsePublicTests: PostgresTestCase {
     private let staffToken = "staff-token-0123456789abcdef"
     private static let seed = AudioTestSupport.repoRoot.appendingPathComponent("SampleData/pulse/seed.json").path
 
-    override class func setUp() {
-        super.setUp()
-        do { postgres = try PostgresServer() } catch { postgresFailure = "\(error)" }
-    }
 
-    override class func tearDown() {
-        postgres?.destroy()
-        postgres = nil
-        super.tearDown()
-    }
-
-    override func setUpWithError() throws {
-        tempDir = NSTemporaryDirectory() + "docent-pulse-public-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: tempDir, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        for s in services { s.stop() }
-        try? FileManager.default.removeItem(atPath: tempDir)
-    }
-
-    enum Store { case sqlite, postgres }
-
-    private func database(_ store: Store) throws -> String {
-        switch store {
-        case .sqlite: return "sqlite:" + tempDir + "/pulse-\(services.count).sqlite"
-        case .postgres:
-            guard let pg = Self.postgres else { throw PostgresServer.Failure(description: Self.postgresFailure ?? "PostgreSQL did not start") }
-            return pg.url(try pg.createDatabase())
-        }
-    }
 
     private func start(_ store: Store, _ extra: [String] = [], descriptorLimit: Int? = nil) throws -> PulseServiceProcess {
         let s = try PulseServiceProcess(
@@ -437,7 +403,7 @@ final class PulsePublicTests: XCTestCase {
     }
 
     func testReadyzSaysWhenTheDatabaseIsGone() throws {
-        guard let pg = Self.postgres else { throw PostgresServer.Failure(description: Self.postgresFailure ?? "PostgreSQL did not start") }
+        let pg = try server()
         let s = try start(.postgres)
         XCTAssertEqual(try RawHTTP.request(port: s.port, "GET", "/readyz").status, 200)
         XCTAssertEqual(try RawHTTP.request(port: s.port, "GET", "/healthz").status, 200)

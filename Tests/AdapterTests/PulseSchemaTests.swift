@@ -11,35 +11,10 @@ import XCTest
 /// nullability, defaults, primary keys) and index by index; the description rendered
 /// to each dialect makes the same database; and a new step's `ADD COLUMN` renders as the
 /// shipped one did.
-final class PulseSchemaTests: XCTestCase {
-    nonisolated(unsafe) private static var postgres: PostgresServer?
-    nonisolated(unsafe) private static var postgresFailure: String?
-    private var tempDir = ""
+final class PulseSchemaTests: PostgresTestCase {
 
-    override class func setUp() {
-        super.setUp()
-        do { postgres = try PostgresServer() } catch { postgresFailure = "\(error)" }
-    }
 
-    override class func tearDown() {
-        postgres?.destroy()
-        postgres = nil
-        super.tearDown()
-    }
 
-    override func setUpWithError() throws {
-        tempDir = NSTemporaryDirectory() + "docent-schema-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: tempDir, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: tempDir)
-    }
-
-    private func server() throws -> PostgresServer {
-        guard let pg = Self.postgres else { throw PostgresServer.Failure(description: Self.postgresFailure ?? "PostgreSQL did not start") }
-        return pg
-    }
 
     /// A schema as read back from a database: one line a column, a primary key, an index.
     typealias Shape = [String]

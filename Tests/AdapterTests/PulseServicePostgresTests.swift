@@ -96,37 +96,10 @@ actor StormLedger {
 
 /// The service over PostgreSQL under load and faults: a 64-client storm, `kill -9` of the
 /// service mid-storm, PostgreSQL restarted mid-storm, and two instances behind nginx.
-final class PulseServicePostgresTests: XCTestCase {
-    nonisolated(unsafe) private static var postgres: PostgresServer?
-    nonisolated(unsafe) private static var postgresFailure: String?
-    private var services: [PulseServiceProcess] = []
-    private var tempDir = ""
+final class PulseServicePostgresTests: PostgresTestCase {
 
-    override class func setUp() {
-        super.setUp()
-        do { postgres = try PostgresServer() } catch { postgresFailure = "\(error)" }
-    }
 
-    override class func tearDown() {
-        postgres?.destroy()
-        postgres = nil
-        super.tearDown()
-    }
 
-    override func setUpWithError() throws {
-        tempDir = NSTemporaryDirectory() + "docent-pulse-pg-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: tempDir, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        for s in services { s.stop() }
-        try? FileManager.default.removeItem(atPath: tempDir)
-    }
-
-    private func server() throws -> PostgresServer {
-        guard let pg = Self.postgres else { throw PostgresServer.Failure(description: Self.postgresFailure ?? "PostgreSQL did not start") }
-        return pg
-    }
 
     private func start(_ database: String, errorLog: String? = nil) throws -> PulseServiceProcess {
         let s = try PulseServiceProcess(["--database", database, "--client-limits", "off"], errorLog: errorLog)

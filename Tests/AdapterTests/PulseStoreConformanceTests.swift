@@ -19,12 +19,8 @@ struct StoreUnderTest {
 /// The same behaviour from every store the guide can use: SQLite embedded, PostgreSQL
 /// embedded (as the service uses it), and the HTTP store through `docent-pulse` over SQLite
 /// and over PostgreSQL. Each check runs against all four; a failure names the store.
-final class PulseStoreConformanceTests: XCTestCase {
-    nonisolated(unsafe) private static var postgres: PostgresServer?
-    nonisolated(unsafe) private static var postgresFailure: String?
-    private var tempDir = ""
+final class PulseStoreConformanceTests: PostgresTestCase {
     private var opened: [StoreUnderTest] = []
-    private var services: [PulseServiceProcess] = []
 
     private let alice = VisitorCredentials(visitor: VisitorID("alice000")!, secret: "aaaaaaaaaaaaaaaa0001")
     private let bob = VisitorCredentials(visitor: VisitorID("bob00000")!, secret: "bbbbbbbbbbbbbbbb0002")
@@ -32,32 +28,13 @@ final class PulseStoreConformanceTests: XCTestCase {
     private let dave = VisitorCredentials(visitor: VisitorID("dave0000")!, secret: "dddddddddddddddd0004")
     private var everyone: [VisitorCredentials] { [alice, bob, carol, dave] }
 
-    override class func setUp() {
-        super.setUp()
-        do { postgres = try PostgresServer() } catch { postgresFailure = "\(error)" }
-    }
-
-    override class func tearDown() {
-        postgres?.destroy()
-        postgres = nil
-        super.tearDown()
-    }
-
-    override func setUpWithError() throws {
-        tempDir = NSTemporaryDirectory() + "docent-conformance-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: tempDir, withIntermediateDirectories: true)
-    }
 
     override func tearDownWithError() throws {
         for s in opened { s.close() }
-        for s in services { s.stop() }
-        try? FileManager.default.removeItem(atPath: tempDir)
+        opened = []
+        try super.tearDownWithError()
     }
 
-    private func server() throws -> PostgresServer {
-        guard let pg = Self.postgres else { throw PostgresServer.Failure(description: Self.postgresFailure ?? "PostgreSQL did not start") }
-        return pg
-    }
 
     /// The four stores, each new and empty.
     private func stores() async throws -> [StoreUnderTest] {

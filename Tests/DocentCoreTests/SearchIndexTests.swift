@@ -383,18 +383,30 @@ final class SearchIndexTests: XCTestCase {
         }
     }
 
-    /// The transcripts' words read on two cores make the very index one core makes: the second
-    /// half's words follow the first's, with the same languages' slots.
-    func testWordsOnTwoCoresAreTheWordsOnOne() {
+    /// Enough documents for the transcripts' words to go on two cores, each with one to three
+    /// commentaries in four languages; with `namedInSpanish`, every fifth has a Spanish name too
+    /// (a field slot numbered before the transcripts').
+    static func manyTranscriptDocuments(namedInSpanish: Bool = false) -> [SearchDocument] {
         let languages: [Language] = [.spanish, .english, Language(code: "fr"), Language(code: "zh-hant")]
         let texts = ["Este tapiz fue tejido en Flandes", "The harbour at first light", "Le port au petit matin", "港口的燈 時間"]
-        let docs = (0..<(SearchIndex.wordsOnTwoCores + 40)).map { n -> SearchDocument in
+        return (0..<(SearchIndex.wordsOnTwoCores + 40)).map { n -> SearchDocument in
             let v = (0..<(1 + n % 3)).map { k -> AudioVersion in
                 let l = (n + k) % languages.count
                 return AudioVersion(language: languages[l], url: "", transcript: texts[l] + " word\(n % 37) w\(n)", trackTitle: "")
             }
+            if namedInSpanish, n % 5 == 0 {
+                return SearchDocument(
+                    .artwork(n), primary: ["Lighthouse \(n % 50)", "Faro \(n % 50)"], secondary: ["Room \(n % 7)"], primaryLanguages: [.english, .spanish],
+                    transcripts: v)
+            }
             return SearchDocument(.artwork(n), primary: ["Work \(n % 50) \(texts[n % 4].prefix(8))"], secondary: ["Room \(n % 7)"], transcripts: v)
         }
+    }
+
+    /// The transcripts' words read on two cores make the very index one core makes: the second
+    /// half's words follow the first's, with the same languages' slots.
+    func testWordsOnTwoCoresAreTheWordsOnOne() {
+        let docs = Self.manyTranscriptDocuments()
         let one = SearchIndex(documents: docs, variants: Self.variants).words
         let sequential: ReadOptions.Both = { first, second in
             first()
@@ -424,18 +436,7 @@ final class SearchIndexTests: XCTestCase {
     /// words added. The first half finds names forgivingly but no transcript word; the second is
     /// the very index one build makes (same digest), on one core or two.
     func testTheTwoHalvesMakeTheIndexOneBuildMakes() {
-        let languages: [Language] = [.spanish, .english, Language(code: "fr"), Language(code: "zh-hant")]
-        let texts = ["Este tapiz fue tejido en Flandes", "The harbour at first light", "Le port au petit matin", "港口的燈 時間"]
-        let docs = (0..<(SearchIndex.wordsOnTwoCores + 40)).map { n -> SearchDocument in
-            let v = (0..<(1 + n % 3)).map { k -> AudioVersion in
-                let l = (n + k) % languages.count
-                return AudioVersion(language: languages[l], url: "", transcript: texts[l] + " word\(n % 37) w\(n)", trackTitle: "")
-            }
-            // Some titles in a language of their own (a field slot before the transcripts').
-            let primary = n % 5 == 0 ? ["Lighthouse \(n % 50)", "Faro \(n % 50)"] : ["Work \(n % 50) \(texts[n % 4].prefix(8))"]
-            return SearchDocument(
-                .artwork(n), primary: primary, secondary: ["Room \(n % 7)"], primaryLanguages: n % 5 == 0 ? [.english, .spanish] : [], transcripts: v)
-        }
+        let docs = Self.manyTranscriptDocuments(namedInSpanish: true)
         let one = SearchIndex(documents: docs, variants: Self.variants)
         let names = SearchIndex(documents: docs, variants: Self.variants, transcripts: false)
         XCTAssertTrue(one.transcriptsIndexed)
