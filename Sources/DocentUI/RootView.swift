@@ -180,7 +180,7 @@ public enum AboveStatus {
         screen.fill(area, style: .plain)
         var x = area.x + 1
         if let m = row.mark {
-            screen.put(m.symbol, x: x, y: area.y, style: Style(role: ListView.role(m.tone), bold: true), clip: area)
+            screen.put(m.symbol, x: x, y: area.y, style: ListView.markStyle(m.tone), clip: area)
             x += TextWidth.width(m.symbol) + 1
         }
         let room = max(0, area.maxX - 1 - x)

@@ -294,5 +294,9 @@ final class HyperlinkTests: XCTestCase {
         XCTAssertEqual(mono.sgr(Style(role: .accent, underline: true)), "\(esc)[0;4m")
         XCTAssertEqual(mono.sgr(Style(role: .error)), "\(esc)[0;1;4m")
         XCTAssertEqual(mono.sgr(Style(role: .muted)), "\(esc)[0;2m")
+        // `.dim` (scroll marks, rules): the grey alone where there is one, faint where not.
+        XCTAssertEqual(palette.sgr(.dim), "\(esc)[0;90m")
+        XCTAssertEqual(eight.sgr(.dim), "\(esc)[0;2m")
+        XCTAssertEqual(mono.sgr(.dim), "\(esc)[0;2m")
     }
 }

@@ -66,7 +66,10 @@ public struct AnsiPalette: Equatable, Sendable {
     public func attributes(_ style: Style) -> Attributes {
         var a = colors ? Self.colorAttributes(style.role, colorCount: colorCount) : Self.monochromeAttributes(style.role)
         if style.bold { a.insert(.bold) }
-        if style.dim { a.insert(.dim) }
+        // Where the muted role is a grey of its own, that grey is the dimming: faint on faint
+        // was hard to read on some terminals, and it cost an attribute reset per span (a list's
+        // scroll marks and rules: 15 bytes a keypress on Home).
+        if style.dim, !(colors && style.role == .muted && Self.foreground(.muted, colorCount: colorCount) != nil) { a.insert(.dim) }
         if style.underline { a.insert(.underline) }
         if style.reverse { a.insert(.reverse) }
         return a

@@ -38,7 +38,7 @@ public enum ListView {
             case .note:
                 if let m = r.mark {
                     let w = TextWidth.width(m.symbol)
-                    if line.first { screen.put(m.symbol, x: area.x + 2, y: y, style: Style(role: role(m.tone), bold: true), clip: area) }
+                    if line.first { screen.put(m.symbol, x: area.x + 2, y: y, style: Self.markStyle(m.tone), clip: area) }
                     screen.put(line.text, x: area.x + 3 + w, y: y, style: .plain, clip: area)
                 } else {
                     screen.put(line.text, x: area.x + 2, y: y, style: Style(role: .muted), clip: area)
@@ -57,7 +57,7 @@ public enum ListView {
                     screen.restyle(Rect(x: area.x, y: y, width: w, height: 1)) { $0 = Style(role: .highlight, reverse: true) }
                 } else if let m = r.mark {
                     let w = min(TextWidth.width(m.symbol), max(0, area.width - 2))
-                    screen.restyle(Rect(x: area.x + 2, y: y, width: w, height: 1)) { $0 = Style(role: role(m.tone), bold: true) }
+                    screen.restyle(Rect(x: area.x + 2, y: y, width: w, height: 1)) { $0 = Self.markStyle(m.tone) }
                 }
                 screen.addHitRegion(Rect(x: area.x, y: y, width: area.width, height: 1), action: click(line.row))
                 if case .link(let url) = r.kind, !detailRect.isEmpty {
@@ -73,6 +73,12 @@ public enum ListView {
     }
 
     /// The colour of a row's mark.
+    /// A row's mark: bold in its colour, except a muted one (bold grey is no grey on many
+    /// terminals, and each bold span costs an attribute reset).
+    static func markStyle(_ tone: Row.Mark.Tone) -> Style {
+        Style(role: role(tone), bold: tone != .muted)
+    }
+
     static func role(_ tone: Row.Mark.Tone) -> Style.Role {
         switch tone {
         case .accent: return .accent
