@@ -86,6 +86,7 @@ long cs_mapguard_mended_in(int slot) {
 
 void cs_release_free_memory(void) { malloc_trim(0); }
 
-void cs_fix_mmap_threshold(size_t bytes) { mallopt(M_MMAP_THRESHOLD, (int)bytes); }
-
-void cs_limit_arenas(int count) { mallopt(M_ARENA_MAX, count); }
+void cs_tune_malloc(void) {
+    mallopt(M_MMAP_THRESHOLD, 128 << 10);
+    mallopt(M_ARENA_MAX, 2);
+}

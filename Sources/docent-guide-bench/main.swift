@@ -11,8 +11,7 @@ import GuideShell
 //   DOCENT_BENCH_FRAME_TIME=FILE      write the wall clock (as `date +%s%N` reads it) then
 //   DOCENT_BENCH_AUDIO_CPU=FILE       note the process's CPU time as the player goes (`BenchAudioCPU`)
 // As `docent` does before anything is allocated (the bench measures the guide's peak memory).
-cs_fix_mmap_threshold(128 << 10)
-cs_limit_arenas(2)
+cs_tune_malloc()
 let env = ProcessInfo.processInfo.environment
 let exitAfterFirstFrame = env["DOCENT_BENCH_FIRST_FRAME"] == "1"
 let frameTimePath = env["DOCENT_BENCH_FRAME_TIME"]

@@ -45,14 +45,9 @@ struct Docent: ParsableCommand {
         subcommands: [Guide.self, Validate.self, Prepare.self],
         defaultSubcommand: Guide.self)
 
-    /// Before anything is allocated: memory blocks of 128 KiB and more are given back to the
-    /// system when freed (issue 14; see `cs_fix_mmap_threshold`), and the threads share two
-    /// malloc arenas (glibc gives each thread its own, up to 16 here, and what a finished
-    /// thread's load or index let go stayed in its arena: 5–10 MB of a large museum's peak,
-    /// which varied from run to run by as much; one arena made the two-core parse 20–70% slower).
+    /// Before anything is allocated: the guide's malloc settings (`cs_tune_malloc`).
     static func main() {
-        cs_fix_mmap_threshold(128 << 10)
-        cs_limit_arenas(2)
+        cs_tune_malloc()
         main(nil)
     }
 }

@@ -347,12 +347,7 @@ final class SearchIndexTests: XCTestCase {
         XCTAssertGreaterThan(plain.bits.count, 0, "some words are bitmaps")
         XCTAssertLessThan(fewerPairs, plainPairs - 2 * (n / 3), "'often' and 'named' stopped adding pairs")
         for w in [onTheFly, halves] {
-            XCTAssertEqual(plain.vocab, w.vocab)
-            XCTAssertEqual(plain.wordEntries, w.wordEntries)
-            XCTAssertEqual(plain.entryPosts, w.entryPosts)
-            XCTAssertEqual(plain.entryBits, w.entryBits)
-            XCTAssertEqual(plain.posts, w.posts)
-            XCTAssertEqual(plain.bits, w.bits)
+            Self.assertSameWords(plain, w)
         }
         func isBitmap(_ word: String) -> Bool? {
             guard let w = (0..<(plain.vocabStarts.count - 1)).first(where: { Array(plain.word($0)) == Array(word.utf8) }) else { return nil }
@@ -381,6 +376,21 @@ final class SearchIndexTests: XCTestCase {
             XCTAssertEqual((0..<n).filter { any[$0 >> 6] & (1 << UInt64($0 & 63)) != 0 }, docs, word)
             XCTAssertEqual((0..<n).filter { name[$0 >> 6] & (1 << UInt64($0 & 63)) != 0 }, word == "harbour" ? docs : [], word)
         }
+    }
+
+    /// Two builds made the very same words: every array the queries read.
+    static func assertSameWords(_ a: SearchWords, _ b: SearchWords, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(a.vocab, b.vocab, file: file, line: line)
+        XCTAssertEqual(a.vocabStarts, b.vocabStarts, file: file, line: line)
+        XCTAssertEqual(a.wordEntries, b.wordEntries, file: file, line: line)
+        XCTAssertEqual(a.entrySlot, b.entrySlot, file: file, line: line)
+        XCTAssertEqual(a.entryPosts, b.entryPosts, file: file, line: line)
+        XCTAssertEqual(a.entryBits, b.entryBits, file: file, line: line)
+        XCTAssertEqual(a.posts, b.posts, file: file, line: line)
+        XCTAssertEqual(a.bits, b.bits, file: file, line: line)
+        XCTAssertEqual(a.slotLanguages, b.slotLanguages, file: file, line: line)
+        XCTAssertEqual(a.stemKeys, b.stemKeys, file: file, line: line)
+        XCTAssertEqual(a.stemWords, b.stemWords, file: file, line: line)
     }
 
     /// Enough documents for the transcripts' words to go on two cores, each with one to three
@@ -414,22 +424,10 @@ final class SearchIndexTests: XCTestCase {
         }
         let two = SearchIndex(documents: docs, variants: Self.variants, both: sequential).words
         XCTAssertGreaterThan(one.vocab.count, 0)
-        XCTAssertEqual(one.vocab, two.vocab)
-        XCTAssertEqual(one.vocabStarts, two.vocabStarts)
-        XCTAssertEqual(one.wordEntries, two.wordEntries)
-        XCTAssertEqual(one.entrySlot, two.entrySlot)
-        XCTAssertEqual(one.entryPosts, two.entryPosts)
-        XCTAssertEqual(one.entryBits, two.entryBits)
-        XCTAssertEqual(one.posts, two.posts)
-        XCTAssertEqual(one.bits, two.bits)
-        XCTAssertEqual(one.slotLanguages, two.slotLanguages)
-        XCTAssertEqual(one.stemKeys, two.stemKeys)
-        XCTAssertEqual(one.stemWords, two.stemWords)
+        Self.assertSameWords(one, two)
         // And on two threads, as the guide builds it.
         let twoThreads = SearchIndex(documents: docs, variants: Self.variants, both: TwoCores.both).words
-        XCTAssertEqual(one.vocab, twoThreads.vocab)
-        XCTAssertEqual(one.posts, twoThreads.posts)
-        XCTAssertEqual(one.bits, twoThreads.bits)
+        Self.assertSameWords(one, twoThreads)
     }
 
     /// The guide builds in two halves: usable with the names' words, then the transcripts'

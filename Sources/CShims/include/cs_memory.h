@@ -22,12 +22,15 @@ int cs_mapguard_mend(void *address);
 /// malloc_trim): a large tree freed on one thread is otherwise kept for that thread's reuse
 /// while another thread grows its own.
 void cs_release_free_memory(void);
-/// Large blocks (at least `bytes`) get pages of their own, given back to the system when freed
-/// (glibc's mmap threshold, fixed: by default it grows with the first large block freed, after
-/// which the transient arrays of a large museum's load and index stayed in the heap).
-void cs_fix_mmap_threshold(size_t bytes);
-/// No more malloc arenas than `count` from now on (glibc's M_ARENA_MAX): threads started later
-/// share the arenas there are.
-void cs_limit_arenas(int count);
+/// The guide's malloc, set before anything is allocated (`docent` and `docent-guide-bench`, whose
+/// peak memory the bench measures, call this one function so they cannot drift apart):
+/// - blocks of 128 KiB and more get pages of their own, given back to the system when freed
+///   (glibc's mmap threshold, fixed: by default it grows with the first large block freed,
+///   after which the transient arrays of a large museum's load and index stayed in the heap;
+///   issue 14);
+/// - two arenas for all threads (glibc gives each thread its own, up to 16 here, and what a
+///   finished thread's load or index let go stayed in its arena: 5-10 MB of a large museum's
+///   peak, varying from run to run; one arena made the two-core parse 20-70% slower; issue 30).
+void cs_tune_malloc(void);
 
 #endif

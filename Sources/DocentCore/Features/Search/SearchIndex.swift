@@ -933,17 +933,18 @@ extension SearchIndex {
     /// Chinese characters: without them no query can match through the table, and building it
     /// (ICU, 0.1 s and megabytes of its data) is saved for the museums that do not need it.
     public convenience init(
-        app: AppData, source: Museum? = nil, variantsWhenChinese: () -> ChineseVariants?, stemmer: (any WordStemming)? = nil, both: ReadOptions.Both? = nil
+        app: AppData, source: Museum? = nil, variantsWhenChinese: () -> ChineseVariants?, stemmer: (any WordStemming)? = nil, transcripts: Bool = true,
+        both: ReadOptions.Both? = nil
     ) {
         self.init(
             documents: Self.documents(app: app), source: source, variants: Self.hasChineseText(app) ? variantsWhenChinese() : nil, stemmer: stemmer,
-            both: both)
+            transcripts: transcripts, both: both)
     }
 
     /// Whether the museum's own texts that the index holds have Chinese characters (the names
     /// the guide adds itself, "301号展厅" or the amenities' names, are written in both scripts
     /// and need no table).
-    public static func hasChineseText(_ app: AppData) -> Bool {
+    static func hasChineseText(_ app: AppData) -> Bool {
         for a in app.artworks.values where hasHan(a.title) || hasHan(a.tombstone) || hasHan(a.galleryTitle) { return true }
         for audio in app.audioFiles.values {
             // A Chinese commentary's transcript is indexed too.

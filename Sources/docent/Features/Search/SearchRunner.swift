@@ -36,9 +36,8 @@ struct SearchRunner: FeatureRunner {
                 // follow as a second index of the same museum (issue 31: the build goal).
                 // The documents live only through the first half (the second reads the texts it
                 // keeps, flat): they are not held while the transcripts' words are read.
-                let variants = SearchIndex.hasChineseText(museum.data) ? ChineseScripts.variants : nil
                 let names = SearchIndex(
-                    documents: SearchIndex.documents(app: museum.data), source: museum, variants: variants, stemmer: SnowballStemmer.shared,
+                    app: museum.data, source: museum, variantsWhenChinese: { ChineseScripts.variants }, stemmer: SnowballStemmer.shared,
                     transcripts: false, both: TwoCores.both)
                 mailbox.post(.search(.indexBuilt(BuiltIndex(names))))
                 // What the first half let go goes back before the second half's builders grow.
