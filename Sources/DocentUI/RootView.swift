@@ -27,18 +27,19 @@ public enum RootView {
         Widgets.rule(&screen, areas.titleRow, title: title)
         let inner = areas.inner
         let mini = areas.mini
+        let marks = areas.marks
         let status = areas.status
         switch content {
         case .list(_, let rows):
             // A feature's figure on the list (a tour's picture): beside the rows, or above them.
             let figure = state.features.taking(.figure).lazy.compactMap { $0.figure(.list, state) }.first
             let area = FigureView.renderBeside(&screen, figure, in: inner, slot: .list, strings: s)
-            ListView.render(&screen, area, rows: rows, selection: state.page.selection, strings: s)
+            ListView.render(&screen, area, rows: rows, selection: state.page.selection, strings: s, marks: marks)
         case .text(let page):
             // A feature's figure on the page (an exhibition's picture), beside or above the text.
             let figure = state.features.taking(.figure).lazy.compactMap { $0.figure(.page, state) }.first
             let text = FigureView.renderBeside(&screen, figure, in: inner, strings: s)
-            TextView.render(&screen, text, page: page, scroll: state.page.scroll, strings: s)
+            TextView.render(&screen, text, page: page, scroll: state.page.scroll, strings: s, marks: marks)
         case .message(let text):
             for (k, l) in Wrap.lines(text, width: inner.width).prefix(inner.height).enumerated() {
                 screen.put(l, x: inner.x, y: inner.y + k, style: Style(role: .muted))
@@ -66,6 +67,8 @@ public enum RootView {
     /// Where the parts of a frame go.
     struct Areas {
         var top: Rect, titleRow: Rect, inner: Rect, mini: Rect, status: Rect
+        /// A page's ↑ and ↓: in the right margin of the title rule and of the mini player's line.
+        var marks: ListView.Marks { ListView.Marks(x: inner.maxX, up: titleRow.y, down: mini.y) }
         /// One line above the status line when a feature has one for this page (an
         /// announcement's banner): the first such row of any feature.
         var above: (line: Rect, row: Row)?
@@ -83,7 +86,9 @@ public enum RootView {
             self.top = top
             self.titleRow = titleRow
             self.inner = Rect(x: contentArea.x + 1, y: contentArea.y, width: contentArea.width - 2, height: contentArea.height)
-            self.mini = mini
+            // The mini player's line leaves its last column to the page's ↓ (the title rule's
+            // last column has the ↑): marks outside the lines that scroll.
+            self.mini = Rect(x: mini.x, y: mini.y, width: max(0, mini.width - 1), height: mini.height)
             self.status = status
         }
     }

@@ -53,6 +53,42 @@ final class ScreenSnapshotTests: XCTestCase {
         }
     }
 
+    /// Issue 30: a list's ↑ and ↓ are where they are told (a page's: in the margin of its title
+    /// rule and of the line under it), never on the lines that scroll, which the terminal moves
+    /// whole; without a place they are on the first and last lines, as in a box.
+    func testAListsScrollMarksAreOffTheLinesThatScroll() {
+        let rows = (0..<30).map { Row(.item, "Row \($0)") }
+        let strings = state().strings
+        let list = Rect(x: 1, y: 2, width: 30, height: 10)
+        func draw(selection: Int, marks: ListView.Marks?) -> Screen {
+            var screen = Screen(width: 32, height: 14)
+            ListView.render(&screen, list, rows: rows, selection: selection, strings: strings, marks: marks)
+            return screen
+        }
+        let outside = ListView.Marks(x: 31, up: 1, down: 12)
+        let middle = draw(selection: 15, marks: outside)
+        XCTAssertTrue(middle.row(1).hasSuffix("↑"), middle.row(1))
+        XCTAssertTrue(middle.row(12).hasSuffix("↓"), middle.row(12))
+        for y in list.y..<list.maxY { XCTAssertFalse(middle.row(y).contains("↑") || middle.row(y).contains("↓"), middle.row(y)) }
+        // At the top only ↓, at the end only ↑.
+        let first = draw(selection: 0, marks: outside)
+        XCTAssertEqual([first.row(1).contains("↑"), first.row(12).contains("↓")], [false, true])
+        let last = draw(selection: 29, marks: outside)
+        XCTAssertEqual([last.row(1).contains("↑"), last.row(12).contains("↓")], [true, false])
+        // No place given: on the list's own first and last lines, right of it.
+        let inside = draw(selection: 15, marks: nil)
+        XCTAssertTrue(inside.row(list.y).hasSuffix("↑"), inside.row(list.y))
+        XCTAssertTrue(inside.row(list.maxY - 1).hasSuffix("↓"), inside.row(list.maxY - 1))
+        XCTAssertFalse(inside.row(1).contains("↑") || inside.row(12).contains("↓"))
+        // A page's marks: the title rule's last column and the mini player's, which is left free.
+        let s = state(size: small, actions: [.move(1), .move(1)])
+        let areas = RootView.Areas(s, Rect(x: 0, y: 0, width: small.width, height: small.height))
+        let home = render(s, small)
+        XCTAssertEqual([areas.marks.up, areas.marks.down, areas.marks.x], [areas.titleRow.y, areas.mini.y, small.width - 1])
+        XCTAssertTrue(home.row(areas.titleRow.y).hasSuffix("↑"), home.dump())
+        XCTAssertTrue(home.row(areas.mini.y).hasSuffix("↓"), home.dump())
+    }
+
     /// Issue 33 #18: a gallery and its floor are joined as the language joins them.
     func testAGalleryAndItsFloorAreJoinedAsTheLanguageDoes() {
         let floor = Floor(1)

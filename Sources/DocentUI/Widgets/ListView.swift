@@ -1,11 +1,31 @@
 /// A scrolling list of rows with a selection. The first visible row is derived from the
 /// selection so the selected row is always on screen.
 public enum ListView {
+    /// Where a list's or a text's ↑ (more above) and ↓ (more below) go: a column and the rows
+    /// just above and below the lines that scroll. A terminal scrolls whole lines, so a mark on
+    /// a scrolled line was erased and written again by every keypress that scrolled (264 of
+    /// the 3,478 bytes 20 presses of ↓ wrote on Home). nil: on the first and last lines, the
+    /// column right of the area.
+    public struct Marks: Equatable, Sendable {
+        public var x: Int, up: Int, down: Int
+        public init(x: Int, up: Int, down: Int) { (self.x, self.up, self.down) = (x, up, down) }
+
+        /// Draws the marks for lines `top..<top + visible` of `count`.
+        func render(_ screen: inout Screen, top: Int, visible: Int, count: Int) {
+            guard count > visible else { return }
+            if top + visible < count { screen.put("↓", x: x, y: down, style: .dim) }
+            if top > 0 { screen.put("↑", x: x, y: up, style: .dim) }
+        }
+
+        /// The marks of `area` when none were given: on its first and last lines.
+        static func inside(_ area: Rect) -> Marks { Marks(x: area.maxX, up: area.y, down: area.maxY - 1) }
+    }
+
     /// The widest a list is drawn: on a 200-column terminal a date 150 columns right of its
     /// title is not read as its title's (issue 33 #17). Notes wrap at this measure too.
     public static let measure = 100
 
-    public static func render(_ screen: inout Screen, _ full: Rect, rows: [Row], selection: Int, strings: Strings, click: (Int) -> AppAction = AppAction.clickRow) {
+    public static func render(_ screen: inout Screen, _ full: Rect, rows: [Row], selection: Int, strings: Strings, marks: Marks? = nil, click: (Int) -> AppAction = AppAction.clickRow) {
         guard !full.isEmpty else { return }
         let area = Rect(x: full.x, y: full.y, width: min(full.width, measure), height: full.height)
         // Lay rows out as display lines (notes wrap; items and headers are one line).
@@ -65,11 +85,7 @@ public enum ListView {
                 }
             }
         }
-        if lines.count > area.height {
-            let more = top + area.height < lines.count
-            if more { screen.put("↓", x: full.maxX, y: full.maxY - 1, style: .dim) }
-            if top > 0 { screen.put("↑", x: full.maxX, y: full.y, style: .dim) }
-        }
+        (marks ?? .inside(full)).render(&screen, top: top, visible: area.height, count: lines.count)
     }
 
     /// The colour of a row's mark.

@@ -1,6 +1,6 @@
 /// A scrolled text page: the lines `TextPage.lines` produces, from `scroll` on.
 public enum TextView {
-    public static func render(_ screen: inout Screen, _ area: Rect, page: TextPage, scroll: Int, strings: Strings) {
+    public static func render(_ screen: inout Screen, _ area: Rect, page: TextPage, scroll: Int, strings: Strings, marks: ListView.Marks? = nil) {
         guard !area.isEmpty else { return }
         let lines = page.lines(width: area.width, strings: strings)
         let top = max(0, min(scroll, lines.count - area.height))
@@ -15,9 +15,6 @@ public enum TextView {
                 screen.addLink(Rect(x: area.x, y: y, width: w, height: 1), url: url)
             }
         }
-        if lines.count > area.height {
-            if top + area.height < lines.count { screen.put("↓", x: area.maxX, y: area.maxY - 1, style: .dim) }
-            if top > 0 { screen.put("↑", x: area.maxX, y: area.y, style: .dim) }
-        }
+        (marks ?? .inside(area)).render(&screen, top: top, visible: area.height, count: lines.count)
     }
 }

@@ -36,7 +36,10 @@ public enum SearchScreen: FeatureView {
             return row
         }
         // Clicks on rows are search's own (the list's rows belong to list pages).
-        ListView.render(&screen, listArea, rows: rows, selection: state.search.selection, strings: s, click: { .search(.clickRow($0)) })
+        // The ↑ and ↓ in the right margin beside the filter line and the line under the results
+        // (the keys, or the mini player's), not on the lines that scroll.
+        let marks = ListView.Marks(x: area.maxX, up: listArea.y - 1, down: listArea.maxY)
+        ListView.render(&screen, listArea, rows: rows, selection: state.search.selection, strings: s, marks: marks, click: { .search(.clickRow($0)) })
     }
 
     /// `Search: query▌` and, on the right, a quiet note about the live search.
