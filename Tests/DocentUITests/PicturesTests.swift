@@ -229,6 +229,29 @@ final class PicturesTests: XCTestCase {
         }
     }
 
+    /// The picture follows the recording: a snapshot of the same recording (its position, every
+    /// shown second while it plays) asks for nothing, even where a request would be made; a
+    /// new recording does.
+    func testOnlyANewRecordingMakesThePictureBeAskedForAgain() {
+        var s = loaded()
+        open(&s, audioID: 11, artworkID: 100)
+        prepare(&s, .playerSnapshot(PlayerSnapshot(token: 1, status: .playing, position: 4.2, duration: 12.5, volume: 0.8)))
+        let r = PicturesFeature.Request(url: Self.url, columns: 78, rows: 6)
+        XCTAssertEqual(s.pictures.order, [r])
+        // As if the picture had been let go: a request now would fetch it again.
+        var pictures = s.pictures
+        pictures.slots = [:]
+        pictures.order = []
+        let kept = pictures
+        let same = PicturesFeature.react(to: .playerChanged(before: PlayerSnapshot(token: 1, status: .playing, position: 3.9, duration: 12.5, volume: 0.8)), &pictures, FeatureContext(s))
+        XCTAssertEqual(same, .none)
+        XCTAssertEqual(pictures, kept)
+        let other = PicturesFeature.react(to: .playerChanged(before: PlayerSnapshot(token: 0, status: .idle, position: 0, duration: nil, volume: 0.8)), &pictures, FeatureContext(s))
+        XCTAssertEqual(other, Outcome(effects: [.pictures(.load(r, .truecolor))]))
+        XCTAssertEqual(pictures.order, [r])
+        XCTAssertEqual(pictures.slots, [r: .loading])
+    }
+
     func testOpeningThePlayerFetchesOnce() {
         var s = loaded()
         open(&s, audioID: 11, artworkID: 100)

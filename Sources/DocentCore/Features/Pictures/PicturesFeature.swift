@@ -92,6 +92,10 @@ public enum PicturesFeature: ScopedFeature {
 
     public static func react(to event: FeatureEvent, _ state: inout State, _ context: FeatureContext) -> Outcome {
         switch event {
+        case .playerChanged(let before) where before.token == context.playerSnapshot.token:
+            // The same recording moved on (every shown second while it plays): the picture
+            // follows the recording, not its position or its state.
+            return .none
         case .documentLoaded, .navigated, .playerChanged, .resized:
             return Outcome(effects: request(&state, context))
         default:  // not listened to (`listensTo`): never sent here
