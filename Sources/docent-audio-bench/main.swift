@@ -25,6 +25,10 @@ guard args.count == 1, !args[0].hasPrefix("--") else {
     exit(2)
 }
 let engine = LiveAudioEngine()
+// Woken as the guide's loop is: by the engine for anything but the position, else once a second
+// for the clock (it polled every 100 ms, as the guide did before it waited; DECISIONS.md).
+let changed = DispatchSemaphore(value: 0)
+let notified = engine.notifiesChanges { changed.signal() }
 _ = engine.snapshot()
 if speed != 1 { engine.setSpeed(speed) }
 if waitGo { _ = readLine() }
@@ -36,5 +40,9 @@ while true {
         FileHandle.standardError.write(Data("docent-audio-bench: \(s.failure.map { "\($0)" } ?? "failed")\n".utf8))
         exit(1)
     }
-    usleep(100_000)  // the guide polls the engine every 100 ms (mini player ticking)
+    if notified {
+        _ = changed.wait(timeout: .now() + 1)
+    } else {
+        usleep(100_000)
+    }
 }
