@@ -944,7 +944,7 @@ extension SearchIndex {
     /// Whether the museum's own texts that the index holds have Chinese characters (the names
     /// the guide adds itself, "301号展厅" or the amenities' names, are written in both scripts
     /// and need no table).
-    static func hasChineseText(_ app: AppData) -> Bool {
+    public static func hasChineseText(_ app: AppData) -> Bool {
         for a in app.artworks.values where hasHan(a.title) || hasHan(a.tombstone) || hasHan(a.galleryTitle) { return true }
         for audio in app.audioFiles.values {
             // A Chinese commentary's transcript is indexed too.
