@@ -937,14 +937,20 @@ extension SearchIndex {
         both: ReadOptions.Both? = nil
     ) {
         self.init(
-            documents: Self.documents(app: app), source: source, variants: Self.hasChineseText(app) ? variantsWhenChinese() : nil, stemmer: stemmer,
+            documents: Self.documents(app: app), source: source, variants: Self.variants(for: app, whenChinese: variantsWhenChinese), stemmer: stemmer,
             transcripts: transcripts, both: both)
+    }
+
+    /// The Chinese table for `app`'s index: asked for only when the museum's texts have Chinese
+    /// characters (the rule of the init above, for a caller that makes the documents itself).
+    public static func variants(for app: AppData, whenChinese: () -> ChineseVariants?) -> ChineseVariants? {
+        hasChineseText(app) ? whenChinese() : nil
     }
 
     /// Whether the museum's own texts that the index holds have Chinese characters (the names
     /// the guide adds itself, "301号展厅" or the amenities' names, are written in both scripts
     /// and need no table).
-    public static func hasChineseText(_ app: AppData) -> Bool {
+    static func hasChineseText(_ app: AppData) -> Bool {
         for a in app.artworks.values where hasHan(a.title) || hasHan(a.tombstone) || hasHan(a.galleryTitle) { return true }
         for audio in app.audioFiles.values {
             // A Chinese commentary's transcript is indexed too.

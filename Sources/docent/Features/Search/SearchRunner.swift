@@ -42,7 +42,7 @@ struct SearchRunner: FeatureRunner {
                 // init the documents were held to the end of the first half instead of let go as
                 // they are folded (`make bench`: the first start's peak 168 MB against 160 MB on
                 // the generated shape).
-                let variants = SearchIndex.hasChineseText(museum.data) ? ChineseScripts.variants : nil
+                let variants = SearchIndex.variants(for: museum.data, whenChinese: { ChineseScripts.variants })
                 let names = SearchIndex(
                     documents: SearchIndex.documents(app: museum.data), source: museum, variants: variants, stemmer: SnowballStemmer.shared,
                     transcripts: false, both: TwoCores.both)
