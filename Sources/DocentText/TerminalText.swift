@@ -20,6 +20,11 @@ public enum TerminalText {
         // lookup, which every measured and drawn character passes through.
         let v = s.value
         guard v >= 0xAD, v < 0x3000 || v >= 0xFEFF else { return false }
+        // Nor above the soft hyphen up to U+05FF, nor from U+2070 (after the invisible
+        // operators) up to U+2FFF: arrows, box drawing, blocks, symbols (the player's bar is
+        // drawn of these every second). `TextWidthTests` holds this against the property.
+        if v == 0xAD { return true }
+        if v < 0x600 || v >= 0x2070 && v < 0x3000 { return false }
         return s.properties.generalCategory == .format
     }
 }

@@ -71,4 +71,42 @@ final class TextWidthTests: XCTestCase {
         XCTAssertGreaterThan(checked, 290_000, "Unicode 17 assigns about 300,000 code points")
         XCTAssertEqual(wrong, [])
     }
+
+    /// The shortcut for plain text (`simpleWidth`) gives what measuring grapheme by grapheme
+    /// gives, for every scalar it takes, alone and beside every other it takes (so no pair of
+    /// them makes one grapheme), and a text with any other scalar takes the long way.
+    func testTheShortcutForPlainTextMeasuresAsGraphemesDo() {
+        let taken = (0..<0x3000).compactMap(Unicode.Scalar.init).filter { TextWidth.simpleWidth(of: $0) != nil }
+        XCTAssertGreaterThan(taken.count, 700)
+        for s in taken {
+            XCTAssertEqual(TextWidth.simpleWidth(of: s), TextWidth.width(of: Character(s)), "U+\(String(s.value, radix: 16))")
+            XCTAssertFalse(TerminalText.isFormat(s), "U+\(String(s.value, radix: 16)) is a format character")
+        }
+        // Pairs: a sample of each range against all of them (every pair would be 600,000).
+        let sample = stride(from: 0, to: taken.count, by: 7).map { taken[$0] } + ["\r", "\n", "e", "━"].map { Unicode.Scalar($0)! }
+        for a in sample {
+            for b in taken {
+                var pair = String.UnicodeScalarView()
+                pair.append(a)
+                pair.append(b)
+                let text = String(pair)
+                let graphemes = text.reduce(0) { $0 + TextWidth.width(of: $1) }
+                XCTAssertEqual(TextWidth.simpleWidth(text), graphemes, "U+\(String(a.value, radix: 16)) U+\(String(b.value, radix: 16))")
+            }
+        }
+        XCTAssertNil(TextWidth.simpleWidth("e\u{301}"), "a combining mark takes the long way")
+        XCTAssertEqual(TextWidth.width("e\u{301}x"), 2)
+        XCTAssertNil(TextWidth.simpleWidth("a\u{AD}b"), "so does the soft hyphen")
+        XCTAssertEqual(TextWidth.width("a\u{AD}b"), 2)
+        XCTAssertEqual(TextWidth.width("━━━━ 0:12 / 3:45 ·…"), 19)
+    }
+
+    /// The format characters' shortcut (no lookup outside U+0600-U+206F below U+3000) agrees
+    /// with the Unicode property on every scalar there.
+    func testFormatCharactersBelowCJKAreThePropertysOwn() {
+        for v in 0..<0x3000 {
+            guard let s = Unicode.Scalar(v) else { continue }
+            XCTAssertEqual(TerminalText.isFormat(s), s.properties.generalCategory == .format, "U+\(String(v, radix: 16))")
+        }
+    }
 }

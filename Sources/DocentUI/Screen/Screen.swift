@@ -103,6 +103,18 @@ public struct Screen: Equatable, Sendable {
         guard y >= area.y, y < area.maxY, y >= 0, y < height else { return 0 }
         var cx = x
         let limit = min(area.maxX, width)
+        // Plain text (`TextWidth.simpleWidth`): a scalar is a grapheme, 0 or 1 wide.
+        if TextWidth.simpleWidth(text) != nil {
+            for s in text.unicodeScalars where TextWidth.simpleWidth(of: s) == 1 {
+                if cx + 1 > limit { break }
+                if cx >= max(area.x, 0) {
+                    clearWide(at: cx, y: y)
+                    self[cx, y] = Cell(String(s), style: style)
+                }
+                cx += 1
+            }
+            return cx - x
+        }
         for ch in TerminalText.visible(text) {
             let w = TextWidth.width(of: ch)
             if w == 0 { continue }
