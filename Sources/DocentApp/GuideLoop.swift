@@ -159,6 +159,9 @@ public final class GuideLoop {
         guard needsDraw || lastScreen == nil else { return }
         needsDraw = false
         var screen = lastScreen ?? Screen(width: 0, height: 0)
+        // Let go of it first: the player's lines are then drawn into the frame in place, not
+        // into a copy of its 3,000 cells every second.
+        lastScreen = nil
         if onlyPositionMoved, screen.width == size.width, screen.height == size.height, let rows = RootView.redrawPosition(&screen, state) {
             backend.draw(screen, onlyRows: rows)
         } else {

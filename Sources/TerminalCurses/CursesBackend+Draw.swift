@@ -64,7 +64,10 @@ extension CursesBackend {
             wrote = true
         }
         let previousLinks = self.previous?.links ?? []
-        self.previous = screen
+        // Only `rows` changed: the frame kept takes them and is then this one. (Kept by holding
+        // `screen` too, the loop's next draw into it would copy all of it.)
+        let adopted = !full && rows.map { self.previous?.adopt(screen, changedRows: $0) ?? false } ?? false
+        if !adopted { self.previous = screen }
         previousTerminalSize = terminal
         // Screen-reader mode: the cursor on the focus (moved only when it or the frame changed,
         // so an unchanged frame still writes nothing).

@@ -90,4 +90,22 @@ final class PlayerTickTests: XCTestCase {
         screen = RootView.render(at(playing(size: small), 5), size: small)
         XCTAssertNil(RootView.redrawPosition(&screen, at(playing(size: small), 6)), "too small")
     }
+
+    /// What the terminal keeps of a frame whose player lines alone were drawn again
+    /// (`Screen.adopt`): the frame kept becomes the new one, links and click regions
+    /// included, by taking those rows; a frame of another size is not taken.
+    func testTheFrameKeptTakesTheRowsDrawnAgain() {
+        let size = Size(width: 80, height: 24)
+        let before = at(playing(size: size), 9.5), after = at(playing(size: size), 71)
+        var kept = RootView.render(before, size: size)
+        var drawn = kept
+        guard let rows = RootView.redrawPosition(&drawn, after) else { return XCTFail("the clock could not be drawn alone") }
+        XCTAssertNotEqual(kept.dump(), drawn.dump(), "the clock moved")
+        XCTAssertTrue(kept.adopt(drawn, changedRows: rows))
+        XCTAssertTrue(kept == drawn)
+        XCTAssertEqual(kept.dump(), RootView.render(after, size: size).dump())
+        let other = RootView.render(after, size: Size(width: 40, height: 12))
+        XCTAssertFalse(kept.adopt(other, changedRows: [0]))
+        XCTAssertTrue(kept == drawn, "nothing taken from a frame of another size")
+    }
 }

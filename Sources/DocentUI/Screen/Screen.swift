@@ -90,6 +90,26 @@ public struct Screen: Equatable, Sendable {
         }
     }
 
+    /// Becomes `other`, a frame of the same size whose cells differ from these in `rows` at
+    /// most, by taking those rows' cells and the rest of `other` (links, click regions, focus,
+    /// images): how a terminal keeps the frame it drew when only those rows were drawn again,
+    /// in place rather than by holding `other`'s cells too. False (and nothing taken) when the
+    /// sizes differ.
+    @discardableResult
+    public mutating func adopt(_ other: Screen, changedRows rows: [Int]) -> Bool {
+        guard other.width == width, other.height == height else { return false }
+        for y in rows where y >= 0 && y < height {
+            let r = y * width..<(y + 1) * width
+            cells.replaceSubrange(r, with: other.cells[r])
+        }
+        links = other.links
+        hitRegions = other.hitRegions
+        focus = other.focus
+        plain = other.plain
+        graphics = other.graphics
+        return true
+    }
+
     public subscript(x: Int, y: Int) -> Cell {
         get { cells[y * width + x] }
         set { cells[y * width + x] = newValue }
