@@ -79,6 +79,32 @@ final class GuideLoopTests: XCTestCase {
         XCTAssertFalse(tab.drawsLike(base), "a shared field still counts")
     }
 
+    /// A feature's state compares by value however it was written (each write is a new box;
+    /// an untouched one is the same box, which compares without looking inside), and a
+    /// feature never written equals one holding its initial state.
+    func testFeatureStatesCompareByValueWhereverTheyWereWritten() {
+        let (loop, _, _, _) = makeLoop()
+        let base = loop.state
+        var rewritten = base
+        rewritten.pulse.checking = base.pulse.checking
+        XCTAssertEqual(rewritten, base)
+        XCTAssertTrue(rewritten.drawsLike(base))
+        var changed = base
+        changed.pulse.offline = !base.pulse.offline
+        XCTAssertNotEqual(changed, base)
+        XCTAssertFalse(changed.drawsLike(base))
+        var back = changed
+        back.pulse.offline = base.pulse.offline
+        XCTAssertEqual(back, base)
+        var written = FeatureStates()
+        written[KioskFeature.self] = KioskFeature.initialState
+        XCTAssertEqual(written, FeatureStates())
+        XCTAssertTrue(written.drawsAlike(FeatureStates()))
+        written[KioskFeature.self].idleSeconds += 1
+        XCTAssertNotEqual(written, FeatureStates())
+        XCTAssertNotEqual(FeatureStates(), written)
+    }
+
     func testResizeRedrawsAndTellsTheState() {
         let (loop, backend, _, _) = makeLoop(script: [[], [.resize(Size(width: 100, height: 30))]])
         loop.step()

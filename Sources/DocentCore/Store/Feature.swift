@@ -50,30 +50,36 @@ private struct UncheckedHashable: @unchecked Sendable {
 /// Every feature's state, by feature. A feature reads and writes its own part through
 /// `AppState[F.self]`; nothing else knows its type.
 public struct FeatureStates: Equatable, Sendable {
-    fileprivate struct Box: Sendable {
-        let value: any Sendable
-        let equals: @Sendable (any Sendable) -> Bool
-        /// `Feature.drawsAlike` against another value of the same feature.
-        let drawsAlike: @Sendable (any Sendable) -> Bool
+    /// One feature's state, boxed once per write. A box is shared by the copies of the state
+    /// it is in (the loop's "before", a feature's context), so comparing two states skips
+    /// every feature whose box is the same object: the features an action did not touch.
+    /// (A struct of closures and an existential made five allocations per write, and every
+    /// comparison cast and compared every feature's state: a third of reducing one player
+    /// report a second.)
+    fileprivate class AnyBox: @unchecked Sendable {
+        func equals(_ other: AnyBox) -> Bool { false }
+        /// `Feature.drawsAlike` against another box of the same feature.
+        func drawsAlike(_ other: AnyBox) -> Bool { false }
         /// Whether it holds the feature's initial state (asked only when comparing).
-        let isInitial: @Sendable () -> Bool
-        let drawsAsInitial: @Sendable () -> Bool
-        init<F: Feature>(_ v: F.State, of _: F.Type) {
-            value = v
-            equals = { ($0 as? F.State) == v }
-            drawsAlike = { ($0 as? F.State).map { F.drawsAlike($0, v) } ?? false }
-            isInitial = { v == F.initialState }
-            drawsAsInitial = { F.drawsAlike(v, F.initialState) }
-        }
+        func isInitial() -> Bool { false }
+        func drawsAsInitial() -> Bool { false }
     }
-    fileprivate var boxes: [FeatureID: Box] = [:]
+    fileprivate final class Box<F: Feature>: AnyBox, @unchecked Sendable {
+        let value: F.State
+        init(_ v: F.State) { value = v }
+        override func equals(_ other: AnyBox) -> Bool { other === self || (other as? Box<F>)?.value == value }
+        override func drawsAlike(_ other: AnyBox) -> Bool { other === self || (other as? Box<F>).map { F.drawsAlike($0.value, value) } ?? false }
+        override func isInitial() -> Bool { value == F.initialState }
+        override func drawsAsInitial() -> Bool { F.drawsAlike(value, F.initialState) }
+    }
+    fileprivate var boxes: [FeatureID: AnyBox] = [:]
     public init() {}
 
     /// A feature never written and one holding its initial state compare equal.
     public static func == (a: FeatureStates, b: FeatureStates) -> Bool {
         for (k, box) in a.boxes {
             if let other = b.boxes[k] {
-                guard box.equals(other.value) else { return false }
+                guard other === box || box.equals(other) else { return false }
             } else if !box.isInitial() {
                 return false
             }
@@ -87,7 +93,7 @@ public struct FeatureStates: Equatable, Sendable {
     public func drawsAlike(_ b: FeatureStates) -> Bool {
         for (k, box) in boxes {
             if let other = b.boxes[k] {
-                guard box.drawsAlike(other.value) else { return false }
+                guard other === box || box.drawsAlike(other) else { return false }
             } else if !box.drawsAsInitial() {
                 return false
             }
@@ -97,14 +103,14 @@ public struct FeatureStates: Equatable, Sendable {
     }
 
     public subscript<F: Feature>(_ feature: F.Type) -> F.State {
-        get { boxes[F.id]?.value as? F.State ?? F.initialState }
+        get { (boxes[F.id] as? Box<F>)?.value ?? F.initialState }
         _modify {
             // Take the value out first so it is uniquely referenced while it changes.
-            var v = boxes.removeValue(forKey: F.id)?.value as? F.State ?? F.initialState
-            defer { boxes[F.id] = Box(v, of: F.self) }
+            var v = (boxes.removeValue(forKey: F.id) as? Box<F>)?.value ?? F.initialState
+            defer { boxes[F.id] = Box<F>(v) }
             yield &v
         }
-        set { boxes[F.id] = Box(newValue, of: F.self) }
+        set { boxes[F.id] = Box<F>(newValue) }
     }
 }
 
@@ -386,48 +392,74 @@ extension Feature where Route == Never {
 
 /// A feature, type-erased, as the registry holds it.
 public struct AnyFeature: Sendable {
-    public let id: FeatureID
-    public let configKeys: [String]
-    public let order: [Capability: Int]
-    public let listensTo: Set<FeatureEvent.Kind>
+    /// The feature's hooks, made once: a copy of the feature (every broadcast, every lookup)
+    /// is then one reference, not twenty closures.
+    final class Hooks: Sendable {
+        let id: FeatureID
+        let configKeys: [String]
+        let order: [Capability: Int]
+        let listensTo: Set<FeatureEvent.Kind>
+        let reduce: @Sendable (inout AppState, FeatureValue) -> [Effect]?
+        let react: @Sendable (FeatureEvent, inout AppState) -> [Effect]
+        let content: @Sendable (FeatureValue, AppState) -> PageContent?
+        let rows: @Sendable (RowSlot, AppState) -> [Row]
+        let decorate: @Sendable ([Row], Route, AppState) -> [Row]
+        let figureOf: @Sendable (FigureSlot, AppState) -> Figure?
+        let pictureOf: @Sendable (AppState) -> PictureWish?
+        let move: @Sendable (Int, inout AppState) -> [Effect]
+        let placeholders: @Sendable (AppState) -> [String: String]
+        let saved: @Sendable (AppState) -> FeatureValue?
+        let restore: @Sendable (FeatureValue, inout AppState) -> Void
+        let overlay: @Sendable (OverlayInput, FeatureValue, inout AppState) -> [Effect]?
+        let placeOf: @Sendable (FeatureValue, AppState) -> MapItemID?
+        let allowsQuit: @Sendable (AppState) -> Bool
+
+        init<F: Feature>(_: F.Type) {
+            id = F.id
+            configKeys = F.configKeys
+            order = F.order
+            listensTo = F.listensTo
+            reduce = { state, v in v.as(F.Action.self).map { F.reduce(&state, $0) } }
+            react = { F.react(to: $0, &$1) }
+            content = { r, state in r.as(F.Route.self).map { F.content($0, state) } }
+            rows = { F.rows(for: $0, $1) }
+            decorate = { F.decorate($0, on: $1, $2) }
+            figureOf = { F.figure($0, $1) }
+            pictureOf = { F.pictureWanted($0) }
+            move = { F.move($0, &$1) }
+            placeholders = { F.placeholders($0) }
+            saved = { F.saved($0).map { FeatureValue(F.id, $0) } }
+            restore = { v, state in if let s = v.as(F.Saved.self) { F.restore(s, &state) } }
+            overlay = { input, v, state in v.as(F.Overlay.self).map { F.overlay(input, $0, &state) } }
+            placeOf = { r, state in r.as(F.Route.self).flatMap { F.place($0, state) } }
+            allowsQuit = { F.allowsQuit($0) }
+        }
+    }
+    let hooks: Hooks
     /// Its part in the UI target (`FeatureEntry` in DocentUI), carried so that one registry
     /// value serves the reducer and the views.
     public var view: (any Sendable)?
-    let reduce: @Sendable (inout AppState, FeatureValue) -> [Effect]?
-    let react: @Sendable (FeatureEvent, inout AppState) -> [Effect]
-    let content: @Sendable (FeatureValue, AppState) -> PageContent?
-    let rows: @Sendable (RowSlot, AppState) -> [Row]
-    let decorate: @Sendable ([Row], Route, AppState) -> [Row]
-    let figureOf: @Sendable (FigureSlot, AppState) -> Figure?
-    let pictureOf: @Sendable (AppState) -> PictureWish?
-    let move: @Sendable (Int, inout AppState) -> [Effect]
-    let placeholders: @Sendable (AppState) -> [String: String]
-    let saved: @Sendable (AppState) -> FeatureValue?
-    let restore: @Sendable (FeatureValue, inout AppState) -> Void
-    let overlay: @Sendable (OverlayInput, FeatureValue, inout AppState) -> [Effect]?
-    let placeOf: @Sendable (FeatureValue, AppState) -> MapItemID?
-    let allowsQuit: @Sendable (AppState) -> Bool
 
-    public init<F: Feature>(_ f: F.Type) {
-        id = F.id
-        configKeys = F.configKeys
-        order = F.order
-        listensTo = F.listensTo
-        reduce = { state, v in v.as(F.Action.self).map { F.reduce(&state, $0) } }
-        react = { F.react(to: $0, &$1) }
-        content = { r, state in r.as(F.Route.self).map { F.content($0, state) } }
-        rows = { F.rows(for: $0, $1) }
-        decorate = { F.decorate($0, on: $1, $2) }
-        figureOf = { F.figure($0, $1) }
-        pictureOf = { F.pictureWanted($0) }
-        move = { F.move($0, &$1) }
-        placeholders = { F.placeholders($0) }
-        saved = { F.saved($0).map { FeatureValue(F.id, $0) } }
-        restore = { v, state in if let s = v.as(F.Saved.self) { F.restore(s, &state) } }
-        overlay = { input, v, state in v.as(F.Overlay.self).map { F.overlay(input, $0, &state) } }
-        placeOf = { r, state in r.as(F.Route.self).flatMap { F.place($0, state) } }
-        allowsQuit = { F.allowsQuit($0) }
-    }
+    public init<F: Feature>(_ f: F.Type) { hooks = Hooks(F.self) }
+
+    public var id: FeatureID { hooks.id }
+    public var configKeys: [String] { hooks.configKeys }
+    public var order: [Capability: Int] { hooks.order }
+    public var listensTo: Set<FeatureEvent.Kind> { hooks.listensTo }
+    var reduce: @Sendable (inout AppState, FeatureValue) -> [Effect]? { hooks.reduce }
+    var react: @Sendable (FeatureEvent, inout AppState) -> [Effect] { hooks.react }
+    var content: @Sendable (FeatureValue, AppState) -> PageContent? { hooks.content }
+    var rows: @Sendable (RowSlot, AppState) -> [Row] { hooks.rows }
+    var decorate: @Sendable ([Row], Route, AppState) -> [Row] { hooks.decorate }
+    var figureOf: @Sendable (FigureSlot, AppState) -> Figure? { hooks.figureOf }
+    var pictureOf: @Sendable (AppState) -> PictureWish? { hooks.pictureOf }
+    var move: @Sendable (Int, inout AppState) -> [Effect] { hooks.move }
+    var placeholders: @Sendable (AppState) -> [String: String] { hooks.placeholders }
+    var saved: @Sendable (AppState) -> FeatureValue? { hooks.saved }
+    var restore: @Sendable (FeatureValue, inout AppState) -> Void { hooks.restore }
+    var overlay: @Sendable (OverlayInput, FeatureValue, inout AppState) -> [Effect]? { hooks.overlay }
+    var placeOf: @Sendable (FeatureValue, AppState) -> MapItemID? { hooks.placeOf }
+    var allowsQuit: @Sendable (AppState) -> Bool { hooks.allowsQuit }
 
     /// The rows this feature adds to a shared list.
     public func rows(for slot: RowSlot, _ state: AppState) -> [Row] { rows(slot, state) }

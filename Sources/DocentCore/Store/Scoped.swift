@@ -4,62 +4,40 @@ import Foundation
 /// the language, the clock, the room on screen, what is on screen, the player's last report,
 /// the configuration. Built by the root for each call (`ScopedFeature`).
 public struct FeatureContext: Equatable, Sendable {
-    public let museum: AppData?
-    public let source: String
-    public let language: Language
-    public let strings: Strings
-    public let now: Date
-    /// The machine's zone (UTC in tests), and the museum's (`time_zone`), if configured.
-    public let timeZone: TimeZone
-    public let museumTimeZone: TimeZone?
-    public let viewportRows: Int
-    public let viewportWidth: Int
-    public let tab: Tab
-    public let route: Route
-    /// The box on screen, whoever's it is (a feature reads its own through `box(_:)`).
-    public let overlay: Overlay?
-    /// The player's track and the engine's last report (other features read, the player writes).
-    public let playerTrack: Track?
-    public let playerSnapshot: PlayerSnapshot
-    /// The configuration file's settings that belong to features (`AppState.config`).
-    public let config: [String: String]
-    /// The languages recordings may be asked in (`AppState.audioLanguages`).
-    public let audioLanguages: [Language]
-    /// The notice in the status bar, if one shows (a feature may clear one of its own).
-    public let banner: Banner?
-    /// Every feature's state, to read (another feature's state is its own to write: a feature
-    /// that wants it changed sends that feature an action, `.send(.feature(...))`).
-    private let features: FeatureStates
-    /// The whole state, kept only to work out what the features' read-only hooks make of it
-    /// (the page's picture, `pictureWish`) when a feature asks; never handed out.
+    /// The whole state, read through the properties below and the read-only hooks (the
+    /// page's picture, `pictureWish`) when a feature asks; never handed out. Each property is
+    /// worked out when read: a context is made for every feature that hears a moment (five a
+    /// second while a recording plays), and most read one or two of them.
     private let whole: AppState
-    /// The tabs this guide has, and the visitor's location setting (Info's).
-    public let tabs: [Tab]
-    public let locationEnabled: Bool
 
-    public init(_ s: AppState) {
-        museum = s.museum
-        source = s.source
-        language = s.language
-        strings = s.strings
-        now = s.now
-        timeZone = s.timeZone
-        museumTimeZone = s.museumTimeZone
-        viewportRows = s.viewportRows
-        viewportWidth = s.viewportWidth
-        tab = s.tab
-        route = s.page.route
-        overlay = s.overlay
-        playerTrack = s.player.track
-        playerSnapshot = s.player.snapshot
-        config = s.config
-        audioLanguages = s.audioLanguages
-        banner = s.banner
-        features = s.featureStates
-        whole = s
-        tabs = s.tabs
-        locationEnabled = s.locationEnabled
-    }
+    public init(_ s: AppState) { whole = s }
+
+    public var museum: AppData? { whole.museum }
+    public var source: String { whole.source }
+    public var language: Language { whole.language }
+    public var strings: Strings { whole.strings }
+    public var now: Date { whole.now }
+    /// The machine's zone (UTC in tests), and the museum's (`time_zone`), if configured.
+    public var timeZone: TimeZone { whole.timeZone }
+    public var museumTimeZone: TimeZone? { whole.museumTimeZone }
+    public var viewportRows: Int { whole.viewportRows }
+    public var viewportWidth: Int { whole.viewportWidth }
+    public var tab: Tab { whole.tab }
+    public var route: Route { whole.page.route }
+    /// The box on screen, whoever's it is (a feature reads its own through `box(_:)`).
+    public var overlay: Overlay? { whole.overlay }
+    /// The player's track and the engine's last report (other features read, the player writes).
+    public var playerTrack: Track? { whole.player.track }
+    public var playerSnapshot: PlayerSnapshot { whole.player.snapshot }
+    /// The configuration file's settings that belong to features (`AppState.config`).
+    public var config: [String: String] { whole.config }
+    /// The languages recordings may be asked in (`AppState.audioLanguages`).
+    public var audioLanguages: [Language] { whole.audioLanguages }
+    /// The notice in the status bar, if one shows (a feature may clear one of its own).
+    public var banner: Banner? { whole.banner }
+    /// The tabs this guide has, and the visitor's location setting (Info's).
+    public var tabs: [Tab] { whole.tabs }
+    public var locationEnabled: Bool { whole.locationEnabled }
 
     /// Whether `F` is part of this guide (an action sent to a feature that is not is a mistake).
     public func has<F: Feature>(_: F.Type) -> Bool { whole.has(F.self) }
@@ -78,7 +56,7 @@ public struct FeatureContext: Equatable, Sendable {
     public var pictureWish: PictureWish? { PicturesFeature.wish(whole) }
 
     /// `F`'s state, read-only.
-    public func state<F: Feature>(of _: F.Type) -> F.State { features[F.self] }
+    public func state<F: Feature>(of _: F.Type) -> F.State { whole[F.self] }
 
     /// `F`'s box on screen, if one of its boxes is.
     public func box<F: Feature>(_: F.Type) -> F.Overlay? {
