@@ -117,9 +117,10 @@ public enum RootView {
         var rows = [areas.mini.y]
         if state.page.route == .player, state.museum != nil, state.player.track != nil {
             let (controls, _) = areas.inner.splitTop(PlayerLayout.controlRows)
-            screen.fill(controls)
-            PlayerView.controls(&screen, controls, state: state)
-            rows += controls.y..<controls.maxY
+            let (moving, _) = controls.splitTop(PlayerView.positionRows)
+            screen.fill(moving)
+            PlayerView.position(&screen, controls, state: state)
+            rows += moving.y..<moving.maxY
         }
         for t in transforms { t.apply(&screen, rows, state) }
         // The same state drew the same links and click regions.

@@ -203,6 +203,16 @@ public enum PlayerView: FeatureView {
 
     /// The controls of the full player: state and bar, time and volume, key hints.
     public static func controls(_ screen: inout Screen, _ area: Rect, state: AppState) {
+        position(&screen, area, state: state)
+        screen.put(TextWidth.fitHints(keyHints(state), to: area.width), x: area.x, y: area.y + 2, style: Style(role: .muted), clip: area)
+    }
+
+    /// The controls' lines that a new position changes: status with time and volume, and the
+    /// bar (the keys' line under them does not change with the position).
+    public static let positionRows = 2
+
+    /// The first `positionRows` lines of the controls.
+    public static func position(_ screen: inout Screen, _ area: Rect, state: AppState) {
         let s = state.strings
         let p = state.player
         let status = "\(glyph(p.snapshot.status)) " + statusText(p, s)
@@ -213,7 +223,6 @@ public enum PlayerView: FeatureView {
         let detail = TextWidth.width(full) <= area.width / 2 ? full : timingText
         Widgets.line(&screen, area, y: area.y, text: status, detail: detail, style: Style(role: p.snapshot.status == .failed ? .error : .accent, bold: true), detailStyle: Style(role: .muted))
         if ticks(state) { screen.put(bar(fraction(p.snapshot), width: area.width), x: area.x, y: area.y + 1, style: Style(role: .accent), clip: area) }
-        screen.put(TextWidth.fitHints(keyHints(state), to: area.width), x: area.x, y: area.y + 2, style: Style(role: .muted), clip: area)
     }
 }
 
