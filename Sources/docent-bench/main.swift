@@ -9,6 +9,8 @@
 //       reading), `peak_rss` (bytes: VmHWM, else ru_maxrss), `file_size` and record counts.
 //   docent-bench split FILE
 //       Diagnostic: JSONParser.parse and the model building timed separately.
+//   docent-bench tick FILE [--seconds N] [--size WxH] [--keys K] [--cold] [--sleep µs]
+//       Diagnostic: the guide's loop turning once a second while a recording plays (Tick.swift).
 
 import DocentCore
 import Foundation
@@ -145,6 +147,8 @@ let argv = CommandLine.arguments
 switch argv.dropFirst().first {
 case "load":
     load(argv.dropFirst(2))
+case "tick":
+    tick(argv.dropFirst(2))
 case "split":
     // Diagnostic: the parse and the model building timed separately.
     guard argv.count > 2, let bytes = readFile(argv[2]) else { fail("usage: docent-bench split FILE") }
