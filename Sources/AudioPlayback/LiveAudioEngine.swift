@@ -124,8 +124,9 @@ final class EngineHub: TrackReporting, @unchecked Sendable {
     }
 
     /// How far past its last report a playing position is moved on (a stalled output stops
-    /// there rather than running on).
-    static let extrapolationLimit = 0.5
+    /// there rather than running on): the output reports at least once a second while it
+    /// plays (`Playback.idleWait`).
+    static let extrapolationLimit = 1.0
 
     let configuration: LiveAudioEngine.Configuration
     private let state = Mutex(State())

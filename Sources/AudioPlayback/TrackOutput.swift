@@ -106,9 +106,12 @@ struct SpeedTimeline: Equatable {
 
 /// The output loop for one open stream.
 private struct Playback {
-    /// Seconds the output waits when nothing moved (0.1 woke it ten times a second for the
-    /// position alone: a fifth of the guide's CPU while playing).
-    static let idleWait = 0.3
+    /// Seconds the output waits when nothing moved. The server asks for audio about twice a
+    /// second, and the engine moves the position on between reports; a wake of its own for the
+    /// position alone cost a timing report from the server each time (0.1 woke it ten times a
+    /// second: a fifth of the guide's CPU while playing; 0.3, three: the engine alone used a
+    /// quarter more CPU than at 1.0 for the same minute of audio).
+    static let idleWait = 1.0
     /// SoundTouch is fed in 4 KiB pieces, as before the output's writes grew to 32 KiB: what it
     /// holds unprocessed is counted only roughly, and small pieces keep that error small.
     static let stretchFeed = 4096
@@ -346,7 +349,10 @@ private struct Playback {
             guard lastReported < 0 else { return }
             seconds = format.seconds(frames: runStartFrame)
         } else {
-            guard let latency = output.latency() else { return }
+            // A timing report at most a second old (libpulse's own come every 1.5 s): the
+            // report moved on by the clock is exact between reports, and asking each wake made
+            // the server's round trip part of every one.
+            guard let latency = output.latency(refresh: 1.0) else { return }
             let heard = Double(outputWritten) - latency * Double(format.rate)
             seconds = max(Double(runStartFrame), timeline.source(atOutput: heard)) / Double(format.rate)
         }
