@@ -52,16 +52,7 @@ final class NoEffects: EffectHandling {
     init(audio: TickAudio) { self.audio = audio }
     func run(_ effect: Effect, mailbox: Mailbox) {
         run += 1
-        guard case .audio(let command) = effect else { return }
-        switch command {
-        case .play(let r): audio.play(r)
-        case .pause: audio.pause()
-        case .resume: audio.resume()
-        case .stop: audio.stop()
-        case .seek(let s): audio.seek(to: s)
-        case .volume(let v): audio.setVolume(v)
-        case .speed(let v): audio.setSpeed(v)
-        }
+        if case .audio(let command) = effect { audio.run(command) }
     }
     func shutdown() {}
 }

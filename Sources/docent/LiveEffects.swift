@@ -85,16 +85,7 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
             }
             writer?.save(settings)
         case .audio(let command):
-            guard let audio else { return }
-            switch command {
-            case .play(let r): audio.play(r)
-            case .pause: audio.pause()
-            case .resume: audio.resume()
-            case .stop: audio.stop()
-            case .seek(let t): audio.seek(to: t)
-            case .volume(let v): audio.setVolume(v)
-            case .speed(let x): audio.setSpeed(x)
-            }
+            audio?.run(command)
         case .feature(let value):
             // A feature's effect with no runner to take it is a wiring mistake, never silent.
             guard let runner = runners[value.feature], runner.run(value, mailbox) else {

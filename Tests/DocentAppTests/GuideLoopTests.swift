@@ -105,6 +105,15 @@ final class GuideLoopTests: XCTestCase {
         XCTAssertNotEqual(FeatureStates(), written)
     }
 
+    /// Each player command reaches the engine's own call (`AudioEngine.run`, what the shell's
+    /// effects hand them to).
+    func testAudioCommandsReachTheEngine() {
+        let audio = FakeAudioEngine()
+        let request = AudioRequest(token: 3, url: "/museum/audio/11.mp3", title: "Harbor at Dawn")
+        for c in [AudioCommand.play(request), .pause, .resume, .seek(12.5), .volume(0.4), .speed(1.5), .stop] { audio.run(c) }
+        XCTAssertEqual(audio.calls, [.play(request), .pause, .resume, .seek(12.5), .volume(0.4), .speed(1.5), .stop])
+    }
+
     func testResizeRedrawsAndTellsTheState() {
         let (loop, backend, _, _) = makeLoop(script: [[], [.resize(Size(width: 100, height: 30))]])
         loop.step()

@@ -133,4 +133,18 @@ public protocol AudioEngine: AnyObject {
 
 extension AudioEngine {
     public func notifiesChanges(_ wake: @escaping @Sendable () -> Void) -> Bool { false }
+
+    /// Carries out the player's `Effect.audio` command (the shell's effects, and the benches
+    /// that stand in for them, all hand commands over this way).
+    public func run(_ command: AudioCommand) {
+        switch command {
+        case .play(let r): play(r)
+        case .pause: pause()
+        case .resume: resume()
+        case .stop: stop()
+        case .seek(let t): seek(to: t)
+        case .volume(let v): setVolume(v)
+        case .speed(let x): setSpeed(x)
+        }
+    }
 }
