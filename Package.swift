@@ -99,7 +99,7 @@ let package = Package(
             ]),
         .executableTarget(
             name: "docent-pulse",
-            dependencies: ["PulseService", "DocentCore", "StateStore", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["PulseService", "DocentCore", "StateStore", "TOMLKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // Benchmarks (`make bench`): measured against named anchors in the same run.
         // CShims holds the curses shims too, so whatever links it must also link ncursesw.

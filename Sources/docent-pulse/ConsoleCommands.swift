@@ -7,8 +7,11 @@ import StateStore
 /// The console's store, opened from `--database` (staff accounts, bans, erasure and the audit
 /// log are kept in the store itself, so these commands act on it directly).
 struct ConsoleTarget: ParsableArguments {
-    @Option(help: "The Pulse store: sqlite:PATH or postgres://USER@HOST:PORT/DB.")
+    @Option(help: "The Pulse store: sqlite:PATH or postgres://USER@HOST:PORT/DB (default: DOCENT_PULSE_DATABASE, else the `database` of the --config file).")
     var database: String
+
+    @Option(help: "The service's configuration file (as serve's; DOCENT_PULSE_CONFIG also names it): its `database` is used when --database is not given.")
+    var config: String?
 
     @Option(name: .customLong("as"), help: "Who the audit log names for this action.")
     var staff: String = "command-line"

@@ -19,10 +19,31 @@ struct DocentPulse: AsyncParsableCommand {
     /// that command's name and help, not the whole service's usage (issue 33 #15: a wrong
     /// `announce` printed `Usage: docent-pulse <subcommand>`).
     static func main() async {
+        // Flags, then the environment, then the configuration file (issue 43 #5).
+        let settings: SettingsSources
+        do {
+            settings = try SettingsSources.resolve(
+                Array(CommandLine.arguments.dropFirst()), root: DocentPulse.self, serve: Serve.self, environment: ProcessInfo.processInfo.environment)
+        } catch let f as SettingsFailure {
+            FileHandle.standardError.write(Data("docent-pulse: \(f.description)\n".utf8))
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        } catch {
+            exit(withError: error)
+        }
+        for w in settings.warnings { FileHandle.standardError.write(Data("docent-pulse: \(w)\n".utf8)) }
         let command: ParsableCommand
         do {
-            command = try parseAsRoot()
+            command = try parseAsRoot(settings.arguments)
         } catch {
+            // A value from the file or the environment that the parser refused: said with its
+            // place and what the option takes.
+            let message = self.message(for: error)
+            if !settings.sources.isEmpty, exitCode(for: error) == .validationFailure, settings.explain(message) != message {
+                let name = (["docent-pulse"] + Array(settings.arguments.prefix(settings.commandPath))).joined(separator: " ")
+                FileHandle.standardError.write(
+                    Data("docent-pulse: \(settings.explain(message))\(expected(in: message, settings))\nSee '\(name) --help' for more information.\n".utf8))
+                Foundation.exit(ExitCode.validationFailure.rawValue)
+            }
             exit(withError: error)
         }
         do {
@@ -34,11 +55,28 @@ struct DocentPulse: AsyncParsableCommand {
             }
         } catch let refused as ValidationError {
             let name = (["docent-pulse"] + (path(to: type(of: command)) ?? [])).joined(separator: " ")
-            FileHandle.standardError.write(Data("Error: \(refused.message)\nSee '\(name) --help' for more information.\n".utf8))
+            FileHandle.standardError.write(Data("Error: \(settings.explain(refused.message))\nSee '\(name) --help' for more information.\n".utf8))
             Foundation.exit(ExitCode.validationFailure.rawValue)
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// What an option refused with a value from the file or the environment takes, found by
+    /// trying a whole number and a decimal in its place (the parser says only "invalid").
+    static func expected(in message: String, _ settings: SettingsSources) -> String {
+        guard message.contains("is invalid for") else { return "" }
+        for (name, _) in settings.sources where message.contains("'--\(name) ") || message.contains("'--\(name)'") {
+            guard let at = settings.arguments.firstIndex(of: "--\(name)"), at + 1 < settings.arguments.count else { continue }
+            func accepts(_ value: String) -> Bool {
+                var args = settings.arguments
+                args[at + 1] = value
+                return (try? parseAsRoot(args)) != nil
+            }
+            if accepts("1") { return accepts("0.5") ? "; expected a number" : "; expected a whole number" }
+            return ""
+        }
+        return ""
     }
 
     /// The subcommand names that lead from the root to `command` (nil: not one of ours).
@@ -53,10 +91,13 @@ struct DocentPulse: AsyncParsableCommand {
 }
 
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Serve the Pulse API over HTTP (see Resources/pulse-openapi.yaml).")
+    static let configuration = CommandConfiguration(abstract: "Serve the Pulse API over HTTP (described by pulse-openapi.yaml in share/docent, Resources/ in the source tree).")
 
     @Option(name: [.customLong("database"), .customLong("store")], help: "Where Pulse lives: sqlite:PATH or postgres://USER[:PASSWORD]@HOST:PORT/DB[?sslmode=disable|prefer|require].")
     var database: String
+
+    @Option(help: "A TOML file of these settings (as /etc/docent/pulse.toml: `max_connections = 3500`); DOCENT_PULSE_CONFIG also names it. Every option can also be set as DOCENT_PULSE_<OPTION> in the environment (DOCENT_PULSE_MAX_CONNECTIONS). Flags win over the environment, the environment over the file.")
+    var config: String?
 
     @Option(help: "HOST:PORT to listen on (port 0: any free port, printed once listening).")
     var listen: String = "127.0.0.1:8080"

@@ -13,8 +13,11 @@ struct StaffTarget: ParsableArguments {
     @Option(help: "The service, as http://HOST:PORT (the staff token from DOCENT_PULSE_STAFF_TOKEN or --staff-token-file).")
     var server: String?
 
-    @Option(help: "Or the store itself: sqlite:PATH or postgres://USER@HOST:PORT/DB.")
+    @Option(help: "Or the store itself: sqlite:PATH or postgres://USER@HOST:PORT/DB (default: DOCENT_PULSE_DATABASE, else the `database` of the --config file).")
     var database: String?
+
+    @Option(help: "The service's configuration file (as serve's; DOCENT_PULSE_CONFIG also names it): its `database` is used when neither --server nor --database is given.")
+    var config: String?
 
     @Option(help: "A file holding the staff token (for --server).")
     var staffTokenFile: String?
@@ -23,7 +26,7 @@ struct StaffTarget: ParsableArguments {
     var staff: String?
 
     func validate() throws {
-        guard (server == nil) != (database == nil) else { throw ValidationError("give either --server URL or --database DB") }
+        guard (server == nil) != (database == nil) else { throw ValidationError("give either --server URL or --database DB (or set DOCENT_PULSE_DATABASE, or name the service's configuration file with --config or DOCENT_PULSE_CONFIG)") }
     }
 
     /// The staff's view of Pulse, from the service or the store.
