@@ -69,8 +69,8 @@ public enum PulseServer {
         connectionSettings.maxBody = PulseWire.maxBodyBytes
         connectionSettings.maxBodyByPath = [("/v1/staff/seed", PulseWire.maxSeedBytes)]
         let limits = ConnectionLimits(connectionSettings, exempt: Set(settings.trustedProxies), logger: logger)
-        let metrics = PulseMetrics(connections: limits)
         let plays: PlayCoalescer? = settings.playFlush > .zero ? PlayCoalescer() : nil
+        let metrics = PulseMetrics(connections: limits, plays: plays)
         let api = PulseAPI(
             store: store, staffToken: settings.staffToken, plays: plays, metrics: metrics, clientLimits: settings.clientLimits,
             trustedProxies: settings.trustedProxies, audit: console, posting: settings.posting, logger: logger)

@@ -15,8 +15,8 @@ public final class PulseMetrics: Sendable {
     public let registry = PrometheusCollectorRegistry()
     let inFlight: Gauge
     let connectionsOpen: Gauge
-    let connectionsRefused: Gauge
-    let connectionsEvicted: Gauge
+    let connectionsRefused: Counter
+    let connectionsEvicted: Counter
     let playsPending: Gauge
     let queueLength: Gauge
     let hiddenNotes: Gauge
@@ -25,14 +25,21 @@ public final class PulseMetrics: Sendable {
     let poolIdle: Gauge
     let poolMax: Gauge
     let connections: ConnectionLimits?
+    let plays: PlayCoalescer?
+    /// The connection counts at the last scrape: the counters move on by what came since.
+    private let lastCounts = Locked((refused: 0, evicted: 0))
+    private let process = ProcessMetrics()
 
-    public init(connections: ConnectionLimits? = nil) {
+    public init(connections: ConnectionLimits? = nil, plays: PlayCoalescer? = nil, version: String = DocentVersion.string) {
         self.connections = connections
+        self.plays = plays
+        // Which build answers (issue 43 #6), as Prometheus' own `*_build_info`: always 1.
+        registry.makeGauge(name: "pulse_build_info", labels: [("version", version)], help: "The service's version: always 1.").set(to: 1)
         inFlight = registry.makeGauge(name: "pulse_requests_in_flight", help: "Requests being answered now.")
         connectionsOpen = registry.makeGauge(name: "pulse_connections_open", help: "Open client connections.")
-        connectionsRefused = registry.makeGauge(name: "pulse_connections_refused_total", help: "Connections refused (over a cap) since the start.")
-        connectionsEvicted = registry.makeGauge(name: "pulse_connections_evicted_total", help: "Connections waiting for a request head, closed at the cap to let a newcomer in, since the start.")
-        playsPending = registry.makeGauge(name: "pulse_plays_pending", help: "Plays gathered, not yet written.")
+        connectionsRefused = registry.makeCounter(name: "pulse_connections_refused_total", help: "Connections refused (over a cap) since the start.")
+        connectionsEvicted = registry.makeCounter(name: "pulse_connections_evicted_total", help: "Connections waiting for a request head, closed at the cap to let a newcomer in, since the start.")
+        playsPending = registry.makeGauge(name: "pulse_plays_pending", help: "Plays answered and gathered, not yet written.")
         queueLength = registry.makeGauge(name: "pulse_moderation_queue_length", help: "Notes awaiting a staff decision (reported or hidden by score).")
         hiddenNotes = registry.makeGauge(name: "pulse_hidden_notes", help: "Notes hidden by reports or score and not yet decided.")
         storeUp = registry.makeGauge(name: "pulse_store_up", help: "1 when the database answered the last check, else 0.")
@@ -65,9 +72,16 @@ public final class PulseMetrics: Sendable {
     public func text() -> [UInt8] {
         if let c = connections?.counts {
             connectionsOpen.set(to: Double(c.open))
-            connectionsRefused.set(to: Double(c.refused))
-            connectionsEvicted.set(to: Double(c.evicted))
+            let (refused, evicted) = lastCounts.with { last in
+                defer { last = (c.refused, c.evicted) }
+                return (max(0, c.refused - last.refused), max(0, c.evicted - last.evicted))
+            }
+            connectionsRefused.increment(by: Int64(refused))
+            connectionsEvicted.increment(by: Int64(evicted))
         }
+        // Read when asked: the count is the truth at this moment, not at the last flush.
+        playsPending.set(to: Double(plays?.playCount ?? 0))
+        process.update(registry)
         return registry.emitToBuffer()
     }
 }

@@ -31,6 +31,13 @@ public final class PlayCoalescer: @unchecked Sendable {
         return pending.count
     }
 
+    /// The plays waiting (a subject played three times counts three).
+    public var playCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return pending.values.reduce(0) { $0 &+ $1 }
+    }
+
     func take() -> [PulseSubject: Int] {
         lock.lock()
         defer { lock.unlock() }
@@ -97,7 +104,6 @@ struct PulseUpkeep<Store: PulseServiceStore>: Service {
 
     private func flush(_ outage: OutageLog) async {
         let batch = plays.take()
-        metrics.playsPending.set(to: Double(plays.count))
         guard !batch.isEmpty else { return }
         do {
             try await store.recordPlays(batch)
