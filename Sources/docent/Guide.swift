@@ -66,7 +66,7 @@ package struct Guide: ParsableCommand {
             }
         }
         guard let resources = ResourceLocator.stringsDirectory(environment: env) else {
-            throw failure("cannot find the UI strings (Resources/strings); set DOCENT_RESOURCES to the Resources folder")
+            throw failure("cannot find the UI strings: looked in \(ResourceLocator.resourceRoots().first!.strings.path) (installed) and Resources/strings above \(ResourceLocator.executableDirectory().path) (a source tree); reinstall, or set DOCENT_RESOURCES to a folder holding strings/")
         }
         let catalog: StringCatalog
         switch ResourceLocator.loadCatalog(resources) {
@@ -214,31 +214,41 @@ package struct Guide: ParsableCommand {
     }
 }
 
-/// Finds the bundled Resources and SampleData: `DOCENT_RESOURCES`/`DOCENT_SAMPLEDATA`, else by
-/// walking up from the executable (which sits in `.build/<config>/` inside the project).
+/// Finds the bundled UI strings and sample museum, from the executable's own path, never the
+/// working directory (issue 43 #1):
+/// - `DOCENT_RESOURCES` (a folder holding `strings/`) and `DOCENT_SAMPLEDATA` (an appData) first;
+/// - installed: `<prefix>/bin/docent` reads `<prefix>/share/docent/strings` and
+///   `<prefix>/share/docent/SampleData/appData.json`, so a prefix (or a DESTDIR) can move;
+/// - in the source tree: `.build/<config>/docent` walks up to `Resources/strings` and
+///   `SampleData/appData.json`.
 enum ResourceLocator {
-    static func projectDirectories() -> [URL] {
-        var dirs: [URL] = []
+    /// Where the executable really is (`/proc/self/exe`: a symbolic link to it is followed).
+    static func executableDirectory() -> URL {
         let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
-        var u = exe.deletingLastPathComponent()
+        return exe.deletingLastPathComponent()
+    }
+
+    /// The folders that may hold `strings/` and `SampleData/`, nearest first.
+    static func resourceRoots() -> [(strings: URL, sampleData: URL)] {
+        let bin = executableDirectory()
+        let installed = bin.deletingLastPathComponent().appendingPathComponent("share/docent")
+        var roots = [(installed.appendingPathComponent("strings"), installed.appendingPathComponent("SampleData"))]
+        var u = bin
         for _ in 0..<6 {
-            dirs.append(u)
+            roots.append((u.appendingPathComponent("Resources/strings"), u.appendingPathComponent("SampleData")))
             u.deleteLastPathComponent()
         }
-        dirs.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
-        return dirs
+        return roots
     }
 
     static func stringsDirectory(environment env: [String: String]) -> URL? {
         if let r = env["DOCENT_RESOURCES"] { return URL(fileURLWithPath: r).appendingPathComponent("strings") }
-        return projectDirectories().map { $0.appendingPathComponent("Resources/strings") }
-            .first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("en.json").path) }
+        return resourceRoots().map(\.strings).first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("en.json").path) }
     }
 
     static func sampleData(environment env: [String: String]) -> String? {
         if let s = env["DOCENT_SAMPLEDATA"] { return s }
-        return projectDirectories().map { $0.appendingPathComponent("SampleData/appData.json").path }
-            .first { FileManager.default.fileExists(atPath: $0) }
+        return resourceRoots().map { $0.sampleData.appendingPathComponent("appData.json").path }.first { FileManager.default.fileExists(atPath: $0) }
     }
 
     /// Reads every `<code>.json` table; English must be there.
