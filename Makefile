@@ -5,8 +5,14 @@ SWIFT ?= swift
 DATA ?= SampleData/appData.json
 RELEASE_BIN = .build/release/docent
 DEBUG_BIN = .build/debug/docent
+# Release builds carry the Swift runtime inside (issue 43 #2): they run on a Debian machine
+# without the toolchain. DECISIONS.md (2026-11-28) has what it costs.
+RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath
+# make install: PREFIX, DESTDIR, SYSCONFDIR, UNITDIR (see scripts/install.sh).
+PREFIX ?= /usr/local
+export PREFIX DESTDIR SYSCONFDIR UNITDIR
 
-.PHONY: strings check-strings textwidth all deps deps-test deps-bench build build-release run test test-core test-ui test-app test-adapters test-e2e check-boundaries bench sampledata clean
+.PHONY: strings check-strings textwidth all deps deps-test deps-bench deps-deb build build-release build-programs run test test-core test-ui test-app test-adapters test-e2e check-boundaries bench sampledata clean man install uninstall deb test-packages
 
 all: build
 
@@ -19,11 +25,40 @@ deps-test:
 deps-bench:
 	@scripts/deps.sh bench
 
+deps-deb:
+	@scripts/deps.sh deb
+
 build: deps strings
 	$(SWIFT) build
 
 build-release: deps strings
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE_FLAGS)
+
+# The two programs a museum installs, alone (what `make install` and `make deb` need).
+build-programs: deps strings
+	$(SWIFT) build $(RELEASE_FLAGS) --product docent
+	$(SWIFT) build $(RELEASE_FLAGS) --product docent-pulse
+
+# Man pages (swift-argument-parser's generate-manual, from each program's own parser) and
+# bash, zsh and fish completions (the programs' --generate-completion-script), into
+# .build/generated. Nothing here is written by hand.
+man: build-programs
+	@scripts/generate-docs.sh
+
+install: man
+	@scripts/install.sh install all
+
+uninstall:
+	@scripts/install.sh uninstall
+
+# Two Debian packages into dist/: docent_VERSION_ARCH.deb and docent-pulse_VERSION_ARCH.deb.
+deb: deps-deb man
+	@scripts/package-deb.sh
+
+# The packages built and checked from this tree: lintian, their files, the installed programs
+# run with the source tree out of reach (scripts/test-packages.sh).
+test-packages: deps-test deb
+	@scripts/test-packages.sh
 
 # StringKey (Sources/DocentCore/Store/StringKey.swift) from en.json's keys: `make` and
 # `make run` regenerate it (a no-op when the keys did not change); `make test` fails while the
@@ -53,6 +88,7 @@ check-boundaries:
 test: deps-test check-strings check-boundaries
 	$(SWIFT) build --build-tests
 	scripts/run-tests.sh
+	$(MAKE) --no-print-directory test-packages
 
 # Faster loops while working on one part (`make test` still runs everything, and is what CI runs).
 # The filters are anchored on the test module, so a class such as JSONAdapterTests in another
@@ -83,4 +119,4 @@ sampledata:
 	python3 scripts/make-sample-pictures.py
 
 clean:
-	rm -rf .build .test-run
+	rm -rf .build .test-run dist
