@@ -101,13 +101,15 @@ install)
     ;;
 uninstall)
     [ -f "$DESTDIR$MANIFEST" ] || { echo "uninstall: no $DESTDIR$MANIFEST: nothing was installed with PREFIX=$PREFIX" >&2; exit 1; }
+    # Read whole first: the manifest lists itself.
+    list=$(cat "$DESTDIR$MANIFEST")
     n=0
     while IFS= read -r f; do
         case "$f" in ''|*/) continue ;; esac
         if [ -e "$DESTDIR$f" ] || [ -L "$DESTDIR$f" ]; then rm -f "$DESTDIR$f"; n=$((n + 1)); fi
-    done <"$DESTDIR$MANIFEST"
+    done <<<"$list"
     # The folders the install made, deepest first, each only if nothing else lives in it now.
-    grep '/$' "$DESTDIR$MANIFEST" | awk '{ print length, $0 }' | sort -rn | cut -d' ' -f2- | while IFS= read -r d; do
+    grep '/$' <<<"$list" | awk '{ print length, $0 }' | sort -rn | cut -d' ' -f2- | while IFS= read -r d; do
         rmdir "$DESTDIR$d" 2>/dev/null || true
     done
     echo "removed $n files installed under ${DESTDIR}${PREFIX}"

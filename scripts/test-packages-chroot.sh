@@ -62,17 +62,20 @@ tmux -S "$sock" -f /dev/null new-session -d -x 80 -y 24 \
 seen=""
 for _ in $(seq 1 200); do
     screen=$(tmux -S "$sock" capture-pane -p 2>/dev/null)
-    if grep -q Wrenfield <<<"$screen"; then seen=yes; break; fi
+    if grep -qE "Wrenfield|Welcome to Docent" <<<"$screen"; then seen=yes; break; fi
     if grep -q docent-exited <<<"$screen"; then break; fi
     sleep 0.1
 done
 check "the guide opens the bundled sample museum on a fresh Debian 12" [ -n "$seen" ]
 [ -n "$seen" ] || sed 's/^/    /' <<<"$screen"
 tmux -S "$sock" send-keys Escape
+seen=""
 for _ in $(seq 1 50); do
-    grep -q "Enter or Esc to close" <<<"$(tmux -S "$sock" capture-pane -p 2>/dev/null)" || break
+    screen=$(tmux -S "$sock" capture-pane -p 2>/dev/null)
+    if ! grep -q "Welcome to Docent" <<<"$screen" && grep -q Wrenfield <<<"$screen"; then seen=yes; break; fi
     sleep 0.1
 done
+check "the sample museum (Wrenfield) shows once the welcome is closed" [ -n "$seen" ]
 tmux -S "$sock" send-keys q
 for _ in $(seq 1 100); do
     grep -q docent-exited-0 <<<"$(tmux -S "$sock" capture-pane -p 2>/dev/null)" && break

@@ -106,7 +106,7 @@ guide_opens() {
         "env -i PATH=/usr/bin:/bin HOME=$work/home LANG=C.UTF-8 TERM=xterm-256color $1 --lang en; echo docent-exited-\$?; sleep 30"
     for _ in $(seq 1 150); do
         screen=$(tmux -S "$tmux_socket" capture-pane -p 2>/dev/null)
-        if grep -q "Wrenfield" <<<"$screen"; then seen=yes; break; fi
+        if grep -qE "Wrenfield|Welcome to Docent" <<<"$screen"; then seen=yes; break; fi
         if grep -q "docent-exited" <<<"$screen"; then break; fi
         sleep 0.1
     done
@@ -115,12 +115,20 @@ guide_opens() {
         tmux -S "$tmux_socket" kill-server 2>/dev/null
         return 1
     fi
-    # A first start shows the keys' help over Home: Esc closes it, then q quits.
+    # A first start shows a welcome over Home: Esc closes it; then the museum's name shows.
     tmux -S "$tmux_socket" send-keys Escape
+    seen=""
     for _ in $(seq 1 50); do
-        grep -q "Enter or Esc to close" <<<"$(tmux -S "$tmux_socket" capture-pane -p 2>/dev/null)" || break
+        screen=$(tmux -S "$tmux_socket" capture-pane -p 2>/dev/null)
+        if ! grep -q "Welcome to Docent" <<<"$screen" && grep -q "Wrenfield" <<<"$screen"; then seen=yes; break; fi
         sleep 0.1
     done
+    if [ -z "$seen" ]; then
+        sed 's/^/    /' <<<"$screen"
+        echo "    the sample museum (Wrenfield) did not show once the welcome was closed"
+        tmux -S "$tmux_socket" kill-server 2>/dev/null
+        return 1
+    fi
     tmux -S "$tmux_socket" send-keys q
     for _ in $(seq 1 100); do
         screen=$(tmux -S "$tmux_socket" capture-pane -p 2>/dev/null)
