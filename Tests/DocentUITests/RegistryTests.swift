@@ -44,6 +44,32 @@ final class RegistryTests: XCTestCase {
         static func reduce(_ state: inout AppState, _ action: Int) -> [DocentCore.Effect] { [] }
     }
 
+    // Three features that each say they go after the one before, round.
+    enum Ring1: Feature {
+        typealias State = Int
+        typealias Action = Int
+        static let id = FeatureID("ring1")
+        static let initialState = 0
+        static let after = [FeatureID("ring3")]
+        static func reduce(_ state: inout AppState, _ action: Int) -> [DocentCore.Effect] { [] }
+    }
+    enum Ring2: Feature {
+        typealias State = Int
+        typealias Action = Int
+        static let id = FeatureID("ring2")
+        static let initialState = 0
+        static let after = [Ring1.id]
+        static func reduce(_ state: inout AppState, _ action: Int) -> [DocentCore.Effect] { [] }
+    }
+    enum Ring3: Feature {
+        typealias State = Int
+        typealias Action = Int
+        static let id = FeatureID("ring3")
+        static let initialState = 0
+        static let after = [Ring2.id]
+        static func reduce(_ state: inout AppState, _ action: Int) -> [DocentCore.Effect] { [] }
+    }
+
     func message(_ features: [AnyFeature]) -> String? {
         do {
             _ = try FeatureSet(features)
@@ -98,6 +124,36 @@ final class RegistryTests: XCTestCase {
         }
         XCTAssertEqual(forward.listening(to: .startOver).map(\.id.rawValue), ["keypad", "tours", "offline", "player", "search", "member", "pulse"])
         XCTAssertEqual(backward.listening(to: .startOver).map(\.id.rawValue), ["keypad", "tours", "offline", "player", "search", "member", "pulse"])
+    }
+
+    /// Issue 46: the before/after relations the features state give, for every capability and
+    /// every moment, exactly the order of the priority table they replace.
+    func testTheRelationsGiveThePriorityTablesOrder() throws {
+        let set = try Registry.make()
+        for c in Capability.allCases {
+            let table = set.taking(c).map(\.id)
+            XCTAssertEqual(try set.relations.sorted(table.reversed(), for: c.rawValue), table, "\(c)")
+        }
+        for k in FeatureEvent.Kind.allCases {
+            let table = set.listening(to: k).map(\.id)
+            XCTAssertEqual(try set.relations.sorted(table.reversed(), for: "events (\(k))"), table, "\(k)")
+        }
+    }
+
+    /// A cycle in the stated order is an error when the registry is built.
+    func testACycleInTheOrderIsAnError() {
+        XCTAssertEqual(
+            message([AnyFeature(Ring1.self), AnyFeature(Ring2.self), AnyFeature(Ring3.self)]),
+            "the features' order is a cycle: ring2 before ring3 before ring1 before ring2")
+        XCTAssertNil(message([AnyFeature(Ring1.self), AnyFeature(Ring2.self)]), "no cycle without ring3's relation")
+    }
+
+    /// Two features taking part in one thing with no relation between them are an error.
+    func testTwoFeaturesLeftUnorderedAreAnError() throws {
+        let set = try FeatureSet([AnyFeature(Early.self), AnyFeature(Late.self)])
+        XCTAssertThrowsError(try set.relations.sorted([Late.id, Early.id], for: "keysAnywhere")) {
+            XCTAssertEqual(($0 as? RegistryError)?.description, "early and late both take part in keysAnywhere and neither is stated before the other: say which goes first")
+        }
     }
 
     /// A feature hears only what it listens to, in the stated order.

@@ -301,6 +301,13 @@ public protocol Feature {
     /// Its priority in each capability it takes part in (lower first): the precedence is
     /// stated here, never read from the registry's order. Empty: it takes part in none.
     static var order: [Capability: Int] { get }
+    /// The features it goes after wherever both take part in one thing (who hears a moment
+    /// first, whose key wins, whose rows come first): `FeatureOrder`, checked when the registry
+    /// is built. A feature not registered in a guide is skipped, its stated relations kept.
+    static var after: [FeatureID] { get }
+    /// The features it goes before (the same relation, stated from this side: a feature that
+    /// cuts across the guide says where it goes, so the others need not name it).
+    static var before: [FeatureID] { get }
     /// The shared moments it hears (with `order[.events]`); no other reaches `react`.
     static var listensTo: Set<FeatureEvent.Kind> { get }
     /// Its keys in config.toml (string values, handed to it in `AppState.config`).
@@ -348,6 +355,8 @@ public protocol Feature {
 extension Feature {
     public static var configKeys: [String] { [] }
     public static var order: [Capability: Int] { [:] }
+    public static var after: [FeatureID] { [] }
+    public static var before: [FeatureID] { [] }
     public static var listensTo: Set<FeatureEvent.Kind> { [] }
     public static func drawsAlike(_ a: State, _ b: State) -> Bool { a == b }
     public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] { [] }
@@ -398,6 +407,8 @@ public struct AnyFeature: Sendable {
         let id: FeatureID
         let configKeys: [String]
         let order: [Capability: Int]
+        let after: [FeatureID]
+        let before: [FeatureID]
         let listensTo: Set<FeatureEvent.Kind>
         let reduce: @Sendable (inout AppState, FeatureValue) -> [Effect]?
         let react: @Sendable (FeatureEvent, inout AppState) -> [Effect]
@@ -418,6 +429,8 @@ public struct AnyFeature: Sendable {
             id = F.id
             configKeys = F.configKeys
             order = F.order
+            after = F.after
+            before = F.before
             listensTo = F.listensTo
             reduce = { state, v in v.as(F.Action.self).map { F.reduce(&state, $0) } }
             react = { F.react(to: $0, &$1) }
@@ -445,6 +458,8 @@ public struct AnyFeature: Sendable {
     public var id: FeatureID { hooks.id }
     public var configKeys: [String] { hooks.configKeys }
     public var order: [Capability: Int] { hooks.order }
+    public var after: [FeatureID] { hooks.after }
+    public var before: [FeatureID] { hooks.before }
     public var listensTo: Set<FeatureEvent.Kind> { hooks.listensTo }
     var reduce: @Sendable (inout AppState, FeatureValue) -> [Effect]? { hooks.reduce }
     var react: @Sendable (FeatureEvent, inout AppState) -> [Effect] { hooks.react }
@@ -481,6 +496,8 @@ public struct FeatureSet: Equatable, Sendable {
     private let byID: [FeatureID: Int]
     private let ordered: [Capability: [Int]]
     private let listeners: [FeatureEvent.Kind: [Int]]
+    /// The order stated as relations between the features.
+    let relations: FeatureOrder
 
     /// Fails on a duplicate id, on two features at one priority of one capability, and on a
     /// feature that listens to moments without an `events` priority (or the reverse).
@@ -514,6 +531,7 @@ public struct FeatureSet: Equatable, Sendable {
         byID = m
         self.ordered = ordered
         self.listeners = listeners
+        relations = try FeatureOrder(features)
     }
 
     public subscript(id id: FeatureID) -> AnyFeature? { byID[id].map { all[$0] } }
@@ -531,6 +549,7 @@ public struct FeatureSet: Equatable, Sendable {
         byID = [:]
         ordered = [:]
         listeners = [:]
+        relations = FeatureOrder()
     }
 }
 

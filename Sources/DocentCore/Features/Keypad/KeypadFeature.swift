@@ -38,6 +38,7 @@ public enum KeypadFeature: ScopedFeature {
     public static let id = FeatureID("keypad")
     // Its digits come before every other feature's keys anywhere.
     public static let order: [Capability: Int] = [.events: 20, .keysAnywhere: 20]
+    public static let after = [HomeFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.navigated, .startOver]
     public static let initialState = KeypadState()
 

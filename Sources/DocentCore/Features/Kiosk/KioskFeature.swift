@@ -112,6 +112,8 @@ public enum KioskFeature: ScopedFeature {
     public static let id = FeatureID("kiosk")
     // Its keys come before every other (the "press any key" screen, the staff code).
     public static let order: [Capability: Int] = [.events: 120, .keysFirst: 120]
+    public static let after = [PulseFeature.id]
+    public static let before = [ScriptsFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .tick, .visitorInput, .playerChanged]
     public static let initialState = KioskState()
     public static let defaultIdleSeconds = 180

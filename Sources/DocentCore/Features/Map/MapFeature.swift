@@ -110,6 +110,7 @@ public enum MapFeature: ScopedFeature {
     public enum Route: Hashable, Sendable { case plan }
     public static let id = FeatureID("map")
     public static let order: [Capability: Int] = [.events: 80, .keysAnywhere: 80]
+    public static let after = [PlayerFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .navigated]
     public static let initialState = MapState()
 

@@ -79,6 +79,7 @@ public enum MemberFeature: ScopedFeature {
 
     public static let id = FeatureID("member")
     public static let order: [Capability: Int] = [.events: 100, .rows: 100, .placeholders: 100]
+    public static let after = [SearchFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .documentLoaded, .startOver]
     public static let initialState = MemberState()
     /// The configuration key naming the membership service.

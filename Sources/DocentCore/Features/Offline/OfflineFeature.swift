@@ -56,6 +56,8 @@ public enum OfflineFeature: ScopedFeature {
     public static let id = FeatureID("offline")
     // Its row on a tour's page comes after the tour's own.
     public static let order: [Capability: Int] = [.events: 40, .rows: 40]
+    public static let after = [TourFeature.id]
+    public static let before = [PlayerFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.navigated, .languageChanged, .startOver]
     public static let initialState = State()
 

@@ -61,6 +61,8 @@ public enum PicturesFeature: ScopedFeature {
     public static let id = FeatureID("pictures")
     // The one feature with figures today: whoever adds one states whether it goes first.
     public static let order: [Capability: Int] = [.events: 60, .figure: 60]
+    public static let after = [PlayerFeature.id]
+    public static let before = [MapFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.documentLoaded, .navigated, .playerChanged, .resized]
     public static let initialState = State()
     /// `images = "auto" | "always" | "symbols" | "never"` (read by the composition root).

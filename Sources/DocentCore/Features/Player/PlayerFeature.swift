@@ -31,6 +31,8 @@ public enum PlayerFeature: ScopedFeature {
     public static let id = FeatureID("player")
     // It owns the line under every page (the mini player).
     public static let order: [Capability: Int] = [.events: 50, .keysAnywhere: 50, .footer: 50, .picture: 50, .help: 50]
+    /// After Tours: a tour's keys (`> < m x r`) and Space while a guided tour waits come first.
+    public static let after = [TourFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .quitting, .startOver]
     public static let initialState = PlayerState()
 

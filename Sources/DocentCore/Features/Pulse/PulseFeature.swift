@@ -181,6 +181,7 @@ public enum PulseFeature: ScopedFeature {
 
     public static let id = FeatureID("pulse")
     public static let order: [Capability: Int] = [.events: 110, .keysAnywhere: 110, .rows: 110, .decorate: 110, .help: 110]
+    public static let after = [MemberFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .playerChanged, .startOver]
     public static let initialState = PulseState()
     public static let configKey = "pulse"

@@ -221,6 +221,7 @@ public enum SearchFeature: ScopedFeature {
     }
     public static let id = FeatureID("search")
     public static let order: [Capability: Int] = [.events: 90, .keysAnywhere: 90, .picture: 90]
+    public static let after = [MapFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.documentLoaded, .navigated, .startOver]
     public static let initialState = SearchState()
 

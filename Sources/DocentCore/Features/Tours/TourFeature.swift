@@ -99,6 +99,7 @@ public enum TourFeature: ScopedFeature {
     // Its keys and help come before the player's (Space says "arrived" while a guided tour
     // waits), its status over the player's lines.
     public static let order: [Capability: Int] = [.events: 30, .keysAnywhere: 30, .rows: 30, .picture: 30, .help: 30]
+    public static let after = [KeypadFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.playerChanged, .settled, .startOver]
     public static let initialState = State()
 
