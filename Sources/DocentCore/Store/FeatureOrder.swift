@@ -92,4 +92,8 @@ struct FeatureOrder: Sendable {
         }
         return s
     }
+
+    /// `ids` in an order that keeps every relation, unchecked (the listeners of all moments
+    /// together, each moment's own being checked).
+    func ranked(_ ids: [FeatureID]) -> [FeatureID] { ids.sorted { rank[index[$0]!] < rank[index[$1]!] } }
 }

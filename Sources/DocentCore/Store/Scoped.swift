@@ -141,7 +141,7 @@ public struct Outcome: Equatable, Sendable {
 public protocol ScopedFeature: Feature {
     /// Its own actions.
     static func reduce(_ state: inout State, _ action: Action, _ context: FeatureContext) -> Outcome
-    /// A moment it listens to (`listensTo`).
+    /// A moment it listens to (`HearsEvents.listensTo`).
     static func react(to event: FeatureEvent, _ state: inout State, _ context: FeatureContext) -> Outcome
     /// The visitor's keys on one of its boxes.
     static func overlay(_ input: OverlayInput, _ overlay: Overlay, _ state: inout State, _ context: FeatureContext) -> Outcome
@@ -157,12 +157,6 @@ extension ScopedFeature {
     public static func reduce(_ state: inout AppState, _ action: Action) -> [DocentCore.Effect] {
         let context = FeatureContext(state)
         let outcome = reduce(&state[Self.self], action, context)
-        return Reducer.apply(outcome, &state)
-    }
-
-    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
-        let context = FeatureContext(state)
-        let outcome = react(to: event, &state[Self.self], context)
         return Reducer.apply(outcome, &state)
     }
 

@@ -100,7 +100,7 @@ public enum KioskEffect: Equatable, Sendable {
 
 /// Scoped (issue 28): its reducers change only `KioskState` and ask the root for the rest
 /// (starting over, quitting, its screen, the banners about its configuration).
-public enum KioskFeature: ScopedFeature {
+public enum KioskFeature: ScopedFeature, HearsEvents {
     public typealias State = KioskState
     public typealias Action = KioskAction
     public typealias Effect = KioskEffect
@@ -111,7 +111,6 @@ public enum KioskFeature: ScopedFeature {
 
     public static let id = FeatureID("kiosk")
     // Its keys come before every other (the "press any key" screen, the staff code).
-    public static let order: [Capability: Int] = [.events: 120, .keysFirst: 120]
     public static let after = [PulseFeature.id]
     public static let before = [ScriptsFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .tick, .visitorInput, .playerChanged]

@@ -102,14 +102,13 @@ public enum MapEffect: Equatable, Sendable {
 
 /// The Map tab as a feature: floor plans, zoom and pan, items and their cards. Drawn by
 /// `MapScreen` (DocentUI); plans are fetched and rasterised by its runner in the shell.
-public enum MapFeature: ScopedFeature {
+public enum MapFeature: ScopedFeature, HearsEvents {
     public typealias State = MapState
     public typealias Action = MapAction
     public typealias Effect = MapEffect
     /// The feature's one page: the floor plan.
     public enum Route: Hashable, Sendable { case plan }
     public static let id = FeatureID("map")
-    public static let order: [Capability: Int] = [.events: 80, .keysAnywhere: 80]
     public static let after = [PlayerFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .navigated]
     public static let initialState = MapState()

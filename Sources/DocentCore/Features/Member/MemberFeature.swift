@@ -68,7 +68,7 @@ public enum MemberEffect: Equatable, Sendable {
 /// The member card as a feature of the guide: its state, actions, page, Info row, saved card
 /// and message placeholders. The form is drawn by `MemberView` (DocentUI); the service is
 /// asked by `MemberRunner` (the executable); the card is stored by `MemberStorage`.
-public enum MemberFeature: ScopedFeature {
+public enum MemberFeature: ScopedFeature, HearsEvents, AddsRows, FillsPlaceholders {
     public typealias State = MemberState
     public typealias Action = MemberAction
     public typealias Effect = MemberEffect
@@ -78,7 +78,6 @@ public enum MemberFeature: ScopedFeature {
     public enum Route: Hashable, Sendable { case card }
 
     public static let id = FeatureID("member")
-    public static let order: [Capability: Int] = [.events: 100, .rows: 100, .placeholders: 100]
     public static let after = [SearchFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .documentLoaded, .startOver]
     public static let initialState = MemberState()

@@ -4,7 +4,7 @@
 /// A row on the tour's page offers it, shows the progress and the space used, and removes it.
 /// Resumable: what is kept already is not fetched again. Only recordings on a web server are
 /// saved (files on this machine play offline anyway).
-public enum OfflineFeature: ScopedFeature {
+public enum OfflineFeature: ScopedFeature, HearsEvents, AddsRows {
     /// A tour's recordings in one language, as the runner counts them on disk.
     public struct Tally: Equatable, Sendable {
         public var total: Int
@@ -55,7 +55,6 @@ public enum OfflineFeature: ScopedFeature {
 
     public static let id = FeatureID("offline")
     // Its row on a tour's page comes after the tour's own.
-    public static let order: [Capability: Int] = [.events: 40, .rows: 40]
     public static let after = [TourFeature.id]
     public static let before = [PlayerFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.navigated, .languageChanged, .startOver]

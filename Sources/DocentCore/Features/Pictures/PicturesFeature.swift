@@ -8,7 +8,7 @@ import Foundation
 /// size and gives them to the pages that have a figure slot (the full player, an exhibition's
 /// page, a tour's page, the search results); which picture a page shows is its feature's word
 /// (`pictureWanted`).
-public enum PicturesFeature: ScopedFeature {
+public enum PicturesFeature: ScopedFeature, HearsEvents, GivesFigures {
     /// A picture of `url` drawn in at most `columns × rows` cells.
     public struct Request: Hashable, Sendable {
         public var url: String
@@ -60,7 +60,6 @@ public enum PicturesFeature: ScopedFeature {
 
     public static let id = FeatureID("pictures")
     // The one feature with figures today: whoever adds one states whether it goes first.
-    public static let order: [Capability: Int] = [.events: 60, .figure: 60]
     public static let after = [PlayerFeature.id]
     public static let before = [MapFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.documentLoaded, .navigated, .playerChanged, .resized]

@@ -151,7 +151,7 @@ public enum PulseEffect: Equatable, Sendable {
 /// through the `PulseStore` the runner holds. The rules are `PulseRules`; the box, the editor
 /// and the notes list are drawn by `PulseView`. Scoped (issue 28): it changes only
 /// `PulseState`; its boxes, banners, the box's scroll and saving are requests.
-public enum PulseFeature: ScopedFeature {
+public enum PulseFeature: ScopedFeature, HearsEvents, AddsRows, DecoratesRows {
     public typealias State = PulseState
     public typealias Action = PulseAction
     public typealias Effect = PulseEffect
@@ -180,7 +180,6 @@ public enum PulseFeature: ScopedFeature {
     }
 
     public static let id = FeatureID("pulse")
-    public static let order: [Capability: Int] = [.events: 110, .keysAnywhere: 110, .rows: 110, .decorate: 110, .help: 110]
     public static let after = [MemberFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .playerChanged, .startOver]
     public static let initialState = PulseState()

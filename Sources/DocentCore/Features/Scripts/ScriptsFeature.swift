@@ -5,7 +5,7 @@
 /// opens the conversion once, when a Chinese reader first appears (`ScriptsRunner`, OpenCC
 /// through `ScriptConversion`); a frame transform (`FrameTransform.readersScript`) converts
 /// what was drawn, so every page, box and note follows without knowing.
-public enum ScriptsFeature: ScopedFeature {
+public enum ScriptsFeature: ScopedFeature, HearsEvents {
     public struct State: Equatable, Sendable {
         public var script: ReadersScript?
         /// Asked of the shell already (once, the first time a Chinese reader is there).
@@ -23,7 +23,6 @@ public enum ScriptsFeature: ScopedFeature {
     }
 
     public static let id = FeatureID("scripts")
-    public static let order: [Capability: Int] = [.events: 140]
     public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .languageChanged]
     public static let initialState = State()
 
