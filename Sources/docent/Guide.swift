@@ -153,7 +153,7 @@ package struct Guide: ParsableCommand {
         // `screen_reader`), decoded once for the terminal as the features decode them.
         if kiosk { cfg.features["kiosk"] = "true" }
         if screenReader { cfg.features["screen_reader"] = "true" }
-        let render = RenderOptions.decode(cfg.features)
+        let render = RenderOptions.decode(cfg.features, features: features)
 
         // Checked before the terminal is taken over: a message written on the alternate screen
         // is wiped when the guide ends (issue 33 #2).

@@ -139,6 +139,10 @@ final class RegistryTests: XCTestCase {
             .decorate: ["pulse"],
             .help: ["tours", "player", "pulse"],
             .placeholders: ["member"],
+            // Registered by the features that cut across the guide (issue 46).
+            .hints: ["kiosk"],
+            .frame: ["scripts", "screenReader"],
+            .renderOptions: ["kiosk", "screenReader"],
         ]
         let forward = try Registry.make()
         let backward = try FeatureSet(Array(Registry.entries.reversed()))

@@ -8,7 +8,13 @@
 /// (`FeatureOrder`). A `Capability` is the name the registry finds them by.
 public struct Capability: Hashable, Sendable, Comparable, CustomStringConvertible {
     public let name: String
-    public init(_ name: String) { self.name = name }
+    /// Whether the order among those taking part decides something (false: their parts are
+    /// merged so that no order can matter, and the registry asks for no relation).
+    public let isOrdered: Bool
+    public init(_ name: String, ordered: Bool = true) {
+        self.name = name
+        isOrdered = ordered
+    }
     public static func < (a: Capability, b: Capability) -> Bool { a.name < b.name }
     public var description: String { name }
 

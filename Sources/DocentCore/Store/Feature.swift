@@ -484,7 +484,7 @@ public struct FeatureSet: Equatable, Sendable {
             let taking = features.indices.filter { features[$0].capabilities.contains(c) }
             // Moments are ordered per moment (above): two features that hear none in common
             // need no relation.
-            if c == .events {
+            if c == .events || !c.isOrdered {
                 ordered[c] = relations.ranked(taking.map { features[$0].id }).map { m[$0]! }
             } else {
                 ordered[c] = try sorted(taking, c.name)

@@ -3,7 +3,8 @@
 /// What it takes part in with other features' views is a protocol of its own (below), found
 /// by conformance: keys before all (`TakesKeysFirst`), keys on every page
 /// (`TakesKeysAnywhere`), the line under every page (`DrawsFooter`), a section of the key help
-/// (`GivesHelp`).
+/// (`GivesHelp`), what the hints and help say once all gave theirs (`FiltersHints`), a change
+/// over every drawn frame (`TransformsFrame`), the terminal's mode (`ChoosesRenderOptions`).
 public protocol FeatureView {
     associatedtype Core: Feature
     /// Draws one of its own screens (`PageContent.custom`).
@@ -62,7 +63,37 @@ public protocol GivesHelp: FeatureView {
     static func help(_ state: AppState) -> HelpSection?
 }
 
+/// Rewrites what the status line's hints and the key help say once every feature gave its
+/// part (a kiosk leaves out the keys that quit while visitors cannot quit), in the features'
+/// order (`Capability.hints`).
+public protocol FiltersHints: FeatureView {
+    /// The hint line ("key word · key word · …") as it will be drawn.
+    static func filterHints(_ hints: String, _ state: AppState) -> String
+    /// One section of the key help.
+    static func filterHelp(_ section: HelpSection, _ state: AppState) -> HelpSection
+}
+
+/// A change over every drawn frame, after the widgets drew (`FrameTransform`: the reader's
+/// Chinese script, a screen reader's frame), applied in the features' order
+/// (`Capability.frame`).
+public protocol TransformsFrame: FeatureView {
+    static var frameTransform: FrameTransform { get }
+}
+
+/// What it needs of the terminal, decided once at start from the configuration (a kiosk's raw
+/// keys, a screen reader's cursor). Order-free by construction: the options asked are merged
+/// (`RenderOptions.merged`), so no feature goes before another.
+public protocol ChoosesRenderOptions: FeatureView {
+    static func renderOptions(_ config: [String: String]) -> RenderOptions
+}
+
 extension Capability {
+    /// `FiltersHints`.
+    public static let hints = Capability("hints")
+    /// `TransformsFrame`.
+    public static let frame = Capability("frame")
+    /// `ChoosesRenderOptions` (merged, so unordered).
+    public static let renderOptions = Capability("renderOptions", ordered: false)
     /// `TakesKeysFirst`.
     public static let keysFirst = Capability("keysFirst")
     /// `TakesKeysAnywhere`.
@@ -88,6 +119,10 @@ public struct FeatureEntry: Sendable {
     let footer: @Sendable (inout Screen, Rect, AppState) -> Bool
     let help: @Sendable (AppState) -> HelpSection?
     let first: @Sendable (Key, AppState) -> AppAction?
+    let filterHints: @Sendable (String, AppState) -> String
+    let filterHelp: @Sendable (HelpSection, AppState) -> HelpSection
+    let transform: FrameTransform?
+    let renderOptions: @Sendable ([String: String]) -> RenderOptions?
 
     public init<V: FeatureView>(_ view: V.Type) {
         core = AnyFeature(V.Core.self)
@@ -95,7 +130,13 @@ public struct FeatureEntry: Sendable {
         let anywhere = V.self as? any TakesKeysAnywhere.Type
         let footer = V.self as? any DrawsFooter.Type
         let help = V.self as? any GivesHelp.Type
+        let filter = V.self as? any FiltersHints.Type
+        let frame = V.self as? any TransformsFrame.Type
+        let options = V.self as? any ChoosesRenderOptions.Type
         var capabilities: Set<Capability> = []
+        if filter != nil { capabilities.insert(.hints) }
+        if frame != nil { capabilities.insert(.frame) }
+        if options != nil { capabilities.insert(.renderOptions) }
         if first != nil { capabilities.insert(.keysFirst) }
         if anywhere != nil { capabilities.insert(.keysAnywhere) }
         if footer != nil { capabilities.insert(.footer) }
@@ -111,6 +152,10 @@ public struct FeatureEntry: Sendable {
         self.footer = { screen, area, state in footer?.footer(&screen, area, state: state) ?? false }
         self.help = { state in help?.help(state) }
         self.first = { key, state in first?.first(key, in: state) }
+        filterHints = { hints, state in filter?.filterHints(hints, state) ?? hints }
+        filterHelp = { section, state in filter?.filterHelp(section, state) ?? section }
+        transform = frame?.frameTransform
+        renderOptions = { config in options?.renderOptions(config) }
     }
 
     /// A feature without pages of its own to draw (its pages are lists and texts).
@@ -127,6 +172,10 @@ public struct FeatureEntry: Sendable {
         footer = { _, _, _ in false }
         help = { _ in nil }
         first = { _, _ in nil }
+        filterHints = { hints, _ in hints }
+        filterHelp = { section, _ in section }
+        transform = nil
+        renderOptions = { _ in nil }
     }
 
     public var id: FeatureID { core.id }

@@ -17,8 +17,8 @@ public enum Registry {
         FeatureEntry(MemberView.self),
         FeatureEntry(PulseView.self),
         FeatureEntry(KioskView.self),
-        FeatureEntry(core: ScreenReaderFeature.self),
-        FeatureEntry(core: ScriptsFeature.self),
+        FeatureEntry(ScreenReaderView.self),
+        FeatureEntry(ScriptsView.self),
     ]
 
     /// The guide's registry, checked (a duplicate id, a cycle in the order or two features of

@@ -24,6 +24,8 @@ public enum ScriptsFeature: ScopedFeature, HearsEvents {
 
     public static let id = FeatureID("scripts")
     public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .languageChanged]
+    /// Its frame transform before the screen reader's (the reader's script is drawn text).
+    public static let before = [ScreenReaderFeature.id]
     public static let initialState = State()
 
     public static func reduce(_ state: inout State, _ action: Action, _ context: FeatureContext) -> Outcome {
