@@ -368,6 +368,7 @@ public struct AnyFeature: Sendable {
         let overlay: @Sendable (OverlayInput, FeatureValue, inout AppState) -> [Effect]?
         let placeOf: @Sendable (FeatureValue, AppState) -> MapItemID?
         let allowsQuit: @Sendable (AppState) -> Bool
+        let type: @Sendable () -> any Feature.Type
 
         init<F: Feature>(_: F.Type) {
             id = F.id
@@ -403,6 +404,7 @@ public struct AnyFeature: Sendable {
             overlay = { input, v, state in v.as(F.Overlay.self).map { F.overlay(input, $0, &state) } }
             placeOf = { r, state in r.as(F.Route.self).flatMap { F.place($0, state) } }
             allowsQuit = { F.allowsQuit($0) }
+            type = { F.self }
         }
     }
     let hooks: Hooks
@@ -415,6 +417,8 @@ public struct AnyFeature: Sendable {
     public init<F: Feature>(_ f: F.Type) { hooks = Hooks(F.self) }
 
     public var id: FeatureID { hooks.id }
+    /// The feature's type, for what the shell finds by conformance (its runner).
+    public var type: any Feature.Type { hooks.type() }
     public var configKeys: [String] { hooks.configKeys }
     /// The capabilities it takes part in, its view's included.
     public var capabilities: Set<Capability> { hooks.capabilities.union(viewCapabilities) }
