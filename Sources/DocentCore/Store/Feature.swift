@@ -154,12 +154,15 @@ public enum FeatureEvent: Equatable, Sendable {
     /// forgets what this visitor chose (a tour's place, a card, what was typed) and stops
     /// what it runs for them (the sound). The shared part is done already.
     case startOver
+    /// The page on top changed what it shows without navigating (another search result
+    /// selected): what depends on the page (its picture) is worked out again.
+    case pageChanged
 }
 
 extension FeatureEvent {
     /// An event without its values: what a feature subscribes to (`HearsEvents.listensTo`).
     public enum Kind: String, Hashable, Sendable, CaseIterable {
-        case launched, documentLoaded, languageChanged, tick, navigated, playerChanged, settled, quitting, resized, visitorInput, startOver
+        case launched, documentLoaded, languageChanged, tick, navigated, playerChanged, settled, quitting, resized, visitorInput, startOver, pageChanged
     }
 
     public var kind: Kind {
@@ -175,6 +178,7 @@ extension FeatureEvent {
         case .resized: .resized
         case .visitorInput: .visitorInput
         case .startOver: .startOver
+        case .pageChanged: .pageChanged
         }
     }
 }
@@ -227,8 +231,8 @@ public enum FigureSlot: Hashable, Sendable {
 }
 
 /// A picture a page on screen would show in one of its figure slots, and the rows of the area
-/// the figure shares with the page's text or rows. The Pictures feature fetches, draws and
-/// hands it back through `figure(_:_:)`.
+/// the figure shares with the page's text or rows. The feature that draws pictures fetches,
+/// draws and hands it back through `figure(_:_:)` (`GivesFigures`).
 public struct PictureWish: Hashable, Sendable {
     public var url: String
     public var slot: FigureSlot

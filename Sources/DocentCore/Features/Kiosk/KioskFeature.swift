@@ -295,7 +295,16 @@ public struct TimeOfDay: Hashable, Sendable {
     }
 }
 
+extension FeatureContext {
+    /// The configuration makes this a shared terminal (`KioskFeature.isEnabled`): features that
+    /// must not offer something personal there read this.
+    public var sharedTerminal: Bool { KioskFeature.isEnabled(config: config) }
+}
+
 extension AppState {
+    /// `FeatureContext.sharedTerminal`, for the hooks that read the whole state.
+    public var sharedTerminal: Bool { KioskFeature.isEnabled(config: config) }
+
     /// Kiosk mode's state.
     public var kiosk: KioskState {
         get { self[KioskFeature.self] }

@@ -130,7 +130,7 @@ public enum MapFeature: ScopedFeature, HearsEvents {
     public static func react(to event: FeatureEvent, _ state: inout MapState, _ context: FeatureContext) -> Outcome {
         // For a screen reader the map opens as its list of places (screen readers read lines,
         // not Braille drawings): the map's own choice, from a mode it only reads.
-        if event == .launched, ScreenReaderFeature.isEnabled(config: context.config) { state.textMode = true }
+        if event == .launched, context.screenReader { state.textMode = true }
         guard event.kind == .navigated, MapReducer.isShowing(context), let app = context.museum else { return .none }
         return Outcome(effects: MapReducer.opened(&state, MapReducer.Env(app, context)))
     }

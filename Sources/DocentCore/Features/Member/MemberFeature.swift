@@ -237,7 +237,7 @@ public enum MemberFeature: ScopedFeature, HearsEvents, AddsRows, FillsPlaceholde
         case .launched:
             // The card is personal: not offered on a shared terminal, and one kept from an
             // earlier use of this machine is not shown (as in the AIC rental build).
-            if KioskFeature.isEnabled(config: context.config) {
+            if context.sharedTerminal {
                 state.serviceURL = nil
                 state.card = nil
                 return .none

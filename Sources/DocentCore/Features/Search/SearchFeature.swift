@@ -66,7 +66,7 @@ public struct LiveSearchState: Equatable, Sendable {
         case loading
         /// The answer arrived and was merged.
         case done
-        /// Offline, slow or failing: local results only.
+        /// No network, slow or failing: local results only.
         case unavailable(String)
     }
 
@@ -228,7 +228,7 @@ public enum SearchFeature: ScopedFeature, HearsEvents, WantsPictures {
         let before = state
         var outcome = step(&state, action, context)
         // Another result selected (or other results): its picture beside the list, if shown.
-        if state != before, context.has(PicturesFeature.self) { outcome.requests.append(.send(.pictures(.pageChanged))) }
+        if state != before, context.isHeard(.pageChanged) { outcome.requests.append(.broadcast(.pageChanged, unheard: nil)) }
         return outcome
     }
 
