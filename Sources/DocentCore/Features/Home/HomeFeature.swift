@@ -55,7 +55,7 @@ public enum HomeFeature: ScopedFeature, HearsEvents, WantsPictures {
                 return .none
             case .success(let b):
                 bytes = b
-                // The museum's servers answer again: "Offline" is no longer true (the saved
+                // The museum's servers answer again: the offline banner is no longer true (the saved
                 // copy of the appData stays in use until the next start; Info still says so).
                 if case .key(.bannerOfflineCopy, _)? = context.banner?.phrase { requests.append(.clearBanner) }
             }

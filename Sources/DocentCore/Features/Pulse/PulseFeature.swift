@@ -744,7 +744,7 @@ public enum PulseFeature: ScopedFeature, HearsEvents, AddsRows, DecoratesRows {
             guard let track = c.playerTrack, let a = track.artworkID, c.playerSnapshot.token != before.token, p.ready else { return .none }
             return Outcome(effects: [effect(.recordPlay(.artwork(a)))])
         case .startOver:
-            // Kiosk: the next visitor finds no draft, no open list and no undo of a report.
+            // The next visitor (at a kiosk) finds no draft, no open list and no undo of a report.
             p.draft = ""
             p.draftSubject = nil
             p.cursor = 0
