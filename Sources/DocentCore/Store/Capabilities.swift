@@ -81,3 +81,15 @@ extension HearsEvents where Self: ScopedFeature {
         return Reducer.apply(outcome, &state)
     }
 }
+
+/// The scoped read side (issue 46, begun with Offline and Member): a scoped feature whose rows
+/// are made from its own state and the context alone writes them in this form, and the
+/// whole-state hook is written for it. (Every feature's read hooks take this shape in the end;
+/// then the whole-state forms go.)
+public protocol ScopedAddsRows: ScopedFeature, AddsRows {
+    static func rows(for slot: RowSlot, _ state: State, _ context: FeatureContext) -> [Row]
+}
+
+extension ScopedAddsRows {
+    public static func rows(for slot: RowSlot, _ state: AppState) -> [Row] { rows(for: slot, state[Self.self], FeatureContext(state)) }
+}

@@ -31,6 +31,30 @@ extension FeatureView where Core.Overlay == Never {
     public static func renderOverlay(_ screen: inout Screen, _ overlay: Never, state: AppState) {}
 }
 
+/// A view drawn from its feature's own state and the context, nothing else of the shared state
+/// (the scoped read side, issue 46: begun with `MemberView`). The whole-state forms of
+/// `FeatureView` are written for it.
+public protocol ScopedFeatureView: FeatureView where Core: ScopedFeature {
+    /// Draws one of its own screens.
+    static func render(_ screen: inout Screen, _ area: Rect, _ state: Core.State, _ context: FeatureContext)
+    /// Its keys on its own pages; nil: the shared ones.
+    static func action(for key: Key, _ state: Core.State, _ context: FeatureContext) -> AppAction?
+    /// The status line's hints on its own pages; nil: the usual ones.
+    static func hints(_ state: Core.State, _ context: FeatureContext) -> String?
+}
+
+extension ScopedFeatureView {
+    public static func render(_ screen: inout Screen, _ area: Rect, _ state: Core.State, _ context: FeatureContext) {}
+    public static func action(for key: Key, _ state: Core.State, _ context: FeatureContext) -> AppAction? { nil }
+    public static func hints(_ state: Core.State, _ context: FeatureContext) -> String? { nil }
+
+    public static func render(_ screen: inout Screen, _ area: Rect, state: AppState) {
+        render(&screen, area, state[Core.self], FeatureContext(state))
+    }
+    public static func action(for key: Key, in state: AppState) -> AppAction? { action(for: key, state[Core.self], FeatureContext(state)) }
+    public static func hints(_ state: AppState) -> String? { hints(state[Core.self], FeatureContext(state)) }
+}
+
 /// Keys it takes before every other, even over a box (a screen that waits for any key, a code
 /// being typed), in the features' order (`Capability.keysFirst`). nil: not now.
 public protocol TakesKeysFirst: FeatureView {

@@ -68,7 +68,7 @@ public enum MemberEffect: Equatable, Sendable {
 /// The member card as a feature of the guide: its state, actions, page, Info row, saved card
 /// and message placeholders. The form is drawn by `MemberView` (DocentUI); the service is
 /// asked by `MemberRunner` (the executable); the card is stored by `MemberStorage`.
-public enum MemberFeature: ScopedFeature, HearsEvents, AddsRows, FillsPlaceholders {
+public enum MemberFeature: ScopedFeature, HearsEvents, ScopedAddsRows, FillsPlaceholders {
     public typealias State = MemberState
     public typealias Action = MemberAction
     public typealias Effect = MemberEffect
@@ -220,8 +220,10 @@ public enum MemberFeature: ScopedFeature, HearsEvents, AddsRows, FillsPlaceholde
     }
 
     /// The words for a failure, in the current language.
-    public static func failureText(_ f: MemberCardFailure, _ state: AppState) -> String {
-        let s = state.strings
+    public static func failureText(_ f: MemberCardFailure, _ state: AppState) -> String { failureText(f, state.strings) }
+
+    /// The same in the words of `s` (the view's, from its context).
+    public static func failureText(_ f: MemberCardFailure, _ s: Strings) -> String {
         switch f {
         case .network(let why): return s(.memberErrorNetwork, ["reason": why])
         case .fault(let why): return s(.memberErrorFault, ["reason": why])
@@ -268,10 +270,10 @@ public enum MemberFeature: ScopedFeature, HearsEvents, AddsRows, FillsPlaceholde
     }
 
     /// Info's "Member card" row, when the museum has a membership service.
-    public static func rows(for slot: RowSlot, _ state: AppState) -> [Row] {
-        guard slot == .infoMuseum, state.member.serviceURL != nil else { return [] }
-        let s = state.strings
-        return [Row(.item, s(.infoMemberCard), detail: state.member.card?.holder ?? s(.memberSignIn), action: .send(action(.open)))]
+    public static func rows(for slot: RowSlot, _ state: MemberState, _ context: FeatureContext) -> [Row] {
+        guard slot == .infoMuseum, state.serviceURL != nil else { return [] }
+        let s = context.strings
+        return [Row(.item, s(.infoMemberCard), detail: state.card?.holder ?? s(.memberSignIn), action: .send(action(.open)))]
     }
 
     /// The CMS placeholders of `member_expiration` messages; emptied without a card, never
