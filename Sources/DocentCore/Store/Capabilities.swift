@@ -93,3 +93,12 @@ public protocol ScopedAddsRows: ScopedFeature, AddsRows {
 extension ScopedAddsRows {
     public static func rows(for slot: RowSlot, _ state: AppState) -> [Row] { rows(for: slot, state[Self.self], FeatureContext(state)) }
 }
+
+/// `FillsPlaceholders` from the feature's own state and the context (the scoped read side).
+public protocol ScopedFillsPlaceholders: ScopedFeature, FillsPlaceholders {
+    static func placeholders(_ state: State, _ context: FeatureContext) -> [String: String]
+}
+
+extension ScopedFillsPlaceholders {
+    public static func placeholders(_ state: AppState) -> [String: String] { placeholders(state[Self.self], FeatureContext(state)) }
+}

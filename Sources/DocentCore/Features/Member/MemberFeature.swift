@@ -68,7 +68,7 @@ public enum MemberEffect: Equatable, Sendable {
 /// The member card as a feature of the guide: its state, actions, page, Info row, saved card
 /// and message placeholders. The form is drawn by `MemberView` (DocentUI); the service is
 /// asked by `MemberRunner` (the executable); the card is stored by `MemberStorage`.
-public enum MemberFeature: ScopedFeature, HearsEvents, ScopedAddsRows, FillsPlaceholders {
+public enum MemberFeature: ScopedFeature, HearsEvents, ScopedAddsRows, ScopedFillsPlaceholders {
     public typealias State = MemberState
     public typealias Action = MemberAction
     public typealias Effect = MemberEffect
@@ -278,11 +278,11 @@ public enum MemberFeature: ScopedFeature, HearsEvents, ScopedAddsRows, FillsPlac
 
     /// The CMS placeholders of `member_expiration` messages; emptied without a card, never
     /// shown raw.
-    public static func placeholders(_ state: AppState) -> [String: String] {
-        let card = state.member.card
+    public static func placeholders(_ state: MemberState, _ context: FeatureContext) -> [String: String] {
+        let card = state.card
         return [
             "CARD_ID": card?.memberID ?? "", "ZIP_CODE": card?.zip ?? "", "NAME": card?.holder ?? "",
-            "FIRST_NAME": card?.firstName ?? "", "EXPIRATION_DATE": card.map { PageBuilder.formatDay($0.expiration, state) } ?? "",
+            "FIRST_NAME": card?.firstName ?? "", "EXPIRATION_DATE": card.map { PageBuilder.formatDay($0.expiration, language: context.language) } ?? "",
         ]
     }
 
