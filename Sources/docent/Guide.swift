@@ -49,8 +49,9 @@ package struct Guide: ParsableCommand {
     package func run(instrumentation: Instrumentation) throws {
         let env = ProcessInfo.processInfo.environment
         // The one registry: built and checked here, injected into the state, where the reducer
-        // and the views read it. A wrong one (two features under one id, two at one priority
-        // of one capability) is said and the guide does not start, in every build.
+        // and the views read it. A wrong one (two features under one id, a cycle in their
+        // order, two of one capability left unordered) is said and the guide does not start,
+        // in every build.
         let features: FeatureSet
         do { features = try Registry.make() } catch { throw failure("the features' registry is wrong: \(error)") }
         // Configuration: file, then flags.
