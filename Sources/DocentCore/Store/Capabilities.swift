@@ -82,7 +82,7 @@ extension HearsEvents where Self: ScopedFeature {
     }
 }
 
-/// The scoped read side (issue 46, begun with Offline and Member): a scoped feature whose rows
+/// The scoped read side (issue 46, begun with two features): a scoped feature whose rows
 /// are made from its own state and the context alone writes them in this form, and the
 /// whole-state hook is written for it. (Every feature's read hooks take this shape in the end;
 /// then the whole-state forms go.)
