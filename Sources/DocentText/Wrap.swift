@@ -13,8 +13,8 @@
 /// - never beside a no-break space or word joiner; after a zero-width space.
 ///
 /// A stretch longer than the line is still cut (at the width, never inside a wide character),
-/// so nothing is lost. Spaces at a break are dropped. Scripts that need a dictionary to find
-/// their words (Thai, Lao, Khmer, Myanmar) are only cut where a line is full.
+/// so nothing is lost. Spaces at a break are dropped. Writing systems that need a dictionary
+/// to find their words (Thai, Lao, Khmer, Myanmar) are only cut where a line is full.
 /// Foundation on Linux offers no line breaker (see DECISIONS.md, "Line breaking").
 public enum Wrap {
     /// `text` (which may contain line breaks) as lines of at most `width` cells.

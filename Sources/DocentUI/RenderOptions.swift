@@ -1,6 +1,8 @@
 /// How the guide draws, decided in one place: the terminal's mode (from the configuration,
-/// decoded once at start) and the transforms over every drawn frame (from the state), which
-/// the partial redraw applies to the rows it draws again.
+/// decoded once at start, as the features that need something of the terminal ask it:
+/// `ChoosesRenderOptions`) and the transforms over every drawn frame (from the state, as the
+/// features register them: `TransformsFrame`), which the partial redraw applies to the rows
+/// it draws again.
 public struct RenderOptions: Equatable, Sendable {
     public enum TerminalMode: Equatable, Sendable {
         /// Ctrl-C, Ctrl-Z and Ctrl-\ are keys like others, not signals (a kiosk: visitors
@@ -19,12 +21,18 @@ public struct RenderOptions: Equatable, Sendable {
         self.screenReader = screenReader
     }
 
-    /// From the configuration's feature settings (`kiosk`, `screen_reader`), through the same
-    /// decoding the features use.
-    public static func decode(_ config: [String: String]) -> RenderOptions {
+    /// From the configuration's feature settings, as each feature of `features` that needs
+    /// something of the terminal decodes them (`ChoosesRenderOptions`), merged.
+    public static func decode(_ config: [String: String], features: FeatureSet = Registry.features) -> RenderOptions {
+        merged(features.views(.renderOptions).compactMap { $0.renderOptions(config) })
+    }
+
+    /// What several features asked, together: raw keys if one asks them, the cursor on the
+    /// focus if one asks it (so the order they are asked in cannot matter).
+    public static func merged(_ asked: [RenderOptions]) -> RenderOptions {
         RenderOptions(
-            terminalMode: KioskConfig.decode(config).enabled ? .raw : .cbreak,
-            screenReader: ScreenReaderFeature.isEnabled(config: config))
+            terminalMode: asked.contains { $0.terminalMode == .raw } ? .raw : .cbreak,
+            screenReader: asked.contains { $0.screenReader })
     }
 }
 
@@ -40,22 +48,19 @@ public struct FrameTransform: Sendable {
     /// Applies it to `rows` of `screen` (nil: every row).
     let apply: @Sendable (inout Screen, [Int]?, AppState) -> Void
 
-    /// Chinese in the reader's script (issue 16 #2), whoever drew it (content, notes, the
-    /// museum's texts).
-    public static let readersScript = FrameTransform(
-        name: "readersScript",
-        applies: { $0.language == .chinese || $0.language == .traditionalChinese },
-        partial: true,
-        apply: { screen, rows, state in screen.mapText(rows: rows, state.inReadersScript) })
+    public init(
+        name: String, applies: @escaping @Sendable (AppState) -> Bool, partial: Bool,
+        apply: @escaping @Sendable (inout Screen, [Int]?, AppState) -> Void
+    ) {
+        self.name = name
+        self.applies = applies
+        self.partial = partial
+        self.apply = apply
+    }
 
-    /// A screen reader's frame: plain lines and the cursor on the focus. The player's clock does
-    /// not tick for it, so it is never drawn in part.
-    public static let screenReader = FrameTransform(
-        name: "screenReader", applies: { $0.screenReader }, partial: false, apply: { _, _, _ in })
-
-    /// Every transform, in the order applied.
-    public static let all: [FrameTransform] = [.readersScript, .screenReader]
-
-    /// The transforms for a frame of `state`.
-    public static func active(_ state: AppState) -> [FrameTransform] { all.filter { $0.applies(state) } }
+    /// The transforms for a frame of `state`: the registered features' (`TransformsFrame`),
+    /// in their order, those that apply.
+    public static func active(_ state: AppState) -> [FrameTransform] {
+        state.features.views(.frame).compactMap(\.transform).filter { $0.applies(state) }
+    }
 }

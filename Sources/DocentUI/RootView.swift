@@ -165,7 +165,7 @@ public enum StatusLine {
             let more = inserting(state.features.views(.keysAnywhere).compactMap { $0.anywhereHint(state) }, into: hints)
             if TextWidth.width(more) <= area.width - 2 { hints = more }
         }
-        hints = KioskHints.hints(hints, state)
+        for e in state.features.views(.hints) { hints = e.filterHints(hints, state) }
         screen.put(" " + TextWidth.fitHints(hints, to: area.width - 2), x: area.x, y: area.y, style: Style(role: .muted, reverse: true), clip: area)
     }
 }

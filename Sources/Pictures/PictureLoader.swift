@@ -92,7 +92,7 @@ public struct PictureLoader: Sendable {
             if remote { cache?.store(r.body, etag: r.etag, url: url) }
             return .success(r.body)
         case .failure(let e):
-            // Offline: the copy kept last time.
+            // No network: the copy kept last time.
             if let k = known { return .success(k.bytes) }
             switch e {
             case .tooLarge:

@@ -49,8 +49,9 @@ package struct Guide: ParsableCommand {
     package func run(instrumentation: Instrumentation) throws {
         let env = ProcessInfo.processInfo.environment
         // The one registry: built and checked here, injected into the state, where the reducer
-        // and the views read it. A wrong one (two features under one id, two at one priority
-        // of one capability) is said and the guide does not start, in every build.
+        // and the views read it. A wrong one (two features under one id, a cycle in their
+        // order, two of one capability left unordered) is said and the guide does not start,
+        // in every build.
         let features: FeatureSet
         do { features = try Registry.make() } catch { throw failure("the features' registry is wrong: \(error)") }
         // Configuration: file, then flags.
@@ -153,7 +154,7 @@ package struct Guide: ParsableCommand {
         // `screen_reader`), decoded once for the terminal as the features decode them.
         if kiosk { cfg.features["kiosk"] = "true" }
         if screenReader { cfg.features["screen_reader"] = "true" }
-        let render = RenderOptions.decode(cfg.features)
+        let render = RenderOptions.decode(cfg.features, features: features)
 
         // Checked before the terminal is taken over: a message written on the alternate screen
         // is wiped when the guide ends (issue 33 #2).

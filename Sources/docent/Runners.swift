@@ -1,6 +1,7 @@
 import CShims
 import DocentApp
 import DocentCore
+import DocentUI
 import Foundation
 import NetCurl
 import StateStore
@@ -42,6 +43,13 @@ protocol FeatureRunner: Sendable {
     func run(_ effect: Core.Effect, mailbox: Mailbox)
 }
 
+/// A feature whose effects need the outside world, with its runner: the conformance lives
+/// beside the runner, in the feature's folder, and the runner is found by it (`Runners.all`),
+/// so registering a feature stays its one line in `Registry.entries`.
+protocol RunsInShell: Feature {
+    associatedtype Runner: FeatureRunner where Runner.Core == Self
+}
+
 /// A runner, type-erased, by feature.
 struct AnyRunner: Sendable {
     let feature: FeatureID
@@ -58,22 +66,17 @@ struct AnyRunner: Sendable {
     }
 }
 
-/// The features whose effects need the outside world, and those that keep something in the
-/// state database: one line each.
+/// The runners of the registered features whose effects need the outside world (found by
+/// their `RunsInShell` conformance), and the features that keep something in the state
+/// database: one line each, in the order of their migrations.
 enum Runners {
     static let storages: [any FeatureStorage] = [TourStorage(), MemberStorage(), PlayerStorage(), PulseStorage()]
 
-    static func all(_ context: RunnerContext) -> [AnyRunner] {
-        [
-            AnyRunner(HomeRunner.self, context: context),
-            AnyRunner(MapRunner.self, context: context),
-            AnyRunner(SearchRunner.self, context: context),
-            AnyRunner(MemberRunner.self, context: context),
-            AnyRunner(PulseRunner.self, context: context),
-            AnyRunner(PicturesRunner.self, context: context),
-            AnyRunner(OfflineRunner.self, context: context),
-            AnyRunner(ScriptsRunner.self, context: context),
-            AnyRunner(KioskRunner.self, context: context),
-        ]
+    static func all(_ context: RunnerContext, features: FeatureSet = Registry.features) -> [AnyRunner] {
+        features.all.compactMap { f in (f.type as? any RunsInShell.Type).map { runner($0, context) } }
+    }
+
+    private static func runner<F: RunsInShell>(_: F.Type, _ context: RunnerContext) -> AnyRunner {
+        AnyRunner(F.Runner.self, context: context)
     }
 }

@@ -689,12 +689,12 @@ final class SearchTests: XCTestCase {
         var s = loaded()
         XCTAssertEqual(s.search.returnTab, .home)
         var q = s.search
-        sendScoped(SearchFeature.self, &q, .escape, FeatureContext(s), requests: [.send(.selectTab(.home)), .send(.pictures(.pageChanged))]) {
+        sendScoped(SearchFeature.self, &q, .escape, FeatureContext(s), requests: [.send(.selectTab(.home)), .broadcast(.pageChanged, unheard: nil)]) {
             $0.returnTab = nil
         }
         prepare(&s, .selectTab(.info))
         q = s.search
-        sendScoped(SearchFeature.self, &q, .open, FeatureContext(s), requests: [.select(.search), .persist, .resetTab(.search), .send(.pictures(.pageChanged))]) {
+        sendScoped(SearchFeature.self, &q, .open, FeatureContext(s), requests: [.select(.search), .persist, .resetTab(.search), .broadcast(.pageChanged, unheard: nil)]) {
             $0.returnTab = .info
         }
         // No map in this guide: a notice; with one, the map's own action.

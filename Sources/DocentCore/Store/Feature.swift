@@ -154,12 +154,15 @@ public enum FeatureEvent: Equatable, Sendable {
     /// forgets what this visitor chose (a tour's place, a card, what was typed) and stops
     /// what it runs for them (the sound). The shared part is done already.
     case startOver
+    /// The page on top changed what it shows without navigating (another search result
+    /// selected): what depends on the page (its picture) is worked out again.
+    case pageChanged
 }
 
 extension FeatureEvent {
-    /// An event without its values: what a feature subscribes to (`Feature.listensTo`).
+    /// An event without its values: what a feature subscribes to (`HearsEvents.listensTo`).
     public enum Kind: String, Hashable, Sendable, CaseIterable {
-        case launched, documentLoaded, languageChanged, tick, navigated, playerChanged, settled, quitting, resized, visitorInput, startOver
+        case launched, documentLoaded, languageChanged, tick, navigated, playerChanged, settled, quitting, resized, visitorInput, startOver, pageChanged
     }
 
     public var kind: Kind {
@@ -175,37 +178,9 @@ extension FeatureEvent {
         case .resized: .resized
         case .visitorInput: .visitorInput
         case .startOver: .startOver
+        case .pageChanged: .pageChanged
         }
     }
-}
-
-/// What features take part in together, where their order decides something: who hears a
-/// moment first, whose key wins, whose line is under every page, whose figure or picture a
-/// page shows, in which order rows are added, marks put on and help sections listed. Each
-/// feature states a priority for each it takes part in (`Feature.order`, lower goes first);
-/// a feature not stating one is not asked. The registry checks the table at start: two
-/// features at one priority of one capability are an error, never an order by accident.
-public enum Capability: String, Hashable, Sendable, CaseIterable {
-    /// Hears the shared moments it listens to (`react`, `listensTo`).
-    case events
-    /// Keys before every other, even over a box (`FeatureView.first`).
-    case keysFirst
-    /// Keys on every page (`FeatureView.anywhere`).
-    case keysAnywhere
-    /// Draws the line under every page (`FeatureView.footer`; the first that draws owns it).
-    case footer
-    /// A figure in a shared page's figure slot (`figure`; the first one wins).
-    case figure
-    /// The picture its page on screen wants (`pictureWanted`; the first one wins).
-    case picture
-    /// Rows in shared lists (`rows(for:)`), in this order.
-    case rows
-    /// Changes to every list page (`decorate`), applied in this order.
-    case decorate
-    /// Its section of the key help (`FeatureView.help`), in this order.
-    case help
-    /// `%NAME%` placeholders in museum messages (`placeholders`; the first value wins).
-    case placeholders
 }
 
 /// A mistake in the features' registration, found when the registry is built (at start, in
@@ -256,8 +231,8 @@ public enum FigureSlot: Hashable, Sendable {
 }
 
 /// A picture a page on screen would show in one of its figure slots, and the rows of the area
-/// the figure shares with the page's text or rows. The Pictures feature fetches, draws and
-/// hands it back through `figure(_:_:)`.
+/// the figure shares with the page's text or rows. The feature that draws pictures fetches,
+/// draws and hands it back through `figure(_:_:)` (`GivesFigures`).
 public struct PictureWish: Hashable, Sendable {
     public var url: String
     public var slot: FigureSlot
@@ -298,11 +273,13 @@ public protocol Feature {
 
     static var id: FeatureID { get }
     static var initialState: State { get }
-    /// Its priority in each capability it takes part in (lower first): the precedence is
-    /// stated here, never read from the registry's order. Empty: it takes part in none.
-    static var order: [Capability: Int] { get }
-    /// The shared moments it hears (with `order[.events]`); no other reaches `react`.
-    static var listensTo: Set<FeatureEvent.Kind> { get }
+    /// The features it goes after wherever both take part in one thing (who hears a moment
+    /// first, whose key wins, whose rows come first): `FeatureOrder`, checked when the registry
+    /// is built. A feature not registered in a guide is skipped, its stated relations kept.
+    static var after: [FeatureID] { get }
+    /// The features it goes before (the same relation, stated from this side: a feature that
+    /// cuts across the guide says where it goes, so the others need not name it).
+    static var before: [FeatureID] { get }
     /// Its keys in config.toml (string values, handed to it in `AppState.config`).
     static var configKeys: [String] { get }
 
@@ -312,25 +289,10 @@ public protocol Feature {
     /// own bookkeeping that nothing shows (a check in flight), so that changing only that
     /// part draws nothing.
     static func drawsAlike(_ a: State, _ b: State) -> Bool
-    /// A shared moment (after the shared reducer ran).
-    static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect]
     /// What one of its routes shows.
     static func content(_ route: Route, _ state: AppState) -> PageContent
     /// The mouse wheel (or a list move) on one of its own screens (`PageContent.custom`).
     static func move(_ delta: Int, _ state: inout AppState) -> [DocentCore.Effect]
-    /// Rows it adds to a shared list.
-    static func rows(for slot: RowSlot, _ state: AppState) -> [Row]
-    /// Changes it makes to any list page before it is shown and acted on (marks, rows put in
-    /// at positions, a stable reordering); `route` is the page's. The same rows reach the
-    /// renderer and the reducer, so Enter does what is drawn.
-    static func decorate(_ rows: [Row], on route: DocentCore.Route, _ state: AppState) -> [Row]
-    /// Its figure on a shared page (nil: none).
-    static func figure(_ slot: FigureSlot, _ state: AppState) -> Figure?
-    /// The picture one of its pages on screen shows (the player's artwork, a tour's banner,
-    /// the selected search result), if any: the Pictures feature draws it.
-    static func pictureWanted(_ state: AppState) -> PictureWish?
-    /// `%NAME%` placeholders it fills in museum messages (nil: none of its own).
-    static func placeholders(_ state: AppState) -> [String: String]
     /// What it keeps between runs (nil: nothing to keep).
     static func saved(_ state: AppState) -> Saved?
     /// Restores what it kept.
@@ -347,16 +309,10 @@ public protocol Feature {
 
 extension Feature {
     public static var configKeys: [String] { [] }
-    public static var order: [Capability: Int] { [:] }
-    public static var listensTo: Set<FeatureEvent.Kind> { [] }
+    public static var after: [FeatureID] { [] }
+    public static var before: [FeatureID] { [] }
     public static func drawsAlike(_ a: State, _ b: State) -> Bool { a == b }
-    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] { [] }
-    public static func rows(for slot: RowSlot, _ state: AppState) -> [Row] { [] }
-    public static func decorate(_ rows: [Row], on route: DocentCore.Route, _ state: AppState) -> [Row] { rows }
-    public static func figure(_ slot: FigureSlot, _ state: AppState) -> Figure? { nil }
-    public static func pictureWanted(_ state: AppState) -> PictureWish? { nil }
     public static func move(_ delta: Int, _ state: inout AppState) -> [DocentCore.Effect] { [] }
-    public static func placeholders(_ state: AppState) -> [String: String] { [:] }
     public static func saved(_ state: AppState) -> Saved? { nil }
     public static func restore(_ saved: Saved, _ state: inout AppState) {}
     public static func place(_ route: Route, _ state: AppState) -> MapItemID? { nil }
@@ -397,7 +353,10 @@ public struct AnyFeature: Sendable {
     final class Hooks: Sendable {
         let id: FeatureID
         let configKeys: [String]
-        let order: [Capability: Int]
+        /// The capabilities it takes part in: the protocols it conforms to.
+        let capabilities: Set<Capability>
+        let after: [FeatureID]
+        let before: [FeatureID]
         let listensTo: Set<FeatureEvent.Kind>
         let reduce: @Sendable (inout AppState, FeatureValue) -> [Effect]?
         let react: @Sendable (FeatureEvent, inout AppState) -> [Effect]
@@ -413,38 +372,62 @@ public struct AnyFeature: Sendable {
         let overlay: @Sendable (OverlayInput, FeatureValue, inout AppState) -> [Effect]?
         let placeOf: @Sendable (FeatureValue, AppState) -> MapItemID?
         let allowsQuit: @Sendable (AppState) -> Bool
+        let type: @Sendable () -> any Feature.Type
 
         init<F: Feature>(_: F.Type) {
             id = F.id
             configKeys = F.configKeys
-            order = F.order
-            listensTo = F.listensTo
+            let events = F.self as? any HearsEvents.Type
+            let rowsOf = F.self as? any AddsRows.Type
+            let decorator = F.self as? any DecoratesRows.Type
+            let figures = F.self as? any GivesFigures.Type
+            let pictures = F.self as? any WantsPictures.Type
+            let filler = F.self as? any FillsPlaceholders.Type
+            var capabilities: Set<Capability> = []
+            if events != nil { capabilities.insert(.events) }
+            if rowsOf != nil { capabilities.insert(.rows) }
+            if decorator != nil { capabilities.insert(.decorate) }
+            if figures != nil { capabilities.insert(.figure) }
+            if pictures != nil { capabilities.insert(.picture) }
+            if filler != nil { capabilities.insert(.placeholders) }
+            self.capabilities = capabilities
+            after = F.after
+            before = F.before
+            listensTo = events?.listensTo ?? []
             reduce = { state, v in v.as(F.Action.self).map { F.reduce(&state, $0) } }
-            react = { F.react(to: $0, &$1) }
+            react = { event, state in events?.react(to: event, &state) ?? [] }
             content = { r, state in r.as(F.Route.self).map { F.content($0, state) } }
-            rows = { F.rows(for: $0, $1) }
-            decorate = { F.decorate($0, on: $1, $2) }
-            figureOf = { F.figure($0, $1) }
-            pictureOf = { F.pictureWanted($0) }
+            rows = { slot, state in rowsOf?.rows(for: slot, state) ?? [] }
+            decorate = { rows, route, state in decorator?.decorate(rows, on: route, state) ?? rows }
+            figureOf = { slot, state in figures?.figure(slot, state) }
+            pictureOf = { state in pictures?.pictureWanted(state) }
             move = { F.move($0, &$1) }
-            placeholders = { F.placeholders($0) }
+            placeholders = { state in filler?.placeholders(state) ?? [:] }
             saved = { F.saved($0).map { FeatureValue(F.id, $0) } }
             restore = { v, state in if let s = v.as(F.Saved.self) { F.restore(s, &state) } }
             overlay = { input, v, state in v.as(F.Overlay.self).map { F.overlay(input, $0, &state) } }
             placeOf = { r, state in r.as(F.Route.self).flatMap { F.place($0, state) } }
             allowsQuit = { F.allowsQuit($0) }
+            type = { F.self }
         }
     }
     let hooks: Hooks
     /// Its part in the UI target (`FeatureEntry` in DocentUI), carried so that one registry
     /// value serves the reducer and the views.
     public var view: (any Sendable)?
+    /// The capabilities its view takes part in (set with `view`, in DocentUI).
+    public var viewCapabilities: Set<Capability> = []
 
     public init<F: Feature>(_ f: F.Type) { hooks = Hooks(F.self) }
 
     public var id: FeatureID { hooks.id }
+    /// The feature's type, for what the shell finds by conformance (its runner).
+    public var type: any Feature.Type { hooks.type() }
     public var configKeys: [String] { hooks.configKeys }
-    public var order: [Capability: Int] { hooks.order }
+    /// The capabilities it takes part in, its view's included.
+    public var capabilities: Set<Capability> { hooks.capabilities.union(viewCapabilities) }
+    public var after: [FeatureID] { hooks.after }
+    public var before: [FeatureID] { hooks.before }
     public var listensTo: Set<FeatureEvent.Kind> { hooks.listensTo }
     var reduce: @Sendable (inout AppState, FeatureValue) -> [Effect]? { hooks.reduce }
     var react: @Sendable (FeatureEvent, inout AppState) -> [Effect] { hooks.react }
@@ -474,46 +457,52 @@ public struct AnyFeature: Sendable {
 
 /// The features of this guide: the one registry, built at the root (`Registry.make()` in
 /// DocentUI for the guide) and injected into the state, where the reducer and the views read
-/// it. Who goes first is each feature's declared priority (`Feature.order`), never its place
-/// in the list; building it checks that table. Compared by the ids.
+/// it. Who goes first comes from the relations the features state (`Feature.after`,
+/// `Feature.before`), never from a feature's place in the list; building it checks them (no
+/// cycle, no two features of one capability, or of one moment, left unordered). Compared by
+/// the ids.
 public struct FeatureSet: Equatable, Sendable {
     public let all: [AnyFeature]
     private let byID: [FeatureID: Int]
     private let ordered: [Capability: [Int]]
     private let listeners: [FeatureEvent.Kind: [Int]]
+    /// The order stated as relations between the features.
+    let relations: FeatureOrder
 
-    /// Fails on a duplicate id, on two features at one priority of one capability, and on a
-    /// feature that listens to moments without an `events` priority (or the reverse).
+    /// Fails on a duplicate id, on a cycle in the features' order, on two features taking part
+    /// in one capability (or hearing one moment) that no relation orders, and on a feature that
+    /// hears moments but listens to none.
     public init(_ features: [AnyFeature]) throws(RegistryError) {
         var m: [FeatureID: Int] = [:]
         for (i, f) in features.enumerated() {
             if m[f.id] != nil { throw RegistryError("two features are registered as \(f.id)") }
             m[f.id] = i
-            if f.order[.events] == nil, !f.listensTo.isEmpty {
-                throw RegistryError("\(f.id) listens to \(f.listensTo.map(\.rawValue).sorted().joined(separator: ", ")) but states no priority for events")
-            }
-            if f.order[.events] != nil, f.listensTo.isEmpty { throw RegistryError("\(f.id) states a priority for events but listens to none") }
+            if f.capabilities.contains(.events), f.listensTo.isEmpty { throw RegistryError("\(f.id) hears events but listens to none") }
         }
-        var ordered: [Capability: [Int]] = [:]
-        for c in Capability.allCases {
-            let taking = features.indices.compactMap { i in features[i].order[c].map { (i, $0) } }
-            var at: [Int: FeatureID] = [:]
-            for (i, p) in taking {
-                if let other = at[p] {
-                    throw RegistryError("\(other) and \(features[i].id) both state priority \(p) for \(c.rawValue): say which goes first")
-                }
-                at[p] = features[i].id
-            }
-            ordered[c] = taking.sorted { $0.1 < $1.1 }.map(\.0)
+        let relations = try FeatureOrder(features)
+        func sorted(_ indices: [Int], _ what: String) throws(RegistryError) -> [Int] {
+            try relations.sorted(indices.map { features[$0].id }, for: what).map { m[$0]! }
         }
         var listeners: [FeatureEvent.Kind: [Int]] = [:]
         for k in FeatureEvent.Kind.allCases {
-            listeners[k] = (ordered[.events] ?? []).filter { features[$0].listensTo.contains(k) }
+            listeners[k] = try sorted(features.indices.filter { features[$0].listensTo.contains(k) }, "events (\(k.rawValue))")
+        }
+        var ordered: [Capability: [Int]] = [:]
+        for c in Set(features.flatMap(\.capabilities)).sorted() {
+            let taking = features.indices.filter { features[$0].capabilities.contains(c) }
+            // Moments are ordered per moment (above): two features that hear none in common
+            // need no relation.
+            if c == .events || !c.isOrdered {
+                ordered[c] = relations.ranked(taking.map { features[$0].id }).map { m[$0]! }
+            } else {
+                ordered[c] = try sorted(taking, c.name)
+            }
         }
         all = features
         byID = m
         self.ordered = ordered
         self.listeners = listeners
+        self.relations = relations
     }
 
     public subscript(id id: FeatureID) -> AnyFeature? { byID[id].map { all[$0] } }
@@ -531,6 +520,7 @@ public struct FeatureSet: Equatable, Sendable {
         byID = [:]
         ordered = [:]
         listeners = [:]
+        relations = FeatureOrder()
     }
 }
 

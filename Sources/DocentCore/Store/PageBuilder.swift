@@ -73,8 +73,14 @@ public enum PageBuilder {
 
     /// A calendar day (a date without a time, such as a card's expiry): shown as that day in
     /// every time zone.
-    public static func formatDay(_ d: Date, _ state: AppState) -> String {
-        formatDate(d, state, zone: TimeZone(secondsFromGMT: 0))
+    public static func formatDay(_ d: Date, _ state: AppState) -> String { formatDay(d, language: state.language) }
+
+    /// The same in `language` (a calendar day needs no zone but UTC's: from a feature's context).
+    public static func formatDay(_ d: Date, language: Language) -> String {
+        // Never nil (offset 0 is always a zone); nothing to show rather than a trap.
+        let utc = TimeZone(secondsFromGMT: 0) ?? TimeZone(identifier: "UTC")
+        guard let utc else { return "" }
+        return firstOfTheMonth(DateFormats.shared.formatter(language: language, timeZone: utc, date: .long, time: .none).string(from: d), language)
     }
 
     /// The day as the museum wrote it (an exhibition's last day: "-06:00" in the feed means

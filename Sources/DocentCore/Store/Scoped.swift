@@ -42,6 +42,9 @@ public struct FeatureContext: Equatable, Sendable {
     /// Whether `F` is part of this guide (an action sent to a feature that is not is a mistake).
     public func has<F: Feature>(_: F.Type) -> Bool { whole.has(F.self) }
 
+    /// Whether a feature of this guide listens to `moment` (telling nobody is not a request).
+    public func isHeard(_ moment: FeatureEvent.Kind) -> Bool { !whole.features.listening(to: moment).isEmpty }
+
     /// A copy of the whole shared state with `F`'s state as `own`, for what only the whole
     /// state answers: a page's rows, built by the same read-only hooks the screen draws with
     /// (so Enter does what is drawn). A copy: changing it changes nothing.
@@ -50,10 +53,6 @@ public struct FeatureContext: Equatable, Sendable {
         s[F.self] = own
         return s
     }
-
-    /// The picture the page on screen shows, if any (the first feature's `pictureWanted` with a
-    /// picture; worked out when asked).
-    public var pictureWish: PictureWish? { PicturesFeature.wish(whole) }
 
     /// `F`'s state, read-only.
     public func state<F: Feature>(of _: F.Type) -> F.State { whole[F.self] }
@@ -141,7 +140,7 @@ public struct Outcome: Equatable, Sendable {
 public protocol ScopedFeature: Feature {
     /// Its own actions.
     static func reduce(_ state: inout State, _ action: Action, _ context: FeatureContext) -> Outcome
-    /// A moment it listens to (`listensTo`).
+    /// A moment it listens to (`HearsEvents.listensTo`).
     static func react(to event: FeatureEvent, _ state: inout State, _ context: FeatureContext) -> Outcome
     /// The visitor's keys on one of its boxes.
     static func overlay(_ input: OverlayInput, _ overlay: Overlay, _ state: inout State, _ context: FeatureContext) -> Outcome
@@ -157,12 +156,6 @@ extension ScopedFeature {
     public static func reduce(_ state: inout AppState, _ action: Action) -> [DocentCore.Effect] {
         let context = FeatureContext(state)
         let outcome = reduce(&state[Self.self], action, context)
-        return Reducer.apply(outcome, &state)
-    }
-
-    public static func react(to event: FeatureEvent, _ state: inout AppState) -> [DocentCore.Effect] {
-        let context = FeatureContext(state)
-        let outcome = react(to: event, &state[Self.self], context)
         return Reducer.apply(outcome, &state)
     }
 

@@ -1,5 +1,10 @@
 /// A feature's part of the screen: how it draws its own pages and which keys it takes there.
 /// Lives beside the feature's core part (`Feature`), in the feature's folder of this target.
+/// What it takes part in with other features' views is a protocol of its own (below), found
+/// by conformance: keys before all (`TakesKeysFirst`), keys on every page
+/// (`TakesKeysAnywhere`), the line under every page (`DrawsFooter`), a section of the key help
+/// (`GivesHelp`), what the hints and help say once all gave theirs (`FiltersHints`), a change
+/// over every drawn frame (`TransformsFrame`), the terminal's mode (`ChoosesRenderOptions`).
 public protocol FeatureView {
     associatedtype Core: Feature
     /// Draws one of its own screens (`PageContent.custom`).
@@ -8,45 +13,126 @@ public protocol FeatureView {
     static func action(for key: Key, in state: AppState) -> AppAction?
     /// The status line's hints on its own pages; nil: the usual ones.
     static func hints(_ state: AppState) -> String?
-    /// Its keys on every page (after the page's own, before the shared ones): the keypad's
-    /// digits, the player's Space. nil: not one of its keys here.
-    static func anywhere(_ key: Key, in state: AppState) -> AppAction?
-    /// A hint line segment for one of its `anywhere` keys on the page now ("f notes (2)"),
-    /// put before "? help" in the usual hints when the line has room; nil: nothing to say.
-    static func anywhereHint(_ state: AppState) -> String?
     /// Its keys while one of its boxes is on screen, before the shared box keys (the Pulse
     /// box's digits, typing in a box); nil: the shared ones.
     static func overlayKeys(_ key: Key, _ overlay: Core.Overlay, state: AppState) -> AppAction?
     /// Draws one of its boxes over the screen.
     static func renderOverlay(_ screen: inout Screen, _ overlay: Core.Overlay, state: AppState)
-    /// Draws the line under every page, if it owns it (the mini player); false: not its line.
-    static func footer(_ screen: inout Screen, _ area: Rect, state: AppState) -> Bool
-    /// Its part of the key help (`?`) now: nil when its keys do nothing in this state.
-    static func help(_ state: AppState) -> HelpSection?
-    /// Keys it takes before every other, even over a box (a screen that waits for any key,
-    /// a code being typed). nil: not now.
-    static func first(_ key: Key, in state: AppState) -> AppAction?
 }
 
 extension FeatureView {
     public static func render(_ screen: inout Screen, _ area: Rect, state: AppState) {}
     public static func action(for key: Key, in state: AppState) -> AppAction? { nil }
     public static func hints(_ state: AppState) -> String? { nil }
-    public static func anywhere(_ key: Key, in state: AppState) -> AppAction? { nil }
-    public static func anywhereHint(_ state: AppState) -> String? { nil }
-    public static func footer(_ screen: inout Screen, _ area: Rect, state: AppState) -> Bool { false }
-    public static func help(_ state: AppState) -> HelpSection? { nil }
     public static func overlayKeys(_ key: Key, _ overlay: Core.Overlay, state: AppState) -> AppAction? { nil }
-    public static func first(_ key: Key, in state: AppState) -> AppAction? { nil }
 }
 
 extension FeatureView where Core.Overlay == Never {
     public static func renderOverlay(_ screen: inout Screen, _ overlay: Never, state: AppState) {}
 }
 
+/// A view drawn from its feature's own state and the context, nothing else of the shared state
+/// (the scoped read side, issue 46: begun with `MemberView`). The whole-state forms of
+/// `FeatureView` are written for it.
+public protocol ScopedFeatureView: FeatureView where Core: ScopedFeature {
+    /// Draws one of its own screens.
+    static func render(_ screen: inout Screen, _ area: Rect, _ state: Core.State, _ context: FeatureContext)
+    /// Its keys on its own pages; nil: the shared ones.
+    static func action(for key: Key, _ state: Core.State, _ context: FeatureContext) -> AppAction?
+    /// The status line's hints on its own pages; nil: the usual ones.
+    static func hints(_ state: Core.State, _ context: FeatureContext) -> String?
+}
+
+extension ScopedFeatureView {
+    public static func render(_ screen: inout Screen, _ area: Rect, _ state: Core.State, _ context: FeatureContext) {}
+    public static func action(for key: Key, _ state: Core.State, _ context: FeatureContext) -> AppAction? { nil }
+    public static func hints(_ state: Core.State, _ context: FeatureContext) -> String? { nil }
+
+    public static func render(_ screen: inout Screen, _ area: Rect, state: AppState) {
+        render(&screen, area, state[Core.self], FeatureContext(state))
+    }
+    public static func action(for key: Key, in state: AppState) -> AppAction? { action(for: key, state[Core.self], FeatureContext(state)) }
+    public static func hints(_ state: AppState) -> String? { hints(state[Core.self], FeatureContext(state)) }
+}
+
+/// Keys it takes before every other, even over a box (a screen that waits for any key, a code
+/// being typed), in the features' order (`Capability.keysFirst`). nil: not now.
+public protocol TakesKeysFirst: FeatureView {
+    static func first(_ key: Key, in state: AppState) -> AppAction?
+}
+
+/// Its keys on every page, after the page's own and before the shared ones (the keypad's
+/// digits, the player's Space), in the features' order (`Capability.keysAnywhere`): the first
+/// that takes a key has it. nil: not one of its keys here.
+public protocol TakesKeysAnywhere: FeatureView {
+    static func anywhere(_ key: Key, in state: AppState) -> AppAction?
+    /// A hint line segment for one of its keys on the page now ("f notes (2)"), put before
+    /// "? help" in the usual hints when the line has room; nil: nothing to say.
+    static func anywhereHint(_ state: AppState) -> String?
+}
+
+extension TakesKeysAnywhere {
+    public static func anywhereHint(_ state: AppState) -> String? { nil }
+}
+
+/// Draws the line under every page when it owns it (the mini player); false: not its line.
+/// The first in the features' order that draws owns it (`Capability.footer`).
+public protocol DrawsFooter: FeatureView {
+    static func footer(_ screen: inout Screen, _ area: Rect, state: AppState) -> Bool
+}
+
+/// Its part of the key help (`?`) now: nil when its keys do nothing in this state. Sections in
+/// the features' order (`Capability.help`).
+public protocol GivesHelp: FeatureView {
+    static func help(_ state: AppState) -> HelpSection?
+}
+
+/// Rewrites what the status line's hints and the key help say once every feature gave its
+/// part (a kiosk leaves out the keys that quit while visitors cannot quit), in the features'
+/// order (`Capability.hints`).
+public protocol FiltersHints: FeatureView {
+    /// The hint line ("key word · key word · …") as it will be drawn.
+    static func filterHints(_ hints: String, _ state: AppState) -> String
+    /// One section of the key help.
+    static func filterHelp(_ section: HelpSection, _ state: AppState) -> HelpSection
+}
+
+/// A change over every drawn frame, after the widgets drew (`FrameTransform`: the reader's
+/// Chinese script, a screen reader's frame), applied in the features' order
+/// (`Capability.frame`).
+public protocol TransformsFrame: FeatureView {
+    static var frameTransform: FrameTransform { get }
+}
+
+/// What it needs of the terminal, decided once at start from the configuration (a kiosk's raw
+/// keys, a screen reader's cursor). Order-free by construction: the options asked are merged
+/// (`RenderOptions.merged`), so no feature goes before another.
+public protocol ChoosesRenderOptions: FeatureView {
+    static func renderOptions(_ config: [String: String]) -> RenderOptions
+}
+
+extension Capability {
+    /// `FiltersHints`.
+    public static let hints = Capability("hints")
+    /// `TransformsFrame`.
+    public static let frame = Capability("frame")
+    /// `ChoosesRenderOptions` (merged, so unordered).
+    public static let renderOptions = Capability("renderOptions", ordered: false)
+    /// `TakesKeysFirst`.
+    public static let keysFirst = Capability("keysFirst")
+    /// `TakesKeysAnywhere`.
+    public static let keysAnywhere = Capability("keysAnywhere")
+    /// `DrawsFooter`.
+    public static let footer = Capability("footer")
+    /// `GivesHelp`.
+    public static let help = Capability("help")
+}
+
 /// One registered feature: its core part and its view, type-erased.
 public struct FeatureEntry: Sendable {
     public let core: AnyFeature
+    /// The capabilities its view takes part in: the protocols it conforms to.
+    let capabilities: Set<Capability>
     let render: @Sendable (inout Screen, Rect, AppState) -> Void
     let keys: @Sendable (Key, AppState) -> AppAction?
     let hints: @Sendable (AppState) -> String?
@@ -57,24 +143,49 @@ public struct FeatureEntry: Sendable {
     let footer: @Sendable (inout Screen, Rect, AppState) -> Bool
     let help: @Sendable (AppState) -> HelpSection?
     let first: @Sendable (Key, AppState) -> AppAction?
+    let filterHints: @Sendable (String, AppState) -> String
+    let filterHelp: @Sendable (HelpSection, AppState) -> HelpSection
+    let transform: FrameTransform?
+    let renderOptions: @Sendable ([String: String]) -> RenderOptions?
 
     public init<V: FeatureView>(_ view: V.Type) {
         core = AnyFeature(V.Core.self)
+        let first = V.self as? any TakesKeysFirst.Type
+        let anywhere = V.self as? any TakesKeysAnywhere.Type
+        let footer = V.self as? any DrawsFooter.Type
+        let help = V.self as? any GivesHelp.Type
+        let filter = V.self as? any FiltersHints.Type
+        let frame = V.self as? any TransformsFrame.Type
+        let options = V.self as? any ChoosesRenderOptions.Type
+        var capabilities: Set<Capability> = []
+        if filter != nil { capabilities.insert(.hints) }
+        if frame != nil { capabilities.insert(.frame) }
+        if options != nil { capabilities.insert(.renderOptions) }
+        if first != nil { capabilities.insert(.keysFirst) }
+        if anywhere != nil { capabilities.insert(.keysAnywhere) }
+        if footer != nil { capabilities.insert(.footer) }
+        if help != nil { capabilities.insert(.help) }
+        self.capabilities = capabilities
         render = { V.render(&$0, $1, state: $2) }
         keys = { V.action(for: $0, in: $1) }
         hints = { V.hints($0) }
-        anywhere = { V.anywhere($0, in: $1) }
-        anywhereHint = { V.anywhereHint($0) }
+        self.anywhere = { key, state in anywhere?.anywhere(key, in: state) }
+        anywhereHint = { state in anywhere?.anywhereHint(state) }
         overlay = { screen, v, state in if let o = v.as(V.Core.Overlay.self) { V.renderOverlay(&screen, o, state: state) } }
         overlayKeys = { key, v, state in v.as(V.Core.Overlay.self).flatMap { V.overlayKeys(key, $0, state: state) } }
-        footer = { V.footer(&$0, $1, state: $2) }
-        help = { V.help($0) }
-        first = { V.first($0, in: $1) }
+        self.footer = { screen, area, state in footer?.footer(&screen, area, state: state) ?? false }
+        self.help = { state in help?.help(state) }
+        self.first = { key, state in first?.first(key, in: state) }
+        filterHints = { hints, state in filter?.filterHints(hints, state) ?? hints }
+        filterHelp = { section, state in filter?.filterHelp(section, state) ?? section }
+        transform = frame?.frameTransform
+        renderOptions = { config in options?.renderOptions(config) }
     }
 
     /// A feature without pages of its own to draw (its pages are lists and texts).
     public init<F: Feature>(core: F.Type) {
         self.core = AnyFeature(F.self)
+        capabilities = []
         render = { _, _, _ in }
         keys = { _, _ in nil }
         hints = { _ in nil }
@@ -85,6 +196,10 @@ public struct FeatureEntry: Sendable {
         footer = { _, _, _ in false }
         help = { _ in nil }
         first = { _, _ in nil }
+        filterHints = { hints, _ in hints }
+        filterHelp = { section, _ in section }
+        transform = nil
+        renderOptions = { _ in nil }
     }
 
     public var id: FeatureID { core.id }
@@ -96,6 +211,7 @@ extension FeatureSet {
         try self.init(entries.map { e in
             var core = e.core
             core.view = e
+            core.viewCapabilities = e.capabilities
             return core
         })
     }

@@ -1,7 +1,8 @@
 /// The features of the guide. Adding a feature is one line here (see ARCHITECTURE.md,
 /// "Adding a feature"); its effect runner, if it has effects, is one line in the executable's
-/// `Runners.swift`. The order of this list decides nothing: each feature states its priority
-/// in each capability it takes part in (`Feature.order`), and `make()` checks the table.
+/// `Runners.swift`. The order of this list decides nothing: what a feature takes part in is
+/// the capability protocols it conforms to, the order among them the relations it states
+/// (`Feature.after`, `Feature.before`), and `make()` checks them.
 public enum Registry {
     public static let entries: [FeatureEntry] = [
         FeatureEntry(HomeView.self),
@@ -16,12 +17,13 @@ public enum Registry {
         FeatureEntry(MemberView.self),
         FeatureEntry(PulseView.self),
         FeatureEntry(KioskView.self),
-        FeatureEntry(core: ScreenReaderFeature.self),
-        FeatureEntry(core: ScriptsFeature.self),
+        FeatureEntry(ScreenReaderView.self),
+        FeatureEntry(ScriptsView.self),
     ]
 
-    /// The guide's registry, checked (a duplicate id or two features at one priority of one
-    /// capability is an error): the composition root builds it once and injects it.
+    /// The guide's registry, checked (a duplicate id, a cycle in the order or two features of
+    /// one capability left unordered is an error): the composition root builds it once and
+    /// injects it.
     public static func make() throws(RegistryError) -> FeatureSet { try FeatureSet(entries) }
 
     /// The same registry, for tests and benchmarks (the guide calls `make()` and says what is

@@ -49,6 +49,6 @@ public struct HelpSection: Equatable, Sendable {
     /// work everywhere.
     public static func current(_ state: AppState) -> [HelpSection] {
         let sections = state.features.views(.help).compactMap { $0.help(state) } + [HelpSection(title: state.strings(.helpSectionGeneral), table: state.strings(.helpKeys))]
-        return sections.map { KioskHints.section($0, state) }
+        return state.features.views(.hints).reduce(sections) { sections, e in sections.map { e.filterHelp($0, state) } }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Home: the featured tours, the exhibitions on view and today's events (both from the
 /// museum's Data Aggregator, fetched by `HomeRunner` when the museum loads), and their pages.
-public enum HomeFeature: ScopedFeature {
+public enum HomeFeature: ScopedFeature, HearsEvents, WantsPictures {
     public struct State: Equatable, Sendable {
         public var exhibitions: Remote<[Exhibition]> = .idle
         public var events: Remote<[Event]> = .idle
@@ -32,7 +32,6 @@ public enum HomeFeature: ScopedFeature {
     }
 
     public static let id = FeatureID("home")
-    public static let order: [Capability: Int] = [.events: 10, .keysAnywhere: 10, .picture: 10]
     public static let listensTo: Set<FeatureEvent.Kind> = [.documentLoaded]
     public static let initialState = State()
     /// Home shows this many of each kind before "see all".
@@ -56,7 +55,7 @@ public enum HomeFeature: ScopedFeature {
                 return .none
             case .success(let b):
                 bytes = b
-                // The museum's servers answer again: "Offline" is no longer true (the saved
+                // The museum's servers answer again: the offline banner is no longer true (the saved
                 // copy of the appData stays in use until the next start; Info still says so).
                 if case .key(.bannerOfflineCopy, _)? = context.banner?.phrase { requests.append(.clearBanner) }
             }

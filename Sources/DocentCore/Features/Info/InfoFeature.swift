@@ -25,7 +25,7 @@ public enum InfoFeature: ScopedFeature {
         var rows: [Row] = []
         // The museum's subtitle describes its app's Info ("Access your member card…"); a kiosk
         // has no member card, so it gets the guide's own line (issue 33 #18).
-        if KioskFeature.isEnabled(config: state.config) {
+        if state.sharedTerminal {
             rows.append(Row(.note, s(.infoKioskIntro)))
         } else if let sub = app.generalInfo.text("info_subtitle", state.language), !sub.text.isEmpty {
             rows.append(Row(.note, sub.text, fellBack: sub.fellBack))

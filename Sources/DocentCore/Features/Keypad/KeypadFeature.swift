@@ -23,7 +23,7 @@ public struct KeypadState: Equatable, Sendable {
 /// which of several things share a number. What it finds plays through the player. Scoped
 /// (issue 28): it changes only `KeypadState`; the tab, the page, its box and the playing are
 /// requests.
-public enum KeypadFeature: ScopedFeature {
+public enum KeypadFeature: ScopedFeature, HearsEvents {
     public typealias State = KeypadState
     public typealias Action = KeypadAction
     public enum Route: Hashable, Sendable {
@@ -37,7 +37,7 @@ public enum KeypadFeature: ScopedFeature {
 
     public static let id = FeatureID("keypad")
     // Its digits come before every other feature's keys anywhere.
-    public static let order: [Capability: Int] = [.events: 20, .keysAnywhere: 20]
+    public static let after = [HomeFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.navigated, .startOver]
     public static let initialState = KeypadState()
 

@@ -100,7 +100,7 @@ public enum KioskEffect: Equatable, Sendable {
 
 /// Scoped (issue 28): its reducers change only `KioskState` and ask the root for the rest
 /// (starting over, quitting, its screen, the banners about its configuration).
-public enum KioskFeature: ScopedFeature {
+public enum KioskFeature: ScopedFeature, HearsEvents {
     public typealias State = KioskState
     public typealias Action = KioskAction
     public typealias Effect = KioskEffect
@@ -111,7 +111,8 @@ public enum KioskFeature: ScopedFeature {
 
     public static let id = FeatureID("kiosk")
     // Its keys come before every other (the "press any key" screen, the staff code).
-    public static let order: [Capability: Int] = [.events: 120, .keysFirst: 120]
+    public static let after = [PulseFeature.id]
+    public static let before = [ScriptsFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .tick, .visitorInput, .playerChanged]
     public static let initialState = KioskState()
     public static let defaultIdleSeconds = 180
@@ -294,7 +295,16 @@ public struct TimeOfDay: Hashable, Sendable {
     }
 }
 
+extension FeatureContext {
+    /// The configuration makes this a shared terminal (`KioskFeature.isEnabled`): features that
+    /// must not offer something personal there read this.
+    public var sharedTerminal: Bool { KioskFeature.isEnabled(config: config) }
+}
+
 extension AppState {
+    /// `FeatureContext.sharedTerminal`, for the hooks that read the whole state.
+    public var sharedTerminal: Bool { KioskFeature.isEnabled(config: config) }
+
     /// Kiosk mode's state.
     public var kiosk: KioskState {
         get { self[KioskFeature.self] }

@@ -102,14 +102,14 @@ public enum MapEffect: Equatable, Sendable {
 
 /// The Map tab as a feature: floor plans, zoom and pan, items and their cards. Drawn by
 /// `MapScreen` (DocentUI); plans are fetched and rasterised by its runner in the shell.
-public enum MapFeature: ScopedFeature {
+public enum MapFeature: ScopedFeature, HearsEvents {
     public typealias State = MapState
     public typealias Action = MapAction
     public typealias Effect = MapEffect
     /// The feature's one page: the floor plan.
     public enum Route: Hashable, Sendable { case plan }
     public static let id = FeatureID("map")
-    public static let order: [Capability: Int] = [.events: 80, .keysAnywhere: 80]
+    public static let after = [PlayerFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .navigated]
     public static let initialState = MapState()
 
@@ -130,7 +130,7 @@ public enum MapFeature: ScopedFeature {
     public static func react(to event: FeatureEvent, _ state: inout MapState, _ context: FeatureContext) -> Outcome {
         // For a screen reader the map opens as its list of places (screen readers read lines,
         // not Braille drawings): the map's own choice, from a mode it only reads.
-        if event == .launched, ScreenReaderFeature.isEnabled(config: context.config) { state.textMode = true }
+        if event == .launched, context.screenReader { state.textMode = true }
         guard event.kind == .navigated, MapReducer.isShowing(context), let app = context.museum else { return .none }
         return Outcome(effects: MapReducer.opened(&state, MapReducer.Env(app, context)))
     }

@@ -68,7 +68,7 @@ public enum MemberEffect: Equatable, Sendable {
 /// The member card as a feature of the guide: its state, actions, page, Info row, saved card
 /// and message placeholders. The form is drawn by `MemberView` (DocentUI); the service is
 /// asked by `MemberRunner` (the executable); the card is stored by `MemberStorage`.
-public enum MemberFeature: ScopedFeature {
+public enum MemberFeature: ScopedFeature, HearsEvents, ScopedAddsRows, ScopedFillsPlaceholders {
     public typealias State = MemberState
     public typealias Action = MemberAction
     public typealias Effect = MemberEffect
@@ -78,7 +78,7 @@ public enum MemberFeature: ScopedFeature {
     public enum Route: Hashable, Sendable { case card }
 
     public static let id = FeatureID("member")
-    public static let order: [Capability: Int] = [.events: 100, .rows: 100, .placeholders: 100]
+    public static let after = [SearchFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .documentLoaded, .startOver]
     public static let initialState = MemberState()
     /// The configuration key naming the membership service.
@@ -220,8 +220,10 @@ public enum MemberFeature: ScopedFeature {
     }
 
     /// The words for a failure, in the current language.
-    public static func failureText(_ f: MemberCardFailure, _ state: AppState) -> String {
-        let s = state.strings
+    public static func failureText(_ f: MemberCardFailure, _ state: AppState) -> String { failureText(f, state.strings) }
+
+    /// The same in the words of `s` (the view's, from its context).
+    public static func failureText(_ f: MemberCardFailure, _ s: Strings) -> String {
         switch f {
         case .network(let why): return s(.memberErrorNetwork, ["reason": why])
         case .fault(let why): return s(.memberErrorFault, ["reason": why])
@@ -237,7 +239,7 @@ public enum MemberFeature: ScopedFeature {
         case .launched:
             // The card is personal: not offered on a shared terminal, and one kept from an
             // earlier use of this machine is not shown (as in the AIC rental build).
-            if KioskFeature.isEnabled(config: context.config) {
+            if context.sharedTerminal {
                 state.serviceURL = nil
                 state.card = nil
                 return .none
@@ -268,19 +270,19 @@ public enum MemberFeature: ScopedFeature {
     }
 
     /// Info's "Member card" row, when the museum has a membership service.
-    public static func rows(for slot: RowSlot, _ state: AppState) -> [Row] {
-        guard slot == .infoMuseum, state.member.serviceURL != nil else { return [] }
-        let s = state.strings
-        return [Row(.item, s(.infoMemberCard), detail: state.member.card?.holder ?? s(.memberSignIn), action: .send(action(.open)))]
+    public static func rows(for slot: RowSlot, _ state: MemberState, _ context: FeatureContext) -> [Row] {
+        guard slot == .infoMuseum, state.serviceURL != nil else { return [] }
+        let s = context.strings
+        return [Row(.item, s(.infoMemberCard), detail: state.card?.holder ?? s(.memberSignIn), action: .send(action(.open)))]
     }
 
     /// The CMS placeholders of `member_expiration` messages; emptied without a card, never
     /// shown raw.
-    public static func placeholders(_ state: AppState) -> [String: String] {
-        let card = state.member.card
+    public static func placeholders(_ state: MemberState, _ context: FeatureContext) -> [String: String] {
+        let card = state.card
         return [
             "CARD_ID": card?.memberID ?? "", "ZIP_CODE": card?.zip ?? "", "NAME": card?.holder ?? "",
-            "FIRST_NAME": card?.firstName ?? "", "EXPIRATION_DATE": card.map { PageBuilder.formatDay($0.expiration, state) } ?? "",
+            "FIRST_NAME": card?.firstName ?? "", "EXPIRATION_DATE": card.map { PageBuilder.formatDay($0.expiration, language: context.language) } ?? "",
         ]
     }
 

@@ -4,7 +4,7 @@
 /// A row on the tour's page offers it, shows the progress and the space used, and removes it.
 /// Resumable: what is kept already is not fetched again. Only recordings on a web server are
 /// saved (files on this machine play offline anyway).
-public enum OfflineFeature: ScopedFeature {
+public enum OfflineFeature: ScopedFeature, HearsEvents, ScopedAddsRows {
     /// A tour's recordings in one language, as the runner counts them on disk.
     public struct Tally: Equatable, Sendable {
         public var total: Int
@@ -55,7 +55,8 @@ public enum OfflineFeature: ScopedFeature {
 
     public static let id = FeatureID("offline")
     // Its row on a tour's page comes after the tour's own.
-    public static let order: [Capability: Int] = [.events: 40, .rows: 40]
+    public static let after = [TourFeature.id]
+    public static let before = [PlayerFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.navigated, .languageChanged, .startOver]
     public static let initialState = State()
 
@@ -124,9 +125,9 @@ public enum OfflineFeature: ScopedFeature {
         }
     }
 
-    public static func rows(for slot: RowSlot, _ state: AppState) -> [Row] {
-        guard case .tourPage(let id) = slot, let t = state.offline.tours[id], t.language == state.language.content, t.tally.total > 0 else { return [] }
-        let s = state.strings
+    public static func rows(for slot: RowSlot, _ state: State, _ context: FeatureContext) -> [Row] {
+        guard case .tourPage(let id) = slot, let t = state.tours[id], t.language == context.language.content, t.tally.total > 0 else { return [] }
+        let s = context.strings
         let n = t.tally
         let size = megabytes(n.bytes)
         if t.saving {
@@ -144,7 +145,7 @@ public enum OfflineFeature: ScopedFeature {
         }
         let text = n.kept > 0
             ? s(n.total - n.kept == 1 ? .offlineResumeOne : .offlineResume, ["left": String(n.total - n.kept), "size": size])
-            : s(n.total == 1 ? .offlineSaveOne : .offlineSave, ["total": String(n.total), "language": state.language.content.nativeName])
+            : s(n.total == 1 ? .offlineSaveOne : .offlineSave, ["total": String(n.total), "language": context.language.content.nativeName])
         rows.append(Row(.item, text, action: .send(action(.save(tourID: id)))))
         return rows
     }

@@ -8,7 +8,7 @@ import Foundation
 /// size and gives them to the pages that have a figure slot (the full player, an exhibition's
 /// page, a tour's page, the search results); which picture a page shows is its feature's word
 /// (`pictureWanted`).
-public enum PicturesFeature: ScopedFeature {
+public enum PicturesFeature: ScopedFeature, HearsEvents, GivesFigures {
     /// A picture of `url` drawn in at most `columns × rows` cells.
     public struct Request: Hashable, Sendable {
         public var url: String
@@ -60,8 +60,9 @@ public enum PicturesFeature: ScopedFeature {
 
     public static let id = FeatureID("pictures")
     // The one feature with figures today: whoever adds one states whether it goes first.
-    public static let order: [Capability: Int] = [.events: 60, .figure: 60]
-    public static let listensTo: Set<FeatureEvent.Kind> = [.documentLoaded, .navigated, .playerChanged, .resized]
+    public static let after = [PlayerFeature.id]
+    public static let before = [MapFeature.id]
+    public static let listensTo: Set<FeatureEvent.Kind> = [.documentLoaded, .navigated, .playerChanged, .resized, .pageChanged]
     public static let initialState = State()
     /// `images = "auto" | "always" | "symbols" | "never"` (read by the composition root).
     public static let configKeys = ["images"]
@@ -96,7 +97,7 @@ public enum PicturesFeature: ScopedFeature {
             // The same recording moved on (every shown second while it plays): the picture
             // follows the recording, not its position or its state.
             return .none
-        case .documentLoaded, .navigated, .playerChanged, .resized:
+        case .documentLoaded, .navigated, .playerChanged, .resized, .pageChanged:
             return Outcome(effects: request(&state, context))
         default:  // not listened to (`listensTo`): never sent here
             return .none
@@ -114,7 +115,7 @@ public enum PicturesFeature: ScopedFeature {
 
     /// The same from its own state and the context (the scoped reducer's).
     static func wanted(_ state: State, _ context: FeatureContext) -> (request: Request, slot: FigureSlot)? {
-        wanted(state, wish: { context.pictureWish }, screenReader: ScreenReaderFeature.isEnabled(config: context.config), width: context.viewportWidth)
+        wanted(state, wish: { context.pictureWish }, screenReader: context.screenReader, width: context.viewportWidth)
     }
 
     /// `wish` is asked only when a picture could be drawn at all.
@@ -132,8 +133,8 @@ public enum PicturesFeature: ScopedFeature {
     }
 
     /// Asks for the picture the page on screen shows unless it is there or on its way. The
-    /// moments that change pages are heard here; a feature whose page changes its picture
-    /// without them (the search's selection) sends `.pageChanged`.
+    /// moments that change pages are heard here, `.pageChanged` among them (a feature whose page
+    /// changes its picture without navigating, as the search's selection, tells it).
     static func request(_ state: inout State, _ context: FeatureContext) -> [DocentCore.Effect] {
         guard state.mode != .off, let r = wanted(state, context)?.request, state.slots[r] == nil else { return [] }
         state.slots[r] = .loading
@@ -180,4 +181,10 @@ extension AppAction {
 
 extension Effect {
     public static func pictures(_ e: PicturesFeature.Effect) -> Effect { PicturesFeature.effect(e) }
+}
+
+extension FeatureContext {
+    /// The picture the page on screen shows, if any (the first feature's `pictureWanted` with a
+    /// picture; worked out when asked).
+    public var pictureWish: PictureWish? { PicturesFeature.wish(reading(PicturesFeature.self, state(of: PicturesFeature.self))) }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// The player, reachable from every tab: what is loaded, the engine's reports, the full
 /// player page and its language box. Scoped (issue 28): it changes only `PlayerState`; other
 /// features ask it to play with the request `PlayerFeature.play(...)`.
-public enum PlayerFeature: ScopedFeature {
+public enum PlayerFeature: ScopedFeature, HearsEvents, WantsPictures {
     /// "m:ss" (or "h:mm:ss"); a position that is not a number, or absurd, reads as 0:00 or
     /// the largest shown, never a trap.
     public static func clock(_ seconds: Double) -> String {
@@ -30,7 +30,8 @@ public enum PlayerFeature: ScopedFeature {
 
     public static let id = FeatureID("player")
     // It owns the line under every page (the mini player).
-    public static let order: [Capability: Int] = [.events: 50, .keysAnywhere: 50, .footer: 50, .picture: 50, .help: 50]
+    /// After Tours: a tour's keys (`> < m x r`) and Space while a guided tour waits come first.
+    public static let after = [TourFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .quitting, .startOver]
     public static let initialState = PlayerState()
 

@@ -151,7 +151,7 @@ public enum PulseEffect: Equatable, Sendable {
 /// through the `PulseStore` the runner holds. The rules are `PulseRules`; the box, the editor
 /// and the notes list are drawn by `PulseView`. Scoped (issue 28): it changes only
 /// `PulseState`; its boxes, banners, the box's scroll and saving are requests.
-public enum PulseFeature: ScopedFeature {
+public enum PulseFeature: ScopedFeature, HearsEvents, AddsRows, DecoratesRows {
     public typealias State = PulseState
     public typealias Action = PulseAction
     public typealias Effect = PulseEffect
@@ -180,7 +180,7 @@ public enum PulseFeature: ScopedFeature {
     }
 
     public static let id = FeatureID("pulse")
-    public static let order: [Capability: Int] = [.events: 110, .keysAnywhere: 110, .rows: 110, .decorate: 110, .help: 110]
+    public static let after = [MemberFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .playerChanged, .startOver]
     public static let initialState = PulseState()
     public static let configKey = "pulse"
@@ -744,7 +744,7 @@ public enum PulseFeature: ScopedFeature {
             guard let track = c.playerTrack, let a = track.artworkID, c.playerSnapshot.token != before.token, p.ready else { return .none }
             return Outcome(effects: [effect(.recordPlay(.artwork(a)))])
         case .startOver:
-            // Kiosk: the next visitor finds no draft, no open list and no undo of a report.
+            // The next visitor (at a kiosk) finds no draft, no open list and no undo of a report.
             p.draft = ""
             p.draftSubject = nil
             p.cursor = 0

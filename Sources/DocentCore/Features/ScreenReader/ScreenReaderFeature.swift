@@ -24,3 +24,8 @@ extension AppState {
     /// Screen-reader mode is on (the configuration's `screen_reader`, or `--screen-reader`).
     public var screenReader: Bool { ScreenReaderFeature.isEnabled(config: config) }
 }
+
+extension FeatureContext {
+    /// Screen-reader mode is on: features that draw differently for it read this.
+    public var screenReader: Bool { ScreenReaderFeature.isEnabled(config: config) }
+}

@@ -5,7 +5,7 @@
 /// opens the conversion once, when a Chinese reader first appears (`ScriptsRunner`, OpenCC
 /// through `ScriptConversion`); a frame transform (`FrameTransform.readersScript`) converts
 /// what was drawn, so every page, box and note follows without knowing.
-public enum ScriptsFeature: ScopedFeature {
+public enum ScriptsFeature: ScopedFeature, HearsEvents {
     public struct State: Equatable, Sendable {
         public var script: ReadersScript?
         /// Asked of the shell already (once, the first time a Chinese reader is there).
@@ -23,8 +23,9 @@ public enum ScriptsFeature: ScopedFeature {
     }
 
     public static let id = FeatureID("scripts")
-    public static let order: [Capability: Int] = [.events: 140]
     public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .languageChanged]
+    /// Its frame transform before the screen reader's (the reader's script is drawn text).
+    public static let before = [ScreenReaderFeature.id]
     public static let initialState = State()
 
     public static func reduce(_ state: inout State, _ action: Action, _ context: FeatureContext) -> Outcome {

@@ -66,7 +66,7 @@ public struct LiveSearchState: Equatable, Sendable {
         case loading
         /// The answer arrived and was merged.
         case done
-        /// Offline, slow or failing: local results only.
+        /// No network, slow or failing: local results only.
         case unavailable(String)
     }
 
@@ -209,7 +209,7 @@ public struct BuiltIndex: Equatable, Sendable {
 
 /// The Search tab as a feature: the query, results by kind, live API results, "show on map".
 /// Drawn by `SearchScreen` (DocentUI); live requests run in its runner in the shell.
-public enum SearchFeature: ScopedFeature {
+public enum SearchFeature: ScopedFeature, HearsEvents, WantsPictures {
     public typealias State = SearchState
     public typealias Action = SearchAction
     public typealias Effect = SearchEffect
@@ -220,7 +220,7 @@ public enum SearchFeature: ScopedFeature {
         case liveArtwork(LiveArtwork)
     }
     public static let id = FeatureID("search")
-    public static let order: [Capability: Int] = [.events: 90, .keysAnywhere: 90, .picture: 90]
+    public static let after = [MapFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.documentLoaded, .navigated, .startOver]
     public static let initialState = SearchState()
 
@@ -228,7 +228,7 @@ public enum SearchFeature: ScopedFeature {
         let before = state
         var outcome = step(&state, action, context)
         // Another result selected (or other results): its picture beside the list, if shown.
-        if state != before, context.has(PicturesFeature.self) { outcome.requests.append(.send(.pictures(.pageChanged))) }
+        if state != before, context.isHeard(.pageChanged) { outcome.requests.append(.broadcast(.pageChanged, unheard: nil)) }
         return outcome
     }
 

@@ -68,7 +68,7 @@ public enum TourAction: Equatable, Sendable {
 /// question, "leave the tour?", the offer to resume, and what was heard (kept between runs).
 /// Scoped (issue 28): it changes only its `State`; its boxes, the full player, the playing
 /// (`PlayerFeature.play`), the museum's messages after a tour and the saving are requests.
-public enum TourFeature: ScopedFeature {
+public enum TourFeature: ScopedFeature, HearsEvents, AddsRows, WantsPictures {
     public struct State: Equatable, Sendable {
         /// The running tour, if any.
         public var session: TourSession?
@@ -98,7 +98,7 @@ public enum TourFeature: ScopedFeature {
     public static let id = FeatureID("tours")
     // Its keys and help come before the player's (Space says "arrived" while a guided tour
     // waits), its status over the player's lines.
-    public static let order: [Capability: Int] = [.events: 30, .keysAnywhere: 30, .rows: 30, .picture: 30, .help: 30]
+    public static let after = [KeypadFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.playerChanged, .settled, .startOver]
     public static let initialState = State()
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// The Audio Guide: the big 3×4 keypad, what was typed, and what GO found; digits from
 /// every tab; the box that asks which of several things shares a number.
-public enum KeypadView: FeatureView {
+public enum KeypadView: FeatureView, TakesKeysAnywhere {
     public typealias Core = KeypadFeature
 
     static let keys: [[String]] = [["1", "2", "3"], ["4", "5", "6"], ["7", "8", "9"], ["del", "0", "go"]]

@@ -2,7 +2,7 @@ import Foundation
 
 /// Kiosk mode's part of the screen: the "press any key" screen that waits for the next
 /// visitor, and the keys it takes before all others (any key on that screen, the staff code).
-public enum KioskView: FeatureView {
+public enum KioskView: FeatureView, TakesKeysFirst {
     public typealias Core = KioskFeature
 
     public static func first(_ key: Key, in state: AppState) -> AppAction? {

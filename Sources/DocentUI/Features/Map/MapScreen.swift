@@ -3,7 +3,7 @@ import Foundation
 
 /// The Map tab: a header (floors, zoom, plan status), the floor plan in braille with the
 /// annotations on it (or the text list), a line of key hints; the card and the legend on top.
-public enum MapScreen: FeatureView {
+public enum MapScreen: FeatureView, TakesKeysAnywhere {
     public typealias Core = MapFeature
     public static func render(_ screen: inout Screen, _ area: Rect, state: AppState) {
         let s = state.strings

@@ -1,10 +1,9 @@
 /// The member card sign-in form: member ID and ZIP code, what is happening, what went wrong.
 /// (A confirmed card is an ordinary list page; see `MemberFeature.cardRows`.)
-public enum MemberView: FeatureView {
+public enum MemberView: ScopedFeatureView {
     public typealias Core = MemberFeature
-    public static func render(_ screen: inout Screen, _ area: Rect, state: AppState) {
-        let s = state.strings
-        let m = state.member
+    public static func render(_ screen: inout Screen, _ area: Rect, _ m: MemberState, _ context: FeatureContext) {
+        let s = context.strings
         var y = area.y
         func line(_ text: String, _ style: Style) {
             for l in Wrap.lines(text, width: area.width) where y < area.maxY {
@@ -27,14 +26,14 @@ public enum MemberView: FeatureView {
             var shown = value
             while TextWidth.width(shown) > room { shown.removeFirst() }
             let w = screen.put(shown, x: x, y: y, style: Style(underline: true), clip: box)
-            if active, !state.member.isChecking { screen.put("▏", x: x + w, y: y, style: Style(role: .highlight, bold: true), clip: box) }
+            if active, !m.isChecking { screen.put("▏", x: x + w, y: y, style: Style(role: .highlight, bold: true), clip: box) }
             screen.addHitRegion(Rect(x: area.x, y: y, width: labelWidth + 2 + fieldWidth, height: 1), action: .member(.focusField(i)))
             y += 1
         }
         y += 1
         switch m.status {
         case .checking: line(s(.memberChecking), Style(role: .accent, bold: true))
-        case .failed(let why): line(MemberFeature.failureText(why, state), Style(role: .error))
+        case .failed(let why): line(MemberFeature.failureText(why, s), Style(role: .error))
         default: line(s(m.field == 0 ? .memberFormNext : .memberFormSubmit), Style(role: .muted))
         }
         y += 1
@@ -44,14 +43,14 @@ public enum MemberView: FeatureView {
     }
 
     /// On the form, typed keys go into the fields.
-    public static func hints(_ state: AppState) -> String? {
-        state.member.card == nil ? state.strings(.hintsMemberForm) : nil
+    public static func hints(_ state: MemberState, _ context: FeatureContext) -> String? {
+        state.card == nil ? context.strings(.hintsMemberForm) : nil
     }
 
     /// The form's own keys: typing goes into the fields (digits included, so not to the
     /// keypad), ↑↓ change field, Enter moves on or signs in. Nil: the usual keys.
-    public static func action(for key: Key, in state: AppState) -> AppAction? {
-        guard state.member.card == nil else { return nil }
+    public static func action(for key: Key, _ state: MemberState, _ context: FeatureContext) -> AppAction? {
+        guard state.card == nil else { return nil }
         switch key {
         case .char(let c):
             guard !(c.unicodeScalars.first?.properties.generalCategory == .control) else { return nil }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The player's screens: the one-line player under every tab, the full player (controls over
 /// the page), its keys on every tab and the commentary-language box.
-public enum PlayerView: FeatureView {
+public enum PlayerView: FeatureView, TakesKeysAnywhere, DrawsFooter, GivesHelp {
     public typealias Core = PlayerFeature
 
     /// The full player: the controls, then the page of the track under them.

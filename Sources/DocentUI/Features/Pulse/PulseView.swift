@@ -2,7 +2,7 @@ import Foundation
 
 /// Visitor Pulse on screen: the numbered box that `f` opens, the note editor and the notes
 /// list. Counts next to art are likes only: no negative number is ever drawn.
-public enum PulseView: FeatureView {
+public enum PulseView: FeatureView, TakesKeysAnywhere, GivesHelp {
     public typealias Core = PulseFeature
 
     /// `f` from any page (the page's own keys come first: search's query takes it as text).

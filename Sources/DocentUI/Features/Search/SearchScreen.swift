@@ -1,6 +1,6 @@
 /// The Search tab: the query line, the filter line, the results (drawn from `AppState.search`
 /// through `SearchPage.rows`, the same rows the reducer acts on) and a line of keys.
-public enum SearchScreen: FeatureView {
+public enum SearchScreen: FeatureView, TakesKeysAnywhere {
     public typealias Core = SearchFeature
 
     /// Every printable key is typed into the query, so q, ? and digits are not keys here. On a

@@ -1,6 +1,6 @@
 /// Tours draw no page of their own (theirs are lists); they bring their keys while a tour
 /// runs and their three boxes: the tour's language, "leave the tour?", "resume?".
-public enum ToursView: FeatureView {
+public enum ToursView: FeatureView, TakesKeysAnywhere, GivesHelp {
     public typealias Core = TourFeature
 
     /// While a tour runs, on every tab: > next, < previous, m mode, x leave, r retry after a

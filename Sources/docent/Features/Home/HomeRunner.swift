@@ -20,3 +20,7 @@ struct HomeRunner: FeatureRunner {
         }
     }
 }
+
+extension HomeFeature: RunsInShell {
+    typealias Runner = HomeRunner
+}

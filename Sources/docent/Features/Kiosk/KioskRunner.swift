@@ -27,3 +27,7 @@ struct KioskRunner: FeatureRunner {
         }
     }
 }
+
+extension KioskFeature: RunsInShell {
+    typealias Runner = KioskRunner
+}

@@ -28,3 +28,7 @@ struct MapRunner: FeatureRunner {
         }
     }
 }
+
+extension MapFeature: RunsInShell {
+    typealias Runner = MapRunner
+}

@@ -18,3 +18,7 @@ struct MemberRunner: FeatureRunner {
         }
     }
 }
+
+extension MemberFeature: RunsInShell {
+    typealias Runner = MemberRunner
+}

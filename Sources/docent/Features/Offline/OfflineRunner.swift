@@ -34,3 +34,7 @@ struct OfflineRunner: FeatureRunner {
         }
     }
 }
+
+extension OfflineFeature: RunsInShell {
+    typealias Runner = OfflineRunner
+}

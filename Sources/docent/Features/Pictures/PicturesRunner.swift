@@ -60,3 +60,7 @@ extension PicturesRunner {
         return (Int(size.ws_xpixel) / Int(size.ws_col), Int(size.ws_ypixel) / Int(size.ws_row))
     }
 }
+
+extension PicturesFeature: RunsInShell {
+    typealias Runner = PicturesRunner
+}

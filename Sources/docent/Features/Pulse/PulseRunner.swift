@@ -143,3 +143,7 @@ final class StoreHolder: @unchecked Sendable {
         set { lock.withLock { _store = newValue } }
     }
 }
+
+extension PulseFeature: RunsInShell {
+    typealias Runner = PulseRunner
+}

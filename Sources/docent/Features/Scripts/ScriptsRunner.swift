@@ -22,3 +22,7 @@ struct ScriptsRunner: FeatureRunner {
         }
     }
 }
+
+extension ScriptsFeature: RunsInShell {
+    typealias Runner = ScriptsRunner
+}

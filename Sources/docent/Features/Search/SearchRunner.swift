@@ -55,3 +55,7 @@ struct SearchRunner: FeatureRunner {
         }
     }
 }
+
+extension SearchFeature: RunsInShell {
+    typealias Runner = SearchRunner
+}
