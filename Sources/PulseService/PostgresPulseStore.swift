@@ -558,8 +558,9 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
     }
 
     /// Plays gathered by the service over a few seconds, in one transaction and one version step.
-    public func recordPlays(_ plays: [PulseSubject: Int]) async throws(PulseStoreError) {
-        guard !plays.isEmpty else { return }
+    /// As `SQLitePulseStore.recordPlays`.
+    public func recordPlays(_ plays: [PulseSubject: Int], versionStep: Bool = true) async throws(PulseStoreError) {
+        guard !plays.isEmpty || versionStep else { return }
         try await write(nil) { (conn: PostgresConnection, now: Date, result: inout Void?) in
             result = ()
             for (subject, n) in plays where n > 0 {
@@ -567,7 +568,7 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
                     "INSERT INTO activity (subject, kind, visitor, at, n) VALUES (\(subject.key), 'play', NULL, \(now.timeIntervalSince1970), \(PulseBounds.wireCount(n)))",
                     logger: self.logger)
             }
-            return true
+            return versionStep
         }
     }
 
