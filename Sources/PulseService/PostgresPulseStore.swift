@@ -871,8 +871,11 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
     /// own answering into a stream that keeps the first answer; the caller reads that one,
     /// whatever the call does afterwards. A cancelled caller stops reading, which ends the
     /// stream and cancels the call.
+    /// Within a request, the call's deadline is also the request's own (`RequestDeadline`,
+    /// issue 44 #9): a request of two calls no longer takes two deadlines to answer 503.
     private func deadline<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-        let seconds = Self.callDeadline.components.seconds
+        let limit = RequestDeadline.remaining.map { max(.milliseconds(100), min($0, Self.callDeadline)) } ?? Self.callDeadline
+        let seconds = String(format: "%.1f", Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18)
         let (answers, answer) = AsyncThrowingStream<T, any Error>.makeStream(bufferingPolicy: .bufferingOldest(1))
         let call = Task {
             do { answer.yield(try await operation()) } catch { answer.finish(throwing: error) }
@@ -880,7 +883,7 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
         }
         answer.onTermination = { _ in call.cancel() }
         let timer = Task {
-            try await Task.sleep(for: Self.callDeadline)
+            try await Task.sleep(for: limit)
             answer.finish(throwing: PulseStoreError.unavailable("no connection to the database within \(seconds) s"))
         }
         defer { timer.cancel() }
@@ -1063,4 +1066,13 @@ extension Optional {
         guard let w = self else { return nil }
         return try await transform(w)
     }
+}
+
+/// The time a request has left for its database calls: set for each request of the API
+/// (`RequestDeadlineMiddleware`), read by `PostgresPulseStore`'s call deadline.
+public enum RequestDeadline {
+    @TaskLocal static var ends: ContinuousClock.Instant?
+
+    /// Nil outside a request.
+    static var remaining: Duration? { ends.map { $0 - .now } }
 }

@@ -61,6 +61,7 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
         router.add(middleware: RequestLogMiddleware(logger: logger, metrics: metrics, address: clientAddress))
         router.add(middleware: MethodNotAllowed())
         router.add(middleware: WritesServed(health: health, logger: logger))
+        router.add(middleware: RequestDeadlineMiddleware())
         let api = self
         // The routes that cost the service, each kind in a group behind its per-address limit.
         func limited(_ kind: String, _ rate: KeyPath<ClientRateLimits, TokenBuckets.Rate>) -> RouterGroup<PulseRequestContext> {
@@ -596,5 +597,17 @@ struct WritesServed: RouterMiddleware {
         let r = try await next(request, context)
         if request.method != .get, request.method != .head, (200..<300).contains(r.status.code) { health.ok(logger) }
         return r
+    }
+}
+
+/// Every request's database calls together get `PostgresPulseStore.callDeadline` (5 s): the
+/// README's "503 with Retry-After within 5 s" holds for a request that makes several calls.
+struct RequestDeadlineMiddleware: RouterMiddleware {
+    typealias Context = PulseRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        try await RequestDeadline.$ends.withValue(ContinuousClock.now + PostgresPulseStore.callDeadline - .milliseconds(500)) {
+            try await next(request, context)
+        }
     }
 }

@@ -444,6 +444,30 @@ final class PulseStaffAttackTests: PostgresTestCase {
         XCTAssertTrue(log.contains("the database serves requests again"), log)
     }
 
+    /// PostgreSQL stopped: a snapshot and notes with a viewer (two calls each), a note posted,
+    /// are answered 503 with Retry-After within 5 s, and the refusal is in the log.
+    func testPostgreSQLGoneIsA503WithRetryAfterWithinFiveSeconds() throws {
+        let pg = try server()
+        let s = try start(try database(.postgres))
+        let body = Array(#"{"visitor":"visitor01","secret":"secret-visitor01-0123456789"}"#.utf8)
+        XCTAssertEqual(try RawHTTP.request(port: s.port, "POST", "/v1/visitors", body: body, headers: ["Content-Type": "application/json"]).status, 201)
+        let viewer = ["Authorization": "Bearer visitor01.secret-visitor01-0123456789", "Content-Type": "application/json"]
+        try pg.stop()
+        defer { try? pg.start() }
+        let note = Array(#"{"id":"visitor01.1","subject":"artwork:1101","language":"en","text":"hello"}"#.utf8)
+        for (method, path, body) in [("GET", "/v1/snapshot?day_start=0", [UInt8]()), ("GET", "/v1/notes?subject=artwork:1101", []), ("POST", "/v1/notes", note)] {
+            let t0 = Date()
+            let r = try RawHTTP.request(port: s.port, method, path, body: body, headers: viewer)
+            let seconds = Date().timeIntervalSince(t0)
+            print("PostgreSQL stopped: \(method) \(path) \(r.status) in \(String(format: "%.2f", seconds)) s")
+            XCTAssertEqual(r.status, 503, "\(method) \(path)")
+            XCTAssertNotNil(r.headers["retry-after"].flatMap(Int.init), "\(method) \(path): Retry-After")
+            XCTAssertLessThan(seconds, 5.0, "\(method) \(path): within 5 s, as the README says")
+        }
+        XCTAssertEqual(try RawHTTP.request(port: s.port, "GET", "/readyz").status, 503)
+        XCTAssertTrue(s.standardError().contains("the database refuses requests"), s.standardError())
+    }
+
     /// Plays stored, read from the database itself.
     private func storedPlays(_ store: Store, _ database: String) throws -> Int {
         switch store {

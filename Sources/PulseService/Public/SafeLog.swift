@@ -38,7 +38,7 @@ public enum LogText {
         case .string(let s): return .string(safe(s, max: max))
         case .stringConvertible(let c): return .string(safe(c.description, max: max))
         case .array(let a): return .array(a.prefix(20).map { safe($0, max: max) })
-        case .dictionary(let d): return .dictionary(Dictionary(uniqueKeysWithValues: d.prefix(20).map { (safe($0.key, max: 40), safe($0.value, max: max)) }))
+        case .dictionary(let d): return .dictionary(Dictionary(d.prefix(20).map { (safe($0.key, max: 40), safe($0.value, max: max)) }) { a, _ in a })
         }
     }
 }
@@ -69,13 +69,17 @@ public struct SafeLogHandler: LogHandler {
         set { inner[metadataKey: key] = newValue }
     }
 
-    public func log(
-        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt
-    ) {
-        let cleaned = metadata.map { m in Dictionary(uniqueKeysWithValues: m.map { (LogText.safe($0.key, max: 40), LogText.safe($0.value, max: maxValue)) }) }
-        inner.log(
-            level: level, message: Logger.Message(stringLiteral: LogText.safe(message.description, max: maxMessage)), metadata: cleaned, source: source, file: file,
-            function: function, line: line)
+    public func log(event: LogEvent) {
+        var e = event
+        e.message = Logger.Message(stringLiteral: LogText.safe(event.message.description, max: maxMessage))
+        var cleaned = event.metadata.map { m in Dictionary(m.map { (LogText.safe($0.key, max: 40), LogText.safe($0.value, max: maxValue)) }) { a, _ in a } }
+        if let error = event.error {
+            // An error's text may carry what a client sent: a value like the others.
+            cleaned = (cleaned ?? [:]).merging(["error": .string(LogText.safe(String(describing: error), max: maxValue))]) { a, _ in a }
+            e.error = nil
+        }
+        e.metadata = cleaned
+        inner.log(event: e)
     }
 }
 
