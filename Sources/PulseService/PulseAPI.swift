@@ -331,11 +331,12 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
     /// Retry-After before its token is even compared.
     func requireStaff(_ req: Request, client: String) async throws {
         let key = "staff-token " + client
+        // No token is no guess: 401, whatever the address did.
+        guard let header = req.headers[.authorization] else { throw Failure(401, "no_token", "staff routes need Authorization: Bearer STAFF-TOKEN") }
         if let wait = buckets.wait(key, clientLimits?.wrongStaffTokens ?? ClientRateLimits().wrongStaffTokens) {
             metrics.limited("staff-token")
             throw Failure(429, "rate_limited_client", "too many wrong staff tokens from your address: try again in \(wait) s", retryAfter: wait)
         }
-        guard let header = req.headers[.authorization] else { throw Failure(401, "no_token", "staff routes need Authorization: Bearer STAFF-TOKEN") }
         if let staff = staffToken, header.hasPrefix("Bearer "), Self.sameSecret(Array(header.utf8.dropFirst(7)), Array(staff.utf8)) {
             // Who it says it is goes into the audit log: a name, not a page of text.
             if let name = HTTPField.Name("Docent-Staff").flatMap({ req.headers[$0] }), name.utf8.count > 100 {
