@@ -318,7 +318,8 @@ class Run:
         check(self.note_a not in visible(self.svc, "artwork:1101"), "a hidden note is still shown to guides")
         self.shot(d, "04-hidden")
         d.find_element(By.CSS_SELECTOR, f'#r-{self.note_a.replace(".", "-")} button[value=restored]').click()
-        self.wait_text(d, "Done: Keep on note " + self.note_a)
+        # Restoring a removed note says so (issue 44 #14: it said "Keep").
+        self.wait_text(d, "Done: Restore on note " + self.note_a)
         check(export_notes(self.svc)[self.note_a]["decision"] == "restored", "restoring did not reach the store")
         check(self.note_a in visible(self.svc, "artwork:1101"), "a restored note is not shown to guides")
         self.shot(d, "04-restored")
@@ -328,6 +329,7 @@ class Run:
         self.go(d, "/staff/queue")
         d.find_element(By.CSS_SELECTOR, f'.item[data-note="{self.note_c}"] form[action$="/ban"] button').click()
         self.wait_text(d, "Banned " + self.rogue[0])
+        check("1 note hidden," in self.text(d), f"one note, in the singular (issue 44 #14): {self.text(d)[:600]}")
         status, _ = api(self.svc, "POST", "/v1/notes", {"id": self.rogue[0] + ".2", "subject": "artwork:1101", "language": "en", "text": "again"}, self.rogue[1])
         check(status == 401, f"a banned writer could still post: {status}")
         status, _ = api(self.svc, "PUT", "/v1/reactions/artwork:1101", {"value": 1}, self.rogue[1])
@@ -388,6 +390,16 @@ class Run:
         check(shown.startswith("Follow the light through four rooms") and len(shown) <= 60, f"snapshot tagline: {shown!r}")
         preview = d.find_element(By.CSS_SELECTOR, "#pv-tour-4002-en .row").text
         check(preview == shown, f"the preview {preview!r} is not what guides get {shown!r}")
+        # A subject the museum's data does not have is refused, as `docent-pulse feature --data`
+        # refuses it (issue 44 #14), and the page keeps the console's navigation.
+        d.find_element(By.ID, "new-subject").send_keys("artwork:999999")
+        d.find_element(By.ID, "new-subject").find_element(By.XPATH, "ancestor::form").find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        self.wait_text(d, "the museum's data has no artwork:999999")
+        status, snap = api(self.svc, "GET", "/v1/snapshot?day_start=0")
+        check(not [f for f in snap["featured"] if f["subject"] == "artwork:999999"], "artwork:999999 was featured")
+        self.go(d, "/staff/queue?after=not-a-cursor")
+        check(d.find_elements(By.CSS_SELECTOR, "form.signout"), "an error page lost the navigation (issue 44 #14)")
+        self.go(d, "/staff/featured")
         self.axe_check(d, "featured")
         self.narrow("/staff/featured", "08-featured")
         self.shot(d, "08-tagline")

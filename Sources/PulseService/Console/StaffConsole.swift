@@ -140,9 +140,13 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         let lang = language(req)
         do {
             guard let s = try await session(req) else { return Self.redirect("/staff/sign-in") }
-            var r = try await body(s, lang)
-            remember(lang, req, &r)
-            return r
+            do {
+                var r = try await body(s, lang)
+                remember(lang, req, &r)
+                return r
+            } catch {
+                return failurePage(error, lang, req, session: s)
+            }
         } catch {
             return failurePage(error, lang, req)
         }
@@ -371,7 +375,8 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
             return Self.redirect(notice("/staff/queue", "problem", text, s) + "&focus=" + Self.urlEncode(id.key))
         }
         try await console.audit(StaffAudit.decision(id, before: before, after: note, staff: s.staff, at: clock()))
-        let what = ConsoleStrings.text(decision == .removed ? "hide" : decision == .restored ? "keep" : "pin", lang)
+        // Restoring a removed note says so (it said "Keep").
+        let what = ConsoleStrings.text(decision == .removed ? "hide" : decision == .restored ? (expected == .removed ? "restore" : "keep") : "pin", lang)
         return Self.redirect(notice("/staff/queue", "done", ConsoleStrings.text("done", lang, ["what": what, "note": id.key]), s))
     }
 
@@ -442,6 +447,8 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
     func saveFeatured(_ form: [String: String], _ s: StaffSession, _ lang: Language) async throws -> Response {
         func refuse(_ why: String) -> Response { Self.redirect(notice("/staff/featured", "problem", ConsoleStrings.text("badInput", lang, ["why": why]), s)) }
         guard let subject = PulseSubject((form["subject"] ?? "").trimmingCharacters(in: .whitespaces)) else { return refuse("subject (artwork:ID, tour:ID …)") }
+        // As `docent-pulse feature --data`: a subject the museum's data does not have is refused.
+        if config.catalogue.lacks(subject.key) { return refuse("subject: the museum's data has no \(subject.key)") }
         guard let tier = Int(form["tier"] ?? ""), (0...100).contains(tier) else { return refuse("tier 0…100") }
         guard let from = parseLocal(form["from"]), let until = parseLocal(form["until"]) else { return refuse("from / until") }
         let old = try await console.featuredList().first { $0.subject == subject }
@@ -725,7 +732,8 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
 
     func problemParam(_ req: Request, _ s: StaffSession) -> String? { signedNotice(req, "problem", s) }
 
-    func failurePage(_ error: any Error, _ lang: Language, _ req: Request) -> Response {
+    /// An error page; with the session when there is one, the navigation stays (issue 44 #14).
+    func failurePage(_ error: any Error, _ lang: Language, _ req: Request, session: StaffSession? = nil) -> Response {
         var status = HTTPResponse.Status.internalServerError
         var text = ""
         switch error {
@@ -740,7 +748,7 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
             (status, text) = (.internalServerError, ConsoleStrings.text("unavailable", lang, ["why": "internal error"]))
         }
         let body = render("message", ["text": text, "back": "/staff/queue", "backLabel": ConsoleStrings.text("queue", lang)])
-        return layout(title: ConsoleStrings.text("console", lang), lang: lang, session: nil, path: req.uri.path, body: body, status: status)
+        return layout(title: ConsoleStrings.text("console", lang), lang: lang, session: session, path: req.uri.path, body: body, status: status)
     }
 
     func language(_ req: Request) -> Language {
