@@ -129,6 +129,20 @@ final class PulseStaffAttackTests: PostgresTestCase {
         XCTAssertEqual(try Self.signIn(port, name: "ana", password: password, token: form, from: "127.0.0.1").status, 429)
     }
 
+    /// Six wrong staff tokens from one address locked the token's sign-in for everyone (the
+    /// right token then met 429): now they lock that address only.
+    func testWrongTokensFromOneAddressDoNotLockTheTokenForEveryone() throws {
+        let s = try start(try database(.sqlite))
+        var statuses: [Int] = []
+        for i in 0..<7 {
+            let form = try XCTUnwrap(try Self.signInForm(s.port, from: "127.0.0.2"))
+            statuses.append(try Self.signIn(s.port, name: "", password: "wrong-token-\(i)", token: form, from: "127.0.0.2").status)
+        }
+        XCTAssertEqual(statuses.last, 429, "the guessing address is locked out: \(statuses)")
+        let form = try XCTUnwrap(try Self.signInForm(s.port, from: "127.0.0.1"))
+        XCTAssertEqual(try Self.signIn(s.port, name: "", password: staffToken, token: form, from: "127.0.0.1").status, 303, "the right token, from elsewhere")
+    }
+
     // MARK: 2. Guessing the staff token on the API
 
     func testThreeHundredWrongStaffTokensMeetA429() throws {
@@ -185,6 +199,13 @@ final class PulseStaffAttackTests: PostgresTestCase {
         XCTAssertEqual(lines.filter { $0.contains("failed sign-in") && $0.contains("(unknown)") }.count, 3, log)
         XCTAssertTrue(lines.contains { $0.contains("failed sign-in") && $0.contains("account=ana") }, log)
         XCTAssertLessThan(log.utf8.count, 8_000, "four failed sign-ins")
+        // Nothing typed is kept (a 15 KB name added 32 KB a try): the address's row and one
+        // per name an account could have (ana, the password typed as a name), by digest.
+        let q = try DatabaseQueue(path: String(database.dropFirst("sqlite:".count)))
+        let keys = try q.read { try String.fetchAll($0, sql: "SELECT key FROM staff_failure ORDER BY key") }
+        XCTAssertEqual(keys.count, 3, "\(keys)")
+        XCTAssertTrue(keys.contains("address:127.0.0.1"), "\(keys)")
+        XCTAssertTrue(keys.allSatisfy { $0.utf8.count <= 48 && !$0.contains("password") && !$0.contains("ana") && !$0.contains("nnnn") }, "\(keys)")
     }
 
     // MARK: 4. Plays answered 204 are kept

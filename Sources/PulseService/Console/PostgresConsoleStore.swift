@@ -190,6 +190,10 @@ public final class PostgresConsoleStore: ConsoleStore, @unchecked Sendable {
     public func countAttempt(key: String, decay: TimeInterval) async throws(PulseStoreError) -> (before: Int, last: Date?) {
         try await write { conn, now in
             try await conn.query("DELETE FROM staff_failure WHERE key = \(key) AND last_at < \(now - decay)", logger: self.logger)
+            // Every other key's old rows too, as SQLite does; rows another try holds are left
+            // for the next (no waiting on each other, no deadlock).
+            try await conn.query(
+                "DELETE FROM staff_failure WHERE key IN (SELECT key FROM staff_failure WHERE last_at < \(now - decay) FOR UPDATE SKIP LOCKED)", logger: self.logger)
             // The row made if missing (count 0), then locked: a concurrent try waits here and
             // reads this one's count.
             try await conn.query("INSERT INTO staff_failure (key, count, last_at) VALUES (\(key), 0, \(now)) ON CONFLICT (key) DO NOTHING", logger: self.logger)
@@ -214,8 +218,6 @@ public final class PostgresConsoleStore: ConsoleStore, @unchecked Sendable {
     public func createSession(_ s: StaffSession) async throws(PulseStoreError) {
         let _: Void = try await write { conn, now in
             try await conn.query("DELETE FROM staff_session WHERE expires < \(now)", logger: self.logger)
-            // Failed sign-ins an hour old are forgotten (issue 44 #10; SQLite does it per try).
-            try await conn.query("DELETE FROM staff_failure WHERE last_at < \(now - 3600)", logger: self.logger)
             try await conn.query(
                 "INSERT INTO staff_session (id, staff, csrf, created, expires, credential) VALUES (\(s.id), \(s.staff), \(s.csrf), \(s.created.timeIntervalSince1970), \(s.expires.timeIntervalSince1970), \(s.credential))",
                 logger: self.logger)

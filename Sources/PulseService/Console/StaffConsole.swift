@@ -253,7 +253,8 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
             // token's tries count per address only: a wrong token from one address does not
             // lock the token for everyone.
             let now = clock()
-            let keys = (name.isEmpty ? ["token:" + client] : validName ? ["account:" + name] : []) + ["address:" + client]
+            // A name's key is its digest: a password typed as a name is not kept in the database.
+            let keys = (name.isEmpty ? ["token:" + client] : validName ? ["account:" + String(Self.digest(name).prefix(32))] : []) + ["address:" + client]
             var left = 0
             var failures = 0
             for key in keys {
