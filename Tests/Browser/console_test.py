@@ -328,6 +328,12 @@ class Run:
         d = self.alice
         self.go(d, "/staff/queue")
         d.find_element(By.CSS_SELECTOR, f'.item[data-note="{self.note_c}"] form[action$="/ban"] button').click()
+        # It asks first (issue 44 #14): nothing is banned until the answer.
+        self.wait_text(d, f"Ban {self.rogue[0]}?")
+        status, _ = api(self.svc, "GET", "/v1/snapshot?day_start=0", None, self.rogue[1])
+        check(status == 200, f"the writer was banned before the staff member said yes: {status}")
+        self.axe_check(d, "ban: are you sure")
+        d.find_element(By.CSS_SELECTOR, 'main form[action$="/ban"] button.danger').click()
         self.wait_text(d, "Banned " + self.rogue[0])
         check("1 note hidden," in self.text(d), f"one note, in the singular (issue 44 #14): {self.text(d)[:600]}")
         status, _ = api(self.svc, "POST", "/v1/notes", {"id": self.rogue[0] + ".2", "subject": "artwork:1101", "language": "en", "text": "again"}, self.rogue[1])
@@ -380,6 +386,10 @@ class Run:
         field.clear()
         long = "Follow the light through four rooms of northern painting, then rest by the fountain"
         field.send_keys(long)
+        # The preview follows the typing, before any save (issue 44 #14: data-preview was unused).
+        self.wait_text(d, "Follow the light through four rooms")
+        live = d.find_element(By.CSS_SELECTOR, "#pv-tour-4002-en .row").text
+        check(live.startswith("Follow the light through four rooms") and len(live) <= 60, f"the live preview: {live!r}")
         field.find_element(By.XPATH, "ancestor::form").find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         self.wait_text(d, "Saved tour:4002")
         status, snap = api(self.svc, "GET", "/v1/snapshot?day_start=0")
@@ -390,6 +400,7 @@ class Run:
         check(shown.startswith("Follow the light through four rooms") and len(shown) <= 60, f"snapshot tagline: {shown!r}")
         preview = d.find_element(By.CSS_SELECTOR, "#pv-tour-4002-en .row").text
         check(preview == shown, f"the preview {preview!r} is not what guides get {shown!r}")
+        check(live == shown, f"the live preview {live!r} is not what guides get {shown!r}")
         # A subject the museum's data does not have is refused, as `docent-pulse feature --data`
         # refuses it (issue 44 #14), and the page keeps the console's navigation.
         d.find_element(By.ID, "new-subject").send_keys("artwork:999999")

@@ -16,7 +16,7 @@ enum ConsoleAssets {
 
     static let templates: [(String, String)] = [
         ("layout", layout), ("signin", signin), ("queue", queue), ("visitors", visitors), ("featured", featured), ("announcements", announcements),
-        ("pulse", pulse), ("audit", audit), ("message", message), ("announcementForm", announcementForm),
+        ("pulse", pulse), ("audit", audit), ("message", message), ("banSure", banSure), ("announcementForm", announcementForm),
     ]
 
     static let layout = """
@@ -221,6 +221,13 @@ enum ConsoleAssets {
         <tbody>{{#entries}}<tr><td>{{at}}</td><td>{{staff}}</td><td>{{action}}</td><td class="key">{{target}}</td><td>{{before}}</td><td>{{after}}</td></tr>{{/entries}}</tbody></table></div>{{/hasEntries}}
         """
 
+    /// "Ban the writer" asks first (issue 44 #14).
+    static let banSure = """
+        <p>{{question}}</p>
+        <form method="post" action="/staff/visitors/{{visitor}}/ban"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="confirm" value="yes">
+        <p><button type="submit" class="danger">{{t.banYes}}</button> <a href="/staff/queue">{{t.queue}}</a></p></form>
+        """
+
     static let message = """
         <p>{{text}}</p>
         <p><a href="{{back}}">{{backLabel}}</a></p>
@@ -326,6 +333,25 @@ enum ConsoleAssets {
               var el = want && document.querySelector('.queue .item[data-note="' + CSS.escape(want) + '"]');
               select(el || list[0]);
             }
+            // Taglines: the guide's cut of what is typed, from the service as it is typed.
+            Array.prototype.slice.call(document.querySelectorAll("[data-preview]")).forEach(function (field) {
+              var timer = null;
+              field.addEventListener("input", function () {
+                clearTimeout(timer);
+                timer = setTimeout(function () {
+                  fetch("/staff/featured/preview?text=" + encodeURIComponent(field.value), { credentials: "same-origin" })
+                    .then(function (r) { return r.ok ? r.text() : null; }).then(function (text) {
+                      if (text === null) return;
+                      var parts = text.split("\\n");
+                      var box = document.getElementById(field.getAttribute("data-preview"));
+                      if (!box) return;
+                      var row = box.querySelector(".row"), hint = box.querySelector(".hint");
+                      if (row) row.textContent = parts[0];
+                      if (hint) hint.textContent = "(" + (parts[1] || "") + ")";
+                    });
+                }, 250);
+              });
+            });
             var live = document.querySelector("[data-live]");
             if (live) {
               var timer = null;

@@ -34,6 +34,8 @@ enum ConsoleStrings {
         "keep": ["Keep", "Conservar", "保留", "保留", "유지", "Garder"],
         "restore": ["Restore", "Restaurar", "恢复", "恢復", "복원", "Rétablir"],
         "pin": ["Pin", "Fijar", "置顶", "置頂", "고정", "Épingler"],
+        "banSure": ["Ban {visitor}? Their visible notes are hidden and their writes refused until the ban is lifted.", "¿Vetar a {visitor}? Sus notas visibles se ocultan y sus escrituras se rechazan hasta que se levante el veto.", "封禁 {visitor}？其可见留言将被隐藏，写入将被拒绝，直至解除封禁。", "封鎖 {visitor}？其可見留言將被隱藏，寫入將被拒絕，直至解除封鎖。", "{visitor}을(를) 차단할까요? 보이는 메모가 숨겨지고 차단이 풀릴 때까지 쓰기가 거부됩니다.", "Bannir {visitor} ? Ses notes visibles sont masquées et ses écritures refusées jusqu’à la levée du bannissement."],
+        "banYes": ["Yes, ban", "Sí, vetar", "确认封禁", "確認封鎖", "차단합니다", "Oui, bannir"],
         "ban": ["Ban the writer", "Vetar al autor", "封禁作者", "封鎖作者", "작성자 차단", "Bannir l’auteur"],
         "unban": ["Lift the ban", "Levantar el veto", "解除封禁", "解除封鎖", "차단 해제", "Lever le bannissement"],
         "erase": ["Erase all of this visitor’s data", "Borrar todos los datos de este visitante", "清除该访客的全部数据", "清除該訪客的全部資料", "이 방문객의 데이터 모두 삭제", "Effacer toutes les données de ce visiteur"],

@@ -110,13 +110,14 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         router.post("/staff/visitors/erase") { req, _ in await c.action(req) { s, l, form in try await c.erase(form, s, l) } }
         router.post("/staff/visitors/:visitor/ban") { req, ctx in
             let v = ctx.parameters.get("visitor") ?? ""
-            return await c.action(req) { s, l, _ in try await c.ban(v, s, l) }
+            return await c.action(req) { s, l, form in form["confirm"] == "yes" ? try await c.ban(v, s, l) : c.banSure(v, s, l) }
         }
         router.post("/staff/visitors/:visitor/unban") { req, ctx in
             let v = ctx.parameters.get("visitor") ?? ""
             return await c.action(req) { s, l, _ in try await c.unban(v, s, l) }
         }
         router.get("/staff/featured") { req, _ in await c.page(req) { s, l in try await c.featuredPage(req, s, l) } }
+        router.get("/staff/featured/preview") { req, _ in await c.page(req) { _, l in c.taglinePreview(req, l) } }
         router.post("/staff/featured") { req, _ in await c.action(req) { s, l, form in try await c.saveFeatured(form, s, l) } }
         router.get("/staff/announcements") { req, _ in await c.page(req) { s, l in try await c.announcementsPage(req, s, l) } }
         router.post("/staff/announcements") { req, _ in await c.action(req) { s, l, form in try await c.saveAnnouncement(form, s, l) } }
@@ -400,6 +401,15 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         return Self.redirect(notice("/staff/visitors", "done", ConsoleStrings.text("banned", lang, ["visitor": v.rawValue, "n": String(notes)]), s))
     }
 
+    /// "Ban the writer" from the queue asks first: a page with the question and the button.
+    func banSure(_ text: String, _ s: StaffSession, _ lang: Language) -> Response {
+        guard let v = VisitorID(text), v != .curator else {
+            return Self.redirect(notice("/staff/visitors", "problem", ConsoleStrings.text("badInput", lang, ["why": "visitor id"]), s))
+        }
+        let body = render("banSure", ["t": ConsoleStrings.all(lang), "csrf": s.csrf, "visitor": v.rawValue, "question": ConsoleStrings.text("banSure", lang, ["visitor": v.rawValue])])
+        return layout(title: ConsoleStrings.text("ban", lang), lang: lang, session: s, path: "/staff/visitors", body: body)
+    }
+
     func unban(_ text: String, _ s: StaffSession, _ lang: Language) async throws -> Response {
         guard let v = VisitorID(text) else { throw Failure(status: .badRequest, message: "not a visitor id") }
         if try await console.unban(v) {
@@ -443,6 +453,17 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         return layout(
             title: ConsoleStrings.text("featured", lang), lang: lang, session: s, path: "/staff/featured", body: body, flash: flash(req, s),
             problem: problemParam(req, s))
+    }
+
+    /// A tagline as the guide would cut it, for the live preview as staff type (issue 44 #14:
+    /// the preview changed only on saving): the cut line, then the cells it takes.
+    func taglinePreview(_ req: Request, _ lang: Language) -> Response {
+        let text = req.uri.queryParameters["text"].map(String.init).flatMap { $0.removingPercentEncoding } ?? ""
+        let cut = Self.guideCut(String(text.prefix(400)))
+        let cells = ConsoleStrings.text("cells", lang, ["n": String(TextWidth.width(cut)), "max": String(Self.taglineCells)])
+        var h = Self.headers("text/plain; charset=utf-8")
+        h[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: h, body: ResponseBody(byteBuffer: ByteBuffer(string: cut + "\n" + cells)))
     }
 
     func saveFeatured(_ form: [String: String], _ s: StaffSession, _ lang: Language) async throws -> Response {
