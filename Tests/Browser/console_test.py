@@ -467,6 +467,9 @@ class Run:
         check(csv.strip().splitlines()[-1].split(",")[1] == str(total), f"CSV today: {csv.strip().splitlines()[-1]}")
         self.axe_check(d, "pulse")
         self.narrow("/staff/pulse", "10-pulse")
+        # Chart labels readable on a phone (issue 44 #14: about 6 px).
+        label = self.narrow_browser.execute_script("var t = document.querySelector('.chart svg text'); return t ? t.getBoundingClientRect().height : 0")
+        check(label >= 10, f"a chart label is {label:.1f} px tall on a 360 px phone")
         self.shot(d, "10-charts")
 
     def test_erase_and_audit(self):
@@ -488,6 +491,10 @@ class Run:
         check("bob" not in body.split("Contains")[-1], "the filter by alice shows bob's actions")
         self.axe_check(d, "audit")
         self.narrow("/staff/audit", "11-audit")
+        # Words in the audit table are not broken into letters on a phone (issue 44 #14).
+        narrowest = self.narrow_browser.execute_script(
+            "var w = Array.prototype.map.call(document.querySelectorAll('.audit tbody td'), function (c) { return c.getBoundingClientRect().width; }); return w.length ? Math.min.apply(null, w) : -1")
+        check(narrowest >= 48, f"an audit cell is {narrowest:.0f} px wide on a 360 px phone")
         self.shot(d, "11-audit")
         self.go(d, "/staff/queue?lang=fr")
         self.wait_text(d, "Modération")

@@ -187,7 +187,7 @@ enum ConsoleAssets {
         {{#charts}}
         <figure class="chart" id="chart-{{kind}}">
         <figcaption>{{caption}}</figcaption>
-        {{{svg}}}
+        <div class="scroll chart-box" tabindex="0" role="region" aria-label="{{caption}}">{{{svg}}}</div>
         <details><summary>{{t.numbers}}</summary>
         <table><caption>{{caption}}</caption><thead><tr><th scope="col">{{t.day}}</th><th scope="col">{{t.count}}</th></tr></thead>
         <tbody>{{#rows}}<tr><th scope="row">{{day}}</th><td>{{value}}</td></tr>{{/rows}}</tbody></table>
@@ -288,7 +288,11 @@ enum ConsoleAssets {
         table { border-collapse: collapse; }
         th, td { border-bottom: 1px solid var(--line); padding: .25rem .5rem; text-align: left; vertical-align: top; }
         .scroll { overflow-x: auto; }
-        .audit td { overflow-wrap: anywhere; }
+        /* On a phone the tables and charts scroll sideways rather than shrink: words were
+           broken into 1-2 letters and chart labels drawn at 6 px (issue 44 #14). */
+        .audit { min-width: 44rem; }
+        .audit td { overflow-wrap: break-word; }
+        .chart-box svg { min-width: 720px; }
         @media (max-width: 40rem) { main { padding: .75rem; } .top { padding: .5rem .75rem; } }
         """
 
