@@ -561,6 +561,19 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
     /// As `SQLitePulseStore.recordPlays`.
     public func recordPlays(_ plays: [PulseSubject: Int], versionStep: Bool = true) async throws(PulseStoreError) {
         guard !plays.isEmpty || versionStep else { return }
+        if !versionStep {
+            // The service's batches (a play's answer waits for one): one statement, atomic by
+            // itself, one round trip instead of a transaction's three and one per subject.
+            let counted = plays.filter { $0.value > 0 }
+            let keys = counted.map(\.key.key), ns = counted.map { PulseBounds.wireCount($0.value) }
+            let now = clock().timeIntervalSince1970
+            let _: Void = try await call { conn in
+                try await conn.query(
+                    "INSERT INTO activity (subject, kind, visitor, at, n) SELECT s, 'play', NULL, \(now), c FROM unnest(\(keys)::text[], \(ns)::int8[]) AS t(s, c)",
+                    logger: self.logger)
+            }
+            return
+        }
         try await write(nil) { (conn: PostgresConnection, now: Date, result: inout Void?) in
             result = ()
             for (subject, n) in plays where n > 0 {
