@@ -67,20 +67,10 @@ final class PulseStaffAttackTests: PostgresTestCase {
         let s = try start(database)
         let port = s.port
         let stopAt = Date().addingTimeInterval(15)
-        let lock = NSLock()
-        nonisolated(unsafe) var statuses: [Int: Int] = [:]
-        let group = DispatchGroup()
-        for w in 0..<8 {
-            DispatchQueue.global().async(group: group) {
-                var n = 0
-                while Date() < stopAt && n < 20_000 {
-                    n += 1
-                    let token = (try? Self.signInForm(port, from: "127.0.0.2")) ?? StaffConsoleToken.made(n)
-                    let name = n % 2 == 0 ? "ana" : "nobody\(w)x\(n)"
-                    let status = (try? Self.signIn(port, name: name, password: "wrong-\(n)", token: token, from: "127.0.0.2").status) ?? -1
-                    lock.withLock { statuses[status, default: 0] += 1 }
-                }
-            }
+        let flood = Flood(workers: 8, seconds: 15) { w, n in
+            let token = (try? Self.signInForm(port, from: "127.0.0.2")) ?? StaffConsoleToken.made(n)
+            let name = n % 2 == 0 ? "ana" : "nobody\(w)x\(n)"
+            return (try? Self.signIn(port, name: name, password: "wrong-\(n)", token: token, from: "127.0.0.2").status) ?? -1
         }
         var times: [Double] = []
         var next = Date()
@@ -92,13 +82,13 @@ final class PulseStaffAttackTests: PostgresTestCase {
             next = next.addingTimeInterval(0.1)
             if next > Date() { Thread.sleep(until: next) }  // pacing, not synchronisation
         }
-        XCTAssertEqual(group.wait(timeout: .now() + 30), .success, "the attackers stopped")
+        let statuses = try XCTUnwrap(flood.finish(), "the attackers stopped")
         let p50 = RawHTTP.percentile(times, 0.5), p99 = RawHTTP.percentile(times, 0.99)
-        let checked = lock.withLock { statuses[401, default: 0] }
-        print("sign-in flood: visitor p50 \(String(format: "%.1f", p50)) ms, p99 \(String(format: "%.1f", p99)) ms over \(times.count); attacker answers \(lock.withLock { statuses })")
+        let checked = statuses[401, default: 0]
+        print("sign-in flood: visitor p50 \(String(format: "%.1f", p50)) ms, p99 \(String(format: "%.1f", p99)) ms over \(times.count); attacker answers \(statuses)")
         XCTAssertGreaterThan(times.count, 100)
         XCTAssertLessThan(p99, 250, "the visitor's p99 during the flood")
-        XCTAssertGreaterThan(lock.withLock { statuses[429, default: 0] }, 0, "the address met its limit")
+        XCTAssertGreaterThan(statuses[429, default: 0], 0, "the address met its limit")
         // The address's limit: 20 at once, then 10 a minute (15 s: 2.5 more).
         XCTAssertLessThanOrEqual(checked, 23, "passwords checked for one address in 15 s")
     }
@@ -233,27 +223,15 @@ final class PulseStaffAttackTests: PostgresTestCase {
         let database = try database(store)
         let s = try start(database, ["--plays-per-minute", "100000"])
         let port = s.port
-        let stopAt = Date().addingTimeInterval(3)
-        let lock = NSLock()
-        nonisolated(unsafe) var answered = 0
-        let group = DispatchGroup()
-        for w in 0..<4 {
-            DispatchQueue.global().async(group: group) {
-                var n = 0
-                while Date() < stopAt && n < 50_000 {
-                    n += 1
-                    if (try? RawHTTP.request(port: port, "POST", "/v1/plays/artwork:\(1100 + n % 13)", from: "127.0.0.\(3 + w)").status) == 204 {
-                        lock.withLock { answered += 1 }
-                    }
-                }
-            }
+        let flood = Flood(workers: 4, seconds: 3) { w, n in
+            (try? RawHTTP.request(port: port, "POST", "/v1/plays/artwork:\(1100 + n % 13)", from: "127.0.0.\(3 + w)").status) ?? -1
         }
         // Mid-load: killed while the writers still send.
         Thread.sleep(forTimeInterval: 1.5)
         kill(s.process.processIdentifier, SIGKILL)
-        XCTAssertEqual(group.wait(timeout: .now() + 30), .success)
+        let statuses = try XCTUnwrap(flood.finish())
         s.process.waitUntilExit()
-        let acked = lock.withLock { answered }
+        let acked = statuses[204, default: 0]
         let stored = try storedPlays(store, database)
         print("kill -9 under plays (\(store)): \(acked) answered 204, \(stored) stored")
         XCTAssertGreaterThan(acked, 50, "the load ran")
@@ -417,18 +395,8 @@ final class PulseStaffAttackTests: PostgresTestCase {
         let s = try start(try database(.sqlite))
         let port = s.port
         let stopAt = Date().addingTimeInterval(5)
-        let lock = NSLock()
-        nonisolated(unsafe) var statuses: [Int: Int] = [:]
-        let group = DispatchGroup()
-        for _ in 0..<8 {
-            DispatchQueue.global().async(group: group) {
-                var n = 0
-                while Date() < stopAt && n < 20_000 {
-                    n += 1
-                    let status = (try? RawHTTP.request(port: port, "GET", "/v1/snapshot?day_start=0", from: "127.0.0.2").status) ?? -1
-                    lock.withLock { statuses[status, default: 0] += 1 }
-                }
-            }
+        let flood = Flood(workers: 8, seconds: 5) { _, _ in
+            (try? RawHTTP.request(port: port, "GET", "/v1/snapshot?day_start=0", from: "127.0.0.2").status) ?? -1
         }
         var times: [Double] = []
         while Date() < stopAt {
@@ -437,10 +405,10 @@ final class PulseStaffAttackTests: PostgresTestCase {
             times.append(Date().timeIntervalSince(t0) * 1000)
             Thread.sleep(forTimeInterval: 0.1)  // pacing: a guide's reads
         }
-        XCTAssertEqual(group.wait(timeout: .now() + 30), .success)
-        let served = lock.withLock { statuses[200, default: 0] }
-        print("read flood: visitor p99 \(String(format: "%.1f", RawHTTP.percentile(times, 0.99))) ms; attacker answers \(lock.withLock { statuses })")
-        XCTAssertGreaterThan(lock.withLock { statuses[429, default: 0] }, 0)
+        let statuses = try XCTUnwrap(flood.finish())
+        let served = statuses[200, default: 0]
+        print("read flood: visitor p99 \(String(format: "%.1f", RawHTTP.percentile(times, 0.99))) ms; attacker answers \(statuses)")
+        XCTAssertGreaterThan(statuses[429, default: 0], 0)
         XCTAssertLessThanOrEqual(served, 100 + 30, "reads served to one address in 5 s: a burst of 100, then 5 a second")
     }
 
@@ -505,6 +473,36 @@ final class PulseStaffAttackTests: PostgresTestCase {
             let out = try server().psql(name, "SELECT COALESCE(SUM(n), 0) FROM activity WHERE kind = 'play'")
             return Int(out.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
         }
+    }
+}
+
+/// `workers` senders, each on a thread of its own (all at once, whatever Dispatch's pool
+/// allows), sending until `seconds` have passed (at most `limit` each); `send(worker, n)`
+/// answers a status, and the statuses are counted.
+final class Flood: @unchecked Sendable {
+    private let lock = NSLock()
+    private var statuses: [Int: Int] = [:]
+    private let group = DispatchGroup()
+
+    init(workers: Int, seconds: Double, limit: Int = 50_000, _ send: @escaping @Sendable (_ worker: Int, _ n: Int) -> Int) {
+        let stopAt = Date().addingTimeInterval(seconds)
+        for w in 0..<workers {
+            group.enter()
+            Thread.detachNewThread { [self] in
+                defer { group.leave() }
+                var n = 0
+                while Date() < stopAt && n < limit {
+                    n += 1
+                    let status = send(w, n)
+                    lock.withLock { statuses[status, default: 0] += 1 }
+                }
+            }
+        }
+    }
+
+    /// The statuses, once every sender ended (nil: one did not within 30 s).
+    func finish() -> [Int: Int]? {
+        group.wait(timeout: .now() + 30) == .success ? lock.withLock { statuses } : nil
     }
 }
 
