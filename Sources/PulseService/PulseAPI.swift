@@ -28,6 +28,10 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
     let clientAddress: ClientAddress
     let clientLimits: ClientRateLimits?
     let buckets = TokenBuckets()
+    /// Whether requests meet a database that refuses them (`/readyz`), said in the log.
+    let health = StoreHealth()
+    /// Failed staff sign-ins logged at most 20 a minute (the rest counted in one line).
+    let staffWarnings = WarningThrottle(perMinute: 20)
     /// Who may post notes (`--posting`).
     public let posting: PostingCheck
     /// The service's clock (the visit code's day).
@@ -56,6 +60,8 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
         let router = Router(context: PulseRequestContext.self)
         router.add(middleware: RequestLogMiddleware(logger: logger, metrics: metrics, address: clientAddress))
         router.add(middleware: MethodNotAllowed())
+        router.add(middleware: WritesServed(health: health, logger: logger))
+        router.add(middleware: RequestDeadlineMiddleware())
         let api = self
         // The routes that cost the service, each kind in a group behind its per-address limit.
         func limited(_ kind: String, _ rate: KeyPath<ClientRateLimits, TokenBuckets.Rate>) -> RouterGroup<PulseRequestContext> {
@@ -65,9 +71,15 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
         }
         let registrations = limited("registration", \.registrations), plays = limited("play", \.plays)
         let reactions = limited("reaction", \.reactions), notes = limited("note", \.notes), reports = limited("report", \.reports)
+        let reads = limited("read", \.reads)
         router.get("/healthz") { _, _ in api.json(200, PulseWire.fields([("status", .string("ok"))])) }
         router.get("/readyz") { _, _ in
             await api.handle {
+                // Not ready while requests meet a database that refuses them (a full disk:
+                // reads still work, writes do not), as well as when it does not answer.
+                if let why = api.health.failing() {
+                    throw Failure(503, "unavailable", "Pulse is unavailable (\(why))", retryAfter: 5)
+                }
                 try await api.store.ready()
                 return api.json(200, PulseWire.fields([("status", .string("ready"))]))
             }
@@ -78,12 +90,12 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
             return Response(status: .ok, headers: h, body: ResponseBody(byteBuffer: ByteBuffer(bytes: api.metrics.text())))
         }
         registrations.post("/v1/visitors") { req, _ in await api.handle { try await api.createVisitor(req) } }
-        router.get("/v1/snapshot") { req, _ in await api.handle { try await api.snapshot(req) } }
-        router.get("/v1/subjects/**") { req, ctx in await api.handle { try await api.subject(req, ctx) } }
+        reads.get("/v1/snapshot") { req, _ in await api.handle { try await api.snapshot(req) } }
+        reads.get("/v1/subjects/**") { req, ctx in await api.handle { try await api.subject(req, ctx) } }
         reactions.put("/v1/reactions/**") { req, ctx in await api.handle { try await api.react(req, ctx, withdraw: false) } }
         reactions.delete("/v1/reactions/**") { req, ctx in await api.handle { try await api.react(req, ctx, withdraw: true) } }
         notes.post("/v1/notes") { req, ctx in await api.handle { try await api.post(req, client: api.client(req, ctx)) } }
-        router.get("/v1/notes") { req, _ in await api.handle { try await api.notes(req) } }
+        reads.get("/v1/notes") { req, _ in await api.handle { try await api.notes(req) } }
         reports.put("/v1/reports/**") { req, ctx in await api.handle { try await api.report(req, ctx, true) } }
         reports.delete("/v1/reports/**") { req, ctx in await api.handle { try await api.report(req, ctx, false) } }
         plays.post("/v1/plays/**") { _, ctx in await api.handle { try await api.play(ctx) } }
@@ -232,6 +244,13 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
         let creds = try Self.credentials(req)
         let key = try Self.rest(context)
         guard let note = NoteID(key: key) else { throw Failure(400, "bad_note", "not a note id: \(Self.shown(key))") }
+        // A note hidden from the public answers as a missing one (issue 44 #13): reports must
+        // not tell which hidden notes exist. (Taking a report back stays open to its reporter.)
+        if on, let audit {
+            try await store.authenticate(creds)
+            let shown = try await audit.note(note).map { store.rules.hidden($0, viewerReported: false, viewer: creds.visitor) == nil } ?? true
+            if !shown { throw PulseStoreError.noSuchNote(note) }
+        }
         try await store.report(note, on, as: creds)
         return json(200, PulseWire.fields([("note", .string(note.key)), ("reported", .bool(on))]))
     }
@@ -239,7 +258,8 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
     func play(_ context: PulseRequestContext) async throws -> Response {
         let subject = try Self.subject(context)
         if let plays {
-            plays.add(subject)
+            // Answered once written (with the plays that came meanwhile): a 204 is kept.
+            try await plays.add(subject)
         } else {
             try await store.recordPlay(subject)
         }
@@ -305,11 +325,27 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
     }
 
     /// 401 without a token (or with one that is nobody's), 403 with a visitor's token. A
-    /// failed sign-in is logged (warning: the client's address, never the token).
+    /// failed sign-in is logged (warning: the client's address, never the token), at most
+    /// `staffWarnings` allows a minute (issue 44 #4). A client address that sent too many
+    /// wrong tokens (`wrongStaffTokens`, whatever `--client-limits` says) gets 429 with
+    /// Retry-After before its token is even compared.
     func requireStaff(_ req: Request, client: String) async throws {
+        let key = "staff-token " + client
+        // No token is no guess: 401, whatever the address did.
         guard let header = req.headers[.authorization] else { throw Failure(401, "no_token", "staff routes need Authorization: Bearer STAFF-TOKEN") }
-        if let staff = staffToken, header.hasPrefix("Bearer "), Self.sameSecret(Array(header.utf8.dropFirst(7)), Array(staff.utf8)) { return }
-        logger.warning("failed staff sign-in", metadata: ["client": .string(client), "path": .string(req.uri.path)])
+        if let wait = buckets.wait(key, clientLimits?.wrongStaffTokens ?? ClientRateLimits().wrongStaffTokens) {
+            metrics.limited("staff-token")
+            throw Failure(429, "rate_limited_client", "too many wrong staff tokens from your address: try again in \(wait) s", retryAfter: wait)
+        }
+        if let staff = staffToken, header.hasPrefix("Bearer "), Self.sameSecret(Array(header.utf8.dropFirst(7)), Array(staff.utf8)) {
+            // Who it says it is goes into the audit log: a name, not a page of text.
+            if let name = HTTPField.Name("Docent-Staff").flatMap({ req.headers[$0] }), name.utf8.count > 100 {
+                throw Failure(400, "bad_staff_name", "Docent-Staff must be at most 100 bytes")
+            }
+            return
+        }
+        _ = buckets.take(key, clientLimits?.wrongStaffTokens ?? ClientRateLimits().wrongStaffTokens)
+        staffWarnings.log(logger, "failed staff sign-in", ["client": .string(client), "path": .string(req.uri.path)])
         // A visitor's valid token: known, and not staff.
         if let c = try? Self.credentials(req), (try? await store.authenticate(c)) != nil {
             throw Failure(403, "not_staff", "this is a staff route; a visitor's token is not enough")
@@ -331,10 +367,18 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
         let status: Int
         let code: String
         let message: String
-        init(_ status: Int, _ code: String, _ message: String) {
+        var retryAfter: Int?
+        init(_ status: Int, _ code: String, _ message: String, retryAfter: Int? = nil) {
             self.status = status
             self.code = code
             self.message = message
+            self.retryAfter = retryAfter
+        }
+
+        var response: Response {
+            var r = pulseJSON(status, PulseWire.problem(code, message, retryAfter.map { [("retry_after", .integer($0))] } ?? []))
+            if let retryAfter { r.headers[.retryAfter] = String(retryAfter) }
+            return r
         }
     }
 
@@ -343,10 +387,11 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
         do {
             return try await body()
         } catch let f as Failure {
-            return json(f.status, PulseWire.problem(f.code, f.message))
+            return f.response
         } catch let p as PulseWire.Problem {
             return json(400, PulseWire.problem("bad_request", p.message))
         } catch let e as PulseStoreError {
+            if case .unavailable(let why) = e { health.failed(why, logger) }
             let (status, body, retry) = PulseWire.error(e)
             var r = json(status, body)
             if let retry { r.headers[.retryAfter] = String(retry) }
@@ -452,7 +497,7 @@ struct StaffAuth<Store: PulseServiceStore>: RouterMiddleware {
         do {
             try await api.requireStaff(request, client: api.clientAddress.of(peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[values: .xForwardedFor]))
         } catch let f as PulseAPI<Store>.Failure {
-            return api.json(f.status, PulseWire.problem(f.code, f.message))
+            return f.response
         }
         return try await next(request, context)
     }
@@ -489,5 +534,81 @@ struct MethodNotAllowed: RouterMiddleware {
             return Response(status: .methodNotAllowed, headers: h, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
         }
         return try await next(request, context)
+    }
+}
+
+/// The database as requests meet it (issue 44 #9): a request the store refused (`unavailable`:
+/// a full disk, a database gone) is logged, a warning once when the refusals start with why,
+/// then at most once a minute while they go on, and a notice when a request is served again;
+/// `/readyz` answers 503 while the last refusal is less than 10 s old and nothing was served
+/// since.
+final class StoreHealth: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lastFailure: (at: Double, why: String)?
+    private var lastLogged = -Double.infinity
+    private var refusedSinceLog = 0
+
+    func failed(_ why: String, _ logger: Logger) {
+        let now = ProcessInfo.processInfo.systemUptime
+        lock.lock()
+        let first = lastFailure == nil
+        lastFailure = (now, why)
+        refusedSinceLog += 1
+        let log = first || now - lastLogged >= 60
+        let refused = refusedSinceLog
+        if log {
+            lastLogged = now
+            refusedSinceLog = 0
+        }
+        lock.unlock()
+        if log {
+            logger.warning(
+                first ? "the database refuses requests" : "the database still refuses requests", metadata: ["error": .string(why), "refused": .stringConvertible(refused)])
+        }
+    }
+
+    func ok(_ logger: Logger) {
+        lock.lock()
+        guard lastFailure != nil else {
+            lock.unlock()
+            return
+        }
+        lastFailure = nil
+        lock.unlock()
+        logger.notice("the database serves requests again")
+    }
+
+    /// Why the store is not ready, while it refuses.
+    func failing() -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let f = lastFailure, ProcessInfo.processInfo.systemUptime - f.at < 10 else { return nil }
+        return f.why
+    }
+}
+
+/// A write served (a method other than GET and HEAD answered 2xx) tells `StoreHealth`
+/// the database takes writes again; reads do not (a full disk still reads).
+struct WritesServed: RouterMiddleware {
+    typealias Context = PulseRequestContext
+    let health: StoreHealth
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let r = try await next(request, context)
+        if request.method != .get, request.method != .head, (200..<300).contains(r.status.code) { health.ok(logger) }
+        return r
+    }
+}
+
+/// Every request's database calls together get `PostgresPulseStore.callDeadline` (5 s): the
+/// README's "503 with Retry-After within 5 s" holds for a request that makes several calls.
+struct RequestDeadlineMiddleware: RouterMiddleware {
+    typealias Context = PulseRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        try await RequestDeadline.$ends.withValue(ContinuousClock.now + PostgresPulseStore.callDeadline - .milliseconds(500)) {
+            try await next(request, context)
+        }
     }
 }

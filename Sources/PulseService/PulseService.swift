@@ -81,8 +81,9 @@ public enum PulseServer {
         let router = api.router()
         // The staff console (issue 29), under /staff/.
         if let console {
-            StaffConsole(store: store, console: console, config: consoleConfiguration ?? ConsoleConfiguration(staffToken: settings.staffToken), logger: logger)
-                .add(to: router)
+            var config = consoleConfiguration ?? ConsoleConfiguration(staffToken: settings.staffToken)
+            config.trustedProxies = settings.trustedProxies
+            StaffConsole(store: store, console: console, config: config, logger: logger).add(to: router)
         }
         var app = Application(
             router: router,

@@ -34,8 +34,10 @@ public protocol PulseServiceStore: PulseStore {
     func notes(on subject: PulseSubject, viewer: VisitorID?, after cursor: PulseCursor?, limit: Int) async throws(PulseStoreError) -> PulsePage
     /// One page of the moderation queue (reported or score-hidden notes), oldest first.
     func moderationQueue(after cursor: PulseCursor?, limit: Int) async throws(PulseStoreError) -> PulsePage
-    /// Plays gathered over a few seconds, as one write (one version step).
-    func recordPlays(_ plays: [PulseSubject: Int]) async throws(PulseStoreError)
+    /// Plays gathered, as one write; `versionStep`: the version moves with it (the service's
+    /// batches write without, and step once per `--play-flush`; an empty batch with a step
+    /// is the step alone).
+    func recordPlays(_ plays: [PulseSubject: Int], versionStep: Bool) async throws(PulseStoreError)
     /// Notes past retention deleted, then what `ages` lets go (activity, reports on decided
     /// notes, abandoned visitors); answers how many notes went.
     func purgeExpired(_ ages: PulsePurgeAges) async throws(PulseStoreError) -> Int

@@ -199,7 +199,8 @@ struct Serve: AsyncParsableCommand {
         }
         // A service logs on standard error: standard output carries only the "listening" line
         // (whoever started the service may stop reading it after that line).
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        // Every message and value escaped and bounded (issue 44 #3: no forged lines).
+        LoggingSystem.bootstrap { SafeLogHandler(StreamLogHandler.standardError(label: $0)) }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical") }
         guard reactionsPerMinute > 0, notesPerHour > 0 else { throw ValidationError("--reactions-per-minute and --notes-per-hour must be at least 1") }
         guard reportThreshold >= 1, snapshotSubjects >= 1 else { throw ValidationError("--report-threshold and --snapshot-subjects must be at least 1") }

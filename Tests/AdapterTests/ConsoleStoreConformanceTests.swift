@@ -254,6 +254,33 @@ final class ConsoleStoreConformanceTests: PostgresTestCase {
         }
     }
 
+    /// Tries are counted before they are checked (issue 44 #2): each answers the count from
+    /// before it; a session keeps the credential it was made with; an hour after the last try
+    /// (here two days, the later clock) the count starts again and the old rows are gone.
+    func testTriesAreCountedAtOnceAndForgottenAfterTheirDecay() async throws {
+        for s in try await stores() {
+            var befores: [Int] = []
+            for _ in 0..<6 { befores.append(try await s.console.countAttempt(key: "account:ana", decay: 3600).before) }
+            XCTAssertEqual(befores, [0, 1, 2, 3, 4, 5], s.name)
+            _ = try await s.console.countAttempt(key: "address:127.0.0.9", decay: 3600)
+            let later = try await s.later.countAttempt(key: "account:ana", decay: 3600)
+            XCTAssertEqual(later.before, 0, "\(s.name): the count decays")
+            let old = try await s.later.failures(key: "address:127.0.0.9").count
+            XCTAssertEqual(old, 0, "\(s.name): old rows are forgotten")
+            // 20 at once: each sees a different count.
+            let seen = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<20 { group.addTask { try await s.console.countAttempt(key: "account:ben", decay: 3600).before } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            XCTAssertEqual(seen.sorted(), Array(0..<20), s.name)
+            let now = Date()
+            let session = StaffSession(id: "cred", staff: "ana", csrf: "tok", created: now, expires: now.addingTimeInterval(60), credential: "digest")
+            try await s.console.createSession(session)
+            let back = try await s.console.session(id: "cred")
+            XCTAssertEqual(back?.credential, "digest", s.name)
+        }
+    }
+
     func testActivityPerDayAndTheTopLists() async throws {
         for s in try await stores() {
             for _ in 0..<3 { try await s.pulse.recordPlay(.artwork(1101)) }

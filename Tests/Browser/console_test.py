@@ -318,7 +318,8 @@ class Run:
         check(self.note_a not in visible(self.svc, "artwork:1101"), "a hidden note is still shown to guides")
         self.shot(d, "04-hidden")
         d.find_element(By.CSS_SELECTOR, f'#r-{self.note_a.replace(".", "-")} button[value=restored]').click()
-        self.wait_text(d, "Done: Keep on note " + self.note_a)
+        # Restoring a removed note says so (issue 44 #14: it said "Keep").
+        self.wait_text(d, "Done: Restore on note " + self.note_a)
         check(export_notes(self.svc)[self.note_a]["decision"] == "restored", "restoring did not reach the store")
         check(self.note_a in visible(self.svc, "artwork:1101"), "a restored note is not shown to guides")
         self.shot(d, "04-restored")
@@ -327,7 +328,14 @@ class Run:
         d = self.alice
         self.go(d, "/staff/queue")
         d.find_element(By.CSS_SELECTOR, f'.item[data-note="{self.note_c}"] form[action$="/ban"] button').click()
+        # It asks first (issue 44 #14): nothing is banned until the answer.
+        self.wait_text(d, f"Ban {self.rogue[0]}?")
+        status, _ = api(self.svc, "GET", "/v1/snapshot?day_start=0", None, self.rogue[1])
+        check(status == 200, f"the writer was banned before the staff member said yes: {status}")
+        self.axe_check(d, "ban: are you sure")
+        d.find_element(By.CSS_SELECTOR, 'main form[action$="/ban"] button.danger').click()
         self.wait_text(d, "Banned " + self.rogue[0])
+        check("1 note hidden," in self.text(d), f"one note, in the singular (issue 44 #14): {self.text(d)[:600]}")
         status, _ = api(self.svc, "POST", "/v1/notes", {"id": self.rogue[0] + ".2", "subject": "artwork:1101", "language": "en", "text": "again"}, self.rogue[1])
         check(status == 401, f"a banned writer could still post: {status}")
         status, _ = api(self.svc, "PUT", "/v1/reactions/artwork:1101", {"value": 1}, self.rogue[1])
@@ -378,6 +386,10 @@ class Run:
         field.clear()
         long = "Follow the light through four rooms of northern painting, then rest by the fountain"
         field.send_keys(long)
+        # The preview follows the typing, before any save (issue 44 #14: data-preview was unused).
+        self.wait_text(d, "Follow the light through four rooms")
+        live = d.find_element(By.CSS_SELECTOR, "#pv-tour-4002-en .row").text
+        check(live.startswith("Follow the light through four rooms") and len(live) <= 60, f"the live preview: {live!r}")
         field.find_element(By.XPATH, "ancestor::form").find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         self.wait_text(d, "Saved tour:4002")
         status, snap = api(self.svc, "GET", "/v1/snapshot?day_start=0")
@@ -388,6 +400,17 @@ class Run:
         check(shown.startswith("Follow the light through four rooms") and len(shown) <= 60, f"snapshot tagline: {shown!r}")
         preview = d.find_element(By.CSS_SELECTOR, "#pv-tour-4002-en .row").text
         check(preview == shown, f"the preview {preview!r} is not what guides get {shown!r}")
+        check(live == shown, f"the live preview {live!r} is not what guides get {shown!r}")
+        # A subject the museum's data does not have is refused, as `docent-pulse feature --data`
+        # refuses it (issue 44 #14), and the page keeps the console's navigation.
+        d.find_element(By.ID, "new-subject").send_keys("artwork:999999")
+        d.find_element(By.ID, "new-subject").find_element(By.XPATH, "ancestor::form").find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        self.wait_text(d, "the museum's data has no artwork:999999")
+        status, snap = api(self.svc, "GET", "/v1/snapshot?day_start=0")
+        check(not [f for f in snap["featured"] if f["subject"] == "artwork:999999"], "artwork:999999 was featured")
+        self.go(d, "/staff/queue?after=not-a-cursor")
+        check(d.find_elements(By.CSS_SELECTOR, "form.signout"), "an error page lost the navigation (issue 44 #14)")
+        self.go(d, "/staff/featured")
         self.axe_check(d, "featured")
         self.narrow("/staff/featured", "08-featured")
         self.shot(d, "08-tagline")
@@ -444,6 +467,9 @@ class Run:
         check(csv.strip().splitlines()[-1].split(",")[1] == str(total), f"CSV today: {csv.strip().splitlines()[-1]}")
         self.axe_check(d, "pulse")
         self.narrow("/staff/pulse", "10-pulse")
+        # Chart labels readable on a phone (issue 44 #14: about 6 px).
+        label = self.narrow_browser.execute_script("var t = document.querySelector('.chart svg text'); return t ? t.getBoundingClientRect().height : 0")
+        check(label >= 10, f"a chart label is {label:.1f} px tall on a 360 px phone")
         self.shot(d, "10-charts")
 
     def test_erase_and_audit(self):
@@ -465,6 +491,10 @@ class Run:
         check("bob" not in body.split("Contains")[-1], "the filter by alice shows bob's actions")
         self.axe_check(d, "audit")
         self.narrow("/staff/audit", "11-audit")
+        # Words in the audit table are not broken into letters on a phone (issue 44 #14).
+        narrowest = self.narrow_browser.execute_script(
+            "var w = Array.prototype.map.call(document.querySelectorAll('.audit tbody td'), function (c) { return c.getBoundingClientRect().width; }); return w.length ? Math.min.apply(null, w) : -1")
+        check(narrowest >= 48, f"an audit cell is {narrowest:.0f} px wide on a 360 px phone")
         self.shot(d, "11-audit")
         self.go(d, "/staff/queue?lang=fr")
         self.wait_text(d, "Modération")

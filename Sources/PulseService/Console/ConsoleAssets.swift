@@ -16,7 +16,7 @@ enum ConsoleAssets {
 
     static let templates: [(String, String)] = [
         ("layout", layout), ("signin", signin), ("queue", queue), ("visitors", visitors), ("featured", featured), ("announcements", announcements),
-        ("pulse", pulse), ("audit", audit), ("message", message), ("announcementForm", announcementForm),
+        ("pulse", pulse), ("audit", audit), ("message", message), ("banSure", banSure), ("announcementForm", announcementForm),
     ]
 
     static let layout = """
@@ -187,7 +187,7 @@ enum ConsoleAssets {
         {{#charts}}
         <figure class="chart" id="chart-{{kind}}">
         <figcaption>{{caption}}</figcaption>
-        {{{svg}}}
+        <div class="scroll chart-box" tabindex="0" role="region" aria-label="{{caption}}">{{{svg}}}</div>
         <details><summary>{{t.numbers}}</summary>
         <table><caption>{{caption}}</caption><thead><tr><th scope="col">{{t.day}}</th><th scope="col">{{t.count}}</th></tr></thead>
         <tbody>{{#rows}}<tr><th scope="row">{{day}}</th><td>{{value}}</td></tr>{{/rows}}</tbody></table>
@@ -219,6 +219,13 @@ enum ConsoleAssets {
         {{^entries}}<p>{{t.none}}</p>{{/entries}}
         {{#hasEntries}}<div class="scroll" tabindex="0" role="region" aria-label="{{t.audit}}"><table class="audit"><thead><tr><th scope="col">{{t.when}}</th><th scope="col">{{t.who}}</th><th scope="col">{{t.action}}</th><th scope="col">{{t.target}}</th><th scope="col">{{t.before}}</th><th scope="col">{{t.after}}</th></tr></thead>
         <tbody>{{#entries}}<tr><td>{{at}}</td><td>{{staff}}</td><td>{{action}}</td><td class="key">{{target}}</td><td>{{before}}</td><td>{{after}}</td></tr>{{/entries}}</tbody></table></div>{{/hasEntries}}
+        """
+
+    /// "Ban the writer" asks first (issue 44 #14).
+    static let banSure = """
+        <p>{{question}}</p>
+        <form method="post" action="/staff/visitors/{{visitor}}/ban"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="confirm" value="yes">
+        <p><button type="submit" class="danger">{{t.banYes}}</button> <a href="/staff/queue">{{t.queue}}</a></p></form>
         """
 
     static let message = """
@@ -281,7 +288,11 @@ enum ConsoleAssets {
         table { border-collapse: collapse; }
         th, td { border-bottom: 1px solid var(--line); padding: .25rem .5rem; text-align: left; vertical-align: top; }
         .scroll { overflow-x: auto; }
-        .audit td { overflow-wrap: anywhere; }
+        /* On a phone the tables and charts scroll sideways rather than shrink: words were
+           broken into 1-2 letters and chart labels drawn at 6 px (issue 44 #14). */
+        .audit { min-width: 44rem; }
+        .audit td { overflow-wrap: break-word; }
+        .chart-box svg { min-width: 720px; }
         @media (max-width: 40rem) { main { padding: .75rem; } .top { padding: .5rem .75rem; } }
         """
 
@@ -326,6 +337,25 @@ enum ConsoleAssets {
               var el = want && document.querySelector('.queue .item[data-note="' + CSS.escape(want) + '"]');
               select(el || list[0]);
             }
+            // Taglines: the guide's cut of what is typed, from the service as it is typed.
+            Array.prototype.slice.call(document.querySelectorAll("[data-preview]")).forEach(function (field) {
+              var timer = null;
+              field.addEventListener("input", function () {
+                clearTimeout(timer);
+                timer = setTimeout(function () {
+                  fetch("/staff/featured/preview?text=" + encodeURIComponent(field.value), { credentials: "same-origin" })
+                    .then(function (r) { return r.ok ? r.text() : null; }).then(function (text) {
+                      if (text === null) return;
+                      var parts = text.split("\\n");
+                      var box = document.getElementById(field.getAttribute("data-preview"));
+                      if (!box) return;
+                      var row = box.querySelector(".row"), hint = box.querySelector(".hint");
+                      if (row) row.textContent = parts[0];
+                      if (hint) hint.textContent = "(" + (parts[1] || "") + ")";
+                    });
+                }, 250);
+              });
+            });
             var live = document.querySelector("[data-live]");
             if (live) {
               var timer = null;

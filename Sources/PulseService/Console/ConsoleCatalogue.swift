@@ -54,6 +54,14 @@ public struct ConsoleCatalogue: Sendable {
         return titles[key]
     }
 
+    /// Whether the museum's data (`--data`) was given and has no such artwork, tour, gallery or
+    /// stop (exhibitions and the museum come from elsewhere: never refused).
+    public func lacks(_ key: String) -> Bool {
+        guard !titles.isEmpty else { return false }
+        let kind = key.split(separator: ":").first.map(String.init) ?? ""
+        return ["artwork", "tour", "gallery", "stop"].contains(kind) && titles[key] == nil
+    }
+
     /// The page keys any of `patterns` matches.
     public func matching(_ patterns: [PulsePattern]) -> [String] {
         pageKeys.filter { k in patterns.contains { $0.matches(k) } }

@@ -21,6 +21,11 @@ public protocol ConsoleStore: Sendable {
     func failures(key: String) async throws(PulseStoreError) -> (count: Int, last: Date?)
     func recordFailure(key: String) async throws(PulseStoreError)
     func clearFailures(key: String) async throws(PulseStoreError)
+    /// One more try under `key`, counted in one transaction before the try is checked (issue 44
+    /// #2: concurrent tries cannot all read the count from before the others): answers the
+    /// count and the last try's time from before this one. Failures older than `decay` are
+    /// forgotten (every key's: the table keeps only the last `decay`'s).
+    func countAttempt(key: String, decay: TimeInterval) async throws(PulseStoreError) -> (before: Int, last: Date?)
 
     // MARK: Sessions (ids stored hashed)
     func createSession(_ session: StaffSession) async throws(PulseStoreError)
@@ -84,12 +89,17 @@ public struct StaffSession: Sendable, Equatable {
     public var csrf: String
     public var created: Date
     public var expires: Date
-    public init(id: String, staff: String, csrf: String, created: Date, expires: Date) {
+    /// What signed in, as a digest (issue 44 #6): the account's password hash or the staff
+    /// token then. A session whose credential is no longer the account's (or the service's)
+    /// is over.
+    public var credential: String
+    public init(id: String, staff: String, csrf: String, created: Date, expires: Date, credential: String = "") {
         self.id = id
         self.staff = staff
         self.csrf = csrf
         self.created = created
         self.expires = expires
+        self.credential = credential
     }
 }
 
@@ -219,6 +229,9 @@ enum ConsoleSQL {
                 until: r.until.map(Date.init(timeIntervalSince1970:)), text: t[r.id] ?? [:], link: r.link)
         }
     }
+
+    /// What signed a session in (issue 44 #6); sessions from before it have none, and are over.
+    static let sessionCredentialSchema = "ALTER TABLE staff_session ADD COLUMN credential TEXT NOT NULL DEFAULT ''"
 
     /// Whole days of activity, counted once (`staff_day`), and which days are counted.
     static let daysSchema = """

@@ -34,6 +34,8 @@ enum ConsoleStrings {
         "keep": ["Keep", "Conservar", "保留", "保留", "유지", "Garder"],
         "restore": ["Restore", "Restaurar", "恢复", "恢復", "복원", "Rétablir"],
         "pin": ["Pin", "Fijar", "置顶", "置頂", "고정", "Épingler"],
+        "banSure": ["Ban {visitor}? Their visible notes are hidden and their writes refused until the ban is lifted.", "¿Vetar a {visitor}? Sus notas visibles se ocultan y sus escrituras se rechazan hasta que se levante el veto.", "封禁 {visitor}？其可见留言将被隐藏，写入将被拒绝，直至解除封禁。", "封鎖 {visitor}？其可見留言將被隱藏，寫入將被拒絕，直至解除封鎖。", "{visitor}을(를) 차단할까요? 보이는 메모가 숨겨지고 차단이 풀릴 때까지 쓰기가 거부됩니다.", "Bannir {visitor} ? Ses notes visibles sont masquées et ses écritures refusées jusqu’à la levée du bannissement."],
+        "banYes": ["Yes, ban", "Sí, vetar", "确认封禁", "確認封鎖", "차단합니다", "Oui, bannir"],
         "ban": ["Ban the writer", "Vetar al autor", "封禁作者", "封鎖作者", "작성자 차단", "Bannir l’auteur"],
         "unban": ["Lift the ban", "Levantar el veto", "解除封禁", "解除封鎖", "차단 해제", "Lever le bannissement"],
         "erase": ["Erase all of this visitor’s data", "Borrar todos los datos de este visitante", "清除该访客的全部数据", "清除該訪客的全部資料", "이 방문객의 데이터 모두 삭제", "Effacer toutes les données de ce visiteur"],
@@ -46,6 +48,9 @@ enum ConsoleStrings {
         "hiddenByStaff": ["Hidden by staff", "Ocultas por el personal", "已被员工隐藏", "已被員工隱藏", "직원이 숨김", "Masquées par le personnel"],
         "done": ["Done: {what} on note {note}.", "Hecho: {what} en la nota {note}.", "已完成：对留言 {note} {what}。", "已完成：對留言 {note} {what}。", "완료: 메모 {note}에 {what}.", "Fait : {what} sur la note {note}."],
         "conflict": ["Someone else decided first: {staff} set {decision} at {at}. Nothing was overwritten.", "Otra persona decidió antes: {staff} puso {decision} a las {at}. No se sobrescribió nada.", "已有他人先处理：{staff} 于 {at} 设为 {decision}。未覆盖任何内容。", "已有他人先處理：{staff} 於 {at} 設為 {decision}。未覆寫任何內容。", "다른 사람이 먼저 결정했습니다: {staff}님이 {at}에 {decision}(으)로 설정. 덮어쓰지 않았습니다.", "Quelqu’un a décidé avant vous : {staff} a choisi {decision} à {at}. Rien n’a été écrasé."],
+        // One: the row `KEY.one`, taken when {n} is 1 (issue 44 #14: "1 notes waiting").
+        "waiting.one": ["1 note waiting.", "1 nota en espera.", "1 条留言待审。", "1 則留言待審。", "검토 대기 메모 1개.", "1 note en attente."],
+        "banned.one": ["Banned {visitor}: 1 note hidden, their writes refused.", "Vetado {visitor}: 1 nota oculta, sus escrituras rechazadas.", "已封禁 {visitor}：隐藏 1 条留言，拒绝其写入。", "已封鎖 {visitor}：隱藏 1 則留言，拒絕其寫入。", "{visitor} 차단: 메모 1개 숨김, 쓰기 거부.", "{visitor} banni : 1 note masquée, ses écritures refusées."],
         "banned": ["Banned {visitor}: {n} notes hidden, their writes refused.", "Vetado {visitor}: {n} notas ocultas, sus escrituras rechazadas.", "已封禁 {visitor}：隐藏 {n} 条留言，拒绝其写入。", "已封鎖 {visitor}：隱藏 {n} 則留言，拒絕其寫入。", "{visitor} 차단: 메모 {n}개 숨김, 쓰기 거부.", "{visitor} banni : {n} notes masquées, ses écritures refusées."],
         "unbanned": ["Ban lifted for {visitor}.", "Veto levantado para {visitor}.", "已解除 {visitor} 的封禁。", "已解除 {visitor} 的封鎖。", "{visitor} 차단 해제.", "Bannissement levé pour {visitor}."],
         "erased": ["Erased {visitor}: {what}.", "Borrado {visitor}: {what}.", "已清除 {visitor}：{what}。", "已清除 {visitor}：{what}。", "{visitor} 삭제: {what}.", "{visitor} effacé : {what}."],
@@ -112,7 +117,7 @@ enum ConsoleStrings {
     static func index(_ lang: Language) -> Int { languages.firstIndex(of: lang) ?? 0 }
 
     static func text(_ key: String, _ lang: Language, _ args: [String: String] = [:]) -> String {
-        guard let row = table[key] else { return key }
+        guard let row = (args["n"] == "1" ? table[key + ".one"] : nil) ?? table[key] else { return key }
         var s = row[min(index(lang), row.count - 1)]
         for (k, v) in args { s = s.replacingOccurrences(of: "{\(k)}", with: v) }
         return s

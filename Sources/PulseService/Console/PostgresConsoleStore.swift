@@ -90,6 +90,7 @@ public final class PostgresConsoleStore: ConsoleStore, @unchecked Sendable {
             CREATE INDEX staff_activity_at_kind ON activity (at, kind, subject)
             """),
         PostgresPulseStore.statements(ConsoleSQL.daysSchema),
+        PostgresPulseStore.statements(ConsoleSQL.sessionCredentialSchema),
     ]
 
     // MARK: Plumbing
@@ -186,6 +187,25 @@ public final class PostgresConsoleStore: ConsoleStore, @unchecked Sendable {
         }
     }
 
+    public func countAttempt(key: String, decay: TimeInterval) async throws(PulseStoreError) -> (before: Int, last: Date?) {
+        try await write { conn, now in
+            try await conn.query("DELETE FROM staff_failure WHERE key = \(key) AND last_at < \(now - decay)", logger: self.logger)
+            // Every other key's old rows too, as SQLite does; rows another try holds are left
+            // for the next (no waiting on each other, no deadlock).
+            try await conn.query(
+                "DELETE FROM staff_failure WHERE key IN (SELECT key FROM staff_failure WHERE last_at < \(now - decay) FOR UPDATE SKIP LOCKED)", logger: self.logger)
+            // The row made if missing (count 0), then locked: a concurrent try waits here and
+            // reads this one's count.
+            try await conn.query("INSERT INTO staff_failure (key, count, last_at) VALUES (\(key), 0, \(now)) ON CONFLICT (key) DO NOTHING", logger: self.logger)
+            var before: (Int, Date?) = (0, nil)
+            for try await (n, at) in try await conn.query("SELECT count, last_at FROM staff_failure WHERE key = \(key) FOR UPDATE", logger: self.logger).decode((Int, Double).self) {
+                before = (n, n == 0 ? nil : Date(timeIntervalSince1970: at))
+            }
+            try await conn.query("UPDATE staff_failure SET count = count + 1, last_at = \(now) WHERE key = \(key)", logger: self.logger)
+            return (before, false)
+        }
+    }
+
     public func clearFailures(key: String) async throws(PulseStoreError) {
         let _: Void = try await write { conn, _ in
             try await conn.query("DELETE FROM staff_failure WHERE key = \(key)", logger: self.logger)
@@ -199,7 +219,7 @@ public final class PostgresConsoleStore: ConsoleStore, @unchecked Sendable {
         let _: Void = try await write { conn, now in
             try await conn.query("DELETE FROM staff_session WHERE expires < \(now)", logger: self.logger)
             try await conn.query(
-                "INSERT INTO staff_session (id, staff, csrf, created, expires) VALUES (\(s.id), \(s.staff), \(s.csrf), \(s.created.timeIntervalSince1970), \(s.expires.timeIntervalSince1970))",
+                "INSERT INTO staff_session (id, staff, csrf, created, expires, credential) VALUES (\(s.id), \(s.staff), \(s.csrf), \(s.created.timeIntervalSince1970), \(s.expires.timeIntervalSince1970), \(s.credential))",
                 logger: self.logger)
             return ((), true)
         }
@@ -207,10 +227,10 @@ public final class PostgresConsoleStore: ConsoleStore, @unchecked Sendable {
 
     public func session(id: String) async throws(PulseStoreError) -> StaffSession? {
         try await run { conn in
-            for try await (i, st, c, cr, ex) in try await conn.query("SELECT id, staff, csrf, created, expires FROM staff_session WHERE id = \(id)", logger: self.logger)
-                .decode((String, String, String, Double, Double).self)
-            {
-                return StaffSession(id: i, staff: st, csrf: c, created: Date(timeIntervalSince1970: cr), expires: Date(timeIntervalSince1970: ex))
+            for try await (i, st, c, cr, ex, cred) in try await conn.query(
+                "SELECT id, staff, csrf, created, expires, credential FROM staff_session WHERE id = \(id)", logger: self.logger
+            ).decode((String, String, String, Double, Double, String).self) {
+                return StaffSession(id: i, staff: st, csrf: c, created: Date(timeIntervalSince1970: cr), expires: Date(timeIntervalSince1970: ex), credential: cred)
             }
             return nil
         }

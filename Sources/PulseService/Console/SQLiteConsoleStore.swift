@@ -55,6 +55,9 @@ public final class SQLiteConsoleStore: ConsoleStore, Sendable {
         m.registerMigration("staff-v2-days") { db in
             try db.execute(sql: ConsoleSQL.daysSchema)
         }
+        m.registerMigration("staff-v3-session-credential") { db in
+            try db.execute(sql: ConsoleSQL.sessionCredentialSchema)
+        }
         return m
     }
 
@@ -133,6 +136,18 @@ public final class SQLiteConsoleStore: ConsoleStore, Sendable {
         }
     }
 
+    public func countAttempt(key: String, decay: TimeInterval) async throws(PulseStoreError) -> (before: Int, last: Date?) {
+        try await write { db, now in
+            try db.execute(sql: "DELETE FROM staff_failure WHERE last_at < ?", arguments: [now - decay])
+            let r = try Row.fetchOne(db, sql: "SELECT count, last_at FROM staff_failure WHERE key = ?", arguments: [key])
+            try db.execute(
+                sql: "INSERT INTO staff_failure (key, count, last_at) VALUES (?, 1, ?) ON CONFLICT (key) DO UPDATE SET count = count + 1, last_at = excluded.last_at",
+                arguments: [key, now])
+            let before: (Int, Date?) = r.map { ($0["count"], Date(timeIntervalSince1970: $0["last_at"])) } ?? (0, nil)
+            return (before, false)
+        }
+    }
+
     public func clearFailures(key: String) async throws(PulseStoreError) {
         let _: Void = try await write { db, _ in
             try db.execute(sql: "DELETE FROM staff_failure WHERE key = ?", arguments: [key])
@@ -146,8 +161,8 @@ public final class SQLiteConsoleStore: ConsoleStore, Sendable {
         let _: Void = try await write { db, now in
             try db.execute(sql: "DELETE FROM staff_session WHERE expires < ?", arguments: [now])
             try db.execute(
-                sql: "INSERT INTO staff_session (id, staff, csrf, created, expires) VALUES (?, ?, ?, ?, ?)",
-                arguments: [s.id, s.staff, s.csrf, s.created.timeIntervalSince1970, s.expires.timeIntervalSince1970])
+                sql: "INSERT INTO staff_session (id, staff, csrf, created, expires, credential) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [s.id, s.staff, s.csrf, s.created.timeIntervalSince1970, s.expires.timeIntervalSince1970, s.credential])
             return ((), true)
         }
     }
@@ -156,7 +171,8 @@ public final class SQLiteConsoleStore: ConsoleStore, Sendable {
         try await read { db in
             guard let r = try Row.fetchOne(db, sql: "SELECT * FROM staff_session WHERE id = ?", arguments: [id]) else { return nil }
             return StaffSession(
-                id: r["id"], staff: r["staff"], csrf: r["csrf"], created: Date(timeIntervalSince1970: r["created"]), expires: Date(timeIntervalSince1970: r["expires"]))
+                id: r["id"], staff: r["staff"], csrf: r["csrf"], created: Date(timeIntervalSince1970: r["created"]), expires: Date(timeIntervalSince1970: r["expires"]),
+                credential: r["credential"])
         }
     }
 

@@ -23,9 +23,19 @@ public struct ConsoleConfiguration: Sendable {
     public var lockoutAfter = 5
     public var lockoutBase: TimeInterval = 30
     public var lockoutMax: TimeInterval = 3600
+    /// Failed sign-ins from one client address (any names) before its lockout.
+    public var addressLockoutAfter = 20
     /// The visit code's maker when posting needs one (`--posting visit-code`): the Pulse page
     /// shows today's code, for whoever prints tickets.
     public var visitCode: VisitCode?
+    /// Proxies whose `X-Forwarded-For` names the client (as the API's).
+    public var trustedProxies: [String] = []
+    /// Sign-ins one client address may try (issue 44 #1): a burst, then a few a minute; past
+    /// it, 429 before the form is even read (no bcrypt, no database).
+    public var signInRate = TokenBuckets.Rate(perMinute: 10, burst: 20)
+    /// Sign-in forms one client address may be given (each is a row until it is used or an
+    /// hour has passed).
+    public var signInFormRate = TokenBuckets.Rate(perMinute: 30, burst: 60)
 
     public init(staffToken: String?, rules: PulseRules = .standard, timeZone: TimeZone = .current, catalogue: ConsoleCatalogue = ConsoleCatalogue()) {
         self.staffToken = staffToken.flatMap { $0.isEmpty ? nil : $0 }
@@ -52,14 +62,28 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
     public let config: ConsoleConfiguration
     let logger: Logger
     let clock: @Sendable () -> Date
+    /// Per-address sign-in limits (`ConsoleConfiguration.signInRate`).
+    let buckets = TokenBuckets()
+    let clientAddress: ClientAddress
+    /// Where passwords are checked: never the threads that serve requests.
+    let bcrypt: BcryptPool
 
-    public init(store: Store, console: any ConsoleStore, config: ConsoleConfiguration, logger: Logger, clock: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        store: Store, console: any ConsoleStore, config: ConsoleConfiguration, logger: Logger, clock: @escaping @Sendable () -> Date = { Date() },
+        bcrypt: BcryptPool = .shared
+    ) {
         self.store = store
         self.console = console
         self.config = config
         self.logger = logger
         self.clock = clock
+        self.bcrypt = bcrypt
+        self.clientAddress = ClientAddress(trustedProxies: config.trustedProxies)
     }
+
+    /// What a sign-in form's server-side token is stored as: a session row whose staff is no
+    /// account's name (names are a-z, 0-9, '.', '-', '_'), so it never signs anyone in.
+    static var signInFormStaff: String { " sign-in form" }
 
     static var sessionCookie: String { "docent_staff" }
     static var signInCookie: String { "docent_signin" }
@@ -68,14 +92,14 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
     public static var tokenStaffName: String { StaffAudit.tokenStaffName }
 
     /// Mounts the console's routes (and the author's own-note deletion) on `router`.
-    public func add<Context: RequestContext>(to router: Router<Context>) {
+    public func add<Context: RequestContext & RemoteAddressRequestContext>(to router: Router<Context>) {
         let c = self
         router.get("/staff") { _, _ in Self.redirect("/staff/queue") }
         router.get("/staff/static/console.css") { _, _ in Self.asset(ConsoleAssets.css, "text/css; charset=utf-8") }
         router.get("/staff/static/console.js") { _, _ in Self.asset(ConsoleAssets.js, "text/javascript; charset=utf-8") }
-        router.get("/staff/sign-in") { req, _ in await c.signInPage(req, problem: nil, status: .ok) }
-        router.post("/staff/sign-in") { req, _ in await c.signIn(req) }
-        router.post("/staff/sign-out") { req, _ in await c.action(req) { s, _, _ in try await c.signOut(s) } }
+        router.get("/staff/sign-in") { req, ctx in await c.signInForm(req, client: c.client(req, ctx)) }
+        router.post("/staff/sign-in") { req, ctx in await c.signIn(req, client: c.client(req, ctx)) }
+        router.post("/staff/sign-out") { req, _ in await c.action(req) { s, _, _ in try await c.signOut(s, req) } }
         router.get("/staff/queue") { req, _ in await c.page(req) { s, l in try await c.queuePage(req, s, l) } }
         router.post("/staff/notes/:note/decide") { req, ctx in
             let id = ctx.parameters.get("note") ?? ""
@@ -86,13 +110,14 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         router.post("/staff/visitors/erase") { req, _ in await c.action(req) { s, l, form in try await c.erase(form, s, l) } }
         router.post("/staff/visitors/:visitor/ban") { req, ctx in
             let v = ctx.parameters.get("visitor") ?? ""
-            return await c.action(req) { s, l, _ in try await c.ban(v, s, l) }
+            return await c.action(req) { s, l, form in form["confirm"] == "yes" ? try await c.ban(v, s, l) : c.banSure(v, s, l) }
         }
         router.post("/staff/visitors/:visitor/unban") { req, ctx in
             let v = ctx.parameters.get("visitor") ?? ""
             return await c.action(req) { s, l, _ in try await c.unban(v, s, l) }
         }
         router.get("/staff/featured") { req, _ in await c.page(req) { s, l in try await c.featuredPage(req, s, l) } }
+        router.get("/staff/featured/preview") { req, _ in await c.page(req) { _, l in c.taglinePreview(req, l) } }
         router.post("/staff/featured") { req, _ in await c.action(req) { s, l, form in try await c.saveFeatured(form, s, l) } }
         router.get("/staff/announcements") { req, _ in await c.page(req) { s, l in try await c.announcementsPage(req, s, l) } }
         router.post("/staff/announcements") { req, _ in await c.action(req) { s, l, form in try await c.saveAnnouncement(form, s, l) } }
@@ -116,9 +141,13 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         let lang = language(req)
         do {
             guard let s = try await session(req) else { return Self.redirect("/staff/sign-in") }
-            var r = try await body(s, lang)
-            remember(lang, req, &r)
-            return r
+            do {
+                var r = try await body(s, lang)
+                remember(lang, req, &r)
+                return r
+            } catch {
+                return failurePage(error, lang, req, session: s)
+            }
         } catch {
             return failurePage(error, lang, req)
         }
@@ -129,7 +158,7 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         let lang = language(req)
         do {
             let form = try await Self.form(req)
-            guard let s = try await session(req) else { throw Failure(status: .forbidden, message: ConsoleStrings.text("badForm", lang)) }
+            guard Self.sameOrigin(req), let s = try await session(req) else { throw Failure(status: .forbidden, message: ConsoleStrings.text("badForm", lang)) }
             guard let token = form["csrf"], Self.same(token, s.csrf) else {
                 logger.warning("staff console: a form without the session's CSRF token was refused", metadata: ["staff": "\(s.staff)", "path": "\(req.uri.path)"])
                 throw Failure(status: .forbidden, message: ConsoleStrings.text("badForm", lang))
@@ -141,15 +170,50 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
     }
 
     func session(_ req: Request) async throws -> StaffSession? {
-        guard let raw = req.cookies[Self.sessionCookie]?.value, raw.count == 64 else { return nil }
-        guard let s = try await console.session(id: Self.digest(raw)), s.expires > clock() else { return nil }
+        guard let raw = cookieValue(req, Self.sessionCookie), raw.count == 64 else { return nil }
+        guard let s = try await console.session(id: Self.digest(raw)), s.expires > clock(), s.staff != Self.signInFormStaff else { return nil }
+        // Tied to the credential that made it: a new password, a removed account or another
+        // staff token ends it (issue 44 #6).
+        let current = s.staff == Self.tokenStaffName ? config.staffToken.map(Self.tokenCredential) : try await console.staffHash(name: s.staff).map(Self.accountCredential)
+        guard let current, Self.same(current, s.credential) else { return nil }
         return s
     }
 
+    static func tokenCredential(_ token: String) -> String { digest("staff-token\n" + token) }
+    static func accountCredential(_ hash: String) -> String { digest("account\n" + hash) }
+
+    /// The client's address (see `ClientAddress`).
+    func client<Context: RemoteAddressRequestContext>(_ req: Request, _ ctx: Context) -> String {
+        clientAddress.of(peer: ctx.remoteAddress?.ipAddress, forwardedFor: req.headers[values: .xForwardedFor])
+    }
+
+    /// `GET /staff/sign-in`: a new form, within the address's limit on forms.
+    func signInForm(_ req: Request, client: String) async -> Response {
+        if let wait = buckets.take("sign-in form " + client, config.signInFormRate) { return tooMany(req, wait: wait) }
+        return await signInPage(req, problem: nil, status: .ok)
+    }
+
+    /// 429 with Retry-After, a page without a form (a refusal costs no row and no bcrypt).
+    func tooMany(_ req: Request, wait: Int) -> Response {
+        let lang = language(req)
+        let body = render("message", ["text": ConsoleStrings.text("locked", lang, ["s": String(wait)]), "back": "/staff/sign-in", "backLabel": ConsoleStrings.text("signIn", lang)])
+        var r = layout(title: ConsoleStrings.text("signIn", lang), lang: lang, session: nil, path: "/staff/sign-in", body: body, status: .tooManyRequests)
+        r.headers[.retryAfter] = String(wait)
+        return r
+    }
+
+    /// The sign-in page with a new form. The form's token is kept on the server (issue 44 #1, #7:
+    /// a session row of its own, `signInFormStaff`, used once, gone in an hour) and in a cookie:
+    /// a sign-in must bring both, so it needs a form this service gave out.
     func signInPage(_ req: Request, problem: String?, status: HTTPResponse.Status, name: String = "") async -> Response {
         let lang = language(req)
-        // A sign-in form's own token (double submit): a page elsewhere cannot post a sign-in.
         let token = Self.randomHex()
+        let now = clock()
+        do {
+            try await console.createSession(StaffSession(id: Self.digest(token), staff: Self.signInFormStaff, csrf: "", created: now, expires: now.addingTimeInterval(3600)))
+        } catch {
+            return failurePage(error, lang, req)
+        }
         let body = render("signin", ["t": ConsoleStrings.all(lang), "csrf": token, "name": name])
         var r = layout(title: ConsoleStrings.text("signIn", lang), lang: lang, session: nil, path: "/staff/sign-in", body: body, problem: problem, status: status)
         r.setCookie(cookie(Self.signInCookie, token, req, maxAge: 3600))
@@ -157,23 +221,51 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         return r
     }
 
-    func signIn(_ req: Request) async -> Response {
+    /// Whether `token` is a sign-in form this service gave out and nobody used yet; it is used
+    /// up here.
+    func useSignInForm(_ token: String) async throws -> Bool {
+        guard token.count == 64, let row = try await console.session(id: Self.digest(token)), row.staff == Self.signInFormStaff else { return false }
+        try await console.deleteSession(id: row.id)
+        return row.expires > clock()
+    }
+
+    func signIn(_ req: Request, client: String) async -> Response {
         let lang = language(req)
+        // The address's limit first: past it nothing is read, checked or written.
+        if let wait = buckets.take("sign-in " + client, config.signInRate) {
+            logger.warning("staff console: sign-ins refused: too many from one address", metadata: ["client": .string(client)])
+            return tooMany(req, wait: wait)
+        }
         do {
             let form = try await Self.form(req)
-            guard let token = form["csrf"], let cookie = req.cookies[Self.signInCookie]?.value, Self.same(token, cookie) else {
-                logger.warning("staff console: a sign-in without its form token was refused")
+            guard Self.sameOrigin(req), let token = form["csrf"], let cookie = cookieValue(req, Self.signInCookie), Self.same(token, cookie), try await useSignInForm(token) else {
+                logger.warning("staff console: a sign-in without its form token was refused", metadata: ["client": .string(client)])
                 return await signInPage(req, problem: ConsoleStrings.text("badForm", lang), status: .forbidden)
             }
             let name = (form["name"] ?? "").trimmingCharacters(in: .whitespaces)
             let password = form["password"] ?? ""
-            let key = name.isEmpty ? "token" : "account:" + name
+            // A name no account can have is not looked up (nor kept as a key); a name that is no
+            // account's is never logged as typed (it may be a password typed in the wrong field).
+            let validName = StaffPassword.validName(name)
+            let hash = validName ? try await console.staffHash(name: name) : nil
+            let shown = name.isEmpty ? Self.tokenStaffName : hash != nil ? name : "(unknown)"
+            // Each try is counted before it is checked (issue 44 #2), in the database (shared by
+            // instances), per account and per address; a success clears both. The staff
+            // token's tries count per address only: a wrong token from one address does not
+            // lock the token for everyone.
             let now = clock()
-            let (failures, last) = try await console.failures(key: key)
-            let wait = config.lockout(failures: failures)
-            if wait > 0, let last, now < last.addingTimeInterval(wait) {
-                let left = Int(last.addingTimeInterval(wait).timeIntervalSince(now).rounded(.up))
-                logger.warning("staff console: sign-in refused while locked out", metadata: ["account": "\(name.isEmpty ? Self.tokenStaffName : name)", "failures": "\(failures)"])
+            // A name's key is its digest: a password typed as a name is not kept in the database.
+            let keys = (name.isEmpty ? ["token:" + client] : validName ? ["account:" + String(Self.digest(name).prefix(32))] : []) + ["address:" + client]
+            var left = 0
+            var failures = 0
+            for key in keys {
+                let (before, last) = try await console.countAttempt(key: key, decay: config.lockoutMax)
+                let wait = key.hasPrefix("address:") ? config.lockout(failures: before - config.addressLockoutAfter + config.lockoutAfter) : config.lockout(failures: before)
+                if key == keys[0] { failures = before }
+                if wait > 0, let last, now < last.addingTimeInterval(wait) { left = max(left, Int(last.addingTimeInterval(wait).timeIntervalSince(now).rounded(.up))) }
+            }
+            if left > 0 {
+                logger.warning("staff console: sign-in refused while locked out", metadata: ["account": .string(shown), "client": .string(client), "failures": "\(failures)"])
                 var r = await signInPage(req, problem: ConsoleStrings.text("locked", lang, ["s": String(left)]), status: .tooManyRequests, name: name)
                 r.headers[.retryAfter] = String(left)
                 return r
@@ -182,18 +274,25 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
             if name.isEmpty {
                 staff = config.staffToken.map { Self.same(password, $0) } == true ? Self.tokenStaffName : nil
             } else {
-                // An unknown name costs the same time as a known one.
-                let hash = try await console.staffHash(name: name) ?? Self.dummyHash
-                staff = await Self.verify(password, hash) && hash != Self.dummyHash ? name : nil
+                // An unknown name costs the same time as a known one (a bcrypt on the pool).
+                guard let matched = await bcrypt.verify(password, hash) else {
+                    logger.warning("staff console: sign-in refused: password checks are busy", metadata: ["client": .string(client)])
+                    var r = await signInPage(req, problem: ConsoleStrings.text("locked", lang, ["s": "5"]), status: .serviceUnavailable, name: name)
+                    r.headers[.retryAfter] = "5"
+                    return r
+                }
+                staff = matched && hash != nil ? name : nil
             }
             guard let staff else {
-                try await console.recordFailure(key: key)
-                logger.warning("staff console: failed sign-in", metadata: ["account": "\(name.isEmpty ? Self.tokenStaffName : name)", "failures": "\(failures + 1)"])
+                logger.warning("staff console: failed sign-in", metadata: ["account": .string(shown), "client": .string(client), "failures": "\(failures + 1)"])
                 return await signInPage(req, problem: ConsoleStrings.text("badSignIn", lang), status: .unauthorized, name: name)
             }
-            try await console.clearFailures(key: key)
+            for key in keys { try await console.clearFailures(key: key) }
             let raw = Self.randomHex()
-            let s = StaffSession(id: Self.digest(raw), staff: staff, csrf: Self.randomHex(), created: now, expires: now.addingTimeInterval(config.sessionLifetime))
+            let credential = name.isEmpty ? config.staffToken.map(Self.tokenCredential) : hash.map(Self.accountCredential)
+            let s = StaffSession(
+                id: Self.digest(raw), staff: staff, csrf: Self.randomHex(), created: now, expires: now.addingTimeInterval(config.sessionLifetime),
+                credential: credential ?? "")
             try await console.createSession(s)
             try await console.audit(AuditEntry(at: now, staff: staff, action: "sign-in", target: "", before: "", after: ""))
             logger.info("staff console: signed in", metadata: ["staff": "\(staff)"])
@@ -206,11 +305,11 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         }
     }
 
-    func signOut(_ s: StaffSession) async throws -> Response {
+    func signOut(_ s: StaffSession, _ req: Request) async throws -> Response {
         try await console.deleteSession(id: s.id)
         try await console.audit(AuditEntry(at: clock(), staff: s.staff, action: "sign-out", target: "", before: "", after: ""))
         var r = Self.redirect("/staff/sign-in")
-        r.headers[.setCookie] = "\(Self.sessionCookie)=; Max-Age=0; Path=/staff; HttpOnly; SameSite=Strict"
+        r.setCookie(cookie(Self.sessionCookie, "", req, maxAge: 0))
         return r
     }
 
@@ -248,7 +347,7 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         if after != nil { context["first"] = "/staff/queue" }
         let body = render("queue", context)
         return layout(
-            title: ConsoleStrings.text("queue", lang), lang: lang, session: s, path: "/staff/queue", body: body, flash: flash(req, lang), problem: problemParam(req, lang))
+            title: ConsoleStrings.text("queue", lang), lang: lang, session: s, path: "/staff/queue", body: body, flash: flash(req, s), problem: problemParam(req, s))
     }
 
     /// Notes on one page of the queue.
@@ -275,30 +374,40 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
             let last = try await console.auditLog(AuditFilter(search: id.key, limit: 1)).first
             let text = ConsoleStrings.text(
                 "conflict", lang, ["staff": last?.staff ?? "?", "decision": note.decision?.rawValue ?? "none", "at": last.map { time($0.at) } ?? "?"])
-            return Self.redirect("/staff/queue?problem=" + Self.urlEncode(text) + "&focus=" + Self.urlEncode(id.key))
+            return Self.redirect(notice("/staff/queue", "problem", text, s) + "&focus=" + Self.urlEncode(id.key))
         }
         try await console.audit(StaffAudit.decision(id, before: before, after: note, staff: s.staff, at: clock()))
-        let what = ConsoleStrings.text(decision == .removed ? "hide" : decision == .restored ? "keep" : "pin", lang)
-        return Self.redirect("/staff/queue?done=" + Self.urlEncode(ConsoleStrings.text("done", lang, ["what": what, "note": id.key])))
+        // Restoring a removed note says so (it said "Keep").
+        let what = ConsoleStrings.text(decision == .removed ? "hide" : decision == .restored ? (expected == .removed ? "restore" : "keep") : "pin", lang)
+        return Self.redirect(notice("/staff/queue", "done", ConsoleStrings.text("done", lang, ["what": what, "note": id.key]), s))
     }
 
     func visitorsPage(_ req: Request, _ s: StaffSession, _ lang: Language) async throws -> Response {
         let bans = try await console.bans().map { ["visitor": $0.visitor.rawValue, "at": time($0.at), "staff": $0.staff] as [String: Any] }
         let body = render("visitors", ["t": ConsoleStrings.all(lang), "csrf": s.csrf, "bans": bans])
         return layout(
-            title: ConsoleStrings.text("visitors", lang), lang: lang, session: s, path: "/staff/visitors", body: body, flash: flash(req, lang),
-            problem: problemParam(req, lang))
+            title: ConsoleStrings.text("visitors", lang), lang: lang, session: s, path: "/staff/visitors", body: body, flash: flash(req, s),
+            problem: problemParam(req, s))
     }
 
     func ban(_ text: String, _ s: StaffSession, _ lang: Language) async throws -> Response {
         guard let v = VisitorID(text.trimmingCharacters(in: .whitespaces)), v != .curator else {
-            return Self.redirect("/staff/visitors?problem=" + Self.urlEncode(ConsoleStrings.text("badInput", lang, ["why": "visitor id"])))
+            return Self.redirect(notice("/staff/visitors", "problem", ConsoleStrings.text("badInput", lang, ["why": "visitor id"]), s))
         }
         let (changed, notes) = try await console.ban(v, by: s.staff)
         if changed {
             try await console.audit(AuditEntry(at: clock(), staff: s.staff, action: "ban", target: "visitor:" + v.rawValue, before: "allowed", after: "banned, \(notes) notes hidden"))
         }
-        return Self.redirect("/staff/visitors?done=" + Self.urlEncode(ConsoleStrings.text("banned", lang, ["visitor": v.rawValue, "n": String(notes)])))
+        return Self.redirect(notice("/staff/visitors", "done", ConsoleStrings.text("banned", lang, ["visitor": v.rawValue, "n": String(notes)]), s))
+    }
+
+    /// "Ban the writer" from the queue asks first: a page with the question and the button.
+    func banSure(_ text: String, _ s: StaffSession, _ lang: Language) -> Response {
+        guard let v = VisitorID(text), v != .curator else {
+            return Self.redirect(notice("/staff/visitors", "problem", ConsoleStrings.text("badInput", lang, ["why": "visitor id"]), s))
+        }
+        let body = render("banSure", ["t": ConsoleStrings.all(lang), "csrf": s.csrf, "visitor": v.rawValue, "question": ConsoleStrings.text("banSure", lang, ["visitor": v.rawValue])])
+        return layout(title: ConsoleStrings.text("ban", lang), lang: lang, session: s, path: "/staff/visitors", body: body)
     }
 
     func unban(_ text: String, _ s: StaffSession, _ lang: Language) async throws -> Response {
@@ -306,16 +415,16 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         if try await console.unban(v) {
             try await console.audit(AuditEntry(at: clock(), staff: s.staff, action: "unban", target: "visitor:" + v.rawValue, before: "banned", after: "allowed"))
         }
-        return Self.redirect("/staff/visitors?done=" + Self.urlEncode(ConsoleStrings.text("unbanned", lang, ["visitor": v.rawValue])))
+        return Self.redirect(notice("/staff/visitors", "done", ConsoleStrings.text("unbanned", lang, ["visitor": v.rawValue]), s))
     }
 
     func erase(_ form: [String: String], _ s: StaffSession, _ lang: Language) async throws -> Response {
         guard let v = VisitorID((form["visitor"] ?? "").trimmingCharacters(in: .whitespaces)), v != .curator, form["confirm"] == "yes" else {
-            return Self.redirect("/staff/visitors?problem=" + Self.urlEncode(ConsoleStrings.text("badInput", lang, ["why": "visitor id"])))
+            return Self.redirect(notice("/staff/visitors", "problem", ConsoleStrings.text("badInput", lang, ["why": "visitor id"]), s))
         }
         let gone = try await console.erase(v)
         try await console.audit(AuditEntry(at: clock(), staff: s.staff, action: "erase", target: "visitor:" + v.rawValue, before: gone.summary, after: "erased"))
-        return Self.redirect("/staff/visitors?done=" + Self.urlEncode(ConsoleStrings.text("erased", lang, ["visitor": v.rawValue, "what": gone.summary])))
+        return Self.redirect(notice("/staff/visitors", "done", ConsoleStrings.text("erased", lang, ["visitor": v.rawValue, "what": gone.summary]), s))
     }
 
     // MARK: Featured and announcements
@@ -342,13 +451,26 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         }
         let body = render("featured", ["t": ConsoleStrings.all(lang), "csrf": s.csrf, "entries": entries])
         return layout(
-            title: ConsoleStrings.text("featured", lang), lang: lang, session: s, path: "/staff/featured", body: body, flash: flash(req, lang),
-            problem: problemParam(req, lang))
+            title: ConsoleStrings.text("featured", lang), lang: lang, session: s, path: "/staff/featured", body: body, flash: flash(req, s),
+            problem: problemParam(req, s))
+    }
+
+    /// A tagline as the guide would cut it, for the live preview as staff type (issue 44 #14:
+    /// the preview changed only on saving): the cut line, then the cells it takes.
+    func taglinePreview(_ req: Request, _ lang: Language) -> Response {
+        let text = req.uri.queryParameters["text"].map(String.init).flatMap { $0.removingPercentEncoding } ?? ""
+        let cut = Self.guideCut(String(text.prefix(400)))
+        let cells = ConsoleStrings.text("cells", lang, ["n": String(TextWidth.width(cut)), "max": String(Self.taglineCells)])
+        var h = Self.headers("text/plain; charset=utf-8")
+        h[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: h, body: ResponseBody(byteBuffer: ByteBuffer(string: cut + "\n" + cells)))
     }
 
     func saveFeatured(_ form: [String: String], _ s: StaffSession, _ lang: Language) async throws -> Response {
-        func refuse(_ why: String) -> Response { Self.redirect("/staff/featured?problem=" + Self.urlEncode(ConsoleStrings.text("badInput", lang, ["why": why]))) }
+        func refuse(_ why: String) -> Response { Self.redirect(notice("/staff/featured", "problem", ConsoleStrings.text("badInput", lang, ["why": why]), s)) }
         guard let subject = PulseSubject((form["subject"] ?? "").trimmingCharacters(in: .whitespaces)) else { return refuse("subject (artwork:ID, tour:ID …)") }
+        // As `docent-pulse feature --data`: a subject the museum's data does not have is refused.
+        if config.catalogue.lacks(subject.key) { return refuse("subject: the museum's data has no \(subject.key)") }
         guard let tier = Int(form["tier"] ?? ""), (0...100).contains(tier) else { return refuse("tier 0…100") }
         guard let from = parseLocal(form["from"]), let until = parseLocal(form["until"]) else { return refuse("from / until") }
         let old = try await console.featuredList().first { $0.subject == subject }
@@ -364,7 +486,7 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         for entry in StaffAudit.seed(seed, featuredBefore: old.map { [$0] } ?? [], announcementsBefore: [], curatorNotesBefore: [:], staff: s.staff, at: clock()) {
             try await console.audit(entry)
         }
-        return Self.redirect("/staff/featured?done=" + Self.urlEncode(ConsoleStrings.text("saved", lang, ["what": subject.key])))
+        return Self.redirect(notice("/staff/featured", "done", ConsoleStrings.text("saved", lang, ["what": subject.key]), s))
     }
 
     func announcementsPage(_ req: Request, _ s: StaffSession, _ lang: Language) async throws -> Response {
@@ -389,8 +511,8 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         if let problem { context["patternProblem"] = problem }
         let body = render("announcements", context)
         return layout(
-            title: ConsoleStrings.text("announcements", lang), lang: lang, session: s, path: "/staff/announcements", body: body, flash: flash(req, lang),
-            problem: problemParam(req, lang))
+            title: ConsoleStrings.text("announcements", lang), lang: lang, session: s, path: "/staff/announcements", body: body, flash: flash(req, s),
+            problem: problemParam(req, s))
     }
 
     func texts(_ t: [Language: String]) -> [[String: Any]] {
@@ -406,7 +528,7 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
     }
 
     func saveAnnouncement(_ form: [String: String], _ s: StaffSession, _ lang: Language) async throws -> Response {
-        func refuse(_ why: String) -> Response { Self.redirect("/staff/announcements?problem=" + Self.urlEncode(ConsoleStrings.text("badInput", lang, ["why": why]))) }
+        func refuse(_ why: String) -> Response { Self.redirect(notice("/staff/announcements", "problem", ConsoleStrings.text("badInput", lang, ["why": why]), s)) }
         let id = (form["id"] ?? "").trimmingCharacters(in: .whitespaces)
         guard (1...40).contains(id.count), id.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") }) else {
             return refuse("id: 1 to 40 of A-Z, a-z, 0-9, - and _")
@@ -437,7 +559,7 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         for entry in StaffAudit.seed(seed, featuredBefore: [], announcementsBefore: old.map { [$0] } ?? [], curatorNotesBefore: [:], staff: s.staff, at: clock()) {
             try await console.audit(entry)
         }
-        return Self.redirect("/staff/announcements?done=" + Self.urlEncode(ConsoleStrings.text("saved", lang, ["what": id])))
+        return Self.redirect(notice("/staff/announcements", "done", ConsoleStrings.text("saved", lang, ["what": id]), s))
     }
 
     // MARK: The museum's pulse
@@ -608,15 +730,32 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         return Self.html(render("layout", context), status: status)
     }
 
-    func flash(_ req: Request, _ lang: Language) -> String? {
-        req.uri.queryParameters["done"].map(String.init).flatMap { $0.removingPercentEncoding ?? $0 }.map { String($0.prefix(300)) }
+    /// A page's notice after an action: the text in the query, with its HMAC under the session's
+    /// own secret (issue 44 #11): a link from elsewhere cannot make the console say something
+    /// it did not (`?problem=Your session expired. Call IT at …`).
+    func notice(_ path: String, _ kind: String, _ text: String, _ s: StaffSession) -> String {
+        "\(path)?\(kind)=\(Self.urlEncode(text))&\(kind)-sig=\(Self.noticeSignature(kind, text, s))"
     }
 
-    func problemParam(_ req: Request, _ lang: Language) -> String? {
-        req.uri.queryParameters["problem"].map(String.init).flatMap { $0.removingPercentEncoding ?? $0 }.map { String($0.prefix(300)) }
+    static func noticeSignature(_ kind: String, _ text: String, _ s: StaffSession) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(for: Array((kind + "\n" + text).utf8), using: SymmetricKey(data: Array(s.csrf.utf8)))
+        return mac.map { String(format: "%02x", $0) }.joined()
     }
 
-    func failurePage(_ error: any Error, _ lang: Language, _ req: Request) -> Response {
+    /// The notice of `kind` in the query when it is one this console made for this session.
+    func signedNotice(_ req: Request, _ kind: String, _ s: StaffSession) -> String? {
+        guard let text = req.uri.queryParameters[kind[...]].map(String.init).flatMap({ $0.removingPercentEncoding }),
+            let sig = req.uri.queryParameters[(kind + "-sig")[...]].map(String.init), Self.same(sig, Self.noticeSignature(kind, text, s))
+        else { return nil }
+        return String(text.prefix(300))
+    }
+
+    func flash(_ req: Request, _ s: StaffSession) -> String? { signedNotice(req, "done", s) }
+
+    func problemParam(_ req: Request, _ s: StaffSession) -> String? { signedNotice(req, "problem", s) }
+
+    /// An error page; with the session when there is one, the navigation stays (issue 44 #14).
+    func failurePage(_ error: any Error, _ lang: Language, _ req: Request, session: StaffSession? = nil) -> Response {
         var status = HTTPResponse.Status.internalServerError
         var text = ""
         switch error {
@@ -631,23 +770,50 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
             (status, text) = (.internalServerError, ConsoleStrings.text("unavailable", lang, ["why": "internal error"]))
         }
         let body = render("message", ["text": text, "back": "/staff/queue", "backLabel": ConsoleStrings.text("queue", lang)])
-        return layout(title: ConsoleStrings.text("console", lang), lang: lang, session: nil, path: req.uri.path, body: body, status: status)
+        return layout(title: ConsoleStrings.text("console", lang), lang: lang, session: session, path: req.uri.path, body: body, status: status)
     }
 
     func language(_ req: Request) -> Language {
         ConsoleStrings.pick(
-            query: req.uri.queryParameters["lang"].map(String.init), cookie: req.cookies[Self.languageCookie]?.value, accept: req.headers[.acceptLanguage])
+            query: req.uri.queryParameters["lang"].map(String.init), cookie: cookieValue(req, Self.languageCookie), accept: req.headers[.acceptLanguage])
     }
 
     func remember(_ lang: Language, _ req: Request, _ r: inout Response) {
         if req.uri.queryParameters["lang"] != nil { r.setCookie(cookie(Self.languageCookie, lang.code, req, maxAge: 365 * 86400)) }
     }
 
-    /// HttpOnly, SameSite=Strict, path /staff; Secure when the request came over TLS (nginx
-    /// says so with `X-Forwarded-Proto: https`).
+    /// HttpOnly, SameSite=Strict. Over TLS (nginx says so with `X-Forwarded-Proto: https`)
+    /// the name is `__Host-…`, Secure, path / (issue 44 #7): a page on another port or
+    /// another name of the host cannot set or shadow it; over plain HTTP (a test, a laptop)
+    /// the plain name, path /staff.
     func cookie(_ name: String, _ value: String, _ req: Request, maxAge: Int) -> Cookie {
-        let secure = req.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() == "https"
-        return Cookie(name: name, value: value, maxAge: maxAge, path: "/staff", secure: secure, httpOnly: true, sameSite: .strict)
+        let secure = Self.overTLS(req)
+        return Cookie(name: (secure ? "__Host-" : "") + name, value: value, maxAge: maxAge, path: secure ? "/" : "/staff", secure: secure, httpOnly: true, sameSite: .strict)
+    }
+
+    static func overTLS(_ req: Request) -> Bool { req.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() == "https" }
+
+    /// A cookie of ours: nil unless it came exactly once (a second one of the same name was
+    /// tossed in from elsewhere, with a narrower path: neither is trusted).
+    func cookieValue(_ req: Request, _ name: String) -> String? {
+        let full = (Self.overTLS(req) ? "__Host-" : "") + name
+        var found: [String] = []
+        for header in req.headers[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                if kv.count == 2, kv[0].trimmingCharacters(in: .whitespaces) == full { found.append(kv[1].trimmingCharacters(in: .whitespaces)) }
+            }
+        }
+        return found.count == 1 ? found[0] : nil
+    }
+
+    /// A form posted from a page of this console: browsers say where a request comes from in
+    /// `Sec-Fetch-Site`; "same-site" is another port or name of the same site (cookie tossing,
+    /// login CSRF: issue 44 #7), refused as cross-site is. (No header: a client that is no
+    /// browser, which brings no victim's cookies.)
+    static func sameOrigin(_ req: Request) -> Bool {
+        guard let site = req.headers[HTTPField.Name("Sec-Fetch-Site")!] else { return true }
+        return site == "same-origin" || site == "none"
     }
 
     /// Museum time, as staff read it (a formatter is costly to make: made once a zone).
@@ -754,19 +920,12 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
 
     static func same(_ a: String, _ b: String) -> Bool { PulseAPI<Store>.sameSecret(Array(a.utf8), Array(b.utf8)) }
 
-    static var dummyHash: String { StaffPassword.dummyHash }
-    static func verify(_ password: String, _ hash: String) async -> Bool { await StaffPassword.verify(password, hash) }
 }
 
 /// Staff passwords: bcrypt (hummingbird-auth's), cost 12 by default.
 public enum StaffPassword {
     /// A bcrypt hash no password matches (an unknown account costs as much as a known one).
     static let dummyHash = Bcrypt.hash(StaffConsole<SQLitePulseStore>.randomHex(), cost: 12)
-
-    /// Bcrypt is slow on purpose: checked on a thread of its own, not an event loop.
-    static func verify(_ password: String, _ hash: String) async -> Bool {
-        await withCheckedContinuation { c in DispatchQueue.global().async { c.resume(returning: Bcrypt.verify(password, hash: hash)) } }
-    }
 
     /// A staff password's hash (`docent-pulse staff add`).
     public static func hash(_ password: String, cost: UInt8 = 12) -> String { Bcrypt.hash(password, cost: cost) }

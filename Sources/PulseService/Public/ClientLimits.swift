@@ -105,6 +105,12 @@ public struct ClientRateLimits: Sendable, Equatable {
     /// Wrong visit codes or member cards (the posting gate): guessing a code of 2^30 at this
     /// pace takes centuries, while a family mistyping on one address gets ten tries.
     public var wrongPasses = TokenBuckets.Rate(perMinute: 2, burst: 10)
+    /// Wrong staff tokens on the API's staff routes (issue 44 #4): kept even with
+    /// `--client-limits off`, which lifts only the limits above.
+    public var wrongStaffTokens = TokenBuckets.Rate(perMinute: 5, burst: 10)
+    /// Reads (snapshots, notes, a subject's counts) (issue 44 #12): a guide checks every few
+    /// seconds; a client reading as fast as it can is answered 429 cheaply.
+    public var reads = TokenBuckets.Rate(perMinute: 300, burst: 100)
     public init() {}
 }
 

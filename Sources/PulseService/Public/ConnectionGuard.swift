@@ -7,14 +7,15 @@ import NIOHTTPTypes
 /// What a server on the open internet needs of its connections (issue 32), as NIO channel
 /// handlers in Hummingbird's HTTP/1 pipeline (`HTTP1Channel.Configuration.additionalChannelHandlers`):
 /// - a cap on open connections: at it, a newcomer takes the place of the connection that has
-///   waited longest for a request head (at least `evictWaitingAfter`: a slow or silent client,
-///   or an idle keep-alive one), so silent sockets from many addresses cannot lock everyone
-///   out; when every connection is busy, the newcomer's first request is answered 503 and the
+///   waited longest for a whole request, head and body (at least `evictWaitingAfter`: a slow or
+///   silent client, one trickling its body (issue 44 #5), or an idle keep-alive one), so slow
+///   sockets from many addresses cannot lock everyone out; when every connection is busy, the newcomer's first request is answered 503 and the
 ///   connection closed; past the cap for one client address, the connection is closed at once
 ///   (one client holding hundreds of silent sockets frees them as fast as it opens them);
 /// - a header deadline (from the connection's start or the previous answer to a complete
-///   request head) and a body deadline (from the head to the body's end): a slow client is
-///   closed, whatever it trickles;
+///   request head) and a deadline on the whole request (`bodyTimeout` from the same start to
+///   the body's end, at least a second after the head): a slow client is closed, whatever it
+///   trickles;
 /// - a body declared larger than allowed is answered 413 at once, without waiting for it, the
 ///   rest read and dropped for at most `linger`, then the connection closed (what nginx does:
 ///   a client that does not read while it sends still gets its answer).
@@ -54,7 +55,8 @@ public final class ConnectionLimits: @unchecked Sendable {
     private var perAddress: [String: Int] = [:]
     private var refused = 0
     private var evicted = 0
-    /// Connections waiting for a request head (new, or idle between requests), with since when.
+    /// Connections waiting for a whole request (new, idle between requests, or a head in and the
+    /// body still coming), with since when.
     private var waiting: [ObjectIdentifier: (since: NIODeadline, channel: any Channel)] = [:]
 
     /// Addresses the per-address cap does not apply to (the trusted proxies: every client
@@ -105,9 +107,20 @@ public final class ConnectionLimits: @unchecked Sendable {
         return admission
     }
 
-    /// The connection waits for a request head again (its answer is out) or no longer (a head came).
-    func waitsForHead(_ connection: ObjectIdentifier, _ channel: any Channel, _ yes: Bool) {
-        lock.withLock { waiting[connection] = yes ? (NIODeadline.now(), channel) : nil }
+    /// The connection waits for a request again (its answer is out) or no longer (its request's
+    /// end came); answers since when it waited.
+    @discardableResult
+    func waitsForRequest(_ connection: ObjectIdentifier, _ channel: any Channel, _ yes: Bool) -> NIODeadline? {
+        lock.withLock {
+            let since = waiting[connection]?.since
+            waiting[connection] = yes ? (NIODeadline.now(), channel) : nil
+            return since
+        }
+    }
+
+    /// Since when the connection has waited for its request (nil: not waiting).
+    func waitingSince(_ connection: ObjectIdentifier) -> NIODeadline? {
+        lock.withLock { waiting[connection]?.since }
     }
 
     func closed(_ address: String, _ connection: ObjectIdentifier) {
@@ -188,7 +201,6 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch part {
         case .head(let head):
             if discarding { return }
-            limits.waitsForHead(ObjectIdentifier(self), context.channel, false)
             if admission == .overTotal {
                 reject(context, .serviceUnavailable, "the service has too many connections; try again shortly", retryAfter: 5)
                 return
@@ -198,7 +210,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 reject(context, .contentTooLarge, "the body is larger than \(limit) bytes")
                 return
             }
-            arm(context, limits.settings.bodyTimeout)
+            // The whole request's deadline, from when it was awaited (the body still coming
+            // leaves the connection among those a newcomer may take the place of).
+            let since = limits.waitingSince(ObjectIdentifier(self)) ?? .now()
+            arm(context, max(.seconds(1), limits.settings.bodyTimeout - (.now() - since)))
             context.fireChannelRead(data)
         case .body:
             if discarding { return }
@@ -210,6 +225,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             }
             deadline?.cancel()
             deadline = nil
+            limits.waitsForRequest(ObjectIdentifier(self), context.channel, false)
             context.fireChannelRead(data)
         }
     }
@@ -218,7 +234,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         // The answer to one request is out: the next request head has its own deadline.
         if case .end = unwrapOutboundIn(data), !discarding {
             arm(context, limits.settings.headerTimeout)
-            limits.waitsForHead(ObjectIdentifier(self), context.channel, true)
+            limits.waitsForRequest(ObjectIdentifier(self), context.channel, true)
         }
         context.write(data, promise: promise)
     }

@@ -39,7 +39,7 @@ public final class PulseMetrics: Sendable {
         connectionsOpen = registry.makeGauge(name: "pulse_connections_open", help: "Open client connections.")
         connectionsRefused = registry.makeCounter(name: "pulse_connections_refused_total", help: "Connections refused (over a cap) since the start.")
         connectionsEvicted = registry.makeCounter(name: "pulse_connections_evicted_total", help: "Connections waiting for a request head, closed at the cap to let a newcomer in, since the start.")
-        playsPending = registry.makeGauge(name: "pulse_plays_pending", help: "Plays answered and gathered, not yet written.")
+        playsPending = registry.makeGauge(name: "pulse_plays_pending", help: "Plays received and waiting for their write (each is answered once written).")
         queueLength = registry.makeGauge(name: "pulse_moderation_queue_length", help: "Notes awaiting a staff decision (reported or hidden by score).")
         hiddenNotes = registry.makeGauge(name: "pulse_hidden_notes", help: "Notes hidden by reports or score and not yet decided.")
         storeUp = registry.makeGauge(name: "pulse_store_up", help: "1 when the database answered the last check, else 0.")

@@ -4,24 +4,44 @@ import Logging
 import ServiceLifecycle
 import StateStore
 
-/// Plays gathered in memory and written every `interval` as one write (issue 32): a flood
-/// of plays moves the store's version (and every guide's ETag) at most once per interval.
-/// At most `maxSubjects` distinct subjects wait; past that, plays of new subjects are dropped
-/// (a flood of random subjects is the attack, and popularity is a hint, not a ledger).
+/// Plays written in batches (issue 32, issue 44 #8). A play is answered 204 only once the
+/// batch holding it is committed: the plays that arrive while one batch is written go into
+/// the next (group commit), so a play waits for one or two writes, not for a timer, and a
+/// play answered 204 survives `kill -9`. The store's version (every guide's ETag) still moves
+/// at most once per `--play-flush` interval: the batches are written without a version step,
+/// and the upkeep steps it once an interval when plays were written.
+/// At most `maxSubjects` distinct subjects wait; past that, a play of a new subject is refused
+/// (503: a flood of random subjects is the attack, and popularity is a hint, not a ledger).
 public final class PlayCoalescer: @unchecked Sendable {
     private let lock = NSLock()
     private var pending: [PulseSubject: Int] = [:]
+    private var waiters: [CheckedContinuation<Void, any Error>] = []
     public let maxSubjects: Int
+    /// Says "plays are waiting" to the writer (at most one word buffered: one write takes all).
+    let kicks: AsyncStream<Void>
+    private let kick: AsyncStream<Void>.Continuation
 
-    public init(maxSubjects: Int = 5_000) { self.maxSubjects = maxSubjects }
+    public init(maxSubjects: Int = 5_000) {
+        self.maxSubjects = maxSubjects
+        (kicks, kick) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
 
-    public func add(_ subject: PulseSubject) {
-        lock.lock()
-        defer { lock.unlock() }
-        if let n = pending[subject] {
-            pending[subject] = min(n + 1, PulseBounds.maxCount)
-        } else if pending.count < maxSubjects {
-            pending[subject] = 1
+    /// Returns once the play is written; throws the store's error when its batch was not.
+    public func add(_ subject: PulseSubject) async throws {
+        try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
+            lock.lock()
+            if let n = pending[subject] {
+                pending[subject] = min(n + 1, PulseBounds.maxCount)
+            } else if pending.count < maxSubjects {
+                pending[subject] = 1
+            } else {
+                lock.unlock()
+                c.resume(throwing: PulseStoreError.unavailable("too many plays waiting"))
+                return
+            }
+            waiters.append(c)
+            lock.unlock()
+            kick.yield()
         }
     }
 
@@ -38,11 +58,13 @@ public final class PlayCoalescer: @unchecked Sendable {
         return pending.values.reduce(0) { $0 &+ $1 }
     }
 
-    func take() -> [PulseSubject: Int] {
+    /// The plays waiting and whoever waits for them.
+    func take() -> (plays: [PulseSubject: Int], waiters: [CheckedContinuation<Void, any Error>]) {
         lock.lock()
         defer { lock.unlock() }
-        let out = pending
+        let out = (pending, waiters)
         pending = [:]
+        waiters = []
         return out
     }
 }
@@ -68,14 +90,22 @@ struct PulseUpkeep<Store: PulseServiceStore>: Service {
             guard !Task.isCancelled, !Task.isShuttingDownGracefully else { return }
         }
         let outage = OutageLog(logger: logger)
-        // Stopped on the service group's graceful shutdown (SIGTERM): the loops are cancelled,
-        // then the plays still waiting are written.
+        let stepDue = VersionStepDue()
+        // Stopped on the service group's graceful shutdown (SIGTERM), after the server (the
+        // group stops its services in reverse order): the requests under way got their plays
+        // written; the loops are then cancelled, and what is left is written and stepped.
         try await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
+                    // Each word: one batch, everything waiting.
+                    for await _ in plays.kicks {
+                        if await write(outage, step: false) { stepDue.set() }
+                    }
+                }
+                group.addTask {
                     while !Task.isCancelled {
                         try? await Task.sleep(for: playFlush)
-                        await flush(outage)
+                        if stepDue.take() { await step(outage) }
                     }
                 }
                 group.addTask {
@@ -99,15 +129,35 @@ struct PulseUpkeep<Store: PulseServiceStore>: Service {
                 await group.waitForAll()
             }
         }
-        await flush(outage)
+        // Not in this (cancelled) task: a cancelled task's write is refused by the database's client.
+        let wrote = await Task { await write(outage, step: true) }.value
+        if !wrote, stepDue.take() { await Task { await step(outage) }.value }
     }
 
-    private func flush(_ outage: OutageLog) async {
-        let batch = plays.take()
-        guard !batch.isEmpty else { return }
+    /// Writes the plays waiting as one batch and answers whoever waits for them; true when
+    /// something was written. (`/metrics` reads the plays waiting when it is asked.)
+    private func write(_ outage: OutageLog, step: Bool) async -> Bool {
+        let (batch, waiters) = plays.take()
+        guard !batch.isEmpty else {
+            for w in waiters { w.resume() }
+            return false
+        }
         do {
-            try await store.recordPlays(batch)
+            try await store.recordPlays(batch, versionStep: step)
             outage.ok()
+            for w in waiters { w.resume() }
+            return true
+        } catch {
+            outage.failed("plays", error)
+            for w in waiters { w.resume(throwing: error) }
+            return false
+        }
+    }
+
+    /// One version step for the plays written since the last.
+    private func step(_ outage: OutageLog) async {
+        do {
+            try await store.recordPlays([:], versionStep: true)
         } catch {
             outage.failed("plays", error)
         }
@@ -137,6 +187,14 @@ struct PulseUpkeep<Store: PulseServiceStore>: Service {
             outage.failed("readiness", error)
         }
     }
+}
+
+/// Whether plays were written since the version last stepped.
+final class VersionStepDue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var due = false
+    func set() { lock.withLock { due = true } }
+    func take() -> Bool { lock.withLock { defer { due = false }; return due } }
 }
 
 /// "The database is unreachable" once when it starts failing, "back" once when it answers.

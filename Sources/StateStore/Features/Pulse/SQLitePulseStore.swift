@@ -322,15 +322,17 @@ public final class SQLitePulseStore: PulseStore, Sendable {
 
     /// Plays gathered by the service over a few seconds, in one transaction and one version
     /// step (issue 32: a flood of plays moves the snapshot once per flush, not once a play).
-    public func recordPlays(_ plays: [PulseSubject: Int]) async throws(PulseStoreError) {
-        guard !plays.isEmpty else { return }
+    /// Plays as one write; `versionStep: false` leaves the version where it is (the service
+    /// steps it once per interval for many batches); an empty batch with a step is the step.
+    public func recordPlays(_ plays: [PulseSubject: Int], versionStep: Bool = true) async throws(PulseStoreError) {
+        guard !plays.isEmpty || versionStep else { return }
         try await writeAsync { db, now in
             for (subject, n) in plays where n > 0 {
                 try db.execute(
                     sql: "INSERT INTO activity (subject, kind, visitor, at, n) VALUES (?, 'play', NULL, ?, ?)",
                     arguments: [subject.key, now.timeIntervalSince1970, PulseBounds.wireCount(n)])
             }
-            return true
+            return versionStep
         }
     }
 
