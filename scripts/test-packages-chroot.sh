@@ -52,7 +52,7 @@ else
 fi
 check "docent --version runs there" bash -c "in_root /usr/bin/docent --version | grep -qE '^[0-9]+\.[0-9]+\.[0-9]+'"
 check "both man pages are found by man's path" bash -c "[ -f '$dir/usr/share/man/man1/docent.1.gz' ] && [ -f '$dir/usr/share/man/man1/docent-pulse.1.gz' ]"
-check "the system user docent-pulse exists" in_root getent passwd docent-pulse
+check "the system user docent-pulse exists" bash -c "in_root getent passwd docent-pulse >/dev/null"
 check "/var/lib/docent-pulse belongs to it" bash -c "[ \"\$(in_root stat -c %U /var/lib/docent-pulse)\" = docent-pulse ]"
 
 # The guide under tmux (the terminal types a minimal Debian has: ncurses-base).
