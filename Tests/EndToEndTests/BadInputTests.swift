@@ -99,6 +99,18 @@ final class BadInputTests: EndToEndTestCase {
         XCTAssertFalse(r.stderr.contains("Fatal error"), r.stderr)
     }
 
+    /// Issue 45: `TERM=dumb` started and drew only the last line. A terminal type that cannot
+    /// move the cursor is refused as an unknown one is, with a message, the terminal as it was.
+    func testATerminalThatCannotMoveItsCursorIsRefused() throws {
+        let s = try start(command: "TERM=dumb " + TmuxSession.guideCommand())
+        let exit = try s.waitForExit()
+        XCTAssertEqual(exit.status, 1, exit.after)
+        let all = try s.history()
+        XCTAssertTrue(all.contains("cannot") && all.contains("\"dumb\""), "the message names the terminal type:\n\(all)")
+        XCTAssertFalse(all.contains(try UIStrings.get("en", "help.welcomeTitle")), "the guide drew anyway:\n\(all)")
+        assertTerminalRestored(exit.after)
+    }
+
     func testUnknownTermExitsWithMessage() throws {
         let s = try start(command: "TERM=nosuchterm " + TmuxSession.guideCommand())
         let exit = try s.waitForExit()
