@@ -40,6 +40,7 @@ public enum StringKey: String, CaseIterable, Hashable, Sendable {
     case fetchReasonMissing = "fetch.reason.missing"
     case fetchReasonTooLarge = "fetch.reason.tooLarge"
     case fetchReasonUnreadable = "fetch.reason.unreadable"
+    case fetchReasonDiskFull = "fetch.reason.diskFull"
     case offlineSave = "offline.save"
     case offlineSaveOne = "offline.saveOne"
     case offlineSaving = "offline.saving"
