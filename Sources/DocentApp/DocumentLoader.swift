@@ -135,6 +135,12 @@ public enum DocumentLoader {
         if case .success(let document)? = fetcher.mapDocument(staged, maxBytes: request.maxBytes), document.count == body.bytes {
             return .success((r, Staged(path: staged, document: document)))
         }
+        // Too small to be mapped: read from the file (a local read, not the server again).
+        if case .success(let local) = fetcher.fetch(FetchRequest(url: staged, timeoutSeconds: 30, maxBytes: request.maxBytes)),
+            local.body.count == body.bytes
+        {
+            return .success((r, Staged(path: staged, document: JSONBytes(local.body))))
+        }
         cache.discard(staged)
         return fetcher.fetch(request).map { ($0, nil) }
     }

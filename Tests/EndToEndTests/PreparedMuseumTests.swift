@@ -106,7 +106,11 @@ final class PreparedMuseumTests: EndToEndTestCase {
         try second.waitFor(title, try UIStrings.prefix("en", "banner.offlineCopy"))
         try second.sendKeys("q")
         try second.waitFor("EXIT_STATUS=0")
-        XCTAssertEqual(appDataStatuses(), ["200", "200"], "the maintenance page was answered")
+        // The first start's 200, then the maintenance page's 200s (the second start asks
+        // again, and so may the copy's `docent prepare`): never a 304 for the saved copy.
+        let statuses = appDataStatuses()
+        XCTAssertGreaterThanOrEqual(statuses.count, 2, "\(statuses)")
+        XCTAssertEqual(Set(statuses), ["200"], "the maintenance page was answered")
 
         _ = try Shell.run([Repo.root.path + "/scripts/test-nginx.sh", "stop", port.path])
         portFile = nil
