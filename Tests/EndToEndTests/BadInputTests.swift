@@ -111,6 +111,22 @@ final class BadInputTests: EndToEndTestCase {
         assertTerminalRestored(exit.after)
     }
 
+    /// Issue 45: `--data FIFO` and then `q` left a `docent prepare` of the FIFO blocked on it
+    /// forever. Only a regular file is handed to `docent prepare`.
+    func testQuittingWhileAFIFOIsReadLeavesNoPrepareBehind() throws {
+        let dir = try makeTemporaryDirectory()
+        let fifo = dir.appendingPathComponent("museum.fifo").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let s = try start(command: TmuxSession.guideCommand(data: fifo))
+        try s.sendKeys("q")
+        let exit = try s.waitForExit()
+        XCTAssertEqual(exit.status, 0, exit.after)
+        let r = try Shell.run(["pgrep", "-f", "prepare -- \(fifo)"])
+        let left = r.stdout.split(whereSeparator: \.isNewline).compactMap { pid_t($0) }
+        for pid in left { kill(pid, SIGKILL) }
+        XCTAssertEqual(left, [], "a docent prepare of the FIFO was left behind")
+    }
+
     func testUnknownTermExitsWithMessage() throws {
         let s = try start(command: "TERM=nosuchterm " + TmuxSession.guideCommand())
         let exit = try s.waitForExit()
