@@ -126,6 +126,7 @@ public enum StringKey: String, CaseIterable, Hashable, Sendable {
     case picturesPicture = "pictures.picture"
     case playerReasonSoundServerLost = "player.reason.soundServerLost"
     case playerReasonHttp = "player.reason.http"
+    case playerReasonHttpError = "player.reason.httpError"
     case playerReasonFileNotFound = "player.reason.fileNotFound"
     case playerReasonNetwork = "player.reason.network"
     case playerReasonNotAudio = "player.reason.notAudio"
