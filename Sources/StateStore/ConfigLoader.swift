@@ -46,6 +46,19 @@ public enum ConfigLoader {
         guard !isDirectory.boolValue else {
             return .failure(LoadFailure("the configuration file \(path) is a directory"))
         }
+        // A device or a FIFO is said as what it is (issue 45: "Permission denied"), and never
+        // read: a FIFO would wait for a writer, /dev/zero would never end.
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            let kind: String
+            switch info.st_mode & S_IFMT {
+            case S_IFIFO: kind = "a FIFO"
+            case S_IFCHR, S_IFBLK: kind = "a device"
+            case S_IFSOCK: kind = "a socket"
+            default: kind = "not a regular file"
+            }
+            return .failure(LoadFailure("the configuration file \(path) is \(kind), not a file"))
+        }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -437,6 +437,17 @@ final class StateStoreTests: XCTestCase {
         XCTAssertLessThan(took, 5, "4,000 unknown keys")
     }
 
+    /// Issue 45: a configuration that is a device or a FIFO said "Permission denied" (and a
+    /// FIFO could wait forever). Each is named as what it is, without being read.
+    func testAConfigurationThatIsADeviceOrFIFOIsNamed() throws {
+        let fifo = path("config.fifo")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let start = Date()
+        XCTAssertEqual(failureMessage(ConfigLoader.load(path: fifo)), "the configuration file \(fifo) is a FIFO, not a file")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 2, "not opened")
+        XCTAssertEqual(failureMessage(ConfigLoader.load(path: "/dev/zero")), "the configuration file /dev/zero is a device, not a file")
+    }
+
     func testConfigUnknownKeysWarn() throws {
         let (config, warnings) = try loadConfig("""
             foo = 1
