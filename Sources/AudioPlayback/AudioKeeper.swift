@@ -91,27 +91,116 @@ public struct KeptRecordings: Sendable {
         return (kept, bytes)
     }
 
+    /// Why saving stopped.
+    public enum SaveFailure: Error, Equatable, Sendable, CustomStringConvertible {
+        /// The recording could not be fetched.
+        case fetch(FetchError)
+        /// The disk (or the user's quota) is full.
+        case diskFull(String)
+        /// What arrived is not an MP3 recording (a web page, zeros).
+        case notAudio(url: String)
+        /// The copy could not be written for another reason.
+        case cannotWrite(String)
+
+        /// What the visitor is told.
+        public var problem: FetchProblem {
+            switch self {
+            case .fetch(let e): return FetchProblem(e)
+            case .diskFull: return .diskFull
+            case .notAudio: return .unreadable
+            case .cannotWrite: return .diskFull
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .fetch(let e): return e.description
+            case .diskFull(let why): return "the disk is full: \(why)"
+            case .notAudio(let url): return "\(url) is not an MP3 recording"
+            case .cannotWrite(let why): return "cannot write the kept copy: \(why)"
+            }
+        }
+    }
+
+    /// The most bytes one recording may take.
+    public static let maxRecordingBytes = 512 * 1024 * 1024
+
     /// Fetches each of `urls` not kept yet, in order, and keeps it whole (a file appears only
     /// when complete). `progress` hears the tally after each; the first failure stops it and
     /// is answered (nil: all kept). `cancelled` is asked between recordings.
-    public func save(_ urls: [String], fetcher: any Fetching, progress: ((kept: Int, bytes: Int)) -> Void, cancelled: () -> Bool = { false }) -> FetchError? {
+    ///
+    /// Issue 45: each recording came whole into memory (up to 512 MB) and was written without
+    /// a look (500 MB of zeros kept as a "recording"), and a full disk was said as "the server
+    /// cannot be reached". A recording is now written to its file as it arrives (where the
+    /// fetcher can), kept only when its start decodes as MP3, and a full disk is said as such.
+    public func save(_ urls: [String], fetcher: any Fetching, progress: ((kept: Int, bytes: Int)) -> Void, cancelled: () -> Bool = { false }) -> SaveFailure? {
         let fm = FileManager.default
         try? fm.createDirectory(atPath: directory, withIntermediateDirectories: true)
         for u in urls where keeper.kept(u) == nil {
             if cancelled() { return nil }
-            switch fetcher.fetch(FetchRequest(url: u, timeoutSeconds: 300, maxBytes: 512 * 1024 * 1024)) {
-            case .failure(let e): return e
-            case .success(let r):
-                let target = keeper.path(for: u)
-                let tmp = target + ".part-\(ProcessInfo.processInfo.processIdentifier)"
-                guard fm.createFile(atPath: tmp, contents: Data(r.body)), rename(tmp, target) == 0 else {
-                    try? fm.removeItem(atPath: tmp)
-                    return .other(url: u, reason: "cannot write the kept copy in \(directory)")
+            let target = keeper.path(for: u)
+            let tmp = target + ".part-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
+            defer { unlink(tmp) }
+            let request = FetchRequest(url: u, timeoutSeconds: 300, maxBytes: Self.maxRecordingBytes)
+            if let streamed = fetcher.download(request, to: tmp) {
+                switch streamed {
+                case .failure(.other(_, let reason)) where reason.contains("No space left") || reason.contains("quota"):
+                    return .diskFull(reason)
+                case .failure(let e): return .fetch(e)
+                case .success: break
+                }
+            } else {
+                switch fetcher.fetch(request) {
+                case .failure(let e): return .fetch(e)
+                case .success(let r):
+                    if let problem = Self.write(r.body, to: tmp) { return problem }
                 }
             }
+            guard Self.startsAsMP3(tmp) else { return .notAudio(url: u) }
+            guard rename(tmp, target) == 0 else { return .cannotWrite("\(target): \(String(cString: strerror(errno)))") }
             progress(tally(urls))
         }
         return nil
+    }
+
+    /// Writes `bytes` to a new file at `path`, saying a full disk as such.
+    static func write(_ bytes: [UInt8], to path: String) -> SaveFailure? {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return .cannotWrite("\(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 {
+                let code = errno
+                let why = String(cString: strerror(code))
+                return code == ENOSPC || code == EDQUOT ? .diskFull(why) : .cannotWrite("\(path): \(why)")
+            }
+            done += n
+        }
+        return nil
+    }
+
+    /// Whether the file's start decodes as MP3 (mpg123 finds a stream format before it would
+    /// call the input "not audio"; ID3 tags, cover art included, are skipped by their size).
+    static func startsAsMP3(_ path: String) -> Bool {
+        guard let decoder = try? MP3Decoder(), let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let out = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 2)
+        defer { out.deallocate() }
+        while decoder.format == nil, !decoder.isNotAudio {
+            guard let chunk = try? handle.read(upToCount: 64 * 1024), !chunk.isEmpty else { break }
+            chunk.withUnsafeBytes { _ = decoder.feed($0) }
+            loop: while true {
+                switch decoder.decode(into: out) {
+                case .format: break loop
+                case .pcm: continue
+                case .needMore, .failed: break loop
+                }
+            }
+        }
+        return decoder.format != nil
     }
 
     /// Deletes the kept copies of `urls`.

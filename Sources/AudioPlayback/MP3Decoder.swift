@@ -38,13 +38,17 @@ final class MP3Decoder {
         case failed(String)
     }
 
-    /// Bytes of input without a single decoded frame after which the input is not MP3.
+    /// Bytes of input without a single decoded frame after which the input is not MP3. The
+    /// ID3v2 tags the input starts with are not counted (`LeadingTags`).
     static let notAudioThreshold = 64 * 1024
 
     private let handle: OpaquePointer
     private(set) var format: PCMFormat?
     /// Bytes given to `feed`, in total.
     private(set) var bytesFed = 0
+    /// The ID3v2 tags at the start of the input (cover art can be megabytes): skipped by their
+    /// declared size, not counted as "no MPEG frame yet".
+    private var leadingTags = LeadingTags()
     /// PCM frames (samples per channel) produced, in total.
     private(set) var framesDecoded = 0
 
@@ -94,6 +98,7 @@ final class MP3Decoder {
     func feed(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return true }
         bytesFed += bytes.count
+        if format == nil { leadingTags.read(bytes) }
         return mpg123_feed(handle, base.assumingMemoryBound(to: UInt8.self), bytes.count) == MPG123_OK.rawValue
     }
 
@@ -126,7 +131,12 @@ final class MP3Decoder {
     /// format in them. (Decoded frames are not the test: starting at a saved place, mpg123
     /// reads and skips every frame up to it, which for 0:40 of a 32 kbit/s clip is 160 KB
     /// without a frame handed out; that was "the file is not MP3 audio".)
-    var isNotAudio: Bool { format == nil && bytesFed >= Self.notAudioThreshold }
+    /// The bytes of the ID3v2 tags the input starts with are not counted: a tag says its size,
+    /// and cover art over 64 KiB is common in audio guides (it was "not a recording").
+    var isNotAudio: Bool { format == nil && bytesFed - leadingTags.excused >= Self.notAudioThreshold }
+
+    /// Bytes of leading ID3v2 tags so far (header, body, footer), up to `LeadingTags.limit`.
+    var tagBytes: Int { leadingTags.excused }
 
     /// Input bytes mpg123 holds but has not used: after the last byte and a full decode, a
     /// piece of a frame the input ended in the middle of.
@@ -172,6 +182,58 @@ final class MP3Decoder {
     private static func text(_ code: Int32) -> String {
         guard let text = mpg123_plain_strerror(code) else { return "mpg123 error \(code)" }
         return String(cString: text)
+    }
+}
+
+/// Reads the ID3v2 tags at the start of a stream as it is fed, a byte at a time at most, to know
+/// how many of its bytes are tags (not audio, and not yet a reason to call it "not MP3").
+///
+/// A tag is a 10-byte header ("ID3", version, flags, a 28-bit syncsafe size), its body and an
+/// optional 10-byte footer (flag 0x10); tags may follow one another. Anything else ends the
+/// tags. What is excused is bounded (`limit`): a header that declares 256 MB ten times over
+/// still ends in "not MP3" after a bounded amount of input.
+struct LeadingTags {
+    /// At most this many bytes of tags are excused, whatever the headers declare.
+    static let limit = 32 * 1024 * 1024
+
+    private var header: [UInt8] = []
+    private var remaining = 0
+    private(set) var ended = false
+    /// Bytes of tags seen so far, bounded by `limit`.
+    private(set) var excused = 0
+
+    mutating func read(_ bytes: UnsafeRawBufferPointer) {
+        var i = 0
+        while i < bytes.count, !ended {
+            if remaining > 0 {
+                let take = min(remaining, bytes.count - i)
+                remaining -= take
+                i += take
+                excused = min(Self.limit, excused + take)
+                if excused >= Self.limit { return end() }
+                continue
+            }
+            let byte = bytes[i]
+            let expected: UInt8? = header.count < 3 ? Array("ID3".utf8)[header.count] : nil
+            if let expected, byte != expected { return end() }
+            header.append(byte)
+            i += 1
+            guard header.count == 10 else { continue }
+            // Version and revision are never 0xFF; each size byte keeps its top bit clear.
+            guard header[3] != 0xFF, header[4] != 0xFF, header[6..<10].allSatisfy({ $0 < 0x80 }) else { return end() }
+            let size = header[6..<10].reduce(0) { $0 << 7 | Int($1) }
+            let footer = header[5] & 0x10 != 0 ? 10 : 0
+            excused = min(Self.limit, excused + 10)
+            remaining = size + footer
+            header = []
+            if excused >= Self.limit { return end() }
+        }
+    }
+
+    private mutating func end() {
+        ended = true
+        remaining = 0
+        header = []
     }
 }
 

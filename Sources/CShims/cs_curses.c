@@ -3,6 +3,7 @@
 #include "CShims.h"
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,9 @@ mmask_t cs_enable_mouse(void) {
 static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
 #define CRASH_COUNT ((int)(sizeof crash_signals / sizeof crash_signals[0]))
 static struct sigaction saved_crash[CRASH_COUNT];
+static volatile sig_atomic_t crash_quiet = 0;
+
+void cs_set_crash_quiet(int quiet) { crash_quiet = quiet ? 1 : 0; }
 
 static void crash_handler(int sig, siginfo_t *info, void *context) {
     (void)context;
@@ -109,7 +113,17 @@ static void crash_handler(int sig, siginfo_t *info, void *context) {
     }
     for (int i = 0; i < CRASH_COUNT; i++) {
         if (crash_signals[i] == sig) {
-            sigaction(sig, &saved_crash[i], NULL);
+            if (crash_quiet) {
+                // A kiosk: the default action, not Swift's backtracer, whose report and
+                // 30-second prompt would be the visitor's screen (issue 45).
+                struct sigaction dfl;
+                memset(&dfl, 0, sizeof dfl);
+                dfl.sa_handler = SIG_DFL;
+                sigemptyset(&dfl.sa_mask);
+                sigaction(sig, &dfl, NULL);
+            } else {
+                sigaction(sig, &saved_crash[i], NULL);
+            }
             break;
         }
     }
@@ -134,6 +148,10 @@ void cs_install_crash_handlers(void) {
         sigaction(crash_signals[i], &sa, &saved_crash[i]);
     }
 }
+
+// ---- worker processes ----
+
+int cs_die_with_parent(void) { return prctl(PR_SET_PDEATHSIG, SIGKILL); }
 
 // ---- quit handlers ----
 

@@ -26,6 +26,23 @@ public struct PlanCache: Sendable {
 
     func etagPath(url: String) -> String { "\(directory)/etag-\(Self.hash(Array(url.utf8))).txt" }
 
+    func failurePath(url: String, contentHash: String, pixelsPerPoint: Double) -> String {
+        "\(directory)/plan-\(Self.hash(Array(url.utf8)))-\(contentHash)-\(Int((pixelsPerPoint * 100).rounded())).failed"
+    }
+
+    /// Why this plan (URL and content) could not be drawn before, when it could not (issue 45:
+    /// a plan that takes an hour was tried again at every start).
+    public func failure(url: String, contentHash: String, pixelsPerPoint: Double) -> String? {
+        guard let d = FileManager.default.contents(atPath: failurePath(url: url, contentHash: contentHash, pixelsPerPoint: pixelsPerPoint)) else { return nil }
+        return String(decoding: d.prefix(1000), as: UTF8.self)
+    }
+
+    /// Remembers that this plan cannot be drawn, and why. A changed plan has another content
+    /// hash and is tried afresh.
+    public func storeFailure(_ message: String, url: String, contentHash: String, pixelsPerPoint: Double) {
+        write(Array(message.utf8.prefix(1000)), to: failurePath(url: url, contentHash: contentHash, pixelsPerPoint: pixelsPerPoint))
+    }
+
     /// The raster stored for this URL and content, if any and readable.
     public func raster(url: String, contentHash: String, pixelsPerPoint: Double) -> PlanRaster? {
         guard let d = FileManager.default.contents(atPath: rasterPath(url: url, contentHash: contentHash, pixelsPerPoint: pixelsPerPoint)) else { return nil }
@@ -84,10 +101,14 @@ public struct PlanCache: Sendable {
 public struct PlanLoader: Sendable {
     public let fetcher: Fetching
     public let cache: PlanCache?
+    /// Where poppler runs: a process of its own per plan, with a time limit (the guide), or
+    /// this one (nil: tests and benchmarks).
+    public let worker: PlanWorker?
 
-    public init(fetcher: Fetching, cache: PlanCache?) {
+    public init(fetcher: Fetching, cache: PlanCache?, worker: PlanWorker? = nil) {
         self.fetcher = fetcher
         self.cache = cache
+        self.worker = worker
     }
 
     /// Why a plan could not be drawn: what a visitor is told (`problem`) and the detail for
@@ -146,10 +167,30 @@ public struct PlanLoader: Sendable {
     func rasterise(_ response: FetchResponse, url: String, pixelsPerPoint: Double) -> Result<PlanRaster, Failure> {
         let bytes = response.body
         let contentHash = PlanCache.hash(bytes)
+        let name = URL(fileURLWithPath: url).lastPathComponent
         cache?.storeEtag(response.etag ?? "", contentHash: contentHash, url: url)
         if let r = cache?.raster(url: url, contentHash: contentHash, pixelsPerPoint: pixelsPerPoint) { return .success(r) }
-        let result = PopplerRasterizer.rasterise(pdf: bytes, pixelsPerPoint: pixelsPerPoint, source: "\(url)#\(contentHash)")
-        if case .success(let r) = result { cache?.store(r, url: url, contentHash: contentHash, pixelsPerPoint: pixelsPerPoint) }
-        return result.mapError { Failure(.unreadable, "\(URL(fileURLWithPath: url).lastPathComponent): \($0.message)") }
+        // A plan that could not be drawn is not tried again until it changes.
+        if let why = cache?.failure(url: url, contentHash: contentHash, pixelsPerPoint: pixelsPerPoint) {
+            return .failure(Failure(.unreadable, "\(name): \(why) (as when it was last tried)"))
+        }
+        let source = "\(url)#\(contentHash)"
+        let result: Result<PlanRaster, Failure>
+        if let worker {
+            switch worker.rasterise(pdf: bytes, pixelsPerPoint: pixelsPerPoint, source: source) {
+            case .success(let r): result = .success(r)
+            case .failure(.notRun(let why)): return .failure(Failure(.unreadable, "\(name): \(why)"))
+            case .failure(let f): result = .failure(Failure(.unreadable, "\(name): \(f.message)"))
+            }
+        } else {
+            result = PopplerRasterizer.rasterise(pdf: bytes, pixelsPerPoint: pixelsPerPoint, source: source)
+                .mapError { Failure(.unreadable, "\(name): \($0.message)") }
+        }
+        switch result {
+        case .success(let r): cache?.store(r, url: url, contentHash: contentHash, pixelsPerPoint: pixelsPerPoint)
+        case .failure(let f):
+            cache?.storeFailure(String(f.message.dropFirst(name.count + 2)), url: url, contentHash: contentHash, pixelsPerPoint: pixelsPerPoint)
+        }
+        return result
     }
 }

@@ -44,7 +44,36 @@ public final class HTTPPulseStore: PulseStore, @unchecked Sendable {
 
     public func notes(on subject: PulseSubject, viewer: VisitorID?) async throws(PulseStoreError) -> [PulseNote] {
         let r = try await call(.get, "/v1/notes?subject=\(Self.query(subject.key))", auth: credentials(for: viewer), ok: [200])
-        return try decode { () throws(PulseWire.Problem) in try PulseWire.readNotes(r.body) }
+        return Self.capped(try decode { () throws(PulseWire.Problem) in try PulseWire.readNotes(r.body) })
+    }
+
+    /// The most notes of a subject the guide keeps from a service (the README's "newest 100",
+    /// as a page of the embedded store).
+    public static let maxNotes = 100
+
+    /// A service's answer held to what the guide shows (issue 45: a hostile service's 24,000
+    /// notes were all listed and a 7.8 MB note drawn whole): the newest `maxNotes`, in the
+    /// service's order, each at most `NoteText.maxCells` cells (a longer one cut, with "…").
+    public static func capped(_ notes: [PulseNote]) -> [PulseNote] {
+        var kept = notes
+        if notes.count > maxNotes {
+            let newest = Set(notes.indices.sorted { notes[$0].createdAt > notes[$1].createdAt }.prefix(maxNotes))
+            kept = notes.indices.filter(newest.contains).map { notes[$0] }
+        }
+        return kept.map { note in
+            guard note.text.utf8.count > NoteText.maxCells, TextWidth.width(note.text) > NoteText.maxCells else { return note }
+            var text = ""
+            var cells = 0
+            for ch in note.text {
+                let w = TextWidth.width(String(ch))
+                if cells + w > NoteText.maxCells - 1 { break }
+                text.append(ch)
+                cells += w
+            }
+            return PulseNote(
+                id: note.id, subject: note.subject, language: note.language, text: NoteText.normalise(text) + "…", createdAt: note.createdAt,
+                author: note.author, counts: note.counts, reports: note.reports, decision: note.decision)
+        }
     }
 
     public func react(_ value: ReactionValue?, on subject: PulseSubject, as credentials: VisitorCredentials) async throws(PulseStoreError) -> PulseCounts {

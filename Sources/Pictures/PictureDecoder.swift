@@ -31,6 +31,20 @@ public enum PictureDecoder {
     /// How long one decode may take before it is given up.
     public static let maxSeconds = 10.0
 
+    /// The most pixels a PNG, GIF or WebP may declare (4096 × 4096). GdkPixbuf decodes those
+    /// whole before it scales them (only JPEG is scaled while decoding): a 7000 × 7000 GIF of
+    /// 37 KB took 196 MB, and a page of search results 3.46 GB (issue 45).
+    public static let maxUnscaledPixels = 4096 * 4096
+
+    /// Decodes at once, in the whole process: the others wait their turn (and give it up when
+    /// they are no longer wanted), so memory is a few decodes' worth whatever the page asks.
+    public static let maxConcurrentDecodes = 2
+    private static let turns = DispatchSemaphore(value: maxConcurrentDecodes)
+    private static let active = Counter()
+
+    /// The most decodes that ran at once since the program started (for tests and the log).
+    public static var mostAtOnce: Int { active.most }
+
     /// What the first bytes say the file is.
     public enum Kind: String, Sendable { case jpeg = "JPEG", png = "PNG", webp = "WebP", gif = "GIF" }
 
@@ -55,7 +69,12 @@ public enum PictureDecoder {
     /// decode (the page changed, or its time is up). Decodes on several threads run at once
     /// (each has a loader of its own; GdkPixbuf locks the loaders that are not thread-safe
     /// itself), so one slow picture never holds the others.
-    public static func decode(_ bytes: [UInt8], keepGoing: () -> Bool = { true }) -> Result<PixelRaster, LoadFailure> {
+    ///
+    /// `maxSide` is the largest side drawn (at most `PictureDecoder.maxSide`): the picture is
+    /// decoded at that size where the decoder can (GdkPixbuf's at-scale loading), and scaled to
+    /// it otherwise. At most `maxConcurrentDecodes` run at once; the others wait, asking
+    /// `keepGoing` while they do.
+    public static func decode(_ bytes: [UInt8], maxSide: Int = PictureDecoder.maxSide, keepGoing: () -> Bool = { true }) -> Result<PixelRaster, LoadFailure> {
         guard bytes.count <= maxFileBytes else {
             return .failure(LoadFailure("the picture is \(bytes.count / (1024 * 1024)) MB; pictures larger than \(maxFileBytes / (1024 * 1024)) MB are not shown"))
         }
@@ -70,9 +89,23 @@ public enum PictureDecoder {
         if kind == .jpeg, let n = scans(bytes, over: maxScans) {
             return .failure(LoadFailure("the JPEG picture is made of \(n) scans; pictures of more than \(maxScans) are not shown (they take minutes to decode)"))
         }
+        if kind != .jpeg, let (w, h) = declaredSize(bytes, kind), w * h > maxUnscaledPixels {
+            return .failure(LoadFailure("the picture is \(w) × \(h) pixels; \(kind.rawValue) pictures over \(maxUnscaledPixels / 1_000_000) million pixels are not shown"))
+        }
+        // A turn, or give up waiting for one when the picture is no longer wanted.
+        while turns.wait(timeout: .now() + 0.05) == .timedOut {
+            guard keepGoing() else { return .failure(LoadFailure("the \(kind.rawValue) picture was not finished: it took too long or is no longer wanted")) }
+        }
+        _ = active.enter()
+        defer {
+            active.leave()
+            turns.signal()
+        }
         guard let loader = gdk_pixbuf_loader_new() else { return .failure(LoadFailure("GdkPixbuf could not start")) }
         defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
         let gate = SizeGate()
+        gate.kind = kind
+        gate.maxSide = max(16, min(maxSide, Self.maxSide))
         let userData = Unmanaged.passUnretained(gate).toOpaque()
         let callback: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, gint, gint, gpointer?) -> Void = { loader, w, h, data in
             guard let data else { return }
@@ -80,15 +113,16 @@ public enum PictureDecoder {
             gate.width = Int(w)
             gate.height = Int(h)
             let (pixels, overflow) = Int(w).multipliedReportingOverflow(by: Int(h))
-            if w <= 0 || h <= 0 || overflow || pixels > PictureDecoder.maxPixels {
+            let limit = gate.kind == .jpeg ? PictureDecoder.maxPixels : PictureDecoder.maxUnscaledPixels
+            if w <= 0 || h <= 0 || overflow || pixels > limit {
                 gate.refused = true
                 // A zero size makes every GdkPixbuf loader stop before allocating the image.
                 gdk_pixbuf_loader_set_size(loader, 0, 0)
                 return
             }
             let side = max(Int(w), Int(h))
-            if side > PictureDecoder.maxSide {
-                let scale = Double(PictureDecoder.maxSide) / Double(side)
+            if side > gate.maxSide {
+                let scale = Double(gate.maxSide) / Double(side)
                 gdk_pixbuf_loader_set_size(loader, gint(max(1, (Double(w) * scale).rounded())), gint(max(1, (Double(h) * scale).rounded())))
             }
         }
@@ -114,7 +148,8 @@ public enum PictureDecoder {
         withExtendedLifetime(gate) {}
         if stopped { return .failure(LoadFailure("the \(kind.rawValue) picture was not finished: it took too long or is no longer wanted")) }
         if gate.refused {
-            return .failure(LoadFailure("the picture is \(gate.width) × \(gate.height) pixels; pictures over \(maxPixels / 1_000_000) million pixels are not shown"))
+            let limit = kind == .jpeg ? maxPixels : maxUnscaledPixels
+            return .failure(LoadFailure("the picture is \(gate.width) × \(gate.height) pixels; \(kind == .jpeg ? "" : kind.rawValue + " ")pictures over \(limit / 1_000_000) million pixels are not shown"))
         }
         if let failed { return .failure(LoadFailure("the \(kind.rawValue) picture cannot be read (\(failed))")) }
         if closed == 0 {
@@ -124,6 +159,58 @@ public enum PictureDecoder {
             return .failure(LoadFailure("the \(kind.rawValue) picture has no pixels"))
         }
         return copy(pixbuf)
+    }
+
+    /// Width and height from the header of a PNG (IHDR), GIF (logical screen, and every
+    /// image descriptor is within it or larger) or WebP (VP8X, VP8L, VP8), when they can be
+    /// read; GdkPixbuf's size callback checks them again.
+    static func declaredSize(_ b: [UInt8], _ kind: Kind) -> (Int, Int)? {
+        func be32(_ i: Int) -> Int { Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3]) }
+        func le16(_ i: Int) -> Int { Int(b[i]) | Int(b[i + 1]) << 8 }
+        func le24(_ i: Int) -> Int { Int(b[i]) | Int(b[i + 1]) << 8 | Int(b[i + 2]) << 16 }
+        switch kind {
+        case .png:
+            guard b.count >= 24, Array(b[12..<16]) == Array("IHDR".utf8) else { return nil }
+            return (be32(16), be32(20))
+        case .gif:
+            guard b.count >= 10 else { return nil }
+            var w = le16(6), h = le16(8)
+            // Image descriptors may be larger than the screen; GdkPixbuf then grows to them.
+            var i = 13
+            if b[10] & 0x80 != 0 { i += 3 << (Int(b[10] & 7) + 1) }
+            while i < b.count {
+                switch b[i] {
+                case 0x2C:
+                    guard i + 10 <= b.count else { return (w, h) }
+                    w = max(w, le16(i + 1) + le16(i + 5))
+                    h = max(h, le16(i + 3) + le16(i + 7))
+                    var j = i + 10
+                    if b[i + 9] & 0x80 != 0 { j += 3 << (Int(b[i + 9] & 7) + 1) }
+                    j += 1  // LZW minimum code size
+                    while j < b.count, b[j] != 0 { j += Int(b[j]) + 1 }
+                    i = j + 1
+                case 0x21:
+                    var j = i + 2
+                    while j < b.count, b[j] != 0 { j += Int(b[j]) + 1 }
+                    i = j + 1
+                default:
+                    return (w, h)
+                }
+            }
+            return (w, h)
+        case .webp:
+            guard b.count >= 30 else { return nil }
+            switch String(decoding: b[12..<16], as: UTF8.self) {
+            case "VP8X": return (le24(24) + 1, le24(27) + 1)
+            case "VP8L":
+                let bits = Int(b[21]) | Int(b[22]) << 8 | Int(b[23]) << 16 | Int(b[24]) << 24
+                return ((bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1)
+            case "VP8 ": return (le16(26) & 0x3FFF, le16(28) & 0x3FFF)
+            default: return nil
+            }
+        case .jpeg:
+            return nil
+        }
     }
 
     /// What is missing from the end of a file cut short, or nil. GdkPixbuf shows a JPEG cut
@@ -240,9 +327,27 @@ public enum PictureDecoder {
     }
 }
 
+/// Decodes running now, and the most there ever were.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var now = 0
+    private var highest = 0
+    var most: Int { lock.withLock { highest } }
+    func enter() -> Int {
+        lock.withLock {
+            now += 1
+            highest = max(highest, now)
+            return now
+        }
+    }
+    func leave() { lock.withLock { now -= 1 } }
+}
+
 /// What the decoder said about the size, seen from the size-prepared callback.
 private final class SizeGate {
     var width = 0
     var height = 0
     var refused = false
+    var kind = PictureDecoder.Kind.jpeg
+    var maxSide = PictureDecoder.maxSide
 }

@@ -106,14 +106,20 @@ public struct PictureLoader: Sendable {
     }
 
     /// The decoded pixels of the picture at `url`, or why not (`keepGoing`: see `PictureDecoder.decode`).
-    public func pixels(url: String, keepGoing: () -> Bool = { true }) -> Result<PixelRaster, PictureFailure> {
-        bytes(url: url).flatMap { PictureDecoder.decode($0, keepGoing: keepGoing).mapError { PictureFailure($0.message) } }
+    /// `maxSide`: the largest side the picture is drawn at, in pixels.
+    public func pixels(url: String, maxSide: Int = PictureDecoder.maxSide, keepGoing: () -> Bool = { true }) -> Result<PixelRaster, PictureFailure> {
+        bytes(url: url).flatMap { PictureDecoder.decode($0, maxSide: maxSide, keepGoing: keepGoing).mapError { PictureFailure($0.message) } }
+    }
+
+    /// Pixels enough for chafa's symbols in `columns × rows` cells (8 × 16 a cell).
+    static func symbolSide(columns: Int, rows: Int) -> Int {
+        min(PictureDecoder.maxSide, max(16, max(min(columns, 1000) * 8, min(rows, 1000) * 16)))
     }
 
     /// The picture at `url` in at most `columns × rows` cells, or a message a visitor can read.
     public func load(url: String, columns: Int, rows: Int, depth: PictureMode.ColourDepth, keepGoing: () -> Bool = { true }) -> Result<Picture, PictureFailure> {
         let raster: PixelRaster
-        switch pixels(url: url, keepGoing: keepGoing) {
+        switch pixels(url: url, maxSide: Self.symbolSide(columns: columns, rows: rows), keepGoing: keepGoing) {
         case .success(let r): raster = r
         case .failure(let f): return .failure(f)
         }
@@ -129,7 +135,8 @@ public struct PictureLoader: Sendable {
         url: String, columns: Int, rows: Int, kind: GraphicsProtocol, cell: (width: Int, height: Int), keepGoing: () -> Bool = { true }
     ) -> Result<Picture, PictureFailure> {
         let raster: PixelRaster
-        switch pixels(url: url, keepGoing: keepGoing) {
+        let side = max(min(columns, 1000) * max(1, min(cell.width, 100)), min(rows, 1000) * max(1, min(cell.height, 100)))
+        switch pixels(url: url, maxSide: min(PictureDecoder.maxSide, max(16, side)), keepGoing: keepGoing) {
         case .success(let r): raster = r
         case .failure(let f): return .failure(f)
         }

@@ -77,6 +77,9 @@ public final class CursesBackend: TerminalBackend {
 
         setUpLocale()
         cs_install_crash_handlers()
+        // A kiosk's crash never shows Swift's report and 30-second prompt to a visitor: the
+        // guide ends with the signal and its service starts it again (issue 45).
+        cs_set_crash_quiet(kiosk ? 1 : 0)
         // Before newterm: ncurses hooks SIGINT/SIGTERM only where the handler is SIG_DFL.
         let installedQuit = cs_install_quit_handlers(kiosk ? 1 : 0) != 0
         guard cs_newterm(nil) != nil else {
@@ -84,6 +87,14 @@ public final class CursesBackend: TerminalBackend {
             return .failure(.unknownTerminal(term))
         }
         cs_set_curses_active(1)
+        // A terminal type that cannot address the cursor (issue 45: TERM=dumb drew only the
+        // last line) is refused as an unknown one is.
+        let cup = "cup".withCString { tigetstr($0) }.map { Int(bitPattern: $0) } ?? 0
+        if cup == 0 || cup == -1 {
+            _ = cs_curses_end()
+            if installedQuit { cs_uninstall_quit_handlers() }
+            return .failure(.cannotMoveCursor(term ?? ""))
+        }
         cs_register_atexit_restore()
         guard let window = cs_stdscr() else {
             _ = cs_curses_end()

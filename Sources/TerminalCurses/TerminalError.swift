@@ -4,6 +4,9 @@ public enum TerminalError: Error, Equatable, Sendable, CustomStringConvertible {
     case notATerminal
     /// `TERM` is unset, empty, or names a terminal type the terminfo database does not know.
     case unknownTerminal(String?)
+    /// The terminal type cannot move the cursor (`TERM=dumb`): nothing but its last line
+    /// would show.
+    case cannotMoveCursor(String)
     /// ncurses refused for another reason.
     case initFailed(String)
 
@@ -17,6 +20,9 @@ public enum TerminalError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "Try TERM=xterm-256color, or install the terminfo entry (apt-get install ncurses-term)."
         case .unknownTerminal(nil):
             return "docent needs to know the terminal type, but TERM is not set. Try TERM=xterm-256color."
+        case .cannotMoveCursor(let term):
+            return "docent needs a terminal that can move its cursor, and \"\(term)\" (TERM) cannot. "
+                + "Try TERM=xterm-256color, or TERM=linux on a console."
         case .initFailed(let why):
             return "docent could not set up the terminal: \(why)"
         }

@@ -34,6 +34,12 @@ enum CopyHandOff {
     /// output, at a lower priority. Returns whether it started.
     @discardableResult
     static func start(source: String, rewrite: URLResolver.Rewrite?) -> Bool {
+        // Only a regular file is ever prepared: a `docent prepare` of a FIFO waited on it
+        // forever after the guide quit (issue 45), and a device or directory has no copy.
+        if let path = CurlFetcher.localPath(of: source) {
+            var info = stat()
+            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+        }
         guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return false }
         var arguments = ["docent", "prepare"]
         if let rewrite { arguments += ["--rewrite-prefix", "\(rewrite.from)=\(rewrite.to)"] }

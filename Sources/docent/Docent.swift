@@ -42,7 +42,7 @@ struct Docent: ParsableCommand {
               64  bad usage (an unknown option or subcommand, a missing value)
             """,
         version: DocentVersion.string,
-        subcommands: [Guide.self, Validate.self, Prepare.self],
+        subcommands: [Guide.self, Validate.self, Prepare.self, PlanRasterCommand.self],
         defaultSubcommand: Guide.self)
 
     /// Before anything is allocated: the guide's malloc settings (`cs_tune_malloc`).

@@ -80,6 +80,92 @@ final class AudioDecoderTests: XCTestCase {
 
     /// The seek protocol the producer relies on: mpg123 names the input offset it needs, the
     /// caller feeds from there, and the output continues sample-exactly at the target.
+    /// Issue 45: cover art over 64 KiB in the ID3v2 tag was "not a recording": the tag's bytes
+    /// counted as "no MPEG frame yet". lame writes the tag (`--ti`, a 200 KB picture); mpg123
+    /// itself plays the file; so does the decoder, in small and large pieces.
+    func testAnMP3WithCoverArtOver64KiBDecodes() throws {
+        let mp3 = try Self.coverArtMP3(pictureBytes: 200_000)
+        defer { try? FileManager.default.removeItem(at: mp3.deletingLastPathComponent()) }
+        let bytes = try [UInt8](Data(contentsOf: mp3))
+        XCTAssertEqual(Array(bytes.prefix(3)), Array("ID3".utf8))
+        let tagSize = bytes[6..<10].reduce(0) { $0 << 7 | Int($1) } + 10
+        XCTAssertGreaterThan(tagSize, 3 * MP3Decoder.notAudioThreshold, "the tag alone is past the threshold")
+        let mpg123 = AudioTestSupport.run("mpg123", ["-q", "-t", mp3.path])
+        XCTAssertEqual(mpg123.status, 0, "mpg123 plays it: \(mpg123.output)")
+        for chunk in [4096, 65_536, 1_000_000] {
+            let summary = try MP3Decoder.decodeAll(bytes, chunk: chunk)
+            XCTAssertFalse(summary.notAudio, "chunk \(chunk)")
+            XCTAssertEqual(summary.format, PCMFormat(rate: 22_050, channels: 1))
+            XCTAssertEqual(Double(summary.frames) / 22_050, 3.0, accuracy: 0.05, "chunk \(chunk)")
+        }
+    }
+
+    /// Only the declared tags are excused: junk after a tag, or a tag that declares far more
+    /// than it holds, is still "not MP3" after a bounded amount of input.
+    func testTagsAreExcusedByTheirDeclaredSizeOnly() throws {
+        // A tag of 100,000 bytes, then text: not audio once 64 KiB past the tag.
+        var small: [UInt8] = Array("ID3".utf8) + [3, 0, 0] + Self.syncsafe(100_000) + [UInt8](repeating: 0, count: 100_000)
+        small += Array(String(repeating: "<html>Maintenance</html>\n", count: 4000).utf8)
+        let decoder = try MP3Decoder()
+        let out = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 2)
+        defer { out.deallocate() }
+        var fed = 0
+        while !decoder.isNotAudio && fed < small.count {
+            let end = min(small.count, fed + 1000)
+            _ = small[fed..<end].withUnsafeBytes { decoder.feed($0) }
+            fed = end
+            _ = decoder.decode(into: out)
+        }
+        XCTAssertTrue(decoder.isNotAudio)
+        XCTAssertEqual(decoder.tagBytes, 100_010)
+        XCTAssertEqual(fed, 100_010 + MP3Decoder.notAudioThreshold, accuracy: 1000)
+
+        // Tags declaring 256 MB each, one after the other, excuse at most LeadingTags.limit.
+        var tags = LeadingTags()
+        let huge: [UInt8] = Array("ID3".utf8) + [4, 0, 0] + [0x7F, 0x7F, 0x7F, 0x7F]
+        huge.withUnsafeBytes { tags.read($0) }
+        let zeros = [UInt8](repeating: 0, count: 1 << 20)
+        for _ in 0..<40 { zeros.withUnsafeBytes { tags.read($0) } }
+        XCTAssertEqual(tags.excused, LeadingTags.limit)
+        XCTAssertTrue(tags.ended)
+
+        // Not a tag: "ID3" with a size byte over 0x7F, or an MPEG frame first.
+        var bad = LeadingTags()
+        ([UInt8]("ID3".utf8) + [3, 0, 0, 0x80, 0, 0, 0]).withUnsafeBytes { bad.read($0) }
+        XCTAssertEqual(bad.excused, 0)
+        XCTAssertTrue(bad.ended)
+        var mpeg = LeadingTags()
+        try Self.fixture.withUnsafeBytes { mpeg.read($0) }
+        XCTAssertEqual(mpeg.excused, 0)
+    }
+
+    static func syncsafe(_ value: Int) -> [UInt8] {
+        [UInt8(value >> 21 & 0x7F), UInt8(value >> 14 & 0x7F), UInt8(value >> 7 & 0x7F), UInt8(value & 0x7F)]
+    }
+
+    /// A 3 s sine (sox) encoded by lame with a picture of `pictureBytes` as its cover art
+    /// (lame `--ti`: an ID3v2 APIC frame), in a directory of its own.
+    static func coverArtMP3(pictureBytes: Int) throws -> URL {
+        let dir = AudioTestSupport.uniqueTemp("docent-coverart")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let wav = dir.appendingPathComponent("tone.wav").path
+        let made = AudioTestSupport.run("sox", ["-n", "-r", "22050", "-c", "1", wav, "synth", "3", "sine", "440", "vol", "0.5"])
+        guard made.status == 0 else { throw AudioTestSupport.Failure(description: "sox: \(made.output)") }
+        // A JPEG's start marker, then noise (incompressible, as a photograph's data is).
+        var picture: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0]
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        while picture.count < pictureBytes {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            picture.append(UInt8(truncatingIfNeeded: state >> 33))
+        }
+        let cover = dir.appendingPathComponent("cover.jpg")
+        try Data(picture).write(to: cover)
+        let mp3 = dir.appendingPathComponent("cover-art.mp3")
+        let encoded = AudioTestSupport.run("lame", ["--quiet", "-m", "m", "-b", "56", "--ti", cover.path, wav, mp3.path], timeout: 60)
+        guard encoded.status == 0 else { throw AudioTestSupport.Failure(description: "lame: \(encoded.output)") }
+        return mp3
+    }
+
     func testFeedSeekBackwardsNamesTheOffsetAndIsSampleExact() throws {
         let bytes = try Self.fixture
         let decoder = try MP3Decoder()

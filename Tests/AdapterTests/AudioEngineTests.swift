@@ -262,7 +262,7 @@ final class AudioEngineTests: XCTestCase {
         let urls = ["\(own.base)/\(Self.shorter.name)", "\(own.base)/later.mp3", "\(own.base)/\(Self.short.name)"]
         var seen: [Int] = []
         let failure = kept.save(urls, fetcher: CurlFetcher()) { seen.append($0.kept) }
-        guard case .http(404, _)? = failure else { return XCTFail("\(String(describing: failure))") }
+        guard case .fetch(.http(404, _))? = failure else { return XCTFail("\(String(describing: failure))") }
         XCTAssertEqual(seen, [1])
         XCTAssertEqual(kept.tally(urls).kept, 1)
         // The missing file appears; saving again fetches only the two not kept.
@@ -291,6 +291,30 @@ final class AudioEngineTests: XCTestCase {
         XCTAssertEqual(kept.tally(urls).kept, 0)
     }
 
+    /// Issue 45: "save for offline" kept whatever came (a web page, 500 MB of zeros) as a
+    /// recording, held each whole in memory, and said a full disk was "the museum's server
+    /// cannot be reached". What is not MP3 is not kept; a full disk is said as such.
+    func testSavingForOfflineKeepsOnlyMP3AndSaysAFullDisk() throws {
+        let env = try env()
+        let dir = AudioTestSupport.uniqueTemp("docent-saved-checked")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let kept = KeptRecordings(directory: dir.path)
+        let page = "\(env.nginx.base)/page.mp3"
+        let failure = kept.save([page], fetcher: CurlFetcher()) { _ in }
+        XCTAssertEqual(failure, .notAudio(url: page))
+        XCTAssertEqual(failure?.problem, .unreadable)
+        XCTAssertEqual(kept.tally([page]).kept, 0, "the web page is not kept")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [], "no part file left")
+        // A recording with cover art over 64 KiB is one.
+        let art = try AudioDecoderTests.coverArtMP3(pictureBytes: 150_000)
+        defer { try? FileManager.default.removeItem(at: art.deletingLastPathComponent()) }
+        XCTAssertNil(kept.save([art.path], fetcher: CurlFetcher()) { _ in })
+        XCTAssertEqual(kept.tally([art.path]).kept, 1)
+        // The disk is full: /dev/full answers every write with ENOSPC.
+        XCTAssertEqual(KeptRecordings.write([1, 2, 3], to: "/dev/full"), .diskFull("No space left on device"))
+        XCTAssertEqual(KeptRecordings.SaveFailure.diskFull("x").problem, .diskFull)
+    }
+
     func testPlaysLocalFilesByPathAndFileURL() throws {
         let env = try env()
         let engine = makeEngine()
@@ -307,6 +331,28 @@ final class AudioEngineTests: XCTestCase {
         engine.play(AudioRequest(token: 2, url: URL(fileURLWithPath: path).absoluteString, title: "file URL"))
         let second = wait(engine, 3, "playing file://") { $0.status == .playing && $0.position > 0.3 }
         XCTAssertEqual(second.token, 2)
+    }
+
+    /// Issue 45: an MP3 whose ID3v2 tag (cover art) is over 64 KiB was refused as "not a
+    /// recording", from a file and over HTTP. Both play it to the end, with sound.
+    func testAnMP3WithBigCoverArtPlaysFromAFileAndOverHTTP() throws {
+        let env = try env()
+        let made = try AudioDecoderTests.coverArtMP3(pictureBytes: 300_000)
+        defer { try? FileManager.default.removeItem(at: made.deletingLastPathComponent()) }
+        let name = "cover-art-\(getpid()).mp3"
+        let served = env.root.appendingPathComponent(name)
+        try? FileManager.default.removeItem(at: served)
+        try FileManager.default.copyItem(at: made, to: served)
+        for (token, url) in [(1, served.path), (2, "\(env.nginx.base)/\(name)")] {
+            let engine = makeEngine()
+            let recorder = try MonitorRecorder(server: env.pulse.server)
+            engine.play(AudioRequest(token: token, url: url, title: "cover art"))
+            let s = wait(engine, 10, "ended or failed: \(url)") { $0.status == .ended || $0.status == .failed }
+            XCTAssertEqual(s.status, .ended, "\(url): \(String(describing: s.failure))")
+            XCTAssertEqual(s.duration ?? 0, 3.0, accuracy: 0.1, url)
+            XCTAssertGreaterThan(AudioTestSupport.rms(recorder.stop()), 0.01, url)
+            engine.stop()
+        }
     }
 
     /// Issue 34: an MP3 followed by garbage failed at 0:00 without playing its valid first

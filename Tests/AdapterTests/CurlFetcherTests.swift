@@ -79,6 +79,13 @@ final class CurlFetcherTests: XCTestCase {
                 let body = #"{"error":"too many notes","code":"rate_limited_notes","retry_after":"# + wait + "}"
                 try Data(body.utf8).write(to: root.appendingPathComponent("\(dir)/v1/notes"))
             }
+            // A hostile Pulse service's notes: 500 of them, one of a megabyte (issue 45).
+            try fm.createDirectory(at: root.appendingPathComponent("pulse-hostile/v1"), withIntermediateDirectories: true)
+            let notes = (0..<500).map { i in
+                let text = i == 7 ? String(repeating: "long ", count: 200_000) : "note \(i)"
+                return #"{"id":"alice000.\#(i + 1)","subject":"artwork:101","language":"en","text":"\#(text)","created_at":\#(1_800_000_000 + i),"up":0,"meh":0,"down":0}"#
+            }
+            try Data(#"{"notes":[\#(notes.joined(separator: ","))],"next":null}"#.utf8).write(to: root.appendingPathComponent("pulse-hostile/v1/notes"))
         } catch {
             setupProblem = "cannot create the test root \(root.path): \(error)"
             return
@@ -185,6 +192,22 @@ final class CurlFetcherTests: XCTestCase {
                 XCTAssertEqual(error.phrase, .key(.pulseErrorNotesLimit, ["minutes": .verbatim(minutes)]), dir)
             }
         }
+    }
+
+    /// Issue 45: a hostile service's 24,000 notes were all listed and a 7.8 MB note shown
+    /// whole. The guide keeps the newest 100, each at most 280 cells.
+    func testAHostileServicesNotesAreCappedAsTheGuideShowsThem() async throws {
+        let subject = try XCTUnwrap(PulseSubject("artwork:101"))
+        let store = HTTPPulseStore(baseURL: "\(try server.base)/pulse-hostile")
+        let notes = try await store.notes(on: subject, viewer: nil)
+        XCTAssertEqual(notes.count, HTTPPulseStore.maxNotes)
+        XCTAssertEqual(Set(notes.map(\.id.sequence)), Set(401...500), "the newest")
+        XCTAssertLessThanOrEqual(notes.map { TextWidth.width($0.text) }.max() ?? 0, NoteText.maxCells)
+        let long = HTTPPulseStore.capped([PulseNote(
+            id: try XCTUnwrap(NoteID(key: "alice000.1")), subject: subject, language: .english,
+            text: String(repeating: "long ", count: 200_000), createdAt: Date(timeIntervalSince1970: 1_800_000_000))])
+        XCTAssertEqual(TextWidth.width(long[0].text), NoteText.maxCells)
+        XCTAssertTrue(long[0].text.hasSuffix("long…"), long[0].text)
     }
 
     func testHeadReturnsNoBody() throws {

@@ -231,6 +231,99 @@ final class MapRasterTests: XCTestCase {
         XCTAssertTrue(f.message.contains("404"), f.message)
     }
 
+    // MARK: Plans that are too much work (issue 45)
+
+    /// A one-page PDF whose page draws form F`depth`, which draws F`depth-1` ten times, and so
+    /// on down to F0, one short line: 10^depth lines from about 4 KB.
+    static func nestedFormsPDF(depth: Int = 9) -> [UInt8] {
+        var objects = [
+            "<< /Type /Catalog /Pages 2 0 R >>",
+            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 400] /Resources << /XObject << /F \(5 + depth) 0 R >> >> /Contents 4 0 R >>",
+        ]
+        func stream(_ dict: String, _ content: String) -> String { "<< \(dict) /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream" }
+        objects.append(stream("", "/F Do"))
+        objects.append(stream("/Type /XObject /Subtype /Form /BBox [0 0 400 400]", "0 0 0 RG 1 w 100 100 m 300 300 l S"))
+        for level in 1...depth {
+            let draws = (0..<10).map { "q 1 0 0 1 \($0) 0 cm /F Do Q" }.joined(separator: " ")
+            objects.append(stream("/Type /XObject /Subtype /Form /BBox [0 0 400 400] /Resources << /XObject << /F \(4 + level) 0 R >> >>", draws))
+        }
+        var out = "%PDF-1.4\n"
+        var offsets: [Int] = []
+        for (i, o) in objects.enumerated() {
+            offsets.append(out.utf8.count)
+            out += "\(i + 1) 0 obj\n\(o)\nendobj\n"
+        }
+        let xref = out.utf8.count
+        out += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
+        for o in offsets { out += String(format: "%010d 00000 n \n", o) }
+        out += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        return Array(out.utf8)
+    }
+
+    /// The guide's own binary, which answers to `docent plan-raster` (built with the tests).
+    func planWorker(timeLimit: Double) throws -> PlanWorker {
+        let exe = Self.repoRoot.appendingPathComponent(".build/debug/docent").path
+        guard FileManager.default.isExecutableFile(atPath: exe) else { throw TestDataMissing("\(exe) is not built (swift build)") }
+        return PlanWorker(executable: exe, timeLimit: timeLimit)
+    }
+
+    /// Issue 45: a 2.6 KB plan of nested forms pinned a core for an hour, and every other floor
+    /// waited behind it at "loading plan…" (one lock for every render). In a worker of its own
+    /// it is stopped at its time limit and remembered; another floor draws meanwhile.
+    func testANestedFormsPlanStopsAtItsLimitIsRememberedAndBlocksNoOtherFloor() throws {
+        let worker = try planWorker(timeLimit: 4)
+        let cache = try tempCache()
+        let nested = Self.nestedFormsPDF()
+        XCTAssertLessThan(nested.count, 5000)
+        let bad = PlanLoader(fetcher: FakeFetcher(nested), cache: cache, worker: worker)
+        let good = PlanLoader(fetcher: FakeFetcher(try samplePlan(2)), cache: cache, worker: worker)
+        let start = Date()
+        let badDone = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var badResult: Result<PlanRaster, PlanLoader.Failure>?
+        Thread.detachNewThread {
+            badResult = bad.load(url: "https://museum.example/maps/nested.pdf", pixelsPerPoint: 2)
+            badDone.signal()
+        }
+        // The other floor, while the nested one is being worked on.
+        guard case .success(let raster) = good.load(url: "https://museum.example/maps/floor2.pdf", pixelsPerPoint: 2) else {
+            return XCTFail("the other floor did not draw")
+        }
+        let goodTime = Date().timeIntervalSince(start)
+        XCTAssertGreaterThan(raster.width, 100)
+        XCTAssertLessThan(goodTime, 15, "drawn beside the nested plan, not after it (the steering check's 15 s)")
+        XCTAssertEqual(badDone.wait(timeout: .now() + 15), .success, "the nested plan ends at its limit")
+        let badTime = Date().timeIntervalSince(start)
+        XCTAssertLessThan(badTime, 10)
+        guard case .failure(let f)? = badResult else { return XCTFail("the nested plan drew: \(String(describing: badResult))") }
+        XCTAssertTrue(f.message.contains("more than 4 s"), f.message)
+        print("map: other floor \(Int(goodTime * 1000)) ms, nested plan stopped after \(Int(badTime * 1000)) ms")
+
+        // Remembered: the next start says so at once, without poppler.
+        let again = Date()
+        guard case .failure(let remembered) = bad.load(url: "https://museum.example/maps/nested.pdf", pixelsPerPoint: 2) else {
+            return XCTFail("the nested plan drew the second time")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(again), 1)
+        XCTAssertTrue(remembered.message.contains("more than 4 s") && remembered.message.contains("last tried"), remembered.message)
+    }
+
+    /// The worker draws what the guide drew in process, and says poppler's reason for a file
+    /// that is not a PDF.
+    func testTheWorkerDrawsAPlanAsInProcessAndSaysWhyNot() throws {
+        let worker = try planWorker(timeLimit: 30)
+        let pdf = try samplePlan(1)
+        guard case .success(let there) = worker.rasterise(pdf: pdf, pixelsPerPoint: 1, source: "s") else { return XCTFail("worker") }
+        let here = try rasterise(pdf, scale: 1)
+        XCTAssertEqual(there.pixels, here.pixels)
+        XCTAssertEqual(there.width, here.width)
+        XCTAssertEqual(there.origin, here.origin)
+        guard case .failure(.unreadable(let why)) = worker.rasterise(pdf: Array("%PDF-1.4 not really".utf8), pixelsPerPoint: 1, source: "s") else {
+            return XCTFail("garbage drew")
+        }
+        XCTAssertTrue(why.contains("PDF"), why)
+    }
+
     func testCacheFileRoundTrip() throws {
         let cache = try tempCache()
         let r = PlanRaster(width: 3, height: 2, pixels: [0, 255, 128, 7, 8, 9], origin: PlanPoint(x: 1.5, y: 2400), pixelsPerPoint: 2, source: "x#y")

@@ -140,8 +140,144 @@ final class PicturesTests: XCTestCase {
     func testAHugePNGIsRefusedFromItsHeader() {
         let start = Date()
         let message = failure(Self.pngHeader(width: 20000, height: 20000))
-        XCTAssertEqual(message, "the picture is 20000 × 20000 pixels; pictures over 50 million pixels are not shown")
+        XCTAssertEqual(message, "the picture is 20000 × 20000 pixels; PNG pictures over 16 million pixels are not shown")
         XCTAssertLessThan(Date().timeIntervalSince(start), 2)
+    }
+
+    /// Issue 45: 7000 × 7000 GIFs of 37 KB each took 196 MB each (GdkPixbuf decodes a GIF or
+    /// PNG whole before scaling it), 3.46 GB for a page of search results. A GIF, PNG or WebP
+    /// over 16 million pixels is refused from its header; a JPEG (scaled while decoded) is not.
+    func testAHugeGIFOrPNGIsRefusedFromItsHeaderAndAJPEGIsScaled() throws {
+        let gif = Self.gif(width: 7000, height: 7000)
+        XCTAssertLessThan(gif.count, 40_000, "a few KB that declare 49 million pixels")
+        let start = Date()
+        XCTAssertEqual(failure(gif), "the picture is 7000 × 7000 pixels; GIF pictures over 16 million pixels are not shown")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 1, "from the header, not after a decode")
+        XCTAssertEqual(failure(try Self.filled("png", width: 7000, height: 7000)), "the picture is 7000 × 7000 pixels; PNG pictures over 16 million pixels are not shown")
+        // A GIF whose screen is small but whose image is large is measured by its image.
+        var sneaky = gif
+        (sneaky[6], sneaky[7], sneaky[8], sneaky[9]) = (10, 0, 10, 0)
+        XCTAssertEqual(failure(sneaky), "the picture is 7000 × 7000 pixels; GIF pictures over 16 million pixels are not shown")
+        let jpeg = try decoded(try Self.filled("jpeg", width: 7000, height: 7000))
+        XCTAssertEqual([jpeg.width, jpeg.height], [1024, 1024])
+        let small = try decoded(Self.gif(width: 3000, height: 2000))
+        XCTAssertEqual([small.width, small.height], [1024, 683])
+        XCTAssertEqual(Array(small.rgba.prefix(4)), [255, 255, 255, 255])
+    }
+
+    /// A picture is decoded at the size it is drawn at (chafa: 8 × 16 pixels a cell).
+    func testAPictureIsDecodedAtTheSizeDrawn() throws {
+        let jpeg = try Self.encoded("jpeg", width: 2048, height: 1024)
+        guard case .success(let r) = PictureDecoder.decode(jpeg, maxSide: 200) else { return XCTFail("decode") }
+        XCTAssertEqual([r.width, r.height], [200, 100])
+        let dir = NSTemporaryDirectory() + "docent-drawn-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data(try Self.encoded("png", width: 3000, height: 1500)).write(to: URL(fileURLWithPath: dir + "/p.png"))
+        let loader = PictureLoader(fetcher: FileFetcher(), cache: nil)
+        guard case .success(let raster) = loader.pixels(url: dir + "/p.png", maxSide: 240) else { return XCTFail("pixels") }
+        XCTAssertEqual([raster.width, raster.height], [240, 120])
+    }
+
+    /// Many decodes asked at once run two at a time; the others wait their turn, and give it
+    /// up when they are no longer wanted.
+    func testDecodesRunAFewAtATime() throws {
+        let png = try Self.encoded("png", width: 2000, height: 2000)
+        let group = DispatchGroup()
+        let results = Results()
+        for i in 0..<12 {
+            group.enter()
+            Thread.detachNewThread {
+                let r = PictureDecoder.decode(png) { i < 8 }
+                results.add(r)
+                group.leave()
+            }
+        }
+        XCTAssertEqual(group.wait(timeout: .now() + 60), .success)
+        XCTAssertLessThanOrEqual(PictureDecoder.mostAtOnce, PictureDecoder.maxConcurrentDecodes)
+        XCTAssertGreaterThanOrEqual(results.decoded, 8)
+        XCTAssertEqual(results.decoded + results.stopped, 12)
+    }
+
+    final class Results: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var decoded = 0
+        private(set) var stopped = 0
+        func add(_ r: Result<PixelRaster, LoadFailure>) {
+            lock.withLock {
+                if case .success = r { decoded += 1 } else { stopped += 1 }
+            }
+        }
+    }
+
+    /// Reads local files for the loader (the guide's CurlFetcher is NetCurl's).
+    struct FileFetcher: Fetching {
+        func fetch(_ request: FetchRequest) -> Result<FetchResponse, FetchError> {
+            guard let d = FileManager.default.contents(atPath: request.url) else { return .failure(.fileNotFound(request.url)) }
+            return .success(FetchResponse(status: 200, body: [UInt8](d)))
+        }
+    }
+
+    /// A `width × height` image of one colour, as `type` ("png", "jpeg"), by GdkPixbuf.
+    static func filled(_ type: String, width: Int, height: Int) throws -> [UInt8] {
+        guard let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, gint(width), gint(height)) else { throw Failure("no pixbuf") }
+        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        gdk_pixbuf_fill(pixbuf, 0xFFFF_FFFF)
+        var buffer: UnsafeMutablePointer<gchar>?
+        var size: gsize = 0
+        var error: UnsafeMutablePointer<GError>?
+        guard gdk_pixbuf_save_to_bufferv(pixbuf, &buffer, &size, type, nil, nil, &error) != 0, let buffer else {
+            throw Failure("cannot encode \(type)")
+        }
+        defer { g_free(buffer) }
+        return Array(UnsafeRawBufferPointer(start: buffer, count: Int(size)))
+    }
+
+    /// A `width × height` GIF of one colour, LZW-coded as giflib codes it (a clear code each
+    /// time the table is full): 7000 × 7000 is about 33 KB.
+    static func gif(width: Int, height: Int) -> [UInt8] {
+        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        var out = Array("GIF89a".utf8) + le16(width) + le16(height) + [0x80, 0, 0, 255, 255, 255, 0, 0, 0]
+        out += [0x2C] + le16(0) + le16(0) + le16(width) + le16(height) + [0, 2]
+        var data: [UInt8] = []
+        var acc = 0, count = 0, bits = 3, maxCode = 8, running = 6
+        func emit(_ code: Int) {
+            acc |= code << count
+            count += bits
+            while count >= 8 {
+                data.append(UInt8(acc & 0xFF))
+                acc >>= 8
+                count -= 8
+            }
+            if running >= maxCode, bits < 12 {
+                bits += 1
+                maxCode = 1 << bits
+            }
+        }
+        emit(4)
+        var remaining = width * height, longest = 1
+        while remaining > 0 {
+            let run = min(longest, remaining)
+            remaining -= run
+            emit(run == 1 ? 0 : 6 + run - 2)
+            guard remaining > 0 else { break }
+            if running >= 4095 {
+                emit(4)
+                (running, bits, maxCode, longest) = (6, 3, 8, 1)
+            } else {
+                running += 1
+                longest = run + 1
+            }
+        }
+        emit(5)
+        if count > 0 { data.append(UInt8(acc & 0xFF)) }
+        var i = 0
+        while i < data.count {
+            let n = min(255, data.count - i)
+            out += [UInt8(n)] + data[i..<(i + n)]
+            i += n
+        }
+        return out + [0, 0x3B]
     }
 
     /// A PNG that declares 7000 × 7000 pixels and holds 3 rows (GdkPixbuf, scaling while it

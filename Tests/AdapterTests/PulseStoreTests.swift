@@ -92,6 +92,30 @@ final class PulseStoreTests: XCTestCase {
         XCTAssertEqual(try store.recountMismatches(), [])
     }
 
+    /// Issue 45: counts of Int64.max in a shared pulse.sqlite (one user can write it for all):
+    /// a reaction made SQLite's `up + 1` a REAL, and reading it back trapped in GRDB. Counts
+    /// are read whatever their type, bounded, and the guide goes on.
+    func testCountsOfInt64MaxAreReadBoundedAfterAReaction() async throws {
+        let store = try open()
+        try await registered(store)
+        let art = PulseSubject.artwork(1101)
+        _ = try await store.react(.meh, on: art, as: bob)
+        let q = try DatabaseQueue(path: tempDir + "/shared/pulse.sqlite")
+        try await q.write { try $0.execute(sql: "UPDATE counts SET up = \(Int64.max), down = \(Int64.min)") }
+        let damaged = try await store.react(.down, on: art, as: carol)
+        XCTAssertEqual(damaged.down, -PulseBounds.maxCount)
+        try await q.write { try $0.execute(sql: "UPDATE counts SET down = 0") }
+        try q.close()
+        let counts = try await store.react(.up, on: art, as: alice)
+        XCTAssertEqual(counts.up, PulseBounds.maxCount)
+        XCTAssertEqual(counts.meh, 1)
+        let withdrawn = try await store.react(nil, on: art, as: alice)
+        XCTAssertEqual(withdrawn.up, PulseBounds.maxCount)
+        let snap = try await store.snapshot(viewer: alice.visitor, dayStart: clock.now, since: nil)
+        XCTAssertEqual(snap?.counts[art]?.up, PulseBounds.maxCount)
+        XCTAssertEqual(snap?.counts[art]?.changed(from: nil, to: .up).up, PulseBounds.maxCount + 1)
+    }
+
     func testSnapshotSinceAnUnchangedVersionIsNil() async throws {
         let store = try open()
         try await registered(store)
@@ -358,7 +382,8 @@ final class PulseStoreTests: XCTestCase {
         var settings = PersistedSettings(introSeen: true)
         // Hidden writers keep their order (the list under Info), and showing one again removes it.
         let hidden = [HiddenWriter(visitor: VisitorID("zzzz9999")!, sample: "loud"), HiddenWriter(visitor: VisitorID("aaaa1111")!, sample: "画 twice")]
-        var identity = PulseIdentity(credentials: alice, nextSequence: UInt64.max - 1, hidden: hidden)
+        // The largest sequence kept (issue 45: one past any clock's milliseconds is read as 0).
+        var identity = PulseIdentity(credentials: alice, nextSequence: 9_000_000_000_000_000, hidden: hidden)
         settings.saves[PulseFeature.self] = identity
         try state.save(settings).get()
         let again = try SQLiteSettingsStore.open(path: tempDir + "/state.sqlite", features: [PulseStorage()]).get()

@@ -21,6 +21,25 @@ final class HomeSectionsTests: XCTestCase {
         }
     }
 
+    /// Issue 45: 650,000 events (1.6 MB gzipped, under the general 256 MB cap) took 726 MB to
+    /// read and 7 s a key on "See all events". The answers are capped at 8 MB and the events
+    /// kept at the 2,000 soonest.
+    func testTheEventsFeedIsBounded() throws {
+        let s = UIFixtures.loadedState()
+        let app = try XCTUnwrap(s.museum)
+        XCTAssertEqual(try XCTUnwrap(DataAggregator.eventsRequest(app: app, now: s.now)).maxBytes, 8 << 20)
+        XCTAssertEqual(try XCTUnwrap(DataAggregator.exhibitionsRequest(app: app, now: s.now)).maxBytes, 8 << 20)
+        let f = ISO8601DateFormatter()
+        let items = (0..<5000).reversed().map { i in
+            #"{"id": \#(i), "title": "Talk \#(i)", "start_at": "\#(f.string(from: s.now.addingTimeInterval(Double(i) * 60)))", "end_at": "\#(f.string(from: s.now.addingTimeInterval(Double(i) * 60 + 3600)))"}"#
+        }
+        let bytes = Array(#"{"data": [\#(items.joined(separator: ","))]}"#.utf8)
+        let events = try DataAggregator.events(from: bytes, now: s.now).get()
+        XCTAssertEqual(events.count, DataAggregator.maxEvents)
+        XCTAssertEqual(events.first?.title, "Talk 0", "the soonest kept")
+        XCTAssertEqual(events.last?.title, "Talk 1999")
+    }
+
     /// Scoped (issue 28): Home changes only its sections, and asks the root to take the
     /// "Offline" notice away when the museum's servers answer again (it never writes the banner).
     func testScopedHomeAsksForItsSectionsAndClearsOnlyTheOfflineNotice() throws {

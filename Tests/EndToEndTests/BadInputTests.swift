@@ -99,6 +99,34 @@ final class BadInputTests: EndToEndTestCase {
         XCTAssertFalse(r.stderr.contains("Fatal error"), r.stderr)
     }
 
+    /// Issue 45: `TERM=dumb` started and drew only the last line. A terminal type that cannot
+    /// move the cursor is refused as an unknown one is, with a message, the terminal as it was.
+    func testATerminalThatCannotMoveItsCursorIsRefused() throws {
+        let s = try start(command: "TERM=dumb " + TmuxSession.guideCommand())
+        let exit = try s.waitForExit()
+        XCTAssertEqual(exit.status, 1, exit.after)
+        let all = try s.history()
+        XCTAssertTrue(all.contains("cannot") && all.contains("\"dumb\""), "the message names the terminal type:\n\(all)")
+        XCTAssertFalse(all.contains(try UIStrings.get("en", "help.welcomeTitle")), "the guide drew anyway:\n\(all)")
+        assertTerminalRestored(exit.after)
+    }
+
+    /// Issue 45: `--data FIFO` and then `q` left a `docent prepare` of the FIFO blocked on it
+    /// forever. Only a regular file is handed to `docent prepare`.
+    func testQuittingWhileAFIFOIsReadLeavesNoPrepareBehind() throws {
+        let dir = try makeTemporaryDirectory()
+        let fifo = dir.appendingPathComponent("museum.fifo").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let s = try start(command: TmuxSession.guideCommand(data: fifo))
+        try s.sendKeys("q")
+        let exit = try s.waitForExit()
+        XCTAssertEqual(exit.status, 0, exit.after)
+        let r = try Shell.run(["pgrep", "-f", "prepare -- \(fifo)"])
+        let left = r.stdout.split(whereSeparator: \.isNewline).compactMap { pid_t($0) }
+        for pid in left { kill(pid, SIGKILL) }
+        XCTAssertEqual(left, [], "a docent prepare of the FIFO was left behind")
+    }
+
     func testUnknownTermExitsWithMessage() throws {
         let s = try start(command: "TERM=nosuchterm " + TmuxSession.guideCommand())
         let exit = try s.waitForExit()

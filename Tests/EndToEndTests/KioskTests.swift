@@ -99,4 +99,24 @@ final class KioskTests: EndToEndTestCase {
         XCTAssertEqual(exit.status, 0, exit.after)
         assertTerminalRestored(exit.after)
     }
+
+    /// Issue 45: a kiosk that crashed showed Swift's backtrace and its "Press space to
+    /// interact" prompt to the visitor for 30 s. The guide ends with the signal instead, the
+    /// terminal restored, with no report on the screen (whatever SWIFT_BACKTRACE says).
+    func testAKioskCrashShowsNoBacktrace() throws {
+        let dir = try makeTemporaryDirectory()
+        let config = dir.appendingPathComponent("kiosk.toml")
+        try Data("kiosk = true\n".utf8).write(to: config)
+        // The backtracer as on a real kiosk: on, and interactive on a terminal.
+        let command = "env -u SWIFT_BACKTRACE " + TmuxSession.guideCommand(extra: ["--config", config.path])
+        let s = try start(command: command)
+        try s.waitFor(try UIStrings.get("en", "help.welcomeTitle"))
+        XCTAssertEqual(kill(try s.guidePID(), SIGSEGV), 0)
+        let exit = try s.waitForExit()
+        XCTAssertEqual(exit.status, 128 + Int(SIGSEGV), exit.after)
+        let screen = try s.screen() + (try s.history())
+        XCTAssertFalse(screen.contains("Program crashed"), screen)
+        XCTAssertFalse(screen.contains("Press space to interact"), screen)
+        assertTerminalRestored(exit.after)
+    }
 }

@@ -80,6 +80,46 @@ final class PreparedMuseumTests: EndToEndTestCase {
         try third.waitFor("EXIT_STATUS=0")
     }
 
+    /// Issue 45: a 200 "Maintenance" page replaced the saved download, and the outage after it
+    /// had nothing to open. The last good copy is kept until a fresh answer is read whole; the
+    /// bad answer and the outage both open it, with the note.
+    func testAMaintenancePageAndThenAnOutageOpenTheLastGoodCopy() throws {
+        let home = try makeTemporaryDirectory()
+        let root = try makeTemporaryDirectory()
+        let data = try museumCopy(in: root)
+        let port = root.appendingPathComponent("port")
+        let r = try Shell.run([Repo.root.path + "/scripts/test-nginx.sh", "start", root.path, port.path])
+        guard r.status == 0, let p = try? String(contentsOf: port, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) else {
+            throw E2EError("could not start nginx: \(r.stderr)")
+        }
+        portFile = port
+        let url = "http://127.0.0.1:\(p)/museum/appData.json"
+        let title = try SampleData.firstFeaturedTour().title
+
+        let first = try start(command: TmuxSession.guideCommand(data: url), home: home)
+        try dismissFirstRun(first)
+        try first.sendKeys("q")
+        try first.waitFor("EXIT_STATUS=0")
+
+        try Data("<html><body><h1>Maintenance</h1>Back soon.</body></html>\n".utf8).write(to: data, options: .atomic)
+        let second = try start(command: TmuxSession.guideCommand(data: url), home: home)
+        try second.waitFor(title, try UIStrings.prefix("en", "banner.offlineCopy"))
+        try second.sendKeys("q")
+        try second.waitFor("EXIT_STATUS=0")
+        // The first start's 200, then the maintenance page's 200s (the second start asks
+        // again, and so may the copy's `docent prepare`): never a 304 for the saved copy.
+        let statuses = appDataStatuses()
+        XCTAssertGreaterThanOrEqual(statuses.count, 2, "\(statuses)")
+        XCTAssertEqual(Set(statuses), ["200"], "the maintenance page was answered")
+
+        _ = try Shell.run([Repo.root.path + "/scripts/test-nginx.sh", "stop", port.path])
+        portFile = nil
+        let third = try start(command: TmuxSession.guideCommand(data: url), home: home)
+        try third.waitFor(title, try UIStrings.prefix("en", "banner.offlineCopy"))
+        try third.sendKeys("q")
+        try third.waitFor("EXIT_STATUS=0")
+    }
+
     func testTheSecondStartOpensThePreparedCopyUntilTheFileChanges() throws {
         let home = try makeTemporaryDirectory()
         let data = try museumCopy(in: home)

@@ -67,6 +67,13 @@ mmask_t cs_enable_mouse(void);
 /// there before (the Swift backtracer's) and re-deliver, so the backtrace prints on a sane
 /// terminal. Idempotent.
 void cs_install_crash_handlers(void);
+/// Non-zero: a crash ends the process with the signal's default action after the terminal
+/// is restored, without chaining to the handler saved at install (Swift's backtracer, which
+/// prints a report and waits 30 s for a key on a terminal). For kiosks.
+void cs_set_crash_quiet(int quiet);
+/// The calling process is killed when its parent ends (PR_SET_PDEATHSIG): a worker the guide
+/// started (check getppid() afterwards: the parent may have gone before). -1 on failure.
+int cs_die_with_parent(void);
 /// SIGINT/SIGTERM/SIGHUP/SIGQUIT set a flag (no SA_RESTART, so a blocking read returns); SIGPIPE is
 /// ignored. Idempotent: returns 1 if this call installed them, 0 if they already were.
 /// `kiosk` non-zero: SIGINT, SIGQUIT and SIGTSTP are ignored instead (a visitor cannot stop or

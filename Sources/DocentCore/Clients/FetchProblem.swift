@@ -9,6 +9,8 @@ public enum FetchProblem: Hashable, Sendable {
     case tooLarge
     /// It arrived but is not what the guide can read.
     case unreadable
+    /// This machine's disk has no room for it.
+    case diskFull
 
     public init(_ error: FetchError) {
         switch error {
@@ -28,6 +30,7 @@ public enum FetchProblem: Hashable, Sendable {
         case .missing: return .key(.fetchReasonMissing)
         case .tooLarge: return .key(.fetchReasonTooLarge)
         case .unreadable: return .key(.fetchReasonUnreadable)
+        case .diskFull: return .key(.fetchReasonDiskFull)
         }
     }
 }

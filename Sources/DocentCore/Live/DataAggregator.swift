@@ -17,10 +17,17 @@ public enum DataAggregator {
 
     static func isHTTP(_ url: String) -> Bool { url.hasPrefix("http://") || url.hasPrefix("https://") }
 
+    /// The largest answer read for exhibitions or events (the requests ask for 99 and 100
+    /// items; SampleData's events file of 1,722 is 1 MB). Issue 45: 650,000 events, 1.6 MB
+    /// gzipped, took 726 MB to read under the general 256 MB cap.
+    public static let maxAnswerBytes = 8 << 20
+    /// The most events kept, the soonest first: every key on "See all events" walks them.
+    public static let maxEvents = 2_000
+
     /// The request for exhibitions on view at `now`.
     public static func exhibitionsRequest(app: AppData, now: Date) -> FetchRequest? {
         guard let url = endpointURL(app.endpoints.exhibitionsEndpoint, app: app) else { return nil }
-        guard isHTTP(url) else { return FetchRequest(url: url, timeoutSeconds: 10) }
+        guard isHTTP(url) else { return FetchRequest(url: url, timeoutSeconds: 10, maxBytes: maxAnswerBytes) }
         let body: [String: Any] = [
             "fields": ["id", "title", "short_description", "image_url", "gallery_id", "web_url", "aic_start_at", "aic_end_at"],
             "sort": ["aic_start_at", "aic_end_at"],
@@ -35,7 +42,7 @@ public enum DataAggregator {
     /// The request for events of the next two weeks.
     public static func eventsRequest(app: AppData, now: Date) -> FetchRequest? {
         guard let url = endpointURL(app.endpoints.eventsEndpoint, app: app) else { return nil }
-        guard isHTTP(url) else { return FetchRequest(url: url, timeoutSeconds: 10) }
+        guard isHTTP(url) else { return FetchRequest(url: url, timeoutSeconds: 10, maxBytes: maxAnswerBytes) }
         let body: [String: Any] = [
             "fields": ["id", "title", "description", "short_description", "image_url", "location", "start_at", "end_at", "button_text", "button_url", "is_private"],
             "sort": ["start_at", "end_at"],
@@ -52,7 +59,7 @@ public enum DataAggregator {
 
     static func post(_ url: String, _ body: [String: Any]) -> FetchRequest {
         let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return FetchRequest(url: url, method: .post, body: [UInt8](data), headers: ["Content-Type": "application/json"], timeoutSeconds: 10)
+        return FetchRequest(url: url, method: .post, body: [UInt8](data), headers: ["Content-Type": "application/json"], timeoutSeconds: 10, maxBytes: maxAnswerBytes)
     }
 
     // MARK: responses
@@ -105,7 +112,7 @@ public enum DataAggregator {
                     endAt: end, buttonText: bt.isEmpty ? nil : bt, buttonURL: r.rawString("button_url"),
                     utcOffset: r.rawString("start_at").map(utcOffset) ?? 0))
             }
-            return list.sorted { ($0.startAt, $0.id) < ($1.startAt, $1.id) }
+            return Array(list.sorted { ($0.startAt, $0.id) < ($1.startAt, $1.id) }.prefix(maxEvents))
         }
     }
 

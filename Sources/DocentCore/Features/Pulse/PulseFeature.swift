@@ -537,7 +537,8 @@ public enum PulseFeature: ScopedFeature, HearsEvents, AddsRows, DecoratesRows {
             }
             // The sequence never goes back, even if the clock does (see DECISIONS.md).
             let millis = UInt64(max(0, (c.now.timeIntervalSince1970 * 1000).rounded(.down)).clamped(to: 0...9e15))
-            let seq = max(identity.nextSequence, millis)
+            // Bounded before the + 1 (a damaged identity's sequence could be UInt64.max).
+            let seq = min(max(identity.nextSequence, millis), UInt64.max - 1)
             identity.nextSequence = seq + 1
             p.identity = identity
             p.sending = true

@@ -440,7 +440,7 @@ public enum TourFeature: ScopedFeature, HearsEvents, AddsRows, WantsPictures {
         }
         let running = state.tour?.machine.tourID == t.id
         if !running, let p = state.progress.current, p.tourID == t.id {
-            let text = p.stopIndex.map { s(p.part == .walk ? .tourResumeRowWalk : .tourResumeRow, ["n": String($0 + 1), "time": PlayerFeature.clock(p.seconds)]) }
+            let text = p.stopIndex.map { s(p.part == .walk ? .tourResumeRowWalk : .tourResumeRow, ["n": String(min($0, Int.max - 1) + 1), "time": PlayerFeature.clock(p.seconds)]) }
                 ?? s(.tourResumeRowIntro)
             rows.append(Row(.item, text, action: .send(.tour(.resume))))
         }

@@ -127,7 +127,9 @@ public enum PlayerView: FeatureView, TakesKeysAnywhere, DrawsFooter, GivesHelp {
         switch f {
         case .noSoundServer: return s(.playerNoSound)
         case .soundServerLost: return s(.playerReasonSoundServerLost)
-        case .http(let status): return s(.playerReasonHttp, ["status": String(status)])
+        // Only 404 and 410 say the recording is not there (issue 45: a 429 said so too).
+        case .http(let status) where status == 404 || status == 410: return s(.playerReasonHttp, ["status": String(status)])
+        case .http(let status): return s(.playerReasonHttpError, ["status": String(status)])
         case .fileNotFound: return s(.playerReasonFileNotFound)
         case .network: return s(.playerReasonNetwork)
         case .notAudio: return s(.playerReasonNotAudio)

@@ -46,7 +46,7 @@ public enum ToursView: FeatureView, TakesKeysAnywhere, GivesHelp {
             guard let p = state.progress.current, let tour = state.museum?.tour(p.tourID) else { return }
             let title = tour.text(state.language).text.title
             // On the walk to a stop, the directions play again from where they were.
-            let text = p.stopIndex.map { s(p.part == .walk ? .tourResumeWalk : .tourResumeStop, ["n": String($0 + 1), "time": PlayerView.time(p.seconds)]) }
+            let text = p.stopIndex.map { s(p.part == .walk ? .tourResumeWalk : .tourResumeStop, ["n": String(min($0, Int.max - 1) + 1), "time": PlayerView.time(p.seconds)]) }
                 ?? s(.tourResumeIntro)
             OverlayView.choices(
                 &screen, title: s(.tourResumeTitle, ["tour": title]), lines: [text, s(.tourResumeLater), s(.tourResumeForget)], selection: sel,

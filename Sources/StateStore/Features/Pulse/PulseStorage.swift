@@ -6,6 +6,9 @@ import GRDB
 /// (one row), and the visitors whose notes this one hides (the shared Pulse file holds no
 /// one's settings); and the outbox of writes waiting for the Pulse service (`SQLitePulseOutbox`).
 public struct PulseStorage: FeatureStorage {
+    /// The largest note sequence read back (the guide takes milliseconds since 1970, at most
+    /// 9e15, as the next one).
+    static let maxSequence: UInt64 = 9_000_000_000_000_000
     public typealias Core = PulseFeature
     public init() {}
 
@@ -41,7 +44,11 @@ public struct PulseStorage: FeatureStorage {
             guard let v = r.decoded("visitor", as: String.self).flatMap(VisitorID.init), let sample = r.decoded("sample", as: String.self) else { return nil }
             return HiddenWriter(visitor: v, sample: sample)
         }
-        return PulseIdentity(credentials: VisitorCredentials(visitor: visitor, secret: secret), nextSequence: UInt64(bitPattern: next), hidden: hidden)
+        // A damaged sequence (negative, or past any clock in milliseconds) is read as 0: the
+        // next note then takes the clock's milliseconds (issue 45: -1 became UInt64.max, whose
+        // next sequence trapped).
+        let sequence = (0...Int64(PulseStorage.maxSequence)).contains(next) ? UInt64(next) : 0
+        return PulseIdentity(credentials: VisitorCredentials(visitor: visitor, secret: secret), nextSequence: sequence, hidden: hidden)
     }
 
     public func save(_ identity: PulseIdentity?, _ db: Database) throws {

@@ -140,7 +140,7 @@ public final class SQLitePulseStore: PulseStore, Sendable {
             var snap = PulseSnapshot(version: version, takenAt: now)
             for row in try Row.fetchAll(db, sql: "SELECT subject, up, meh, down FROM counts WHERE up + meh + down > 0 AND subject NOT LIKE 'note:%'") {
                 guard let s = row.decoded("subject", as: String.self).flatMap(PulseSubject.init) else { continue }
-                snap.counts[s] = PulseCounts(up: row.decoded("up", as: Int.self) ?? 0, meh: row.decoded("meh", as: Int.self) ?? 0, down: row.decoded("down", as: Int.self) ?? 0)
+                snap.counts[s] = Self.counts(row)
             }
             if let viewer {
                 for row in try Row.fetchAll(db, sql: "SELECT subject, value FROM reaction WHERE visitor = ?", arguments: [viewer.rawValue]) {
@@ -250,7 +250,25 @@ public final class SQLitePulseStore: PulseStore, Sendable {
 
     private static func reactionCounts(_ sql: ReactionSQL, _ args: [String: (any DatabaseValueConvertible)?], _ db: Database) throws -> PulseCounts {
         guard let row = try Row.fetchOne(db, sql: sql.counts, arguments: StatementArguments(args)) else { return .zero }
-        return PulseCounts(up: row["up"] ?? 0, meh: row["meh"] ?? 0, down: row["down"] ?? 0)
+        return Self.counts(row)
+    }
+
+    /// A row's `up`, `meh` and `down`, each bounded (`count`). Issue 45: GRDB's subscript traps
+    /// on a value it cannot convert, and SQLite turns a count of Int64.max plus one into a REAL
+    /// (a shared pulse.sqlite damaged by one user crashed every user's guide).
+    static func counts(_ row: GRDB.Row) -> PulseCounts {
+        PulseCounts(up: count(row, "up"), meh: count(row, "meh"), down: count(row, "down"))
+    }
+
+    /// A count as stored, whatever its type: an integer or a real within ±`PulseBounds.maxCount`
+    /// (the nearest limit when past it), anything else 0.
+    static func count(_ row: GRDB.Row, _ column: String) -> Int {
+        let value = row[column] as DatabaseValue
+        switch value.storage {
+        case .int64(let n): return PulseBounds.count(Int(n))
+        case .double(let d) where !d.isNaN: return PulseBounds.count(Int(min(max(d, -Double(PulseBounds.maxCount)), Double(PulseBounds.maxCount))))
+        default: return 0
+        }
     }
 
     public func post(_ draft: NoteDraft, as credentials: VisitorCredentials) async throws(PulseStoreError) -> PostOutcome {
@@ -401,7 +419,7 @@ public final class SQLitePulseStore: PulseStore, Sendable {
             out.notes = visitorNotes ? try Self.notes(db, subject: nil) : try Row.fetchAll(db, sql: Self.noteColumns + " WHERE n.author = 'curator'").compactMap { Self.note($0) }
             for row in try Row.fetchAll(db, sql: "SELECT subject, up, meh, down FROM counts WHERE subject NOT LIKE 'note:%'") {
                 guard let s = row.decoded("subject", as: String.self).flatMap(PulseSubject.init) else { continue }
-                out.counts[s] = PulseCounts(up: row.decoded("up", as: Int.self) ?? 0, meh: row.decoded("meh", as: Int.self) ?? 0, down: row.decoded("down", as: Int.self) ?? 0)
+                out.counts[s] = Self.counts(row)
             }
             return out
         }
@@ -741,7 +759,7 @@ public final class SQLitePulseStore: PulseStore, Sendable {
 
     private static func counts(_ s: PulseSubject, _ db: Database) throws -> PulseCounts {
         guard let row = try Row.fetchOne(db, sql: "SELECT up, meh, down FROM counts WHERE subject = ?", arguments: [s.key]) else { return .zero }
-        return PulseCounts(up: row.decoded("up", as: Int.self) ?? 0, meh: row.decoded("meh", as: Int.self) ?? 0, down: row.decoded("down", as: Int.self) ?? 0)
+        return Self.counts(row)
     }
 
     private static func noteExists(_ id: NoteID, _ db: Database) throws -> Bool {
@@ -779,7 +797,7 @@ public final class SQLitePulseStore: PulseStore, Sendable {
         return PulseNote(
             id: id, subject: subject, language: lang, text: NoteText.normalise(text), createdAt: Date(timeIntervalSince1970: created),
             author: row.decoded("author", as: String.self) == "curator" ? .curator : .visitor,
-            counts: PulseCounts(up: row.decoded("up", as: Int.self) ?? 0, meh: row.decoded("meh", as: Int.self) ?? 0, down: row.decoded("down", as: Int.self) ?? 0),
+            counts: Self.counts(row),
             reports: row.decoded("reports", as: Int.self) ?? 0, decision: row.decoded("decision", as: String.self).flatMap(StaffDecision.init(rawValue:)))
     }
 

@@ -32,6 +32,16 @@ public struct TourStorage: FeatureStorage {
         ]
     }
 
+    /// A stop's index as stored, if it can be one (issue 45: Int.max crashed every start where
+    /// the page showed "stop n"). Out of range: counted as a value that could not be read.
+    static func stop(_ k: Int) -> Int? {
+        guard (0..<100_000).contains(k) else {
+            ReadProblems.count += 1
+            return nil
+        }
+        return k
+    }
+
     public func load(_ db: Database) throws -> ListeningProgress? {
         var p = ListeningProgress()
         if let row = try Row.fetchOne(db, sql: "SELECT tour_id, stop_index, seconds, language, mode, part FROM tour_position WHERE id = 1"),
@@ -41,11 +51,11 @@ public struct TourStorage: FeatureStorage {
             let mode = row.decoded("mode", as: String.self).flatMap(TourMode.init(rawValue:))
         {
             p.current = TourProgress(
-                tourID: tour, stopIndex: row.decoded("stop_index", as: Int.self), seconds: seconds, language: lang, mode: mode,
+                tourID: tour, stopIndex: row.decoded("stop_index", as: Int.self).flatMap(Self.stop), seconds: seconds, language: lang, mode: mode,
                 part: row.decoded("part", as: String.self).flatMap(TourPart.init(rawValue:)) ?? .stop)
         }
         for row in try Row.fetchAll(db, sql: "SELECT tour_id, stop_index FROM listened_stop") {
-            if let t = row.decoded("tour_id", as: Int.self), let k = row.decoded("stop_index", as: Int.self) { p.listenedStops[t, default: []].insert(k) }
+            if let t = row.decoded("tour_id", as: Int.self), let k = row.decoded("stop_index", as: Int.self).flatMap(Self.stop) { p.listenedStops[t, default: []].insert(k) }
         }
         for row in try Row.fetchAll(db, sql: "SELECT artwork_id FROM listened_artwork") {
             if let a = row.decoded("artwork_id", as: Int.self) { p.listenedArtworks.insert(a) }

@@ -12,7 +12,9 @@ struct MapRunner: FeatureRunner {
     func run(_ effect: MapEffect, mailbox: Mailbox) {
         switch effect {
         case .loadPlan(let floor, let url, let scale):
-            let loader = PlanLoader(fetcher: context.fetcher, cache: PlanCache(directory: PlanCache.defaultDirectory(environment: context.environment)))
+            // Each plan in a worker process of its own, with a time limit (issue 45).
+            let loader = PlanLoader(
+                fetcher: context.fetcher, cache: PlanCache(directory: PlanCache.defaultDirectory(environment: context.environment)), worker: PlanWorker.current())
             let log = context.log
             context.background {
                 let (result, savedCopy) = loader.loadSayingWhence(url: url, pixelsPerPoint: scale)

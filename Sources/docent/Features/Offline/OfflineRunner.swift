@@ -25,7 +25,7 @@ struct OfflineRunner: FeatureRunner {
                     mailbox.post(.offline(.counted(tourID: id, lang, .init(total: urls.count, kept: t.kept, bytes: t.bytes))))
                 }
                 if let failure { log.write("save tour \(id) for offline: \(failure.description)") }
-                mailbox.post(.offline(.saveEnded(tourID: id, lang, failure.map(FetchProblem.init))))
+                mailbox.post(.offline(.saveEnded(tourID: id, lang, failure.map(\.problem))))
             case .remove(let id, let lang, let urls):
                 kept.remove(urls)
                 let t = kept.tally(urls)
