@@ -149,7 +149,7 @@ final class PulseSettingsTests: XCTestCase {
     }
 
     func testAValueOfTheWrongTypeIsRefusedWithItsLineAndWhatWasExpected() throws {
-        let config = write("pulse.toml", "database = \"sqlite:\(dir)/p.sqlite\"\nmax_connections = \"many\"\nplay_flush = \"soon\"\n")
+        let config = write("pulse.toml", "database = \"sqlite:\(dir)/p.sqlite\"\nmax_connections = \"many\"\n")
         let r = try run(["serve", "--config", config])
         XCTAssertEqual(r.status, 64)
         XCTAssertTrue(r.err.contains("'many'"), r.err)
