@@ -101,9 +101,11 @@ done
 mkdir -p "$work/home" "$work/elsewhere"
 # guide_opens PROGRAM: the guide under tmux shows the sample museum (Wrenfield), then quits on q.
 guide_opens() {
-    local screen="" seen=""
+    local screen="" seen="" home
+    # A home of its own each time: a first start, as a museum's machine sees it.
+    home=$(mktemp -d "$work/home.XXXXXX")
     tmux -S "$tmux_socket" -f /dev/null new-session -d -x 80 -y 24 -c "$work/elsewhere" \
-        "env -i PATH=/usr/bin:/bin HOME=$work/home LANG=C.UTF-8 TERM=xterm-256color $1 --lang en; echo docent-exited-\$?; sleep 30"
+        "env -i PATH=/usr/bin:/bin HOME=$home LANG=C.UTF-8 TERM=xterm-256color $1 --lang en; echo docent-exited-\$?; sleep 30"
     for _ in $(seq 1 150); do
         screen=$(tmux -S "$tmux_socket" capture-pane -p 2>/dev/null)
         if grep -qE "Wrenfield|Welcome to Docent" <<<"$screen"; then seen=yes; break; fi
