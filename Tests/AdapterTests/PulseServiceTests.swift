@@ -16,14 +16,20 @@ final class PulseServiceProcess {
     /// its "listening" line.
     /// `descriptorLimit`: started under `ulimit -n N` (the README's unit without LimitNOFILE).
     /// `errorLog`: the service's standard error goes to this file (`standardError()` reads it).
-    init(_ arguments: [String], environment: [String: String] = [:], listen: String = "127.0.0.1:0", descriptorLimit: Int? = nil, errorLog: String? = nil) throws {
+    /// `asGiven`: `arguments` are the whole command line (no `serve`, no `--listen` added) and
+    /// `environment` the whole environment (the settings tests give both themselves).
+    init(
+        _ arguments: [String], environment: [String: String] = [:], listen: String = "127.0.0.1:0", descriptorLimit: Int? = nil, errorLog: String? = nil,
+        asGiven: Bool = false
+    ) throws {
         self.errorLog = errorLog
         let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
         let binary = exe.deletingLastPathComponent().appendingPathComponent("docent-pulse")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw NSError(domain: "PulseServiceProcess", code: 2, userInfo: [NSLocalizedDescriptionKey: "no docent-pulse next to the tests at \(binary.path): run `swift build` first"])
         }
-        let serveArguments = ["serve"] + arguments + ["--listen", listen] + (ProcessInfo.processInfo.environment["DOCENT_PULSE_TEST_LOG"].map { ["--log-level", $0] } ?? [])
+        let serveArguments =
+            asGiven ? arguments : ["serve"] + arguments + ["--listen", listen] + (ProcessInfo.processInfo.environment["DOCENT_PULSE_TEST_LOG"].map { ["--log-level", $0] } ?? [])
         if let descriptorLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", binary.path] + serveArguments
@@ -31,7 +37,11 @@ final class PulseServiceProcess {
             process.executableURL = binary
             process.arguments = serveArguments
         }
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        if asGiven {
+            process.environment = environment
+        } else if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe()
         process.standardOutput = out
         if let errorLog {

@@ -56,43 +56,9 @@ final class PulseSettingsTests: XCTestCase {
         return (p.terminationStatus, read(outPath), read(errPath))
     }
 
-    /// A service started with `arguments` and `environment`: its port once it listens.
-    private final class Service {
-        let process = Process()
-        var port = 0
-        let errPath: String
-        init(binary: String, arguments: [String], environment: [String: String], dir: String) throws {
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = arguments
-            process.environment = environment
-            errPath = "\(dir)/service-err-\(UUID().uuidString)"
-            FileManager.default.createFile(atPath: errPath, contents: nil)
-            process.standardError = FileHandle(forWritingAtPath: errPath)
-            let out = Pipe()
-            process.standardOutput = out
-            try process.run()
-            var line: [UInt8] = []
-            while true {
-                let byte = out.fileHandleForReading.readData(ofLength: 1)
-                if byte.isEmpty || byte.first == 0x0A { break }
-                line.append(contentsOf: byte)
-            }
-            let text = String(decoding: line, as: UTF8.self)
-            guard text.hasPrefix("docent-pulse listening on "), let p = text.split(separator: ":").last.flatMap({ Int($0) }) else {
-                process.stopWithin(5)
-                throw NSError(domain: "PulseSettingsTests", code: 1, userInfo: [NSLocalizedDescriptionKey: "did not start: '\(text)' \(standardError)"])
-            }
-            port = p
-            let handle = out.fileHandleForReading
-            Thread.detachNewThread { _ = handle.readDataToEndOfFile() }
-        }
-        var standardError: String { String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self) }
-        func stop() { process.stopWithin(20) }
-        deinit { stop() }
-    }
-
-    private func service(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Service {
-        try Service(binary: binary, arguments: arguments, environment: environment(extra), dir: dir)
+    /// The service started with exactly `arguments` and this test's environment (PulseServiceTests').
+    private func service(_ arguments: [String], environment extra: [String: String] = [:]) throws -> PulseServiceProcess {
+        try PulseServiceProcess(arguments, environment: environment(extra), errorLog: "\(dir)/service-err-\(UUID().uuidString)", asGiven: true)
     }
 
     // MARK: - Where settings come from
@@ -122,7 +88,7 @@ final class PulseSettingsTests: XCTestCase {
         XCTAssertEqual(try RawHTTP.request(port: s.port, "GET", "/healthz").status, 200)
         XCTAssertTrue(FileManager.default.fileExists(atPath: "\(dir)/env.sqlite"), "the environment's database, not the file's")
         s.stop()
-        XCTAssertTrue(s.standardError.contains("route=/healthz"), "the file's log_level = info was applied: \(s.standardError)")
+        XCTAssertTrue(s.standardError().contains("route=/healthz"), "the file's log_level = info was applied: \(s.standardError())")
     }
 
     func testDocentPulseConfigNamesTheFileAndAListComesFromTheEnvironment() throws {
@@ -189,7 +155,7 @@ final class PulseSettingsTests: XCTestCase {
     func testAMistypedVariableIsSaidAndTheServiceStartsAnyway() throws {
         let s = try service(["serve"], environment: ["DOCENT_PULSE_DATABASE": "sqlite:\(dir)/p.sqlite", "DOCENT_PULSE_LISTEN": "127.0.0.1:0", "DOCENT_PULSE_LOG_LEVL": "info"])
         s.stop()
-        XCTAssertTrue(s.standardError.contains("DOCENT_PULSE_LOG_LEVL is not a setting of serve and is ignored; did you mean DOCENT_PULSE_LOG_LEVEL?"), s.standardError)
+        XCTAssertTrue(s.standardError().contains("DOCENT_PULSE_LOG_LEVL is not a setting of serve and is ignored; did you mean DOCENT_PULSE_LOG_LEVEL?"), s.standardError())
     }
 
     // MARK: - The staff commands take the store from the environment or the file
