@@ -273,14 +273,26 @@ final class PulsePublicTests: PostgresTestCase {
 
     // MARK: Connection cap
 
-    func testPastTheConnectionCapTheAnswerIs503() throws {
+    func testPastTheConnectionCapASilentConnectionGivesWay() throws {
         let s = try start(.sqlite, ["--max-connections", "4", "--max-connections-per-address", "100"])
         var held: [Int32] = []
         defer { for fd in held { close(fd) } }
+        // Silent connections give way to a newcomer whose whole head came, however young they
+        // are (issue 44 #5: they were protected for 250 ms, and right after a burst of them
+        // the first honest request got 503 with Retry-After: 5). (The 503 itself, when every
+        // connection is busy with a request, is not provoked here: no route is slow enough to
+        // hold four connections busy without racing the newcomer.)
         for _ in 0..<4 { held.append(try RawHTTP.connect(port: s.port)) }
-        let r = try RawHTTP.request(port: s.port, "GET", "/healthz")
-        XCTAssertEqual(r.status, 503)
-        XCTAssertEqual(r.headers["retry-after"], "5")
+        XCTAssertEqual(try RawHTTP.request(port: s.port, "GET", "/healthz").status, 200, "a silent connection gave way")
+        // One of them was closed by the service (at most two seconds to see its end).
+        var ended = 0
+        let until = Date().addingTimeInterval(2)
+        while ended == 0 && Date() < until {
+            var fds = held.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            _ = poll(&fds, nfds_t(fds.count), 100)
+            ended = fds.filter { $0.revents != 0 }.count
+        }
+        XCTAssertEqual(ended, 1, "the oldest silent connection was closed for the newcomer")
         for fd in held { close(fd) }
         held = []
         // Once they are gone, the cap lets the next one in (the service counts closes).

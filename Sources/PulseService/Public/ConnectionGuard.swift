@@ -9,7 +9,11 @@ import NIOHTTPTypes
 /// - a cap on open connections: at it, a newcomer takes the place of the connection that has
 ///   waited longest for a whole request, head and body (at least `evictWaitingAfter`: a slow or
 ///   silent client, one trickling its body (issue 44 #5), or an idle keep-alive one), so slow
-///   sockets from many addresses cannot lock everyone out; when every connection is busy, the newcomer's first request is answered 503 and the
+///   sockets from many addresses cannot lock everyone out; a newcomer that found none waiting
+///   that long (a burst of slow sockets all younger than that) takes, once its whole request
+///   head has come, the place of the connection that has waited longest for a request since
+///   before the newcomer came (issue 44 #5: it was answered 503 with Retry-After: 5 and a
+///   client honouring it waited 5 s); when every connection is busy, the newcomer's first request is answered 503 and the
 ///   connection closed; past the cap for one client address, the connection is closed at once
 ///   (one client holding hundreds of silent sockets frees them as fast as it opens them);
 /// - a header deadline (from the connection's start or the previous answer to a complete
@@ -93,7 +97,8 @@ public final class ConnectionLimits: @unchecked Sendable {
                 // The longest wait for a head, if long enough: its place is the newcomer's.
                 let before = NIODeadline.now() - settings.evictWaitingAfter
                 guard let oldest = waiting.min(by: { $0.value.since < $1.value.since }), oldest.value.since <= before else {
-                    refused += 1
+                    // Counted as refused when it is (`closed`), unless its head comes first
+                    // and it takes a place then (`promote`).
                     return .overTotal
                 }
                 waiting[oldest.key] = nil
@@ -123,9 +128,29 @@ public final class ConnectionLimits: @unchecked Sendable {
         lock.withLock { waiting[connection]?.since }
     }
 
-    func closed(_ address: String, _ connection: ObjectIdentifier) {
+    /// An over-cap connection's whole request head came (so it is no slow client): it takes the
+    /// place of the connection that has waited longest for a request, if that one has waited
+    /// since before this one opened (it has been slower than this one was to send a whole
+    /// head). False: every other connection is busy, or came after it.
+    func promote(_ connection: ObjectIdentifier, _ channel: any Channel, openedAt: NIODeadline) -> Bool {
+        var victim: (any Channel)?
+        let promoted: Bool = lock.withLock {
+            guard let oldest = waiting.min(by: { $0.value.since < $1.value.since }), oldest.value.since < openedAt else { return false }
+            waiting[oldest.key] = nil
+            victim = oldest.value.channel
+            evicted += 1
+            // Waits for its request's end, as any admitted connection.
+            waiting[connection] = (openedAt, channel)
+            return true
+        }
+        victim?.close(promise: nil)
+        return promoted
+    }
+
+    func closed(_ address: String, _ connection: ObjectIdentifier, refused wasRefused: Bool = false) {
         lock.lock()
         defer { lock.unlock() }
+        if wasRefused { refused += 1 }
         open -= 1
         waiting[connection] = nil
         let mine = (perAddress[address] ?? 1) - 1
@@ -145,6 +170,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private let limits: ConnectionLimits
     private var address: String?
     private var admission: ConnectionLimits.Admission = .admitted
+    private var openedAt = NIODeadline.now()
     private var deadline: Scheduled<Void>?
     /// Dropping the rest of a refused request's body until its end (then closing).
     private var discarding = false
@@ -164,6 +190,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         guard address == nil else { return }
         let a = context.channel.remoteAddress?.ipAddress ?? "unknown"
         address = a
+        openedAt = .now()
         admission = limits.opened(a, ObjectIdentifier(self), context.channel)
         switch admission {
         case .admitted: arm(context, limits.settings.headerTimeout)
@@ -179,7 +206,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         deadline?.cancel()
-        if let a = address { limits.closed(a, ObjectIdentifier(self)) }
+        if let a = address { limits.closed(a, ObjectIdentifier(self), refused: admission == .overTotal) }
         address = nil
         context.fireChannelInactive()
     }
@@ -202,8 +229,11 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let head):
             if discarding { return }
             if admission == .overTotal {
-                reject(context, .serviceUnavailable, "the service has too many connections; try again shortly", retryAfter: 5)
-                return
+                guard limits.promote(ObjectIdentifier(self), context.channel, openedAt: openedAt) else {
+                    reject(context, .serviceUnavailable, "the service has too many connections; try again shortly", retryAfter: 5)
+                    return
+                }
+                admission = .admitted
             }
             let limit = limits.settings.maxBody(for: (head.path ?? "").prefix { $0 != "?" })
             if let declared = head.headerFields[.contentLength].flatMap({ Int($0) }), declared > limit {
