@@ -64,6 +64,10 @@ final class StaffConsolePiecesTests: XCTestCase {
         XCTAssertEqual(matches.first, "tab:map")
         XCTAssertEqual(Array(matches.dropFirst()), (1101...1109).map { "artwork:\($0)" })
         XCTAssertNotNil(catalogue.title("artwork:1101", .english))
+        // Exhibitions by their title, read from appData's exhibitions file (issue 44 #14:
+        // the console showed exhibition:7101).
+        XCTAssertEqual(catalogue.title("exhibition:7101", .english), "Tidewater: Painting the Working Harbour")
+        XCTAssertNil(catalogue.title("exhibition:999999", .english))
         if case .success = ConsoleCatalogue.load(path: "/nonexistent/appData.json") { XCTFail("a missing file loaded") }
     }
 }
