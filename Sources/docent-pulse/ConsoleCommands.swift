@@ -50,8 +50,23 @@ func consoleRun(_ target: ConsoleTarget, _ body: (any ConsoleStore) async throws
 
 struct StaffAccounts: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "staff", abstract: "Staff accounts of the console: add (or change a password), remove, list.",
-        subcommands: [Add.self, Remove.self, List.self])
+        commandName: "staff", abstract: "Staff accounts of the console: add (or change a password), remove, set a role, list.",
+        subcommands: [Add.self, Remove.self, Role.self, List.self])
+
+    /// A role as typed (`staff` or `admin`).
+    static func role(_ text: String) throws -> StaffRole {
+        guard let r = StaffRole(rawValue: text) else { throw ValidationError("a role is staff or admin (admin: may manage accounts in the console), not '\(text)'") }
+        return r
+    }
+
+    static func refusal(_ change: StaffChange, _ name: String) -> StaffFailure? {
+        switch change {
+        case .done: return nil
+        case .noSuchAccount: return StaffFailure("no staff account \(name)")
+        case .lastManager: return StaffFailure("\(name) is the last account that may manage accounts: give another account the admin role first (staff role NAME admin)")
+        case .yourself, .notAllowed: return StaffFailure("refused")
+        }
+    }
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -59,8 +74,11 @@ struct StaffAccounts: AsyncParsableCommand {
         @OptionGroup var target: ConsoleTarget
         @Argument(help: "The account's name (a-z, 0-9, '.', '-', '_'; the audit log shows it).") var name: String
         @Option(help: "bcrypt's cost (10…16).") var cost: Int = 12
+        @Option(help: "staff, or admin (may also manage accounts in the console's accounts page); an existing account keeps its role unless this is given.")
+        var role: String?
 
         func run() async throws {
+            let role = try self.role.map(StaffAccounts.role)
             guard StaffPassword.validName(name) else { throw ValidationError("a staff name is 1 to 40 of a-z, 0-9, '.', '-' and '_' (and not staff-token)") }
             guard (10...16).contains(cost) else { throw ValidationError("--cost must be 10 to 16") }
             if isatty(0) != 0 { FileHandle.standardError.write(Data("Password for \(name) (at least 10 characters): ".utf8)) }
@@ -68,11 +86,21 @@ struct StaffAccounts: AsyncParsableCommand {
                 throw ValidationError("the password (standard input, one line) must be at least 10 characters")
             }
             try await consoleRun(target) { c in
-                let existed = try await c.staffHash(name: name) != nil
-                try await c.putStaff(name: name, passwordHash: StaffPassword.hash(password, cost: UInt8(cost)))
-                try await c.audit(
-                    AuditEntry(at: Date(), staff: target.staff, action: existed ? "staff-password" : "staff-add", target: "staff:" + name, before: "", after: ""))
-                print(existed ? "Changed the password of \(name)." : "Added \(name).")
+                let old = try await c.staffHashAndRole(name: name)
+                let hash = StaffPassword.hash(password, cost: UInt8(cost))
+                if old == nil, try await c.addStaff(name: name, passwordHash: hash, role: role ?? .staff) {
+                    try await c.audit(AuditEntry(at: Date(), staff: target.staff, action: "staff-add", target: "staff:" + name, before: "", after: "role " + (role ?? .staff).rawValue))
+                    print("Added \(name)" + (role == .admin ? " (admin)." : "."))
+                    return
+                }
+                try await c.putStaff(name: name, passwordHash: hash)
+                try await c.audit(AuditEntry(at: Date(), staff: target.staff, action: "staff-password", target: "staff:" + name, before: "", after: "sessions ended"))
+                if let role, role != old?.role {
+                    if let refused = StaffAccounts.refusal(try await c.setStaffRole(name: name, role: role), name) { throw refused }
+                    try await c.audit(
+                        AuditEntry(at: Date(), staff: target.staff, action: "staff-role", target: "staff:" + name, before: old?.role.rawValue ?? "", after: role.rawValue))
+                }
+                print("Changed the password of \(name).")
             }
         }
     }
@@ -83,18 +111,37 @@ struct StaffAccounts: AsyncParsableCommand {
         @Argument var name: String
         func run() async throws {
             try await consoleRun(target) { c in
-                guard try await c.removeStaff(name: name) else { throw StaffFailure("no staff account \(name)") }
+                if let refused = StaffAccounts.refusal(try await c.removeStaff(name: name, by: nil), name) { throw refused }
                 try await c.audit(AuditEntry(at: Date(), staff: target.staff, action: "staff-remove", target: "staff:" + name, before: "", after: ""))
                 print("Removed \(name).")
             }
         }
     }
 
+    struct Role: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set an account's role: staff, or admin (may also manage accounts in the console); the last admin keeps the role.")
+        @OptionGroup var target: ConsoleTarget
+        @Argument var name: String
+        @Argument(help: "staff or admin") var role: String
+        func run() async throws {
+            let role = try StaffAccounts.role(self.role)
+            try await consoleRun(target) { c in
+                let old = try await c.staffHashAndRole(name: name)?.role
+                if let refused = StaffAccounts.refusal(try await c.setStaffRole(name: name, role: role), name) { throw refused }
+                if old != role {
+                    try await c.audit(AuditEntry(at: Date(), staff: target.staff, action: "staff-role", target: "staff:" + name, before: old?.rawValue ?? "", after: role.rawValue))
+                }
+                print("\(name) is \(role.rawValue).")
+            }
+        }
+    }
+
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the staff accounts.")
+        static let configuration = CommandConfiguration(abstract: "List the staff accounts (name, then role).")
         @OptionGroup var target: ConsoleTarget
         func run() async throws {
-            try await consoleRun(target) { c in for n in try await c.staffNames() { print(n) } }
+            try await consoleRun(target) { c in for a in try await c.staffAccounts() { print("\(a.name)\t\(a.role.rawValue)") } }
         }
     }
 }

@@ -254,6 +254,50 @@ final class ConsoleStoreConformanceTests: PostgresTestCase {
         }
     }
 
+    /// Accounts and their roles (issue 44 #14): a taken name is not added again, a new
+    /// password or ending sessions ends them in the same transaction, and a removal is refused
+    /// for oneself, for whoever may not manage accounts, and where it would leave no account
+    /// that may manage accounts.
+    func testAccountsRolesSessionsAndTheLastManager() async throws {
+        for s in try await stores() {
+            let now = Date()
+            let v1 = try await s.console.addStaff(name: "ana", passwordHash: "$2b$10$a", role: .admin)
+            let v2 = try await s.console.addStaff(name: "ben", passwordHash: "$2b$10$b", role: .staff)
+            let v3 = try await s.console.addStaff(name: "ana", passwordHash: "$2b$10$z", role: .staff)
+            XCTAssertEqual([v1, v2, v3], [true, true, false], s.name)
+            let v4 = try await s.console.staffHashAndRole(name: "ana")
+            XCTAssertEqual(v4?.hash, "$2b$10$a", s.name)
+            XCTAssertEqual(v4?.role, .admin, s.name)
+            for (i, who) in ["ben", "ben", "ana"].enumerated() {
+                try await s.console.createSession(StaffSession(id: "s\(i)", staff: who, csrf: "c", created: now, expires: now.addingTimeInterval(600)))
+            }
+            try await s.console.createSession(StaffSession(id: "old", staff: "ben", csrf: "c", created: now, expires: now.addingTimeInterval(-1)))
+            let v5 = try await s.console.staffAccounts()
+            XCTAssertEqual(v5.map(\.name), ["ana", "ben"], s.name)
+            XCTAssertEqual(v5.map(\.role), [.admin, .staff], s.name)
+            XCTAssertEqual(v5.map(\.sessions), [1, 2], s.name)
+            let v6 = try await s.console.endStaffSessions(name: "ben")
+            XCTAssertEqual(v6, 2, s.name)
+            let v7 = try await s.console.session(id: "s0")
+            XCTAssertNil(v7, s.name)
+            let v8 = try await s.console.setStaffPassword(name: "ana", passwordHash: "$2b$10$n")
+            let v9 = try await s.console.setStaffPassword(name: "nobody", passwordHash: "$2b$10$n")
+            XCTAssertEqual([v8, v9], [true, false], s.name)
+            let v10 = try await s.console.session(id: "s2")
+            XCTAssertNil(v10, "a new password leaves the session (\(s.name))")
+            let v11 = [
+                try await s.console.removeStaff(name: "ana", by: "ana"), try await s.console.removeStaff(name: "ana", by: "ben"),
+                try await s.console.removeStaff(name: "ana", by: nil), try await s.console.removeStaff(name: "zed", by: "ana"),
+                try await s.console.setStaffRole(name: "ana", role: .staff),
+            ]
+            XCTAssertEqual(v11, [.yourself, .notAllowed, .lastManager, .noSuchAccount, .lastManager], s.name)
+            let v12 = [try await s.console.setStaffRole(name: "ben", role: .admin), try await s.console.removeStaff(name: "ben", by: "ana")]
+            XCTAssertEqual(v12, [.done, .done], s.name)
+            let v13 = try await s.console.staffAccounts().map(\.name)
+            XCTAssertEqual(v13, ["ana"], s.name)
+        }
+    }
+
     /// Tries are counted before they are checked (issue 44 #2): each answers the count from
     /// before it; a session keeps the credential it was made with; an hour after the last try
     /// (here two days, the later clock) the count starts again and the old rows are gone.

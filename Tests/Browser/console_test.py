@@ -10,7 +10,8 @@ Seeds visitors, notes, reports, votes and plays through the public API, adds sta
 and the lockout, a forged form refused (CSRF), hiding and restoring a reported note as the
 guide's store sees it, banning a writer, keyboard-only moderation, two staff on one note, a
 tagline edited and seen in GET /v1/snapshot, an announcement pattern's live preview, the charts
-drawn from the seeded activity, erasing a visitor, the audit log, sign-out; axe-core on every
+drawn from the seeded activity, erasing a visitor, the audit log, the staff accounts page (an
+admin adds, sets a password, ends sessions, removes; plain staff get 403), sign-out; axe-core on every
 page (no serious or critical finding) and no page wider than a 360 px phone. Exits 0 when all
 pass; every wait is bounded, and the whole run stops itself (SIGALRM) after --deadline seconds.
 """
@@ -153,8 +154,8 @@ def visible(svc, subject):
     return {n["id"] for n in body["notes"]}
 
 
-def staff_add(binary, database, name, password):
-    r = subprocess.run([binary, "staff", "add", name, "--database", database, "--cost", "10"], input=password + "\n",
+def staff_add(binary, database, name, password, role=None):
+    r = subprocess.run([binary, "staff", "add", name, "--database", database, "--cost", "10"] + (["--role", role] if role else []), input=password + "\n",
                        capture_output=True, text=True, timeout=60)
     check(r.returncode == 0, f"staff add {name}: {r.stderr}")
 
@@ -382,6 +383,9 @@ class Run:
     def test_tagline(self):
         d = self.alice
         self.go(d, "/staff/featured")
+        # Exhibitions by their title (issue 44 #14: they showed as exhibition:7101 alone).
+        check("Tidewater: Painting the Working Harbour" in d.find_element(By.ID, "f-exhibition-7101").text,
+              f"exhibition:7101 has no title: {d.find_element(By.ID, 'f-exhibition-7101').text!r}")
         field = d.find_element(By.ID, "tl-tour-4002-en")
         field.clear()
         long = "Follow the light through four rooms of northern painting, then rest by the fountain"
@@ -502,6 +506,55 @@ class Run:
         self.shot(d, "12-french")
         self.go(d, "/staff/queue?lang=en")
 
+    def test_accounts(self):
+        """The staff accounts page (issue 44 #14): plain staff get no link and a 403; alice adds
+        an account, sets its password, ends bob's sessions and removes the account, each asked
+        first where it cannot be undone, each in the audit log under her name."""
+        a, b = self.alice, self.bob
+        self.go(b, "/staff/queue")
+        check("Signed in as bob" in self.text(b), "bob is not signed in")
+        check(not b.find_elements(By.CSS_SELECTOR, 'nav a[href="/staff/accounts"]'), "plain staff see the accounts link")
+        self.go(b, "/staff/accounts")
+        self.wait_text(b, "may not manage staff accounts")
+        self.shot(b, "14-accounts-refused")
+        self.go(a, "/staff/queue")
+        a.find_element(By.CSS_SELECTOR, 'nav a[href="/staff/accounts"]').click()
+        self.wait_text(a, "Add an account")
+        check(a.find_elements(By.CSS_SELECTOR, 'li[data-account="bob"] form[action$="/remove"]'), "no remove button for bob")
+        check(not a.find_elements(By.CSS_SELECTOR, 'li[data-account="alice"] form[action$="/remove"]'), "alice may remove herself")
+        self.axe_check(a, "accounts")
+        self.narrow("/staff/accounts", "14-accounts")
+        a.find_element(By.ID, "acct-name").send_keys("dora")
+        a.find_element(By.ID, "acct-password").send_keys("dora-password-1")
+        a.find_element(By.ID, "acct-name").find_element(By.XPATH, "ancestor::form").find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        self.wait_text(a, "Added the account dora.")
+        a.find_element(By.ID, "pw-dora").send_keys("dora-new-password-2")
+        a.find_element(By.ID, "pw-dora").find_element(By.XPATH, "ancestor::form").find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        self.wait_text(a, "New password set for dora")
+        a.find_element(By.CSS_SELECTOR, 'li[data-account="bob"] form[action$="/sessions"] button').click()
+        self.wait_text(a, "End every session of bob?")
+        self.axe_check(a, "accounts: are you sure")
+        self.go(b, "/staff/queue")
+        check("Signed in as bob" in self.text(b), "asking ended bob's sessions")
+        a.find_element(By.CSS_SELECTOR, 'main form[action$="/sessions"] button.danger').click()
+        self.wait_text(a, "of bob.")
+        self.go(b, "/staff/queue")
+        check("/staff/sign-in" in b.current_url, "bob's session outlived its ending")
+        a.find_element(By.CSS_SELECTOR, 'li[data-account="dora"] form[action$="/remove"] button').click()
+        self.wait_text(a, "Remove the account dora?")
+        a.find_element(By.CSS_SELECTOR, 'main form[action$="/remove"] button.danger').click()
+        self.wait_text(a, "Removed the account dora.")
+        check(not a.find_elements(By.CSS_SELECTOR, 'li[data-account="dora"]'), "dora is still listed")
+        self.shot(a, "14-accounts")
+        self.go(a, "/staff/audit?staff=alice")
+        body = self.text(a)
+        for action, target in (("staff-add", "staff:dora"), ("staff-password", "staff:dora"), ("staff-sessions", "staff:bob"), ("staff-remove", "staff:dora")):
+            check(any(action in row.text and target in row.text for row in a.find_elements(By.CSS_SELECTOR, ".audit tbody tr")),
+                  f"the audit log has no {action} of {target} by alice: {body[:1500]}")
+        self.go(a, "/staff/accounts?lang=ko")
+        self.wait_text(a, "직원 계정")
+        self.go(a, "/staff/queue?lang=en")
+
     def test_queue_pages(self):
         # A queue longer than a page: 101 more reported notes (ten a writer, the store's
         # hourly limit), then the first page, the next, and back.
@@ -554,7 +607,8 @@ class Run:
     def main(self):
         a = self.args
         for name, pw in PASSWORDS.items():
-            staff_add(a.binary, a.database, name, pw)
+            # alice manages accounts (the accounts page); bob and locky are plain staff.
+            staff_add(a.binary, a.database, name, pw, "admin" if name == "alice" else None)
         self.svc = Service_(a.binary, a.database, a.data, a.seed, a.out)
         try:
             self.seed()
@@ -568,7 +622,7 @@ class Run:
                 ("csrf-refused", self.test_csrf_refused), ("hide-and-restore", self.test_hide_and_restore), ("ban", self.test_ban),
                 ("keyboard-moderation", self.test_keyboard_moderation), ("two-sessions", self.test_two_sessions),
                 ("tagline-in-snapshot", self.test_tagline), ("announcement-preview", self.test_announcement_preview),
-                ("charts", self.test_charts), ("erase-and-audit", self.test_erase_and_audit), ("queue-pages", self.test_queue_pages), ("sign-out", self.test_sign_out),
+                ("charts", self.test_charts), ("erase-and-audit", self.test_erase_and_audit), ("accounts", self.test_accounts), ("queue-pages", self.test_queue_pages), ("sign-out", self.test_sign_out),
                 ("no-secret-in-logs", self.test_no_secret_in_logs),
             ]
             for name, fn in steps:

@@ -74,6 +74,11 @@ public final class BcryptPool: @unchecked Sendable {
         await run { hash.map { Bcrypt.verify(password, hash: $0) } ?? (Bcrypt.verify(password, hash: StaffPassword.dummyHash) && false) }
     }
 
+    /// A new password's hash (the accounts page), on the pool; nil when the pool is full.
+    public func hash(_ password: String, cost: UInt8 = 12) async -> String? {
+        await run { StaffPassword.hash(password, cost: cost) }
+    }
+
     /// The one pool of the process (the console's sign-ins and nothing else).
     public static let shared = BcryptPool()
 }

@@ -17,6 +17,7 @@ enum ConsoleAssets {
     static let templates: [(String, String)] = [
         ("layout", layout), ("signin", signin), ("queue", queue), ("visitors", visitors), ("featured", featured), ("announcements", announcements),
         ("pulse", pulse), ("audit", audit), ("message", message), ("banSure", banSure), ("announcementForm", announcementForm),
+        ("accounts", StaffAccountsPage.template), ("accountSure", StaffAccountsPage.sure),
     ]
 
     static let layout = """

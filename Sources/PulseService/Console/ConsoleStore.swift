@@ -17,6 +17,25 @@ public protocol ConsoleStore: Sendable {
     func staffHash(name: String) async throws(PulseStoreError) -> String?
     func staffNames() async throws(PulseStoreError) -> [String]
     func removeStaff(name: String) async throws(PulseStoreError) -> Bool
+    /// Every account with its role and the sessions it has open now, by name.
+    func staffAccounts() async throws(PulseStoreError) -> [StaffAccount]
+    /// An account's password hash and role (what a session is checked against at each request).
+    func staffHashAndRole(name: String) async throws(PulseStoreError) -> (hash: String, role: StaffRole)?
+    /// Adds an account; false when the name is taken (nothing changed).
+    func addStaff(name: String, passwordHash: String, role: StaffRole) async throws(PulseStoreError) -> Bool
+    /// A new password for an existing account, its sessions ended in the same transaction;
+    /// false when there is no such account.
+    func setStaffPassword(name: String, passwordHash: String) async throws(PulseStoreError) -> Bool
+    /// Ends every session of one account; answers how many were open.
+    func endStaffSessions(name: String) async throws(PulseStoreError) -> Int
+    /// Removes an account and its sessions in one transaction (account changes are serialised),
+    /// as `by` (nil: the command line): refused when `by` is the account itself or is no
+    /// account that may manage accounts, and when it would leave accounts that may manage
+    /// accounts none (issue 44 #14).
+    func removeStaff(name: String, by: String?) async throws(PulseStoreError) -> StaffChange
+    /// Sets an account's role (the command line); refused when it would leave no account that
+    /// may manage accounts where there was one.
+    func setStaffRole(name: String, role: StaffRole) async throws(PulseStoreError) -> StaffChange
     /// Failed sign-ins under a key (an account name, or the staff token), and the last one's time.
     func failures(key: String) async throws(PulseStoreError) -> (count: Int, last: Date?)
     func recordFailure(key: String) async throws(PulseStoreError)
@@ -82,6 +101,41 @@ public protocol ConsoleStore: Sendable {
     func stopPlays(since from: Date, offset: Int) async throws(PulseStoreError) -> [(subject: PulseSubject, count: Int)]
 }
 
+/// What a staff account may do: every staff account moderates, curates and reads the audit
+/// log; `admin` also manages the accounts (the console's accounts page). The staff token is no
+/// account: it never manages accounts (the audit log could not name the person).
+public enum StaffRole: String, Sendable, CaseIterable {
+    case staff
+    case admin
+    public var mayManageAccounts: Bool { self == .admin }
+}
+
+public struct StaffAccount: Sendable, Equatable {
+    public var name: String
+    public var role: StaffRole
+    public var created: Date
+    /// Sessions open now (not ended, not expired).
+    public var sessions: Int
+    public init(name: String, role: StaffRole, created: Date, sessions: Int) {
+        self.name = name
+        self.role = role
+        self.created = created
+        self.sessions = sessions
+    }
+}
+
+/// How an account change went.
+public enum StaffChange: Sendable, Equatable {
+    case done
+    case noSuchAccount
+    /// The one asking is the account itself (nobody removes their own account).
+    case yourself
+    /// The one asking may not manage accounts (any more).
+    case notAllowed
+    /// It would leave no account that may manage accounts.
+    case lastManager
+}
+
 public struct StaffSession: Sendable, Equatable {
     /// SHA-256 of the cookie's value (a copy of the database holds no usable session).
     public var id: String
@@ -93,6 +147,9 @@ public struct StaffSession: Sendable, Equatable {
     /// token then. A session whose credential is no longer the account's (or the service's)
     /// is over.
     public var credential: String
+    /// Not stored: whether the account may manage accounts, read with its credential at each
+    /// request (a role taken away counts at once).
+    public var mayManageAccounts = false
     public init(id: String, staff: String, csrf: String, created: Date, expires: Date, credential: String = "") {
         self.id = id
         self.staff = staff
@@ -232,6 +289,27 @@ enum ConsoleSQL {
 
     /// What signed a session in (issue 44 #6); sessions from before it have none, and are over.
     static let sessionCredentialSchema = "ALTER TABLE staff_session ADD COLUMN credential TEXT NOT NULL DEFAULT ''"
+
+    /// Whether `by` (nil: the command line) may remove `name`, given every account's role.
+    static func removal(of name: String, by: String?, roles: [String: StaffRole]) -> StaffChange {
+        guard let role = roles[name] else { return .noSuchAccount }
+        if let by {
+            if by == name { return .yourself }
+            guard roles[by]?.mayManageAccounts == true else { return .notAllowed }
+        }
+        if role.mayManageAccounts && roles.values.filter(\.mayManageAccounts).count <= 1 { return .lastManager }
+        return .done
+    }
+
+    /// Whether `name` may be given `role`: the last account that manages accounts keeps it.
+    static func roleChange(of name: String, to role: StaffRole, roles: [String: StaffRole]) -> StaffChange {
+        guard let old = roles[name] else { return .noSuchAccount }
+        if old.mayManageAccounts && !role.mayManageAccounts && roles.values.filter(\.mayManageAccounts).count <= 1 { return .lastManager }
+        return .done
+    }
+
+    /// Accounts' roles (issue 44 #14): every account from before is plain staff.
+    static let accountRoleSchema = "ALTER TABLE staff_account ADD COLUMN role TEXT NOT NULL DEFAULT 'staff'"
 
     /// Whole days of activity, counted once (`staff_day`), and which days are counted.
     static let daysSchema = """

@@ -91,6 +91,7 @@ public final class PostgresConsoleStore: ConsoleStore, @unchecked Sendable {
             """),
         PostgresPulseStore.statements(ConsoleSQL.daysSchema),
         PostgresPulseStore.statements(ConsoleSQL.sessionCredentialSchema),
+        PostgresPulseStore.statements(ConsoleSQL.accountRoleSchema),
     ]
 
     // MARK: Plumbing
@@ -142,10 +143,94 @@ public final class PostgresConsoleStore: ConsoleStore, @unchecked Sendable {
 
     public func putStaff(name: String, passwordHash: String) async throws(PulseStoreError) {
         let _: Void = try await write { conn, now in
+            try await conn.query("SELECT pg_advisory_xact_lock(7301302)", logger: self.logger)
+            let old = try await PostgresPulseStore.one(conn.query("SELECT hash FROM staff_account WHERE name = \(name)", logger: self.logger), String.self)
             try await conn.query(
                 "INSERT INTO staff_account (name, hash, created) VALUES (\(name), \(passwordHash), \(now)) ON CONFLICT (name) DO UPDATE SET hash = excluded.hash",
                 logger: self.logger)
+            // A new password ends the account's sessions (they were tied to the old one).
+            if let old, old != passwordHash { try await conn.query("DELETE FROM staff_session WHERE staff = \(name)", logger: self.logger) }
             return ((), true)
+        }
+    }
+
+    public func staffAccounts() async throws(PulseStoreError) -> [StaffAccount] {
+        let now = clock().timeIntervalSince1970
+        return try await run { conn in
+            var out: [StaffAccount] = []
+            for try await (name, role, created, sessions) in try await conn.query(
+                "SELECT a.name, a.role, a.created, (SELECT COUNT(*) FROM staff_session s WHERE s.staff = a.name AND s.expires > \(now))::BIGINT FROM staff_account a ORDER BY a.name",
+                logger: self.logger
+            ).decode((String, String, Double, Int).self) {
+                out.append(StaffAccount(name: name, role: StaffRole(rawValue: role) ?? .staff, created: Date(timeIntervalSince1970: created), sessions: sessions))
+            }
+            return out
+        }
+    }
+
+    public func staffHashAndRole(name: String) async throws(PulseStoreError) -> (hash: String, role: StaffRole)? {
+        try await run { conn in
+            for try await (hash, role) in try await conn.query("SELECT hash, role FROM staff_account WHERE name = \(name)", logger: self.logger).decode((String, String).self) {
+                return (hash, StaffRole(rawValue: role) ?? .staff)
+            }
+            return nil
+        }
+    }
+
+    public func addStaff(name: String, passwordHash: String, role: StaffRole) async throws(PulseStoreError) -> Bool {
+        try await write { conn, now in
+            let added = try await self.affected(
+                conn,
+                "INSERT INTO staff_account (name, hash, created, role) VALUES (\(name), \(passwordHash), \(now), \(role.rawValue)) ON CONFLICT (name) DO NOTHING RETURNING 1"
+            ) > 0
+            return (added, false)
+        }
+    }
+
+    public func setStaffPassword(name: String, passwordHash: String) async throws(PulseStoreError) -> Bool {
+        try await write { conn, _ in
+            guard try await self.affected(conn, "UPDATE staff_account SET hash = \(passwordHash) WHERE name = \(name) RETURNING 1") > 0 else { return (false, false) }
+            try await conn.query("DELETE FROM staff_session WHERE staff = \(name)", logger: self.logger)
+            return (true, false)
+        }
+    }
+
+    public func endStaffSessions(name: String) async throws(PulseStoreError) -> Int {
+        try await write { conn, now in
+            var open = 0
+            for try await expires in try await conn.query("DELETE FROM staff_session WHERE staff = \(name) RETURNING expires", logger: self.logger).decode(Double.self)
+            where expires > now { open += 1 }
+            return (open, false)
+        }
+    }
+
+    /// Every account's role, with account changes serialised (an advisory lock for the
+    /// transaction): two staff removing each other at once cannot both succeed.
+    private func lockedRoles(_ conn: PostgresConnection) async throws -> [String: StaffRole] {
+        try await conn.query("SELECT pg_advisory_xact_lock(7301302)", logger: logger)
+        var out: [String: StaffRole] = [:]
+        for try await (name, role) in try await conn.query("SELECT name, role FROM staff_account", logger: logger).decode((String, String).self) {
+            out[name] = StaffRole(rawValue: role) ?? .staff
+        }
+        return out
+    }
+
+    public func removeStaff(name: String, by: String?) async throws(PulseStoreError) -> StaffChange {
+        try await write { conn, _ in
+            let change = ConsoleSQL.removal(of: name, by: by, roles: try await self.lockedRoles(conn))
+            guard change == .done else { return (change, false) }
+            try await conn.query("DELETE FROM staff_account WHERE name = \(name)", logger: self.logger)
+            try await conn.query("DELETE FROM staff_session WHERE staff = \(name)", logger: self.logger)
+            return (.done, false)
+        }
+    }
+
+    public func setStaffRole(name: String, role: StaffRole) async throws(PulseStoreError) -> StaffChange {
+        try await write { conn, _ in
+            let change = ConsoleSQL.roleChange(of: name, to: role, roles: try await self.lockedRoles(conn))
+            guard change == .done else { return (change, false) }
+            try await conn.query("UPDATE staff_account SET role = \(role.rawValue) WHERE name = \(name)", logger: self.logger)
+            return (.done, false)
         }
     }
 

@@ -58,6 +58,9 @@ public final class SQLiteConsoleStore: ConsoleStore, Sendable {
         m.registerMigration("staff-v3-session-credential") { db in
             try db.execute(sql: ConsoleSQL.sessionCredentialSchema)
         }
+        m.registerMigration("staff-v4-account-role") { db in
+            try db.execute(sql: ConsoleSQL.accountRoleSchema)
+        }
         return m
     }
 
@@ -96,10 +99,87 @@ public final class SQLiteConsoleStore: ConsoleStore, Sendable {
 
     public func putStaff(name: String, passwordHash: String) async throws(PulseStoreError) {
         let _: Void = try await write { db, now in
+            let old = try String.fetchOne(db, sql: "SELECT hash FROM staff_account WHERE name = ?", arguments: [name])
             try db.execute(
                 sql: "INSERT INTO staff_account (name, hash, created) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET hash = excluded.hash",
                 arguments: [name, passwordHash, now])
+            // A new password ends the account's sessions (they were tied to the old one).
+            if let old, old != passwordHash { try db.execute(sql: "DELETE FROM staff_session WHERE staff = ?", arguments: [name]) }
             return ((), true)
+        }
+    }
+
+    public func staffAccounts() async throws(PulseStoreError) -> [StaffAccount] {
+        let now = clock().timeIntervalSince1970
+        return try await read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT a.name, a.role, a.created, (SELECT COUNT(*) FROM staff_session s WHERE s.staff = a.name AND s.expires > ?) AS sessions FROM staff_account a ORDER BY a.name",
+                arguments: [now]
+            ).map { r in
+                StaffAccount(name: r["name"], role: StaffRole(rawValue: r["role"]) ?? .staff, created: Date(timeIntervalSince1970: r["created"]), sessions: r["sessions"])
+            }
+        }
+    }
+
+    public func staffHashAndRole(name: String) async throws(PulseStoreError) -> (hash: String, role: StaffRole)? {
+        try await read { db in
+            guard let r = try Row.fetchOne(db, sql: "SELECT hash, role FROM staff_account WHERE name = ?", arguments: [name]) else { return nil }
+            return (r["hash"], StaffRole(rawValue: r["role"]) ?? .staff)
+        }
+    }
+
+    public func addStaff(name: String, passwordHash: String, role: StaffRole) async throws(PulseStoreError) -> Bool {
+        try await write { db, now in
+            try db.execute(
+                sql: "INSERT INTO staff_account (name, hash, created, role) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO NOTHING",
+                arguments: [name, passwordHash, now, role.rawValue])
+            return (db.changesCount > 0, false)
+        }
+    }
+
+    public func setStaffPassword(name: String, passwordHash: String) async throws(PulseStoreError) -> Bool {
+        try await write { db, _ in
+            try db.execute(sql: "UPDATE staff_account SET hash = ? WHERE name = ?", arguments: [passwordHash, name])
+            guard db.changesCount > 0 else { return (false, false) }
+            try db.execute(sql: "DELETE FROM staff_session WHERE staff = ?", arguments: [name])
+            return (true, false)
+        }
+    }
+
+    public func endStaffSessions(name: String) async throws(PulseStoreError) -> Int {
+        try await write { db, now in
+            let open = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM staff_session WHERE staff = ? AND expires > ?", arguments: [name, now]) ?? 0
+            try db.execute(sql: "DELETE FROM staff_session WHERE staff = ?", arguments: [name])
+            return (open, false)
+        }
+    }
+
+    private static func roles(_ db: Database) throws -> [String: StaffRole] {
+        var out: [String: StaffRole] = [:]
+        for r in try Row.fetchAll(db, sql: "SELECT name, role FROM staff_account") {
+            let name: String = r["name"], role: String = r["role"]
+            out[name] = StaffRole(rawValue: role) ?? .staff
+        }
+        return out
+    }
+
+    public func removeStaff(name: String, by: String?) async throws(PulseStoreError) -> StaffChange {
+        try await write { db, _ in
+            let change = ConsoleSQL.removal(of: name, by: by, roles: try Self.roles(db))
+            guard change == .done else { return (change, false) }
+            try db.execute(sql: "DELETE FROM staff_account WHERE name = ?", arguments: [name])
+            try db.execute(sql: "DELETE FROM staff_session WHERE staff = ?", arguments: [name])
+            return (.done, false)
+        }
+    }
+
+    public func setStaffRole(name: String, role: StaffRole) async throws(PulseStoreError) -> StaffChange {
+        try await write { db, _ in
+            let change = ConsoleSQL.roleChange(of: name, to: role, roles: try Self.roles(db))
+            guard change == .done else { return (change, false) }
+            try db.execute(sql: "UPDATE staff_account SET role = ? WHERE name = ?", arguments: [role.rawValue, name])
+            return (.done, false)
         }
     }
 

@@ -123,6 +123,20 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         router.post("/staff/announcements") { req, _ in await c.action(req) { s, l, form in try await c.saveAnnouncement(form, s, l) } }
         router.get("/staff/pulse") { req, _ in await c.page(req) { s, l in try await c.pulsePage(req, s, l) } }
         router.get("/staff/pulse.csv") { req, _ in await c.page(req) { _, _ in try await c.pulseCSV() } }
+        router.get("/staff/accounts") { req, _ in await c.page(req) { s, l in try await c.accountsPage(req, s, l) } }
+        router.post("/staff/accounts") { req, _ in await c.action(req) { s, l, form in try await c.addAccount(form, s, l) } }
+        router.post("/staff/accounts/:name/password") { req, ctx in
+            let name = ctx.parameters.get("name") ?? ""
+            return await c.action(req) { s, l, form in try await c.setPassword(name, form, s, l, req) }
+        }
+        router.post("/staff/accounts/:name/sessions") { req, ctx in
+            let name = ctx.parameters.get("name") ?? ""
+            return await c.action(req) { s, l, form in try await c.endSessions(name, form, s, l, req) }
+        }
+        router.post("/staff/accounts/:name/remove") { req, ctx in
+            let name = ctx.parameters.get("name") ?? ""
+            return await c.action(req) { s, l, form in try await c.removeAccount(name, form, s, l) }
+        }
         router.get("/staff/audit") { req, _ in await c.page(req) { s, l in try await c.auditPage(req, s, l) } }
         router.get("/staff/audit.csv") { req, _ in await c.page(req) { _, _ in try await c.auditCSV(req) } }
         // An author deletes their own note (issue 32): the visitor's token, as every visitor write.
@@ -156,6 +170,7 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
     /// A signed-in action: a POST whose form carries the session's CSRF token.
     func action(_ req: Request, _ body: (StaffSession, Language, [String: String]) async throws -> Response) async -> Response {
         let lang = language(req)
+        var signedIn: StaffSession?
         do {
             let form = try await Self.form(req)
             guard Self.sameOrigin(req), let s = try await session(req) else { throw Failure(status: .forbidden, message: ConsoleStrings.text("badForm", lang)) }
@@ -163,18 +178,28 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
                 logger.warning("staff console: a form without the session's CSRF token was refused", metadata: ["staff": "\(s.staff)", "path": "\(req.uri.path)"])
                 throw Failure(status: .forbidden, message: ConsoleStrings.text("badForm", lang))
             }
+            signedIn = s
             return try await body(s, lang, form)
         } catch {
-            return failurePage(error, lang, req)
+            // A refusal after the form was checked keeps the navigation (issue 44 #14).
+            return failurePage(error, lang, req, session: signedIn)
         }
     }
 
     func session(_ req: Request) async throws -> StaffSession? {
         guard let raw = cookieValue(req, Self.sessionCookie), raw.count == 64 else { return nil }
-        guard let s = try await console.session(id: Self.digest(raw)), s.expires > clock(), s.staff != Self.signInFormStaff else { return nil }
+        guard let stored = try await console.session(id: Self.digest(raw)), stored.expires > clock(), stored.staff != Self.signInFormStaff else { return nil }
         // Tied to the credential that made it: a new password, a removed account or another
-        // staff token ends it (issue 44 #6).
-        let current = s.staff == Self.tokenStaffName ? config.staffToken.map(Self.tokenCredential) : try await console.staffHash(name: s.staff).map(Self.accountCredential)
+        // staff token ends it (issue 44 #6). The account's role comes with it (issue 44 #14).
+        var s = stored
+        let current: String?
+        if s.staff == Self.tokenStaffName {
+            current = config.staffToken.map(Self.tokenCredential)
+        } else {
+            let account = try await console.staffHashAndRole(name: s.staff)
+            current = account.map { Self.accountCredential($0.hash) }
+            s.mayManageAccounts = account?.role.mayManageAccounts == true
+        }
         guard let current, Self.same(current, s.credential) else { return nil }
         return s
     }
@@ -657,7 +682,7 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         let f = auditFilter(req)
         let entries = try await console.auditLog(f)
         let names = try await console.staffNames() + [Self.tokenStaffName]
-        let actions = ["sign-in", "sign-out", "decide", "ban", "unban", "erase", "feature", "announce"]
+        let actions: [String] = ["sign-in", "sign-out", "decide", "ban", "unban", "erase", "feature", "announce"] + StaffAccountsPage.auditActions
         let body = render(
             "audit",
             [
@@ -714,10 +739,13 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         title: String, lang: Language, session: StaffSession?, path: String, body: String, flash: String? = nil, problem: String? = nil,
         status: HTTPResponse.Status = .ok
     ) -> Response {
-        let nav: [[String: Any]] = [
-            ("/staff/queue", "queue"), ("/staff/visitors", "visitors"), ("/staff/featured", "featured"), ("/staff/announcements", "announcements"),
-            ("/staff/pulse", "pulse"), ("/staff/audit", "audit"),
-        ].map { ["href": $0.0, "label": ConsoleStrings.text($0.1, lang), "current": $0.0 == path] as [String: Any] }
+        // The accounts page only for those who may manage accounts (issue 44 #14).
+        let pages: [(String, String)] =
+            [
+                ("/staff/queue", "queue"), ("/staff/visitors", "visitors"), ("/staff/featured", "featured"), ("/staff/announcements", "announcements"),
+                ("/staff/pulse", "pulse"), ("/staff/audit", "audit"),
+            ] + (session?.mayManageAccounts == true ? [("/staff/accounts", "accounts")] : [])
+        let nav: [[String: Any]] = pages.map { ["href": $0.0, "label": ConsoleStrings.text($0.1, lang), "current": $0.0 == path] as [String: Any] }
         var context: [String: Any] = [
             "t": ConsoleStrings.all(lang), "lang": lang == .traditionalChinese ? "zh-Hant" : lang.code, "title": title, "body": body, "path": path,
             "languages": ConsoleStrings.languages.map { ["code": $0.code, "name": $0.interfaceName, "selected": $0 == lang] as [String: Any] },
