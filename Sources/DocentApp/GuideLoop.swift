@@ -66,6 +66,12 @@ public final class GuideLoop {
             needsDraw = true
             onlyPositionMoved = false
         }
+        defer {
+            // A new banner on the bottom line: recorded, and its time to go set (issue 47 #1).
+            // Sent from here, after the action that set it, so no feature that sets a banner
+            // has to remember it, and each reducer test still sees only what its action did.
+            if let b = state.banner, b != before.banner { send(.bannerShown(b)) }
+        }
         for effect in produced {
             switch effect {
             case .quit:

@@ -20,7 +20,7 @@ import TOMLKit
 /// Unknown keys are ignored and reported as warnings; a key of the wrong type is a failure.
 public enum ConfigLoader {
     /// The keys this loader understands, for the unknown-key warnings.
-    static let topLevelKeys: Set<String> = ["data", "print_data_errors", "url_rewrite", "language", "hyperlinks", "time_zone"]
+    static let topLevelKeys: Set<String> = ["data", "print_data_errors", "url_rewrite", "language", "hyperlinks", "time_zone", "background"]
 
     /// `$XDG_CONFIG_HOME/docent/config.toml`, or `$HOME/.config/docent/config.toml`.
     public static func defaultPath(environment: [String: String]) -> String {
@@ -138,6 +138,12 @@ public enum ConfigLoader {
                 return .failure(problem("hyperlinks must be \"auto\", \"always\" or \"never\""))
             }
             config.hyperlinks = mode
+        }
+        if let value = table["background"] {
+            guard let text = value.string, let setting = BackgroundSetting(parsing: text) else {
+                return .failure(problem("background must be \"auto\", \"light\" or \"dark\""))
+            }
+            config.background = setting
         }
         if let value = table["time_zone"] {
             guard let name = value.string else { return .failure(problem("time_zone must be a string such as \"America/Chicago\", not \(describe(value.type))")) }

@@ -69,11 +69,19 @@ public final class CursesBackend: TerminalBackend {
     /// mode (a kiosk) Ctrl-C, Ctrl-Z and Ctrl-\ arrive as keys, not signals, and SIGINT, SIGQUIT
     /// and SIGTSTP are ignored (SIGTERM and SIGHUP still end the guide); for a screen reader the
     /// cursor shows and sits on the frame's focus.
-    public static func open(colors: Bool, hyperlinks: Bool = false, options: RenderOptions = RenderOptions()) -> Result<CursesBackend, TerminalError> {
+    public static func open(
+        colors: Bool, hyperlinks: Bool = false, options: RenderOptions = RenderOptions(), background: BackgroundSetting = .auto
+    ) -> Result<CursesBackend, TerminalError> {
         let kiosk = options.terminalMode == .raw
         let screenReader = options.screenReader
         let term = getenv("TERM").map { String(cString: $0) }
         if let error = preflight(isTTY: cs_is_tty() != 0, term: term) { return .failure(error) }
+        // The background, before curses takes the terminal: a forced one, COLORFGBG, or the
+        // terminal's own answer (never asked of the Linux console, whose background is black,
+        // nor without colours).
+        let colorFgBg = getenv("COLORFGBG").map { String(cString: $0) }
+        let ask = colors && background == .auto && TerminalBackground.fromColorFgBg(colorFgBg) == nil && !ConsoleGlyphs.isLinuxConsole(term: term)
+        let shade = TerminalBackground.resolve(background, colorFgBg: colorFgBg, osc11Answer: ask ? BackgroundQuery.ask() : nil)
 
         setUpLocale()
         cs_install_crash_handlers()
@@ -114,7 +122,7 @@ public final class CursesBackend: TerminalBackend {
         _ = curs_set(screenReader ? 1 : 0)
         _ = cs_set_escdelay(25)
         _ = cs_disable_flow_control()
-        let theme = CursesTheme(wantColors: colors)
+        let theme = CursesTheme(wantColors: colors, background: shade)
         _ = cs_enable_mouse()
         // Links are written after doupdate; ncurses must not leave rows for later when keys
         // are pending (its typeahead check), or it would repaint them over the links.

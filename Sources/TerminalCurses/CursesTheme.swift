@@ -11,11 +11,11 @@ struct CursesTheme {
     var colors: Bool { palette.colors }
 
     /// Sets up colours when `wantColors` and the terminal can; must run after `newterm`.
-    init(wantColors: Bool) {
+    init(wantColors: Bool, background: AnsiPalette.Background = .dark) {
         var ok = wantColors && has_colors() && start_color() == OK
         let blackBackground = ok && use_default_colors() != OK
         let count = ok ? Int(cs_colors()) : 0
-        let palette = AnsiPalette(colors: ok, colorCount: count, blackBackground: blackBackground)
+        let palette = AnsiPalette(colors: ok, colorCount: count, blackBackground: blackBackground, background: background)
         if ok {
             for role in Style.Role.allCases where role != .normal {
                 let (fg, bg) = palette.colours(Style(role: role))

@@ -20,6 +20,7 @@ struct Docent: ParsableCommand {
               --config <file>         the configuration (default:
                                       $XDG_CONFIG_HOME/docent/config.toml)
               --hyperlinks <mode>     clickable links: auto, always or never
+              --background <shade>    the terminal's background: auto, light or dark
               --images <mode>         pictures of the artworks: auto, always, symbols,
                                       never, or kitty, iterm2, sixel (a protocol)
               --state <file>          the state database (default:

@@ -28,6 +28,9 @@ package struct Guide: ParsableCommand {
     @Option(help: "Clickable links (OSC 8): auto, always or never (default: auto, by terminal).")
     var hyperlinks: String?
 
+    @Option(help: "The terminal's background, for colours that read on it: auto (asked of the terminal), light or dark (default: auto).")
+    var background: String?
+
     @Option(help: "Pictures of the artworks: auto, always, symbols, never, or a graphics protocol: kitty, iterm2, sixel (default: auto, by terminal; NO_COLOR: none).")
     var images: String?
 
@@ -161,7 +164,14 @@ package struct Guide: ParsableCommand {
         if let pulse, case .failure(let f) = PulseLocation.parse(pulse) { throw failure("--pulse: \(f.message)") }
         let backend: CursesBackend
         let links = Hyperlinks.enabled(mode: linkMode, environment: env)
-        switch CursesBackend.open(colors: env["NO_COLOR"].map(\.isEmpty) ?? true, hyperlinks: links, options: render) {
+        // The background: the flag, else DOCENT_BACKGROUND, else the configuration, else asked of the terminal.
+        var shade = cfg.background ?? .auto
+        for (origin, text) in [("DOCENT_BACKGROUND", env["DOCENT_BACKGROUND"]), ("--background", background)] {
+            guard let text, !text.isEmpty else { continue }
+            guard let s = BackgroundSetting(parsing: text) else { throw failure("\(origin) must be auto, light or dark, not '\(text)'") }
+            shade = s
+        }
+        switch CursesBackend.open(colors: env["NO_COLOR"].map(\.isEmpty) ?? true, hyperlinks: links, options: render, background: shade) {
         case .success(let b): backend = b
         case .failure(let e): throw failure(e.description)
         }

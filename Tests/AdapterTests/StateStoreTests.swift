@@ -398,6 +398,10 @@ final class StateStoreTests: XCTestCase {
         XCTAssertTrue(failureMessage(try loadConfig(#"hyperlinks = "sometimes""#)).hasSuffix(#"hyperlinks must be "auto", "always" or "never""#))
         XCTAssertTrue(failureMessage(try loadConfig("hyperlinks = true")).contains("hyperlinks must be"))
         XCTAssertEqual(try loadConfig(#"hyperlinks = "Auto""#).get().config.hyperlinks, .auto)
+        // The terminal's background (issue 47 #3).
+        XCTAssertEqual(try loadConfig(#"background = "light""#).get().config.background, .light)
+        XCTAssertEqual(try loadConfig(#"background = "light""#).get().warnings, [])
+        XCTAssertTrue(failureMessage(try loadConfig(#"background = "white""#)).hasSuffix(#"background must be "auto", "light" or "dark""#))
     }
 
     /// Issue 16: a feature's keys may be true/false or whole numbers (`kiosk = true`,

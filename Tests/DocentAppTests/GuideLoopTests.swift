@@ -160,6 +160,36 @@ final class GuideLoopTests: XCTestCase {
         XCTAssertTrue(loop.timers.isEmpty)
     }
 
+    /// Issue 47 #1: a banner goes after its time (a warning 20 s) and the key hints come back;
+    /// it stays in the recent messages; a newer banner keeps its own time.
+    func testABannerGoesAfterItsTimeAndStaysInTheRecentMessages() {
+        let (loop, backend, _, clock) = makeLoop()
+        loop.step()
+        let hints = backend.drawn.last?.row(23)
+        loop.send(.persistenceFailed("disk full"))
+        let warning = loop.state.banner
+        XCTAssertEqual(warning?.level, .warning)
+        XCTAssertEqual(loop.state.recentBanners, warning.map { [$0] })
+        XCTAssertNotNil(loop.timers[.banner])
+        clock.advance(milliseconds: 19_000)
+        loop.step()
+        XCTAssertEqual(loop.state.banner, warning, "a warning stays 20 s")
+        clock.advance(milliseconds: 1_000)
+        loop.step()
+        XCTAssertNil(loop.state.banner, "gone after 20 s")
+        XCTAssertEqual(loop.state.recentBanners.count, 1, "still listed in help")
+        XCTAssertEqual(backend.drawn.last?.row(23), hints, "the key hints are back on the bottom line")
+        // A banner replaced before its time: the old timer does not take the new one away.
+        loop.send(.persistenceFailed("first"))
+        clock.advance(milliseconds: 15_000)
+        loop.step()
+        loop.send(.persistenceFailed("second"))
+        clock.advance(milliseconds: 6_000)
+        loop.step()
+        XCTAssertEqual(loop.state.banner, Banner(.key(.bannerStateNotSaved, ["reason": .verbatim("second")]), level: .warning))
+        XCTAssertEqual(loop.state.recentBanners.count, 3)
+    }
+
     func testTickComesEveryThirtySecondsOfMonotonicTime() {
         let (loop, _, _, clock) = makeLoop()
         loop.step()

@@ -283,7 +283,8 @@ final class HyperlinkTests: XCTestCase {
         XCTAssertEqual(palette.sgr(Style(role: .title, bold: true)), "\(esc)[0;1;36m")
         XCTAssertEqual(palette.sgr(Style(role: .muted)), "\(esc)[0;90m")
         XCTAssertEqual(palette.sgr(Style(role: .highlight, reverse: true)), "\(esc)[0;1;7;33m")
-        XCTAssertEqual(palette.sgr(Style(role: .error)), "\(esc)[0;1;31m")
+        // Bright red: xterm's red is 3.6:1 on black, under WCAG AA (issue 47 #3).
+        XCTAssertEqual(palette.sgr(Style(role: .error)), "\(esc)[0;1;91m")
         let eight = AnsiPalette(colors: true, colorCount: 8)
         XCTAssertEqual(eight.sgr(Style(role: .muted)), "\(esc)[0;2m", "no grey with 8 colours: dim")
         let black = AnsiPalette(colors: true, colorCount: 8, blackBackground: true)

@@ -218,6 +218,8 @@ final class KeypadPlayerTests: XCTestCase {
         send(&s, .stopAudio, effects: [.audio(.stop)]) {
             $0.player.track = nil
             $0.player.snapshot = PlayerSnapshot(token: 1, volume: 0.8)
+            // Nothing to show on the full player: the Audio Guide shows its keypad again.
+            $0.stacks[.audioGuide] = [Page(.keypad)]
         }
         // Artwork 100 (number 101 is shared; the chooser's first entry) has Spanish.
         type(&s, "101")
@@ -277,6 +279,8 @@ final class KeypadPlayerTests: XCTestCase {
         send(&s, .stopAudio, effects: [.audio(.stop)]) {
             $0.player.track = nil
             $0.player.snapshot = PlayerSnapshot(token: 1, volume: 1)
+            // Nothing to show on the full player: the Audio Guide shows its keypad again.
+            $0.stacks[.audioGuide] = [Page(.keypad)]
         }
         send(&s, .togglePause)
     }

@@ -54,10 +54,11 @@ final class SearchTests: XCTestCase {
         let q = SearchText.fold(query)
         var r = (index ?? s.search.index).map { $0.results($0.matches(q), cap: SearchState.groupCap) } ?? SearchResults()
         if let ex = s.search.exhibitionIndex {
-            let k = SearchKind.exhibition.rawValue
             let x = ex.results(ex.matches(q), cap: SearchState.groupCap)
-            r.counts[k] = x.counts[k]
-            r.hits[k] = x.hits[k]
+            for k in [SearchKind.exhibition.rawValue, SearchKind.event.rawValue] {
+                r.counts[k] = x.counts[k]
+                r.hits[k] = x.hits[k]
+            }
         }
         return r
     }
@@ -389,7 +390,10 @@ final class SearchTests: XCTestCase {
         send(&s, .search(.previousFilter), filter(.all))
         send(&s, .search(.previousFilter), filter(.onMap))
         XCTAssertEqual(texts(s), ["On the map (1)", "Harbour Café (Dining)"])
+        // Tours are found by their stops too (issue 47 #8): both have Harbour at First Light.
         send(&s, .search(.setFilter(.tours)), filter(.tours))
+        XCTAssertEqual(texts(s), ["Tours (2)", "Water and Light", "Highlights of the Wrenfield"])
+        send(&s, .search(.setFilter(.events)), filter(.events))
         XCTAssertEqual(texts(s).last, "Nothing here matches “harbour”.")
     }
 
@@ -572,11 +576,12 @@ final class SearchTests: XCTestCase {
             """
         sendLiveRequests(&s)
         // What the answer says (its reading is pinned by the live search tests), less what the
-        // local results already have: Harbour at First Light.
+        // local results already have: Harbour at First Light, and the tour Water and Light (one
+        // of its stops is Harbour at First Light).
         let answer = try LiveSearch.results(from: Array(json.utf8), query: "harbour at", app: app, now: s.now).get()
         XCTAssertEqual(answer.liveArtworks.map(\.id), [5])
         send(&s, .search(.multisearchLoaded(token: token, .success(Array(json.utf8)))), keepingSelection(s) {
-            $0.search.live.extra = LiveSearchResults(artworks: [moon.id], liveArtworks: answer.liveArtworks, tours: [4002])
+            $0.search.live.extra = LiveSearchResults(artworks: [moon.id], liveArtworks: answer.liveArtworks, tours: [])
             $0.search.live.status = .done
         })
         // The query itself is not suggested, nor what finds nothing here (Harbour Atlas).

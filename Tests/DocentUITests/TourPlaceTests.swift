@@ -38,6 +38,7 @@ final class TourPlaceTests: XCTestCase {
         after[TourFeature.self].resumeOffered = true  // no "welcome back" to the tour just left
         after.progress.current = Self.place
         _ = PlayerFeature.stop(&after)
+        after.stacks = after.stacks.mapValues { st in st.count > 1 && st.last?.route == .player ? Array(st.dropLast()) : st }  // the full player goes with the sound (issue 47 #2)
         after.overlay = .message(id: 8)  // the museum's tour-exit message
         send(&s, .activate, effects: [.audio(.stop), .persist(after.settings)]) { $0 = after }
         // The tour's page: resume there first, then start from the intro.

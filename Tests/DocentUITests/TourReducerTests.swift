@@ -238,6 +238,8 @@ final class TourReducerTests: XCTestCase {
             $0.player.track = nil
             $0.player.snapshot = PlayerSnapshot(token: 2, volume: 0.8)
             $0.overlay = .message(id: 8)
+            // The full player goes with the sound (issue 47 #2): the tour's page again.
+            $0.stacks = $0.stacks.mapValues { st in st.count > 1 && st.last?.route == .player ? Array(st.dropLast()) : st }
         }
         XCTAssertEqual(s.progress.listenedStops[500], [0])
     }

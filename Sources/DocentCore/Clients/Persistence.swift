@@ -123,6 +123,8 @@ public struct DocentConfig: Equatable, Sendable {
     public var hyperlinks: HyperlinkMode?
     /// The museum's time zone (`time_zone`, an IANA name such as "America/Chicago").
     public var timeZone: TimeZone?
+    /// The terminal's background (`background`): read from the terminal, or forced.
+    public var background: BackgroundSetting?
 
     public init(dataSource: String? = nil, features: [String: String] = [:], printDataErrors: Bool = false, rewrite: URLResolver.Rewrite? = nil, language: Language? = nil, hyperlinks: HyperlinkMode? = nil) {
         self.dataSource = dataSource
@@ -131,6 +133,17 @@ public struct DocentConfig: Equatable, Sendable {
         self.rewrite = rewrite
         self.language = language
         self.hyperlinks = hyperlinks
+    }
+}
+
+/// Which colours suit the terminal (issue 47 #3): those for a dark or a light background,
+/// read from the terminal (`auto`: `COLORFGBG`, then the terminal's answer to OSC 11), or forced.
+public enum BackgroundSetting: String, Equatable, Sendable, CaseIterable {
+    case auto, light, dark
+
+    public init?(parsing text: String) {
+        guard let s = BackgroundSetting(rawValue: String(text.filter { !$0.isWhitespace }).lowercased()) else { return nil }
+        self = s
     }
 }
 

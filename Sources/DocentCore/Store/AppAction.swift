@@ -42,6 +42,11 @@ public indirect enum AppAction: Equatable, Sendable {
     /// Start over for the next visitor: Home, the default language, nothing on top, and every
     /// feature forgets this visitor's choices (`FeatureEvent.startOver`).
     case startOver
+    /// A banner appeared (sent by the run loop after the action that set it): it joins the
+    /// recent messages and its time to go is set.
+    case bannerShown(Banner)
+    /// A banner's time is up: it goes if it is still the one on the bottom line.
+    case bannerExpired(Banner)
 
     /// One feature's own action (see `Feature`); the registry finds who handles it.
     case feature(FeatureValue)
@@ -65,4 +70,7 @@ public struct TimerID: Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
     public init(_ rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
+
+    /// The bottom line's banner going away (`AppAction.bannerExpired`).
+    public static let banner = TimerID("banner")
 }

@@ -27,6 +27,17 @@ public struct Banner: Equatable, Sendable {
 
     /// The banner's words in `strings`' language.
     public func text(_ strings: Strings) -> String { phrase.text(strings) }
+
+    /// How long the banner stays before the key hints come back (issue 47 #1): long enough to
+    /// read a sentence twice; a warning or an error, which may need acting on, longer. Every
+    /// banner stays reachable afterwards in help's "Recent messages" (`AppState.recentBanners`).
+    public var lifetimeMilliseconds: Int {
+        switch level {
+        case .info: return 10_000
+        case .warning: return 20_000
+        case .error: return 30_000
+        }
+    }
 }
 
 /// Something drawn over the current screen that takes the keys until dismissed.
@@ -89,6 +100,10 @@ public struct AppState: Equatable, Sendable {
     public var locationEnabled = true
     public var introSeen = false
     public var banner: Banner?
+    /// The banners shown since the visitor came, newest first (at most `recentBannerLimit`):
+    /// help lists them, so a message gone from the bottom line can still be read whole.
+    public var recentBanners: [Banner] = []
+    public static let recentBannerLimit = 8
     public var now: Date
     /// Rows available to a list or text (set by the UI from the terminal size; used for paging).
     public var viewportRows = 10

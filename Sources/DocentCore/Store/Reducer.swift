@@ -134,6 +134,15 @@ public enum Reducer {
             return broadcast(.visitorInput, &state)
         case .startOver:
             return startOver(&state)
+        case .bannerShown(let b):
+            // The same words again move to the top rather than filling the list.
+            state.recentBanners.removeAll { $0 == b }
+            state.recentBanners.insert(b, at: 0)
+            if state.recentBanners.count > AppState.recentBannerLimit { state.recentBanners.removeLast(state.recentBanners.count - AppState.recentBannerLimit) }
+            return [.timer(.banner, milliseconds: b.lifetimeMilliseconds, action: .bannerExpired(b))]
+        case .bannerExpired(let b):
+            if state.banner == b { state.banner = nil }
+            return []
         case .feature:
             // Taken above; reaching here is a wiring mistake.
             assertionFailure("unhandled action \(action)")
@@ -150,6 +159,8 @@ public enum Reducer {
         state.overlayScroll = 0
         state.messageQueue = []
         state.banner = nil
+        // The next visitor does not read this one's messages.
+        state.recentBanners = []
         var effects = broadcast(.startOver, &state)
         state.chosenLanguage = nil
         if state.language != state.defaultLanguage, state.catalog.tables[state.defaultLanguage] != nil {

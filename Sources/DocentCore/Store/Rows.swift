@@ -33,6 +33,9 @@ public struct Row: Equatable, Sendable {
     /// A symbol before the text, in a colour of its own (a featured row's star, a popularity
     /// marker). The symbol alone must say it: colour is a help, never the only sign.
     public var mark: Mark?
+    /// The keypad number on the label of the work this row lists (issue 47 #4), drawn in a
+    /// column of its own before the text: a visitor not standing at the label learns it here.
+    public var number: String?
 
     /// A row's mark: its symbol and its tone.
     public struct Mark: Equatable, Sendable {
@@ -46,7 +49,8 @@ public struct Row: Equatable, Sendable {
         }
     }
 
-    public init(_ kind: Kind, _ text: String, detail: String? = nil, action: RowAction? = nil, fellBack: Bool = false, mark: Mark? = nil) {
+    public init(_ kind: Kind, _ text: String, detail: String? = nil, action: RowAction? = nil, fellBack: Bool = false, mark: Mark? = nil, number: String? = nil) {
+        self.number = number
         self.kind = kind
         self.text = text
         self.detail = detail

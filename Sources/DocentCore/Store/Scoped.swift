@@ -16,6 +16,8 @@ public struct FeatureContext: Equatable, Sendable {
     public var source: String { whole.source }
     public var language: Language { whole.language }
     public var strings: Strings { whole.strings }
+    /// Every interface language's table (words a visitor may type in any of them).
+    public var catalog: StringCatalog { whole.catalog }
     public var now: Date { whole.now }
     /// The machine's zone (UTC in tests), and the museum's (`time_zone`), if configured.
     public var timeZone: TimeZone { whole.timeZone }
@@ -119,6 +121,9 @@ public enum UIRequest: Equatable, Sendable {
     case messages([Int])
     /// Scroll the text of the box on screen by `delta` lines (0…60), as the shared box keys do.
     case scrollBox(Int)
+    /// Take this page off every tab where it is on top (the full player once nothing plays:
+    /// a tab left on it would show "Nothing is playing" instead of its own page, issue 47 #2).
+    case dropPage(Route)
 }
 
 /// What a scoped feature's reducer gives back: effects for the shell, requests for the root.
@@ -213,6 +218,10 @@ extension Reducer {
                 effects += showNextMessage(&state)
             case .scrollBox(let d):
                 state.overlayScroll = min(max(0, state.overlayScroll.addingReportingOverflow(d).partialValue), 60)
+            case .dropPage(let route):
+                for (t, stack) in state.stacks where stack.count > 1 && stack.last?.route == route {
+                    state.stacks[t] = Array(stack.dropLast())
+                }
             }
         }
         return effects + outcome.effects + (persist ? [.persist(state.settings)] : [])

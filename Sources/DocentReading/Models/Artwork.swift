@@ -46,4 +46,9 @@ public struct Artwork: Hashable, Sendable, Identifiable {
     /// An artwork with no commentary is silent: it is listed and mapped, never "played".
     public var hasAudio: Bool { !commentaries.isEmpty }
     public var selectorNumbers: [Int] { commentaries.compactMap(\.selectorNumber) }
+    /// The keypad numbers as a label shows them ("105", "105/106"); nil without one.
+    public var keypadLabel: String? {
+        let n = selectorNumbers
+        return n.isEmpty ? nil : n.map(String.init).joined(separator: "/")
+    }
 }

@@ -13,7 +13,14 @@ public struct AnsiPalette: Equatable, Sendable {
     }
 
     /// ANSI colour numbers (the same as ncurses' `COLOR_*`).
-    public static let red = 1, green = 2, yellow = 3, cyan = 6, white = 7, black = 0, brightBlack = 8
+    public static let red = 1, green = 2, yellow = 3, blue = 4, magenta = 5, cyan = 6, white = 7, black = 0, brightBlack = 8, brightRed = 9
+
+    /// What the terminal draws on (issue 47 #3): cyan, yellow and white read on black but not
+    /// on white, so each has its own colours, chosen for WCAG AA contrast (4.5:1) with
+    /// xterm's default colours (`PaletteContrastTests`).
+    public enum Background: String, Equatable, Sendable, CaseIterable {
+        case dark, light
+    }
 
     /// Colour (true) or monochrome (false: `NO_COLOR`, or a terminal without colours).
     public var colors: Bool
@@ -22,32 +29,55 @@ public struct AnsiPalette: Equatable, Sendable {
     /// True when the terminal cannot keep its default colours (`use_default_colors` failed), so
     /// coloured roles are drawn on black and the default foreground becomes white.
     public var blackBackground: Bool
+    /// The terminal's background (`TerminalBackground`); dark when it cannot be known.
+    public var background: Background
 
-    public init(colors: Bool, colorCount: Int = 8, blackBackground: Bool = false) {
+    public init(colors: Bool, colorCount: Int = 8, blackBackground: Bool = false, background: Background = .dark) {
         self.colors = colors
         self.colorCount = colorCount
         self.blackBackground = blackBackground
+        // Roles drawn on black (the terminal keeps no default colours) are the dark palette's.
+        self.background = blackBackground ? .dark : background
     }
 
     public static let monochrome = AnsiPalette(colors: false, colorCount: 0)
 
     /// Foreground colour of a role in colour mode (nil: the terminal's default).
-    public static func foreground(_ role: Style.Role, colorCount: Int) -> Int? {
-        switch role {
-        case .normal: return nil
-        case .accent, .title: return cyan
-        case .muted: return colorCount >= 16 ? brightBlack : nil  // grey where there is one
-        case .highlight, .warning: return yellow
-        case .error: return red
-        case .success: return green
+    public static func foreground(_ role: Style.Role, colorCount: Int, background: Background = .dark) -> Int? {
+        switch background {
+        case .dark:
+            switch role {
+            case .normal: return nil
+            case .accent, .title: return cyan
+            case .muted: return colorCount >= 16 ? brightBlack : nil  // grey where there is one
+            case .highlight, .warning: return yellow
+            // xterm's red is 3.6:1 on black; its bright red 5.3:1.
+            case .error: return colorCount >= 16 ? brightRed : red
+            case .success: return green
+            }
+        case .light:
+            // With 256 colours, darker tones of the same hues (xterm's 6×6×6 cube); with 8 or
+            // 16, the hues that read on white: blue for cyan and yellow, magenta for amber,
+            // and the default (black) for green, which no ANSI green manages.
+            let wide = colorCount >= 256
+            switch role {
+            case .normal: return nil
+            case .accent, .title, .highlight: return wide ? 25 : blue  // #005faf
+            case .muted: return wide ? 242 : nil  // #6c6c6c; else the default, dimmed
+            case .warning: return wide ? 130 : magenta  // #af5f00
+            case .error: return wide ? 124 : red  // #af0000
+            case .success: return wide ? 28 : nil  // #008700
+            }
         }
     }
 
     /// Attributes a role adds in colour mode.
-    public static func colorAttributes(_ role: Style.Role, colorCount: Int) -> Attributes {
+    public static func colorAttributes(_ role: Style.Role, colorCount: Int, background: Background = .dark) -> Attributes {
         switch role {
         case .title, .highlight, .error: return .bold
-        case .muted: return colorCount >= 16 ? [] : .dim
+        case .muted: return foreground(.muted, colorCount: colorCount, background: background) != nil ? [] : .dim
+        // On white without a green that reads, success is the default colour, in bold.
+        case .success: return foreground(.success, colorCount: colorCount, background: background) == nil ? .bold : []
         default: return []
         }
     }
@@ -64,12 +94,12 @@ public struct AnsiPalette: Equatable, Sendable {
 
     /// The attributes of a cell style under this palette.
     public func attributes(_ style: Style) -> Attributes {
-        var a = colors ? Self.colorAttributes(style.role, colorCount: colorCount) : Self.monochromeAttributes(style.role)
+        var a = colors ? Self.colorAttributes(style.role, colorCount: colorCount, background: background) : Self.monochromeAttributes(style.role)
         if style.bold { a.insert(.bold) }
         // Where the muted role is a grey of its own, that grey is the dimming: faint on faint
         // was hard to read on some terminals, and it cost an attribute reset per span (a list's
         // scroll marks and rules: 15 bytes a keypress on Home).
-        if style.dim, !(colors && style.role == .muted && Self.foreground(.muted, colorCount: colorCount) != nil) { a.insert(.dim) }
+        if style.dim, !(colors && style.role == .muted && Self.foreground(.muted, colorCount: colorCount, background: background) != nil) { a.insert(.dim) }
         if style.underline { a.insert(.underline) }
         if style.reverse { a.insert(.reverse) }
         return a
@@ -79,7 +109,7 @@ public struct AnsiPalette: Equatable, Sendable {
     /// up its colour pairs.
     public func colours(_ style: Style) -> (foreground: Int?, background: Int?) {
         guard colors, style.role != .normal else { return (nil, nil) }
-        let fg = Self.foreground(style.role, colorCount: colorCount)
+        let fg = Self.foreground(style.role, colorCount: colorCount, background: background)
         guard blackBackground else { return (fg, nil) }
         return (fg ?? Self.white, Self.black)
     }
@@ -93,8 +123,10 @@ public struct AnsiPalette: Equatable, Sendable {
         if a.contains(.underline) { codes.append("4") }
         if a.contains(.reverse) { codes.append("7") }
         let (fg, bg) = colours(style)
-        if let fg { codes.append(fg < 8 ? "\(30 + fg)" : "\(90 + fg - 8)") }
-        if let bg { codes.append(bg < 8 ? "\(40 + bg)" : "\(100 + bg - 8)") }
+        // The eight colours, their bright kin, or one of 256 (`38;5;N`).
+        func code(_ c: Int, base: Int, bright: Int) -> String { c < 8 ? "\(base + c)" : c < 16 ? "\(bright + c - 8)" : "\(base + 8);5;\(c)" }
+        if let fg { codes.append(code(fg, base: 30, bright: 90)) }
+        if let bg { codes.append(code(bg, base: 40, bright: 100)) }
         // A picture's colours are its own, whatever the palette.
         if let c = style.foreground { codes.append(c.sgr(background: false)) }
         if let c = style.background { codes.append(c.sgr(background: true)) }

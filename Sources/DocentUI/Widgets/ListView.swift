@@ -44,6 +44,21 @@ public enum ListView {
                 lines.append((i, r.text, true))
             }
         }
+        // Keypad numbers in a column as wide as the widest of its section (the rows between two
+        // headers; issue 47 #4): a section without numbers keeps its rows where they were.
+        var sectionOf: [Int] = []
+        var widths: [Int] = [0]
+        for r in rows {
+            if r.kind == .header { widths.append(0) }
+            sectionOf.append(widths.count - 1)
+            if let n = r.number { widths[widths.count - 1] = max(widths[widths.count - 1], TextWidth.width(n)) }
+        }
+        func numberColumn(_ i: Int) -> String {
+            let w = widths[sectionOf[i]]
+            guard w > 0 else { return "" }
+            let n = rows[i].number ?? ""
+            return String(repeating: " ", count: max(0, w - TextWidth.width(n))) + n + " "
+        }
         let effective = Row.effectiveSelection(rows, selection) ?? -2
         let selectedLine = lines.firstIndex { $0.row == effective } ?? 0
         let top = max(0, min(selectedLine - area.height / 2, lines.count - area.height))
@@ -64,7 +79,9 @@ public enum ListView {
                     screen.put(line.text, x: area.x + 2, y: y, style: Style(role: .muted), clip: area)
                 }
             case .item, .link:
-                var text = "  " + (r.mark.map { $0.symbol + " " } ?? "") + r.text
+                let column = numberColumn(line.row)
+                let numberWidth = widths[sectionOf[line.row]]
+                var text = "  " + column + (r.mark.map { $0.symbol + " " } ?? "") + r.text
                 if r.fellBack { text += " " + strings(.contentInEnglishShort) }
                 // Only the label is reversed, so moving the selection rewrites two short runs of
                 // cells rather than two whole rows (fewer bytes per keypress over SSH).
@@ -75,9 +92,16 @@ public enum ListView {
                     let room = r.detail == nil ? area.width : detailRect.x - area.x - 2
                     let w = max(0, min(room, TextWidth.width(text)))
                     screen.restyle(Rect(x: area.x, y: y, width: w, height: 1)) { $0 = Style(role: .highlight, reverse: true) }
-                } else if let m = r.mark {
-                    let w = min(TextWidth.width(m.symbol), max(0, area.width - 2))
-                    screen.restyle(Rect(x: area.x + 2, y: y, width: w, height: 1)) { $0 = Self.markStyle(m.tone) }
+                } else {
+                    let columnWidth = TextWidth.width(column)
+                    if r.number != nil {
+                        let w = min(numberWidth, max(0, area.width - 2))
+                        screen.restyle(Rect(x: area.x + 2, y: y, width: w, height: 1)) { $0 = Style(role: .accent, bold: true) }
+                    }
+                    if let m = r.mark {
+                        let w = min(TextWidth.width(m.symbol), max(0, area.width - 2 - columnWidth))
+                        screen.restyle(Rect(x: area.x + 2 + columnWidth, y: y, width: w, height: 1)) { $0 = Self.markStyle(m.tone) }
+                    }
                 }
                 screen.addHitRegion(Rect(x: area.x, y: y, width: area.width, height: 1), action: click(line.row))
                 if case .link(let url) = r.kind, !detailRect.isEmpty {

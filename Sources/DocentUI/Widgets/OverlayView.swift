@@ -7,6 +7,11 @@ public enum OverlayView {
         case .help(let firstRun):
             var text = ""
             if firstRun { text = s(.helpIntro) + "\n\n" }
+            // The messages the bottom line showed, newest first and whole (a link's address
+            // too): first, as whoever opens help after one went is looking for it.
+            if !state.recentBanners.isEmpty {
+                text += s(.helpRecentMessages) + "\n" + state.recentBanners.map { "• " + $0.text(s) }.joined(separator: "\n") + "\n\n"
+            }
             text += HelpSection.text(HelpSection.current(state), width: boxTextWidth(screen))
             box(&screen, title: s(firstRun ? .helpWelcomeTitle : .helpTitle), text: text, footer: s(.overlayDismiss), scroll: state.overlayScroll)
         case .languagePicker(let sel):

@@ -60,8 +60,11 @@ public struct MapItem: Hashable, Sendable, Identifiable {
     public let detail: String
     /// The gallery (display title) it is in or nearest to; nil for the grounds (landmarks, gardens).
     public let area: String?
+    /// The keypad number on an artwork's label or a tour's sign (issue 47 #4); nil for the rest.
+    public let number: String?
 
-    public init(id: MapItemID, kind: MapItemKind, floor: Floor?, location: LatLon, point: PlanPoint, label: String, detail: String, area: String?) {
+    public init(id: MapItemID, kind: MapItemKind, floor: Floor?, location: LatLon, point: PlanPoint, label: String, detail: String, area: String?, number: String? = nil) {
+        self.number = number
         self.id = id
         self.kind = kind
         self.floor = floor
@@ -200,14 +203,14 @@ public enum MapContent {
             guard let loc else { continue }
             out.append(MapItem(
                 id: .artwork(a.id), kind: .artwork(hasAudio: a.hasAudio), floor: floor, location: loc, point: t.plan(loc),
-                label: a.title, detail: a.tombstone, area: Gallery.displayTitle(for: a.galleryTitle)))
+                label: a.title, detail: a.tombstone, area: Gallery.displayTitle(for: a.galleryTitle), number: a.keypadLabel))
         }
         for tour in app.tours where tour.floor == floor {
             guard let loc = tour.location else { continue }
             let p = t.plan(loc)
             out.append(MapItem(
                 id: .tour(tour.id), kind: .tourStart, floor: floor, location: loc, point: p,
-                label: tour.english.title, detail: tour.english.description, area: nearest(p)))
+                label: tour.english.title, detail: tour.english.description, area: nearest(p), number: tour.selectorNumber.map(String.init)))
         }
         return out
     }

@@ -114,7 +114,10 @@ public enum PlayerFeature: ScopedFeature, HearsEvents, WantsPictures {
             p.speed = next
             return Outcome(effects: [.audio(.speed(next))], requests: [.persist])
         case .stop:
-            return Outcome(effects: stop(&p))
+            // Nothing left to show on the full player: every tab it is on top of shows its own
+            // page again (the Audio Guide its keypad).
+            guard p.track != nil else { return .none }
+            return Outcome(effects: stop(&p), requests: [.dropPage(.player)])
         case .open:
             guard p.track != nil, context.overlay == nil else { return .none }
             return Outcome(requests: showPlayer(context))

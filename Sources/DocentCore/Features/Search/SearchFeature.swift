@@ -2,7 +2,7 @@ import Foundation
 
 /// The result groups a visitor can narrow the list to (the seed app's filter menu).
 public enum SearchFilter: Int, CaseIterable, Hashable, Sendable {
-    case all, artworks, tours, exhibitions, onMap
+    case all, artworks, tours, exhibitions, events, onMap
 
     /// The groups this filter shows, in screen order.
     public var kinds: [SearchKind] {
@@ -11,6 +11,7 @@ public enum SearchFilter: Int, CaseIterable, Hashable, Sendable {
         case .artworks: return [.artwork]
         case .tours: return [.tour]
         case .exhibitions: return [.exhibition]
+        case .events: return [.event]
         case .onMap: return [.place]
         }
     }
@@ -21,6 +22,7 @@ public enum SearchFilter: Int, CaseIterable, Hashable, Sendable {
         case .artwork: return .artworks
         case .tour: return .tours
         case .exhibition: return .exhibitions
+        case .event: return .events
         case .place: return .onMap
         }
     }
@@ -32,6 +34,7 @@ public enum SearchFilter: Int, CaseIterable, Hashable, Sendable {
         case .artworks: return .searchFilterArtworks
         case .tours: return .searchFilterTours
         case .exhibitions: return .searchFilterExhibitions
+        case .events: return .searchFilterEvents
         case .onMap: return .searchFilterOnMap
         }
     }
@@ -114,9 +117,10 @@ public struct SearchState: Equatable, Sendable {
 
     /// The museum's index (built when the document loads). A cache: not compared.
     public internal(set) var index: SearchIndex?
-    /// The exhibitions on view, indexed when they change. A cache: not compared.
+    /// The exhibitions on view and the events coming (Home's lists), indexed when they
+    /// change. A cache: not compared.
     var exhibitionIndex: SearchIndex?
-    var exhibitionIDs: [Int]?
+    var exhibitionIDs: [SearchTarget]?
     /// Every local match of the current query, to refine on the next keystroke. A cache.
     var matches = SearchMatches()
 
@@ -492,13 +496,15 @@ extension SearchFeature {
         return Outcome(effects: effects, requests: requests)
     }
 
-    /// Re-indexes the exhibitions when the list on view (Home's) changed; true when it did.
+    /// Re-indexes the exhibitions and events when Home's lists changed; true when they did.
     static func syncExhibitions(_ state: inout SearchState, _ context: FeatureContext) -> Bool {
-        let list = context.state(of: HomeFeature.self).exhibitions.value ?? []
-        let ids = list.map(\.id)
+        let home = context.state(of: HomeFeature.self)
+        let list = home.exhibitions.value ?? []
+        let events = home.events.value ?? []
+        let ids = list.map { SearchTarget.exhibition($0.id) } + events.map { SearchTarget.event($0.id) }
         guard ids != state.exhibitionIDs else { return false }
         state.exhibitionIDs = ids
-        state.exhibitionIndex = list.isEmpty ? nil : SearchIndex(exhibitions: list, variants: state.variants)
+        state.exhibitionIndex = ids.isEmpty ? nil : SearchIndex(exhibitions: list, events: events, variants: state.variants)
         return true
     }
 
@@ -506,7 +512,7 @@ extension SearchFeature {
     static func rerun(_ state: inout SearchState, _ context: FeatureContext) -> [DocentCore.Effect] {
         guard state.results != nil else { return [] }
         state.matches = SearchMatches()
-        keepingSelection(&state, context) { s in s.results = localResults(&s) }
+        keepingSelection(&state, context) { s in s.results = localResults(&s, context) }
         return didYouMeanLater(state)
     }
 
@@ -527,7 +533,7 @@ extension SearchFeature {
         // Same meaning (a trailing space, a changed case): keep everything, live included.
         if state.results != nil, folded == state.matches.query { return [] }
         _ = syncExhibitions(&state, context)
-        state.results = localResults(&state)
+        state.results = localResults(&state, context)
         resetLive(&state)
         var effects: [DocentCore.Effect] = []
         if state.live.status != .off {
@@ -554,7 +560,7 @@ extension SearchFeature {
     }
 
     /// Local results of the current query, refining the previous matches when possible.
-    static func localResults(_ state: inout SearchState) -> SearchResults {
+    static func localResults(_ state: inout SearchState, _ context: FeatureContext) -> SearchResults {
         let q = state.fold(state.query)
         var results = SearchResults()
         if let index = state.index {
@@ -564,15 +570,50 @@ extension SearchFeature {
         } else {
             state.matches = SearchMatches(query: q)
         }
-        let e = SearchKind.exhibition.rawValue
         if let ex = state.exhibitionIndex {
             let r = ex.results(ex.matches(q), cap: SearchState.groupCap)
-            results.counts[e] = r.counts[e]
-            results.hits[e] = r.hits[e]
+            for e in [SearchKind.exhibition.rawValue, SearchKind.event.rawValue] {
+                results.counts[e] = r.counts[e]
+                results.hits[e] = r.hits[e]
+            }
+        }
+        // A kind's own name ("tour", "exhibitions", "活动") lists every one of that kind, after
+        // those it names (issue 47 #8: "tour" asked "Did you mean 'four'?").
+        for kind in kindsNamed(q, state, context) {
+            let all = everyTarget(of: kind, context)
+            var have = Set(results.hits[kind.rawValue].map(\.target))
+            for t in all where have.insert(t).inserted {
+                results.hits[kind.rawValue].append(SearchHit(t, tier: SearchTier.typo))
+            }
+            results.counts[kind.rawValue] = have.count
+            results.hits[kind.rawValue] = Array(results.hits[kind.rawValue].prefix(SearchState.groupCap))
         }
         // "Did you mean" comes after a pause (`didYouMeanLater`).
         state.didYouMean = nil
         return results
+    }
+
+    /// The kinds whose name (`search.words.*`, in every interface language: a visitor may
+    /// type the English word in another) the folded query is, whole.
+    static func kindsNamed(_ q: [UInt8], _ state: SearchState, _ context: FeatureContext) -> [SearchKind] {
+        guard !q.isEmpty, q.count <= 40 else { return [] }
+        let keys: [(SearchKind, StringKey)] = [(.tour, .searchWordsTours), (.exhibition, .searchWordsExhibitions), (.event, .searchWordsEvents)]
+        return keys.filter { _, key in
+            context.catalog.languages.contains { l in
+                context.catalog.strings(for: l)(key).split(separator: "|").contains { state.fold($0.trimmingCharacters(in: .whitespaces)) == q }
+            }
+        }.map(\.0)
+    }
+
+    /// Every tour, exhibition on view or coming event, in the order their lists show them.
+    static func everyTarget(of kind: SearchKind, _ context: FeatureContext) -> [SearchTarget] {
+        let home = context.state(of: HomeFeature.self)
+        switch kind {
+        case .tour: return context.museum?.tours.map { .tour($0.id) } ?? []
+        case .exhibition: return (home.exhibitions.value ?? []).map { .exhibition($0.id) }
+        case .event: return (home.events.value ?? []).map { .event($0.id) }
+        case .artwork, .place: return []
+        }
     }
 
     static func liveDue(_ state: inout SearchState, _ token: Int, _ stage: LiveSearchStage, _ context: FeatureContext) -> [DocentCore.Effect] {
@@ -657,6 +698,8 @@ extension SearchFeature {
         case .open(.exhibition(let id)):
             guard let e = context.state(of: HomeFeature.self).exhibitions.value?.first(where: { $0.id == id }) else { return .none }
             return perform(&state, .openExhibition(e), context)
+        case .open(.event(let id)):
+            return Outcome(requests: [.push(.eventDetail(id))])
         case .openExhibition(let e):
             // Detail pages read Home's exhibitions: a live-only exhibition joins that list
             // (Home's to change), and is indexed with them.
@@ -713,7 +756,7 @@ extension Reducer {
         case .open(.annotation(let id)): return .annotation(id)
         case .openLiveArtwork(let a): return .liveArtwork(a)
         case .amenities(let types): return .amenities(types)
-        case .open(.tour), .open(.exhibition), .openExhibition, .query, .filter: return nil
+        case .open(.tour), .open(.exhibition), .open(.event), .openExhibition, .query, .filter: return nil
         }
     }
 

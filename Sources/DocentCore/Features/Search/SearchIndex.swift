@@ -3,6 +3,8 @@ public enum SearchKind: Int, CaseIterable, Hashable, Sendable {
     case artwork = 0
     case tour = 1
     case exhibition = 2
+    /// The museum's events (Home's list): found by their titles (issue 47 #8).
+    case event = 4
     /// Galleries, amenities and named places: "On the map".
     case place = 3
 }
@@ -15,6 +17,8 @@ public enum SearchTarget: Hashable, Sendable {
     case tour(Int)
     /// An exhibition by its Data Aggregator id.
     case exhibition(Int)
+    /// An event by its feed's id.
+    case event(String)
     /// An open gallery by its nid.
     case gallery(Int)
     /// A map annotation (amenity, space, landmark, garden, department) by its nid.
@@ -25,6 +29,7 @@ public enum SearchTarget: Hashable, Sendable {
         case .artwork: return .artwork
         case .tour: return .tour
         case .exhibition: return .exhibition
+        case .event: return .event
         case .gallery, .annotation: return .place
         }
     }
@@ -897,7 +902,11 @@ extension SearchIndex {
                 languages.append(l)
             }
             if let n = t.selectorNumber { primary.append(String(n)) }
-            docs.append(SearchDocument(.tour(t.id), primary: primary, sortTitle: t.english.title, primaryLanguages: languages))
+            // Its theme and its stops, as other texts (issue 47 #8): "harbour" finds the tour
+            // whose stops or description speak of one, below the tours named so.
+            var secondary = [t.english.description, t.english.intro].filter { !$0.isEmpty }
+            secondary += t.stops.compactMap { app.artworks[$0.artworkID]?.title }
+            docs.append(SearchDocument(.tour(t.id), primary: primary, secondary: secondary, sortTitle: t.english.title, primaryLanguages: languages))
         }
         for g in app.galleries.values.sorted(by: { $0.id < $1.id }) where !g.closed {
             var primary = [g.title]
@@ -975,8 +984,10 @@ extension SearchIndex {
     }
 
     /// An index of the exhibitions on view (a handful: scanned, no grams).
-    public convenience init(exhibitions: [Exhibition], variants: ChineseVariants? = nil) {
-        self.init(documents: exhibitions.map { SearchDocument(.exhibition($0.id), primary: [$0.title]) }, grams: false, variants: variants)
+    public convenience init(exhibitions: [Exhibition], events: [Event] = [], variants: ChineseVariants? = nil) {
+        let docs = exhibitions.map { SearchDocument(.exhibition($0.id), primary: [$0.title]) }
+            + events.map { SearchDocument(.event($0.id), primary: [$0.title], secondary: [$0.location]) }
+        self.init(documents: docs, grams: false, variants: variants)
     }
 }
 
@@ -1006,6 +1017,7 @@ extension SearchIndex {
                 case .exhibition(let id): return id << 3 | 2
                 case .gallery(let id): return id << 3 | 3
                 case .annotation(let id): return id << 3 | 4
+                case .event(let id): return Int(truncatingIfNeeded: FNV1a.hash64(id.utf8)) << 3 | 5
                 }
             })
         mix(gramStarts)

@@ -137,7 +137,7 @@ public enum SearchPage {
         case .artwork: return extra.artworks.count + extra.liveArtworks.count
         case .tour: return extra.tours.count
         case .exhibition: return extra.exhibitions.count
-        case .place: return 0
+        case .event, .place: return 0
         }
     }
 
@@ -178,7 +178,7 @@ public enum SearchPage {
             out += extra.tours.compactMap { app.tour($0).map { tourRow($0, state) } }
         case .exhibition:
             out += extra.exhibitions.map { exhibitionRow($0, state) }
-        case .place:
+        case .event, .place:
             break
         }
         return out
@@ -192,6 +192,11 @@ public enum SearchPage {
             return app.tour(id).map { tourRow($0, state) }
         case .exhibition(let id):
             return state.exhibitions.value?.first { $0.id == id }.map { exhibitionRow($0, state) }
+        case .event(let id):
+            return state.events.value?.first { $0.id == id }.map { e in
+                let zone = PageBuilder.museumZone(utcOffset: e.utcOffset, state)
+                return SearchRow(Row(.item, e.title, detail: PageBuilder.formatDateTime(e.startAt, state, zone: zone)), .open(.event(e.id)))
+            }
         case .gallery(let id):
             guard let g = app.galleries[id] else { return nil }
             return SearchRow(Row(.item, g.title, detail: state.strings(.floorLabel, ["floor": g.floor.label])), .open(target))
@@ -216,13 +221,13 @@ public enum SearchPage {
     static func artworkRow(_ a: Artwork, _ state: AppState) -> SearchRow {
         let artist = a.tombstone.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         let detail = [artist, galleryText(a.galleryTitle, state)].filter { !$0.isEmpty }.joined(separator: " · ")
-        return SearchRow(Row(.item, a.title, detail: detail), .open(.artwork(a.id)))
+        return SearchRow(Row(.item, a.title, detail: detail, number: a.keypadLabel), .open(.artwork(a.id)))
     }
 
     static func tourRow(_ t: Tour, _ state: AppState) -> SearchRow {
         let (text, fellBack) = t.text(state.language)
         return SearchRow(
-            Row(.item, text.title, detail: TourFeature.stopsText(t.stops.count, state.strings), fellBack: fellBack && !t.translations.isEmpty && state.language != .english),
+            Row(.item, text.title, detail: TourFeature.stopsText(t.stops.count, state.strings), fellBack: fellBack && !t.translations.isEmpty && state.language != .english, number: t.selectorNumber.map(String.init)),
             .open(.tour(t.id)))
     }
 

@@ -394,7 +394,8 @@ public enum TourFeature: ScopedFeature, HearsEvents, AddsRows, WantsPictures {
         } else if state.progress.started.contains(t.id) {
             detail.append(state.strings(.tourStarted))
         }
-        return Row(.item, title, detail: detail.joined(separator: " · "), action: .push(.tourDetail(t.id)), fellBack: fellBack && !t.translations.isEmpty && state.language != .english)
+        return Row(.item, title, detail: detail.joined(separator: " · "), action: .push(.tourDetail(t.id)), fellBack: fellBack && !t.translations.isEmpty && state.language != .english,
+            number: t.selectorNumber.map(String.init))
     }
 
     /// The CMS's tour banners we translate ("New", "Featured"); any other is the museum's own
@@ -454,7 +455,7 @@ public enum TourFeature: ScopedFeature, HearsEvents, AddsRows, WantsPictures {
             rows.append(Row(
                 .item, "\(i + 1). \(a.title)\(mark)",
                 detail: PageBuilder.galleryAndFloor(a.galleryTitle, a.floor, s),
-                action: .send(.tour(.start(tourID: t.id, stop: i)))))
+                action: .send(.tour(.start(tourID: t.id, stop: i))), number: a.keypadLabel))
         }
         return rows
     }

@@ -58,7 +58,24 @@ public enum KeypadView: FeatureView, TakesKeysAnywhere {
             }
             let line = TextWidth.truncate(text, to: area.width)
             screen.put(line, x: area.x + max(0, (area.width - TextWidth.width(line)) / 2), y: y, style: Style(role: .warning, bold: true), clip: area)
+        } else if y < area.maxY, let title = preview(state) {
+            // What GO will play, as the number is typed (issue 47 #4).
+            let line = TextWidth.truncate(title, to: area.width)
+            screen.put(line, x: area.x + max(0, (area.width - TextWidth.width(line)) / 2), y: y, style: Style(role: .accent, bold: true), clip: area)
         }
+    }
+
+    /// The title of what the number typed so far opens ("Moon Jar"); several, joined; nil
+    /// when nothing has that number (yet: more digits may follow).
+    static func preview(_ state: AppState) -> String? {
+        guard let app = state.museum, !state.keypad.input.isEmpty else { return nil }
+        let titles = app.keypad.lookup(state.keypad.input).compactMap { t -> String? in
+            switch t {
+            case .artwork(let id, _): return app.artworks[id]?.title
+            case .tour(let id): return app.tour(id)?.text(state.language).text.title
+            }
+        }
+        return titles.isEmpty ? nil : titles.joined(separator: " · ")
     }
 
     /// On the keypad: ⌫ deletes, Enter is GO, Esc clears what was typed (then goes back).

@@ -17,6 +17,7 @@ enum MapCard {
             whereText += " · " + MapScreen.areaName(a, s)
         }
         facts.append(whereText)
+        if let n = item.number { facts.append(s(.tourKeypad, ["number": n])) }
         if item.id == scene.here { facts.append(s(.mapHere)) }
         if let a = MapScreen.artworkID(item), let n = scene.tourStops[a] { facts.append(s(.mapTourStop, ["number": String(n)])) }
         var body = item.detail
@@ -104,7 +105,7 @@ enum MapTextList {
                 if let a = MapScreen.artworkID(item), let n = scene.tourStops[a] { marks.append(s(.mapTourStop, ["number": String(n)])) }
                 if case .gallery(true) = item.kind { marks.append(s(.mapClosed)) }
                 let glyph = MapScreen.pin(item, scene: scene) ?? "·"
-                var text = "  \(glyph)  \(MapScreen.name(item, s))"
+                var text = "  \(glyph)  " + (item.number.map { "\($0) " } ?? "") + MapScreen.name(item, s)
                 let detail = ([s(MapScreen.kindKey(item.kind))] + marks).joined(separator: " · ")
                 if case .amenity = item.kind, item.singleLineLabel.isEmpty, marks.isEmpty {
                     // The name already says what it is.

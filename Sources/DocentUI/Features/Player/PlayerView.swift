@@ -188,7 +188,10 @@ public enum PlayerView: FeatureView, TakesKeysAnywhere, DrawsFooter, GivesHelp {
         let right = ticks(state) ? " " + speed + timing(p.snapshot) + " " : " " + speed
         let rw = TextWidth.width(right)
         let title = " \(glyph(p.snapshot.status)) " + track.title + (track.fellBack ? " " + s(.contentInEnglishShort) : "")
-        let titleRoom = max(10, area.width / 2 - 2)
+        // A failure's reason needs the room more than the title does (issue 47 #14: "…no
+        // connection to the muse…").
+        let failed = p.snapshot.status == .failed
+        let titleRoom = failed ? max(10, area.width / 4) : max(10, area.width / 2 - 2)
         let t = TextWidth.truncate(title, to: titleRoom)
         let tw = screen.put(t, x: area.x, y: area.y, style: Style(role: .accent, bold: true), clip: area)
         let middle = area.width - tw - rw - 2
@@ -196,7 +199,8 @@ public enum PlayerView: FeatureView, TakesKeysAnywhere, DrawsFooter, GivesHelp {
             if (p.snapshot.status == .playing || p.snapshot.status == .paused) && ticks(state) {
                 screen.put(bar(fraction(p.snapshot), width: middle), x: area.x + tw + 1, y: area.y, style: Style(role: .accent), clip: area)
             } else {
-                screen.put(TextWidth.truncate(statusText(p, s), to: middle), x: area.x + tw + 1, y: area.y, style: Style(role: p.snapshot.status == .failed ? .error : .muted), clip: area)
+                // "✓ Indigo Field Coverlet · Finished": the status apart from the title.
+                screen.put(TextWidth.truncate("· " + statusText(p, s), to: middle), x: area.x + tw + 1, y: area.y, style: Style(role: failed ? .error : .muted), clip: area)
             }
         }
         screen.put(right, x: area.maxX - rw, y: area.y, style: Style(role: .accent), clip: area)

@@ -46,7 +46,8 @@ public enum PulseView: FeatureView, TakesKeysAnywhere, GivesHelp {
             case .char("!"): return .pulse(.report)
             case .char("u"): return .pulse(.undoReport)
             case .char("t"): return .pulse(.toggleTimes)
-            case .char("h"): return .pulse(.hideWriter)
+            // `H`, not `h`: `h` is back everywhere (issue 47 #10: a vim user hid the curators).
+            case .char("H"): return .pulse(.hideWriter)
             case .char("d"): return .pulse(.deleteOwn)
             case .char("?"): return .pulse(.showKeys)
             default: return nil
