@@ -52,6 +52,8 @@ public final class GuideLoop {
         self.monotonic = monotonic
         self.lastTick = monotonic()
         mailbox.wakes(backend.waker)
+        // A banner the state starts with (a configuration warning) goes after its time too.
+        if let b = state.banner { mailbox.post(.bannerShown(b)) }
         audioNotifies = audio?.notifiesChanges { [mailbox] in mailbox.nudge() } ?? false
     }
 

@@ -72,7 +72,7 @@ package struct Guide: ParsableCommand {
         guard let resources = ResourceLocator.stringsDirectory(environment: env) else {
             throw failure("cannot find the UI strings: looked in \(ResourceLocator.resourceRoots().first!.strings.path) (installed) and Resources/strings above \(ResourceLocator.executableDirectory().path) (a source tree); reinstall, or set DOCENT_RESOURCES to a folder holding strings/")
         }
-        let catalog: StringCatalog
+        var catalog: StringCatalog
         switch ResourceLocator.loadCatalog(resources) {
         case .success(let c): catalog = c
         case .failure(let f): throw failure(f.message)
@@ -80,9 +80,24 @@ package struct Guide: ParsableCommand {
         var language: Language?
         if let tag = lang ?? cfg.language?.code {
             guard let l = Language.fromTag(tag), catalog.tables[l] != nil else {
-                throw failure("unknown language '\(tag)'; choose one of \(catalog.languages.map(\.code).joined(separator: ", "))")
+                // Said where it was written (issue 47 #17: the file was not named).
+                let origin = lang != nil ? "--lang" : "language in \(configPath)"
+                throw failure("\(origin): unknown language '\(tag)'; choose one of \(catalog.languages.map(\.code).joined(separator: ", "))")
             }
             language = l
+        }
+        // The Linux console has no glyphs for Hangul nor Chinese: an interface in them would be
+        // "? ? ?" (issue 47 #16). They are not offered there; one asked for (--lang, the
+        // configuration, the locale) falls back to English, and a banner says why.
+        var consoleLacks: Language?
+        if ConsoleGlyphs.isLinuxConsole(term: env["TERM"]) {
+            let unshowable: Set<Language> = [.korean, .chinese, .traditionalChinese]
+            let asked = language ?? catalog.language(fromLocale: env)
+            catalog = StringCatalog(tables: catalog.tables.filter { !unshowable.contains($0.key) })
+            if let asked, unshowable.contains(asked) {
+                consoleLacks = asked
+                language = nil
+            }
         }
         guard let source = data.map(SourceLocation.normalise) ?? cfg.dataSource ?? ResourceLocator.sampleData(environment: env) else {
             throw failure("no museum data: pass --data PATH|URL or set `data` in \(configPath)")
@@ -195,6 +210,9 @@ package struct Guide: ParsableCommand {
         if let w = configWarnings.first {
             let more = configWarnings.count > 1 ? " (+\(configWarnings.count - 1))" : ""
             state.banner = Banner(.key(.configurationWarning, ["warning": .verbatim(w + more)]), level: .warning)
+        }
+        if let l = consoleLacks {
+            state.banner = Banner(.key(.bannerConsoleLanguage, ["language": .verbatim(l == .korean ? "Korean" : "Chinese")]), level: .warning)
         }
         let loop = GuideLoop(
             state: state, backend: backend, effects: effects, audio: audio,

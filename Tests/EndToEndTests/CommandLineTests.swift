@@ -37,7 +37,16 @@ final class CommandLineTests: EndToEndTestCase {
         XCTAssertEqual(try run(["--lang"]).status, 64, "a missing value")
         let language = try run(["--lang", "xx"])
         XCTAssertEqual(language.status, 1)
-        XCTAssertTrue(language.stderr.contains("unknown language 'xx'"), language.stderr)
+        XCTAssertTrue(language.stderr.contains("--lang: unknown language 'xx'"), language.stderr)
+        // From the configuration: the file is named (issue 47 #17).
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("docent-klingon-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("config.toml")
+        try Data(#"language = "klingon""#.utf8).write(to: file)
+        let configured = try run(["--config", file.path])
+        XCTAssertEqual(configured.status, 1)
+        XCTAssertTrue(configured.stderr.contains("language in \(file.path): unknown language 'klingon'"), configured.stderr)
         XCTAssertEqual(try run(["validate", "/nonexistent/appData.json"]).status, 1)
         // Issue 33 #18: the path once ("cannot read X: X: is a directory" said it twice).
         let directory = try run(["validate", "/tmp"])

@@ -35,6 +35,16 @@ final class LanguageTests: EndToEndTestCase {
 
     /// The museum's Chinese in the reader's script, with the real tables (ICU, built by the
     /// shell when a Chinese reader appears): Simplified for `zh`, Traditional for `zh-Hant`.
+    /// Issue 47 #16: on the Linux console (no Hangul nor Chinese glyphs) Korean was "? ? ?";
+    /// the guide starts in English there and says why.
+    func testTheLinuxConsoleFallsBackToEnglishAndSaysWhy() throws {
+        let s = try start(command: "TERM=linux " + TmuxSession.guideCommand(extra: ["--lang", "ko"]))
+        let screen = try s.waitFor(try UIStrings.get("en", "help.welcomeTitle"))
+        XCTAssertFalse(screen.contains(try UIStrings.get("ko", "help.welcomeTitle")), screen)
+        try s.sendKeys("Escape")
+        try s.waitUntil("the banner saying why") { ScreenText.flattened($0).contains("The Linux console cannot show Korean") }
+    }
+
     func testChineseContentIsShownInTheReadersScript() throws {
         let traditional = "親子導覽：尋找動物"
         let zh = try start(command: TmuxSession.guideCommand(extra: ["--lang", "zh"]))

@@ -114,6 +114,7 @@ public enum StringKey: String, CaseIterable, Hashable, Sendable {
     case bannerStateValuesSkipped = "banner.stateValuesSkipped"
     case bannerStateValuesSkippedOne = "banner.stateValuesSkippedOne"
     case bannerDocumentFailed = "banner.documentFailed"
+    case bannerConsoleLanguage = "banner.consoleLanguage"
     case bannerOfflineCopy = "banner.offlineCopy"
     case playerNothing = "player.nothing"
     case playerLanguage = "player.language"
