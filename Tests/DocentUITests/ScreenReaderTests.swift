@@ -16,6 +16,30 @@ final class ScreenReaderTests: XCTestCase {
         (0..<screen.height).first { screen.row($0).hasPrefix(" ▸") || screen.row($0).hasPrefix("▸") }
     }
 
+    /// Issue 47 #5: a box has no borders for a screen reader, so its rows are its own: no line
+    /// mixes the page behind with the box's words ("  Pop  Info. Digits are kept…").
+    func testABoxTakesItsRowsWholeAndDecorativeMarksAreNotRead() {
+        var s = UIFixtures.loadedState(config: Self.config)
+        let behind = RootView.render(s, size: Size(width: 80, height: 24))
+        s.overlay = .help(firstRun: true)
+        let screen = RootView.render(s, size: Size(width: 80, height: 24))
+        // From the box's title to its footer.
+        let first = (0..<24).first { screen.row($0).contains("Welcome to Docent") } ?? 0
+        let last = (0..<24).last { screen.row($0).contains("Enter or Esc to close") } ?? 0
+        let boxRows = Array(first...max(first, last))
+        for y in boxRows {
+            // The page's text on the same row is gone: the row is the box's alone.
+            let page = behind.row(y).trimmingCharacters(in: .whitespaces)
+            // (The box's title row says "Welcome" as Home's heading behind it does.)
+            guard !page.isEmpty, !screen.row(y).contains("Welcome to Docent") else { continue }
+            XCTAssertFalse(screen.row(y).contains(page), "row \(y): \(screen.row(y))")
+        }
+        XCTAssertGreaterThan(boxRows.count, 3, "the box spans rows \(first)…\(last)")
+        // Popularity bars are pictures of the list's order: not read out.
+        for y in 0..<24 { XCTAssertFalse(behind.row(y).contains("▰"), behind.row(y)) }
+        assertSnapshot(screen, named: "screen-reader-welcome-box-80x24")
+    }
+
     func testTheFocusIsTheSelectedRowOrTheBoxsChoice() {
         var s = UIFixtures.loadedState(config: Self.config)
         XCTAssertTrue(s.screenReader)

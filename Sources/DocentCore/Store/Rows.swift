@@ -42,10 +42,14 @@ public struct Row: Equatable, Sendable {
         public enum Tone: Equatable, Sendable { case accent, warning, success, muted }
         public var symbol: String
         public var tone: Tone
+        /// Only a picture of what the row's place already says (the popularity bars under
+        /// "Popular right now"): not drawn for a screen reader, which would read "▰▱▱" out.
+        public var decorative: Bool
         /// A marked note is a card: its text is drawn as plain text, not muted.
-        public init(_ symbol: String, _ tone: Tone) {
+        public init(_ symbol: String, _ tone: Tone, decorative: Bool = false) {
             self.symbol = symbol
             self.tone = tone
+            self.decorative = decorative
         }
     }
 

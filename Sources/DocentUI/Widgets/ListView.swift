@@ -27,6 +27,12 @@ public enum ListView {
 
     public static func render(_ screen: inout Screen, _ full: Rect, rows: [Row], selection: Int, strings: Strings, marks: Marks? = nil, click: (Int) -> AppAction = AppAction.clickRow) {
         guard !full.isEmpty else { return }
+        // For a screen reader, decorative marks are not drawn (issue 47 #5).
+        let rows = screen.plain ? rows.map { r -> Row in
+            var r = r
+            if r.mark?.decorative == true { r.mark = nil }
+            return r
+        } : rows
         let area = Rect(x: full.x, y: full.y, width: min(full.width, measure), height: full.height)
         // Lay rows out as display lines (notes wrap; items and headers are one line).
         var lines: [(row: Int, text: String, first: Bool)] = []

@@ -74,6 +74,9 @@ public enum OverlayView {
     }
 
     static func frame(_ screen: inout Screen, _ area: Rect, title: String, footer: String) {
+        // A box without borders (screen-reader mode) takes its rows whole: a line read out
+        // must not mix the page behind with the box's words (issue 47 #5).
+        if screen.plain { screen.fill(Rect(x: 0, y: area.y, width: screen.width, height: area.height), style: .plain) }
         screen.fill(area, style: .plain)
         Widgets.box(&screen, area, style: Style(role: .accent))
         screen.put(" " + TextWidth.fit(title, to: area.width - 6) + " ", x: area.x + 2, y: area.y, style: Style(role: .title, bold: true))

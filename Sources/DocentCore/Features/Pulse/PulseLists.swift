@@ -16,9 +16,9 @@ extension PulseFeature {
     /// The three-level marker of "popular right now": it reads without colour too.
     public static func heatMark(_ heat: PulseHeat) -> Row.Mark {
         switch heat {
-        case .hot: return Row.Mark("▰▰▰", .warning)
-        case .warm: return Row.Mark("▰▰▱", .accent)
-        case .cold: return Row.Mark("▰▱▱", .muted)
+        case .hot: return Row.Mark("▰▰▰", .warning, decorative: true)
+        case .warm: return Row.Mark("▰▰▱", .accent, decorative: true)
+        case .cold: return Row.Mark("▰▱▱", .muted, decorative: true)
         }
     }
     /// The mark of an announcement card.
