@@ -315,6 +315,43 @@ final class AudioEngineTests: XCTestCase {
         XCTAssertEqual(KeptRecordings.SaveFailure.diskFull("x").problem, .diskFull)
     }
 
+    /// Issue 45 #6: "save for offline" looked at its cancel only between recordings (each up
+    /// to 300 s): a server that sends half a recording and then nothing held it. Cancelled in
+    /// the middle of that recording, it stops at once: nothing kept, no part file, the next
+    /// recording never asked for.
+    func testSavingForOfflineStopsInTheMiddleOfARecording() throws {
+        let env = try env()
+        let dir = AudioTestSupport.uniqueTemp("docent-saved-cancelled")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let kept = KeptRecordings(directory: dir.path)
+        // Half the recording, then 60 s of nothing (`MisbehavingServer`'s /stall/).
+        let stalled = "\(env.misbehaving.base)/stall/\(Self.short.name)"
+        let next = "\(env.misbehaving.base)/stall/\(Self.shorter.name)"
+        final class Outcome: @unchecked Sendable { var failure: KeptRecordings.SaveFailure?; var progress = 0 }
+        let outcome = Outcome()
+        let cancellation = FetchCancellation()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            outcome.failure = kept.save([stalled, next], fetcher: CurlFetcher(), progress: { _ in outcome.progress += 1 }, cancellation: cancellation)
+            done.signal()
+        }
+        func partBytes() -> Int {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+            return names.filter { $0.contains(".part-") }.compactMap {
+                (try? FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent($0).path))?[.size] as? Int
+            }.reduce(0, +)
+        }
+        XCTAssertTrue(AudioTestSupport.waitUntil(10) { partBytes() > 0 }, "the first half of the recording arrives")
+        XCTAssertEqual(done.wait(timeout: .now()), .timedOut, "still waiting on the stalled server")
+        cancellation.cancel()
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success, "stopped in the middle of the recording, not at the server's 60 s")
+        XCTAssertNil(outcome.failure, "a cancel is not a failure")
+        XCTAssertEqual(outcome.progress, 0)
+        XCTAssertEqual(kept.tally([stalled, next]).kept, 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [], "no part file left")
+        XCTAssertFalse(env.misbehaving.requests().contains { $0.contains(Self.shorter.name) }, "the next recording is not asked for")
+    }
+
     func testPlaysLocalFilesByPathAndFileURL() throws {
         let env = try env()
         let engine = makeEngine()
