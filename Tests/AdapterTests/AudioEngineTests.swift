@@ -326,7 +326,9 @@ final class AudioEngineTests: XCTestCase {
         let kept = KeptRecordings(directory: dir.path)
         // Half the recording, then 60 s of nothing (`MisbehavingServer`'s /stall/).
         let stalled = "\(env.misbehaving.base)/stall/\(Self.short.name)"
-        let next = "\(env.misbehaving.base)/stall/\(Self.shorter.name)"
+        // A name no other test asks for (the server's request log is the class's).
+        let nextName = "not-asked-\(UUID().uuidString).mp3"
+        let next = "\(env.misbehaving.base)/stall/\(nextName)"
         final class Outcome: @unchecked Sendable { var failure: KeptRecordings.SaveFailure?; var progress = 0 }
         let outcome = Outcome()
         let cancellation = FetchCancellation()
@@ -349,7 +351,7 @@ final class AudioEngineTests: XCTestCase {
         XCTAssertEqual(outcome.progress, 0)
         XCTAssertEqual(kept.tally([stalled, next]).kept, 0)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [], "no part file left")
-        XCTAssertFalse(env.misbehaving.requests().contains { $0.contains(Self.shorter.name) }, "the next recording is not asked for")
+        XCTAssertFalse(env.misbehaving.requests().contains { $0.contains(nextName) }, "the next recording is not asked for")
     }
 
     /// Issue 45 #9: a recording that changes from 44.1 kHz stereo to 22.05 kHz mono in the
@@ -391,6 +393,21 @@ final class AudioEngineTests: XCTestCase {
         let hertz = AudioDecoderTests.crossingsPerSecond(tail, channels: 1, rate: MonitorRecorder.rate, lastSeconds: 0.8) / 2
         print("audio: after the format change the 440 Hz sine is heard at \(hertz) Hz")
         XCTAssertEqual(hertz, 440, accuracy: 25, "the second part at its pitch (4× would be 1760 Hz)")
+    }
+
+    /// Issue 45 #9: a redirect loop and headers too large to read said "no connection to the
+    /// museum's server" (a network failure, with Space to try again); a 429 said the server
+    /// did not have the recording. Each is now classified as what it is.
+    func testARedirectLoopHugeHeadersAndABusyServerAreNamed() throws {
+        let env = try env()
+        let cases: [(String, AudioFailure)] = [("loop", .tooManyRedirects), ("bigheaders", .headersTooLarge), ("busy", .http(status: 429))]
+        for (token, (mode, expected)) in cases.enumerated() {
+            let engine = makeEngine()
+            engine.play(AudioRequest(token: 40 + token, url: "\(env.misbehaving.base)/\(mode)/\(Self.short.name)", title: mode))
+            let failed = wait(engine, 10, "\(mode): failed") { $0.status == .failed }
+            XCTAssertEqual(failed.failure, expected, mode)
+            engine.stop()
+        }
     }
 
     /// Issue 45 #9: an endless stream (chunked, no length) of a recording whose first frame
