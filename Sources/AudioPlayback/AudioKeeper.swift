@@ -127,23 +127,30 @@ public struct KeptRecordings: Sendable {
 
     /// Fetches each of `urls` not kept yet, in order, and keeps it whole (a file appears only
     /// when complete). `progress` hears the tally after each; the first failure stops it and
-    /// is answered (nil: all kept). `cancelled` is asked between recordings.
+    /// is answered (nil: all kept, or cancelled). `cancellation` stops it at once, in the
+    /// middle of a recording too (what came of that one is thrown away).
     ///
     /// Issue 45: each recording came whole into memory (up to 512 MB) and was written without
     /// a look (500 MB of zeros kept as a "recording"), and a full disk was said as "the server
     /// cannot be reached". A recording is now written to its file as it arrives (where the
     /// fetcher can), kept only when its start decodes as MP3, and a full disk is said as such.
-    public func save(_ urls: [String], fetcher: any Fetching, progress: ((kept: Int, bytes: Int)) -> Void, cancelled: () -> Bool = { false }) -> SaveFailure? {
+    /// Cancel was looked at only between recordings (each up to 300 s); now also while one
+    /// comes (`FetchRequest.cancellation`).
+    public func save(
+        _ urls: [String], fetcher: any Fetching, progress: ((kept: Int, bytes: Int)) -> Void, cancellation: FetchCancellation? = nil
+    ) -> SaveFailure? {
         let fm = FileManager.default
         try? fm.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let cancelled = { cancellation?.isCancelled ?? false }
         for u in urls where keeper.kept(u) == nil {
             if cancelled() { return nil }
             let target = keeper.path(for: u)
             let tmp = target + ".part-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
             defer { unlink(tmp) }
-            let request = FetchRequest(url: u, timeoutSeconds: 300, maxBytes: Self.maxRecordingBytes)
+            let request = FetchRequest(url: u, timeoutSeconds: 300, maxBytes: Self.maxRecordingBytes, cancellation: cancellation)
             if let streamed = fetcher.download(request, to: tmp) {
                 switch streamed {
+                case .failure where cancelled(): return nil
                 case .failure(.other(_, let reason)) where reason.contains("No space left") || reason.contains("quota"):
                     return .diskFull(reason)
                 case .failure(let e): return .fetch(e)
@@ -151,11 +158,13 @@ public struct KeptRecordings: Sendable {
                 }
             } else {
                 switch fetcher.fetch(request) {
+                case .failure where cancelled(): return nil
                 case .failure(let e): return .fetch(e)
                 case .success(let r):
                     if let problem = Self.write(r.body, to: tmp) { return problem }
                 }
             }
+            if cancelled() { return nil }
             guard Self.startsAsMP3(tmp) else { return .notAudio(url: u) }
             guard rename(tmp, target) == 0 else { return .cannotWrite("\(target): \(String(cString: strerror(errno)))") }
             progress(tally(urls))

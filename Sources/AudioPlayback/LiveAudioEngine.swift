@@ -127,6 +127,9 @@ final class EngineHub: TrackReporting, @unchecked Sendable {
     /// there rather than running on): the output reports at least once a second while it
     /// plays (`Playback.idleWait`).
     static let extrapolationLimit = 1.0
+    /// How far the output's position may pass the length known before the length is taken
+    /// for wrong (an estimate from the size is a frame or two off).
+    static let lengthSlack = 0.5
 
     let configuration: LiveAudioEngine.Configuration
     private let state = Mutex(State())
@@ -268,6 +271,7 @@ final class EngineHub: TrackReporting, @unchecked Sendable {
         var logLine: (String, AudioRequest, String?)?
         var startProbe = false
         var probeGeneration = 0
+        var lengthDropped = false
         state.withLock { s in
             guard let track = s.track, track.id == id, Self.isActive(track, in: s) else { return }
             switch event {
@@ -283,11 +287,22 @@ final class EngineHub: TrackReporting, @unchecked Sendable {
                 s.snapshot.keptCopy = true
             case .position(let seconds, let run):
                 guard run == track.state.seekGeneration else { return }
+                // Issue 45 #9: played time past the length known is a length that was wrong
+                // (a stream that changed its format, an endless one whose first frame gave a
+                // file's length, a lying Xing header): it is no longer said, and the clock
+                // goes on with what is heard instead of stopping at it.
+                if let d = s.snapshot.duration, seconds > d + Self.lengthSlack {
+                    s.snapshot.duration = nil
+                    lengthDropped = true
+                }
                 s.snapshot.position = s.snapshot.duration.map { min($0, seconds) } ?? seconds
                 s.positionAt = DispatchTime.now().uptimeNanoseconds
             case .ended(let position):
                 s.phase = .ended
                 s.paused = false
+                // What was played to the end is the length (a header's claim is not: a lying
+                // Xing header at 10× said "Finished" at ten times the recording).
+                if position > 0 { s.snapshot.duration = position }
                 s.snapshot.position = s.snapshot.duration ?? position
                 logLine = ("ended", track.request, nil)
             case .failed(let failure):
@@ -309,7 +324,7 @@ final class EngineHub: TrackReporting, @unchecked Sendable {
         }
         if let (event, request, detail) = logLine { log?.append(event, request, detail: detail) }
         if startProbe { startProber(generation: probeGeneration) }
-        if case .position = event {} else { changed() }
+        if case .position = event, !lengthDropped {} else { changed() }
     }
 
     private func changed() { onChange.withLock { $0 }?() }

@@ -114,6 +114,18 @@ final class MP3Decoder {
             var encoding: Int32 = 0
             mpg123_getformat(handle, &rate, &channels, &encoding)
             let format = PCMFormat(rate: rate, channels: Int(channels))
+            if let first = self.format, first != format {
+                // The output was held to the first format (below); mpg123 could not keep to it.
+                return .failed("the recording changes from \(first.rate) Hz to \(rate) Hz in the middle")
+            }
+            if self.format == nil {
+                // Issue 45 #9: a stream that changes its rate or channels in the middle (44.1 kHz
+                // stereo, then 22.05 kHz mono) was played in the first format: the second part
+                // at 4× the pitch, the clock frozen. The output stays in the first format;
+                // mpg123 resamples and mixes what follows into it.
+                mpg123_format_none(handle)
+                mpg123_format(handle, rate, channels == 1 ? Int32(MPG123_MONO.rawValue) : Int32(MPG123_STEREO.rawValue), encoding)
+            }
             self.format = format
             return .format(format)
         }

@@ -521,7 +521,13 @@ final class TrackProducer {
     private static func failure(_ rc: CURLcode, status: Int, detail: String, source: AudioSource) -> AudioFailure {
         let text = curl_easy_strerror(rc).map { String(cString: $0) } ?? "curl error \(rc.rawValue)"
         let reason = detail.isEmpty ? text : detail
+        // Issue 45 #9: these were "no connection to the museum's server" (a network failure).
+        if detail.localizedCaseInsensitiveContains("too large response headers") || detail.localizedCaseInsensitiveContains("header (max") {
+            return .headersTooLarge
+        }
         switch rc {
+        case CURLE_TOO_MANY_REDIRECTS:
+            return .tooManyRedirects
         case CURLE_HTTP_RETURNED_ERROR:
             return .http(status: status > 0 ? status : Int(detail.split(separator: " ").last ?? "") ?? 0)
         case CURLE_FILE_COULDNT_READ_FILE:

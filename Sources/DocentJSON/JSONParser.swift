@@ -2,6 +2,8 @@
 public struct JSONError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Kind: Equatable, Sendable {
         case empty
+        /// Only spaces, tabs and line breaks (issue 45: 250 MB of spaces was "the file is empty").
+        case blank
         case truncated
         case unexpected(String)
         case invalidUTF8
@@ -17,6 +19,7 @@ public struct JSONError: Error, Equatable, Sendable, CustomStringConvertible {
         let at = "at line \(line), column \(column)"
         switch kind {
         case .empty: return "the file is empty"
+        case .blank: return "the file holds only blank space (spaces and line breaks), no data"
         case .truncated: return "the JSON ends too early \(at) (truncated file?)"
         case .unexpected(let what): return "unexpected \(what) \(at)"
         case .invalidUTF8: return "invalid UTF-8 text \(at)"
@@ -277,8 +280,9 @@ private struct Cursor {
 
     mutating func document() throws(JSONError) -> JSON {
         if buf.count >= 3, buf[0] == 0xEF, buf[1] == 0xBB, buf[2] == 0xBF { i = 3 }
+        let start = i
         skipSpace()
-        if i >= buf.count { throw error(.empty) }
+        if i >= buf.count { throw error(i > start ? .blank : .empty) }
         let v = try value()
         skipSpace()
         if i < buf.count { throw error(.trailingData) }

@@ -80,7 +80,7 @@ public struct CurlFetcher: Fetching {
         guard let curl = curl_easy_init() else {
             return .failure(.other(url: displayURL, reason: "curl_easy_init failed"))
         }
-        let state = TransferState(maxBytes: request.maxBytes, file: bodyFile)
+        let state = TransferState(maxBytes: request.maxBytes, file: bodyFile, cancellation: request.cancellation)
         // Whatever happens below, a file that is not handed out as the body is removed.
         var keepFile = false
         defer { state.closeFile(keep: keepFile) }
@@ -187,6 +187,14 @@ public struct CurlFetcher: Fetching {
             return state.receiveHeader(pointer, size * count)
         })
 
+        if request.cancellation != nil {
+            // Looked at about once a second even while no byte comes (a stalled server).
+            set(cs_curl_setopt_xferinfo_cb(curl, userdata) { userdata, _, _, _, _ in
+                guard let userdata else { return 1 }
+                return Unmanaged<TransferState>.fromOpaque(userdata).takeUnretainedValue().isCancelled ? 1 : 0
+            })
+        }
+
         if let setupFailure {
             return .failure(.other(url: displayURL, reason: "libcurl setup failed: \(Self.describe(setupFailure))"))
         }
@@ -197,6 +205,7 @@ public struct CurlFetcher: Fetching {
         cs_curl_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status)
 
         if rc != CURLE_OK {
+            if state.isCancelled { return .failure(.other(url: displayURL, reason: "cancelled")) }
             if let failure = state.fileFailure { return .failure(.other(url: displayURL, reason: "cannot save the download: \(failure)")) }
             return .failure(mapError(rc, status: status, url: displayURL, filePath: filePath, errorBuffer: errorBuffer, state: state))
         }
@@ -446,9 +455,14 @@ private final class TransferState {
     /// redirects and "100 Continue" do not leak into the final answer.
     var headers: [String: String] = [:]
 
-    init(maxBytes: Int, file: String? = nil) {
+    /// `FetchRequest.cancellation`.
+    let cancellation: FetchCancellation?
+    var isCancelled: Bool { cancellation?.isCancelled ?? false }
+
+    init(maxBytes: Int, file: String? = nil, cancellation: FetchCancellation? = nil) {
         self.maxBytes = maxBytes
         self.file = file
+        self.cancellation = cancellation
     }
 
     /// Creates (or empties) the file; false with `fileFailure` set when it cannot.
@@ -497,7 +511,7 @@ private final class TransferState {
 
     func receiveBody(_ pointer: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
         guard count > 0 else { return 0 }
-        guard let pointer else { return 0 }
+        guard let pointer, !isCancelled else { return 0 }
         if (file == nil ? body.count : fileBytes) + count > maxBytes {
             exceededLimit = true
             return 0  // abort: CURLE_WRITE_ERROR

@@ -70,7 +70,7 @@ struct AnyRunner: Sendable {
 /// their `RunsInShell` conformance), and the features that keep something in the state
 /// database: one line each, in the order of their migrations.
 enum Runners {
-    static let storages: [any FeatureStorage] = [TourStorage(), MemberStorage(), PlayerStorage(), PulseStorage()]
+    static let storages: [any FeatureStorage] = [TourStorage(), MemberStorage(), PlayerStorage(), PulseStorage(), KioskStorage()]
 
     static func all(_ context: RunnerContext, features: FeatureSet = Registry.features) -> [AnyRunner] {
         features.all.compactMap { f in (f.type as? any RunsInShell.Type).map { runner($0, context) } }

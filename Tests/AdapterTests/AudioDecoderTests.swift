@@ -166,6 +166,78 @@ final class AudioDecoderTests: XCTestCase {
         return mp3
     }
 
+    /// 2 s of a 440 Hz sine at 44.1 kHz stereo (320 kbit/s), then 4 s of the same sine at
+    /// 22.05 kHz mono (32 kbit/s), in one file (as a stream whose encoder settings change, or
+    /// two files served as one). A length guessed from the size at the first frame's bit rate
+    /// is 2.4 s.
+    static func formatChangeMP3() throws -> URL {
+        let dir = AudioTestSupport.uniqueTemp("docent-formatchange")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        var parts: [Data] = []
+        for (rate, channels, mode, kbps, seconds) in [(44_100, 2, "j", "320", "2"), (22_050, 1, "m", "32", "4")] {
+            let wav = dir.appendingPathComponent("\(rate).wav").path
+            let mp3 = dir.appendingPathComponent("\(rate).mp3").path
+            let made = AudioTestSupport.run("sox", ["-n", "-r", String(rate), "-c", String(channels), wav, "synth", seconds, "sine", "440", "vol", "0.5"])
+            guard made.status == 0 else { throw AudioTestSupport.Failure(description: "sox: \(made.output)") }
+            // -t: no Info header, so the two parts join as one stream.
+            let encoded = AudioTestSupport.run("lame", ["--quiet", "-t", "-m", mode, "-b", kbps, wav, mp3], timeout: 60)
+            guard encoded.status == 0 else { throw AudioTestSupport.Failure(description: "lame: \(encoded.output)") }
+            parts.append(try Data(contentsOf: URL(fileURLWithPath: mp3)))
+        }
+        let joined = dir.appendingPathComponent("format-change.mp3")
+        try (parts[0] + parts[1]).write(to: joined)
+        return joined
+    }
+
+    /// Zero crossings per second of channel 0 of interleaved `samples`, over its last `seconds`.
+    static func crossingsPerSecond(_ samples: [Int16], channels: Int, rate: Int, lastSeconds seconds: Double) -> Double {
+        let frames = samples.count / channels
+        let count = min(frames, Int(seconds * Double(rate)))
+        var crossings = 0
+        var previous = samples[(frames - count) * channels]
+        for f in (frames - count + 1)..<frames {
+            let s = samples[f * channels]
+            if (previous < 0) != (s < 0) { crossings += 1 }
+            previous = s
+        }
+        return Double(crossings) / (Double(count) / Double(rate))
+    }
+
+    /// Issue 45 #9: a stream that changes from 44.1 kHz stereo to 22.05 kHz mono in the middle
+    /// was handed on in the first format: the second part's PCM played at 4× its pitch and a
+    /// quarter of its length. The output keeps the first format: the second part is resampled
+    /// and doubled to stereo, its 440 Hz still 440 Hz (880 zero crossings a second), and the
+    /// whole is its 6 s.
+    func testAFormatChangeInTheMiddleKeepsTheFirstFormatAndThePitch() throws {
+        let url = try Self.formatChangeMP3()
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let bytes = try [UInt8](Data(contentsOf: url))
+        let decoder = try MP3Decoder()
+        let out = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 2)
+        defer { out.deallocate() }
+        var formats: [PCMFormat] = []
+        var pcm: [Int16] = []
+        var offset = 0
+        repeat {
+            let end = min(bytes.count, offset + 4096)
+            _ = bytes[offset..<end].withUnsafeBytes { decoder.feed($0) }
+            offset = end
+            loop: while true {
+                switch decoder.decode(into: out) {
+                case .format(let f): formats.append(f)
+                case .pcm(let count, _): pcm += out.bindMemory(to: Int16.self).prefix(count / 2)
+                case .needMore: break loop
+                case .failed(let why): return XCTFail("decoding failed: \(why)")
+                }
+            }
+        } while offset < bytes.count
+        XCTAssertEqual(formats, [PCMFormat(rate: 44_100, channels: 2)], "one format for the whole stream")
+        XCTAssertEqual(Double(decoder.framesDecoded) / 44_100, 6.0, accuracy: 0.15, "6 s, not 3 s")
+        XCTAssertEqual(pcm.count, decoder.framesDecoded * 2)
+        let hertz = Self.crossingsPerSecond(pcm, channels: 2, rate: 44_100, lastSeconds: 1) / 2
+        XCTAssertEqual(hertz, 440, accuracy: 20, "the second part at its pitch (4× would be 1760 Hz)")
+    }
+
     func testFeedSeekBackwardsNamesTheOffsetAndIsSampleExact() throws {
         let bytes = try Self.fixture
         let decoder = try MP3Decoder()

@@ -315,6 +315,155 @@ final class AudioEngineTests: XCTestCase {
         XCTAssertEqual(KeptRecordings.SaveFailure.diskFull("x").problem, .diskFull)
     }
 
+    /// Issue 45 #6: "save for offline" looked at its cancel only between recordings (each up
+    /// to 300 s): a server that sends half a recording and then nothing held it. Cancelled in
+    /// the middle of that recording, it stops at once: nothing kept, no part file, the next
+    /// recording never asked for.
+    func testSavingForOfflineStopsInTheMiddleOfARecording() throws {
+        let env = try env()
+        let dir = AudioTestSupport.uniqueTemp("docent-saved-cancelled")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let kept = KeptRecordings(directory: dir.path)
+        // Half the recording, then 60 s of nothing (`MisbehavingServer`'s /stall/).
+        let stalled = "\(env.misbehaving.base)/stall/\(Self.short.name)"
+        // A name no other test asks for (the server's request log is the class's).
+        let nextName = "not-asked-\(UUID().uuidString).mp3"
+        let next = "\(env.misbehaving.base)/stall/\(nextName)"
+        final class Outcome: @unchecked Sendable { var failure: KeptRecordings.SaveFailure?; var progress = 0 }
+        let outcome = Outcome()
+        let cancellation = FetchCancellation()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            outcome.failure = kept.save([stalled, next], fetcher: CurlFetcher(), progress: { _ in outcome.progress += 1 }, cancellation: cancellation)
+            done.signal()
+        }
+        func partBytes() -> Int {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+            return names.filter { $0.contains(".part-") }.compactMap {
+                (try? FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent($0).path))?[.size] as? Int
+            }.reduce(0, +)
+        }
+        XCTAssertTrue(AudioTestSupport.waitUntil(10) { partBytes() > 0 }, "the first half of the recording arrives")
+        XCTAssertEqual(done.wait(timeout: .now()), .timedOut, "still waiting on the stalled server")
+        cancellation.cancel()
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success, "stopped in the middle of the recording, not at the server's 60 s")
+        XCTAssertNil(outcome.failure, "a cancel is not a failure")
+        XCTAssertEqual(outcome.progress, 0)
+        XCTAssertEqual(kept.tally([stalled, next]).kept, 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [], "no part file left")
+        XCTAssertFalse(env.misbehaving.requests().contains { $0.contains(nextName) }, "the next recording is not asked for")
+    }
+
+    /// Issue 45 #9: a recording that changes from 44.1 kHz stereo to 22.05 kHz mono in the
+    /// middle played its second part at 4× the pitch, and the clock froze (at the length guessed
+    /// from the size, 2.4 s, until the end of the input was decoded). Over HTTP, to a real
+    /// sound server with a small buffer: the last second the sink heard is the 440 Hz sine, the
+    /// clock is seen running through 3–4.2 s, and the recording ends at its 6 s.
+    func testAFormatChangeInTheMiddlePlaysAtThePitchWithAMovingClock() throws {
+        let env = try env()
+        let made = try AudioDecoderTests.formatChangeMP3()
+        defer { try? FileManager.default.removeItem(at: made.deletingLastPathComponent()) }
+        let name = "format-change-\(getpid()).mp3"
+        let served = env.root.appendingPathComponent(name)
+        try? FileManager.default.removeItem(at: served)
+        try FileManager.default.copyItem(at: made, to: served)
+        defer { try? FileManager.default.removeItem(at: served) }
+        // A small buffer: the end of the input is decoded only near the end of the recording.
+        let engine = LiveAudioEngine(configuration: .init(connectTimeout: 3, stallTimeout: 2, probeInterval: 0.5, bufferBytes: 64 * 1024))
+        self.engine = engine
+        let recorder = try MonitorRecorder(server: env.pulse.server)
+        engine.play(AudioRequest(token: 31, url: "\(env.nginx.base)/\(name)", title: "format change"))
+        let running = wait(engine, 12, "the clock between 3 and 4.2 s") { $0.status == .playing && $0.position > 3 && $0.position < 4.2 }
+        XCTAssertGreaterThan(running.position, 3, "the clock runs past the guessed length")
+        let ended = wait(engine, 12, "ended") { $0.status == .ended || $0.status == .failed }
+        XCTAssertEqual(ended.status, .ended, "\(String(describing: ended.failure))")
+        XCTAssertEqual(ended.position, 6, accuracy: 0.2, "6 s of recording")
+        XCTAssertTrue(recorder.waitForMore(seconds: 0.2), "the recording goes on past the end")
+        let samples = recorder.stop()
+        // The sink's last loud second (after it, silence once the stream ended).
+        let window = MonitorRecorder.rate / 50
+        var lastLoud = 0
+        var index = 0
+        while index + window <= samples.count {
+            if AudioTestSupport.rms(Array(samples[index..<(index + window)])) > 0.05 { lastLoud = index + window }
+            index += window
+        }
+        XCTAssertGreaterThan(lastLoud, MonitorRecorder.rate, "the sink heard the sine")
+        let tail = Array(samples[max(0, lastLoud - MonitorRecorder.rate)..<lastLoud])
+        let hertz = AudioDecoderTests.crossingsPerSecond(tail, channels: 1, rate: MonitorRecorder.rate, lastSeconds: 0.8) / 2
+        print("audio: after the format change the 440 Hz sine is heard at \(hertz) Hz")
+        XCTAssertEqual(hertz, 440, accuracy: 25, "the second part at its pitch (4× would be 1760 Hz)")
+    }
+
+    /// Issue 45 #9: a redirect loop and headers too large to read said "no connection to the
+    /// museum's server" (a network failure, with Space to try again); a 429 said the server
+    /// did not have the recording. Each is now classified as what it is.
+    func testARedirectLoopHugeHeadersAndABusyServerAreNamed() throws {
+        let env = try env()
+        let cases: [(String, AudioFailure)] = [("loop", .tooManyRedirects), ("bigheaders", .headersTooLarge), ("busy", .http(status: 429))]
+        for (token, (mode, expected)) in cases.enumerated() {
+            let engine = makeEngine()
+            engine.play(AudioRequest(token: 40 + token, url: "\(env.misbehaving.base)/\(mode)/\(Self.short.name)", title: mode))
+            let failed = wait(engine, 10, "\(mode): failed") { $0.status == .failed }
+            XCTAssertEqual(failed.failure, expected, mode)
+            engine.stop()
+        }
+    }
+
+    /// Issue 45 #9: an endless stream (chunked, no length) of a recording whose first frame
+    /// gives its length froze the clock at that length. Played time goes on past it, and the
+    /// wrong length is no longer said.
+    func testAnEndlessStreamKeepsTheClockMoving() throws {
+        let env = try env()
+        // A VBR recording of 3 s: its Xing header gives its frame count, which mpg123 takes
+        // for the stream's length.
+        let dir = AudioTestSupport.uniqueTemp("docent-endless")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let wav = dir.appendingPathComponent("tone.wav").path
+        XCTAssertEqual(AudioTestSupport.run("sox", ["-n", "-r", "44100", "-c", "2", wav, "synth", "3", "sine", "440", "vol", "0.5"]).status, 0)
+        let name = "endless-\(getpid()).mp3"
+        let served = env.root.appendingPathComponent(name)
+        XCTAssertEqual(AudioTestSupport.run("lame", ["--quiet", "-V", "5", wav, served.path], timeout: 60).status, 0)
+        defer { try? FileManager.default.removeItem(at: served) }
+        let engine = makeEngine()
+        engine.play(AudioRequest(token: 50, url: "\(env.misbehaving.base)/endless/\(name)", title: "endless"))
+        let past = wait(engine, 12, "the clock past one copy's length") { $0.status == .playing && $0.position > 4.5 }
+        XCTAssertGreaterThan(past.position, 4.5)
+        XCTAssertNil(past.duration, "a length the stream has passed is not shown")
+        engine.stop()
+    }
+
+    /// Issue 45 #9: an Info/Xing header that claims ten times the frames the file has showed
+    /// "Finished" at ten times its length. What was played to the end is the length.
+    func testALyingXingHeaderDoesNotMakeTheEndTenTimesLater() throws {
+        let env = try env()
+        // 3 s of a sine, VBR: LAME's Xing header gives its frame count.
+        let dir = AudioTestSupport.uniqueTemp("docent-xing")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let wav = dir.appendingPathComponent("tone.wav").path, mp3 = dir.appendingPathComponent("tone.mp3").path
+        XCTAssertEqual(AudioTestSupport.run("sox", ["-n", "-r", "44100", "-c", "2", wav, "synth", "3", "sine", "440", "vol", "0.5"]).status, 0)
+        XCTAssertEqual(AudioTestSupport.run("lame", ["--quiet", "-V", "5", wav, mp3], timeout: 60).status, 0)
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: mp3)))
+        let tag = try XCTUnwrap((0..<min(bytes.count - 12, 4096)).first { i in
+            (bytes[i..<(i + 4)].elementsEqual("Info".utf8) || bytes[i..<(i + 4)].elementsEqual("Xing".utf8)) && bytes[i + 7] & 1 != 0
+        }, "an Info header with a frame count")
+        let frames = bytes[(tag + 8)..<(tag + 12)].reduce(0) { $0 << 8 | Int($1) }
+        let lie = frames * 10
+        for k in 0..<4 { bytes[tag + 8 + k] = UInt8(truncatingIfNeeded: lie >> (24 - 8 * k)) }
+        let name = "lying-xing-\(getpid()).mp3"
+        let served = env.root.appendingPathComponent(name)
+        try Data(bytes).write(to: served)
+        defer { try? FileManager.default.removeItem(at: served) }
+        let engine = makeEngine()
+        engine.play(AudioRequest(token: 60, url: "\(env.nginx.base)/\(name)", title: "lying Xing"))
+        let ended = wait(engine, 12, "ended") { $0.status == .ended || $0.status == .failed }
+        XCTAssertEqual(ended.status, .ended, "\(String(describing: ended.failure))")
+        XCTAssertEqual(ended.position, 3, accuracy: 0.2, "the end is where the recording ended")
+        XCTAssertEqual(ended.duration ?? 0, 3, accuracy: 0.2, "the length is what was played")
+    }
+
     func testPlaysLocalFilesByPathAndFileURL() throws {
         let env = try env()
         let engine = makeEngine()

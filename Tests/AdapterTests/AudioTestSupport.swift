@@ -214,7 +214,9 @@ final class TestNginx {
 /// half and closes; `/stall/NAME` sends half and then nothing; `/stallonce/NAME` does that on
 /// the first request for NAME only and then serves it properly (Range included);
 /// `/norange416/NAME` answers every Range request with 416 and plain requests with the file;
-/// `/shortlength/NAME` announces a quarter of the file's length and sends all of it.
+/// `/shortlength/NAME` announces a quarter of the file's length and sends all of it;
+/// `/loop/…` redirects to itself; `/busy/…` answers 429; `/bigheaders/…` sends 300 KB of
+/// header lines; `/endless/NAME` sends NAME again and again, chunked, with no length.
 /// `requests()` lists what it was asked (mode, name, Range header).
 final class MisbehavingServer {
     private let process = Process()
@@ -238,6 +240,35 @@ final class MisbehavingServer {
                     with open(port_file + ".requests", "a") as log: log.write(f"{mode} {name} {rng}\n")
                     first = (mode, name) not in seen
                     seen.add((mode, name))
+                if mode == "loop":
+                    self.send_response(302)
+                    self.send_header("Location", self.path)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers(); return
+                if mode == "busy":
+                    self.send_response(429)
+                    self.send_header("Retry-After", "120")
+                    self.send_header("Content-Length", "0")
+                    self.end_headers(); return
+                if mode == "bigheaders":
+                    self.send_response(200)
+                    self.send_header("Content-Type", "audio/mpeg")
+                    for i in range(3000): self.send_header(f"X-Filler-{i}", "x" * 100)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers(); return
+                if mode == "endless" and os.path.isfile(path):
+                    data = open(path, "rb").read()
+                    self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: audio/mpeg\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+                    try:
+                        while True:
+                            for k in range(0, len(data), 4096):
+                                piece = data[k:k + 4096]
+                                self.wfile.write(b"%x\r\n" % len(piece) + piece + b"\r\n")
+                            self.wfile.flush()
+                    except (BrokenPipeError, ConnectionResetError):
+                        pass
+                    self.close_connection = True
+                    return
                 if mode not in ("drop", "stall", "stallonce", "norange416", "shortlength") or not os.path.isfile(path):
                     self.send_error(404); return
                 data = open(path, "rb").read()

@@ -225,6 +225,28 @@ final class StateStoreTests: XCTestCase {
         XCTAssertEqual(try raw.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM member_card") }, 0)
     }
 
+    /// Issue 45 #8: kiosk mode's wrong staff codes in a row are kept between runs (a restart
+    /// gave a script trying codes its three free tries back); a damaged number is bounded, and
+    /// a right code (none wrong) leaves no row.
+    func testKioskWrongCodesSurviveARestartBoundedAndClearedByTheRightCode() throws {
+        let file = path("kiosk/state.sqlite")
+        func open() throws -> SQLiteSettingsStore { try SQLiteSettingsStore.open(path: file, features: [PlayerStorage(), KioskStorage()]).get() }
+        var saves = FeatureSaves()
+        saves[KioskFeature.self] = KioskSaved(wrongCodes: 4)
+        try open().save(PersistedSettings(introSeen: true, saves: saves)).get()
+        XCTAssertEqual(try open().load().get()?.saves[KioskFeature.self], KioskSaved(wrongCodes: 4))
+        try raw_write(file, "UPDATE kiosk_codes SET wrong_in_a_row = 9223372036854775807")
+        XCTAssertEqual(try open().load().get()?.saves[KioskFeature.self], KioskSaved(wrongCodes: KioskFeature.mostWrongCodes))
+        try raw_write(file, "UPDATE kiosk_codes SET wrong_in_a_row = -5")
+        XCTAssertNil(try open().load().get()?.saves[KioskFeature.self])
+        try raw_write(file, "UPDATE kiosk_codes SET wrong_in_a_row = 3")
+        XCTAssertEqual(try open().load().get()?.saves[KioskFeature.self], KioskSaved(wrongCodes: 3))
+        try open().save(PersistedSettings(introSeen: true)).get()
+        XCTAssertNil(try open().load().get()?.saves[KioskFeature.self])
+        let raw = try DatabaseQueue(path: file)
+        XCTAssertEqual(try raw.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM kiosk_codes") }, 0)
+    }
+
     func testAVersion2DatabaseUpgradesKeepingItsSettings() throws {
         // A database as the previous release left it: v1 and v2 only, with a setting saved.
         let file = path("old/state.sqlite")

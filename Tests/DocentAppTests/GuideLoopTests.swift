@@ -371,4 +371,32 @@ final class GuideLoopTests: XCTestCase {
         XCTAssertTrue(loop.state.quitting)
         XCTAssertEqual(effects.ran.last, .persist(loop.state.settings))
     }
+
+    /// Issue 45 #8: the staff code lockout lasts its 30 s on the loop's monotonic clock. It
+    /// was counted from `state.now`, which moves only on the 30 s tick: three wrong codes 28 s
+    /// after the last tick locked until a time the next tick, 5 s later, had already passed.
+    func testTheStaffCodeLockoutLastsItsThirtySecondsOfLoopTime() {
+        func code(_ c: String) -> [InputEvent] { [.key(.ctrl("x"))] + c.map { .key(.char($0)) } + [.key(.enter)] }
+        let (loop, _, effects, clock) = makeLoop(
+            script: [[], code("1111") + code("1112") + code("1113"), [], code("2468"), [], code("2468")],
+            config: ["kiosk": "true", "kiosk_idle_seconds": "600", "kiosk_pin": "2468"])
+        loop.send(.launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
+        XCTAssertTrue(loop.step())
+        clock.advance(milliseconds: 28_000)
+        XCTAssertTrue(loop.step())
+        XCTAssertTrue(loop.state.kiosk.locked)
+        XCTAssertEqual(loop.state.kiosk.wrongCodes, 3)
+        clock.advance(milliseconds: 5_000)
+        let start = loop.state.now
+        XCTAssertTrue(loop.step())
+        XCTAssertGreaterThan(loop.state.now, start, "the tick came and moved the state's clock")
+        XCTAssertTrue(loop.step(), "the right code 5 s into the lock is refused")
+        XCTAssertFalse(loop.state.kiosk.unlocked)
+        XCTAssertEqual(effects.ran.last, KioskFeature.effect(.logRefused(wrongInARow: 3)))
+        clock.advance(milliseconds: 25_001)
+        XCTAssertTrue(loop.step())
+        XCTAssertFalse(loop.state.kiosk.locked, "30 s after the third wrong code the lock is over")
+        XCTAssertFalse(loop.step(), "the right code now quits")
+        XCTAssertTrue(loop.state.kiosk.unlocked)
+    }
 }

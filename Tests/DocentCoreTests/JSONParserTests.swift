@@ -46,9 +46,12 @@ final class JSONParserTests: XCTestCase {
         XCTAssertTrue(e?.description.contains("truncated") == true)
     }
 
-    func testEmptyAndTrailingData() {
+    func testEmptyAndTrailingData() throws {
         XCTAssertEqual(parseError([])?.kind, .empty)
-        XCTAssertEqual(parseError(Array("  \n ".utf8))?.kind, .empty)
+        // Issue 45 #9: only blank space is said as such ("the file is empty" for 250 MB of spaces).
+        XCTAssertEqual(parseError(Array("  \n ".utf8))?.kind, .blank)
+        XCTAssertEqual(parseError([0xEF, 0xBB, 0xBF])?.kind, .empty)
+        XCTAssertEqual(AppDataError.notJSON(try XCTUnwrap(parseError(Array("  \n ".utf8)))).description, "the file holds no museum data (only spaces and line breaks)")
         XCTAssertEqual(parseError(Array("{} x".utf8))?.kind, .trailingData)
     }
 

@@ -95,6 +95,29 @@ final class DocumentLoaderTests: XCTestCase {
         XCTAssertTrue(cache.docs.isEmpty)
     }
 
+    /// Issue 45 #9: an appData of nothing but spaces (250 MB of them) said "the file is empty"
+    /// and stayed in the cache. It is said to hold no museum data, nothing of it is kept, and a
+    /// saved copy is used instead.
+    func testAnAnswerOfOnlyBlankSpaceHoldsNoMuseumDataAndIsNotKept() throws {
+        let blank = [UInt8](repeating: UInt8(ascii: " "), count: 1_000_000) + Array("\n\t\r\n".utf8)
+        let cache = MemoryCache()
+        let f = FakeFetcher([.success(FetchResponse(status: 200, body: blank))])
+        let (r, note) = DocumentLoader.load(source: url, fetcher: f, cache: cache, options: ReadOptions(), now: UIFixtures.now)
+        XCTAssertNil(note)
+        guard case .failure(let e) = r else { return XCTFail("should fail") }
+        XCTAssertTrue(e.message.contains("holds no museum data"), e.message)
+        XCTAssertFalse(e.message.contains("empty"), e.message)
+        XCTAssertTrue(cache.docs.isEmpty, "nothing kept")
+        // With a good copy saved: that copy, and the blank answer is not kept over it.
+        f.responses = [.success(FetchResponse(status: 200, body: body, etag: "\"v1\""))]
+        _ = try DocumentLoader.load(source: url, fetcher: f, cache: cache, options: ReadOptions(), now: when).0.get()
+        f.responses = [.success(FetchResponse(status: 200, body: blank, etag: "\"blank\""))]
+        let (r2, note2) = DocumentLoader.load(source: url, fetcher: f, cache: cache, options: ReadOptions(), now: UIFixtures.now)
+        XCTAssertEqual(try r2.get().data.tours.count, 2)
+        XCTAssertNotNil(note2)
+        XCTAssertEqual(cache.docs[url]?.etag, "\"v1\"")
+    }
+
     func testOfflineWithoutCacheFailsClearly() {
         let f = FakeFetcher([.failure(.unreachable(url: url, reason: "Could not resolve host"))])
         let (r, note) = DocumentLoader.load(source: url, fetcher: f, cache: MemoryCache(), options: ReadOptions(), now: UIFixtures.now)

@@ -42,7 +42,7 @@ final class KioskScopedTests: XCTestCase {
         var k = s.kiosk
         k.typed = "2468"
         sendScoped(
-            KioskFeature.self, &k, .pinEnter, context(s), effects: [KioskFeature.effect(.logCode(accepted: true, wrongInARow: 0, lockedUntil: nil))],
+            KioskFeature.self, &k, .pinEnter, context(s), effects: [KioskFeature.effect(.logCode(accepted: true, wrongInARow: 0, lockSeconds: nil))],
             requests: [.send(.quit)]
         ) {
             $0.typed = nil
@@ -50,7 +50,10 @@ final class KioskScopedTests: XCTestCase {
         }
         k = s.kiosk
         k.typed = "1111"
-        sendScoped(KioskFeature.self, &k, .pinEnter, context(s), effects: [KioskFeature.effect(.logCode(accepted: false, wrongInARow: 1, lockedUntil: nil))]) {
+        sendScoped(
+            KioskFeature.self, &k, .pinEnter, context(s), effects: [KioskFeature.effect(.logCode(accepted: false, wrongInARow: 1, lockSeconds: nil))],
+            requests: [.persist]
+        ) {
             $0.typed = nil
             $0.wrongCodes = 1
         }

@@ -88,7 +88,8 @@ final class OfflineTests: XCTestCase {
         send(&s, .offline(.counted(tourID: 500, .english, .init(total: 3, kept: 1, bytes: 1_234_567)))) {
             $0.offline.tours[500]?.tally = .init(total: 3, kept: 1, bytes: 1_234_567)
         }
-        XCTAssertEqual(rows(s).map(\.text), ["Saving for offline… 1 of 3 recordings (1.2 MB)"])
+        XCTAssertEqual(rows(s).map(\.text), ["Saving for offline… 1 of 3 recordings (1.2 MB)", "Stop saving for offline"])
+        XCTAssertEqual(rows(s).last?.action, .send(.offline(.cancel(tourID: 500))))
         assertSnapshot(RootView.render(s, size: big), named: "tour-offline-saving-80x24")
         // The network fails: why, and a row to finish.
         send(&s, .offline(.saveEnded(tourID: 500, .english, .unreachable))) {
@@ -149,5 +150,33 @@ final class OfflineTests: XCTestCase {
         assertSnapshot(RootView.render(s, size: small), named: "tour-offline-saved-ko-40x12")
         prepare(&s, .startOver)
         XCTAssertEqual(s.offline, OfflineFeature.State())
+    }
+
+    /// Issue 45 #6: a save can be stopped while it runs (the runner stops it in the middle of
+    /// a recording), and a kiosk's start over or quitting stops it too; a tour not being
+    /// saved has nothing to stop.
+    func testASaveIsStoppedByTheVisitorByAStartOverAndByQuitting() throws {
+        var s = try onTheWeb()
+        _ = openTour(&s)
+        send(&s, .offline(.cancel(tourID: 500)))
+        prepare(&s, .offline(.save(tourID: 500)))
+        send(&s, .offline(.cancel(tourID: 500)), effects: [.offline(.cancel(tourIDs: [500]))]) { $0.offline.tours[500]?.saving = false }
+        // The runner answers the stopped save with no problem: the row offers to finish.
+        send(&s, .offline(.saveEnded(tourID: 500, .english, nil)))
+        XCTAssertEqual(rows(s).map(\.text), ["Save for offline: 3 recordings in English"])
+
+        prepare(&s, .offline(.save(tourID: 500)))
+        XCTAssertEqual(prepare(&s, .startOver).filter { if case .feature(let v) = $0 { return v.as(OfflineFeature.Effect.self) != nil } else { return false } },
+            [.offline(.cancel(tourIDs: [500]))])
+        XCTAssertEqual(s.offline, OfflineFeature.State())
+        XCTAssertEqual(prepare(&s, .startOver).filter { if case .feature(let v) = $0 { return v.as(OfflineFeature.Effect.self) != nil } else { return false } }, [],
+            "nothing being saved: nothing to stop")
+
+        var o = OfflineFeature.State()
+        o.tours[500] = OfflineFeature.TourState(language: .english, tally: .init(total: 3, kept: 1, bytes: 9))
+        o.tours[500]?.saving = true
+        reactScoped(OfflineFeature.self, &o, .quitting, FeatureContext(s), effects: [.offline(.cancel(tourIDs: [500]))]) {
+            $0.tours[500]?.saving = false
+        }
     }
 }

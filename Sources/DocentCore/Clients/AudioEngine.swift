@@ -40,6 +40,10 @@ public enum AudioFailure: Error, Hashable, Sendable, CustomStringConvertible {
     /// The server announced fewer bytes (its Content-Length) than it had: the recording stops
     /// there. Not the visitor's or the file's fault; the museum's server needs fixing.
     case contentLengthTooShort(announced: Int)
+    /// The server sent the request round in circles (more redirects than are followed).
+    case tooManyRedirects
+    /// The server's answer had more header lines than a client reads (libcurl's limit).
+    case headersTooLarge
     case other(String)
 
     /// The sound server was missing or went away: playback can go on where it was once one
@@ -60,6 +64,8 @@ public enum AudioFailure: Error, Hashable, Sendable, CustomStringConvertible {
         case .network(let why): return "the audio stream failed (\(why))"
         case .notAudio: return "the file is not MP3 audio"
         case .contentLengthTooShort(let n): return "the server announced \(n) bytes but had more (its Content-Length is too short): the recording is cut off"
+        case .tooManyRedirects: return "the server redirected the request more than 5 times (a redirect loop)"
+        case .headersTooLarge: return "the server's answer had headers too large to read"
         case .other(let why): return why
         }
     }

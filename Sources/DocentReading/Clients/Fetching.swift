@@ -1,3 +1,5 @@
+import Foundation
+
 /// How the core asks for bytes: a file path, a `file://` URL or an `http(s)://` URL.
 /// The live implementation is libcurl (`NetCurl`); tests use an in-memory fake.
 public protocol Fetching: Sendable {
@@ -29,6 +31,31 @@ public struct SavedBody: Hashable, Sendable {
     }
 }
 
+/// A switch that stops transfers in the middle (issue 45 #6: "save for offline" looked at its
+/// cancel only between recordings, each up to 300 s). Set from any thread; the fetcher looks
+/// at it as bytes arrive and about once a second while none do. Equal only to itself.
+public final class FetchCancellation: @unchecked Sendable, Hashable {
+    private let lock = NSLock()
+    private var cancelled = false
+
+    public init() {}
+
+    public func cancel() {
+        lock.lock()
+        cancelled = true
+        lock.unlock()
+    }
+
+    public var isCancelled: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return cancelled
+    }
+
+    public static func == (a: FetchCancellation, b: FetchCancellation) -> Bool { a === b }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
 /// One request. `url` is already resolved (see `URLResolver`).
 public struct FetchRequest: Hashable, Sendable {
     public enum Method: String, Hashable, Sendable { case get = "GET", post = "POST", head = "HEAD", put = "PUT", delete = "DELETE" }
@@ -48,12 +75,16 @@ public struct FetchRequest: Hashable, Sendable {
     /// Hand back the body of an HTTP error answer (status 400 and above) instead of failing:
     /// a SOAP service reports its faults that way.
     public var errorBodies: Bool
+    /// Stops the transfer when cancelled, in the middle of it (nil: it runs to its end or
+    /// its timeout). The fetcher then fails it (`FetchCancellation.isCancelled` says why).
+    public var cancellation: FetchCancellation?
 
     public init(
         url: String, method: Method = .get, body: [UInt8]? = nil, headers: [String: String] = [:],
         etag: String? = nil, lastModified: String? = nil, timeoutSeconds: Double = 20,
-        maxBytes: Int = 256 * 1024 * 1024, errorBodies: Bool = false
+        maxBytes: Int = 256 * 1024 * 1024, errorBodies: Bool = false, cancellation: FetchCancellation? = nil
     ) {
+        self.cancellation = cancellation
         self.errorBodies = errorBodies
         self.url = url
         self.method = method

@@ -12,6 +12,7 @@ public enum AppDataError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case .notJSON(let e) where e.kind == .blank: return "the file holds no museum data (only spaces and line breaks)"
         case .notJSON(let e): return "not valid JSON: \(e)"
         case .notAnObject(let found, let hint):
             return "not an appData document: the top level is \(found), not an object" + (hint.map { " (\($0))" } ?? "")

@@ -20,10 +20,13 @@ public struct KioskState: Equatable, Sendable {
     public var typed: String?
     /// Staff gave the code: quitting is allowed.
     public var unlocked = false
-    /// Wrong codes in a row (a right one clears it).
+    /// Wrong codes in a row (a right one clears it). Kept between runs (`KioskSaved`): a
+    /// restart does not give a script trying codes its free tries back.
     public var wrongCodes = 0
-    /// No code is taken before this time (after `KioskFeature.freeTries` wrong ones).
-    public var lockedUntil: Date?
+    /// No code is looked at (after `KioskFeature.freeTries` wrong ones) until the lock timer
+    /// fires (`KioskAction.lockOver`): the loop's monotonic clock counts the lock's seconds, not
+    /// `state.now`, which moves only on the 30 s tick (issue 45 #8: a lock ended after 2 s).
+    public var locked = false
     /// Where the recording was at the last idle look that found someone listening: buffering
     /// counts as listening only while the position still moves between looks.
     public var heardAt: Double?
@@ -48,6 +51,14 @@ public enum KioskAction: Equatable, Sendable {
     case pinEnter
     /// Any other key while typing the code: forget it.
     case pinCancel
+    /// The lockout's time is over (its timer, `TimerID.kioskLock`).
+    case lockOver
+}
+
+/// What kiosk mode keeps between runs: the wrong codes in a row.
+public struct KioskSaved: Equatable, Sendable {
+    public var wrongCodes: Int
+    public init(wrongCodes: Int) { self.wrongCodes = wrongCodes }
 }
 
 /// Kiosk mode's configuration, decoded once from the configuration's strings (`decode`): the
@@ -94,8 +105,11 @@ public struct KioskConfig: Equatable, Sendable {
 
 /// What kiosk mode asks of its runner: staff code attempts go to the guide's log.
 public enum KioskEffect: Equatable, Sendable {
-    /// A code was given: right or wrong, how many wrong in a row, locked until when.
-    case logCode(accepted: Bool, wrongInARow: Int, lockedUntil: Date?)
+    /// A code was given: right or wrong, how many wrong in a row, and the lock it starts
+    /// (seconds; nil: none). The runner says until when, on its own clock.
+    case logCode(accepted: Bool, wrongInARow: Int, lockSeconds: Double?)
+    /// A code given while codes are refused: not looked at.
+    case logRefused(wrongInARow: Int)
 }
 
 /// Scoped (issue 28): its reducers change only `KioskState` and ask the root for the rest
@@ -104,6 +118,7 @@ public enum KioskFeature: ScopedFeature, HearsEvents {
     public typealias State = KioskState
     public typealias Action = KioskAction
     public typealias Effect = KioskEffect
+    public typealias Saved = KioskSaved
     public enum Overlay: Equatable, Sendable {
         /// The screen that invites the next visitor in.
         case waiting
@@ -123,6 +138,8 @@ public enum KioskFeature: ScopedFeature, HearsEvents {
     public static let freeTries = 3
     public static let firstLockSeconds = 30.0
     public static let longestLockSeconds = 3_600.0
+    /// The most wrong codes counted (a damaged database's number is brought down to it).
+    public static let mostWrongCodes = 1_000
 
     /// How long codes are refused after `wrong` wrong ones in a row (0 within the free tries).
     public static func lockSeconds(afterWrong wrong: Int) -> Double {
@@ -161,21 +178,26 @@ public enum KioskFeature: ScopedFeature, HearsEvents {
             state.typed = nil
             guard let pin = state.pin else { return .none }
             // Locked out: not even looked at (a script trying codes learns nothing), but logged.
-            if let until = state.lockedUntil, context.now < until {
-                return Outcome(effects: [effect(.logCode(accepted: false, wrongInARow: state.wrongCodes, lockedUntil: until))])
+            if state.locked {
+                return Outcome(effects: [effect(.logRefused(wrongInARow: state.wrongCodes))])
             }
             guard typed == pin else {
-                state.wrongCodes += 1
+                state.wrongCodes = min(mostWrongCodes, state.wrongCodes + 1)
                 let lock = lockSeconds(afterWrong: state.wrongCodes)
-                state.lockedUntil = lock > 0 ? context.now.addingTimeInterval(lock) : nil
-                return Outcome(effects: [effect(.logCode(accepted: false, wrongInARow: state.wrongCodes, lockedUntil: state.lockedUntil))])
+                var effects = [effect(.logCode(accepted: false, wrongInARow: state.wrongCodes, lockSeconds: lock > 0 ? lock : nil))]
+                if lock > 0 { effects.append(startLock(&state, seconds: lock)) }
+                return Outcome(effects: effects, requests: [.persist])
             }
             state.wrongCodes = 0
-            state.lockedUntil = nil
+            state.locked = false
             state.unlocked = true
-            return Outcome(effects: [effect(.logCode(accepted: true, wrongInARow: 0, lockedUntil: nil))], requests: [.send(.quit)])
+            // Quitting saves the state, the cleared count with it.
+            return Outcome(effects: [effect(.logCode(accepted: true, wrongInARow: 0, lockSeconds: nil))], requests: [.send(.quit)])
         case .pinCancel:
             state.typed = nil
+            return .none
+        case .lockOver:
+            state.locked = false
             return .none
         }
     }
@@ -191,7 +213,11 @@ public enum KioskFeature: ScopedFeature, HearsEvents {
             let banners = config.problems.map { UIRequest.banner(Banner($0, level: .warning)) }
             guard state.enabled else { return Outcome(requests: banners) }
             state.reloadCheckedAt = context.now
-            return Outcome(effects: [idleTimer(state)], requests: banners)
+            // Wrong codes kept from the last run: their lock starts again, whole (a restart
+            // never shortens it; staff who know the code wait it out once).
+            let lock = lockSeconds(afterWrong: state.wrongCodes)
+            let locking = lock > 0 ? [startLock(&state, seconds: lock)] : []
+            return Outcome(effects: [idleTimer(state)] + locking, requests: banners)
         case .tick:
             return Outcome(effects: reloadIfDue(&state, context))
         case .visitorInput:
@@ -233,6 +259,20 @@ public enum KioskFeature: ScopedFeature, HearsEvents {
 
     public static func allowsQuit(_ state: KioskState) -> Bool { !state.enabled || state.unlocked }
 
+    public static func saved(_ state: AppState) -> KioskSaved? {
+        state.kiosk.wrongCodes > 0 ? KioskSaved(wrongCodes: state.kiosk.wrongCodes) : nil
+    }
+
+    public static func restore(_ saved: KioskSaved, _ state: inout AppState) {
+        state.kiosk.wrongCodes = min(mostWrongCodes, max(0, saved.wrongCodes))
+    }
+
+    /// Codes refused for `seconds`, on the loop's monotonic clock (`TimerID.kioskLock`).
+    static func startLock(_ state: inout KioskState, seconds: Double) -> DocentCore.Effect {
+        state.locked = true
+        return .timer(.kioskLock, milliseconds: Int(seconds * 1000), action: action(.lockOver))
+    }
+
     /// The idle timer, started again (scheduling it replaces the pending one).
     static func idleTimer(_ state: KioskState) -> DocentCore.Effect {
         .timer(.kioskIdle, milliseconds: state.idleSeconds * 1000, action: action(.idle))
@@ -265,6 +305,7 @@ public enum KioskFeature: ScopedFeature, HearsEvents {
 
 extension TimerID {
     public static let kioskIdle = TimerID("kioskIdle")
+    public static let kioskLock = TimerID("kioskLock")
 }
 
 /// A time of day, `HH:MM` on a 24-hour clock (`06:00`, `6:30`, `23:59`).

@@ -38,6 +38,9 @@ public enum OfflineFeature: ScopedFeature, HearsEvents, ScopedAddsRows {
     public enum Action: Equatable, Sendable {
         case save(tourID: Int)
         case remove(tourID: Int)
+        /// Stop a save in progress, in the middle of a recording too (what came of it is
+        /// thrown away; what was kept stays).
+        case cancel(tourID: Int)
         /// The runner counted (or one more recording was kept).
         case counted(tourID: Int, Language, Tally)
         /// A save ended: all kept, or stopped by `problem`.
@@ -51,13 +54,15 @@ public enum OfflineFeature: ScopedFeature, HearsEvents, ScopedAddsRows {
         case save(tourID: Int, Language, urls: [String])
         /// Delete the kept copies (answered by `.counted`).
         case remove(tourID: Int, Language, urls: [String])
+        /// Stop the save of these tours at once (answered by `.saveEnded` with no problem).
+        case cancel(tourIDs: [Int])
     }
 
     public static let id = FeatureID("offline")
     // Its row on a tour's page comes after the tour's own.
     public static let after = [TourFeature.id]
     public static let before = [PlayerFeature.id]
-    public static let listensTo: Set<FeatureEvent.Kind> = [.navigated, .languageChanged, .startOver]
+    public static let listensTo: Set<FeatureEvent.Kind> = [.navigated, .languageChanged, .startOver, .quitting]
     public static let initialState = State()
 
     /// The recordings of a tour in `language` (its content form) that live on a web server,
@@ -90,6 +95,10 @@ public enum OfflineFeature: ScopedFeature, HearsEvents, ScopedAddsRows {
             }
             state.tours[id] = t
             return Outcome(effects: [effect(.remove(tourID: id, language, urls: urls))])
+        case .cancel(let id):
+            guard state.tours[id]?.saving == true else { return .none }
+            state.tours[id]?.saving = false
+            return Outcome(effects: [effect(.cancel(tourIDs: [id]))])
         case .counted(let id, let lang, let tally):
             guard lang == language else { return .none }
             var t = state.tours[id] ?? TourState(language: lang, tally: tally)
@@ -117,9 +126,13 @@ public enum OfflineFeature: ScopedFeature, HearsEvents, ScopedAddsRows {
             guard !urls.isEmpty else { return .none }
             state.tours[id] = TourState(language: language, tally: Tally(total: urls.count, kept: 0, bytes: 0))
             return Outcome(effects: [effect(.count(tourID: id, language, urls: urls))])
-        case .startOver:
-            state = State()
-            return .none
+        case .startOver, .quitting:
+            // Issue 45 #6: the next visitor does not wait on (nor pay for) the last one's
+            // save, and quitting does not wait for a recording to come whole.
+            let saving = state.tours.filter(\.value.saving).keys.sorted()
+            if event == .startOver { state = State() }
+            for id in saving { state.tours[id]?.saving = false }
+            return saving.isEmpty ? .none : Outcome(effects: [effect(.cancel(tourIDs: saving))])
         default:  // not listened to (`listensTo`): never sent here
             return .none
         }
@@ -131,7 +144,10 @@ public enum OfflineFeature: ScopedFeature, HearsEvents, ScopedAddsRows {
         let n = t.tally
         let size = megabytes(n.bytes)
         if t.saving {
-            return [Row(.note, s(n.total == 1 ? .offlineSavingOne : .offlineSaving, ["kept": String(n.kept), "total": String(n.total), "size": size]))]
+            return [
+                Row(.note, s(n.total == 1 ? .offlineSavingOne : .offlineSaving, ["kept": String(n.kept), "total": String(n.total), "size": size])),
+                Row(.item, s(.offlineCancel), action: .send(action(.cancel(tourID: id)))),
+            ]
         }
         if n.kept >= n.total {
             return [

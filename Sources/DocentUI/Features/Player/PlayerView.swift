@@ -129,7 +129,11 @@ public enum PlayerView: FeatureView, TakesKeysAnywhere, DrawsFooter, GivesHelp {
         case .soundServerLost: return s(.playerReasonSoundServerLost)
         // Only 404 and 410 say the recording is not there (issue 45: a 429 said so too).
         case .http(let status) where status == 404 || status == 410: return s(.playerReasonHttp, ["status": String(status)])
+        // 429 and 503: busy, not broken (issue 45 #9).
+        case .http(let status) where status == 429 || status == 503: return s(.playerReasonBusy, ["status": String(status)])
         case .http(let status): return s(.playerReasonHttpError, ["status": String(status)])
+        case .tooManyRedirects: return s(.playerReasonRedirects)
+        case .headersTooLarge: return s(.playerReasonHeaders)
         case .fileNotFound: return s(.playerReasonFileNotFound)
         case .network: return s(.playerReasonNetwork)
         case .notAudio: return s(.playerReasonNotAudio)

@@ -10,15 +10,21 @@ struct KioskRunner: FeatureRunner {
 
     func run(_ effect: KioskEffect, mailbox: Mailbox) {
         let log = context.log
-        context.background { Self.write(effect, to: log) }
+        // The lock's end on the wall clock, read when the code was given (the log is written
+        // off the loop thread).
+        let now = Date()
+        context.background { Self.write(effect, at: now, to: log) }
     }
 
-    static func write(_ effect: KioskEffect, to log: GuideLog) {
+    static func write(_ effect: KioskEffect, at now: Date, to log: GuideLog) {
         switch effect {
-        case .logCode(let accepted, let wrong, let until):
+        case .logRefused(let wrong):
+            log.write("kiosk: staff code not looked at (\(wrong) wrong in a row; codes are refused for now)")
+        case .logCode(let accepted, let wrong, let seconds):
             if accepted {
                 log.write("kiosk: staff code accepted; the guide quits")
-            } else if let until {
+            } else if let seconds {
+                let until = now.addingTimeInterval(seconds)
                 let stamp = ISO8601DateFormatter.string(from: until, timeZone: TimeZone(secondsFromGMT: 0)!, formatOptions: [.withInternetDateTime])
                 log.write("kiosk: wrong staff code (\(wrong) in a row); codes refused until \(stamp)")
             } else {
