@@ -442,6 +442,21 @@ final class PulseTests: XCTestCase {
         send(&s, .pulse(.report)) { $0.banner = Banner(.key(.pulseReportOwn), level: .warning) }
     }
 
+    /// Issue 47 #11: a curator's note could be reported; one's own note was not marked as such.
+    func testACuratorsNoteIsNotReportedAndOnesOwnIsMarked() {
+        var s = ready(size: Size(width: 80, height: 24))
+        _ = key(&s, .char("f"))
+        _ = key(&s, .char("5"))
+        let curator = PulseNote(id: NoteID(visitor: .curator, sequence: 1), subject: .museum, language: .english, text: "From the curator", createdAt: s.now, author: .curator, counts: PulseCounts())
+        let mine = PulseNote(id: NoteID(visitor: creds.visitor, sequence: 1), subject: .museum, language: .english, text: "mine", createdAt: s.now, author: .visitor, counts: PulseCounts())
+        prepare(&s, .pulse(.notesLoaded(.museum, .success([curator, mine]))))
+        send(&s, .pulse(.report)) { $0.banner = Banner(.key(.pulseReportCurator), level: .warning) }
+        let screen = RootView.render(s, size: Size(width: 80, height: 24))
+        let rows = (0..<24).map { screen.row($0) }
+        XCTAssertTrue(rows.contains { $0.contains("yours") }, rows.joined(separator: "\n"))
+        XCTAssertEqual(rows.filter { $0.contains("yours") }.count, 1, "only one's own note")
+    }
+
     /// Issue 33 #9: after three reports the author's own note vanished for them without a word.
     /// The store still lists it for its author; the list says it is hidden from others until
     /// staff look at it (and says nothing of the kind on another visitor's reported note).

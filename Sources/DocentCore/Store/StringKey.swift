@@ -374,6 +374,8 @@ public enum StringKey: String, CaseIterable, Hashable, Sendable {
     case pulseHiddenUndone = "pulse.hidden.undone"
     case pulseHiddenCannot = "pulse.hidden.cannot"
     case pulseReportOwn = "pulse.report.own"
+    case pulseReportCurator = "pulse.report.curator"
+    case pulseNotesYours = "pulse.notes.yours"
     case pulseGateCodeTitle = "pulse.gate.codeTitle"
     case pulseGateCodeIntro = "pulse.gate.codeIntro"
     case pulseGateCodeLabel = "pulse.gate.codeLabel"

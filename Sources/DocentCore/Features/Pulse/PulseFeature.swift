@@ -281,6 +281,11 @@ public enum PulseFeature: ScopedFeature, HearsEvents, AddsRows, DecoratesRows {
                     ui.append(.banner(Banner(.key(.pulseReportOwn), level: .warning)))
                     return []
                 }
+                // A curator's note is the museum's own word (issue 47 #11): not reported.
+                guard note.author != .curator else {
+                    ui.append(.banner(Banner(.key(.pulseReportCurator), level: .warning)))
+                    return []
+                }
                 // Gone for the reporter at once; the store is told.
                 p.notes.remove(at: p.noteSelection)
                 p.noteSelection = min(p.noteSelection, max(0, p.notes.count - 1))

@@ -230,6 +230,8 @@ public enum PulseView: FeatureView, TakesKeysAnywhere, GivesHelp {
             let likes = n.counts.shownLikes
             if likes > 0 { head += " · " + s(.pulseLikes, ["n": String(likes)]) }
             if n.author == .curator { head += " · " + s(.pulseCurator) }
+            // One's own note says so (issue 47 #11).
+            if n.author == .visitor, n.id.visitor == p.identity?.credentials.visitor { head += " · " + s(.pulseNotesYours) }
             // The author still sees their note while reports or votes hide it from others, and
             // is told so (issue 33 #9).
             if n.author == .visitor, n.id.visitor == p.identity?.credentials.visitor,
