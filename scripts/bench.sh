@@ -17,7 +17,7 @@
 #   6. home      exec → first frame with the large appData loaded (a museum's whole
 #                collection) vs `python3 json.load` of the same file, both in the tmux pane:
 #                a first start (goal ≤ 0.7) and a second start that opens the prepared copy
-#                the first wrote (goal ≤ 0.2), on the three generated shapes; each start's peak
+#                the first wrote (goal ≤ 0.2), on the four generated shapes; each start's peak
 #                RSS against the file (goal ≤ 2×), and the first shape's over HTTP from a
 #                private nginx (peak RSS, goal ≤ 2×)
 #
@@ -52,6 +52,9 @@ LARGE_CJK=$LARGE_DIR/large-cjk.json
 # The third shape (issue 30), from a generator written apart from the other two: mixed id types,
 # Korean translations with empty fields, 150-word transcripts, 200 galleries, UTF-8 unescaped.
 LARGE_MIXED=$LARGE_DIR/large-mixed.json
+# The fourth shape (issue 48), written from a held-out museum's description alone: nearly all its
+# bytes long plain prose (English, Spanish, Chinese, French transcripts), few escapes, mixed ids.
+LARGE_PROSE=$LARGE_DIR/large-prose.json
 RESULTS=$ROOT/.build/bench-results.txt
 
 # Targets.
@@ -124,10 +127,12 @@ bench_load() {
   make_large "$LARGE" "$ROOT/scripts/gen_large_appdata.py"
   make_large "$LARGE_CJK" "$ROOT/scripts/gen_large_appdata_cjk.py"
   make_large "$LARGE_MIXED" "$ROOT/scripts/gen_large_appdata_mixed.py"
+  make_large "$LARGE_PROSE" "$ROOT/scripts/gen_large_appdata_prose.py"
   local ok=0
   load_one "$LARGE" "" || ok=1
   load_one "$LARGE_CJK" " (second shape: CJK, escaped, string ids)" || ok=1
   load_one "$LARGE_MIXED" " (third shape: held-out, mixed ids, empty Korean)" || ok=1
+  load_one "$LARGE_PROSE" " (fourth shape: plain prose, few escapes)" || ok=1
   return $ok
 }
 
@@ -475,10 +480,12 @@ bench_home() {
   make_large "$LARGE" "$ROOT/scripts/gen_large_appdata.py"
   make_large "$LARGE_CJK" "$ROOT/scripts/gen_large_appdata_cjk.py"
   make_large "$LARGE_MIXED" "$ROOT/scripts/gen_large_appdata_mixed.py"
+  make_large "$LARGE_PROSE" "$ROOT/scripts/gen_large_appdata_prose.py"
   local ok=0
   home_one "$LARGE" "large appData" || ok=$?
   home_one "$LARGE_CJK" "second shape: CJK, escaped, string ids" || ok=$?
   home_one "$LARGE_MIXED" "third shape: held-out, mixed ids, empty Korean" || ok=$?
+  home_one "$LARGE_PROSE" "fourth shape: plain prose, few escapes" || ok=$?
   home_http "$LARGE" || ok=$?
   return $ok
 }
