@@ -828,8 +828,6 @@ private struct StringInterner {
     static let maxLength = 64
 
     private var strings: [String] = []
-    /// Where each string's bytes are in the document (the parser's buffer outlives it).
-    private var places: [(start: UnsafePointer<UInt8>, count: Int)] = []
     private var hashes: [UInt64] = []
     /// Open addressing: 0 for an empty slot, else the hash's high half and the string's
     /// index + 1, so a probe touches one word unless the hashes agree.
@@ -860,34 +858,27 @@ private struct StringInterner {
         return h ^ (h >> 32)
     }
 
-    /// The stored string equal to `bytes` (which are in the parsed document, as every
-    /// interned string's first occurrence is), if any. Keeps the hash for `insert`. A stored
-    /// string is compared with its first occurrence's bytes, not through the `String` (issue
-    /// 48: reaching a string's bytes retained it and went through a generic call, a third of
-    /// the lookup).
+    /// The stored string equal to `bytes`, if any. Keeps the hash for `insert`.
     mutating func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         let h = Self.hash(bytes)
         pending = h
         let high = h & 0xFFFF_FFFF_0000_0000
-        let found = table.withUnsafeBufferPointer { t -> Int? in
-            places.withUnsafeBufferPointer { places -> Int? in
-                let mask = t.count - 1
-                var slot = Int(truncatingIfNeeded: h) & mask
-                while true {
-                    let e = t[slot]
-                    if e == 0 { return nil }
-                    if e & 0xFFFF_FFFF_0000_0000 == high {
-                        let k = Int(truncatingIfNeeded: e & 0xFFFF_FFFF) - 1
-                        if places[k].count == bytes.count, Self.equal(UnsafeBufferPointer(start: places[k].start, count: bytes.count), bytes) {
-                            return k
-                        }
+        return table.withUnsafeBufferPointer { t -> String? in
+            let mask = t.count - 1
+            var slot = Int(truncatingIfNeeded: h) & mask
+            while true {
+                let e = t[slot]
+                if e == 0 { return nil }
+                if e & 0xFFFF_FFFF_0000_0000 == high {
+                    let s = strings[Int(truncatingIfNeeded: e & 0xFFFF_FFFF) - 1]
+                    let same = s.utf8.withContiguousStorageIfAvailable { stored in
+                        Self.equal(stored, bytes)
                     }
-                    slot = (slot + 1) & mask
+                    if same == true { return s }
                 }
+                slot = (slot + 1) & mask
             }
         }
-        guard let found else { return nil }
-        return strings[found]
     }
 
     static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -906,11 +897,10 @@ private struct StringInterner {
         return true
     }
 
-    /// Adds `s` (whose bytes, in the parsed document, were just looked up and not found).
+    /// Adds `s` (whose bytes were just looked up and not found).
     mutating func insert(_ s: String, _ bytes: UnsafeBufferPointer<UInt8>) {
         if (strings.count + 1) * 2 > table.count { grow() }
         strings.append(s)
-        places.append((bytes.baseAddress!, bytes.count))
         hashes.append(pending)
         place(pending, strings.count)
     }
