@@ -20,6 +20,8 @@ final class ReadContext {
 
     /// `resolver.resolve(raw)`, cached.
     func resolve(_ raw: String) -> String? {
+        // A plain http(s) URL is answered from its bytes faster than it is hashed (issue 48).
+        if resolver.rewrite == nil, URLResolver.isPlainHTTPURL(raw) { return raw }
         if let hit = resolvedURLs[raw] { return hit }
         let r = resolver.resolve(raw)
         if resolvedURLs.count >= Self.cacheLimit { resolvedURLs.removeAll(keepingCapacity: true) }
