@@ -17,11 +17,13 @@
 #   6. home      exec → first frame with the large appData loaded (a museum's whole
 #                collection) vs `python3 json.load` of the same file, both in the tmux pane:
 #                a first start (goal ≤ 0.7) and a second start that opens the prepared copy
-#                the first wrote (goal ≤ 0.2), on the three generated shapes; each start's peak
-#                RSS against the file (goal ≤ 2×), and the first shape's over HTTP from a
+#                the first wrote (goal ≤ 0.2), on the four generated shapes and the AIC file
+#                scaled up (when ../shared holds it); each start's peak RSS against the file (goal ≤ 2×), and the first shape's over HTTP from a
 #                private nginx (peak RSS, goal ≤ 2×)
 #
 # Usage: scripts/bench.sh [--bin-dir DIR]   (default .build/release; `make bench` builds it)
+# DOCENT_BENCH_ONLY="load home" runs only those sections; DOCENT_BENCH_SHAPES="prose aic" only
+# those large files in them (first cjk mixed prose aic; default all).
 # Needs python3 and tmux. Temporary files, tmux servers and XDG directories are private to
 # the run and removed on exit; the generated appData is kept in /tmp/docent-bench/ (it is
 # deterministic and takes a few seconds to write).
@@ -44,7 +46,7 @@ DOCENT=$BIN_DIR/docent
 GUIDE_BENCH=$BIN_DIR/docent-guide-bench
 BENCH=$BIN_DIR/docent-bench
 SAMPLE=$ROOT/SampleData/appData.json
-LARGE_DIR=/tmp/docent-bench
+LARGE_DIR=${DOCENT_BENCH_DATA_DIR:-/tmp/docent-bench}
 LARGE=$LARGE_DIR/large.json
 # The second shape (issue 14): five languages, Simplified Chinese and Korean, every id a
 # string, non-ASCII escaped, spaces after separators.
@@ -52,6 +54,13 @@ LARGE_CJK=$LARGE_DIR/large-cjk.json
 # The third shape (issue 30), from a generator written apart from the other two: mixed id types,
 # Korean translations with empty fields, 150-word transcripts, 200 galleries, UTF-8 unescaped.
 LARGE_MIXED=$LARGE_DIR/large-mixed.json
+# The fourth shape (issue 48), written from a held-out museum's description alone: nearly all its
+# bytes long plain prose (English, Spanish, Chinese, French transcripts), few escapes, mixed ids.
+LARGE_PROSE=$LARGE_DIR/large-prose.json
+# The AIC app's own v2 file scaled up to 77 MB (real prose; read from ../shared/reference/aic,
+# never copied into the project): measured when that file is there, like the map's AIC plans.
+LARGE_AIC=$LARGE_DIR/large-aic.json
+AIC_SOURCE=$ROOT/../shared/reference/aic/appData-v2.json
 RESULTS=$ROOT/.build/bench-results.txt
 
 # Targets.
@@ -120,14 +129,23 @@ make_large() {  # file generator
   fi
 }
 
+# Whether the large file NAME is measured (DOCENT_BENCH_SHAPES).
+shape() { [ -z "${DOCENT_BENCH_SHAPES:-}" ] || [[ " $DOCENT_BENCH_SHAPES " == *" $1 "* ]]; }
+
 bench_load() {
   make_large "$LARGE" "$ROOT/scripts/gen_large_appdata.py"
   make_large "$LARGE_CJK" "$ROOT/scripts/gen_large_appdata_cjk.py"
   make_large "$LARGE_MIXED" "$ROOT/scripts/gen_large_appdata_mixed.py"
+  make_large "$LARGE_PROSE" "$ROOT/scripts/gen_large_appdata_prose.py"
   local ok=0
-  load_one "$LARGE" "" || ok=1
-  load_one "$LARGE_CJK" " (second shape: CJK, escaped, string ids)" || ok=1
-  load_one "$LARGE_MIXED" " (third shape: held-out, mixed ids, empty Korean)" || ok=1
+  ! shape first || load_one "$LARGE" "" || ok=1
+  ! shape cjk || load_one "$LARGE_CJK" " (second shape: CJK, escaped, string ids)" || ok=1
+  ! shape mixed || load_one "$LARGE_MIXED" " (third shape: held-out, mixed ids, empty Korean)" || ok=1
+  ! shape prose || load_one "$LARGE_PROSE" " (fourth shape: plain prose, few escapes)" || ok=1
+  if [ -f "$AIC_SOURCE" ]; then
+    make_large "$LARGE_AIC" "$ROOT/scripts/gen_large_appdata_aic.py"
+    ! shape aic || load_one "$LARGE_AIC" " (the AIC v2 file scaled up)" || ok=1
+  fi
   return $ok
 }
 
@@ -475,11 +493,17 @@ bench_home() {
   make_large "$LARGE" "$ROOT/scripts/gen_large_appdata.py"
   make_large "$LARGE_CJK" "$ROOT/scripts/gen_large_appdata_cjk.py"
   make_large "$LARGE_MIXED" "$ROOT/scripts/gen_large_appdata_mixed.py"
+  make_large "$LARGE_PROSE" "$ROOT/scripts/gen_large_appdata_prose.py"
   local ok=0
-  home_one "$LARGE" "large appData" || ok=$?
-  home_one "$LARGE_CJK" "second shape: CJK, escaped, string ids" || ok=$?
-  home_one "$LARGE_MIXED" "third shape: held-out, mixed ids, empty Korean" || ok=$?
-  home_http "$LARGE" || ok=$?
+  ! shape first || home_one "$LARGE" "large appData" || ok=$?
+  ! shape cjk || home_one "$LARGE_CJK" "second shape: CJK, escaped, string ids" || ok=$?
+  ! shape mixed || home_one "$LARGE_MIXED" "third shape: held-out, mixed ids, empty Korean" || ok=$?
+  ! shape prose || home_one "$LARGE_PROSE" "fourth shape: plain prose, few escapes" || ok=$?
+  if [ -f "$AIC_SOURCE" ]; then
+    make_large "$LARGE_AIC" "$ROOT/scripts/gen_large_appdata_aic.py"
+    ! shape aic || home_one "$LARGE_AIC" "the AIC v2 file scaled up" || ok=$?
+  fi
+  ! shape first || home_http "$LARGE" || ok=$?
   return $ok
 }
 

@@ -578,8 +578,17 @@ private struct Cursor {
                     }
                 } while j < n && base[j] == UInt8(ascii: "\\")
             } else if c >= 0x80 {
-                guard let length = Self.utf8Sequence(base, j, n) else { return nil }
-                j += length
+                // Non-ASCII text (Chinese, Korean) is a run of sequences: checked one after
+                // another without going back to the scan, the common three-byte ones inline.
+                repeat {
+                    let c0 = base[j]
+                    if c0 >= 0xE1, c0 <= 0xEC, j + 2 < n, base[j + 1] & 0xC0 == 0x80, base[j + 2] & 0xC0 == 0x80 {
+                        j += 3
+                    } else {
+                        guard let length = Self.utf8Sequence(base, j, n) else { return nil }
+                        j += length
+                    }
+                } while j < n && base[j] >= 0x80
             } else {
                 j += 1
             }

@@ -170,6 +170,53 @@ final class JSONParserTests: XCTestCase {
         XCTAssertGreaterThan(failures, 20, "the faulty cases did fail")
     }
 
+    /// Runs of non-ASCII text in a deferred string are checked sequence after sequence without
+    /// going back to the eight-byte scan (issue 48): every fault inside or at the end of such a
+    /// run, and a run cut by the end of the bytes, is the same error at the same place as
+    /// without deferring; a well-formed run reads the same.
+    func testRunsOfNonASCIITextInDeferredStringsReadAndFailAsParsedOnes() {
+        let chinese = Array("博物馆里的画家在清晨的光线中作画，".utf8)  // three-byte sequences (E5…E9)
+        let pad = String(repeating: "abcdefgh", count: 40)
+        let faults: [[UInt8]] = [
+            [],
+            [0xE5, 0x8D],  // cut short before a quote
+            [0xE5, 0x8D, 0x41],  // a continuation missing
+            [0xE5, 0xC0, 0x9A],  // a continuation out of range
+            [0xE0, 0x80, 0x80],  // overlong
+            [0xE0, 0xA0, 0x80],  // the first well-formed E0 sequence
+            [0xED, 0xA0, 0x80],  // an encoded surrogate
+            [0xED, 0x9F, 0xBF],  // the last well-formed ED sequence
+            [0xEE, 0x80, 0x80], [0xEF, 0xBF, 0xBF],  // private use, U+FFFF
+            [0xF0, 0x9F, 0x8E, 0xA8],  // 🎨 inside the run
+            [0xF4, 0x90, 0x80, 0x80],  // past U+10FFFF
+            [0xC3, 0xA9], [0xC1, 0xBF],  // é, an overlong two-byte one
+            [0x80], [0xFF],
+        ]
+        var failures = 0
+        for (k, fault) in faults.enumerated() {
+            for place in [0, 1, chinese.count] {  // at the start of the run, in a sequence, at its end
+                let inside = Array(pad.utf8) + Array(chinese[..<place]) + fault + Array(chinese[place...])
+                for tail in [Array(#"", "x": 1}"#.utf8), [], Array(#"""#.utf8)] {
+                    let doc = Array(#"{"n": 1, "t": ""#.utf8) + inside + tail
+                    let (plain, deferred) = outcomes(doc)
+                    XCTAssertEqual(plain, deferred, "fault \(k) at \(place), tail \(String(decoding: tail, as: UTF8.self))")
+                    if case .error = plain { failures += 1 }
+                }
+                // The run ends the bytes: a three-byte sequence cut at the very end.
+                let cut = Array(#"{"t": ""#.utf8) + Array(pad.utf8) + Array(chinese[..<place]) + fault + [0xE4]
+                let (plain, deferred) = outcomes(cut)
+                XCTAssertEqual(plain, deferred, "fault \(k) at \(place), cut at the end")
+            }
+        }
+        XCTAssertGreaterThan(failures, 60, "the faulty cases did fail")
+        // A well-formed run is deferred, and reads as parsed.
+        let doc = Array(#"{"t": ""#.utf8) + Array(pad.utf8) + chinese + chinese + Array(#""}"#.utf8)
+        guard case .rawString(let raw)? = try? JSONParser.parse(JSONBytes(doc), deferring: ["t"])["t"] else {
+            return XCTFail("a long Chinese string was not deferred")
+        }
+        XCTAssertEqual(raw.string, pad + "博物馆里的画家在清晨的光线中作画，博物馆里的画家在清晨的光线中作画，")
+    }
+
     /// Two collections streamed at once, each member handed over with where it is in the
     /// bytes; parsing those places again gives the same values (issue 14: the artworks are read
     /// again one at a time after the parse), and a place that does not hold one value fails.

@@ -8,7 +8,8 @@ final class ReadContext {
 
     /// Resolved references and language tags, by their raw text: a document repeats the
     /// same few (audio files cycled through, one placeholder image, three language tags).
-    /// Bounded, so a document of all-different URLs costs no more than a small table.
+    /// Bounded, so a document of all-different URLs costs no more than a small table; when
+    /// full it starts again (a record's URL repeated in its translations still hits).
     private var resolvedURLs: [String: String?] = [:]
     private var languages: [String: Language?] = [:]
     private static let cacheLimit = 4096
@@ -19,9 +20,12 @@ final class ReadContext {
 
     /// `resolver.resolve(raw)`, cached.
     func resolve(_ raw: String) -> String? {
+        // A plain http(s) URL is answered from its bytes faster than it is hashed (issue 48).
+        if resolver.rewrite == nil, URLResolver.isPlainHTTPURL(raw) { return raw }
         if let hit = resolvedURLs[raw] { return hit }
         let r = resolver.resolve(raw)
-        if resolvedURLs.count < Self.cacheLimit { resolvedURLs[raw] = .some(r) }
+        if resolvedURLs.count >= Self.cacheLimit { resolvedURLs.removeAll(keepingCapacity: true) }
+        resolvedURLs[raw] = .some(r)
         return r
     }
 

@@ -53,6 +53,84 @@ public struct URLResolver: Sendable {
 
     /// The absolute form of `reference`, or nil if it is empty or cannot be a URL.
     public func resolve(_ reference: String) -> String? {
+        // Most references in a museum's export are plain http(s) URLs, each one different
+        // (an image and a recording per record): answered from the bytes, what `resolveAny`
+        // answers for them (`URLResolverTests` compares the two).
+        if rewrite == nil, Self.isPlainHTTPURL(reference) { return reference }
+        return resolveAny(reference)
+    }
+
+    /// True when `s` is an absolute `http://` or `https://` URL of RFC 3986's characters only:
+    /// printable ASCII, no space; a host of letters, digits and hyphens in dot-separated
+    /// labels, an optional port of 1–5 digits, no user info; then a path, query and fragment
+    /// of unreserved characters, sub-delimiters, `:@/?`, `%` with two hex digits, one `#`.
+    /// Such a string needs no trimming, holds no line break, and Foundation's `URL(string:)`
+    /// accepts it, so `resolveAny` returns it unchanged. False says nothing: `resolveAny` decides.
+    static func isPlainHTTPURL(_ s: String) -> Bool {
+        var s = s
+        return s.withUTF8 { b -> Bool in
+            let n = b.count
+            var i: Int
+            if n > 8, b[0] == 0x68, b[1] == 0x74, b[2] == 0x74, b[3] == 0x70 {  // "http"
+                i = 4
+                if b[i] == 0x73 { i += 1 }  // "s"
+                guard b[i] == 0x3A, b[i + 1] == 0x2F, b[i + 2] == 0x2F else { return false }  // "://"
+                i += 3
+            } else {
+                return false
+            }
+            // Host: labels of [A-Za-z0-9-], each non-empty, separated by single dots.
+            var labelLength = 0
+            while i < n {
+                let c = b[i]
+                if (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x2D {
+                    labelLength += 1
+                } else if c == 0x2E {
+                    guard labelLength > 0 else { return false }
+                    labelLength = 0
+                } else {
+                    break
+                }
+                i += 1
+            }
+            guard labelLength > 0 else { return false }
+            if i < n, b[i] == 0x3A {  // ":" port
+                i += 1
+                let digits = i
+                while i < n, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
+                guard i > digits, i - digits <= 5 else { return false }
+            }
+            guard i == n || b[i] == 0x2F || b[i] == 0x3F || b[i] == 0x23 else { return false }  // "/", "?", "#"
+            var fragment = false
+            while i < n {
+                let c = b[i]
+                if (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x2F && c <= 0x3B) {
+                    // letters; / 0-9 : ;
+                } else if c == 0x25 {  // "%" and two hex digits
+                    guard i + 2 < n, isHexDigit(b[i + 1]), isHexDigit(b[i + 2]) else { return false }
+                    i += 2
+                } else if c == 0x23 {  // "#"
+                    if fragment { return false }
+                    fragment = true
+                } else {
+                    switch c {
+                    // - . _ ~ ! $ & ' ( ) * + , = ? @
+                    case 0x2D, 0x2E, 0x5F, 0x7E, 0x21, 0x24, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2B, 0x2C, 0x3D, 0x3F, 0x40: break
+                    default: return false
+                    }
+                }
+                i += 1
+            }
+            return true
+        }
+    }
+
+    @inline(__always) private static func isHexDigit(_ c: UInt8) -> Bool {
+        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
+    }
+
+    /// `resolve` without its fast path: every reference, as Foundation reads URLs.
+    func resolveAny(_ reference: String) -> String? {
         var ref = Trim.spacesAndNewlines(reference)
         guard !ref.isEmpty, !ref.contains(where: { $0.isNewline || $0 == "\0" }) else { return nil }
         if let rw = rewrite, !rw.from.isEmpty, ref.hasPrefix(rw.from) {
