@@ -121,6 +121,10 @@ public struct SearchState: Equatable, Sendable {
     /// change. A cache: not compared.
     var exhibitionIndex: SearchIndex?
     var exhibitionIDs: [SearchTarget]?
+    /// The kinds' names (`search.words.*` in every interface language), folded as the index
+    /// folds, to the kinds they name: made once with the index, looked up at each keystroke.
+    /// A cache: not compared.
+    var kindWords: [[UInt8]: [SearchKind]] = [:]
     /// Every local match of the current query, to refine on the next keystroke. A cache.
     var matches = SearchMatches()
 
@@ -392,6 +396,7 @@ extension SearchFeature {
             // in them (nothing moves under the cursor); else the next keystroke uses it.
             let secondHalf = state.index?.source === museum && built.index.transcriptsIndexed
             state.index = built.index
+            state.kindWords = kindWordTable(state, context)
             // The exhibitions are indexed again, folded as the museum's index folds.
             state.exhibitionIDs = nil
             _ = syncExhibitions(&state, context)
@@ -596,13 +601,23 @@ extension SearchFeature {
     /// The kinds whose name (`search.words.*`, in every interface language: a visitor may
     /// type the English word in another) the folded query is, whole.
     static func kindsNamed(_ q: [UInt8], _ state: SearchState, _ context: FeatureContext) -> [SearchKind] {
-        guard !q.isEmpty, q.count <= 40 else { return [] }
+        state.kindWords[q] ?? []
+    }
+
+    /// Every kind's names folded, once (with the index: folding follows its Chinese table).
+    static func kindWordTable(_ state: SearchState, _ context: FeatureContext) -> [[UInt8]: [SearchKind]] {
         let keys: [(SearchKind, StringKey)] = [(.tour, .searchWordsTours), (.exhibition, .searchWordsExhibitions), (.event, .searchWordsEvents)]
-        return keys.filter { _, key in
-            context.catalog.languages.contains { l in
-                context.catalog.strings(for: l)(key).split(separator: "|").contains { state.fold($0.trimmingCharacters(in: .whitespaces)) == q }
+        var table: [[UInt8]: [SearchKind]] = [:]
+        for (kind, key) in keys {
+            for l in context.catalog.languages {
+                for word in context.catalog.strings(for: l)(key).split(separator: "|") {
+                    let folded = state.fold(word.trimmingCharacters(in: .whitespaces))
+                    guard !folded.isEmpty, !(table[folded] ?? []).contains(kind) else { continue }
+                    table[folded, default: []].append(kind)
+                }
             }
-        }.map(\.0)
+        }
+        return table
     }
 
     /// Every tour, exhibition on view or coming event, in the order their lists show them.
