@@ -1,6 +1,23 @@
 // swift-tools-version:6.0
 // Docent: a terminal museum guide. See ARCHITECTURE.md for the arrows between these targets.
+import Foundation
 import PackageDescription
+
+// One folder per feature (issue 46): `Sources/Features/<Name>/` holds every layer of a feature,
+// each in the folder named for the layer's target: `Core` (DocentCore), `UI` (DocentUI),
+// `Storage` (StateStore), `Shell` (GuideShell), and any adapter target of its own under its
+// target's name (`Map/MapRaster`). The layered targets below take their features' folders from
+// the disk, so a new feature is a new folder and its line in the registry
+// (`Sources/DocentUI/Registry/Registry.swift`), never an edit here.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
+let featureNames = ((try? FileManager.default.contentsOfDirectory(atPath: packageRoot + "/Sources/Features")) ?? []).sorted()
+/// The `Sources`-relative folders of every feature's `layer`.
+func featureLayer(_ layer: String) -> [String] {
+    featureNames.map { "Features/\($0)/\(layer)" }.filter {
+        var folder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: packageRoot + "/Sources/" + $0, isDirectory: &folder) && folder.boolValue
+    }
+}
 
 let package = Package(
     name: "Docent",
@@ -32,8 +49,10 @@ let package = Package(
         // appData models, readers and validation (and the fetching interface they check URLs with).
         .target(name: "DocentReading", dependencies: ["DocentJSON", "DocentText"]),
         // The store and the features.
-        .target(name: "DocentCore", dependencies: ["DocentReading", "DocentJSON", "DocentText"]),
-        .target(name: "DocentUI", dependencies: ["DocentCore"]),
+        .target(
+            name: "DocentCore", dependencies: ["DocentReading", "DocentJSON", "DocentText"],
+            path: "Sources", sources: ["DocentCore"] + featureLayer("Core")),
+        .target(name: "DocentUI", dependencies: ["DocentCore"], path: "Sources", sources: ["DocentUI"] + featureLayer("UI")),
         .target(name: "DocentApp", dependencies: ["DocentCore", "DocentUI"]),
 
         // System libraries, found by their headers in default paths (see DECISIONS.md).
@@ -62,17 +81,18 @@ let package = Package(
         .target(name: "AudioPlayback", dependencies: ["DocentCore", "CShims", "CCurl", "CMpg123", "CPulse", "CSoundTouch"]),
         .target(
             name: "StateStore",
-            dependencies: ["DocentCore", .product(name: "GRDB", package: "GRDB.swift"), "TOMLKit"]),
-        .target(name: "MapRaster", dependencies: ["DocentCore", "CPoppler"]),
+            dependencies: ["DocentCore", .product(name: "GRDB", package: "GRDB.swift"), "TOMLKit"],
+            path: "Sources", sources: ["StateStore"] + featureLayer("Storage")),
+        .target(name: "MapRaster", dependencies: ["DocentCore", "CPoppler"], path: "Sources/Features/Map/MapRaster"),
         // ICU's Traditional → Simplified table (through Foundation) for search's folding, and
         // OpenCC's phrase conversion between the Chinese scripts, for drawing (issue 33 #1).
-        .target(name: "ScriptConversion", dependencies: ["DocentCore", "COpenCC"]),
+        .target(name: "ScriptConversion", dependencies: ["DocentCore", "COpenCC"], path: "Sources/Features/Scripts/ScriptConversion"),
         // Snowball's stemmers behind search's `WordStemming`.
-        .target(name: "SnowballStemming", dependencies: ["DocentCore", "CStemmer"]),
-        .target(name: "Pictures", dependencies: ["DocentCore", "CChafa", "CGdkPixbuf"]),
+        .target(name: "SnowballStemming", dependencies: ["DocentCore", "CStemmer"], path: "Sources/Features/Search/SnowballStemming"),
+        .target(name: "Pictures", dependencies: ["DocentCore", "CChafa", "CGdkPixbuf"], path: "Sources/Features/Pictures/Pictures"),
 
         // Composition root: the guide's shell (the `guide` command, the effects, the feature
-        // runners in Features/<Name>/), a library so that a bench executable can run the same
+        // runners in Sources/Features/<Name>/Shell/), a library so that a bench executable can run the same
         // guide with an instrumentation injected; `docent` is its command line.
         .target(
             name: "GuideShell",
@@ -80,7 +100,8 @@ let package = Package(
                 "DocentCore", "DocentUI", "DocentApp", "TerminalCurses", "NetCurl", "AudioPlayback", "CShims",
                 "StateStore", "MapRaster", "ScriptConversion", "SnowballStemming", "Pictures", "TwoCores", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Sources/docent", exclude: ["Docent.swift", "Validate.swift", "Prepare.swift"]),
+            path: "Sources", exclude: ["docent/Docent.swift", "docent/Validate.swift", "docent/Prepare.swift"],
+            sources: ["docent"] + featureLayer("Shell")),
         .executableTarget(
             name: "docent",
             dependencies: ["GuideShell", "DocentCore", "NetCurl", "TwoCores", "CShims", .product(name: "ArgumentParser", package: "swift-argument-parser")],

@@ -22,6 +22,25 @@ forbidden='CNcursesw|CCurl|CMpg123|CPulse|CPoppler|CShims|CChafa|CGdkPixbuf|CSou
 for t in "${pure[@]}"; do
   [ -d "$t" ] || { echo "check-boundaries: pure target $t does not exist (renamed? update the list)" >&2; exit 1; }
 done
+# A feature's folder (`Sources/Features/<Name>/`, issue 46) holds its layers: `Core` is compiled
+# into DocentCore and `UI` into DocentUI, so both are pure and checked with them; `Storage` and
+# `Shell` are adapters' layers; `Strings` holds its UI text. Any other folder there must be the
+# path of a target of its own in Package.swift (an adapter such as `Map/MapRaster`): a folder
+# that is neither would be compiled into nothing, silently.
+if [ -d Sources/Features ]; then
+  adapters=$(grep -oE 'path: "Sources/Features/[^"]+"' Package.swift 2>/dev/null | sed -E 's/path: "(.*)"/\1/' || true)
+  for d in Sources/Features/*/*/; do
+    d=${d%/}
+    case "${d##*/}" in
+      Core | UI) pure+=("$d") ;;
+      Storage | Shell | Strings) ;;
+      *) grep -qxF "$d" <<<"$adapters" || { echo "check-boundaries: $d is no layer of its feature (Core, UI, Storage, Shell, Strings) and no target's path in Package.swift: its files would be built into nothing" >&2; exit 1; } ;;
+    esac
+  done
+  for f in Sources/Features/*/*; do
+    [ -d "$f" ] || { echo "check-boundaries: $f lies in a feature's folder but in none of its layers (Core, UI, Storage, Shell, Strings)" >&2; exit 1; }
+  done
+fi
 for d in Sources/Docent*/; do
   d=${d%/}
   case "$d" in Sources/Docent[A-Z]*) ;; *) continue ;; esac

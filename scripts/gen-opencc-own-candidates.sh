@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Writes Sources/ScriptConversion/OpenCCOwnCandidates.swift from the OpenCC dictionaries on
+# Writes Sources/Features/Scripts/ScriptConversion/OpenCCOwnCandidates.swift from the OpenCC dictionaries on
 # this machine: the characters OpenCC lists among their own candidates (范 → 範 范), which are
 # written as themselves in the other script too, so they say nothing about which script a text
 # is in. OpenCC's C interface gives only the first candidate, hence this table; the adapter
@@ -7,7 +7,7 @@
 #   scripts/gen-opencc-own-candidates.sh [OUT]   (OUT: default the file above; - for stdout)
 set -euo pipefail
 dir=${OPENCC_DATA:-/usr/share/opencc}
-out=${1:-Sources/ScriptConversion/OpenCCOwnCandidates.swift}
+out=${1:-Sources/Features/Scripts/ScriptConversion/OpenCCOwnCandidates.swift}
 command -v opencc_dict >/dev/null || { echo "opencc_dict not found: apt-get install opencc" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

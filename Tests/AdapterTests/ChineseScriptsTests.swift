@@ -111,7 +111,7 @@ final class ChineseScriptsTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: fresh) }
         let result = AudioTestSupport.run("/bin/bash", [root.appendingPathComponent("scripts/gen-opencc-own-candidates.sh").path, fresh], timeout: 60)
         XCTAssertEqual(result.status, 0, result.output)
-        let kept = try String(contentsOf: root.appendingPathComponent("Sources/ScriptConversion/OpenCCOwnCandidates.swift"), encoding: .utf8)
+        let kept = try String(contentsOf: root.appendingPathComponent("Sources/Features/Scripts/ScriptConversion/OpenCCOwnCandidates.swift"), encoding: .utf8)
         XCTAssertEqual(try String(contentsOfFile: fresh, encoding: .utf8), kept)
         XCTAssertTrue(kept.contains("范"), "范 is written as itself in Traditional text too")
     }
