@@ -1,66 +1,53 @@
 #!/usr/bin/env bash
-# How far a feature's work reached outside its own folders, measured from git (issue 28).
+# How far a change reached outside the features it is about, read from the diff alone
+# (issue 46: not from the names in commit messages).
 #
-#   scripts/feature-footprint.sh [RANGE] [NAME=REGEX[:FOLDER,FOLDER…] …]
+#   scripts/feature-footprint.sh [--whole] [RANGE]
 #
-# RANGE is a git revision range (default: the whole history of HEAD). Each commit in it is
-# attributed to the features whose REGEX (grep -E, case-insensitive) matches its message; a
-# feature's own files are its folders (`Sources/*/Features/FOLDER/`, FOLDER defaulting to NAME,
-# plus any path given whole, such as `Sources/PulseService`), every test and the UI strings.
-# For each feature it prints the shared source files its commits touched (files under
-# `Sources/` that are not its own) and the share of its changed lines outside its own files,
-# with the shared files that most of its commits went through. Without NAME=REGEX arguments
-# it measures the guide's features as named in the project's commit messages.
-#
-# The goal (DECISIONS.md): at most 3 shared source files for a self-contained feature, at most
-# 6 for one that cuts across the guide.
+# RANGE is a git revision range (default: HEAD^..HEAD). Each commit in it is one change; with
+# --whole the range's whole diff is one change (a branch, a merged helper's work). For a
+# change the script prints:
+#   - the features it touched: the `Sources/Features/<Name>/` folders its diff reaches (the
+#     service, `Sources/PulseService` and `Sources/docent-pulse`, is Pulse's; before the move,
+#     `Sources/<Target>/Features/<Name>/`);
+#   - the shared files it touched: every other changed file under `Sources/` (the targets'
+#     roots, the registry, the support code), and `Resources/strings/` (the shared text
+#     tables), with the count;
+#   - whether that meets the goal: at most 3 shared files for a change within one feature, at
+#     most 6 for one that cuts across several (or none: a change of the shared code alone).
+# Tests, scripts, documents and Package.swift are not counted (they are not a feature's home).
+# A rename counts where the file went to and where it came from.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-range=${1:-HEAD}
-shift || true
-specs=("$@")
-if [ ${#specs[@]} -eq 0 ]; then
-  specs=(
-    'Pulse=pulse:Pulse,Sources/PulseService,Sources/docent-pulse'
-    'Kiosk=kiosk'
-    'Offline=offline'
-    'Pictures=picture:Pictures,Sources/Pictures'
-    'ScreenReader=screen.reader'
-    'Scripts=chinese script|reader.s script|ScriptConversion:Scripts,Sources/ScriptConversion'
-    'Search=search:Search'
-    'Console=staff console|console:Console'
-  )
-fi
+whole=no
+if [ "${1:-}" = --whole ]; then whole=yes; shift; fi
+range=${1:-HEAD^..HEAD}
 
-printf '| feature | commits | shared source files touched | share of its changed lines outside its folders | most touched shared files |\n'
-printf '| --- | --- | --- | --- | --- |\n'
-for spec in "${specs[@]}"; do
-  name=${spec%%=*}
-  rest=${spec#*=}
-  regex=${rest%%:*}
-  folders=$name
-  [ "$rest" != "$regex" ] && folders=${rest#*:}
-  mapfile -t commits < <(git log --format=%H -i -E --grep="$regex" "$range" 2>/dev/null || true)
-  if [ ${#commits[@]} -eq 0 ]; then
-    printf '| %s | 0 | – | – | – |\n' "$name"
-    continue
-  fi
-  own_re='^(Tests/|Resources/strings/'
-  IFS=',' read -r -a parts <<<"$folders"
-  for f in "${parts[@]}"; do
-    case "$f" in
-      */*) own_re+="|${f}(/|$)" ;;
-      *) own_re+="|Sources/[^/]+/Features/${f}/" ;;
-    esac
+# name-status of a change (a commit, or a range with --whole): one path a line, both sides of
+# a rename.
+paths() {
+  if [ $whole = yes ]; then git diff --name-status -M "${range%%..*}" "${range##*..}"; else git show --name-status -M --format= "$1"; fi |
+    awk -F'\t' 'NF >= 2 { for (i = 2; i <= NF; i++) print $i }' | sort -u
+}
+
+report() {
+  local label=$1 subject=$2 list=$3
+  local features shared n goal verdict
+  features=$(sed -nE 's#^Sources/Features/([^/]+)/.*#\1#p; s#^Sources/[^/]+/Features/([^/]+)/.*#\1#p; s#^Sources/(PulseService|docent-pulse)/.*#Pulse#p' <<<"$list" | sort -u | paste -sd, -)
+  shared=$(grep -E '^(Sources/|Resources/strings/)' <<<"$list" | grep -vE '^Sources/(Features|[^/]+/Features/[^/]+|PulseService|docent-pulse)/' || true)
+  n=$(grep -c . <<<"$shared" || true)
+  if [ -z "$features" ] || [[ $features == *,* ]]; then goal=6; else goal=3; fi
+  verdict=$([ "$n" -le $goal ] && echo "yes" || echo "NO")
+  printf '| %s | %s | %s | %d | %s (≤ %d) | %s |\n' "$label" "${subject//|/\\|}" "${features:-–}" "$n" "$verdict" "$goal" \
+    "$(head -8 <<<"$shared" | paste -sd' ' - | sed 's/Sources\///g')$([ "$n" -gt 8 ] && echo " …")"
+}
+
+printf '| change | subject | features (from the diff) | shared files | goal met | shared files touched |\n'
+printf '| --- | --- | --- | --- | --- | --- |\n'
+if [ $whole = yes ]; then
+  report "$range" "$(git log --format=%s -1 "${range##*..}")" "$(paths)"
+else
+  for c in $(git rev-list --reverse --no-merges "$range"); do
+    report "$(git rev-parse --short "$c")" "$(git log --format=%s -1 "$c" | cut -c1-70)" "$(paths "$c")"
   done
-  own_re+=')'
-  # numstat of every attributed commit: added, deleted, path (binary files count 0 lines).
-  stats=$(for c in "${commits[@]}"; do git show --numstat --no-renames --format= "$c"; done | awk -F'\t' 'NF == 3 { a = ($1 == "-") ? 0 : $1; d = ($2 == "-") ? 0 : $2; print a + d "\t" $3 }')
-  total=$(awk -F'\t' '{ s += $1 } END { print s + 0 }' <<<"$stats")
-  outside=$(awk -F'\t' -v re="$own_re" '$2 !~ re { s += $1 } END { print s + 0 }' <<<"$stats")
-  shared=$(awk -F'\t' -v re="$own_re" '$2 ~ /^Sources\// && $2 !~ re { print $2 }' <<<"$stats" | sort | uniq -c | sort -rn)
-  count=$(grep -c . <<<"$shared" || true)
-  top=$(head -3 <<<"$shared" | awk '{ printf "%s%s (%d)", (NR > 1 ? ", " : ""), $2, $1 }')
-  share=$([ "$total" -gt 0 ] && awk -v o="$outside" -v t="$total" 'BEGIN { printf "%d%%", 100 * o / t }' || echo "–")
-  printf '| %s | %d | %d | %s | %s |\n' "$name" "${#commits[@]}" "$count" "$share" "${top:-–}"
-done
+fi
