@@ -135,7 +135,7 @@ package struct Guide: ParsableCommand {
             stateWritable = false
         }
         if readable {
-            switch SQLiteSettingsStore.open(path: stateFile, features: Runners.storages) {
+            switch SQLiteSettingsStore.open(path: stateFile, features: Runners.storages()) {
             case .success(let s):
                 store = s
                 switch s.load() {

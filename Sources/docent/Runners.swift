@@ -67,11 +67,11 @@ struct AnyRunner: Sendable {
 }
 
 /// The runners of the registered features whose effects need the outside world (found by
-/// their `RunsInShell` conformance), and the features that keep something in the state
-/// database: one line each, in the order of their migrations.
+/// their `RunsInShell` conformance), and the storages of those that keep something in the
+/// state database (their `SavesInDatabase` conformance). No list names a feature.
 enum Runners {
-    static let storages: [any FeatureStorage] = [TourStorage(), MemberStorage(), PlayerStorage(), PulseStorage(), KioskStorage()]
-
+    /// The state database's storages: `FeatureSet.storages`, of the guide's registry.
+    static func storages(_ features: FeatureSet = Registry.features) -> [any FeatureStorage] { features.storages }
     static func all(_ context: RunnerContext, features: FeatureSet = Registry.features) -> [AnyRunner] {
         features.all.compactMap { f in (f.type as? any RunsInShell.Type).map { runner($0, context) } }
     }

@@ -1,4 +1,5 @@
 import DocentCore
+import DocentUI
 import Foundation
 import GRDB
 import StateStore
@@ -273,6 +274,21 @@ final class StateStoreTests: XCTestCase {
         XCTAssertEqual(try store.appliedMigrations().get(), ["v1", "v2-tour-progress", "v5-tour-position-part", "v3-member-card", "v4-player-settings", "v7-player-speed"])
         XCTAssertEqual(try store.load().get()?.language, .spanish)
         XCTAssertNil(try store.load().get()?.saves[MemberFeature.self])
+    }
+
+    /// The features that save are found by their `SavesInDatabase` conformance in the registry
+    /// (issue 46: no list names them), and a database migrated with the storages in another
+    /// order (the hand-written list's, before) opens complete, read-only too, and keeps its data.
+    func testTheRegistrysStoragesAreFoundAndOpenADatabaseMigratedInAnotherOrder() throws {
+        let storages = Registry.features.storages
+        XCTAssertEqual(storages.map { "\($0)" }.sorted(), ["KioskStorage()", "MemberStorage()", "PlayerStorage()", "PulseStorage()", "TourStorage()"])
+        let file = path("reordered.sqlite")
+        let before = try SQLiteSettingsStore.open(path: file, features: [TourStorage(), MemberStorage(), PlayerStorage(), PulseStorage(), KioskStorage()]).get()
+        try before.save(PersistedSettings(language: .korean)).get()
+        let applied = try before.appliedMigrations().get()
+        let now = try SQLiteSettingsStore.open(path: file, readOnly: true, features: storages).get()
+        XCTAssertEqual(Set(try now.appliedMigrations().get()), Set(applied))
+        XCTAssertEqual(try now.load().get()?.language, .korean)
     }
 
     func testMigrationIsIdempotent() throws {

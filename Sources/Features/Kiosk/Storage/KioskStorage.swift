@@ -32,3 +32,9 @@ public struct KioskStorage: FeatureStorage {
         try db.execute(sql: "INSERT INTO kiosk_codes (id, wrong_in_a_row) VALUES (1, ?)", arguments: [value.wrongCodes])
     }
 }
+
+/// Its registration: the shell opens the state database with the storages of the registered
+/// features that conform.
+extension KioskFeature: SavesInDatabase {
+    public static let storage = KioskStorage()
+}

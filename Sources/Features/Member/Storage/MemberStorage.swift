@@ -45,3 +45,9 @@ public struct MemberStorage: FeatureStorage {
     }
 
 }
+
+/// Its registration: the shell opens the state database with the storages of the registered
+/// features that conform.
+extension MemberFeature: SavesInDatabase {
+    public static let storage = MemberStorage()
+}

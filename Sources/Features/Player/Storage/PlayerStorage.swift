@@ -34,3 +34,9 @@ public struct PlayerStorage: FeatureStorage {
             sql: "INSERT INTO player_settings (id, volume, speed) VALUES (1, ?, ?)", arguments: [settings.volume, settings.speed])
     }
 }
+
+/// Its registration: the shell opens the state database with the storages of the registered
+/// features that conform.
+extension PlayerFeature: SavesInDatabase {
+    public static let storage = PlayerStorage()
+}

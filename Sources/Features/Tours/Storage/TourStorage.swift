@@ -94,3 +94,9 @@ public struct TourStorage: FeatureStorage {
         }
     }
 }
+
+/// Its registration: the shell opens the state database with the storages of the registered
+/// features that conform.
+extension TourFeature: SavesInDatabase {
+    public static let storage = TourStorage()
+}

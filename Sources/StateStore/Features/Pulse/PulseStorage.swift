@@ -63,3 +63,9 @@ public struct PulseStorage: FeatureStorage {
             arguments: [i.credentials.visitor.rawValue, i.credentials.secret, Int64(bitPattern: i.nextSequence)])
     }
 }
+
+/// Its registration: the shell opens the state database with the storages of the registered
+/// features that conform.
+extension PulseFeature: SavesInDatabase {
+    public static let storage = PulseStorage()
+}
