@@ -74,6 +74,8 @@ let package = Package(
         .target(name: "CShims", dependencies: ["CNcursesw", "CCurl"]),
 
         // Thin adapters: they translate, they do not decide.
+        // Where the UI strings lie: the shared tables and each feature's (`Sources/Features/<Name>/Strings`).
+        .target(name: "StringFiles"),
         .target(name: "TerminalCurses", dependencies: ["DocentUI", "CShims", "CNcursesw"]),
         // A second core for work split in two (`ReadOptions.Both`): threads live here, not in the pure targets.
         .target(name: "TwoCores", dependencies: ["DocentCore"]),
@@ -98,7 +100,7 @@ let package = Package(
             name: "GuideShell",
             dependencies: [
                 "DocentCore", "DocentUI", "DocentApp", "TerminalCurses", "NetCurl", "AudioPlayback", "CShims",
-                "StateStore", "MapRaster", "ScriptConversion", "SnowballStemming", "Pictures", "TwoCores", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "StateStore", "MapRaster", "ScriptConversion", "SnowballStemming", "Pictures", "TwoCores", "StringFiles", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources", exclude: ["docent/Docent.swift", "docent/Validate.swift", "docent/Prepare.swift"],
             sources: ["docent"] + featureLayer("Shell")),
@@ -127,7 +129,7 @@ let package = Package(
         .executableTarget(
             name: "docent-audio-bench", dependencies: ["AudioPlayback", "DocentCore"],
             linkerSettings: [.linkedLibrary("ncursesw")]),
-        .executableTarget(name: "docent-bench", dependencies: ["DocentCore", "DocentUI", "DocentApp", "TwoCores"]),
+        .executableTarget(name: "docent-bench", dependencies: ["StringFiles", "DocentCore", "DocentUI", "DocentApp", "TwoCores"]),
         // `scripts/bench.sh` (first frame, peak memory) and `scripts/bench-audio.py` (the
         // guide's CPU while it plays): the guide with the bench's instrumentation injected.
         .executableTarget(
@@ -136,9 +138,9 @@ let package = Package(
         // `scripts/bench.sh` map section: first map frame and pan steps against pdftoppm.
         .executableTarget(name: "docent-map-bench", dependencies: ["DocentCore", "DocentUI", "MapRaster"]),
         // `scripts/bench-search.sh`: per-keystroke search latency against SQLite FTS5.
-        .executableTarget(name: "docent-search-bench", dependencies: ["DocentCore", "ScriptConversion", "SnowballStemming", "TwoCores"]),
+        .executableTarget(name: "docent-search-bench", dependencies: ["StringFiles", "DocentCore", "ScriptConversion", "SnowballStemming", "TwoCores"]),
         // `scripts/bench.sh` Pulse section: a reaction stored and on screen, against sqlite3's upsert.
-        .executableTarget(name: "docent-pulse-bench", dependencies: ["DocentCore", "DocentUI", "StateStore"]),
+        .executableTarget(name: "docent-pulse-bench", dependencies: ["StringFiles", "DocentCore", "DocentUI", "StateStore"]),
 
         // `send`, the one way reducer tests drive the reducer: it needs only the core, so the
         // core's own tests use it without the UI.
@@ -153,15 +155,15 @@ let package = Package(
         // The run loop itself, headless: timers, the mailbox, resizes, quitting.
         .testTarget(name: "DocentAppTests", dependencies: ["DocentApp", "DocentUI", "DocentCore", "DocentTestSupport"]),
         // Drives the real `docent` binary under tmux (it needs `swift build` first).
-        .testTarget(name: "EndToEndTests", dependencies: ["ChildProcessSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ChildProcessSupport", "StringFiles"]),
         .testTarget(
-            name: "DocentUITests", dependencies: ["DocentUI", "DocentApp", "DocentCore", "DocentTestSupport"],
+            name: "DocentUITests", dependencies: ["DocentUI", "DocentApp", "DocentCore", "DocentTestSupport", "StringFiles"],
             exclude: ["Snapshots", "Fixtures"]),
         .testTarget(
             name: "AdapterTests",
             dependencies: [
                 "NetCurl", "AudioPlayback", "StateStore", "TerminalCurses", "DocentCore", "MapRaster", "Pictures", "DocentUI", "TwoCores",
-                "ScriptConversion", "SnowballStemming", "PulseService", "DocentCoreTestSupport", "ChildProcessSupport",
+                "ScriptConversion", "SnowballStemming", "PulseService", "DocentCoreTestSupport", "ChildProcessSupport", "StringFiles",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Fixtures"]),

@@ -14,6 +14,7 @@ same run:
 
 Usage: scripts/bench-pictures.py [BIN_DIR]   (default .build/release). Exits 1 when a target
 is missed."""
+import glob
 import json, os, shutil, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -84,7 +85,9 @@ data = json.load(open(SAMPLE))
 art = next(o for o in data["objects"].values() if o["title"] == "Harbour at First Light")
 number = art["audio_commentary"][0]["object_selector_number"]
 image = os.path.join(ROOT, "SampleData", art["image_url"])
-strings = json.load(open(os.path.join(ROOT, "Resources", "strings", "en.json")))
+strings = {}
+for table in [os.path.join(ROOT, "Resources", "strings", "en.json")] + sorted(glob.glob(os.path.join(ROOT, "Sources", "Features", "*", "Strings", "en.json"))):
+    strings.update(json.load(open(table)))
 keypad_ready = strings["keypad.go"] if "keypad.go" in strings else "GO"
 
 

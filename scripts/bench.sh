@@ -232,8 +232,8 @@ wait_screen() {  # name timeout-seconds python-condition-on-s (s = screen text)
     sleep 0.05
   done
 }
-# A UI string from Resources/strings/en.json as a Python literal (text before any {placeholder}).
-ui() { py "import json, sys; print(repr(json.load(open(sys.argv[1]))[sys.argv[2]].split('{')[0]))" "$ROOT/Resources/strings/en.json" "$1"; }
+# A UI string from the English tables (shared and the features') as a Python literal (text before any {placeholder}).
+ui() { py "import glob, json, sys; t = {}; [t.update(json.load(open(f))) for f in [sys.argv[1] + '/Resources/strings/en.json'] + glob.glob(sys.argv[1] + '/Sources/Features/*/Strings/en.json')]; print(repr(t[sys.argv[2]].split('{')[0]))" "$ROOT" "$1"; }
 
 # Runs $WORK/NAME.sh in a pane of its own until it writes a line "done" to OUT, then closes the
 # pane; returns 2 (with a message) when that takes longer than SECONDS.

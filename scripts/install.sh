@@ -68,7 +68,12 @@ generated() {  # generated NAME: man page and completions made from the binary's
 install_guide() {
     binary docent
     generated docent
+    # The shared tables, then each feature's in a folder of its own (StringFiles reads both).
     for f in Resources/strings/*.json; do put 0644 "$f" "$PREFIX/share/docent/strings/$(basename "$f")"; done
+    for f in Sources/Features/*/Strings/*.json; do
+        feature=${f#Sources/Features/}
+        put 0644 "$f" "$PREFIX/share/docent/strings/${feature%%/*}/$(basename "$f")"
+    done
     while IFS= read -r -d '' f; do
         put 0644 "$f" "$PREFIX/share/docent/$f"
     done < <(find SampleData -type f -print0 | sort -z)

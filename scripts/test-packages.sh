@@ -64,7 +64,7 @@ dpkg-deb -c "$pulse_deb" | awk '{print $6}' | sed 's|^\./|/|' >"$work/pulse.file
 has() { grep -qx "$2" "$work/$1.files"; }
 for f in /usr/bin/docent /usr/share/man/man1/docent.1.gz /usr/share/bash-completion/completions/docent \
     /usr/share/zsh/vendor-completions/_docent /usr/share/fish/vendor_completions.d/docent.fish \
-    /usr/share/docent/strings/en.json /usr/share/docent/strings/zh-Hant.json /usr/share/docent/SampleData/appData.json \
+    /usr/share/docent/strings/en.json /usr/share/docent/strings/zh-Hant.json /usr/share/docent/strings/Pulse/ko.json /usr/share/docent/strings/Keypad/en.json /usr/share/docent/SampleData/appData.json \
     /usr/share/docent/SampleData/pulse/seed.json /lib/systemd/system/docent-kiosk@.service /etc/docent/kiosk.toml \
     /usr/share/doc/docent/copyright /usr/share/doc/docent/changelog.gz; do
     check "docent package has $f" has guide "$f"
@@ -193,6 +193,7 @@ dest="$work/destdir"
 if make --no-print-directory -s install DESTDIR="$dest" PREFIX=/opt/docent-test >"$work/install.txt" 2>&1; then
     ok "make install DESTDIR=… PREFIX=/opt/docent-test"
     check "the installed guide finds its strings from its own path" test -f "$dest/opt/docent-test/share/docent/strings/en.json"
+    check "each feature's strings are installed in a folder of their own" test -f "$dest/opt/docent-test/share/docent/strings/Map/zh.json"
     check "the unit names the installed program" grep -q '^ExecStart=/opt/docent-test/bin/docent-pulse serve --config /opt/docent-test/etc/docent/pulse.toml' \
         "$dest/opt/docent-test/lib/systemd/system/docent-pulse.service"
     # The prefix moved elsewhere still works (resources are found beside the program).

@@ -2,6 +2,7 @@ import DocentApp
 import DocentCore
 import DocentUI
 import Foundation
+import StringFiles
 
 // `docent-bench tick FILE [--seconds N] [--size WxH] [--keys K] [--cold] [--sleep µs]`: the
 // guide's loop, in process, playing a recording for N seconds of a clock moved by hand: each
@@ -92,15 +93,11 @@ func tick(_ args: ArraySlice<String>) {
     // The UI strings, as the guide finds them from the project's folder (or DOCENT_RESOURCES).
     let resources = ProcessInfo.processInfo.environment["DOCENT_RESOURCES"] ?? "Resources"
     let dir = URL(fileURLWithPath: resources).appendingPathComponent("strings")
-    var tables: [Language: [String: String]] = [:]
-    for f in (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [] where f.hasSuffix(".json") {
-        if let l = Language.fromTag(String(f.dropLast(5))), let d = FileManager.default.contents(atPath: dir.appendingPathComponent(f).path),
-            let t = try? JSONSerialization.jsonObject(with: d) as? [String: String]
-        {
-            tables[l] = t
-        }
+    let tables: [Language: [String: String]]
+    switch StringFiles.load(dir) {
+    case .success(let t): tables = StringCatalog(tablesByTag: t).tables
+    case .failure(let f): fail("no strings: \(f)")
     }
-    guard tables[.english] != nil else { fail("no strings in \(dir.path)") }
     let backend = TickBackend(size: size)
     let audio = TickAudio()
     let effects = NoEffects(audio: audio)

@@ -1,6 +1,7 @@
 import DocentCore
 import DocentUI
 import Foundation
+import StringFiles
 import StateStore
 
 #if canImport(Glibc)
@@ -76,10 +77,10 @@ case .success(let a): app = a
 case .failure(let e): fail("\(args[1]) does not read: \(e)")
 }
 var tables: [Language: [String: String]] = [:]
-if let d = FileManager.default.contents(atPath: args[2] + "/en.json"), let o = try? JSONSerialization.jsonObject(with: d) as? [String: String] {
-    tables[.english] = o
+switch StringFiles.load(URL(fileURLWithPath: args[2])) {
+case .success(let all): tables[.english] = all["en"]
+case .failure(let f): fail("no strings in \(args[2]): \(f)")
 }
-guard !tables.isEmpty else { fail("no strings in \(args[2])") }
 
 // The store as the guide opens it, limits lifted (the bench measures the path, not the limiter).
 var rules = PulseRules.standard

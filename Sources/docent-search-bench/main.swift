@@ -13,6 +13,7 @@
 
 import DocentCore
 import Foundation
+import StringFiles
 import ScriptConversion
 import SnowballStemming
 import TwoCores
@@ -87,12 +88,8 @@ case .failure(let e): fail("\(path) does not read: \(e)")
 }
 
 var tables: [Language: [String: String]] = [:]
-for code in ["en", "es", "zh"] {
-    if let d = FileManager.default.contents(atPath: "\(stringsDir)/\(code).json"),
-        let o = try? JSONSerialization.jsonObject(with: d) as? [String: String]
-    {
-        tables[Language(code: code)] = o
-    }
+if case .success(let all) = StringFiles.load(URL(fileURLWithPath: stringsDir)) {
+    for code in ["en", "es", "zh"] { tables[Language(code: code)] = all[code] }
 }
 
 var state = AppState(source: path, catalog: StringCatalog(tables: tables), now: Date(), features: try FeatureSet([AnyFeature(SearchFeature.self)]))

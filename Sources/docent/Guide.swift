@@ -4,6 +4,7 @@ import DocentApp
 import DocentCore
 import DocentUI
 import Foundation
+import StringFiles
 import NetCurl
 import StateStore
 import TerminalCurses
@@ -280,21 +281,9 @@ enum ResourceLocator {
         return resourceRoots().map { $0.sampleData.appendingPathComponent("appData.json").path }.first { FileManager.default.fileExists(atPath: $0) }
     }
 
-    /// Reads every `<code>.json` table; English must be there.
+    /// Reads every `<code>.json` table, the shared ones and the features' (`StringFiles`);
+    /// English must be there.
     static func loadCatalog(_ dir: URL) -> Result<StringCatalog, LoadFailure> {
-        guard let files = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else {
-            return .failure(LoadFailure("cannot list \(dir.path)"))
-        }
-        var tables: [Language: [String: String]] = [:]
-        for f in files.sorted() where f.hasSuffix(".json") {
-            let code = String(f.dropLast(5))
-            guard let lang = Language.fromTag(code),
-                let data = FileManager.default.contents(atPath: dir.appendingPathComponent(f).path),
-                let obj = try? JSONSerialization.jsonObject(with: data) as? [String: String]
-            else { return .failure(LoadFailure("\(dir.path)/\(f) is not a JSON object of strings")) }
-            tables[lang] = obj
-        }
-        guard tables[.english] != nil else { return .failure(LoadFailure("\(dir.path) has no en.json")) }
-        return .success(StringCatalog(tables: tables))
+        StringFiles.load(dir).map { StringCatalog(tablesByTag: $0) }.mapError { LoadFailure($0.description) }
     }
 }

@@ -1,5 +1,6 @@
 import DocentCore
 import Foundation
+import StringFiles
 import ScriptConversion
 import XCTest
 
@@ -93,10 +94,10 @@ final class ChineseScriptsTests: XCTestCase {
         XCTAssertEqual(t.convert("头发", for: .chinese), "头发")
         XCTAssertEqual(t.convert("Harbour 港口 2026", for: .english), "Harbour 港口 2026")
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        for (file, lang) in [("zh-Hant.json", Language.traditionalChinese), ("zh.json", .chinese)] {
-            let json = try JSONParser.parse([UInt8](Data(contentsOf: root.appendingPathComponent("Resources/strings/" + file))), maxDepth: 4)
-            for (key, value) in json.objectValue?.fields ?? [] {
-                guard let text = value.stringValue else { continue }
+        let tables = try StringFiles.load(root.appendingPathComponent("Resources/strings")).get()
+        for (file, lang) in [("zh-Hant", Language.traditionalChinese), ("zh", .chinese)] {
+            XCTAssertGreaterThan(tables[file]?.count ?? 0, 300, "the shared and the features' tables are read")
+            for (key, text) in tables[file] ?? [:] {
                 XCTAssertEqual(t.convert(text, for: lang), text, "\(file) \(key) would be drawn differently")
             }
         }

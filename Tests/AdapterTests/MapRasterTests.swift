@@ -2,6 +2,7 @@ import DocentCore
 import DocentCoreTestSupport
 import DocentUI
 import Foundation
+import StringFiles
 import MapRaster
 import XCTest
 
@@ -371,11 +372,8 @@ final class MapRasterTests: XCTestCase {
 
     static let catalog: StringCatalog = {
         var tables: [Language: [String: String]] = [:]
-        for code in ["en", "es", "zh"] {
-            let u = repoRoot.appendingPathComponent("Resources/strings/\(code).json")
-            if let d = try? Data(contentsOf: u), let o = try? JSONSerialization.jsonObject(with: d) as? [String: String] {
-                tables[Language(code: code)] = o
-            }
+        if case .success(let all) = StringFiles.load(repoRoot.appendingPathComponent("Resources/strings")) {
+            for code in ["en", "es", "zh"] { tables[Language(code: code)] = all[code] }
         }
         return StringCatalog(tables: tables)
     }()

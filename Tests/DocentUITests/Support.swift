@@ -1,5 +1,6 @@
 import DocentTestSupport
 import Foundation
+import StringFiles
 import XCTest
 
 @testable import DocentCore
@@ -18,16 +19,10 @@ enum UIFixtures {
     /// The UI strings from Resources/strings, as the guide loads them.
     static let catalog: StringCatalog = {
         // Every table shipped, named as the executable names them (`zh-Hant.json` → zh-hant).
-        var tables: [Language: [String: String]] = [:]
-        let dir = repoRoot.appendingPathComponent("Resources/strings")
-        for f in ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted() where f.hasSuffix(".json") {
-            let u = dir.appendingPathComponent(f)
-            if let lang = Language.fromTag(String(f.dropLast(5))), let d = try? Data(contentsOf: u),
-                let o = try? JSONSerialization.jsonObject(with: d) as? [String: String] {
-                tables[lang] = o
-            }
+        switch StringFiles.load(repoRoot.appendingPathComponent("Resources/strings")) {
+        case .success(let tables): return StringCatalog(tablesByTag: tables)
+        case .failure(let failure): fatalError("the UI strings do not read: \(failure)")
         }
-        return StringCatalog(tables: tables)
     }()
 
     static func museum() -> Museum {

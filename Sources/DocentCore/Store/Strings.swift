@@ -71,6 +71,15 @@ public indirect enum Phrase: Equatable, Sendable {
 public struct StringCatalog: Equatable, Sendable {
     public var tables: [Language: [String: String]]
     public init(tables: [Language: [String: String]]) { self.tables = tables }
+    /// The tables as read from files named by language tag (`en`, `zh-Hant`); a file whose name
+    /// is no language is left out.
+    public init(tablesByTag: [String: [String: String]]) {
+        var tables: [Language: [String: String]] = [:]
+        for (tag, table) in tablesByTag {
+            if let language = Language.fromTag(tag) { tables[language] = table }
+        }
+        self.init(tables: tables)
+    }
 
     public func strings(for language: Language) -> Strings {
         Strings(language: language, table: tables[language] ?? [:], fallback: tables[.english] ?? [:])

@@ -1,4 +1,5 @@
 import Foundation
+import StringFiles
 
 /// Paths inside the repository, found from this file's location.
 enum Repo {
@@ -37,12 +38,13 @@ enum UIStrings {
         lock.lock()
         defer { lock.unlock() }
         if let t = cache[code] { return t }
-        let url = Repo.stringsDirectory.appendingPathComponent("\(code).json")
-        guard let data = FileManager.default.contents(atPath: url.path),
-            let obj = try JSONSerialization.jsonObject(with: data) as? [String: String]
-        else { throw E2EError("cannot read the UI strings at \(url.path)") }
-        cache[code] = obj
-        return obj
+        switch StringFiles.load(Repo.stringsDirectory) {
+        case .success(let tables):
+            guard let table = tables[code] else { throw E2EError("no \(code).json among the UI strings of \(Repo.stringsDirectory.path)") }
+            cache[code] = table
+            return table
+        case .failure(let failure): throw E2EError("cannot read the UI strings: \(failure)")
+        }
     }
 
     /// The string for `key` in language `code` ("en", "es", "zh").
