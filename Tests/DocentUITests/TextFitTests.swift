@@ -47,9 +47,9 @@ final class TextFitTests: XCTestCase {
 
     func testNamedHallsAreNotCalledGallery() {
         let s = UIFixtures.loadedState()
-        XCTAssertEqual(SearchPage.galleryText("Ostrander Photography Hall", s), "Ostrander Photography Hall")
-        XCTAssertEqual(SearchPage.galleryText("Gallery 301", s), "Gallery 301")
-        XCTAssertEqual(SearchPage.galleryText("301", s), "Gallery 301")
+        XCTAssertEqual(SearchPage.galleryText("Ostrander Photography Hall", s.strings), "Ostrander Photography Hall")
+        XCTAssertEqual(SearchPage.galleryText("Gallery 301", s.strings), "Gallery 301")
+        XCTAssertEqual(SearchPage.galleryText("301", s.strings), "Gallery 301")
     }
 
     /// Issue 33 #17: a detail made of parts gives up its last parts before the title is cut.

@@ -44,14 +44,14 @@ public enum PageBuilder {
 
     // MARK: Dates
 
-    static func formatter(_ state: AppState, zone: TimeZone?, date: DateFormatter.Style, time: DateFormatter.Style) -> DateFormatter {
+    static func formatter(_ state: some DatesAndLanguage, zone: TimeZone?, date: DateFormatter.Style, time: DateFormatter.Style) -> DateFormatter {
         DateFormats.shared.formatter(language: state.language, timeZone: zone ?? state.museumTimeZone ?? state.timeZone, date: date, time: time)
     }
 
     /// Where the museum's clocks are for something the museum dated with `utcOffset` (an event,
     /// an exhibition): the configured `time_zone`, else the offset the museum wrote. Never the
     /// machine's zone, so every machine shows the same Home.
-    public static func museumZone(utcOffset: Int, _ state: AppState) -> TimeZone {
+    public static func museumZone(utcOffset: Int, _ state: some DatesAndLanguage) -> TimeZone {
         state.museumTimeZone ?? TimeZone(secondsFromGMT: utcOffset) ?? TimeZone(secondsFromGMT: 0)!
     }
     // MARK: Messages
@@ -73,7 +73,7 @@ public enum PageBuilder {
 
     /// A calendar day (a date without a time, such as a card's expiry): shown as that day in
     /// every time zone.
-    public static func formatDay(_ d: Date, _ state: AppState) -> String { formatDay(d, language: state.language) }
+    public static func formatDay(_ d: Date, _ state: some DatesAndLanguage) -> String { formatDay(d, language: state.language) }
 
     /// The same in `language` (a calendar day needs no zone but UTC's: from a feature's context).
     public static func formatDay(_ d: Date, language: Language) -> String {
@@ -85,17 +85,17 @@ public enum PageBuilder {
 
     /// The day as the museum wrote it (an exhibition's last day: "-06:00" in the feed means
     /// that day in that offset, whatever the machine's zone or the configured one).
-    public static func formatDay(_ d: Date, writtenWith utcOffset: Int, _ state: AppState) -> String {
+    public static func formatDay(_ d: Date, writtenWith utcOffset: Int, _ state: some DatesAndLanguage) -> String {
         formatDate(d, state, zone: TimeZone(secondsFromGMT: utcOffset))
     }
 
     /// `zone` nil: the museum's configured zone, else the machine's (for instants that are the
     /// visitor's own, such as when a card was checked).
-    public static func formatDate(_ d: Date, _ state: AppState, zone: TimeZone? = nil) -> String {
+    public static func formatDate(_ d: Date, _ state: some DatesAndLanguage, zone: TimeZone? = nil) -> String {
         firstOfTheMonth(formatter(state, zone: zone, date: .long, time: .none).string(from: d), state.language)
     }
 
-    public static func formatDateTime(_ d: Date, _ state: AppState, zone: TimeZone? = nil) -> String {
+    public static func formatDateTime(_ d: Date, _ state: some DatesAndLanguage, zone: TimeZone? = nil) -> String {
         firstOfTheMonth(formatter(state, zone: zone, date: .medium, time: .short).string(from: d), state.language)
     }
 
@@ -106,7 +106,7 @@ public enum PageBuilder {
         return "1er " + date.dropFirst(2)
     }
 
-    public static func formatTime(_ d: Date, _ state: AppState, zone: TimeZone? = nil) -> String {
+    public static func formatTime(_ d: Date, _ state: some DatesAndLanguage, zone: TimeZone? = nil) -> String {
         formatter(state, zone: zone, date: .none, time: .short).string(from: d)
     }
 }

@@ -13,6 +13,8 @@ public struct FeatureContext: Equatable, Sendable {
     public init(_ s: AppState) { whole = s }
 
     public var museum: AppData? { whole.museum }
+    /// Where the museum's document is (loading, ready with its museum, failed).
+    public var document: DocumentState { whole.document }
     public var source: String { whole.source }
     public var language: Language { whole.language }
     public var strings: Strings { whole.strings }
@@ -240,3 +242,14 @@ extension Reducer {
         return state.overlay == nil ? showNextMessage(&state) : []
     }
 }
+
+/// What dates and times are written with: the language and the zones. The whole state has it,
+/// and so does a feature's context, so `PageBuilder`'s dates serve the scoped read side too.
+public protocol DatesAndLanguage {
+    var language: Language { get }
+    var timeZone: TimeZone { get }
+    var museumTimeZone: TimeZone? { get }
+}
+
+extension AppState: DatesAndLanguage {}
+extension FeatureContext: DatesAndLanguage {}

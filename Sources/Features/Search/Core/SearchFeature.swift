@@ -240,10 +240,6 @@ public enum SearchFeature: ScopedFeature, HearsEvents, WantsPictures {
         return outcome
     }
 
-    /// The shared state as it reads with this search state, for the list's rows (built by
-    /// `SearchPage` from the whole state, as the screen draws them: Enter does what is drawn).
-    static func shared(_ state: SearchState, _ context: FeatureContext) -> AppState { context.reading(Self.self, state) }
-
     /// On the search page, where there is room beside the results: the selected result's
     /// picture (an artwork's, a tour's, an exhibition's).
     public static func pictureWanted(_ state: AppState) -> PictureWish? {
@@ -299,7 +295,7 @@ public enum SearchFeature: ScopedFeature, HearsEvents, WantsPictures {
             state.moved = false
             return .none
         }
-        guard event == .documentLoaded, case .ready(let museum) = shared(state, context).document else { return .none }
+        guard event == .documentLoaded, case .ready(let museum) = context.document else { return .none }
         guard state.index.map({ $0.source !== museum }) ?? true else { return .none }
         var fresh = SearchState()
         fresh.live.status = LiveSearch.isAvailable(app: museum.data) ? .idle : .off
@@ -390,7 +386,7 @@ extension SearchFeature {
             return .none
         case .indexBuilt(let built):
             // An index of a museum that is no longer the one loaded is dropped.
-            guard case .ready(let museum) = shared(state, context).document, built.index.source === museum else { return .none }
+            guard case .ready(let museum) = context.document, built.index.source === museum else { return .none }
             // The same museum's index with the transcripts' words added (the second half of the
             // build): the results shown are searched again only while the visitor has not moved
             // in them (nothing moves under the cursor); else the next keystroke uses it.
@@ -407,7 +403,7 @@ extension SearchFeature {
             return Outcome(effects: state.results != nil ? rerun(&state, context) : state.query.isEmpty ? [] : queryChanged(&state, context))
         case .clickRow(let i):
             guard context.overlay == nil, context.route == .search else { return .none }
-            let rows = SearchPage.rows(shared(state, context))
+            let rows = SearchPage.rows(state, context)
             guard rows.indices.contains(i), rows[i].row.isSelectable else { return .none }
             state.selection = i
             state.moved = true
@@ -420,13 +416,13 @@ extension SearchFeature {
             return step(&state, .setFilter(all[j]), context)
         case .setFilter(let f):
             state.filter = f
-            state.selection = SearchPage.firstSelectable(shared(state, context))
+            state.selection = SearchPage.firstSelectable(state, context)
             return .none
         case .activate:
-            guard let action = SearchPage.selectedAction(shared(state, context)) else { return .none }
+            guard let action = SearchPage.selectedAction(state, context) else { return .none }
             return perform(&state, action, context)
         case .showSelectionOnMap:
-            guard let action = SearchPage.selectedAction(shared(state, context)), let target = Reducer.mapTarget(action) else { return .none }
+            guard let action = SearchPage.selectedAction(state, context), let target = Reducer.mapTarget(action) else { return .none }
             return step(&state, .showOnMap(target), context)
         case .showOnMap(let target):
             guard context.tabs.contains(.map) else { return Outcome(requests: [.banner(Banner(.key(.searchNoMap)))]) }
@@ -438,7 +434,7 @@ extension SearchFeature {
             // Still that query, still nothing: the closest words that match something.
             guard q == state.matches.query, state.results?.total == 0, let index = state.index else { return .none }
             state.didYouMean = index.suggestion(for: q)
-            if !state.moved { state.selection = SearchPage.firstSelectable(shared(state, context)) }
+            if !state.moved { state.selection = SearchPage.firstSelectable(state, context) }
             return .none
         case .autocompleteLoaded(let token, let result):
             guard token == state.live.token, let app = context.museum else { return .none }
@@ -532,7 +528,7 @@ extension SearchFeature {
             state.matches = SearchMatches()
             state.filter = .all
             resetLive(&state)
-            if !wasEmpty { state.selection = SearchPage.firstSelectable(shared(state, context)) }
+            if !wasEmpty { state.selection = SearchPage.firstSelectable(state, context) }
             return []
         }
         // Same meaning (a trailing space, a changed case): keep everything, live included.
@@ -545,7 +541,7 @@ extension SearchFeature {
             state.live.status = .waiting
             effects.append(.timer(.searchDebounce, milliseconds: LiveSearch.autocompleteDelayMs, action: .search(.liveDue(token: state.live.token, .autocomplete))))
         }
-        state.selection = SearchPage.firstSelectable(shared(state, context))
+        state.selection = SearchPage.firstSelectable(state, context)
         return effects + didYouMeanLater(state)
     }
 
@@ -657,18 +653,18 @@ extension SearchFeature {
 
     /// Runs `change` and keeps the same row selected when rows appear above it.
     static func keepingSelection(_ state: inout SearchState, _ context: FeatureContext, _ change: (inout SearchState) -> Void) {
-        let before = SearchPage.selectedAction(shared(state, context))
+        let before = SearchPage.selectedAction(state, context)
         change(&state)
-        let rows = SearchPage.rows(shared(state, context))
+        let rows = SearchPage.rows(state, context)
         if let before, let i = rows.firstIndex(where: { $0.action == before && $0.row.isSelectable }) {
             state.selection = i
         } else if !(rows.indices.contains(state.selection) && rows[state.selection].row.isSelectable) {
-            state.selection = SearchPage.firstSelectable(shared(state, context))
+            state.selection = SearchPage.firstSelectable(state, context)
         }
     }
 
     static func moveSearchSelection(_ state: inout SearchState, by delta: Int, _ context: FeatureContext) {
-        let rows = SearchPage.rows(shared(state, context)).map(\.row)
+        let rows = SearchPage.rows(state, context).map(\.row)
         let selectable = rows.indices.filter { rows[$0].isSelectable }
         guard !selectable.isEmpty else { return }
         let effective = Row.effectiveSelection(rows, state.selection) ?? selectable[0]
