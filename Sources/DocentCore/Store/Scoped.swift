@@ -153,12 +153,33 @@ public protocol ScopedFeature: Feature {
     static func overlay(_ input: OverlayInput, _ overlay: Overlay, _ state: inout State, _ context: FeatureContext) -> Outcome
     /// Whether the visitor may quit now.
     static func allowsQuit(_ state: State) -> Bool
+    /// The mouse wheel (or a list move) on one of its own screens.
+    static func move(_ delta: Int, _ state: inout State, _ context: FeatureContext) -> Outcome
+    /// What it keeps between runs, from its own state (nil: nothing to keep).
+    static func saved(_ state: State) -> Saved?
+    /// Restores what it kept, into its own state.
+    static func restore(_ saved: Saved, _ state: inout State)
 }
 
 extension ScopedFeature {
     public static func react(to event: FeatureEvent, _ state: inout State, _ context: FeatureContext) -> Outcome { .none }
     public static func overlay(_ input: OverlayInput, _ overlay: Overlay, _ state: inout State, _ context: FeatureContext) -> Outcome { .none }
     public static func allowsQuit(_ state: State) -> Bool { true }
+    public static func move(_ delta: Int, _ state: inout State, _ context: FeatureContext) -> Outcome { .none }
+    public static func saved(_ state: State) -> Saved? { nil }
+    public static func restore(_ saved: Saved, _ state: inout State) {}
+
+    // The whole-state hooks, written once for every scoped feature (issue 46: `move`,
+    // `saved` and `restore` see only the feature's own state).
+    public static func move(_ delta: Int, _ state: inout AppState) -> [DocentCore.Effect] {
+        let context = FeatureContext(state)
+        let outcome = move(delta, &state[Self.self], context)
+        return Reducer.apply(outcome, &state)
+    }
+
+    public static func saved(_ state: AppState) -> Saved? { saved(state[Self.self]) }
+
+    public static func restore(_ saved: Saved, _ state: inout AppState) { restore(saved, &state[Self.self]) }
 
     public static func reduce(_ state: inout AppState, _ action: Action) -> [DocentCore.Effect] {
         let context = FeatureContext(state)

@@ -259,12 +259,12 @@ public enum KioskFeature: ScopedFeature, HearsEvents {
 
     public static func allowsQuit(_ state: KioskState) -> Bool { !state.enabled || state.unlocked }
 
-    public static func saved(_ state: AppState) -> KioskSaved? {
-        state.kiosk.wrongCodes > 0 ? KioskSaved(wrongCodes: state.kiosk.wrongCodes) : nil
+    public static func saved(_ state: KioskState) -> KioskSaved? {
+        state.wrongCodes > 0 ? KioskSaved(wrongCodes: state.wrongCodes) : nil
     }
 
-    public static func restore(_ saved: KioskSaved, _ state: inout AppState) {
-        state.kiosk.wrongCodes = min(mostWrongCodes, max(0, saved.wrongCodes))
+    public static func restore(_ saved: KioskSaved, _ state: inout KioskState) {
+        state.wrongCodes = min(mostWrongCodes, max(0, saved.wrongCodes))
     }
 
     /// Codes refused for `seconds`, on the loop's monotonic clock (`TimerID.kioskLock`).

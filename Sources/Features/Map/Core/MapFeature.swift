@@ -116,9 +116,9 @@ public enum MapFeature: ScopedFeature, HearsEvents {
     public static func content(_ route: Route, _ state: AppState) -> PageContent { .custom(id, title: nil) }
 
     /// The mouse wheel zooms the drawing, or moves through the text list.
-    public static func move(_ delta: Int, _ state: inout AppState) -> [DocentCore.Effect] {
-        if state.map.textMode { return reduce(&state, .selectStep(delta < 0 ? -1 : 1)) }
-        return reduce(&state, .zoom(delta < 0 ? 1 : -1))
+    public static func move(_ delta: Int, _ state: inout MapState, _ context: FeatureContext) -> Outcome {
+        if state.textMode { return reduce(&state, .selectStep(delta < 0 ? -1 : 1), context) }
+        return reduce(&state, .zoom(delta < 0 ? 1 : -1), context)
     }
 
     public static func reduce(_ state: inout MapState, _ action: MapAction, _ context: FeatureContext) -> Outcome {

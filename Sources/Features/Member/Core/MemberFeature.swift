@@ -286,8 +286,8 @@ public enum MemberFeature: ScopedFeature, HearsEvents, ScopedAddsRows, ScopedFil
         ]
     }
 
-    public static func saved(_ state: AppState) -> MemberCard? { state.member.card }
-    public static func restore(_ saved: MemberCard, _ state: inout AppState) { state.member.card = saved }
+    public static func saved(_ state: MemberState) -> MemberCard? { state.card }
+    public static func restore(_ saved: MemberCard, _ state: inout MemberState) { state.card = saved }
 
     static func cardRows(_ state: AppState) -> [Row] {
         let s = state.strings

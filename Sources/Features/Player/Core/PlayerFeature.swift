@@ -45,17 +45,17 @@ public enum PlayerFeature: ScopedFeature, HearsEvents, WantsPictures {
         return speeds.min { abs($0 - value) < abs($1 - value) } ?? 1
     }
 
-    public static func saved(_ state: AppState) -> PlayerSettings? {
-        let kept = PlayerSettings(volume: state.player.volume, speed: state.player.speed)
+    public static func saved(_ state: State) -> PlayerSettings? {
+        let kept = PlayerSettings(volume: state.volume, speed: state.speed)
         return kept == PlayerSettings() ? nil : kept
     }
 
-    public static func restore(_ saved: PlayerSettings, _ state: inout AppState) {
+    public static func restore(_ saved: PlayerSettings, _ state: inout State) {
         if saved.volume.isFinite {
-            state.player.volume = min(1, max(0, saved.volume))
-            state.player.snapshot.volume = state.player.volume
+            state.volume = min(1, max(0, saved.volume))
+            state.snapshot.volume = state.volume
         }
-        state.player.speed = nearestSpeed(saved.speed)
+        state.speed = nearestSpeed(saved.speed)
     }
 
     public static func reduce(_ p: inout PlayerState, _ action: PlayerAction, _ context: FeatureContext) -> Outcome {
@@ -248,22 +248,6 @@ public enum PlayerFeature: ScopedFeature, HearsEvents, WantsPictures {
     static func replay(_ p: inout PlayerState, from position: Double, museum: AppData?) -> [DocentCore.Effect] {
         guard let t = p.track else { return [] }
         return play(&p, audioID: t.audioID, artworkID: t.artworkID, tourID: t.tourID, language: t.requested, at: position, museum: museum)
-    }
-
-    // MARK: For tests (they describe the player's state after a step with these)
-
-    /// What `.playFor` does to the player's state, and its effects.
-    public static func play(_ state: inout AppState, audioID: Int, artworkID: Int?, tourID: Int?, language: Language, at position: Double = 0) -> [DocentCore.Effect] {
-        let museum = state.museum
-        return play(&state.player, audioID: audioID, artworkID: artworkID, tourID: tourID, language: language, at: position, museum: museum)
-    }
-
-    /// What `.stop` does to the player's state, and its effects.
-    public static func stop(_ state: inout AppState) -> [DocentCore.Effect] { stop(&state.player) }
-
-    /// What the root does with `showPlayer`'s request.
-    public static func showPlayer(_ state: inout AppState) {
-        if state.page.route != .player { Reducer.push(&state, .player) }
     }
 
     // MARK: The page

@@ -266,8 +266,8 @@ public enum SearchFeature: ScopedFeature, HearsEvents, WantsPictures {
     }
 
     /// The mouse wheel on the results (the keys are search's own).
-    public static func move(_ delta: Int, _ state: inout AppState) -> [DocentCore.Effect] {
-        reduce(&state, .move(delta))
+    public static func move(_ delta: Int, _ state: inout SearchState, _ context: FeatureContext) -> Outcome {
+        reduce(&state, .move(delta), context)
     }
 
     /// A new museum: a new index, built off the loop thread (the query typed so far is
@@ -769,14 +769,5 @@ extension Reducer {
         case .amenities(let types): return .amenities(types)
         case .open(.tour), .open(.exhibition), .open(.event), .openExhibition, .query, .filter: return nil
         }
-    }
-
-    /// Enter on a search row, through the root (what the feature asks applied at once).
-    static func performSearch(_ state: inout AppState, _ action: SearchRowAction) -> [Effect] {
-        let context = FeatureContext(state)
-        var own = state.search
-        let outcome = SearchFeature.perform(&own, action, context)
-        state.search = own
-        return apply(outcome, &state)
     }
 }

@@ -103,8 +103,8 @@ public enum TourFeature: ScopedFeature, HearsEvents, AddsRows, WantsPictures {
     public static let initialState = State()
 
     /// Nothing heard and no place kept saves nothing (a first run's database stays empty).
-    public static func saved(_ state: AppState) -> ListeningProgress? { state.progress == ListeningProgress() ? nil : state.progress }
-    public static func restore(_ saved: ListeningProgress, _ state: inout AppState) { state.progress = saved }
+    public static func saved(_ state: State) -> ListeningProgress? { state.progress == ListeningProgress() ? nil : state.progress }
+    public static func restore(_ saved: ListeningProgress, _ state: inout State) { state.progress = saved }
 
     public static func reduce(_ t: inout State, _ a: TourAction, _ context: FeatureContext) -> Outcome {
         switch a {
