@@ -277,6 +277,12 @@ public protocol Feature {
     /// first, whose key wins, whose rows come first): `FeatureOrder`, checked when the registry
     /// is built. A feature not registered in a guide is skipped, its stated relations kept.
     static var after: [FeatureID] { get }
+    /// The other features whose state it reads (`context.state(of:)`, their `AppState`
+    /// accessors in its read hooks and views), declared so that a reader sees what a feature
+    /// depends on; `FeatureReadsTests` checks the declaration against the feature's folder. The
+    /// modes a feature publishes on the context (`context.screenReader`, `sharedTerminal`) are
+    /// not state and are not declared.
+    static var reads: [FeatureID] { get }
     /// The features it goes before (the same relation, stated from this side: a feature that
     /// cuts across the guide says where it goes, so the others need not name it).
     static var before: [FeatureID] { get }
@@ -310,6 +316,7 @@ public protocol Feature {
 extension Feature {
     public static var configKeys: [String] { [] }
     public static var after: [FeatureID] { [] }
+    public static var reads: [FeatureID] { [] }
     public static var before: [FeatureID] { [] }
     public static func drawsAlike(_ a: State, _ b: State) -> Bool { a == b }
     public static func move(_ delta: Int, _ state: inout AppState) -> [DocentCore.Effect] { [] }

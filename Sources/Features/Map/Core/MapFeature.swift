@@ -110,6 +110,8 @@ public enum MapFeature: ScopedFeature, HearsEvents {
     public enum Route: Hashable, Sendable { case plan }
     public static let id = FeatureID("map")
     public static let after = [PlayerFeature.id]
+    /// A tour's stops on the plan, what plays, the number typed.
+    public static let reads = [TourFeature.id, PlayerFeature.id, KeypadFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .navigated]
     public static let initialState = MapState()
 

@@ -61,6 +61,8 @@ public enum OfflineFeature: ScopedFeature, HearsEvents, ScopedAddsRows {
     public static let id = FeatureID("offline")
     // Its row on a tour's page comes after the tour's own.
     public static let after = [TourFeature.id]
+    /// The tour on screen, to save it.
+    public static let reads = [TourFeature.id]
     public static let before = [PlayerFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.navigated, .languageChanged, .startOver, .quitting]
     public static let initialState = State()

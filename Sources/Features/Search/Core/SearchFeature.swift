@@ -229,6 +229,8 @@ public enum SearchFeature: ScopedFeature, HearsEvents, WantsPictures {
     }
     public static let id = FeatureID("search")
     public static let after = [MapFeature.id]
+    /// Home's exhibitions and events are searched; the map's page is where results are shown.
+    public static let reads = [HomeFeature.id, MapFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.documentLoaded, .navigated, .startOver]
     public static let initialState = SearchState()
 
