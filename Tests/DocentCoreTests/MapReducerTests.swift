@@ -175,7 +175,7 @@ final class MapReducerTests: XCTestCase {
         }
         // No floor above 3.
         send(&s, .map(.floorStep(1)))
-        send(&s, .map(.cycleFloor), effects: [load(0)]) {
+        send(&s, .map(.selectFloor(Floor.lowerLevel)), effects: [load(0)]) {
             $0.map.floor = Floor.lowerLevel
             $0.map.plans[Floor.lowerLevel] = .loading(url: self.plan(0))
         }

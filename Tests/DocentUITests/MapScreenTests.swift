@@ -187,7 +187,7 @@ final class MapScreenTests: XCTestCase {
 
     func testLoadingFloorSaysSo() throws {
         var s = try mapState(size: Size(width: 80, height: 24))
-        send(&s, .map(.cycleFloor), effects: [load(2)]) {
+        send(&s, .map(.floorStep(1)), effects: [load(2)]) {
             $0.map.floor = Floor(2)
             $0.map.plans[Floor(2)] = .loading(url: self.planURL(2))
         }
@@ -402,7 +402,8 @@ final class MapScreenTests: XCTestCase {
         XCTAssertEqual(key(.char("-")), .map(.zoom(-1)))
         XCTAssertEqual(key(.char("]")), .map(.floorStep(1)))
         XCTAssertEqual(key(.char("[")), .map(.floorStep(-1)))
-        XCTAssertEqual(key(.char("f")), .map(.cycleFloor))
+        // `f` is Pulse's everywhere, the map too (issue 47 #10: one key, one meaning).
+        XCTAssertEqual(key(.char("f")), .pulse(.open), "the map leaves f to Pulse")
         XCTAssertEqual(key(.char("n")), .map(.selectStep(1)))
         XCTAssertEqual(key(.char("N")), .map(.selectStep(-1)))
         XCTAssertEqual(key(.enter), .map(.activate))

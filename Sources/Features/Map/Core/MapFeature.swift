@@ -67,8 +67,6 @@ public enum MapAction: Equatable, Sendable {
     case selectFloor(Floor)
     /// The floor above (+1) or below (−1), stopping at the ends.
     case floorStep(Int)
-    /// The next floor, wrapping from the top to the lower level.
-    case cycleFloor
     /// Next (+1) / previous (−1) item: what is visible on the map, or the list in text mode.
     case selectStep(Int)
     case select(MapItemID)
@@ -217,11 +215,6 @@ enum MapReducer {
             guard let i = floors.firstIndex(of: map.floor) ?? floors.indices.first else { return .none }
             let j = min(max(0, i + d), floors.count - 1)
             return Outcome(effects: changeFloor(&map, app, floors[j]))
-        case .cycleFloor:
-            let floors = MapContent.floors(app)
-            guard !floors.isEmpty else { return .none }
-            let i = floors.firstIndex(of: map.floor) ?? -1
-            return Outcome(effects: changeFloor(&map, app, floors[(i + 1) % floors.count]))
         case .selectStep(let d):
             selectStep(&map, env, d)
             return .none

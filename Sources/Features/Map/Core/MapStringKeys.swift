@@ -54,4 +54,5 @@ extension StringKey {
     public static let mapCardTour = StringKey("map.card.tour")
     public static let mapCardClose = StringKey("map.card.close")
     public static let mapEmpty = StringKey("map.empty")
+    public static let mapStatusLine = StringKey("map.statusLine")
 }

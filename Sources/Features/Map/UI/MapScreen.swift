@@ -5,6 +5,13 @@ import Foundation
 /// annotations on it (or the text list), a line of key hints; the card and the legend on top.
 public enum MapScreen: FeatureView, TakesKeysAnywhere {
     public typealias Core = MapFeature
+
+    /// The status line on the map: the map's own line above it names the map's keys, this one
+    /// the guide's, without the lists' "↑↓ move" (the arrows pan here) and with `f`, Pulse's
+    /// on the map as everywhere (issue 47 #10: one key, one meaning).
+    public static func hints(_ state: AppState) -> String? {
+        state.museum.map { $0.mapFloors.isEmpty } == false ? state.strings(.mapStatusLine) : nil
+    }
     public static func render(_ screen: inout Screen, _ area: Rect, state: AppState) {
         let s = state.strings
         guard area.width > 0, area.height > 0, let app = state.museum else { return }
@@ -227,7 +234,6 @@ public enum MapScreen: FeatureView, TakesKeysAnywhere {
         case .char("t"): return .map(.toggleText)
         case .char("["): return .map(.floorStep(-1))
         case .char("]"): return .map(.floorStep(1))
-        case .char("f"): return .map(.cycleFloor)
         case .char("n"): return .map(.selectStep(1))
         case .char("N"): return .map(.selectStep(-1))
         case .char("c"): return .map(.recentre)
