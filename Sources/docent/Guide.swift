@@ -219,7 +219,7 @@ package struct Guide: ParsableCommand {
             state: state, backend: backend, effects: effects, audio: audio,
             clock: Date.init, monotonic: { DispatchTime.now().uptimeNanoseconds }, instrumentation: instrumentation)
         loop.send(.launched(restored: restored, languageOverride: language))
-        loop.send(.pictures(.modeResolved(PictureMode.resolve(imageSetting, environment: env))))
+        loop.send(.pictures(.modeResolved(PictureMode.resolve(imageSetting, environment: env), offOn: PictureMode.offForFewColours(imageSetting, environment: env))))
         if let p = stateProblem { loop.send(.persistenceFailed(p)) }
         _ = loop.run()
         audio.stop()

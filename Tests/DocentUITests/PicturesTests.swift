@@ -74,6 +74,26 @@ final class PicturesTests: XCTestCase {
         XCTAssertEqual(PictureMode.resolve(.never, environment: xterm.merging(["COLORTERM": "truecolor"]) { $1 }), .off)
     }
 
+    /// Issue 47 #19: a plain `TERM=xterm` gets no pictures in `auto`, and the guide says why and
+    /// what to try, once; not when pictures were asked off, nor on a kiosk or for a screen reader.
+    func testAPlainTerminalSaysWhyNoPictureAppears() {
+        XCTAssertEqual(PictureMode.offForFewColours(.auto, environment: ["TERM": "xterm"]), "xterm")
+        XCTAssertEqual(PictureMode.offForFewColours(.auto, environment: ["TERM": "linux"]), "linux")
+        XCTAssertNil(PictureMode.offForFewColours(.auto, environment: ["TERM": "xterm-256color"]), "pictures are on")
+        XCTAssertNil(PictureMode.offForFewColours(.never, environment: ["TERM": "xterm"]), "asked off")
+        XCTAssertNil(PictureMode.offForFewColours(.auto, environment: ["TERM": "xterm", "NO_COLOR": "1"]), "asked off")
+        XCTAssertNil(PictureMode.offForFewColours(.auto, environment: ["TERM": "dumb"]))
+        XCTAssertNil(PictureMode.offForFewColours(.auto, environment: [:]))
+        var s = UIFixtures.loadedState()
+        let banner = Banner(.key(.picturesOffTerminal, ["term": .verbatim("xterm")]))
+        send(&s, .pictures(.modeResolved(.off, offOn: "xterm"))) { $0.banner = banner }
+        let screen = RootView.render(s, size: Size(width: 120, height: 24))
+        XCTAssertTrue(screen.dump().contains("TERM=xterm shows too few colours. Try TERM=xterm-256color"), screen.dump())
+        var kiosk = UIFixtures.loadedState()
+        kiosk.config["kiosk"] = "true"
+        send(&kiosk, .pictures(.modeResolved(.off, offOn: "xterm")))
+    }
+
     /// A graphics protocol only where the terminal names itself, never inside tmux or screen,
     /// never with NO_COLOR, never when symbols are asked for; forced by naming it.
     func testAGraphicsProtocolOnlyWhereTheTerminalSaysSo() {

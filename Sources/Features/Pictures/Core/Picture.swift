@@ -152,6 +152,19 @@ public enum PictureMode: Hashable, Sendable {
     }
 }
 
+extension PictureMode {
+    /// The terminal's name when `auto` left pictures off for its few colours (a plain `xterm`,
+    /// the Linux console), so the guide can say why none appear and what to try (issue 47 #19);
+    /// nil when pictures are on, were asked off (`never`, `NO_COLOR`), or there is no terminal
+    /// to speak of (`dumb`, no `TERM`).
+    public static func offForFewColours(_ setting: ImageSetting, environment env: [String: String]) -> String? {
+        guard setting == .auto, resolve(setting, environment: env) == .off else { return nil }
+        let term = env["TERM"] ?? ""
+        guard !term.isEmpty, term != "dumb", (env["NO_COLOR"] ?? "").isEmpty else { return nil }
+        return term
+    }
+}
+
 /// The terminal graphics protocols pictures can be drawn with.
 public enum GraphicsProtocol: String, Hashable, Sendable, CaseIterable {
     /// kitty's graphics protocol (also Ghostty, Konsole): images by id, placed and deleted.

@@ -42,7 +42,9 @@ public enum PicturesFeature: ScopedFeature, HearsEvents, GivesFigures {
     public enum Action: Equatable, Sendable {
         /// What this terminal shows, from the `images` setting and the environment (sent once
         /// at start by the composition root).
-        case modeResolved(PictureMode)
+        /// The mode decided at start; `offOn`: the terminal `auto` turned pictures off for
+        /// (`PictureMode.offForFewColours`), said once in a banner.
+        case modeResolved(PictureMode, offOn: String? = nil)
         case loaded(Request, Picture)
         case failed(Request, String)
         case missing(Request)
@@ -71,9 +73,14 @@ public enum PicturesFeature: ScopedFeature, HearsEvents, GivesFigures {
 
     public static func reduce(_ state: inout State, _ action: Action, _ context: FeatureContext) -> Outcome {
         switch action {
-        case .modeResolved(let mode):
+        case .modeResolved(let mode, let term):
             state.mode = mode
-            return Outcome(effects: request(&state, context))
+            // Why no picture will appear, once, where a visitor could change it: not on a
+            // museum's kiosk, nor for a screen reader (pictures are read as their words there).
+            let why = term.flatMap { t -> UIRequest? in
+                context.sharedTerminal || context.screenReader ? nil : .banner(Banner(.key(.picturesOffTerminal, ["term": .verbatim(t)])))
+            }
+            return Outcome(effects: request(&state, context), requests: why.map { [$0] } ?? [])
         case .loaded(let r, let picture):
             guard state.slots[r] == .loading else { return .none }
             state.slots[r] = .ready(picture)

@@ -6,4 +6,5 @@ extension StringKey {
     public static let picturesFailed = StringKey("pictures.failed")
     public static let picturesDescribed = StringKey("pictures.described")
     public static let picturesPicture = StringKey("pictures.picture")
+    public static let picturesOffTerminal = StringKey("pictures.offTerminal")
 }
