@@ -1,10 +1,10 @@
-import DocentCore
+import PulseKit
 import Foundation
 import Logging
 import NIOCore
 import NIOSSL
 import PostgresNIO
-import StateStore
+import PulseKitSQLite
 
 /// Pulse in PostgreSQL, for museums that run several `docent-pulse` instances behind a load
 /// balancer: the instances keep no state of their own, so any of them answers any request.

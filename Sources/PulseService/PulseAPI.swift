@@ -1,5 +1,5 @@
 import Crypto
-import DocentCore
+import PulseKit
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -1,5 +1,5 @@
 import Crypto
-import DocentCore
+import PulseKit
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -7,7 +7,7 @@ import HummingbirdBcrypt
 import Logging
 import Mustache
 import NIOCore
-import StateStore
+import PulseKitSQLite
 
 /// What the console is set up with (`docent-pulse serve`'s options).
 public struct ConsoleConfiguration: Sendable {

@@ -1,3 +1,5 @@
+import DocentText
+import DocentJSON
 import Foundation
 
 /// Pulse's rules, as plain functions over values: who sees a note, what is kept, what is

@@ -1,4 +1,5 @@
-import DocentCore
+import DocentText
+import DocentJSON
 import Foundation
 
 /// `PulseRules` as SQL, generated from the rules' own values (issue 28 item 6, issue 32): the

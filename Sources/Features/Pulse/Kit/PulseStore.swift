@@ -1,3 +1,5 @@
+import DocentText
+import DocentJSON
 import Foundation
 
 /// Where Pulse lives: the embedded SQLite file (`StateStore.SQLitePulseStore`, the default),
@@ -133,31 +135,6 @@ public enum PulseStoreError: Error, Hashable, Sendable {
     /// The service's posting gate refused the note (issue 32): no code, a wrong one, no
     /// member card, or too many wrong tries.
     case postingRefused(PostingRefusal)
-
-    /// The phrase a visitor reads.
-    public var phrase: Phrase {
-        switch self {
-        case .rateLimited(let limit):
-            // Bounded first: a wait from the wire may be anything (`Int.max`, -5).
-            let s = limit.seconds
-            if case .notes = limit { return .key(.pulseErrorNotesLimit, ["minutes": .verbatim(String((s + 59) / 60))]) }
-            return .key(.pulseErrorReactionsLimit, ["seconds": .verbatim(String(s))])
-        case .conflict: return .key(.pulseErrorConflict)
-        case .badText(.empty): return .key(.pulseErrorEmpty)
-        case .badText(.tooLong(let n)): return .key(.pulseErrorTooLong, ["cells": .verbatim(String(n)), "max": .verbatim(String(NoteText.maxCells))])
-        case .badCredentials: return .key(.pulseErrorIdentity)
-        case .noSuchNote: return .key(.pulseErrorNoSuchNote)
-        case .badSubject: return .key(.pulseErrorNoSuchNote)
-        case .unavailable(let why): return .key(.pulseErrorUnavailable, ["reason": .verbatim(why)])
-        case .notKept: return .key(.pulseErrorNotKept)
-        case .postingRefused(.visitCodeRequired): return .key(.pulseGateCodeRequired)
-        case .postingRefused(.visitCodeWrong): return .key(.pulseGateCodeWrong)
-        case .postingRefused(.memberRequired): return .key(.pulseGateMemberRequired)
-        case .postingRefused(.memberUnknown): return .key(.pulseGateMemberUnknown)
-        case .postingRefused(.tooManyTries(let s)):
-            return .key(.pulseGateTooManyTries, ["minutes": .verbatim(String((PulseRules.Limit.bounded(s) + 59) / 60))])
-        }
-    }
 }
 
 /// What the guide shows of Pulse at one version.

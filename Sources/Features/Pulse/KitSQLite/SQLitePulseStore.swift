@@ -1,5 +1,6 @@
-import DocentCore
+import PulseKit
 import Foundation
+import StoreSupport
 import GRDB
 
 /// Pulse in one SQLite file (WAL), shared by every guide process of a machine: the default
