@@ -786,14 +786,7 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
     }
 
     public func moderationQueue() async throws(PulseStoreError) -> [PulseNote] {
-        var out: [PulseNote] = []
-        var cursor: PulseCursor?
-        repeat {
-            let page = try await moderationQueue(after: cursor, limit: 500)
-            out += page.notes
-            cursor = page.next
-        } while cursor != nil
-        return out
+        try await PulsePage.all { cursor throws(PulseStoreError) in try await moderationQueue(after: cursor, limit: 500) }
     }
 
     public func decide(_ note: NoteID, _ decision: StaffDecision) async throws(PulseStoreError) -> PulseNote {

@@ -74,6 +74,19 @@ public struct PulsePage: Hashable, Sendable {
         self.notes = notes
         self.next = next
     }
+
+    /// Every page of a list, read in turn from the first (`page(nil)`) until one says it was
+    /// the last: the one paging loop both stores' whole-list reads use.
+    public static func all(_ page: (PulseCursor?) async throws(PulseStoreError) -> PulsePage) async throws(PulseStoreError) -> [PulseNote] {
+        var out: [PulseNote] = []
+        var cursor: PulseCursor?
+        repeat {
+            let p = try await page(cursor)
+            out += p.notes
+            cursor = p.next
+        } while cursor != nil
+        return out
+    }
 }
 
 /// A store's change counter: it grows with every write, so "changed since N" is one compare.
