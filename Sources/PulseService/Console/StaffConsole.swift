@@ -614,34 +614,30 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         let d = try await days()
         let t = d.values.last ?? ActivityDay()
         let kinds: [(String, KeyPath<ActivityDay, Int>)] = [("plays", \.plays), ("reactions", \.reactions), ("notes", \.notes), ("reports", \.reports)]
-        let charts: [[String: Any]] = kinds.map { k in
+        let charts = kinds.map { k in
             let values = d.values.map { $0[keyPath: k.1] }
             let caption = ConsoleStrings.text("chartOf", lang, ["what": ConsoleStrings.text(k.0, lang)])
-            return [
-                "kind": k.0, "caption": caption,
-                "svg": ConsoleCharts.bars(values, labels: d.labels, titleID: "cap-" + k.0, label: caption).replacingOccurrences(
-                    of: "aria-labelledby=\"cap-\(k.0)\"", with: "aria-label=\"\(ConsoleCharts.escape(caption))\""),
-                "rows": zip(d.labels, values).map { ["day": $0.0, "value": $0.1] as [String: Any] },
-            ]
+            return PulsePageContext.Chart(
+                kind: k.0, caption: caption, chart: ConsoleCharts.bars(values, labels: d.labels, label: caption),
+                rows: zip(d.labels, values).map { PulsePageContext.Day(day: $0.0, value: $0.1) })
         }
         let since = Date(timeIntervalSince1970: Double(d.first) * 86400 - Double(config.timeZone.secondsFromGMT(for: clock())))
         let played = try await console.top(kind: "play", since: since, offset: config.timeZone.secondsFromGMT(for: clock()), limit: 10).map {
-            ["key": $0.subject.key, "title": config.catalogue.title($0.subject.key, lang) ?? "", "count": $0.count] as [String: Any]
+            PulsePageContext.Played(key: $0.subject.key, title: config.catalogue.title($0.subject.key, lang) ?? "", count: $0.count)
         }
         let liked = try await console.bestLiked(limit: 10).map {
-            ["key": $0.subject.key, "title": config.catalogue.title($0.subject.key, lang) ?? "", "up": $0.counts.up, "down": $0.counts.down] as [String: Any]
+            PulsePageContext.Liked(key: $0.subject.key, title: config.catalogue.title($0.subject.key, lang) ?? "", up: $0.counts.up, down: $0.counts.down)
         }
         let abandoned = Self.abandonment(try await console.stopPlays(since: since, offset: config.timeZone.secondsFromGMT(for: clock()))).prefix(10).map {
-            ["key": $0.stop, "title": config.catalogue.title($0.stop, lang) ?? "", "plays": $0.plays, "lost": $0.lost] as [String: Any]
+            PulsePageContext.Abandoned(key: $0.stop, title: config.catalogue.title($0.stop, lang) ?? "", plays: $0.plays, lost: $0.lost)
         }
         let body = render(
             "pulse",
-            [
-                "t": ConsoleStrings.all(lang), "todayLabel": d.labels.last ?? "",
-                "today": kinds.map { ["label": ConsoleStrings.text($0.0, lang), "value": t[keyPath: $0.1]] as [String: Any] },
-                "charts": charts, "mostPlayed": played, "bestLiked": liked, "abandoned": Array(abandoned), "hasAbandoned": !abandoned.isEmpty,
-                "hasVisitCode": config.visitCode != nil, "visitCode": config.visitCode?.code(at: clock()) ?? "",
-            ])
+            PulsePageContext(
+                t: ConsoleStrings.all(lang), todayLabel: d.labels.last ?? "",
+                today: kinds.map { PulsePageContext.Tile(label: ConsoleStrings.text($0.0, lang), value: t[keyPath: $0.1]) },
+                charts: charts, mostPlayed: played, bestLiked: liked, abandoned: Array(abandoned), hasAbandoned: !abandoned.isEmpty,
+                hasVisitCode: config.visitCode != nil, visitCode: config.visitCode?.code(at: clock()) ?? ""))
         return layout(title: ConsoleStrings.text("pulse", lang), lang: lang, session: s, path: "/staff/pulse", body: body)
     }
 
@@ -732,6 +728,11 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
     // MARK: Pieces
 
     func render(_ template: String, _ context: [String: Any]) -> String {
+        ConsoleAssets.library.render(context, withTemplate: template) ?? ""
+    }
+
+    /// A page filled from a typed context (a struct the template reads by its fields).
+    func render<Context: Sendable>(_ template: String, _ context: Context) -> String {
         ConsoleAssets.library.render(context, withTemplate: template) ?? ""
     }
 
@@ -982,4 +983,24 @@ enum ConsoleClock {
         formatters[key] = f
         return f.string(from: d)
     }
+}
+
+/// What the Pulse page (`/staff/pulse`) shows, typed: the template reads these fields.
+struct PulsePageContext: Sendable {
+    struct Tile: Sendable { let label: String, value: Int }
+    struct Day: Sendable { let day: String, value: Int }
+    struct Chart: Sendable { let kind: String, caption: String, chart: ConsoleCharts.BarChart, rows: [Day] }
+    struct Played: Sendable { let key: String, title: String, count: Int }
+    struct Liked: Sendable { let key: String, title: String, up: Int, down: Int }
+    struct Abandoned: Sendable { let key: String, title: String, plays: Int, lost: Int }
+    let t: [String: String]
+    let todayLabel: String
+    let today: [Tile]
+    let charts: [Chart]
+    let mostPlayed: [Played]
+    let bestLiked: [Liked]
+    let abandoned: [Abandoned]
+    let hasAbandoned: Bool
+    let hasVisitCode: Bool
+    let visitCode: String
 }
