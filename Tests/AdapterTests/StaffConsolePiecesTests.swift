@@ -56,6 +56,22 @@ final class StaffConsolePiecesTests: XCTestCase {
         XCTAssertEqual(svg.components(separatedBy: "<svg").count - 1, 1, "one svg element: the title opened none")
     }
 
+    /// The Pulse page draws each chart through the `barChart` partial from its typed context.
+    func testThePulsePageDrawsItsChartsFromTheTypedContext() {
+        let chart = ConsoleCharts.bars([2, 5], labels: ["2026-11-25", "2026-11-26"], label: "plays <a day>")
+        let context = PulsePageContext(
+            t: ConsoleStrings.all(.english), todayLabel: "2026-11-26", today: [.init(label: "plays", value: 5)],
+            charts: [.init(kind: "plays", caption: "plays <a day>", chart: chart, rows: [.init(day: "2026-11-26", value: 5)])],
+            mostPlayed: [.init(key: "exhibition:1", title: "<img src=x>", count: 3)], bestLiked: [], abandoned: [], hasAbandoned: false,
+            hasVisitCode: false, visitCode: "")
+        let page = ConsoleAssets.library.render(context, withTemplate: "pulse") ?? ""
+        XCTAssertEqual(page.components(separatedBy: "<rect").count - 1, 2, page)
+        XCTAssertTrue(page.contains("<title>2026-11-26: 5</title>"), page)
+        XCTAssertTrue(page.contains("aria-label=\"plays &lt;a day&gt;\""), page)
+        XCTAssertTrue(page.contains("&lt;img src=x&gt;"), page)
+        XCTAssertFalse(page.contains("<img src=x>"), page)
+    }
+
     func testTaglinesAreCutWhereTheGuideCutsThem() {
         let long = String(repeating: "light ", count: 20)
         let cut = Console.guideCut(long)
