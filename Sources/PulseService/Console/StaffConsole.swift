@@ -221,7 +221,7 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
     /// 429 with Retry-After, a page without a form (a refusal costs no row and no bcrypt).
     func tooMany(_ req: Request, wait: Int) -> Response {
         let lang = language(req)
-        let body = render("message", ["text": ConsoleStrings.text("locked", lang, ["s": String(wait)]), "back": "/staff/sign-in", "backLabel": ConsoleStrings.text("signIn", lang)])
+        let body = render("message", ConsolePages.Message(text: ConsoleStrings.text("locked", lang, ["s": String(wait)]), back: "/staff/sign-in", backLabel: ConsoleStrings.text("signIn", lang)))
         var r = layout(title: ConsoleStrings.text("signIn", lang), lang: lang, session: nil, path: "/staff/sign-in", body: body, status: .tooManyRequests)
         r.headers[.retryAfter] = String(wait)
         return r
@@ -239,7 +239,7 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         } catch {
             return failurePage(error, lang, req)
         }
-        let body = render("signin", ["t": ConsoleStrings.all(lang), "csrf": token, "name": name])
+        let body = render("signin", ConsolePages.SignIn(t: ConsoleStrings.all(lang), csrf: token, name: name))
         var r = layout(title: ConsoleStrings.text("signIn", lang), lang: lang, session: nil, path: "/staff/sign-in", body: body, problem: problem, status: status)
         r.setCookie(cookie(Self.signInCookie, token, req, maxAge: 3600))
         remember(lang, req, &r)
@@ -408,8 +408,8 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
     }
 
     func visitorsPage(_ req: Request, _ s: StaffSession, _ lang: Language) async throws -> Response {
-        let bans = try await console.bans().map { ["visitor": $0.visitor.rawValue, "at": time($0.at), "staff": $0.staff] as [String: Any] }
-        let body = render("visitors", ["t": ConsoleStrings.all(lang), "csrf": s.csrf, "bans": bans])
+        let bans = try await console.bans().map { ConsolePages.Visitors.Ban(visitor: $0.visitor.rawValue, at: time($0.at), staff: $0.staff) }
+        let body = render("visitors", ConsolePages.Visitors(t: ConsoleStrings.all(lang), csrf: s.csrf, bans: bans))
         return layout(
             title: ConsoleStrings.text("visitors", lang), lang: lang, session: s, path: "/staff/visitors", body: body, flash: flash(req, s),
             problem: problemParam(req, s))
@@ -431,7 +431,7 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         guard let v = VisitorID(text), v != .curator else {
             return Self.redirect(notice("/staff/visitors", "problem", ConsoleStrings.text("badInput", lang, ["why": "visitor id"]), s))
         }
-        let body = render("banSure", ["t": ConsoleStrings.all(lang), "csrf": s.csrf, "visitor": v.rawValue, "question": ConsoleStrings.text("banSure", lang, ["visitor": v.rawValue])])
+        let body = render("banSure", ConsolePages.BanSure(t: ConsoleStrings.all(lang), csrf: s.csrf, visitor: v.rawValue, question: ConsoleStrings.text("banSure", lang, ["visitor": v.rawValue])))
         return layout(title: ConsoleStrings.text("ban", lang), lang: lang, session: s, path: "/staff/visitors", body: body)
     }
 
@@ -798,7 +798,7 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
             logger.error("staff console: \(String(describing: error))")
             (status, text) = (.internalServerError, ConsoleStrings.text("unavailable", lang, ["why": "internal error"]))
         }
-        let body = render("message", ["text": text, "back": "/staff/queue", "backLabel": ConsoleStrings.text("queue", lang)])
+        let body = render("message", ConsolePages.Message(text: text, back: "/staff/queue", backLabel: ConsoleStrings.text("queue", lang)))
         return layout(title: ConsoleStrings.text("console", lang), lang: lang, session: session, path: req.uri.path, body: body, status: status)
     }
 
