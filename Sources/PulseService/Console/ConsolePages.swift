@@ -14,4 +14,20 @@ enum ConsolePages {
         let t: [String: String], csrf: String, accounts: [Account]
     }
     struct AccountSure: Sendable { let t: [String: String], csrf: String, action: String, question: String, yes: String }
+    /// The moderation queue (`/staff/queue`): the notes waiting, the ones staff removed.
+    struct Queue: Sendable {
+        struct Reporter: Sendable { let visitor: String, at: String }
+        struct Note: Sendable {
+            let id: String, dom: String, subject: String, title: String, when: String, languageName: String, langTag: String
+            let text: String, up: Int, down: Int, reports: Int, visitor: String, isVisitor: Bool, decision: String, csrf: String
+            /// Only for waiting notes (nil for removed ones: the template finds nothing, as before).
+            var reason: String? = nil
+            var reporters: [Reporter]? = nil
+            var hasReporters: Bool? = nil
+            var reporterCount: Int? = nil
+        }
+        let t: [String: String], items: [Note], removed: [Note], waiting: String
+        /// Links to the next page and back to the first; nil when there is none.
+        let next: String?, first: String?
+    }
 }

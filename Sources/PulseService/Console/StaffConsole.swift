@@ -351,25 +351,22 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         let page = try await console.queue(rules: config.rules, after: after, limit: Self.queuePageSize + 1)
         let notes = Array(page.prefix(Self.queuePageSize))
         let waiting = try await console.queueLength(rules: config.rules)
-        var items: [[String: Any]] = []
         let allReports = try await console.reports(on: notes.map(\.id))
-        for n in notes {
+        let items = notes.map { n in
             let reports = allReports[n.id] ?? []
             var item = noteContext(n, lang, s)
-            item["reason"] = ConsoleStrings.text(n.decision == .restored ? "reasonRestored" : (n.reports > 0 ? "reasonReported" : "reasonScore"), lang)
-            item["reporters"] = reports.map { ["visitor": $0.visitor.rawValue, "at": time($0.at)] }
-            item["hasReporters"] = !reports.isEmpty
-            item["reporterCount"] = reports.count
-            items.append(item)
+            item.reason = ConsoleStrings.text(n.decision == .restored ? "reasonRestored" : (n.reports > 0 ? "reasonReported" : "reasonScore"), lang)
+            item.reporters = reports.map { ConsolePages.Queue.Reporter(visitor: $0.visitor.rawValue, at: time($0.at)) }
+            item.hasReporters = !reports.isEmpty
+            item.reporterCount = reports.count
+            return item
         }
         let removed = try await console.removedNotes(limit: 30).map { noteContext($0, lang, s) }
-        var context: [String: Any] = [
-            "t": ConsoleStrings.all(lang), "items": items, "removed": removed,
-            "waiting": ConsoleStrings.text("waiting", lang, ["n": String(waiting)]),
-        ]
-        // (An empty string would still open a Mustache section.)
-        if page.count > notes.count, let last = notes.last { context["next"] = "/staff/queue?after=" + Self.urlEncode(PulseCursor(after: last).text) }
-        if after != nil { context["first"] = "/staff/queue" }
+        // nil, not "": an empty string would still open a Mustache section.
+        let context = ConsolePages.Queue(
+            t: ConsoleStrings.all(lang), items: items, removed: removed, waiting: ConsoleStrings.text("waiting", lang, ["n": String(waiting)]),
+            next: page.count > notes.count ? notes.last.map { "/staff/queue?after=" + Self.urlEncode(PulseCursor(after: $0).text) } : nil,
+            first: after != nil ? "/staff/queue" : nil)
         let body = render("queue", context)
         return layout(
             title: ConsoleStrings.text("queue", lang), lang: lang, session: s, path: "/staff/queue", body: body, flash: flash(req, s), problem: problemParam(req, s))
@@ -378,13 +375,12 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
     /// Notes on one page of the queue.
     static var queuePageSize: Int { 100 }
 
-    func noteContext(_ n: PulseNote, _ lang: Language, _ s: StaffSession) -> [String: Any] {
-        [
-            "id": n.id.key, "dom": Self.domID(n.id.key), "subject": n.subject.key, "title": config.catalogue.title(n.subject.key, lang) ?? "",
-            "when": time(n.createdAt), "languageName": n.language.nativeName, "langTag": n.language.code == "zh-hant" ? "zh-Hant" : n.language.code,
-            "text": n.text, "up": n.counts.up, "down": n.counts.down, "reports": n.reports, "visitor": n.id.visitor.rawValue,
-            "isVisitor": n.author == .visitor, "decision": n.decision?.rawValue ?? "", "csrf": s.csrf,
-        ]
+    func noteContext(_ n: PulseNote, _ lang: Language, _ s: StaffSession) -> ConsolePages.Queue.Note {
+        ConsolePages.Queue.Note(
+            id: n.id.key, dom: Self.domID(n.id.key), subject: n.subject.key, title: config.catalogue.title(n.subject.key, lang) ?? "",
+            when: time(n.createdAt), languageName: n.language.nativeName, langTag: n.language.code == "zh-hant" ? "zh-Hant" : n.language.code,
+            text: n.text, up: n.counts.up, down: n.counts.down, reports: n.reports, visitor: n.id.visitor.rawValue,
+            isVisitor: n.author == .visitor, decision: n.decision?.rawValue ?? "", csrf: s.csrf)
     }
 
     func decide(_ key: String, _ form: [String: String], _ s: StaffSession, _ lang: Language) async throws -> Response {
