@@ -30,4 +30,10 @@ enum ConsolePages {
         /// Links to the next page and back to the first; nil when there is none.
         let next: String?, first: String?
     }
+    /// The featured subjects (`/staff/featured`), each with a tagline per console language.
+    struct Featured: Sendable {
+        struct Tagline: Sendable { let code: String, name: String, text: String, cut: String, dom: String, cells: String }
+        struct Entry: Sendable { let subject: String, dom: String, title: String, tier: Int, from: String, until: String, taglines: [Tagline] }
+        let t: [String: String], csrf: String, entries: [Entry]
+    }
 }

@@ -456,21 +456,19 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
 
     func featuredPage(_ req: Request, _ s: StaffSession, _ lang: Language) async throws -> Response {
         let list = try await console.featuredList()
-        let entries: [[String: Any]] = list.map { f in
-            [
-                "subject": f.subject.key, "dom": Self.domID(f.subject.key), "title": config.catalogue.title(f.subject.key, lang) ?? "", "tier": f.tier,
-                "from": f.from.map(localInput) ?? "", "until": f.until.map(localInput) ?? "",
-                "taglines": ConsoleStrings.languages.map { l -> [String: Any] in
+        let entries = list.map { f in
+            ConsolePages.Featured.Entry(
+                subject: f.subject.key, dom: Self.domID(f.subject.key), title: config.catalogue.title(f.subject.key, lang) ?? "", tier: f.tier,
+                from: f.from.map(localInput) ?? "", until: f.until.map(localInput) ?? "",
+                taglines: ConsoleStrings.languages.map { l in
                     let t = f.taglines[l] ?? ""
                     let cut = Self.guideCut(t)
-                    return [
-                        "code": l.code, "name": l.interfaceName, "text": t, "cut": cut, "dom": Self.domID(f.subject.key),
-                        "cells": ConsoleStrings.text("cells", lang, ["n": String(TextWidth.width(cut)), "max": String(Self.taglineCells)]),
-                    ]
-                },
-            ]
+                    return ConsolePages.Featured.Tagline(
+                        code: l.code, name: l.interfaceName, text: t, cut: cut, dom: Self.domID(f.subject.key),
+                        cells: ConsoleStrings.text("cells", lang, ["n": String(TextWidth.width(cut)), "max": String(Self.taglineCells)]))
+                })
         }
-        let body = render("featured", ["t": ConsoleStrings.all(lang), "csrf": s.csrf, "entries": entries])
+        let body = render("featured", ConsolePages.Featured(t: ConsoleStrings.all(lang), csrf: s.csrf, entries: entries))
         return layout(
             title: ConsoleStrings.text("featured", lang), lang: lang, session: s, path: "/staff/featured", body: body, flash: flash(req, s),
             problem: problemParam(req, s))
