@@ -50,8 +50,12 @@ let package = Package(
         .target(name: "DocentReading", dependencies: ["DocentJSON", "DocentText"]),
         // The store and the features.
         .target(
-            name: "DocentCore", dependencies: ["DocentReading", "DocentJSON", "DocentText"],
+            name: "DocentCore", dependencies: ["DocentReading", "DocentJSON", "DocentText", "PulseKit"],
             path: "Sources", sources: ["DocentCore"] + featureLayer("Core")),
+        // The Pulse kit (issue 46): models, rules, bounds, wire format, patterns, note text, the
+        // store and outbox protocols, the schema and the rules as SQL. Pure, shared by the guide
+        // (DocentCore re-exports it) and the service, which links no other guide target.
+        .target(name: "PulseKit", dependencies: ["DocentJSON", "DocentText"], path: "Sources/Features/Pulse/Kit"),
         .target(name: "DocentUI", dependencies: ["DocentCore"], path: "Sources", sources: ["DocentUI"] + featureLayer("UI")),
         .target(name: "DocentApp", dependencies: ["DocentCore", "DocentUI"]),
 
@@ -81,9 +85,16 @@ let package = Package(
         .target(name: "TwoCores", dependencies: ["DocentCore"]),
         .target(name: "NetCurl", dependencies: ["DocentCore", "TwoCores", "CShims", "CCurl"]),
         .target(name: "AudioPlayback", dependencies: ["DocentCore", "CShims", "CCurl", "CMpg123", "CPulse", "CSoundTouch"]),
+        // StateStore's small helpers (XDG paths, atomic writes, SQLite errors as sentences, safe
+        // column reads), shared with the Pulse kit's SQLite store.
+        .target(name: "StoreSupport", dependencies: ["DocentText", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The Pulse kit's SQLite store, outbox and migrations (GRDB), for the guide and the service.
+        .target(
+            name: "PulseKitSQLite", dependencies: ["PulseKit", "StoreSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Sources/Features/Pulse/KitSQLite"),
         .target(
             name: "StateStore",
-            dependencies: ["DocentCore", .product(name: "GRDB", package: "GRDB.swift"), "TOMLKit"],
+            dependencies: ["DocentCore", "PulseKitSQLite", "StoreSupport", .product(name: "GRDB", package: "GRDB.swift"), "TOMLKit"],
             path: "Sources", sources: ["StateStore"] + featureLayer("Storage")),
         .target(name: "MapRaster", dependencies: ["DocentCore", "CPoppler"], path: "Sources/Features/Map/MapRaster"),
         // ICU's Traditional → Simplified table (through Foundation) for search's folding, and
@@ -113,7 +124,7 @@ let package = Package(
         .target(
             name: "PulseService",
             dependencies: [
-                "DocentCore", "StateStore", .product(name: "Hummingbird", package: "hummingbird"),
+                "PulseKit", "PulseKitSQLite", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -122,7 +133,7 @@ let package = Package(
             ]),
         .executableTarget(
             name: "docent-pulse",
-            dependencies: ["PulseService", "DocentCore", "StateStore", "TOMLKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["PulseService", "PulseKit", "PulseKitSQLite", "TOMLKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // Benchmarks (`make bench`): measured against named anchors in the same run.
         // CShims holds the curses shims too, so whatever links it must also link ncursesw.
@@ -151,19 +162,19 @@ let package = Package(
         .target(
             name: "DocentTestSupport", dependencies: ["DocentCoreTestSupport", "DocentCore", "DocentUI", "DocentApp"],
             path: "Tests/DocentTestSupport"),
-        .testTarget(name: "DocentCoreTests", dependencies: ["DocentCore", "DocentCoreTestSupport", "TwoCores"]),
+        .testTarget(name: "DocentCoreTests", dependencies: ["DocentCore", "PulseKit", "DocentCoreTestSupport", "TwoCores"]),
         // The run loop itself, headless: timers, the mailbox, resizes, quitting.
         .testTarget(name: "DocentAppTests", dependencies: ["DocentApp", "DocentUI", "DocentCore", "DocentTestSupport"]),
         // Drives the real `docent` binary under tmux (it needs `swift build` first).
         .testTarget(name: "EndToEndTests", dependencies: ["ChildProcessSupport", "StringFiles"]),
         .testTarget(
-            name: "DocentUITests", dependencies: ["DocentUI", "DocentApp", "DocentCore", "DocentTestSupport", "StringFiles"],
+            name: "DocentUITests", dependencies: ["DocentUI", "DocentApp", "DocentCore", "PulseKit", "DocentTestSupport", "StringFiles"],
             exclude: ["Snapshots", "Fixtures"]),
         .testTarget(
             name: "AdapterTests",
             dependencies: [
                 "NetCurl", "AudioPlayback", "StateStore", "TerminalCurses", "DocentCore", "MapRaster", "Pictures", "DocentUI", "TwoCores",
-                "ScriptConversion", "SnowballStemming", "PulseService", "DocentCoreTestSupport", "ChildProcessSupport", "StringFiles",
+                "ScriptConversion", "SnowballStemming", "PulseService", "PulseKit", "PulseKitSQLite", "StoreSupport", "DocentCoreTestSupport", "ChildProcessSupport", "StringFiles",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Fixtures"]),

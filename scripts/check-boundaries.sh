@@ -15,9 +15,9 @@ cd "$root"
 # Sources/Docent[A-Z]* directory must be listed: the executables are lower-case (docent,
 # docent-bench…) and the adapters are named for what they wrap, so a new capitalised Docent
 # target is a split of the pure code and checked like the rest.
-pure=(Sources/DocentJSON Sources/DocentText Sources/DocentReading Sources/DocentCore Sources/DocentUI Sources/DocentApp)
+pure=(Sources/DocentJSON Sources/DocentText Sources/DocentReading Sources/DocentCore Sources/DocentUI Sources/DocentApp Sources/Features/Pulse/Kit)
 # Modules a pure target may not import in any form.
-forbidden='CNcursesw|CCurl|CMpg123|CPulse|CPoppler|CShims|CChafa|CGdkPixbuf|CSoundTouch|CStemmer|COpenCC|SnowballStemming|MapRaster|Pictures|TwoCores|Glibc|SwiftGlibc|Musl|Darwin|WinSDK|ucrt|CRT|Android|FoundationNetworking|FoundationXML|Dispatch|GRDB|TOMLKit|SQLite3|TerminalCurses|NetCurl|AudioPlayback|StateStore|ScriptConversion|ArgumentParser'
+forbidden='CNcursesw|CCurl|CMpg123|CPulse|CPoppler|CShims|CChafa|CGdkPixbuf|CSoundTouch|CStemmer|COpenCC|SnowballStemming|MapRaster|Pictures|TwoCores|Glibc|SwiftGlibc|Musl|Darwin|WinSDK|ucrt|CRT|Android|FoundationNetworking|FoundationXML|Dispatch|GRDB|TOMLKit|SQLite3|TerminalCurses|NetCurl|AudioPlayback|StateStore|ScriptConversion|ArgumentParser|PulseKitSQLite|StoreSupport|StringFiles|PulseService'
 
 for t in "${pure[@]}"; do
   [ -d "$t" ] || { echo "check-boundaries: pure target $t does not exist (renamed? update the list)" >&2; exit 1; }

@@ -15,7 +15,7 @@
 # checked), else every *.o there. Prints each offending object with the symbol it needs.
 set -euo pipefail
 build=${1:-"$(dirname "$0")/../.build/debug"}
-pure=(DocentJSON DocentText DocentReading DocentCore DocentUI DocentApp)
+pure=(DocentJSON DocentText DocentReading DocentCore DocentUI DocentApp PulseKit)
 nm=$(command -v llvm-nm || command -v nm)
 demangle=$(command -v swift-demangle || true)
 [ -n "$demangle" ] || { echo "check-symbols: swift-demangle not found (it comes with the Swift toolchain)" >&2; exit 1; }

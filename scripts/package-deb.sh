@@ -15,7 +15,7 @@ root=$(pwd)
 arch=$(dpkg --print-architecture)
 
 # The version: the newest tag vX.Y.Z, and how far past it this tree is.
-swiftver=$(sed -n 's/.*static let string = "\(.*\)".*/\1/p' Sources/DocentCore/Support/DocentVersion.swift)
+swiftver=$(sed -n 's/.*static let string = "\(.*\)".*/\1/p' Sources/DocentText/DocentVersion.swift)
 if desc=$(git describe --tags --match 'v[0-9]*' 2>/dev/null); then
     version=${desc#v}
     # v0.4.0-3-gabc1234 → 0.4.0+3.gabc1234 (a Debian version sorts it after 0.4.0)
@@ -25,7 +25,7 @@ else
     version="$swiftver+git.$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 fi
 case "$version" in "$swiftver"|"$swiftver"+*) ;; *)
-    echo "package-deb: the tag says $version but the programs say $swiftver (Sources/DocentCore/Support/DocentVersion.swift): tag or bump one of them" >&2
+    echo "package-deb: the tag says $version but the programs say $swiftver (Sources/DocentText/DocentVersion.swift): tag or bump one of them" >&2
     exit 1 ;;
 esac
 

@@ -2,3 +2,4 @@
 @_exported import DocentJSON
 @_exported import DocentReading
 @_exported import DocentText
+@_exported import PulseKit

@@ -1,4 +1,4 @@
-import DocentCore
+import PulseKit
 import Foundation
 import Logging
 import PostgresNIO

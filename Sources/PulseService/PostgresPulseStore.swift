@@ -1,10 +1,10 @@
-import DocentCore
+import PulseKit
 import Foundation
 import Logging
 import NIOCore
 import NIOSSL
 import PostgresNIO
-import StateStore
+import PulseKitSQLite
 
 /// Pulse in PostgreSQL, for museums that run several `docent-pulse` instances behind a load
 /// balancer: the instances keep no state of their own, so any of them answers any request.
@@ -786,14 +786,7 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
     }
 
     public func moderationQueue() async throws(PulseStoreError) -> [PulseNote] {
-        var out: [PulseNote] = []
-        var cursor: PulseCursor?
-        repeat {
-            let page = try await moderationQueue(after: cursor, limit: 500)
-            out += page.notes
-            cursor = page.next
-        } while cursor != nil
-        return out
+        try await PulsePage.all { cursor throws(PulseStoreError) in try await moderationQueue(after: cursor, limit: 500) }
     }
 
     public func decide(_ note: NoteID, _ decision: StaffDecision) async throws(PulseStoreError) -> PulseNote {

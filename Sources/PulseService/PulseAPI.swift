@@ -1,5 +1,5 @@
 import Crypto
-import DocentCore
+import PulseKit
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -59,7 +59,9 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
     public func router() -> Router<PulseRequestContext> {
         let router = Router(context: PulseRequestContext.self)
         router.add(middleware: RequestLogMiddleware(logger: logger, metrics: metrics, address: clientAddress))
-        router.add(middleware: MethodNotAllowed())
+        // Its table is the router's own, read once every route below is added.
+        let methods = MethodNotAllowed()
+        router.add(middleware: methods)
         router.add(middleware: WritesServed(health: health, logger: logger))
         router.add(middleware: RequestDeadlineMiddleware())
         let api = self
@@ -104,6 +106,7 @@ public struct PulseAPI<Store: PulseServiceStore>: Sendable {
         staff.put("/v1/moderation/notes/**") { req, ctx in await api.handle { try await api.decide(req, ctx) } }
         staff.post("/v1/staff/seed") { req, _ in await api.handle { try await api.applySeed(req) } }
         staff.get("/v1/staff/export") { req, _ in await api.handle { try await api.export(req) } }
+        methods.table.set(router.routes.map { (path: $0.path.description, method: $0.method) })
         return router
     }
 
@@ -506,27 +509,56 @@ struct StaffAuth<Store: PulseServiceStore>: RouterMiddleware {
 private let pulseHexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
 /// A method the API does not serve on a path it does serve answers 405 with `Allow`, not 404
-/// (a client that sent the wrong method learns what to send).
+/// (a client that sent the wrong method learns what to send). The paths and methods are the
+/// router's own (`Router.routes`, issue 46): a route added to `router()` is in the table.
 struct MethodNotAllowed: RouterMiddleware {
     typealias Context = PulseRequestContext
 
-    /// Paths (a trailing `*`: any rest) and the methods served on them.
-    static let routes: [(path: String, methods: [HTTPRequest.Method])] = [
-        ("/healthz", [.get]), ("/readyz", [.get]), ("/metrics", [.get]), ("/v1/visitors", [.post]), ("/v1/snapshot", [.get]),
-        ("/v1/subjects/*", [.get]), ("/v1/reactions/*", [.put, .delete]), ("/v1/notes", [.get, .post]), ("/v1/notes/*", [.delete]),
-        ("/v1/reports/*", [.put, .delete]), ("/v1/plays/*", [.post]), ("/v1/moderation/queue", [.get]), ("/v1/moderation/notes/*", [.put]),
-        ("/v1/staff/seed", [.post]), ("/v1/staff/export", [.get]),
-    ]
+    /// The router's routes, set once by `PulseAPI.router()` after its last route, before any
+    /// request (the middleware is added before the routes, so it is filled in afterwards).
+    final class Table: @unchecked Sendable {
+        private let lock = NSLock()
+        private var routes: [(segments: [Substring], methods: [HTTPRequest.Method])] = []
 
-    static func allowed(_ path: String) -> [HTTPRequest.Method]? {
-        for r in routes {
-            if r.path.hasSuffix("*") ? path.hasPrefix(r.path.dropLast()) && path.count > r.path.count - 1 : path == r.path { return r.methods }
+        /// Routes as Hummingbird describes them: `/v1/notes`, `/v1/subjects/**`, `{id}`, `*`.
+        func set(_ routes: [(path: String, method: HTTPRequest.Method)]) {
+            var table: [(segments: [Substring], methods: [HTTPRequest.Method])] = []
+            for r in routes {
+                let segments = r.path.split(separator: "/")
+                if let i = table.firstIndex(where: { $0.segments == segments }) {
+                    if !table[i].methods.contains(r.method) { table[i].methods.append(r.method) }
+                } else {
+                    table.append((segments, [r.method]))
+                }
+            }
+            lock.withLock { self.routes = table }
         }
-        return nil
+
+        /// The methods served on `path`, in the router's order; nil when no route has the path.
+        func allowed(_ path: String) -> [HTTPRequest.Method]? {
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+            let routes = lock.withLock { self.routes }
+            for r in routes where Self.matches(r.segments, Array(parts)) { return r.methods }
+            return nil
+        }
+
+        /// `**` takes one segment or more (what Hummingbird's recursive wildcard takes), `*` and
+        /// `{name}` one; anything else is itself.
+        static func matches(_ pattern: [Substring], _ path: [Substring]) -> Bool {
+            for (i, p) in pattern.enumerated() {
+                if p == "**" { return path.count > i && !(path.count == i + 1 && path[i].isEmpty) }
+                guard i < path.count else { return false }
+                if p == "*" || (p.hasPrefix("{") && p.hasSuffix("}")) { if path[i].isEmpty { return false } else { continue } }
+                if p != path[i] { return false }
+            }
+            return pattern.count == path.count
+        }
     }
 
+    let table = Table()
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let methods = Self.allowed(request.uri.path), !methods.contains(request.method) {
+        if let methods = table.allowed(request.uri.path), !methods.contains(request.method) {
             var h = HTTPFields()
             h[.contentType] = "application/json"
             h[.allow] = methods.map(\.rawValue).joined(separator: ", ")

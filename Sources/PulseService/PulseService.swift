@@ -1,10 +1,10 @@
-import DocentCore
+import PulseKit
 import Foundation
 import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
-import StateStore
+import PulseKitSQLite
 
 /// Runs the Pulse service: the API over a store, on one address, until the process is stopped.
 public enum PulseServer {

@@ -1,6 +1,6 @@
-import DocentCore
+import PulseKit
 import Foundation
-import StateStore
+import PulseKitSQLite
 
 /// What the service needs of a store besides `PulseStore`: checking a reader's credentials,
 /// a visitor's own reaction (DELETE answers 404 when there was none), a subject's counts, and

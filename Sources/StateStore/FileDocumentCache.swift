@@ -1,5 +1,6 @@
 import DocentCore
 import Foundation
+import StoreSupport
 
 /// The last good copy of each remote appData, as files:
 /// `<directory>/appdata/<hash>.json` (the body) and `<hash>.meta.json` (url, etag,

@@ -1,5 +1,6 @@
 import DocentCore
 import Foundation
+import StoreSupport
 import Synchronization
 
 #if canImport(Glibc)

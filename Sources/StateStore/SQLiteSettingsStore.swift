@@ -1,5 +1,6 @@
 import DocentCore
 import Foundation
+import StoreSupport
 import GRDB
 
 /// The user's settings in an SQLite database (WAL mode), via GRDB.
@@ -16,7 +17,7 @@ public final class SQLiteSettingsStore: SettingsStoring, Sendable {
     private let features: [any FeatureStorage]
 
     /// How long a statement waits for another program's lock before giving up.
-    public static let busyTimeout: TimeInterval = 2
+    public static let busyTimeout: TimeInterval = Support.busyTimeout
 
     private init(path: String, readOnly: Bool, dbQueue: DatabaseQueue, features: [any FeatureStorage]) {
         self.features = features
@@ -193,23 +194,6 @@ public final class SQLiteSettingsStore: SettingsStoring, Sendable {
 
     /// Turns a GRDB or file-system error into one sentence about the state database.
     static func failure(_ error: any Error, path: String, doing: String) -> LoadFailure {
-        guard let dbError = error as? DatabaseError else {
-            return LoadFailure("cannot \(doing) the state database \(path) (\(Support.describe(error)))")
-        }
-        let detail = dbError.message ?? "SQLite error \(dbError.resultCode.rawValue)"
-        switch dbError.resultCode {
-        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
-            return LoadFailure("the state database \(path) is damaged (\(detail)); move it aside to start afresh")
-        case .SQLITE_BUSY, .SQLITE_LOCKED:
-            return LoadFailure("cannot \(doing) the state database \(path): another program is holding it locked (\(detail))")
-        case .SQLITE_READONLY:
-            return LoadFailure("cannot \(doing) the state database \(path): it is read-only (\(detail))")
-        case .SQLITE_CANTOPEN:
-            return LoadFailure("cannot \(doing) the state database \(path) (\(detail)); check that it is a file in a writable directory")
-        case .SQLITE_FULL:
-            return LoadFailure("cannot \(doing) the state database \(path): the disk is full (\(detail))")
-        default:
-            return LoadFailure("cannot \(doing) the state database \(path) (\(detail))")
-        }
+        Support.failure(error, path: path, doing: doing)
     }
 }

@@ -1,8 +1,8 @@
 import ArgumentParser
-import DocentCore
+import PulseKit
 import Foundation
 import PulseService
-import StateStore
+import PulseKitSQLite
 
 /// The console's store, opened from `--database` (staff accounts, bans, erasure and the audit
 /// log are kept in the store itself, so these commands act on it directly).

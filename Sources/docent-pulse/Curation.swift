@@ -1,5 +1,6 @@
 import ArgumentParser
-import DocentCore
+import PulseKit
+import PulseService
 import Foundation
 
 /// The staff commands that change what the curators set: `seed`, `feature`, `announce`, and
@@ -95,11 +96,10 @@ struct Feature: AsyncParsableCommand {
         guard let checked = PulseSubject(subject) else { throw ValidationError("not a subject: '\(subject)' (tour:ID, exhibition:ID, artwork:ID, gallery:ID, stop:TOUR/N, museum)") }
         if let data {
             // Issue 33 #15: `feature tour:9999` was accepted silently.
-            guard let bytes = FileManager.default.contents(atPath: data) else { throw ValidationError("--data: cannot read \(data)") }
-            switch AppDataReader.read([UInt8](bytes), source: data) {
-            case .failure(let e): throw ValidationError("--data: \(data): \(e)")
-            case .success(let app):
-                if let problem = MuseumSubjects.problem(checked, in: app) { throw ValidationError(problem) }
+            switch ConsoleCatalogue.load(path: data) {
+            case .failure(let e): throw ValidationError(e.message)
+            case .success(let museum):
+                if let problem = MuseumSubjects.problem(checked, in: museum) { throw ValidationError(problem) }
             }
         }
         let entry = PulseWire.fields([
@@ -172,22 +172,24 @@ struct Export: AsyncParsableCommand {
 /// Whether the museum's data has what a subject names (`feature --data`).
 enum MuseumSubjects {
     /// Why `subject` is not one of `app`'s, or nil when it is (or cannot be looked up here).
-    static func problem(_ subject: PulseSubject, in app: AppData) -> String? {
+    static func problem(_ subject: PulseSubject, in museum: ConsoleCatalogue) -> String? {
         let parts = subject.key.split(separator: ":", maxSplits: 1)
         guard parts.count == 2 else { return nil }
         let rest = String(parts[1])
+        let keys = Set(museum.pageKeys)
+        func ids(_ prefix: String) -> [Int] { museum.pageKeys.compactMap { $0.hasPrefix(prefix) ? Int($0.dropFirst(prefix.count)) : nil } }
         switch parts[0] {
         case "tour":
-            guard let id = Int(rest), app.tour(id) != nil else { return "the museum's data has no tour \(rest) (its tours: \(sample(app.tours.map(\.id))))" }
+            guard let id = Int(rest), keys.contains("tour:\(id)") else { return "the museum's data has no tour \(rest) (its tours: \(sample(ids("tour:"))))" }
         case "artwork":
-            guard let id = Int(rest), app.artworks[id] != nil else { return "the museum's data has no artwork \(rest)" }
+            guard let id = Int(rest), keys.contains("artwork:\(id)") else { return "the museum's data has no artwork \(rest)" }
         case "gallery":
-            guard let id = Int(rest), app.galleries[id] != nil else { return "the museum's data has no gallery \(rest)" }
+            guard let id = Int(rest), keys.contains("gallery:\(id)") else { return "the museum's data has no gallery \(rest)" }
         case "stop":
-            let ids = rest.split(separator: "/").compactMap { Int($0) }
-            guard ids.count == 2, let tour = app.tour(ids[0]) else { return "the museum's data has no tour \(rest.split(separator: "/").first ?? "")" }
-            guard tour.stops.contains(where: { $0.sort == ids[1] }) else {
-                return "tour \(ids[0]) has no stop \(ids[1]) (its stops: \(sample(tour.stops.map(\.sort))))"
+            let n = rest.split(separator: "/").compactMap { Int($0) }
+            guard n.count == 2, keys.contains("tour:\(n[0])") else { return "the museum's data has no tour \(rest.split(separator: "/").first ?? "")" }
+            guard keys.contains("stop:\(n[0])/\(n[1])") else {
+                return "tour \(n[0]) has no stop \(n[1]) (its stops: \(sample(ids("stop:\(n[0])/"))))"
             }
         default:
             return nil

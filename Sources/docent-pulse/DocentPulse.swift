@@ -1,9 +1,9 @@
 import ArgumentParser
-import DocentCore
+import PulseKit
 import Foundation
 import Logging
 import PulseService
-import StateStore
+import PulseKitSQLite
 
 /// `docent-pulse`: the Visitor Pulse service shared by every guide of a museum (issue 13).
 @main

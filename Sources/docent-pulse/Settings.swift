@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import StateStore
+import PulseKit
+import PulseKitSQLite
 import TOMLKit
 
 /// Settings from three places (issue 43 #5): a flag on the command line, else an environment
@@ -135,7 +136,7 @@ struct SettingsSources {
             let known = Set(options.map(\.environmentName)).union(otherVariables)
             for name in environment.keys.sorted() where name.hasPrefix(prefix) && !known.contains(name) {
                 // Our tests' own variables and the like: not refused, but a typo is said.
-                let guess = ConfigLoader.suggestion(for: name.lowercased(), among: Set(known.map { $0.lowercased() }))
+                let guess = Suggestion.closest(to: name.lowercased(), among: Set(known.map { $0.lowercased() }))
                 result.warnings.append("\(name) is not a setting of serve and is ignored\(guess.map { "; did you mean \($0.uppercased())?" } ?? "")")
             }
         }
@@ -204,7 +205,7 @@ struct SettingsSources {
                 // The admin commands read the store alone from the service's file: its other keys
                 // are serve's, not mistakes.
                 if !allOptions { continue }
-                let guess = ConfigLoader.suggestion(for: normal, among: Set(byKey.keys))
+                let guess = Suggestion.closest(to: normal, among: Set(byKey.keys))
                 throw SettingsFailure(
                     "\(source.description): unknown setting\(guess.map { "; did you mean '\($0)'?" } ?? "") (the settings are serve's options: \(byKey.keys.sorted().joined(separator: ", ")))")
             }

@@ -1,8 +1,8 @@
 import ArgumentParser
-import DocentCore
+import PulseKit
 import Foundation
 import PulseService
-import StateStore
+import PulseKitSQLite
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

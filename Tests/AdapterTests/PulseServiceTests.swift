@@ -386,6 +386,27 @@ final class PulseServiceTests: XCTestCase {
         XCTAssertThrowsError(try PulseServiceProcess(["--database", "sqlite:" + dbPath, "--staff-token-file", file]))
     }
 
+    /// 405 with `Allow` comes from the router's own routes (issue 46): a served path with another
+    /// method names exactly the router's methods; a path no route serves is 404, never a 405
+    /// naming a method nothing answers (the hand-kept copy said `/v1/notes/*` took DELETE).
+    func testMethodNotAllowedFollowsTheRoutersRoutes() throws {
+        let put = try raw(.put, "/v1/notes")
+        XCTAssertEqual(put.status, 405)
+        XCTAssertEqual(allowed(put), ["GET", "POST"])
+        let reactions = try raw(.get, "/v1/reactions/artwork:1")
+        XCTAssertEqual(reactions.status, 405)
+        XCTAssertEqual(allowed(reactions), ["PUT", "DELETE"])
+        XCTAssertEqual(try raw(.get, "/v1/notes/abc.1").status, 404)
+        XCTAssertEqual(try raw(.post, "/healthz").status, 405)
+    }
+
+    /// The methods a 405's problem names ("PATH answers GET, POST", as its `Allow` header).
+    private func allowed(_ r: FetchResponse) -> Set<String> {
+        let message = (try? JSONParser.parse(r.body))?["error"]?.stringValue ?? ""
+        guard let range = message.range(of: " answers ") else { return [] }
+        return Set(message[range.upperBound...].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+    }
+
     func testServiceRefusesABadDatabaseArgument() throws {
         XCTAssertThrowsError(try PulseServiceProcess(["--database", "mysql://nowhere"]))
     }

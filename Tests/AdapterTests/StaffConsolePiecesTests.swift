@@ -33,12 +33,43 @@ final class StaffConsolePiecesTests: XCTestCase {
     }
 
     func testTheChartHasOneBarADayWithItsNumber() {
-        let svg = ConsoleCharts.bars([0, 3, 7], labels: ["2026-11-24", "2026-11-25", "2026-11-26"], titleID: "c", label: "plays <per> day")
+        let svg = ConsoleCharts.svg(ConsoleCharts.bars([0, 3, 7], labels: ["2026-11-24", "2026-11-25", "2026-11-26"], label: "plays <per> day"))
         XCTAssertEqual(svg.components(separatedBy: "<rect").count - 1, 3)
         XCTAssertTrue(svg.contains("<title>2026-11-26: 7</title>"))
         XCTAssertTrue(svg.contains("plays &lt;per&gt; day"), "text in the SVG is escaped")
         XCTAssertEqual(ConsoleCharts.niceStep(7), 1)
         XCTAssertEqual(ConsoleCharts.niceStep(1234), 500)
+    }
+
+    /// Issue 46 item 5: a hostile exhibition title (the caption names what is charted) and a
+    /// hostile day label reach the SVG only escaped by the template engine; the chart's markup
+    /// is the template's alone.
+    func testAHostileTitleInAChartIsEscaped() {
+        let hostile = "Tidewater\"><script>alert(1)</script><svg onload='x'>"
+        let svg = ConsoleCharts.svg(ConsoleCharts.bars([1, 2], labels: ["<b>day</b>", "2026-11-26"], label: "exhibition \(hostile)"))
+        XCTAssertFalse(svg.contains("<script"), svg)
+        XCTAssertFalse(svg.contains("<b>"), svg)
+        XCTAssertFalse(svg.contains("onload='"), svg)
+        XCTAssertTrue(svg.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), svg)
+        XCTAssertTrue(svg.contains("aria-label=\"exhibition Tidewater&quot;&gt;"), svg)
+        XCTAssertTrue(svg.contains("<title>&lt;b&gt;day&lt;/b&gt;: 1</title>"), svg)
+        XCTAssertEqual(svg.components(separatedBy: "<svg").count - 1, 1, "one svg element: the title opened none")
+    }
+
+    /// The Pulse page draws each chart through the `barChart` partial from its typed context.
+    func testThePulsePageDrawsItsChartsFromTheTypedContext() {
+        let chart = ConsoleCharts.bars([2, 5], labels: ["2026-11-25", "2026-11-26"], label: "plays <a day>")
+        let context = PulsePageContext(
+            t: ConsoleStrings.all(.english), todayLabel: "2026-11-26", today: [.init(label: "plays", value: 5)],
+            charts: [.init(kind: "plays", caption: "plays <a day>", chart: chart, rows: [.init(day: "2026-11-26", value: 5)])],
+            mostPlayed: [.init(key: "exhibition:1", title: "<img src=x>", count: 3)], bestLiked: [], abandoned: [], hasAbandoned: false,
+            hasVisitCode: false, visitCode: "")
+        let page = ConsoleAssets.library.render(context, withTemplate: "pulse") ?? ""
+        XCTAssertEqual(page.components(separatedBy: "<rect").count - 1, 2, page)
+        XCTAssertTrue(page.contains("<title>2026-11-26: 5</title>"), page)
+        XCTAssertTrue(page.contains("aria-label=\"plays &lt;a day&gt;\""), page)
+        XCTAssertTrue(page.contains("&lt;img src=x&gt;"), page)
+        XCTAssertFalse(page.contains("<img src=x>"), page)
     }
 
     func testTaglinesAreCutWhereTheGuideCutsThem() {

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import DocentCore
+@testable import PulseKit
 
 /// Issue 32 item 5: the guide trusts no Pulse data. Each of these trapped (exit 132) or took
 /// minutes before `PulseBounds`.

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import DocentCore
+@testable import PulseKit
 
 final class PulseRulesTests: XCTestCase {
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)

@@ -3,6 +3,7 @@ import DocentTestSupport
 import XCTest
 
 @testable import DocentCore
+@testable import PulseKit
 @testable import DocentUI
 
 /// What Pulse adds to the shared lists: "Popular right now" and featured rows on Home,

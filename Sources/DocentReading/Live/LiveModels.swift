@@ -72,9 +72,3 @@ public enum Remote<Value: Equatable & Sendable>: Equatable, Sendable {
     }
 }
 
-/// A failure worth showing as one sentence.
-public struct LoadFailure: Error, Hashable, Sendable, CustomStringConvertible {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}

@@ -1,7 +1,8 @@
 import Mustache
 
 /// The console's templates (Mustache, escaped by default: `{{x}}` is HTML-escaped, only
-/// `{{{body}}}` and `{{{svg}}}`, made by the console itself, are not), its style sheet and its
+/// `{{{body}}}`, a page the console rendered from these templates, is not; charts are drawn by
+/// the `barChart` template from numbers and texts), its style sheet and its
 /// one script, compiled into the binary: nothing is read from disk or fetched from outside.
 enum ConsoleAssets {
     static let library: MustacheLibrary = {
@@ -17,7 +18,7 @@ enum ConsoleAssets {
     static let templates: [(String, String)] = [
         ("layout", layout), ("signin", signin), ("queue", queue), ("visitors", visitors), ("featured", featured), ("announcements", announcements),
         ("pulse", pulse), ("audit", audit), ("message", message), ("banSure", banSure), ("announcementForm", announcementForm),
-        ("accounts", StaffAccountsPage.template), ("accountSure", StaffAccountsPage.sure),
+        ("accounts", StaffAccountsPage.template), ("accountSure", StaffAccountsPage.sure), ("barChart", ConsoleCharts.template),
     ]
 
     static let layout = """
@@ -188,7 +189,7 @@ enum ConsoleAssets {
         {{#charts}}
         <figure class="chart" id="chart-{{kind}}">
         <figcaption>{{caption}}</figcaption>
-        <div class="scroll chart-box" tabindex="0" role="region" aria-label="{{caption}}">{{{svg}}}</div>
+        <div class="scroll chart-box" tabindex="0" role="region" aria-label="{{caption}}">{{#chart}}{{> barChart}}{{/chart}}</div>
         <details><summary>{{t.numbers}}</summary>
         <table><caption>{{caption}}</caption><thead><tr><th scope="col">{{t.day}}</th><th scope="col">{{t.count}}</th></tr></thead>
         <tbody>{{#rows}}<tr><th scope="row">{{day}}</th><td>{{value}}</td></tr>{{/rows}}</tbody></table>

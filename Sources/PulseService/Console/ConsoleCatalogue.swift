@@ -1,4 +1,4 @@
-import DocentCore
+import PulseKit
 import Foundation
 
 /// What the console knows of the museum from its appData (`docent-pulse serve --data`): a
@@ -15,54 +15,119 @@ public struct ConsoleCatalogue: Sendable {
     public private(set) var pageKeys: [String] = []
 
     public init() {
-        pageKeys = Tab.allCases.map { "tab:\($0.rawValue)" } + ["museum"]
+        pageKeys = Self.tabs.map { "tab:\($0)" } + ["museum"]
     }
 
-    public init(_ app: AppData) {
+    /// The guide's tabs, as page keys name them (`tab:home`…). The service links no guide
+    /// target, so the list is written here; `ConsoleCatalogueTabsTests` compares it with the
+    /// guide's whole `Tab.allCases` (every case, not samples).
+    public static let tabs = ["home", "audioGuide", "map", "tours", "search", "info"]
+
+    /// Titles and page keys from appData's JSON, read with DocentJSON alone (issue 46: the
+    /// service links neither DocentReading nor DocentCore). The guide's readers check far more;
+    /// the console needs a title per id: records are keyed by `nid` (or, without one, their
+    /// key in an object), titles cleaned as the guide cleans titles, a record without a usable
+    /// id or title skipped, the first of a repeated id kept.
+    public init(appData root: JSON) {
         self.init()
-        for a in app.sortedArtworks {
-            titles["artwork:\(a.id)"] = a.title
-            pageKeys.append("artwork:\(a.id)")
+        func records(_ name: String) -> [(id: Int, fields: JSON)] {
+            var out: [(Int, JSON)] = []
+            var seen: Set<Int> = []
+            let items: [(String?, JSON)]
+            switch root[name] {
+            case .object(let o)?: items = o.fields.map { ($0.0, $0.1) }
+            case .array(let a)?: items = a.map { (nil, $0) }
+            default: items = []
+            }
+            for (key, v) in items {
+                guard v.objectValue != nil else { continue }
+                let id: Int?
+                if let n = v["nid"], n != .null { id = Self.int(n) } else { id = key.flatMap { Int($0) } }
+                guard let id, Self.title(v) != nil, seen.insert(id).inserted else { continue }
+                out.append((id, v))
+            }
+            return out
         }
-        for g in app.galleries.values.sorted(by: { $0.id < $1.id }) {
-            titles["gallery:\(g.id)"] = g.title
-            pageKeys.append("gallery:\(g.id)")
+        var artworks: [Int: String] = [:]
+        for (id, a) in records("objects") { artworks[id] = Self.title(a) }
+        for id in artworks.keys.sorted() {
+            titles["artwork:\(id)"] = artworks[id]
+            pageKeys.append("artwork:\(id)")
         }
-        for t in app.tours.sorted(by: { $0.id < $1.id }) {
-            titles["tour:\(t.id)"] = t.english.title
-            tourTitles["tour:\(t.id)"] = t.translations.mapValues(\.title)
-            pageKeys.append("tour:\(t.id)")
-            for s in t.stops {
-                let key = "stop:\(t.id)/\(s.sort)"
-                titles[key] = "\(t.english.title) · \(s.sort): \(app.artworks[s.artworkID]?.title ?? "artwork \(s.artworkID)")"
+        for (id, g) in records("galleries").sorted(by: { $0.id < $1.id }) {
+            titles["gallery:\(id)"] = Self.title(g)
+            pageKeys.append("gallery:\(id)")
+        }
+        for (id, t) in records("tours").sorted(by: { $0.id < $1.id }) {
+            let title = Self.title(t) ?? ""
+            titles["tour:\(id)"] = title
+            var translated: [Language: String] = [:]
+            for tr in t["translations"]?.arrayValue ?? [] {
+                guard let tag = tr["language"]?.stringValue, let lang = Language.fromTag(tag), lang != .english, translated[lang] == nil else { continue }
+                translated[lang] = tr["title"]?.stringValue.map { TextCleaner.clean($0, .title) } ?? ""
+            }
+            tourTitles["tour:\(id)"] = translated
+            pageKeys.append("tour:\(id)")
+            let field = t["tour_stops"].map { $0 == .null } == false ? "tour_stops" : "stops"
+            for (i, stop) in (t[field]?.arrayValue ?? []).enumerated() {
+                guard stop.objectValue != nil, let artwork = stop["object"].flatMap(Self.int) else { continue }
+                let sort = stop["sort"].flatMap(Self.int) ?? i
+                let key = "stop:\(id)/\(sort)"
+                titles[key] = "\(title) · \(sort): \(artworks[artwork] ?? "artwork \(artwork)")"
                 pageKeys.append(key)
             }
         }
+    }
+
+    /// A whole number as appData writes ids: a number, or digits in a string.
+    static func int(_ v: JSON) -> Int? {
+        switch v {
+        case .integer(let i): return i
+        case .double(let d) where d == d.rounded() && abs(d) < 9e15: return Int(d)
+        case .string(let s): return Int(s)
+        default: return nil
+        }
+    }
+
+    /// A record's title, cleaned as the guide cleans titles; nil when missing or empty.
+    static func title(_ v: JSON) -> String? {
+        guard let raw = v["title"]?.stringValue else { return nil }
+        let t = TextCleaner.clean(raw, .title)
+        return t.isEmpty ? nil : t
     }
 
     /// Reads appData from a file; a clear sentence when it cannot. When its exhibitions
     /// endpoint is a file (a museum without a server, as SampleData), the exhibitions' titles
     /// are read from it too (an http endpoint is not fetched: those exhibitions show as keys).
     public static func load(path: String) -> Result<ConsoleCatalogue, LoadFailure> {
-        switch loadApp(path: path) {
-        case .failure(let f): return .failure(f)
-        case .success(let app):
-            var c = ConsoleCatalogue(app)
-            if let url = DataAggregator.endpointURL(app.endpoints.exhibitionsEndpoint, app: app), !url.hasPrefix("http://"), !url.hasPrefix("https://") {
-                let file = url.hasPrefix("file://") ? String(url.dropFirst("file://".count)) : url
-                // An exhibitions file that cannot be read leaves keys only: the console still works.
-                if let bytes = FileManager.default.contents(atPath: file) { c.addExhibitions([UInt8](bytes)) }
-            }
-            return .success(c)
+        guard let data = FileManager.default.contents(atPath: path) else { return .failure(LoadFailure("--data: cannot read \(path)")) }
+        let root: JSON
+        do { root = try JSONParser.parse([UInt8](data)) } catch { return .failure(LoadFailure("--data: \(path) is not usable appData (\(error))")) }
+        guard root.objectValue != nil else { return .failure(LoadFailure("--data: \(path) is not usable appData (the top level is \(root.kindName), not an object)")) }
+        var c = ConsoleCatalogue(appData: root)
+        if let file = exhibitionsFile(root["data"], appData: path), let bytes = FileManager.default.contents(atPath: file) {
+            // An exhibitions file that cannot be read leaves keys only: the console still works.
+            c.addExhibitions([UInt8](bytes))
         }
+        return .success(c)
     }
 
-    public static func loadApp(path: String) -> Result<AppData, LoadFailure> {
-        guard let data = FileManager.default.contents(atPath: path) else { return .failure(LoadFailure("--data: cannot read \(path)")) }
-        switch AppDataReader.read([UInt8](data), source: path) {
-        case .success(let app): return .success(app)
-        case .failure(let e): return .failure(LoadFailure("--data: \(path) is not usable appData (\(e))"))
+    /// The exhibitions endpoint as a local file, as the guide resolves it (`exhibitions_endpoint`
+    /// under `data_api_url`, relative to the appData file); nil for an http(s) endpoint or none.
+    static func exhibitionsFile(_ data: JSON?, appData path: String) -> String? {
+        guard let endpoint = data?["exhibitions_endpoint"]?.stringValue, !endpoint.isEmpty else { return nil }
+        var url = endpoint
+        if !endpoint.contains("://") {
+            let api = data?["data_api_url"]?.stringValue ?? ""
+            if !api.isEmpty && api != "." {
+                url = (api.hasSuffix("/") ? String(api.dropLast()) : api) + (endpoint.hasPrefix("/") ? endpoint : "/" + endpoint)
+            }
         }
+        if url.hasPrefix("http://") || url.hasPrefix("https://") { return nil }
+        if url.hasPrefix("file://") { return String(url.dropFirst("file://".count)) }
+        if url.contains("://") || url.hasPrefix("/") { return url.contains("://") ? nil : url }
+        let dir = (path as NSString).deletingLastPathComponent
+        return dir.isEmpty ? url : dir + "/" + url
     }
 
     /// Titles from a Data Aggregator exhibitions answer (`data`: objects with `id` and

@@ -1,4 +1,4 @@
-import DocentCore
+import PulseKit
 import Foundation
 
 /// What the staff console (and the staff commands of `docent-pulse`) keep besides Pulse itself:

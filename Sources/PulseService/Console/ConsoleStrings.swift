@@ -1,4 +1,4 @@
-import DocentCore
+import PulseKit
 
 /// The console's words in the guide's six interface languages (`Language.uiLanguages`, in that
 /// order: en, es, zh, zh-hant, ko, fr). Kept beside the console, not in `Resources/strings`,

@@ -1,7 +1,7 @@
-import DocentCore
+import PulseKit
 import Foundation
 import GRDB
-import StateStore
+import PulseKitSQLite
 
 /// The console's store over the Pulse SQLite file (`SQLitePulseStore`'s), with its own
 /// migrations (`staff-…`) in the same file. Calls go through GRDB's async API (its own serial

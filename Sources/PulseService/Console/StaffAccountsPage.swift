@@ -1,4 +1,4 @@
-import DocentCore
+import PulseKit
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -65,14 +65,13 @@ extension StaffConsole {
 
     func accountsPage(_ req: Request, _ s: StaffSession, _ lang: Language) async throws -> Response {
         try mayManage(s, lang)
-        let accounts: [[String: Any]] = try await console.staffAccounts().map { a in
-            [
-                "name": a.name, "dom": Self.domID(a.name), "created": time(a.created), "isYou": a.name == s.staff, "csrf": s.csrf,
-                "roleLabel": ConsoleStrings.text(a.role == .admin ? "roleAdmin" : "roleStaff", lang),
-                "sessionsLabel": ConsoleStrings.text("sessionsOpen", lang, ["n": String(a.sessions)]),
-            ]
+        let accounts = try await console.staffAccounts().map { a in
+            ConsolePages.Accounts.Account(
+                name: a.name, dom: Self.domID(a.name), created: time(a.created), isYou: a.name == s.staff, csrf: s.csrf,
+                roleLabel: ConsoleStrings.text(a.role == .admin ? "roleAdmin" : "roleStaff", lang),
+                sessionsLabel: ConsoleStrings.text("sessionsOpen", lang, ["n": String(a.sessions)]))
         }
-        let body = render("accounts", ["t": ConsoleStrings.all(lang), "csrf": s.csrf, "accounts": accounts])
+        let body = render("accounts", ConsolePages.Accounts(t: ConsoleStrings.all(lang), csrf: s.csrf, accounts: accounts))
         return layout(
             title: ConsoleStrings.text("accounts", lang), lang: lang, session: s, path: "/staff/accounts", body: body, flash: flash(req, s),
             problem: problemParam(req, s))
@@ -153,7 +152,7 @@ extension StaffConsole {
     }
 
     private func sure(_ action: String, _ question: String, _ yes: String, _ s: StaffSession, _ lang: Language) -> Response {
-        let body = render("accountSure", ["t": ConsoleStrings.all(lang), "csrf": s.csrf, "action": action, "question": question, "yes": ConsoleStrings.text(yes, lang)])
+        let body = render("accountSure", ConsolePages.AccountSure(t: ConsoleStrings.all(lang), csrf: s.csrf, action: action, question: question, yes: ConsoleStrings.text(yes, lang)))
         return layout(title: ConsoleStrings.text("accounts", lang), lang: lang, session: s, path: "/staff/accounts", body: body)
     }
 

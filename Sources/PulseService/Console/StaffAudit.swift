@@ -1,4 +1,4 @@
-import DocentCore
+import PulseKit
 import Foundation
 
 /// What the audit log says of a staff change, whichever way staff made it: the console's

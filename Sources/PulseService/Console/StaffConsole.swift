@@ -1,5 +1,5 @@
 import Crypto
-import DocentCore
+import PulseKit
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -7,7 +7,7 @@ import HummingbirdBcrypt
 import Logging
 import Mustache
 import NIOCore
-import StateStore
+import PulseKitSQLite
 
 /// What the console is set up with (`docent-pulse serve`'s options).
 public struct ConsoleConfiguration: Sendable {
@@ -221,7 +221,7 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
     /// 429 with Retry-After, a page without a form (a refusal costs no row and no bcrypt).
     func tooMany(_ req: Request, wait: Int) -> Response {
         let lang = language(req)
-        let body = render("message", ["text": ConsoleStrings.text("locked", lang, ["s": String(wait)]), "back": "/staff/sign-in", "backLabel": ConsoleStrings.text("signIn", lang)])
+        let body = render("message", ConsolePages.Message(text: ConsoleStrings.text("locked", lang, ["s": String(wait)]), back: "/staff/sign-in", backLabel: ConsoleStrings.text("signIn", lang)))
         var r = layout(title: ConsoleStrings.text("signIn", lang), lang: lang, session: nil, path: "/staff/sign-in", body: body, status: .tooManyRequests)
         r.headers[.retryAfter] = String(wait)
         return r
@@ -239,7 +239,7 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         } catch {
             return failurePage(error, lang, req)
         }
-        let body = render("signin", ["t": ConsoleStrings.all(lang), "csrf": token, "name": name])
+        let body = render("signin", ConsolePages.SignIn(t: ConsoleStrings.all(lang), csrf: token, name: name))
         var r = layout(title: ConsoleStrings.text("signIn", lang), lang: lang, session: nil, path: "/staff/sign-in", body: body, problem: problem, status: status)
         r.setCookie(cookie(Self.signInCookie, token, req, maxAge: 3600))
         remember(lang, req, &r)
@@ -351,25 +351,22 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         let page = try await console.queue(rules: config.rules, after: after, limit: Self.queuePageSize + 1)
         let notes = Array(page.prefix(Self.queuePageSize))
         let waiting = try await console.queueLength(rules: config.rules)
-        var items: [[String: Any]] = []
         let allReports = try await console.reports(on: notes.map(\.id))
-        for n in notes {
+        let items = notes.map { n in
             let reports = allReports[n.id] ?? []
             var item = noteContext(n, lang, s)
-            item["reason"] = ConsoleStrings.text(n.decision == .restored ? "reasonRestored" : (n.reports > 0 ? "reasonReported" : "reasonScore"), lang)
-            item["reporters"] = reports.map { ["visitor": $0.visitor.rawValue, "at": time($0.at)] }
-            item["hasReporters"] = !reports.isEmpty
-            item["reporterCount"] = reports.count
-            items.append(item)
+            item.reason = ConsoleStrings.text(n.decision == .restored ? "reasonRestored" : (n.reports > 0 ? "reasonReported" : "reasonScore"), lang)
+            item.reporters = reports.map { ConsolePages.Queue.Reporter(visitor: $0.visitor.rawValue, at: time($0.at)) }
+            item.hasReporters = !reports.isEmpty
+            item.reporterCount = reports.count
+            return item
         }
         let removed = try await console.removedNotes(limit: 30).map { noteContext($0, lang, s) }
-        var context: [String: Any] = [
-            "t": ConsoleStrings.all(lang), "items": items, "removed": removed,
-            "waiting": ConsoleStrings.text("waiting", lang, ["n": String(waiting)]),
-        ]
-        // (An empty string would still open a Mustache section.)
-        if page.count > notes.count, let last = notes.last { context["next"] = "/staff/queue?after=" + Self.urlEncode(PulseCursor(after: last).text) }
-        if after != nil { context["first"] = "/staff/queue" }
+        // nil, not "": an empty string would still open a Mustache section.
+        let context = ConsolePages.Queue(
+            t: ConsoleStrings.all(lang), items: items, removed: removed, waiting: ConsoleStrings.text("waiting", lang, ["n": String(waiting)]),
+            next: page.count > notes.count ? notes.last.map { "/staff/queue?after=" + Self.urlEncode(PulseCursor(after: $0).text) } : nil,
+            first: after != nil ? "/staff/queue" : nil)
         let body = render("queue", context)
         return layout(
             title: ConsoleStrings.text("queue", lang), lang: lang, session: s, path: "/staff/queue", body: body, flash: flash(req, s), problem: problemParam(req, s))
@@ -378,13 +375,12 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
     /// Notes on one page of the queue.
     static var queuePageSize: Int { 100 }
 
-    func noteContext(_ n: PulseNote, _ lang: Language, _ s: StaffSession) -> [String: Any] {
-        [
-            "id": n.id.key, "dom": Self.domID(n.id.key), "subject": n.subject.key, "title": config.catalogue.title(n.subject.key, lang) ?? "",
-            "when": time(n.createdAt), "languageName": n.language.nativeName, "langTag": n.language.code == "zh-hant" ? "zh-Hant" : n.language.code,
-            "text": n.text, "up": n.counts.up, "down": n.counts.down, "reports": n.reports, "visitor": n.id.visitor.rawValue,
-            "isVisitor": n.author == .visitor, "decision": n.decision?.rawValue ?? "", "csrf": s.csrf,
-        ]
+    func noteContext(_ n: PulseNote, _ lang: Language, _ s: StaffSession) -> ConsolePages.Queue.Note {
+        ConsolePages.Queue.Note(
+            id: n.id.key, dom: Self.domID(n.id.key), subject: n.subject.key, title: config.catalogue.title(n.subject.key, lang) ?? "",
+            when: time(n.createdAt), languageName: n.language.nativeName, langTag: n.language.code == "zh-hant" ? "zh-Hant" : n.language.code,
+            text: n.text, up: n.counts.up, down: n.counts.down, reports: n.reports, visitor: n.id.visitor.rawValue,
+            isVisitor: n.author == .visitor, decision: n.decision?.rawValue ?? "", csrf: s.csrf)
     }
 
     func decide(_ key: String, _ form: [String: String], _ s: StaffSession, _ lang: Language) async throws -> Response {
@@ -408,8 +404,8 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
     }
 
     func visitorsPage(_ req: Request, _ s: StaffSession, _ lang: Language) async throws -> Response {
-        let bans = try await console.bans().map { ["visitor": $0.visitor.rawValue, "at": time($0.at), "staff": $0.staff] as [String: Any] }
-        let body = render("visitors", ["t": ConsoleStrings.all(lang), "csrf": s.csrf, "bans": bans])
+        let bans = try await console.bans().map { ConsolePages.Visitors.Ban(visitor: $0.visitor.rawValue, at: time($0.at), staff: $0.staff) }
+        let body = render("visitors", ConsolePages.Visitors(t: ConsoleStrings.all(lang), csrf: s.csrf, bans: bans))
         return layout(
             title: ConsoleStrings.text("visitors", lang), lang: lang, session: s, path: "/staff/visitors", body: body, flash: flash(req, s),
             problem: problemParam(req, s))
@@ -431,7 +427,7 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         guard let v = VisitorID(text), v != .curator else {
             return Self.redirect(notice("/staff/visitors", "problem", ConsoleStrings.text("badInput", lang, ["why": "visitor id"]), s))
         }
-        let body = render("banSure", ["t": ConsoleStrings.all(lang), "csrf": s.csrf, "visitor": v.rawValue, "question": ConsoleStrings.text("banSure", lang, ["visitor": v.rawValue])])
+        let body = render("banSure", ConsolePages.BanSure(t: ConsoleStrings.all(lang), csrf: s.csrf, visitor: v.rawValue, question: ConsoleStrings.text("banSure", lang, ["visitor": v.rawValue])))
         return layout(title: ConsoleStrings.text("ban", lang), lang: lang, session: s, path: "/staff/visitors", body: body)
     }
 
@@ -460,21 +456,19 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
 
     func featuredPage(_ req: Request, _ s: StaffSession, _ lang: Language) async throws -> Response {
         let list = try await console.featuredList()
-        let entries: [[String: Any]] = list.map { f in
-            [
-                "subject": f.subject.key, "dom": Self.domID(f.subject.key), "title": config.catalogue.title(f.subject.key, lang) ?? "", "tier": f.tier,
-                "from": f.from.map(localInput) ?? "", "until": f.until.map(localInput) ?? "",
-                "taglines": ConsoleStrings.languages.map { l -> [String: Any] in
+        let entries = list.map { f in
+            ConsolePages.Featured.Entry(
+                subject: f.subject.key, dom: Self.domID(f.subject.key), title: config.catalogue.title(f.subject.key, lang) ?? "", tier: f.tier,
+                from: f.from.map(localInput) ?? "", until: f.until.map(localInput) ?? "",
+                taglines: ConsoleStrings.languages.map { l in
                     let t = f.taglines[l] ?? ""
                     let cut = Self.guideCut(t)
-                    return [
-                        "code": l.code, "name": l.interfaceName, "text": t, "cut": cut, "dom": Self.domID(f.subject.key),
-                        "cells": ConsoleStrings.text("cells", lang, ["n": String(TextWidth.width(cut)), "max": String(Self.taglineCells)]),
-                    ]
-                },
-            ]
+                    return ConsolePages.Featured.Tagline(
+                        code: l.code, name: l.interfaceName, text: t, cut: cut, dom: Self.domID(f.subject.key),
+                        cells: ConsoleStrings.text("cells", lang, ["n": String(TextWidth.width(cut)), "max": String(Self.taglineCells)]))
+                })
         }
-        let body = render("featured", ["t": ConsoleStrings.all(lang), "csrf": s.csrf, "entries": entries])
+        let body = render("featured", ConsolePages.Featured(t: ConsoleStrings.all(lang), csrf: s.csrf, entries: entries))
         return layout(
             title: ConsoleStrings.text("featured", lang), lang: lang, session: s, path: "/staff/featured", body: body, flash: flash(req, s),
             problem: problemParam(req, s))
@@ -614,34 +608,30 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         let d = try await days()
         let t = d.values.last ?? ActivityDay()
         let kinds: [(String, KeyPath<ActivityDay, Int>)] = [("plays", \.plays), ("reactions", \.reactions), ("notes", \.notes), ("reports", \.reports)]
-        let charts: [[String: Any]] = kinds.map { k in
+        let charts = kinds.map { k in
             let values = d.values.map { $0[keyPath: k.1] }
             let caption = ConsoleStrings.text("chartOf", lang, ["what": ConsoleStrings.text(k.0, lang)])
-            return [
-                "kind": k.0, "caption": caption,
-                "svg": ConsoleCharts.bars(values, labels: d.labels, titleID: "cap-" + k.0, label: caption).replacingOccurrences(
-                    of: "aria-labelledby=\"cap-\(k.0)\"", with: "aria-label=\"\(ConsoleCharts.escape(caption))\""),
-                "rows": zip(d.labels, values).map { ["day": $0.0, "value": $0.1] as [String: Any] },
-            ]
+            return PulsePageContext.Chart(
+                kind: k.0, caption: caption, chart: ConsoleCharts.bars(values, labels: d.labels, label: caption),
+                rows: zip(d.labels, values).map { PulsePageContext.Day(day: $0.0, value: $0.1) })
         }
         let since = Date(timeIntervalSince1970: Double(d.first) * 86400 - Double(config.timeZone.secondsFromGMT(for: clock())))
         let played = try await console.top(kind: "play", since: since, offset: config.timeZone.secondsFromGMT(for: clock()), limit: 10).map {
-            ["key": $0.subject.key, "title": config.catalogue.title($0.subject.key, lang) ?? "", "count": $0.count] as [String: Any]
+            PulsePageContext.Played(key: $0.subject.key, title: config.catalogue.title($0.subject.key, lang) ?? "", count: $0.count)
         }
         let liked = try await console.bestLiked(limit: 10).map {
-            ["key": $0.subject.key, "title": config.catalogue.title($0.subject.key, lang) ?? "", "up": $0.counts.up, "down": $0.counts.down] as [String: Any]
+            PulsePageContext.Liked(key: $0.subject.key, title: config.catalogue.title($0.subject.key, lang) ?? "", up: $0.counts.up, down: $0.counts.down)
         }
         let abandoned = Self.abandonment(try await console.stopPlays(since: since, offset: config.timeZone.secondsFromGMT(for: clock()))).prefix(10).map {
-            ["key": $0.stop, "title": config.catalogue.title($0.stop, lang) ?? "", "plays": $0.plays, "lost": $0.lost] as [String: Any]
+            PulsePageContext.Abandoned(key: $0.stop, title: config.catalogue.title($0.stop, lang) ?? "", plays: $0.plays, lost: $0.lost)
         }
         let body = render(
             "pulse",
-            [
-                "t": ConsoleStrings.all(lang), "todayLabel": d.labels.last ?? "",
-                "today": kinds.map { ["label": ConsoleStrings.text($0.0, lang), "value": t[keyPath: $0.1]] as [String: Any] },
-                "charts": charts, "mostPlayed": played, "bestLiked": liked, "abandoned": Array(abandoned), "hasAbandoned": !abandoned.isEmpty,
-                "hasVisitCode": config.visitCode != nil, "visitCode": config.visitCode?.code(at: clock()) ?? "",
-            ])
+            PulsePageContext(
+                t: ConsoleStrings.all(lang), todayLabel: d.labels.last ?? "",
+                today: kinds.map { PulsePageContext.Tile(label: ConsoleStrings.text($0.0, lang), value: t[keyPath: $0.1]) },
+                charts: charts, mostPlayed: played, bestLiked: liked, abandoned: Array(abandoned), hasAbandoned: !abandoned.isEmpty,
+                hasVisitCode: config.visitCode != nil, visitCode: config.visitCode?.code(at: clock()) ?? ""))
         return layout(title: ConsoleStrings.text("pulse", lang), lang: lang, session: s, path: "/staff/pulse", body: body)
     }
 
@@ -735,6 +725,11 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         ConsoleAssets.library.render(context, withTemplate: template) ?? ""
     }
 
+    /// A page filled from a typed context (a struct the template reads by its fields).
+    func render<Context: Sendable>(_ template: String, _ context: Context) -> String {
+        ConsoleAssets.library.render(context, withTemplate: template) ?? ""
+    }
+
     func layout(
         title: String, lang: Language, session: StaffSession?, path: String, body: String, flash: String? = nil, problem: String? = nil,
         status: HTTPResponse.Status = .ok
@@ -797,7 +792,7 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
             logger.error("staff console: \(String(describing: error))")
             (status, text) = (.internalServerError, ConsoleStrings.text("unavailable", lang, ["why": "internal error"]))
         }
-        let body = render("message", ["text": text, "back": "/staff/queue", "backLabel": ConsoleStrings.text("queue", lang)])
+        let body = render("message", ConsolePages.Message(text: text, back: "/staff/queue", backLabel: ConsoleStrings.text("queue", lang)))
         return layout(title: ConsoleStrings.text("console", lang), lang: lang, session: session, path: req.uri.path, body: body, status: status)
     }
 
@@ -982,4 +977,24 @@ enum ConsoleClock {
         formatters[key] = f
         return f.string(from: d)
     }
+}
+
+/// What the Pulse page (`/staff/pulse`) shows, typed: the template reads these fields.
+struct PulsePageContext: Sendable {
+    struct Tile: Sendable { let label: String, value: Int }
+    struct Day: Sendable { let day: String, value: Int }
+    struct Chart: Sendable { let kind: String, caption: String, chart: ConsoleCharts.BarChart, rows: [Day] }
+    struct Played: Sendable { let key: String, title: String, count: Int }
+    struct Liked: Sendable { let key: String, title: String, up: Int, down: Int }
+    struct Abandoned: Sendable { let key: String, title: String, plays: Int, lost: Int }
+    let t: [String: String]
+    let todayLabel: String
+    let today: [Tile]
+    let charts: [Chart]
+    let mostPlayed: [Played]
+    let bestLiked: [Liked]
+    let abandoned: [Abandoned]
+    let hasAbandoned: Bool
+    let hasVisitCode: Bool
+    let visitCode: String
 }

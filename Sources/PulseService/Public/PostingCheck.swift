@@ -1,5 +1,5 @@
 import Crypto
-import DocentCore
+import PulseKit
 import Foundation
 
 /// The posting gate a museum can switch on (issue 32, `docent-pulse serve --posting`): who may

@@ -1,9 +1,9 @@
-import DocentCore
+import PulseKit
 import Foundation
 import Hummingbird
 import Logging
 import Prometheus
-import StateStore
+import PulseKitSQLite
 
 /// What `/metrics` shows (Prometheus text format, by swift-prometheus): requests by route
 /// and status, their latencies, requests under way, whether the database answers,

@@ -1,8 +1,8 @@
-import DocentCore
+import PulseKit
 import Foundation
 import Logging
 import ServiceLifecycle
-import StateStore
+import PulseKitSQLite
 
 /// Plays written in batches (issue 32, issue 44 #8). A play is answered 204 only once the
 /// batch holding it is committed: the plays that arrive while one batch is written go into

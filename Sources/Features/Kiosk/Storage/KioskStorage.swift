@@ -1,5 +1,6 @@
 import DocentCore
 import Foundation
+import StoreSupport
 import GRDB
 
 /// Kiosk mode's wrong staff codes in a row, kept between runs (issue 45 #8): a restart of the

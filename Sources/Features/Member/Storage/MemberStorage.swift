@@ -1,5 +1,6 @@
 import DocentCore
 import Foundation
+import StoreSupport
 import GRDB
 
 /// The member card's table: the whole card, so it shows offline (no row when signed out).

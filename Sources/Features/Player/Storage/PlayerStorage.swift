@@ -1,5 +1,6 @@
 import DocentCore
 import Foundation
+import StoreSupport
 import GRDB
 
 /// The player's settings kept between runs: the volume and the playback speed (a wrongly

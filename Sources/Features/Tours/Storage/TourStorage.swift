@@ -1,5 +1,6 @@
 import DocentCore
 import Foundation
+import StoreSupport
 import GRDB
 
 /// Tours' tables: where the visitor was in a tour, the stops and artworks heard, the tours

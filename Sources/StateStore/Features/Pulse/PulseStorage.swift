@@ -1,5 +1,6 @@
 import DocentCore
 import Foundation
+import StoreSupport
 import GRDB
 
 /// The visitor's Pulse identity in the state database: id, secret and the next note sequence

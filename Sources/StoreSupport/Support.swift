@@ -1,12 +1,14 @@
+import DocentText
 import Foundation
 import GRDB
 
 /// Small helpers shared by the StateStore adapters: XDG base directories, a stable hash and
-/// atomic file writes.
-enum Support {
+/// atomic file writes. A target of its own (issue 46) so that the Pulse kit's SQLite store uses
+/// them without linking StateStore; `package`, not public: no API of the product.
+package enum Support {
     /// `$<variable>/docent/<file>` when the variable holds an absolute path, otherwise
     /// `$HOME/<fallback>/docent/<file>` (the XDG Base Directory rules: relative values are ignored).
-    static func xdgPath(_ variable: String, fallback: String, file: String?, environment: [String: String]) -> String {
+    package static func xdgPath(_ variable: String, fallback: String, file: String?, environment: [String: String]) -> String {
         let base: String
         if let value = environment[variable], value.hasPrefix("/") {
             base = value
@@ -19,31 +21,31 @@ enum Support {
     }
 
     /// `$HOME`, or the account's home directory when the variable is unset or empty.
-    static func home(_ environment: [String: String]) -> String {
+    package static func home(_ environment: [String: String]) -> String {
         if let home = environment["HOME"], !home.isEmpty { return home }
         return NSHomeDirectory()
     }
 
-    static func joined(_ a: String, _ b: String) -> String {
+    package static func joined(_ a: String, _ b: String) -> String {
         if a.isEmpty { return b }
         return a.hasSuffix("/") ? a + b : a + "/" + b
     }
 
     /// The directory part of a path ("" for a bare file name, "/" for a file at the root).
-    static func directory(of path: String) -> String {
+    package static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "" }
         if slash == path.startIndex { return "/" }
         return String(path[..<slash])
     }
 
     /// Makes a path absolute against the working directory and removes `.`/`..` segments.
-    static func absolute(_ path: String) -> String {
+    package static func absolute(_ path: String) -> String {
         let full = path.hasPrefix("/") ? path : joined(FileManager.default.currentDirectoryPath, path)
         return normalised(full)
     }
 
     /// Removes `./` and `a/../` segments and duplicate slashes from an absolute path.
-    static func normalised(_ path: String) -> String {
+    package static func normalised(_ path: String) -> String {
         var parts: [Substring] = []
         for seg in path.split(separator: "/", omittingEmptySubsequences: true) {
             if seg == "." { continue }
@@ -57,13 +59,13 @@ enum Support {
     }
 
     /// Creates a directory and its parents; succeeds if it already exists.
-    static func makeDirectory(_ path: String) throws {
+    package static func makeDirectory(_ path: String) throws {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
     /// Writes the bytes to a temporary file beside `path`, then renames it over `path`, so a reader
     /// sees either the old file or the new one, never half of one.
-    static func writeAtomically(_ data: Data, to path: String) throws {
+    package static func writeAtomically(_ data: Data, to path: String) throws {
         let temp = "\(path).tmp-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
         do {
             try data.write(to: URL(fileURLWithPath: temp))
@@ -79,7 +81,7 @@ enum Support {
 
     /// A short human description of a Foundation/POSIX error, without the NSError boilerplate:
     /// "Not a directory" rather than "The operation could not be completed. (… error 512.)".
-    static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         let ns = error as NSError
         if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
         // On Linux the underlying error may be a Swift error value rather than an NSError.
@@ -94,7 +96,34 @@ enum Support {
     }
 }
 
-extension Row {
+extension Support {
+    /// How long a SQLite connection waits for another process's lock before it gives up.
+    package static let busyTimeout: TimeInterval = 2
+
+    /// Turns a GRDB or file-system error into one sentence about the state database.
+    package static func failure(_ error: any Error, path: String, doing: String) -> LoadFailure {
+        guard let dbError = error as? DatabaseError else {
+            return LoadFailure("cannot \(doing) the state database \(path) (\(Support.describe(error)))")
+        }
+        let detail = dbError.message ?? "SQLite error \(dbError.resultCode.rawValue)"
+        switch dbError.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            return LoadFailure("the state database \(path) is damaged (\(detail)); move it aside to start afresh")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return LoadFailure("cannot \(doing) the state database \(path): another program is holding it locked (\(detail))")
+        case .SQLITE_READONLY:
+            return LoadFailure("cannot \(doing) the state database \(path): it is read-only (\(detail))")
+        case .SQLITE_CANTOPEN:
+            return LoadFailure("cannot \(doing) the state database \(path) (\(detail)); check that it is a file in a writable directory")
+        case .SQLITE_FULL:
+            return LoadFailure("cannot \(doing) the state database \(path): the disk is full (\(detail))")
+        default:
+            return LoadFailure("cannot \(doing) the state database \(path) (\(detail))")
+        }
+    }
+}
+
+package extension Row {
     /// A text column selected as `CAST(text AS BLOB)`, whole. GRDB reads TEXT through a C
     /// string, so a NUL written into the file by another program cut the rest of a note off;
     /// as bytes, everything after it is kept (the NUL itself is dropped where the text is
@@ -120,10 +149,10 @@ extension Row {
 
 /// Values a load found but could not read (a text where a number was written), counted on
 /// the thread that loads, so the guide can say some saved values were skipped.
-enum ReadProblems {
+package enum ReadProblems {
     private static let key = "docent.state.readProblems"
 
-    static var count: Int {
+    package static var count: Int {
         get { Thread.current.threadDictionary[key] as? Int ?? 0 }
         set { Thread.current.threadDictionary[key] = newValue }
     }

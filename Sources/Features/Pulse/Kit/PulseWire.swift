@@ -1,3 +1,5 @@
+import DocentText
+import DocentJSON
 import Foundation
 
 /// The Pulse service's JSON (issue 13, `Resources/pulse-openapi.yaml`), written and read in one

@@ -1,3 +1,5 @@
+import DocentText
+import DocentJSON
 import Foundation
 
 /// What a note, a reaction or an announcement is about: `artwork:1101`, `tour:2`, `stop:2/3`,

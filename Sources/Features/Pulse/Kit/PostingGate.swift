@@ -1,3 +1,5 @@
+import DocentText
+import DocentJSON
 import Foundation
 
 /// Who may post notes on a museum's Pulse service (issue 32, `docent-pulse serve --posting`):

@@ -1,12 +1,15 @@
-import DocentCore
+import DocentText
+import DocentJSON
 import Foundation
 
 /// `PulseRules` as SQL, generated from the rules' own values (issue 28 item 6, issue 32): the
 /// SQLite store (guide and service) and the PostgreSQL store run these same statements, so
-/// "who sees a note", "what is kept" and "what waits for staff" are written once here and
-/// once in Swift (`PulseRules.hidden`/`retained`/`needsReview`, which the guide applies to
-/// lists it already holds); `PulseStoreConformanceTests` proves the stores agree, and
-/// `PulseRulesSQLTests` that the SQL agrees with the Swift functions on the same notes.
+/// "who sees a note", "what is kept" and "what waits for staff" are each one `PulseCondition`
+/// of `PulseRules` (issue 46), rendered here as SQL and evaluated in Swift by
+/// `PulseRules.hidden`/`retained`/`needsReview` (which the guide applies to lists it already
+/// holds): equal by construction. `PulseStoreConformanceTests` proves the stores agree, and
+/// `PulseRulesSQLTests` still runs both on the same notes (the ranking of highlights is
+/// written in each language).
 ///
 /// Nothing here loads every note: the snapshot counts visible notes per subject with one
 /// `GROUP BY`, and the notes list is a page (`LIMIT`) in the order the guide shows.
@@ -61,7 +64,7 @@ public struct PulseRulesSQL: Sendable {
 
     /// Kept whatever its score (`PulseRules.retained`'s first rule): the museum's, pinned, young.
     func keptOutright(now: Date, _ p: String = "") -> String {
-        "(\(p)author = 'curator' OR COALESCE(\(p)decision, '') = 'pinned' OR \(p)created > \(young(now)))"
+        rules.keptOutright(now: now).sql(p)
     }
 
     /// Older notes that only a highlight's place keeps (the complement of `keptOutright`
@@ -78,7 +81,7 @@ public struct PulseRulesSQL: Sendable {
         SELECT * FROM (
             SELECT o.*, ROW_NUMBER() OVER (PARTITION BY subject ORDER BY score DESC, created DESC, \(bytes("visitor")) DESC, seq DESC) AS rank
             FROM \(older) o
-            WHERE score >= 0 AND NOT (reports >= \(rules.reportThreshold) AND COALESCE(decision, '') <> 'restored')) AS ranked
+            WHERE \(rules.highlightCandidate.sql())) AS ranked
         WHERE rank <= \(rules.highlightsPerSubject)
         """
     }
@@ -89,8 +92,7 @@ public struct PulseRulesSQL: Sendable {
     func shown(score: String, viewerParam: Int, _ p: String = "") -> String {
         """
         (\(p)author = 'curator' OR (\(p)author = 'visitor' AND \(p)visitor = \(param(viewerParam))) OR (
-            NOT (COALESCE(\(p)decision, '') NOT IN ('restored', 'pinned') AND \(p)reports >= \(rules.reportThreshold))
-            AND NOT (COALESCE(\(p)decision, '') <> 'pinned' AND \(score) <= \(rules.scoreFloor))))
+            NOT \(rules.reportedAway.sql(p, score: score)) AND NOT \(rules.votedDown.sql(p, score: score))))
         """
     }
 

@@ -1,3 +1,5 @@
+import DocentText
+import DocentJSON
 import Foundation
 
 /// A visitor's note as it may be stored and shown: plain text (never HTML, never decoded:

@@ -1,5 +1,6 @@
-import DocentCore
+import PulseKit
 import Foundation
+import StoreSupport
 import GRDB
 
 /// The guide's Pulse outbox in the state database (`pulse_outbox`, made by `PulseStorage`'s
@@ -17,7 +18,7 @@ public final class SQLitePulseOutbox: PulseOutbox, Sendable {
 
     /// The table, as the state database's migration `v6-pulse-outbox` made it (never edited
     /// once shipped) and as a file of its own makes it (`openFile`).
-    static let tableDefinition = """
+    package static let tableDefinition = """
         pulse_outbox (
             key TEXT PRIMARY KEY, sequence INTEGER NOT NULL, kind TEXT NOT NULL, subject TEXT, value INTEGER, note TEXT,
             language TEXT, text TEXT, reported INTEGER, visitor TEXT NOT NULL, secret TEXT NOT NULL, queued_at REAL NOT NULL);
@@ -26,7 +27,7 @@ public final class SQLitePulseOutbox: PulseOutbox, Sendable {
     /// A note's pass through the posting gate (issue 32), as `v8-pulse-outbox-pass` adds it to
     /// the table (and a file of its own gets it on opening): a note waiting for the service
     /// keeps its visit code or member card, else it would be refused once sent.
-    static func addPassColumn(_ db: Database) throws {
+    package static func addPassColumn(_ db: Database) throws {
         guard try !db.columns(in: "pulse_outbox").contains(where: { $0.name == "pass" }) else { return }
         try db.execute(sql: "ALTER TABLE pulse_outbox ADD COLUMN pass TEXT")
     }
@@ -58,7 +59,7 @@ public final class SQLitePulseOutbox: PulseOutbox, Sendable {
     public static func openFile(path: String) -> Result<SQLitePulseOutbox, LoadFailure> {
         var config = Configuration()
         config.journalMode = .wal
-        config.busyMode = .timeout(SQLiteSettingsStore.busyTimeout)
+        config.busyMode = .timeout(Support.busyTimeout)
         config.label = "docent.outbox-file"
         do {
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -87,7 +88,7 @@ public final class SQLitePulseOutbox: PulseOutbox, Sendable {
     public static func open(path: String) -> Result<SQLitePulseOutbox, LoadFailure> {
         var config = Configuration()
         config.journalMode = .wal
-        config.busyMode = .timeout(SQLiteSettingsStore.busyTimeout)
+        config.busyMode = .timeout(Support.busyTimeout)
         config.label = "docent.outbox"
         do {
             let q = try DatabaseQueue(path: path, configuration: config)
@@ -96,7 +97,7 @@ public final class SQLitePulseOutbox: PulseOutbox, Sendable {
             }
             return .success(SQLitePulseOutbox(path: path, dbQueue: q))
         } catch {
-            return .failure(SQLiteSettingsStore.failure(error, path: path, doing: "open"))
+            return .failure(Support.failure(error, path: path, doing: "open"))
         }
     }
 

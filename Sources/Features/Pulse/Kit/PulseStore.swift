@@ -1,3 +1,5 @@
+import DocentText
+import DocentJSON
 import Foundation
 
 /// Where Pulse lives: the embedded SQLite file (`StateStore.SQLitePulseStore`, the default),
@@ -72,6 +74,19 @@ public struct PulsePage: Hashable, Sendable {
         self.notes = notes
         self.next = next
     }
+
+    /// Every page of a list, read in turn from the first (`page(nil)`) until one says it was
+    /// the last: the one paging loop both stores' whole-list reads use.
+    public static func all(_ page: (PulseCursor?) async throws(PulseStoreError) -> PulsePage) async throws(PulseStoreError) -> [PulseNote] {
+        var out: [PulseNote] = []
+        var cursor: PulseCursor?
+        repeat {
+            let p = try await page(cursor)
+            out += p.notes
+            cursor = p.next
+        } while cursor != nil
+        return out
+    }
 }
 
 /// A store's change counter: it grows with every write, so "changed since N" is one compare.
@@ -133,31 +148,6 @@ public enum PulseStoreError: Error, Hashable, Sendable {
     /// The service's posting gate refused the note (issue 32): no code, a wrong one, no
     /// member card, or too many wrong tries.
     case postingRefused(PostingRefusal)
-
-    /// The phrase a visitor reads.
-    public var phrase: Phrase {
-        switch self {
-        case .rateLimited(let limit):
-            // Bounded first: a wait from the wire may be anything (`Int.max`, -5).
-            let s = limit.seconds
-            if case .notes = limit { return .key(.pulseErrorNotesLimit, ["minutes": .verbatim(String((s + 59) / 60))]) }
-            return .key(.pulseErrorReactionsLimit, ["seconds": .verbatim(String(s))])
-        case .conflict: return .key(.pulseErrorConflict)
-        case .badText(.empty): return .key(.pulseErrorEmpty)
-        case .badText(.tooLong(let n)): return .key(.pulseErrorTooLong, ["cells": .verbatim(String(n)), "max": .verbatim(String(NoteText.maxCells))])
-        case .badCredentials: return .key(.pulseErrorIdentity)
-        case .noSuchNote: return .key(.pulseErrorNoSuchNote)
-        case .badSubject: return .key(.pulseErrorNoSuchNote)
-        case .unavailable(let why): return .key(.pulseErrorUnavailable, ["reason": .verbatim(why)])
-        case .notKept: return .key(.pulseErrorNotKept)
-        case .postingRefused(.visitCodeRequired): return .key(.pulseGateCodeRequired)
-        case .postingRefused(.visitCodeWrong): return .key(.pulseGateCodeWrong)
-        case .postingRefused(.memberRequired): return .key(.pulseGateMemberRequired)
-        case .postingRefused(.memberUnknown): return .key(.pulseGateMemberUnknown)
-        case .postingRefused(.tooManyTries(let s)):
-            return .key(.pulseGateTooManyTries, ["minutes": .verbatim(String((PulseRules.Limit.bounded(s) + 59) / 60))])
-        }
-    }
 }
 
 /// What the guide shows of Pulse at one version.

@@ -1,3 +1,5 @@
+import DocentText
+import DocentJSON
 import Foundation
 
 /// The Pulse schema described once, rendered to SQLite's and PostgreSQL's SQL (issue 28).

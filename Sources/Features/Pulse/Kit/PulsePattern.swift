@@ -1,3 +1,5 @@
+import DocentText
+import DocentJSON
 import Foundation
 
 /// An announcement's pattern over subject keys and screens: a small regular language

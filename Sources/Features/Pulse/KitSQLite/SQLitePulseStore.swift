@@ -1,5 +1,6 @@
-import DocentCore
+import PulseKit
 import Foundation
+import StoreSupport
 import GRDB
 
 /// Pulse in one SQLite file (WAL), shared by every guide process of a machine: the default
@@ -448,14 +449,7 @@ public final class SQLitePulseStore: PulseStore, Sendable {
     /// Reported notes awaiting a staff decision (none yet, or restored and reported again),
     /// oldest first.
     public func moderationQueue() async throws(PulseStoreError) -> [PulseNote] {
-        var out: [PulseNote] = []
-        var cursor: PulseCursor?
-        repeat {
-            let page = try await moderationQueue(after: cursor, limit: 500)
-            out += page.notes
-            cursor = page.next
-        } while cursor != nil
-        return out
+        try await PulsePage.all { cursor throws(PulseStoreError) in try await moderationQueue(after: cursor, limit: 500) }
     }
 
     public func decide(_ note: NoteID, _ decision: StaffDecision) async throws(PulseStoreError) -> PulseNote {
@@ -642,24 +636,30 @@ public final class SQLitePulseStore: PulseStore, Sendable {
     private func write<T>(_ body: @escaping (Database, Date) throws -> (T, Bool)) throws(PulseStoreError) -> T {
         let now = clock()
         do {
-            return try dbQueue.writeWithoutTransaction { db in
-                self.busy.enter()
-                defer { self.busy.leave() }
-                var result: T?
-                try db.inTransaction(.immediate) {
-                    let (value, changed) = try body(db, now)
-                    if changed { try db.execute(sql: "UPDATE meta SET value = value + 1 WHERE key = 'version'") }
-                    result = value
-                    return .commit
-                }
-                guard let result else { throw PulseStoreError.unavailable("no result") }
-                return result
-            }
-        } catch let e as PulseStoreError {
-            throw e
+            return try dbQueue.writeWithoutTransaction { db in try self.transaction(db, now, body) }
         } catch {
-            throw .unavailable(Self.describe(error))
+            throw Self.storeError(error)
         }
+    }
+
+    /// What `write` and `writeAsync` run on GRDB's writer: the transaction, the version bump.
+    private func transaction<T>(_ db: Database, _ now: Date, _ body: (Database, Date) throws -> (T, Bool)) throws -> T {
+        busy.enter()
+        defer { busy.leave() }
+        var result: T?
+        try db.inTransaction(.immediate) {
+            let (value, changed) = try body(db, now)
+            if changed { try db.execute(sql: "UPDATE meta SET value = value + 1 WHERE key = 'version'") }
+            result = value
+            return .commit
+        }
+        guard let result else { throw PulseStoreError.unavailable("no result") }
+        return result
+    }
+
+    /// A store error as it is, anything else (GRDB's, the file system's) as `unavailable`.
+    private static func storeError(_ error: any Error) -> PulseStoreError {
+        (error as? PulseStoreError) ?? .unavailable(describe(error))
     }
 
     private func write(_ body: @escaping (Database, Date) throws -> Bool) throws(PulseStoreError) {
@@ -672,23 +672,9 @@ public final class SQLitePulseStore: PulseStore, Sendable {
     private func writeAsync<T: Sendable>(_ body: @escaping @Sendable (Database, Date) throws -> (T, Bool)) async throws(PulseStoreError) -> T {
         let now = clock()
         do {
-            return try await dbQueue.writeWithoutTransaction { db in
-                self.busy.enter()
-                defer { self.busy.leave() }
-                var result: T?
-                try db.inTransaction(.immediate) {
-                    let (value, changed) = try body(db, now)
-                    if changed { try db.execute(sql: "UPDATE meta SET value = value + 1 WHERE key = 'version'") }
-                    result = value
-                    return .commit
-                }
-                guard let result else { throw PulseStoreError.unavailable("no result") }
-                return result
-            }
-        } catch let e as PulseStoreError {
-            throw e
+            return try await dbQueue.writeWithoutTransaction { db in try self.transaction(db, now, body) }
         } catch {
-            throw .unavailable(Self.describe(error))
+            throw Self.storeError(error)
         }
     }
 

@@ -1,3 +1,5 @@
+import DocentText
+import DocentJSON
 import Foundation
 
 /// Pulse's rules, as plain functions over values: who sees a note, what is kept, what is
@@ -53,15 +55,15 @@ public struct PulseRules: Equatable, Sendable {
         if let viewer, note.author == .visitor, note.id.visitor == viewer { return nil }
         // The museum's own notes are never hidden by visitors' reports or votes.
         guard note.author == .visitor else { return nil }
-        if note.decision != .restored, note.decision != .pinned, note.reports >= reportThreshold { return .reported }
-        if note.decision != .pinned, note.counts.score <= scoreFloor { return .lowScore }
+        if reportedAway.holds(note) { return .reported }
+        if votedDown.holds(note) { return .lowScore }
         return nil
     }
 
     /// Whether a note waits for staff: hidden by reporters or by its score and not yet
     /// decided (a note hidden by down-votes is never hidden where staff cannot see it).
     public func needsReview(_ note: PulseNote) -> Bool {
-        note.author == .visitor && note.decision == nil && (note.reports >= reportThreshold || note.counts.score <= scoreFloor)
+        waitsForStaff.holds(note)
     }
 
     /// The notes `viewer` sees, newest first (ties: the larger id first, so the order is total).
@@ -78,10 +80,11 @@ public struct PulseRules: Equatable, Sendable {
     public func retained(_ notes: [PulseNote], now: Date) -> Set<NoteID> {
         var keep = Set<NoteID>()
         var older: [PulseSubject: [PulseNote]] = [:]
+        let kept = keptOutright(now: now)
         for n in notes where n.decision != .removed {
-            if n.author == .curator || n.decision == .pinned || now.timeIntervalSince(n.createdAt) < retention {
+            if kept.holds(n) {
                 keep.insert(n.id)
-            } else if n.counts.score >= 0 && !(n.reports >= reportThreshold && n.decision != .restored) {
+            } else if highlightCandidate.holds(n) {
                 older[n.subject, default: []].append(n)
             }
         }

@@ -1,3 +1,5 @@
+import DocentText
+import DocentJSON
 import Foundation
 
 /// A museum's Pulse seed (`SampleData/pulse/seed.json`): featured subjects with taglines,

@@ -1,3 +1,5 @@
+import DocentText
+import DocentJSON
 import Foundation
 
 /// Pulse data comes from a database file or a service the guide does not control (issue 32):

@@ -1,3 +1,5 @@
+import DocentText
+import DocentJSON
 import Foundation
 
 /// A visitor's write to Pulse as it waits to be sent: the same write again (a reaction on the
