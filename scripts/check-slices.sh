@@ -20,6 +20,7 @@ features='SearchIndex|MapFeature|TourFeature|KeypadFeature'
 # Prints the offending symbols of $1 (at most 20) and their count; status 1 when there are any.
 scan() {
   local bin=$1 prefixes="" m
+  [ -f "$bin" ] || { echo "check-slices: no file $bin" >&2; return 2; }
   for m in "${modules[@]}"; do prefixes+="${prefixes:+|}\\\$s${#m}$m"; done
   local syms mangled named
   syms=$("$nm" "$bin" 2>/dev/null | awk '{print $NF}') || { echo "check-slices: cannot read $bin" >&2; return 2; }

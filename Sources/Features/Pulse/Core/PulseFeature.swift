@@ -181,6 +181,9 @@ public enum PulseFeature: ScopedFeature, HearsEvents, AddsRows, DecoratesRows {
 
     public static let id = FeatureID("pulse")
     public static let after = [MemberFeature.id]
+    /// Home's exhibitions and the Popular list's subjects, the member card (for members-only
+    /// posting), what plays (the subject `f` opens).
+    public static let reads = [HomeFeature.id, MemberFeature.id, PlayerFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .playerChanged, .startOver]
     public static let initialState = PulseState()
     public static let configKey = "pulse"
