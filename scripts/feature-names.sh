@@ -7,7 +7,7 @@
 # REV (default: the work tree) is a git revision whose tree is counted instead. A file names
 # NAME when a word of it starts with NAME (case-sensitive: `KioskFeature`, `KioskHints`,
 # `Kiosk`; not `kiosk` or `state.screenReader`). Its own files are `Sources/Features/NAME/`
-# and the FOLDERs given (an adapter of its own, such as `Sources/Pictures`). Two counts: every
+# and the FOLDERs given (an adapter of its own, such as `Sources/PulseService`). Two counts: every
 # mention, and mentions in code (lines that are not `//` comments).
 set -euo pipefail
 cd "$(dirname "$0")/.."
