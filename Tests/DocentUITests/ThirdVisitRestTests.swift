@@ -68,3 +68,24 @@ final class ThirdVisitRestTests: XCTestCase {
         XCTAssertTrue(s.kiosk.unlocked)
     }
 }
+
+extension ThirdVisitRestTests {
+    // MARK: #7 A source that accepts and never answers
+
+    func testTheLoadingPageSaysHowLongItHasWaitedForWhatAndTheWayOut() {
+        let size = Size(width: 80, height: 24)
+        var s = AppState(source: "http://museum.example/appData.json", catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
+        s.introSeen = true
+        prepare(&s, .viewportChanged(rows: RootView.viewport(for: size).rows, width: size.width))
+        XCTAssertFalse(screenText(s, size).contains { $0.contains(" s") && $0.contains("Loading") }, "no count before a second")
+        prepare(&s, .tick(UIFixtures.now.addingTimeInterval(12)))
+        let text = screenText(s, size).joined(separator: "\n")
+        XCTAssertTrue(text.contains("Loading the museum guide… 12 s"), text)
+        XCTAssertTrue(text.contains("Waiting for http://museum.example/appData.json to answer. Press q to quit."), text)
+        XCTAssertEqual(KeyMap.action(for: .char("q"), in: s), .quit)
+        assertSnapshot(RootView.render(s, size: size), named: "loading-waited-80x24")
+        var ko = s
+        ko.language = .korean
+        assertSnapshot(RootView.render(ko, size: Size(width: 40, height: 12)), named: "loading-waited-ko-40x12")
+    }
+}

@@ -18,6 +18,8 @@ public enum StringKey: String, CaseIterable, Hashable, Sendable {
     case titleTours = "title.tours"
     case titleSearch = "title.search"
     case statusLoading = "status.loading"
+    case statusLoadingWaited = "status.loadingWaited"
+    case statusLoadingWaiting = "status.loadingWaiting"
     case errorDocument = "error.document"
     case errorGone = "error.gone"
     case homeFeaturedTours = "home.featuredTours"
