@@ -62,7 +62,7 @@ package struct Guide: ParsableCommand {
         var configWarnings: [String] = []
         let configPath = config ?? ConfigLoader.defaultPath(environment: env)
         if config != nil || FileManager.default.fileExists(atPath: configPath) {
-            switch ConfigLoader.load(path: configPath, featureKeys: features.configKeys) {
+            switch ConfigLoader.load(path: configPath, featureKeys: features.configKeys, featureCheck: features.configProblem) {
             case .success(let (c, w)):
                 cfg = c
                 configWarnings = w

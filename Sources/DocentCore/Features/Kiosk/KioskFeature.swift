@@ -156,6 +156,20 @@ public enum KioskFeature: ScopedFeature, HearsEvents {
     }
     public static let configKeys = ["kiosk", "kiosk_pin", "kiosk_idle_seconds", "kiosk_reload_at", "museum_name"]
 
+    /// A value in the file that cannot be used stops the guide (issue 47 #17: "three" only
+    /// warned, in a banner cut short). Given otherwise (the flag), `KioskConfig.decode` still
+    /// says it in a banner and takes the default.
+    public static func configProblem(_ key: String, _ value: String) -> String? {
+        let c = KioskConfig.decode([key: value])
+        guard !c.problems.isEmpty else { return nil }
+        switch key {
+        case "kiosk": return "must be true or false"
+        case "kiosk_idle_seconds": return "must be a whole number of seconds from 1 to \(maxIdleSeconds)"
+        case "kiosk_reload_at": return "must be a time of day as \"HH:MM\", for example \"06:00\""
+        default: return nil
+        }
+    }
+
     public static func reduce(_ state: inout KioskState, _ a: KioskAction, _ context: FeatureContext) -> Outcome {
         guard state.enabled else { return .none }
         switch a {
