@@ -89,3 +89,77 @@ extension ThirdVisitRestTests {
         assertSnapshot(RootView.render(ko, size: Size(width: 40, height: 12)), named: "loading-waited-ko-40x12")
     }
 }
+
+/// Issue 47 #11, the rest: the visit code box refuses what cannot be a code as it is typed and
+/// clears at one key; `f notes (N)` fits the 80-column Home; a list of the museum's notes in
+/// other languages says why.
+final class ThirdVisitPulseTests: XCTestCase {
+    let creds = VisitorCredentials(visitor: VisitorID("visitor01")!, secret: "s")
+
+    func ready(_ gate: PostingGate, _ language: Language = .english, size: Size = Size(width: 80, height: 24)) -> AppState {
+        var s = UIFixtures.loadedState(language: language, size: size)
+        prepare(&s, .pulse(.opened(.success(creds))))
+        prepare(&s, .pulse(.checked(.success(PulseSnapshot(version: PulseVersion(3), noteCounts: [.museum: 2], takenAt: s.now, posting: gate)))))
+        s.tab = .info
+        return s
+    }
+
+    func testAVisitCodeOfAnImpossibleFormIsRefusedAsItIsTyped() {
+        var s = ready(.visitCode)
+        prepare(&s, .pulse(.open), .pulse(.choose(4)))
+        XCTAssertEqual(s.overlay, PulseFeature.show(.visitCode(.museum, thenSend: false)))
+        // O is in no code (nor 0, 1, I): not taken, and said at once.
+        for k: Key in [.char("k"), .char("7"), .char("o")] { _ = pressKey(&s, k) }
+        XCTAssertEqual(s.pulse.codeField, "K7")
+        XCTAssertEqual(s.pulse.codeProblem, .notInCodes("o"))
+        let size = Size(width: 80, height: 24)
+        let screen = RootView.render(s, size: size)
+        XCTAssertTrue((0..<size.height).contains { screen.row($0).contains("Visit codes have no “o”") })
+        assertSnapshot(screen, named: "pulse-visit-code-refused-80x24")
+        // A right character clears the complaint; no more than six are taken.
+        for k: Key in [.char("q"), .char("m"), .char("2"), .char("p"), .char("z")] { _ = pressKey(&s, k) }
+        XCTAssertEqual(s.pulse.codeField, "K7QM2P")
+        XCTAssertNil(s.pulse.codeProblem)
+        // Ctrl-U empties the field at once.
+        _ = pressKey(&s, .ctrl("u"))
+        XCTAssertEqual(s.pulse.codeField, "")
+        // Too short: said, not sent, the box stays.
+        for k: Key in [.char("k"), .char("7"), .char("q"), .enter] { _ = pressKey(&s, k) }
+        XCTAssertEqual(s.pulse.codeProblem, .length)
+        XCTAssertNil(s.pulse.visitCode)
+        XCTAssertEqual(s.overlay, PulseFeature.show(.visitCode(.museum, thenSend: false)))
+        var ko = s
+        ko.language = .korean
+        assertSnapshot(RootView.render(ko, size: Size(width: 40, height: 12)), named: "pulse-visit-code-short-ko-40x12")
+    }
+
+    func testTheNotesHintFitsThe80ColumnHome() throws {
+        var s = UIFixtures.loadedState(size: Size(width: 80, height: 24))
+        let subject = try XCTUnwrap(PulseFeature.currentSubject(s), "Home's selected row is a work, a tour or an exhibition")
+        prepare(&s, .pulse(.opened(.success(creds))))
+        prepare(&s, .pulse(.checked(.success(PulseSnapshot(version: PulseVersion(3), noteCounts: [subject: 3], takenAt: s.now)))))
+        s.banner = nil
+        let size = Size(width: 80, height: 24)
+        let bottom = RootView.render(s, size: size).row(size.height - 1)
+        XCTAssertTrue(bottom.contains("f notes (3)"), bottom)
+        XCTAssertTrue(bottom.contains("? help") && bottom.contains("q quit"), bottom)
+    }
+
+    func testAListOfTheMuseumsNotesInOtherLanguagesSaysWhy() {
+        var s = ready(.open)
+        prepare(&s, .pulse(.open), .pulse(.choose(5)))
+        let fr = PulseNote(id: NoteID(visitor: VisitorID("curator01")!, sequence: 1), subject: .museum, language: .french, text: "Le bleu change", createdAt: s.now, author: .curator, counts: PulseCounts())
+        let es = PulseNote(id: NoteID(visitor: VisitorID("curator01")!, sequence: 2), subject: .museum, language: .spanish, text: "El azul cambia", createdAt: s.now, author: .curator, counts: PulseCounts())
+        prepare(&s, .pulse(.notesLoaded(.museum, .success([fr, es]))))
+        XCTAssertEqual(s.pulse.notes.count, 2)
+        let size = Size(width: 80, height: 24)
+        let text = (0..<size.height).map { RootView.render(s, size: size).row($0) }.joined(separator: "\n")
+        XCTAssertTrue(text.contains("The museum wrote no note here in your language"), text)
+        // With one in English, the English one alone, and nothing to explain.
+        let en = PulseNote(id: NoteID(visitor: VisitorID("curator01")!, sequence: 3), subject: .museum, language: .english, text: "The blue shifts", createdAt: s.now, author: .curator, counts: PulseCounts())
+        prepare(&s, .pulse(.notesLoaded(.museum, .success([fr, es, en]))))
+        XCTAssertEqual(s.pulse.notes.map(\.id), [en.id])
+        let after = (0..<size.height).map { RootView.render(s, size: size).row($0) }.joined(separator: "\n")
+        XCTAssertFalse(after.contains("The museum wrote no note here"), after)
+    }
+}
