@@ -163,3 +163,45 @@ final class ThirdVisitPulseTests: XCTestCase {
         XCTAssertFalse(after.contains("The museum wrote no note here"), after)
     }
 }
+
+extension ThirdVisitRestTests {
+    // MARK: #14 The player: a click on the bar seeks, one bar on the full player
+
+    func playing(_ size: Size) -> AppState {
+        var s = UIFixtures.loadedState(size: size)
+        let id = s.museum?.audioFiles.keys.sorted().first ?? 0
+        _ = PlayerFeature.play(&s, audioID: id, artworkID: nil, tourID: nil, language: .english)
+        s.player.snapshot.status = .playing
+        s.player.snapshot.duration = 200
+        s.player.snapshot.position = 50
+        return s
+    }
+
+    func testAClickOnTheProgressBarSeeksAndTheFullPlayerShowsOneBar() throws {
+        let size = Size(width: 80, height: 24)
+        var s = playing(size)
+        // Under a tab, the mini player's bar opens the full player.
+        let mini = RootView.render(s, size: size)
+        let miniRow = try XCTUnwrap((0..<size.height).first { mini.row($0).contains("━") })
+        XCTAssertEqual(mini.hitAction(x: size.width / 2, y: miniRow), .openPlayer)
+        // The full player: one bar, and a click on its middle seeks to the middle.
+        prepare(&s, .openPlayer)
+        XCTAssertEqual(s.page.route, .player)
+        let full = RootView.render(s, size: size)
+        let bars = (0..<size.height).filter { full.row($0).contains("━━") }
+        XCTAssertEqual(bars.count, 1, (0..<size.height).map { full.row($0) }.joined(separator: "\n"))
+        let y = try XCTUnwrap(bars.first)
+        let action = try XCTUnwrap(full.hitAction(x: size.width / 2, y: y))
+        guard case .feature(let fv) = action, case .seekTo(let middle)? = fv.as(PlayerAction.self) else { return XCTFail("\(action)") }
+        XCTAssertEqual(middle, 0.5, accuracy: 0.05)
+        let effects = prepare(&s, action)
+        XCTAssertEqual(effects, [.audio(.seek(200 * middle))])
+        XCTAssertEqual(s.player.snapshot.position, 200 * middle)
+        assertSnapshot(full, named: "player-one-bar-80x24")
+        // Finished: the status apart from the title.
+        s.player.snapshot.status = .ended
+        prepare(&s, .back)
+        let done = RootView.render(s, size: size)
+        XCTAssertTrue((0..<size.height).contains { done.row($0).contains("✓ ") && done.row($0).contains(" · Finished") })
+    }
+}

@@ -199,8 +199,12 @@ public enum PlayerView: FeatureView, TakesKeysAnywhere, DrawsFooter, GivesHelp {
         let t = TextWidth.truncate(title, to: titleRoom)
         let tw = screen.put(t, x: area.x, y: area.y, style: Style(role: .accent, bold: true), clip: area)
         let middle = area.width - tw - rw - 2
+        // On the full player its own bar is above: one bar on screen (issue 47 #14).
+        let onPlayer = state.page.route == .player
         if middle > 3 {
-            if (p.snapshot.status == .playing || p.snapshot.status == .paused) && ticks(state) {
+            // (Its bar opens the full player, whose bar seeks: the mini bar's width moves with
+            // the time's, and a partial redraw keeps the frame's click regions.)
+            if (p.snapshot.status == .playing || p.snapshot.status == .paused) && ticks(state) && !onPlayer {
                 screen.put(bar(fraction(p.snapshot), width: middle), x: area.x + tw + 1, y: area.y, style: Style(role: .accent), clip: area)
             } else {
                 // "✓ Indigo Field Coverlet · Finished": the status apart from the title.
@@ -233,6 +237,19 @@ public enum PlayerView: FeatureView, TakesKeysAnywhere, DrawsFooter, GivesHelp {
         let detail = TextWidth.width(full) <= area.width / 2 ? full : timingText
         Widgets.line(&screen, area, y: area.y, text: status, detail: detail, style: Style(role: p.snapshot.status == .failed ? .error : .accent, bold: true), detailStyle: Style(role: .muted))
         if ticks(state) { screen.put(bar(fraction(p.snapshot), width: area.width), x: area.x, y: area.y + 1, style: Style(role: .accent), clip: area) }
+        seekRegions(&screen, Rect(x: area.x, y: area.y + 1, width: area.width, height: 1), state: state)
+    }
+
+    /// A click on a cell of the bar seeks to that share of the recording (issue 47 #14): the
+    /// cell's middle, so the first cell is near the start and the last near the end. Only with
+    /// a length to take a share of, and sound to seek in.
+    static func seekRegions(_ screen: inout Screen, _ bar: Rect, state: AppState) {
+        let snap = state.player.snapshot
+        guard bar.width > 0, snap.duration.map({ $0 > 0 }) == true, [.playing, .paused, .buffering].contains(snap.status) else { return }
+        for i in 0..<bar.width {
+            let share = (Double(i) + 0.5) / Double(bar.width)
+            screen.addHitRegion(Rect(x: bar.x + i, y: bar.y, width: 1, height: 1), action: .player(.seekTo(share)))
+        }
     }
 }
 
