@@ -89,15 +89,24 @@ public enum PlayerView: FeatureView, TakesKeysAnywhere, DrawsFooter, GivesHelp {
     /// "1:05" / "12:03" (and "1:02:03" past an hour).
     public static func time(_ seconds: Double) -> String { PlayerFeature.clock(seconds) }
 
+    /// The playback state's mark. There is no asking the terminal's font whether it has a
+    /// glyph, so every mark is one DejaVu Sans Mono has (xterm's and most Linux terminals'
+    /// monospace font; `PlayerGlyphFontTests` asks fontconfig): ⏸ (U+23F8) is not in it and
+    /// showed as tofu (issue 47 #13), so a pause is ‖ (U+2016), narrow everywhere.
     static func glyph(_ status: PlaybackStatus) -> String {
         switch status {
         case .idle: return "■"
         case .loading, .buffering: return "…"
         case .playing: return "▶"
-        case .paused: return "⏸"
+        case .paused: return "‖"
         case .ended: return "✓"
         case .failed: return "!"
         }
+    }
+
+    /// Every playback state's mark (for the font test).
+    public static var stateGlyphs: [String] {
+        PlaybackStatus.allCases.map(glyph)
     }
 
     static func statusText(_ p: PlayerState, _ s: Strings) -> String {
