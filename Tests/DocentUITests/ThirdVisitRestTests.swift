@@ -205,3 +205,40 @@ extension ThirdVisitRestTests {
         XCTAssertTrue((0..<size.height).contains { done.row($0).contains("✓ ") && done.row($0).contains(" · Finished") })
     }
 }
+
+extension ThirdVisitRestTests {
+    // MARK: #18 Home: the selection stays, and a small Home opens at its top
+
+    func testTheSelectionStaysOnItsRowWhenPopularRightNowArrives() throws {
+        var s = UIFixtures.loadedState()
+        let creds = VisitorCredentials(visitor: VisitorID("visitor01")!, secret: "s")
+        prepare(&s, .pulse(.opened(.success(creds))))
+        func selected() -> RowAction? {
+            guard case .list(_, let rows) = PageBuilder.content(s.page.route, s), let i = Row.effectiveSelection(rows, s.page.selection) else { return nil }
+            return rows[i].action
+        }
+        let before = try XCTUnwrap(selected())
+        let activity: [PulseSubject: PulseActivitySummary] = [.tour(500): PulseActivitySummary(recent: 7, today: 9, last: s.now.addingTimeInterval(-240))]
+        prepare(&s, .pulse(.checked(.success(PulseSnapshot(version: PulseVersion(7), activity: activity, takenAt: s.now)))))
+        guard case .list(_, let rows) = PageBuilder.content(s.page.route, s) else { return XCTFail("Home is a list") }
+        XCTAssertTrue(rows.contains { $0.kind == .header && $0.text == s.strings(.pulsePopularTitle) }, "Popular right now arrived above")
+        XCTAssertEqual(selected(), before, "the selection stayed on its row")
+    }
+
+    func testASmallHomeOpensAtItsTopNotMidSentence() {
+        let size = Size(width: 40, height: 12)
+        var s = AppState(source: SearchTests.sampleURL.path, catalog: UIFixtures.catalog, language: .english, now: UIFixtures.now, features: Registry.features)
+        prepare(&s, .launched(restored: PersistedSettings(introSeen: true), languageOverride: nil))
+        UIFixtures.settle(&s, prepare(&s, .documentLoaded(.success(SearchTests.fileMuseum), note: nil)))
+        let vp = RootView.viewport(for: size)
+        prepare(&s, .viewportChanged(rows: vp.rows, width: vp.width))
+        s.overlay = nil
+        s.messageQueue = []
+        let screen = RootView.render(s, size: size)
+        let intro = SearchTests.fileMuseum.data.generalInfo.text("home_member_prompt_text", .english)?.text ?? ""
+        let firstWords = String(intro.prefix(12))
+        XCTAssertFalse(firstWords.isEmpty)
+        XCTAssertTrue(screen.row(2).contains(firstWords), (0..<size.height).map { screen.row($0) }.joined(separator: "\n"))
+        assertSnapshot(screen, named: "home-sample-40x12")
+    }
+}
