@@ -242,3 +242,41 @@ extension ThirdVisitRestTests {
         assertSnapshot(screen, named: "home-sample-40x12")
     }
 }
+
+extension ThirdVisitRestTests {
+    // MARK: #9 Plurals and numbers by the language's rules
+
+    func testPluralCategoriesFollowCLDRForEveryInterfaceLanguage() {
+        let one: [Language: [Int]] = [.english: [1], .spanish: [1], .french: [0, 1], .korean: [], .chinese: [], .traditionalChinese: []]
+        for (language, ones) in one {
+            for n in [0, 1, 2, 5, 11, 21, 101, 1_000_000] {
+                XCTAssertEqual(Plural.category(n, language), ones.contains(n) ? .one : .other, "\(language.code) \(n)")
+            }
+        }
+    }
+
+    func testNumbersAreWrittenAsTheLanguageWritesThem() {
+        XCTAssertEqual(Plural.number(12_345, .english), "12,345")
+        XCTAssertEqual(Plural.number(1_234, .english), "1,234")
+        XCTAssertEqual(Plural.number(999, .english), "999")
+        XCTAssertEqual(Plural.number(1_234, .spanish), "1234", "Spanish groups from five digits")
+        XCTAssertEqual(Plural.number(12_345, .spanish), "12.345")
+        XCTAssertEqual(Plural.number(1_234_567, .french), "1\u{202F}234\u{202F}567")
+        XCTAssertEqual(Plural.number(12_345, .korean), "12,345")
+        XCTAssertEqual(Plural.number(12_345, .traditionalChinese), "12,345")
+        XCTAssertEqual(Plural.number(-1_234, .english), "-1,234")
+    }
+
+    func testStopsAreCountedByTheLanguagesRule() {
+        func stops(_ n: Int, _ l: Language) -> String { TourFeature.stopsText(n, UIFixtures.catalog.strings(for: l)) }
+        XCTAssertEqual(stops(1, .english), "1 stop")
+        XCTAssertEqual(stops(2, .english), "2 stops")
+        XCTAssertEqual(stops(0, .english), "0 stops")
+        XCTAssertEqual(stops(0, .french), "0 étape", "French counts 0 as one")
+        XCTAssertEqual(stops(1, .french), "1 étape")
+        XCTAssertEqual(stops(2, .french), "2 étapes")
+        XCTAssertEqual(stops(6, .korean), "6개 지점")
+        XCTAssertEqual(stops(1, .korean), "1개 지점")
+        XCTAssertEqual(stops(1_200, .english), "1,200 stops")
+    }
+}

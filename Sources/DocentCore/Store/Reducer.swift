@@ -230,7 +230,7 @@ public enum Reducer {
                 state.chosenLanguage = l
             }
             if r.skippedValues > 0 {
-                state.banner = Banner(.key(r.skippedValues == 1 ? .bannerStateValuesSkippedOne : .bannerStateValuesSkipped, ["count": .verbatim(String(r.skippedValues))]), level: .warning)
+                state.banner = Banner(.key(Plural.isOne(r.skippedValues, state.language) ? .bannerStateValuesSkippedOne : .bannerStateValuesSkipped, ["count": .verbatim(Plural.number(r.skippedValues, state.language))]), level: .warning)
             }
         }
         if let l = override, state.catalog.tables[l] != nil { state.language = l }
