@@ -213,6 +213,8 @@ extension ThirdVisitRestTests {
         var s = UIFixtures.loadedState()
         let creds = VisitorCredentials(visitor: VisitorID("visitor01")!, secret: "s")
         prepare(&s, .pulse(.opened(.success(creds))))
+        // The visitor chose the second row.
+        prepare(&s, .move(1))
         func selected() -> RowAction? {
             guard case .list(_, let rows) = PageBuilder.content(s.page.route, s), let i = Row.effectiveSelection(rows, s.page.selection) else { return nil }
             return rows[i].action

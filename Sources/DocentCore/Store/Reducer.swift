@@ -30,8 +30,11 @@ public enum Reducer {
         }
     }
 
+    /// Only a selection the visitor made (an index past the first): an untouched list keeps
+    /// its first row, the top of the list, where a new section appears, so the list still
+    /// opens at its top.
     static func selectedRow(_ state: AppState) -> SelectedRow? {
-        guard let rows = rows(state), let i = Row.effectiveSelection(rows, state.page.selection), let a = rows[i].action else { return nil }
+        guard state.page.selection > 0, let rows = rows(state), let i = Row.effectiveSelection(rows, state.page.selection), let a = rows[i].action else { return nil }
         return SelectedRow(route: state.page.route, selection: state.page.selection, action: a)
     }
 
