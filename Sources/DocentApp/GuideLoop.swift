@@ -38,6 +38,8 @@ public final class GuideLoop {
     var firstLoadedFrameSeen = false
     /// How often `.tick` is sent.
     public static let tickInterval: UInt64 = 30_000_000_000
+    /// How often `.tick` is sent while the museum's data is loading.
+    public static let loadingTickInterval: UInt64 = 1_000_000_000
 
     public init(
         state: AppState, backend: TerminalBackend, effects: EffectHandling, audio: AudioEngine? = nil, clock: @escaping () -> Date,
@@ -106,7 +108,11 @@ public final class GuideLoop {
         let events = backend.readEvents(timeoutMilliseconds: wait)
         for e in events { handle(e) }
         let now = monotonic()
-        if now &- lastTick >= Self.tickInterval {
+        // While the museum loads, a tick a second: the loading page counts the seconds on the
+        // loop's clock (issue 47 #7: a source that never answered showed no progress for 60 s).
+        let interval: UInt64
+        if case .loading = state.document { interval = Self.loadingTickInterval } else { interval = Self.tickInterval }
+        if now &- lastTick >= interval {
             lastTick = now
             send(.tick(clock()))
         }

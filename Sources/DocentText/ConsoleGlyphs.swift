@@ -44,7 +44,7 @@ public enum ConsoleGlyphs {
     /// The guide's own marks, as the nearest the console has.
     static let marks: [Unicode.Scalar: String] = [
         "▰": "#", "▱": "-", "★": "*", "☆": "+", "◆": "♦", "◇": "◊", "●": "•",
-        "▸": ">", "▶": "►", "◂": "<", "◀": "◄", "✓": "v", "✗": "x", "⋯": "…", "⏸": "=",
+        "▸": ">", "▶": "►", "◂": "<", "◀": "◄", "✓": "v", "✗": "x", "⋯": "…", "⏸": "=", "‖": "=",
     ]
 
     /// Whether the console fonts Debian installs (Lat15, Uni2 and their kin) have `v`.

@@ -161,11 +161,21 @@ public enum StatusLine {
         // The usual hints also name the features' keys that work here (Pulse's `f`).
         // (When they fit: at a narrow width the page's own keys and "? help" come first, and the
         // key help lists them.)
-        if own == nil {
-            let more = inserting(state.features.views(.keysAnywhere).compactMap { $0.anywhereHint(state) }, into: hints)
-            if TextWidth.width(more) <= area.width - 2 { hints = more }
+        func filtered(_ h: String) -> String {
+            var h = h
+            for e in state.features.views(.hints) { h = e.filterHints(h, state) }
+            return h
         }
-        for e in state.features.views(.hints) { hints = e.filterHints(hints, state) }
+        if own == nil {
+            // Room is made by leaving out the arrows' segment, then the tabs' (issue 47 #11:
+            // `f notes (N)` never showed on an 80-column Home); help lists both.
+            var more = inserting(state.features.views(.keysAnywhere).compactMap { $0.anywhereHint(state) }, into: hints)
+            for prefix in ["↑↓", "Tab"] where TextWidth.width(filtered(more)) > area.width - 2 {
+                more = more.components(separatedBy: " · ").filter { !$0.hasPrefix(prefix) }.joined(separator: " · ")
+            }
+            if TextWidth.width(filtered(more)) <= area.width - 2 { hints = more }
+        }
+        hints = filtered(hints)
         screen.put(" " + TextWidth.fitHints(hints, to: area.width - 2), x: area.x, y: area.y, style: Style(role: .muted, reverse: true), clip: area)
     }
 }

@@ -30,16 +30,23 @@ public enum ConfigLoader {
 
     /// Loads the file at the default path, or the empty configuration if there is none
     /// (having no configuration file is normal; having a broken one is not).
-    public static func loadDefault(environment: [String: String], featureKeys: Set<String> = []) -> Result<(config: DocentConfig, warnings: [String]), LoadFailure> {
+    public static func loadDefault(
+        environment: [String: String], featureKeys: Set<String> = [], featureCheck: FeatureCheck? = nil
+    ) -> Result<(config: DocentConfig, warnings: [String]), LoadFailure> {
         let path = defaultPath(environment: environment)
         guard FileManager.default.fileExists(atPath: path) else { return .success((DocentConfig(), [])) }
-        return load(path: path, environment: environment, featureKeys: featureKeys)
+        return load(path: path, environment: environment, featureKeys: featureKeys, featureCheck: featureCheck)
     }
 
     /// Loads a configuration file. A missing file is a failure here: the caller asked for it.
     ///
     /// A relative `data` path is resolved against the file's directory, and `~/` against `$HOME`.
-    public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment, featureKeys: Set<String> = []) -> Result<(config: DocentConfig, warnings: [String]), LoadFailure> {
+    /// What a feature's key's value should be when it cannot be used (`FeatureSet.configProblem`).
+    public typealias FeatureCheck = (_ key: String, _ value: String) -> String?
+
+    public static func load(
+        path: String, environment: [String: String] = ProcessInfo.processInfo.environment, featureKeys: Set<String> = [], featureCheck: FeatureCheck? = nil
+    ) -> Result<(config: DocentConfig, warnings: [String]), LoadFailure> {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             return .failure(LoadFailure("the configuration file \(path) does not exist"))
@@ -69,11 +76,13 @@ public enum ConfigLoader {
         guard let text = String(data: data, encoding: .utf8) else {
             return .failure(LoadFailure("the configuration file \(path) is not UTF-8 text"))
         }
-        return parse(text, path: path, environment: environment, featureKeys: featureKeys)
+        return parse(text, path: path, environment: environment, featureKeys: featureKeys, featureCheck: featureCheck)
     }
 
     /// Parses configuration text; `path` names the file in messages and anchors relative paths.
-    public static func parse(_ text: String, path: String, environment: [String: String] = [:], featureKeys: Set<String> = []) -> Result<(config: DocentConfig, warnings: [String]), LoadFailure> {
+    public static func parse(
+        _ text: String, path: String, environment: [String: String] = [:], featureKeys: Set<String> = [], featureCheck: FeatureCheck? = nil
+    ) -> Result<(config: DocentConfig, warnings: [String]), LoadFailure> {
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -110,17 +119,26 @@ public enum ConfigLoader {
         }
         // The features' own keys (strings, whole numbers or true/false, handed over as text);
         // each feature reads its own at launch.
+        // A value the feature cannot use stops the guide here, with the line and the key
+        // (issue 47 #17: `kiosk_idle_seconds = "three"` only warned, in a banner cut short).
         for key in featureKeys.sorted() {
             guard let value = table[key] else { continue }
-            if let text = value.string {
-                config.features[key] = text
+            let at = keyLines[key].map { "line \($0): " } ?? ""
+            let text: String
+            if let t = value.string {
+                text = t
             } else if let flag = value.bool {
-                config.features[key] = flag ? "true" : "false"
+                text = flag ? "true" : "false"
             } else if let number = value.int {
-                config.features[key] = String(number)
+                text = String(number)
             } else {
-                return .failure(problem("\(key) must be a string, a whole number or true/false, not \(describe(value.type))"))
+                return .failure(problem("\(at)\(key) must be a string, a whole number or true/false, not \(describe(value.type))"))
             }
+            if let why = featureCheck?(key, text) {
+                let shown = value.string != nil ? "\"\(text)\"" : text
+                return .failure(problem("\(at)\(key) \(why), not \(shown)"))
+            }
+            config.features[key] = text
         }
         if let value = table["print_data_errors"] {
             guard let flag = value.bool else { return .failure(problem("print_data_errors must be true or false")) }

@@ -63,7 +63,7 @@ package struct Guide: ParsableCommand {
         var configWarnings: [String] = []
         let configPath = config ?? ConfigLoader.defaultPath(environment: env)
         if config != nil || FileManager.default.fileExists(atPath: configPath) {
-            switch ConfigLoader.load(path: configPath, featureKeys: features.configKeys) {
+            switch ConfigLoader.load(path: configPath, featureKeys: features.configKeys, featureCheck: features.configProblem) {
             case .success(let (c, w)):
                 cfg = c
                 configWarnings = w
@@ -173,6 +173,9 @@ package struct Guide: ParsableCommand {
         // `screen_reader`), decoded once for the terminal as the features decode them.
         if kiosk { cfg.features["kiosk"] = "true" }
         if screenReader { cfg.features["screen_reader"] = "true" }
+        // The museum's name on the kiosk's waiting screen: DOCENT_MUSEUM_NAME over `museum_name`
+        // (the environment over the file, as for the other settings).
+        if let name = env["DOCENT_MUSEUM_NAME"], !name.isEmpty { cfg.features["museum_name"] = name }
         let render = RenderOptions.decode(cfg.features, features: features)
 
         // Checked before the terminal is taken over: a message written on the alternate screen

@@ -28,17 +28,33 @@ struct Validate: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Also list the notes (quirks that were handled).")
     var verbose = false
 
+    @Option(help: "Seconds to wait for a remote source before giving up.")
+    var timeout: Double = 60
+
     @Option(name: .customLong("rewrite-prefix"), help: "Rewrite URLs starting with FROM to TO (v1 data), as FROM=TO.")
     var rewritePrefix: String?
 
     func run() throws {
         let fetcher = CurlFetcher()
         let location = SourceLocation.normalise(source)
-        let request = FetchRequest(url: location, timeoutSeconds: 60)
+        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout takes a number of seconds above 0") }
+        let request = FetchRequest(url: location, timeoutSeconds: timeout)
         let document: JSONBytes
         // A large local file is mapped, not read (its pages go as the parser passes them).
-        switch fetcher.mapDocument(location, maxBytes: request.maxBytes) ?? fetcher.fetch(request).map({ JSONBytes($0.body) }) {
+        let fetched: Result<JSONBytes, FetchError>
+        if let mapped = fetcher.mapDocument(location, maxBytes: request.maxBytes) {
+            fetched = mapped
+        } else {
+            // A server that accepts and never answers left the command silent for a minute
+            // (issue 47 #7): after half a second without the data, stderr says what it waits for.
+            let waiting = Self.sayWaiting(for: location, timeout: timeout)
+            fetched = fetcher.fetch(request).map { JSONBytes($0.body) }
+            waiting.cancel()
+        }
+        switch fetched {
         case .success(let d): document = d
+        case .failure(.timedOut(let url)):
+            fail("cannot read the museum's data: \(url) did not send it within \(Self.seconds(timeout)); gave up (a server that accepts connections but does not answer; --timeout waits longer)")
         // The error names the location itself ("/tmp/x: is a directory…").
         case .failure(let e): fail("cannot read the museum's data: \(e)")
         }
@@ -72,6 +88,20 @@ struct Validate: ParsableCommand {
             fflush(nil)
             Foundation.exit(0)
         }
+    }
+
+    /// "60 s", "2.5 s".
+    static func seconds(_ t: Double) -> String {
+        t == t.rounded() ? "\(Int(t)) s" : "\(t) s"
+    }
+
+    /// A line on stderr after half a second unless cancelled first (a quick answer says nothing).
+    static func sayWaiting(for location: String, timeout: Double) -> DispatchWorkItem {
+        let item = DispatchWorkItem {
+            FileHandle.standardError.write(Data("docent: waiting for \(location) to send the museum's data (giving up after \(seconds(timeout)))…\n".utf8))
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5, execute: item)
+        return item
     }
 
     private func fail(_ reason: String) -> Never {

@@ -455,6 +455,28 @@ final class StateStoreTests: XCTestCase {
         XCTAssertTrue(failureMessage(bad).contains("kiosk must be a string, a whole number or true/false, not an array"), failureMessage(bad))
     }
 
+    /// Issue 47 #17: a feature's value it cannot use stops the guide with the file, the line,
+    /// the key and what it should be (`kiosk_idle_seconds = "three"` only warned, cut short).
+    func testAFeaturesValueItCannotUseIsAFailureWithFileLineAndKey() throws {
+        let features = try Registry.make()
+        func load(_ text: String) throws -> Result<(config: DocentConfig, warnings: [String]), LoadFailure> {
+            ConfigLoader.load(path: try writeConfig(text, name: "conf/kiosk.toml"), featureKeys: features.configKeys, featureCheck: features.configProblem)
+        }
+        let three = failureMessage(try load("kiosk = true\nkiosk_idle_seconds = \"three\"\n"))
+        XCTAssertTrue(three.contains("conf/kiosk.toml: line 2: kiosk_idle_seconds must be a whole number of seconds from 1 to 86400, not \"three\""), three)
+        let zero = failureMessage(try load("kiosk_idle_seconds = 0\n"))
+        XCTAssertTrue(zero.contains("line 1: kiosk_idle_seconds must be a whole number of seconds from 1 to 86400, not 0"), zero)
+        XCTAssertTrue(failureMessage(try load("\nkiosk = \"yes\"\n")).contains("line 2: kiosk must be true or false, not \"yes\""))
+        XCTAssertTrue(failureMessage(try load("kiosk_reload_at = \"noon\"\n")).contains("line 1: kiosk_reload_at must be a time of day"))
+        XCTAssertTrue(failureMessage(try load("images = \"maybe\"\n")).contains("line 1: images must be auto, always"))
+        XCTAssertTrue(failureMessage(try load("screen_reader = 1\n")).contains("line 1: screen_reader must be true or false, not 1"))
+        XCTAssertTrue(failureMessage(try load("kiosk = [1]\n")).contains("line 1: kiosk must be a string"))
+        // Usable values pass as before.
+        let good = try load("kiosk = true\nkiosk_idle_seconds = 2\nkiosk_reload_at = \"06:00\"\nimages = \"never\"\nscreen_reader = false\n").get()
+        XCTAssertEqual(good.config.features["kiosk_idle_seconds"], "2")
+        XCTAssertEqual(good.warnings, [])
+    }
+
     /// Issue 17 #1: the museum's zone is an IANA name; anything else is refused with an example.
     func testConfigTimeZone() throws {
         XCTAssertEqual(try loadConfig(#"time_zone = "America/Chicago""#).get().config.timeZone, TimeZone(identifier: "America/Chicago"))

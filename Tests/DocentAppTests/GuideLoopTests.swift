@@ -192,6 +192,8 @@ final class GuideLoopTests: XCTestCase {
 
     func testTickComesEveryThirtySecondsOfMonotonicTime() {
         let (loop, _, _, clock) = makeLoop()
+        // Not loading (a failed load here): the loading page's second ticks are over.
+        loop.send(.documentLoaded(.failure(LoadFailure("file not found: /museum/appData.json")), note: nil))
         loop.step()
         let before = loop.state.now
         clock.advance(milliseconds: 29_000)
@@ -200,6 +202,32 @@ final class GuideLoopTests: XCTestCase {
         clock.advance(milliseconds: 1_000)
         loop.step()
         XCTAssertEqual(loop.state.now, clock.wall, "the tick carries the wall clock")
+    }
+
+    /// Issue 47 #7: a source that accepts and never answers showed "Loading…" for a minute with
+    /// nothing moving. While loading the loop ticks every second and the page counts them.
+    func testWhileLoadingTheLoopTicksEverySecondAndThePageCountsThem() {
+        let catalog = StringCatalog(tables: [.english: [
+            StringKey.tabHome.rawValue: "Home", StringKey.statusLoading.rawValue: "Loading…",
+            StringKey.statusLoadingWaited.rawValue: "Loading… {seconds} s", StringKey.statusLoadingWaiting.rawValue: "Waiting for {source}. q quits.",
+        ]])
+        let backend = FakeBackend(size: Size(width: 80, height: 24))
+        let clock = TestClock()
+        var state = AppState(source: "http://127.0.0.1:9/appData.json", catalog: catalog, now: clock.wall, features: Registry.features)
+        state.introSeen = true
+        let loop = GuideLoop(state: state, backend: backend, effects: RecordingEffects(), clock: clock.clock, monotonic: clock.monotonic)
+        loop.step()
+        func rows() -> [String] { backend.drawn.last.map { d in (0..<24).map { d.row($0) } } ?? [] }
+        XCTAssertTrue(rows().contains { $0.contains("Loading…") })
+        for _ in 0..<3 {
+            clock.advance(milliseconds: 1_000)
+            loop.step()
+        }
+        XCTAssertEqual(loop.state.now, clock.wall, "a tick came with the third second")
+        loop.step()
+        let shown = rows()
+        XCTAssertTrue(shown.contains { $0.contains("Loading… 3 s") }, shown.joined(separator: "\n"))
+        XCTAssertTrue(shown.contains { $0.contains("Waiting for http://127.0.0.1:9/appData.json. q quits.") }, shown.joined(separator: "\n"))
     }
 
     // MARK: The mailbox

@@ -52,7 +52,7 @@ final class KioskScopedTests: XCTestCase {
         k.typed = "1111"
         sendScoped(
             KioskFeature.self, &k, .pinEnter, context(s), effects: [KioskFeature.effect(.logCode(accepted: false, wrongInARow: 1, lockSeconds: nil))],
-            requests: [.persist]
+            requests: [.persist, .banner(Banner(.key(.kioskWrongCode), level: .warning))]
         ) {
             $0.typed = nil
             $0.wrongCodes = 1

@@ -104,6 +104,40 @@ final class MapScreenTests: XCTestCase {
         XCTAssertTrue(text.contains("* " + art.title), "artworks near the middle show their titles close in")
     }
 
+    /// Issue 47 #15: on the whole floor (zoom 1/5) no name is written over a line of the plan,
+    /// nor next to one without a blank between, and no name is written twice ("Lantern Court"
+    /// was both the gallery's and the landmark's), at the sizes the issue saw.
+    func testTheWholeFloorWritesNoNameOverItsWallsNorTwice() throws {
+        for size in [Size(width: 100, height: 30), Size(width: 120, height: 40), Size(width: 80, height: 24)] {
+            let s = try mapState(size: size)
+            XCTAssertEqual(s.map.zoom, 0)
+            let screen = render(s, size)
+            let vp = RootView.viewport(for: size)
+            let (cols, rows) = MapLayout.canvas(rows: vp.rows, width: vp.width)
+            let scene = try XCTUnwrap(MapScene(s, cols: cols, rows: rows))
+            let masks = MapCanvas.masks(try XCTUnwrap(s.map.raster), scene.viewport)
+            let origin = (x: 1, y: 3)
+            func ink(_ x: Int, _ y: Int) -> Bool {
+                let c = x - origin.x, r = y - origin.y
+                return c >= 0 && r >= 0 && c < cols && r < rows && masks[r * cols + c] != 0
+            }
+            var names: [String] = []
+            for region in screen.hitRegions where region.rect.width > 1 {
+                guard case .feature(let v) = region.action, case .clickItem? = v.as(MapAction.self) else { continue }
+                let r = region.rect
+                for y in r.y..<r.maxY {
+                    for x in (r.x - 1)...r.maxX {
+                        XCTAssertFalse(ink(x, y), "\(size.width)×\(size.height): a name at or beside a wall at \(x),\(y): \(screen.row(y))")
+                    }
+                    names.append(String(screen.row(y).dropFirst(r.x).prefix(r.width)).trimmingCharacters(in: .whitespaces))
+                }
+            }
+            for name in names where !name.isEmpty {
+                XCTAssertEqual(names.filter { $0.contains(name) }.count, 1, "\(size.width)×\(size.height): \(name) written twice: \(names)")
+            }
+        }
+    }
+
     /// Issue 33 #10 at the size the issue saw (100 × 30), the whole floor: gallery numbers and
     /// artworks are drawn, no mark sits on a line of the plan, and a name that had to go over
     /// one (a court narrower than its name) stands on cleared cells, a blank either side.

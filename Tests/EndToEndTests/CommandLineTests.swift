@@ -56,4 +56,60 @@ final class CommandLineTests: EndToEndTestCase {
         XCTAssertEqual(try run(["validate", Repo.sampleData]).status, 0)
         XCTAssertTrue(try run(["validate", "--help"]).stdout.contains("64  bad usage"))
     }
+
+    /// Issue 47 #7: against a server that accepts the connection and never answers (a socket
+    /// that listens and is never read: the kernel completes the handshake), `docent validate`
+    /// says on stderr what it waits for while it still waits, then gives up at its timeout
+    /// with a message that says so.
+    func testValidateSaysWhatItWaitsForAndGivesUpAtItsTimeout() throws {
+        try Repo.requireDocent()
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        XCTAssertGreaterThanOrEqual(listener, 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        XCTAssertEqual(bound, 0)
+        XCTAssertEqual(listen(listener, 8), 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        let url = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/appData.json"
+
+        // The command, its stderr on a pipe read as it comes.
+        var pipeEnds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&pipeEnds), 0)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+        let args: [String] = [Repo.docent, "validate", "--timeout", "3", url]
+        let argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = Shell.baseEnvironment().map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        XCTAssertEqual(posix_spawn(&pid, Repo.docent, &actions, nil, argv, envp), 0)
+        close(pipeEnds[1])
+        let reader = FileHandle(fileDescriptor: pipeEnds[0], closeOnDealloc: true)
+        var seen = Data()
+        while !seen.contains(UInt8(ascii: "\n")) {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            seen += chunk
+        }
+        let firstLine = String(decoding: seen, as: UTF8.self)
+        var status: Int32 = 0
+        XCTAssertEqual(waitpid(pid, &status, WNOHANG), 0, "still waiting when it said so: \(firstLine)")
+        XCTAssertTrue(firstLine.contains("waiting for \(url)"), firstLine)
+        XCTAssertTrue(firstLine.contains("giving up after 3 s"), firstLine)
+        seen += reader.readDataToEndOfFile()
+        XCTAssertEqual(waitpid(pid, &status, 0), pid)
+        let all = String(decoding: seen, as: UTF8.self)
+        XCTAssertEqual((status >> 8) & 0xff, 1, all)
+        XCTAssertTrue(all.contains("\(url) did not send it within 3 s; gave up"), all)
+    }
 }

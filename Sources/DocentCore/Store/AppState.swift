@@ -126,6 +126,9 @@ public struct AppState: Equatable, Sendable {
     public var museumTimeZone: TimeZone?
     /// Where the museum's data comes from (`--data`), named when it cannot be used.
     public let source: String
+    /// The state's clock when the museum began to load: the loading page counts from it (the
+    /// loop ticks every second while loading).
+    public var loadingSince: Date
 
     public init(source: String, catalog: StringCatalog, language: Language = .english, now: Date, features: FeatureSet) {
         self.features = features
@@ -135,6 +138,7 @@ public struct AppState: Equatable, Sendable {
         self.language = language
         self.defaultLanguage = language
         self.now = now
+        loadingSince = now
     }
 
     public var strings: Strings { catalog.strings(for: language) }

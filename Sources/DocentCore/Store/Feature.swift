@@ -288,6 +288,9 @@ public protocol Feature {
     static var before: [FeatureID] { get }
     /// Its keys in config.toml (string values, handed to it in `AppState.config`).
     static var configKeys: [String] { get }
+    /// What one of its keys' values should be when `value` cannot be used (English, for the
+    /// message that stops the guide before it starts, with the file and line); nil: usable.
+    static func configProblem(_ key: String, _ value: String) -> String?
 
     /// The feature's own actions.
     static func reduce(_ state: inout AppState, _ action: Action) -> [DocentCore.Effect]
@@ -315,6 +318,7 @@ public protocol Feature {
 
 extension Feature {
     public static var configKeys: [String] { [] }
+    public static func configProblem(_ key: String, _ value: String) -> String? { nil }
     public static var after: [FeatureID] { [] }
     public static var reads: [FeatureID] { [] }
     public static var before: [FeatureID] { [] }
@@ -360,6 +364,7 @@ public struct AnyFeature: Sendable {
     final class Hooks: Sendable {
         let id: FeatureID
         let configKeys: [String]
+        let configProblem: @Sendable (String, String) -> String?
         /// The capabilities it takes part in: the protocols it conforms to.
         let capabilities: Set<Capability>
         let after: [FeatureID]
@@ -384,6 +389,7 @@ public struct AnyFeature: Sendable {
         init<F: Feature>(_: F.Type) {
             id = F.id
             configKeys = F.configKeys
+            configProblem = { F.configProblem($0, $1) }
             let events = F.self as? any HearsEvents.Type
             let rowsOf = F.self as? any AddsRows.Type
             let decorator = F.self as? any DecoratesRows.Type
@@ -520,6 +526,11 @@ public struct FeatureSet: Equatable, Sendable {
     public func listening(to event: FeatureEvent.Kind) -> [AnyFeature] { (listeners[event] ?? []).map { all[$0] } }
     /// Every feature's config.toml keys.
     public var configKeys: Set<String> { Set(all.flatMap(\.configKeys)) }
+    /// What the value of a feature's key should be, if it cannot be used (the feature that owns
+    /// the key says); nil: usable, or not a feature's key.
+    public func configProblem(_ key: String, _ value: String) -> String? {
+        all.lazy.filter { $0.configKeys.contains(key) }.compactMap { $0.hooks.configProblem(key, value) }.first
+    }
     public static func == (a: FeatureSet, b: FeatureSet) -> Bool { a.ids == b.ids }
     public static let none = FeatureSet()
     private init() {

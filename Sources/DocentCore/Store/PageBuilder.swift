@@ -5,7 +5,11 @@ public enum PageBuilder {
     public static func content(_ route: Route, _ state: AppState) -> PageContent {
         let s = state.strings
         switch state.document {
-        case .loading: return .message(s(.statusLoading))
+        case .loading:
+            // After a second, how long it has waited, for what, and the way out.
+            let waited = Int(state.now.timeIntervalSince(state.loadingSince))
+            guard waited >= 1 else { return .message(s(.statusLoading)) }
+            return .message(s(.statusLoadingWaited, ["seconds": String(waited)]) + "\n\n" + s(.statusLoadingWaiting, ["source": state.source]))
         case .failed(let why): return .message(s(.errorDocument, ["reason": why, "source": state.source]))
         case .ready: break
         }

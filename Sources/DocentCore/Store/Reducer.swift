@@ -5,9 +5,46 @@ public enum Reducer {
     /// Reduces `action`, then tells every feature when what is on screen changed.
     public static func reduce(_ state: inout AppState, _ action: AppAction) -> [Effect] {
         let before = Place(state)
+        let anchor = arrivesData(action, state) ? selectedRow(state) : nil
         var effects = dispatch(&state, action)
         if Place(state) != before { effects += broadcast(.navigated(from: before.tab), &state) }
+        if let anchor { keepSelected(anchor, &state) }
         return effects
+    }
+
+    /// What the visitor has selected on a list page: the page, its selection index and the
+    /// selected row's action.
+    struct SelectedRow {
+        var route: Route
+        var selection: Int
+        var action: RowAction
+    }
+
+    /// Data that can add rows above the selection (Pulse's answer, with "Popular right now";
+    /// a fetched feed) on a list page.
+    static func arrivesData(_ action: AppAction, _ state: AppState) -> Bool {
+        guard state.overlay == nil, state.museum != nil else { return false }
+        switch action {
+        case .feature(let v): return v.feature == PulseFeature.id || v.feature == HomeFeature.id
+        default: return false
+        }
+    }
+
+    /// Only a selection the visitor made (an index past the first): an untouched list keeps
+    /// its first row, the top of the list, where a new section appears, so the list still
+    /// opens at its top.
+    static func selectedRow(_ state: AppState) -> SelectedRow? {
+        guard state.page.selection > 0, let rows = rows(state), let i = Row.effectiveSelection(rows, state.page.selection), let a = rows[i].action else { return nil }
+        return SelectedRow(route: state.page.route, selection: state.page.selection, action: a)
+    }
+
+    /// The selection stays on the row it was on when rows came above it (issue 47 #18: the
+    /// selection jumped when "Popular right now" arrived), unless the visitor moved meanwhile.
+    static func keepSelected(_ anchor: SelectedRow, _ state: inout AppState) {
+        guard state.page.route == anchor.route, state.page.selection == anchor.selection, let rows = rows(state) else { return }
+        if let i = Row.effectiveSelection(rows, state.page.selection), rows[i].action == anchor.action { return }
+        guard let i = rows.firstIndex(where: { $0.isSelectable && $0.action == anchor.action }) else { return }
+        state.page.selection = i
     }
 
     /// What is on screen, coarsely: a change is the `.navigated` moment.
@@ -196,7 +233,7 @@ public enum Reducer {
                 state.chosenLanguage = l
             }
             if r.skippedValues > 0 {
-                state.banner = Banner(.key(r.skippedValues == 1 ? .bannerStateValuesSkippedOne : .bannerStateValuesSkipped, ["count": .verbatim(String(r.skippedValues))]), level: .warning)
+                state.banner = Banner(.key(Plural.isOne(r.skippedValues, state.language) ? .bannerStateValuesSkippedOne : .bannerStateValuesSkipped, ["count": .verbatim(Plural.number(r.skippedValues, state.language))]), level: .warning)
             }
         }
         if let l = override, state.catalog.tables[l] != nil { state.language = l }

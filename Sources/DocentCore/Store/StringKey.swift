@@ -90,4 +90,6 @@ extension StringKey {
     public static let bannerKioskReloadInvalid = StringKey("banner.kioskReloadInvalid")
     public static let bannerReloadFailed = StringKey("banner.reloadFailed")
     public static let bannerKioskFlagInvalid = StringKey("banner.kioskFlagInvalid")
+    public static let statusLoadingWaited = StringKey("status.loadingWaited")
+    public static let statusLoadingWaiting = StringKey("status.loadingWaiting")
 }

@@ -67,7 +67,21 @@ public enum ListView {
         }
         let effective = Row.effectiveSelection(rows, selection) ?? -2
         let selectedLine = lines.firstIndex { $0.row == effective } ?? 0
-        let top = max(0, min(selectedLine - area.height / 2, lines.count - area.height))
+        var top = max(0, min(selectedLine - area.height / 2, lines.count - area.height))
+        // A list whose first choice is selected opens at its top when that shows it (issue 47
+        // #18: Home at 40×12 opened scrolled into its welcome).
+        if effective == rows.firstIndex(where: \.isSelectable), selectedLine < area.height { top = 0 }
+        // Never from the middle of a wrapped note: back to its first line if the selection
+        // still shows, else past the note.
+        if top > 0, top < lines.count, !lines[top].first {
+            var start = top
+            while start > 0, !lines[start].first { start -= 1 }
+            if selectedLine - start < area.height {
+                top = start
+            } else {
+                while top < selectedLine, !lines[top].first { top += 1 }
+            }
+        }
         for (k, line) in lines.dropFirst(top).prefix(area.height).enumerated() {
             let y = area.y + k
             guard line.row >= 0 else { continue }

@@ -81,6 +81,14 @@ enum UIStrings {
         let shown = line.trimmingCharacters(in: .whitespaces).components(separatedBy: " · ")
             .filter { !(pulse.count == 2 && $0.hasPrefix(pulse[0]) && $0.hasSuffix(pulse[1])) }.joined(separator: " · ")
         if shown == full { return true }
+        // Room made for "f notes (N)": the arrows' hint, then the tabs', left out (issue 47 #11).
+        if shown != line.trimmingCharacters(in: .whitespaces) {
+            var kept = full.components(separatedBy: " · ")
+            for prefix in ["↑↓", "Tab"] {
+                kept = kept.filter { !$0.hasPrefix(prefix) }
+                if shown == kept.joined(separator: " · ") { return true }
+            }
+        }
         let parts = full.components(separatedBy: " · ")
         var shownParts = shown.components(separatedBy: " · ")
         // Shortened (`TextWidth.fitHints`): whole hints in the full line's order (the arrows

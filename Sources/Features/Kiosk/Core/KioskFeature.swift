@@ -36,6 +36,9 @@ public struct KioskState: Equatable, Sendable {
     public var reloadCheckedAt: Date?
     /// The reload time passed while a visitor was there: done when the guide next starts over.
     public var reloadDue = false
+    /// `museum_name` (or `DOCENT_MUSEUM_NAME`): the name the waiting screen welcomes visitors
+    /// to (the appData has no name of its own); nil: a welcome without a name.
+    public var museumName: String?
 
     public init() {}
 }
@@ -69,6 +72,7 @@ public struct KioskConfig: Equatable, Sendable {
     public var idleSeconds = KioskFeature.defaultIdleSeconds
     public var pin: String?
     public var reloadAt: TimeOfDay?
+    public var museumName: String?
     /// What could not be used, said in a banner (the default taken instead).
     public var problems: [Phrase] = []
 
@@ -97,6 +101,8 @@ public struct KioskConfig: Equatable, Sendable {
                 c.problems.append(.key(.bannerKioskReloadInvalid, ["value": .verbatim(text)]))
             }
         }
+        let name = config["museum_name"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        c.museumName = name.isEmpty ? nil : String(name.prefix(KioskFeature.maxMuseumNameLength))
         let pin = config["kiosk_pin"]?.trimmingCharacters(in: .whitespaces) ?? ""
         c.pin = pin.isEmpty ? nil : String(pin.prefix(KioskFeature.maxPINLength))
         return c
@@ -134,6 +140,8 @@ public enum KioskFeature: ScopedFeature, HearsEvents {
     /// The longest idle time accepted (a day); longer values are a typo.
     public static let maxIdleSeconds = 86_400
     static let maxPINLength = 64
+    /// A longer `museum_name` is cut: the waiting screen is not a place for a paragraph.
+    static let maxMuseumNameLength = 120
     /// Wrong codes allowed before a lockout; each wrong one after them doubles it.
     public static let freeTries = 3
     public static let firstLockSeconds = 30.0
@@ -146,7 +154,21 @@ public enum KioskFeature: ScopedFeature, HearsEvents {
         guard wrong >= freeTries else { return 0 }
         return min(longestLockSeconds, firstLockSeconds * Double(1 << min(wrong - freeTries, 12)))
     }
-    public static let configKeys = ["kiosk", "kiosk_pin", "kiosk_idle_seconds", "kiosk_reload_at"]
+    public static let configKeys = ["kiosk", "kiosk_pin", "kiosk_idle_seconds", "kiosk_reload_at", "museum_name"]
+
+    /// A value in the file that cannot be used stops the guide (issue 47 #17: "three" only
+    /// warned, in a banner cut short). Given otherwise (the flag), `KioskConfig.decode` still
+    /// says it in a banner and takes the default.
+    public static func configProblem(_ key: String, _ value: String) -> String? {
+        let c = KioskConfig.decode([key: value])
+        guard !c.problems.isEmpty else { return nil }
+        switch key {
+        case "kiosk": return "must be true or false"
+        case "kiosk_idle_seconds": return "must be a whole number of seconds from 1 to \(maxIdleSeconds)"
+        case "kiosk_reload_at": return "must be a time of day as \"HH:MM\", for example \"06:00\""
+        default: return nil
+        }
+    }
 
     public static func reduce(_ state: inout KioskState, _ a: KioskAction, _ context: FeatureContext) -> Outcome {
         guard state.enabled else { return .none }
@@ -178,15 +200,18 @@ public enum KioskFeature: ScopedFeature, HearsEvents {
             state.typed = nil
             guard let pin = state.pin else { return .none }
             // Locked out: not even looked at (a script trying codes learns nothing), but logged.
+            // Staff see that it was refused (issue 47 #12: a wrong code got no feedback); the
+            // lock's length is said, not whether the code was right.
             if state.locked {
-                return Outcome(effects: [effect(.logRefused(wrongInARow: state.wrongCodes))])
+                return Outcome(effects: [effect(.logRefused(wrongInARow: state.wrongCodes))], requests: [.banner(Banner(.key(.kioskCodesRefused), level: .warning))])
             }
             guard typed == pin else {
                 state.wrongCodes = min(mostWrongCodes, state.wrongCodes + 1)
                 let lock = lockSeconds(afterWrong: state.wrongCodes)
                 var effects = [effect(.logCode(accepted: false, wrongInARow: state.wrongCodes, lockSeconds: lock > 0 ? lock : nil))]
                 if lock > 0 { effects.append(startLock(&state, seconds: lock)) }
-                return Outcome(effects: effects, requests: [.persist])
+                let said: Phrase = lock > 0 ? .key(.kioskWrongCodeLocked, ["seconds": .verbatim(String(Int(lock)))]) : .key(.kioskWrongCode)
+                return Outcome(effects: effects, requests: [.persist, .banner(Banner(said, level: .warning))])
             }
             state.wrongCodes = 0
             state.locked = false
@@ -210,6 +235,7 @@ public enum KioskFeature: ScopedFeature, HearsEvents {
             state.idleSeconds = config.idleSeconds
             state.reloadAt = config.reloadAt
             state.pin = config.pin
+            state.museumName = config.museumName
             let banners = config.problems.map { UIRequest.banner(Banner($0, level: .warning)) }
             guard state.enabled else { return Outcome(requests: banners) }
             state.reloadCheckedAt = context.now

@@ -5,4 +5,8 @@
 extension StringKey {
     public static let kioskWelcome = StringKey("kiosk.welcome")
     public static let kioskPressAnyKey = StringKey("kiosk.pressAnyKey")
+    public static let kioskWelcomeMuseum = StringKey("kiosk.welcomeMuseum")
+    public static let kioskWrongCode = StringKey("kiosk.wrongCode")
+    public static let kioskWrongCodeLocked = StringKey("kiosk.wrongCodeLocked")
+    public static let kioskCodesRefused = StringKey("kiosk.codesRefused")
 }

@@ -20,20 +20,28 @@ public enum KioskView: FeatureView, TakesKeysFirst {
         return nil
     }
 
-    /// The whole screen: a welcome, and "press any key" in the language on screen, then in
-    /// the guide's other languages (the last visitor's language is not the next one's).
+    /// The whole screen: a welcome (to the museum by its name, `museum_name`, when set) and
+    /// "press any key" in the language on screen, then both in each of the guide's other
+    /// languages (the last visitor's language is not the next one's; issue 47 #12: the welcome
+    /// was English only).
     public static func renderOverlay(_ screen: inout Screen, _ overlay: KioskFeature.Overlay, state: AppState) {
         let area = screen.bounds
         screen.fill(area)
         let width = max(1, area.width - 4)
+        func welcome(_ strings: Strings) -> String {
+            guard let name = state.kiosk.museumName else { return strings(.kioskWelcome) }
+            return strings(.kioskWelcomeMuseum, ["museum": name])
+        }
         var lines: [(String, Style)] = []
-        for l in Wrap.lines(state.strings(.kioskWelcome), width: width) { lines.append((l, Style(role: .title, bold: true))) }
+        for l in Wrap.lines(welcome(state.strings), width: width) { lines.append((l, Style(role: .title, bold: true))) }
         lines.append(("", .plain))
         for l in Wrap.lines(state.strings(.kioskPressAnyKey), width: width) { lines.append((l, Style(role: .accent, bold: true))) }
         let others = state.catalog.languages.filter { $0 != state.language }
-        if !others.isEmpty { lines.append(("", .plain)) }
         for lang in others {
-            for l in Wrap.lines(state.catalog.strings(for: lang)(.kioskPressAnyKey), width: width) { lines.append((l, Style(role: .muted))) }
+            let strings = state.catalog.strings(for: lang)
+            lines.append(("", .plain))
+            for l in Wrap.lines(welcome(strings), width: width) { lines.append((l, Style(role: .muted, bold: true))) }
+            for l in Wrap.lines(strings(.kioskPressAnyKey), width: width) { lines.append((l, Style(role: .muted))) }
         }
         let shown = lines.prefix(area.height)
         var y = area.y + max(0, (area.height - shown.count) / 2)

@@ -282,6 +282,8 @@ struct MapLabels {
     var taken: [Bool]
     /// Cells where the plan draws a line (a wall, a door), row-major over `area`.
     let ink: [Bool]
+    /// The names written so far (each text item's lines joined).
+    var written: [String] = []
 
     init(area: Rect, ink: [Bool] = []) {
         self.area = area
@@ -366,27 +368,50 @@ struct MapLabels {
             lines = [MapScreen.name(item, s)]
         }
         lines = lines.prefix(3).map { TextWidth.truncate($0, to: max(1, area.width)) }
-        let w = lines.map(TextWidth.width).max() ?? 0
-        guard w > 0 else { return }
+        // A shorter form: a gallery's number without its name ("104" for "104 (Lantern Court)").
+        var short: [String]?
+        if case .gallery = item.kind, let open = item.label.firstIndex(of: "(") {
+            let number = item.label[..<open].trimmingCharacters(in: .whitespaces)
+            if !number.isEmpty, !number.contains(" ") { short = [number] }
+        }
+        // A name already written (a landmark inside a gallery named after it) is not written
+        // again (issue 47 #15: "Lantern Court" twice); a gallery whose name is written keeps
+        // its number.
+        if !forced, lines.count == 1, written.contains(where: { $0.localizedCaseInsensitiveContains(lines[0]) }) {
+            guard let short else { return }
+            lines = short
+        }
         // Centred on the point, else nudged up or down a little, else beside it: first where
         // no wall is under it, then anywhere free.
-        var spot: Rect?
-        var gapRect: Rect?
-        let nudges = [(0, 0), (0, -1), (0, 1), (0, -2), (0, 2), (w / 2 + 1, 0), (-(w / 2 + 1), 0)]
-        for clear in [true, false] where spot == nil {
+        func find(_ lines: [String], clear: Bool) -> (spot: Rect, gap: Rect)? {
+            let w = lines.map(TextWidth.width).max() ?? 0
+            guard w > 0 else { return nil }
+            let nudges = [(0, 0), (0, -1), (0, 1), (0, -2), (0, 2), (w / 2 + 1, 0), (-(w / 2 + 1), 0)]
             for (dx, dy) in nudges {
                 var r = Rect(x: cx - w / 2 + dx, y: cy - (lines.count - 1) / 2 + dy, width: w, height: lines.count)
                 r.x = min(max(r.x, area.x), area.maxX - w)
                 r.y = min(max(r.y, area.y), area.maxY - lines.count)
                 // A blank cell either side keeps two names from reading as one.
                 let gap = Rect(x: max(area.x, r.x - 1), y: r.y, width: min(area.maxX, r.maxX + 1) - max(area.x, r.x - 1), height: r.height)
-                if free(gap), !clear || clearOfWalls(r) {
-                    spot = r
-                    gapRect = gap
-                    break
-                }
+                if free(gap), !clear || clearOfWalls(gap) { return (r, gap) }
+            }
+            return nil
+        }
+        var spot: Rect?
+        var gapRect: Rect?
+        // Clear of the walls, a blank either side, in full, else in the shorter form.
+        for form in [lines] + (short.map { [$0] } ?? []) where spot == nil {
+            if let found = find(form, clear: true) {
+                (spot, gapRect, lines) = (found.spot, found.gap, form)
             }
         }
+        // The whole floor (zoom 1/5) never writes a name over its walls (issue 47 #15:
+        // "Founders ⣀⣀⣸"): a name with no clear place is left out (the list, `t`, has it);
+        // closer in, it stands on cleared cells over the wall.
+        if spot == nil, !forced, state.map.zoom == 0 { return }
+        if spot == nil, let found = find(lines, clear: false) { (spot, gapRect) = (found.spot, found.gap) }
+        let w = lines.map(TextWidth.width).max() ?? 0
+        guard w > 0 else { return }
         if spot == nil, forced {
             var r = Rect(x: cx - w / 2, y: cy - (lines.count - 1) / 2, width: w, height: lines.count)
             r.x = min(max(r.x, area.x), area.maxX - w)
@@ -405,6 +430,7 @@ struct MapLabels {
             let lw = TextWidth.width(l)
             screen.put(l, x: r.x + (w - lw) / 2, y: r.y + k, style: style, clip: area)
         }
+        written.append(lines.joined(separator: " "))
         occupy(r)
         screen.addHitRegion(r, action: click)
     }

@@ -145,25 +145,28 @@ public enum OfflineFeature: ScopedFeature, HearsEvents, ScopedAddsRows {
         let s = context.strings
         let n = t.tally
         let size = megabytes(n.bytes)
+        let l = context.language
+        func one(_ k: Int) -> Bool { Plural.isOne(k, l) }
+        func num(_ k: Int) -> String { Plural.number(k, l) }
         if t.saving {
             return [
-                Row(.note, s(n.total == 1 ? .offlineSavingOne : .offlineSaving, ["kept": String(n.kept), "total": String(n.total), "size": size])),
+                Row(.note, s(one(n.total) ? .offlineSavingOne : .offlineSaving, ["kept": num(n.kept), "total": num(n.total), "size": size])),
                 Row(.item, s(.offlineCancel), action: .send(action(.cancel(tourID: id)))),
             ]
         }
         if n.kept >= n.total {
             return [
-                Row(.note, s(n.total == 1 ? .offlineSavedOne : .offlineSaved, ["total": String(n.total), "size": size])),
+                Row(.note, s(one(n.total) ? .offlineSavedOne : .offlineSaved, ["total": num(n.total), "size": size])),
                 Row(.item, s(.offlineRemove), action: .send(action(.remove(tourID: id)))),
             ]
         }
         var rows: [Row] = []
         if let p = t.problem {
-            rows.append(Row(.note, s(.offlineStopped, ["kept": String(n.kept), "total": String(n.total), "reason": p.phrase.text(s)])))
+            rows.append(Row(.note, s(.offlineStopped, ["kept": num(n.kept), "total": num(n.total), "reason": p.phrase.text(s)])))
         }
         let text = n.kept > 0
-            ? s(n.total - n.kept == 1 ? .offlineResumeOne : .offlineResume, ["left": String(n.total - n.kept), "size": size])
-            : s(n.total == 1 ? .offlineSaveOne : .offlineSave, ["total": String(n.total), "language": context.language.content.nativeName])
+            ? s(one(n.total - n.kept) ? .offlineResumeOne : .offlineResume, ["left": num(n.total - n.kept), "size": size])
+            : s(one(n.total) ? .offlineSaveOne : .offlineSave, ["total": num(n.total), "language": context.language.content.nativeName])
         rows.append(Row(.item, text, action: .send(action(.save(tourID: id)))))
         return rows
     }

@@ -68,6 +68,10 @@ public enum PicturesFeature: ScopedFeature, HearsEvents, GivesFigures {
     public static let initialState = State()
     /// `images = "auto" | "always" | "symbols" | "never"` (read by the composition root).
     public static let configKeys = ["images"]
+
+    public static func configProblem(_ key: String, _ value: String) -> String? {
+        ImageSetting(parsing: value) == nil ? "must be auto, always, symbols, never, kitty, iterm2 or sixel" : nil
+    }
     /// Pictures kept in memory (a few screens' worth; each is a few thousand cells).
     public static let keep = 12
 

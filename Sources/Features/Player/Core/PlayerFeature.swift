@@ -101,6 +101,12 @@ public enum PlayerFeature: ScopedFeature, HearsEvents, WantsPictures {
             if let d = snap.duration { target = min(target, max(0, d - 0.5)) }
             p.snapshot.position = target
             return Outcome(effects: [.audio(.seek(target))])
+        case .seekTo(let fraction):
+            // A click on the bar: that share of the recording (its length known).
+            guard p.isActive, let d = p.snapshot.duration, d > 0 else { return .none }
+            let target = min(max(0, d * min(1, max(0, fraction))), max(0, d - 0.5))
+            p.snapshot.position = target
+            return Outcome(effects: [.audio(.seek(target))])
         case .volumeBy(let delta):
             let v = min(1, max(0, ((p.volume + delta) * 20).rounded() / 20))
             guard v != p.volume else { return .none }
@@ -291,6 +297,8 @@ public enum PlayerAction: Equatable, Sendable {
     case snapshot(PlayerSnapshot)
     case togglePause
     case seekBy(Double)
+    /// To this share (0…1) of the recording: a click on the progress bar.
+    case seekTo(Double)
     case volumeBy(Double)
     /// One step slower (-1) or faster (+1) through `PlayerFeature.speeds`.
     case speedStep(Int)

@@ -89,15 +89,24 @@ public enum PlayerView: FeatureView, TakesKeysAnywhere, DrawsFooter, GivesHelp {
     /// "1:05" / "12:03" (and "1:02:03" past an hour).
     public static func time(_ seconds: Double) -> String { PlayerFeature.clock(seconds) }
 
+    /// The playback state's mark. There is no asking the terminal's font whether it has a
+    /// glyph, so every mark is one DejaVu Sans Mono has (xterm's and most Linux terminals'
+    /// monospace font; `PlayerGlyphFontTests` asks fontconfig): ⏸ (U+23F8) is not in it and
+    /// showed as tofu (issue 47 #13), so a pause is ‖ (U+2016), narrow everywhere.
     static func glyph(_ status: PlaybackStatus) -> String {
         switch status {
         case .idle: return "■"
         case .loading, .buffering: return "…"
         case .playing: return "▶"
-        case .paused: return "⏸"
+        case .paused: return "‖"
         case .ended: return "✓"
         case .failed: return "!"
         }
+    }
+
+    /// Every playback state's mark (for the font test).
+    public static var stateGlyphs: [String] {
+        PlaybackStatus.allCases.map(glyph)
     }
 
     static func statusText(_ p: PlayerState, _ s: Strings) -> String {
@@ -199,8 +208,12 @@ public enum PlayerView: FeatureView, TakesKeysAnywhere, DrawsFooter, GivesHelp {
         let t = TextWidth.truncate(title, to: titleRoom)
         let tw = screen.put(t, x: area.x, y: area.y, style: Style(role: .accent, bold: true), clip: area)
         let middle = area.width - tw - rw - 2
+        // On the full player its own bar is above: one bar on screen (issue 47 #14).
+        let onPlayer = state.page.route == .player
         if middle > 3 {
-            if (p.snapshot.status == .playing || p.snapshot.status == .paused) && ticks(state) {
+            // (Its bar opens the full player, whose bar seeks: the mini bar's width moves with
+            // the time's, and a partial redraw keeps the frame's click regions.)
+            if (p.snapshot.status == .playing || p.snapshot.status == .paused) && ticks(state) && !onPlayer {
                 screen.put(bar(fraction(p.snapshot), width: middle), x: area.x + tw + 1, y: area.y, style: Style(role: .accent), clip: area)
             } else {
                 // "✓ Indigo Field Coverlet · Finished": the status apart from the title.
@@ -233,6 +246,19 @@ public enum PlayerView: FeatureView, TakesKeysAnywhere, DrawsFooter, GivesHelp {
         let detail = TextWidth.width(full) <= area.width / 2 ? full : timingText
         Widgets.line(&screen, area, y: area.y, text: status, detail: detail, style: Style(role: p.snapshot.status == .failed ? .error : .accent, bold: true), detailStyle: Style(role: .muted))
         if ticks(state) { screen.put(bar(fraction(p.snapshot), width: area.width), x: area.x, y: area.y + 1, style: Style(role: .accent), clip: area) }
+        seekRegions(&screen, Rect(x: area.x, y: area.y + 1, width: area.width, height: 1), state: state)
+    }
+
+    /// A click on a cell of the bar seeks to that share of the recording (issue 47 #14): the
+    /// cell's middle, so the first cell is near the start and the last near the end. Only with
+    /// a length to take a share of, and sound to seek in.
+    static func seekRegions(_ screen: inout Screen, _ bar: Rect, state: AppState) {
+        let snap = state.player.snapshot
+        guard bar.width > 0, snap.duration.map({ $0 > 0 }) == true, [.playing, .paused, .buffering].contains(snap.status) else { return }
+        for i in 0..<bar.width {
+            let share = (Double(i) + 0.5) / Double(bar.width)
+            screen.addHitRegion(Rect(x: bar.x + i, y: bar.y, width: 1, height: 1), action: .player(.seekTo(share)))
+        }
     }
 }
 

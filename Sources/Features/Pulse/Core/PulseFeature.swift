@@ -72,7 +72,18 @@ public struct PulseState: Equatable, Sendable {
     public var codeField = ""
     /// The service said the code given was not today's: the box says so.
     public var codeWrong = false
+    /// What was typed cannot be a visit code (a character no code has, too few): said in the
+    /// box as it is typed, before anything is sent (issue 47 #11).
+    public var codeProblem: VisitCodeProblem?
     public init() {}
+}
+
+/// Why what was typed in the visit code box cannot be a code.
+public enum VisitCodeProblem: Equatable, Sendable {
+    /// A character no visit code has (0, 1, I, O, a letter outside ASCII…), as typed.
+    case notInCodes(Character)
+    /// Enter with fewer than `VisitCodeText.length` characters.
+    case length
 }
 
 /// A visit code and the start of the museum's day it was given on.
@@ -107,6 +118,8 @@ public enum PulseAction: Equatable, Sendable {
     // The visit code box (`Overlay.visitCode`).
     case codeTyped(String)
     case codeDeleteBackward
+    /// Ctrl-U in that box: the field emptied at once (a refused code took six Backspaces).
+    case codeCleared
     /// Enter in that box: the code is kept for the day; the editor follows (or the note goes).
     case codeEntered
     /// `y` in that box: the note is deleted for everyone; `n` (or Esc) keeps it.
@@ -346,17 +359,40 @@ public enum PulseFeature: ScopedFeature, HearsEvents, AddsRows, DecoratesRows {
             return []
         case .codeTyped(let text):
             guard case .visitCode? = c.box(Self.self) else { return [] }
-            let room = VisitCodeText.length * 2 - p.codeField.count
-            p.codeField += String(text.filter(VisitCodeText.accepts).uppercased().prefix(max(0, room)))
+            // A character no code has is refused as it is typed and said (issue 47 #11: a
+            // wrong code was refused only after Send); spaces and dashes, as printed, are
+            // passed over; no more than a code's length is taken.
+            for ch in text where ch != " " && ch != "-" {
+                let up = Character(String(ch).uppercased())
+                guard VisitCodeText.alphabet.contains(up) else {
+                    p.codeProblem = .notInCodes(ch)
+                    continue
+                }
+                guard p.codeField.count < VisitCodeText.length else { continue }
+                p.codeField.append(up)
+                p.codeProblem = nil
+            }
             return []
         case .codeDeleteBackward:
             guard case .visitCode? = c.box(Self.self), !p.codeField.isEmpty else { return [] }
             p.codeField.removeLast()
+            p.codeProblem = nil
+            return []
+        case .codeCleared:
+            guard case .visitCode? = c.box(Self.self) else { return [] }
+            p.codeField = ""
+            p.codeProblem = nil
             return []
         case .codeEntered:
             guard case .visitCode(let subject, let thenSend)? = c.box(Self.self) else { return [] }
             let code = VisitCodeText.normalized(p.codeField)
             guard !code.isEmpty else { return [] }
+            // Too short to be a code: said, not sent.
+            guard code.count == VisitCodeText.length else {
+                p.codeProblem = .length
+                return []
+            }
+            p.codeProblem = nil
             // Kept for the museum's day; whether it is right, the service says when the note goes.
             p.visitCode = VisitCodeEntry(code: code, day: dayStart(c))
             p.codeWrong = false
@@ -602,6 +638,7 @@ public enum PulseFeature: ScopedFeature, HearsEvents, AddsRows, DecoratesRows {
     static func askCode(_ p: inout PulseState, _ ui: inout [UIRequest], _ subject: PulseSubject, thenSend: Bool, wrong: Bool) {
         p.codeField = ""
         p.codeWrong = wrong
+        p.codeProblem = nil
         ui.append(.show(show(.visitCode(subject, thenSend: thenSend))))
     }
 

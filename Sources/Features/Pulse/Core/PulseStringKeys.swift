@@ -77,4 +77,7 @@ extension StringKey {
     public static let pulseGateMembersOnly = StringKey("pulse.gate.membersOnly")
     public static let pulseGateMemberUnknown = StringKey("pulse.gate.memberUnknown")
     public static let pulseGateTooManyTries = StringKey("pulse.gate.tooManyTries")
+    public static let pulseNotesOtherLanguages = StringKey("pulse.notes.otherLanguages")
+    public static let pulseGateCodeNotInCodes = StringKey("pulse.gate.codeNotInCodes")
+    public static let pulseGateCodeLength = StringKey("pulse.gate.codeLength")
 }

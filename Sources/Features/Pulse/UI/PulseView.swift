@@ -58,6 +58,7 @@ public enum PulseView: FeatureView, TakesKeysAnywhere, GivesHelp {
             switch key {
             case .char(let c): return .pulse(.codeTyped(String(c)))
             case .backspace: return .pulse(.codeDeleteBackward)
+            case .ctrl("u"): return .pulse(.codeCleared)
             case .enter: return .pulse(.codeEntered)
             default: return nil  // Esc: back (to the note, when it was being sent)
             }
@@ -169,6 +170,13 @@ public enum PulseView: FeatureView, TakesKeysAnywhere, GivesHelp {
         let width = OverlayView.boxTextWidth(screen)
         var lines = Wrap.lines(s(.pulseGateCodeIntro), width: width).map { ($0, Style.plain) }
         if p.codeWrong { lines += Wrap.lines(s(.pulseGateCodeWrong), width: width).map { ($0, Style(role: .error)) } }
+        switch p.codeProblem {
+        case .notInCodes(let c)?:
+            lines += Wrap.lines(s(.pulseGateCodeNotInCodes, ["char": String(c)]), width: width).map { ($0, Style(role: .error)) }
+        case .length?:
+            lines += Wrap.lines(s(.pulseGateCodeLength, ["count": String(VisitCodeText.length)]), width: width).map { ($0, Style(role: .error)) }
+        case nil: break
+        }
         let label = s(.pulseGateCodeLabel)
         let footer = s(.pulseGateCodeFooter)
         let fieldWidth = VisitCodeText.length * 2 + 1
@@ -243,6 +251,14 @@ public enum PulseView: FeatureView, TakesKeysAnywhere, GivesHelp {
             for l in Wrap.lines(n.text, width: inner) { lines.append(("  " + l, .plain, i)) }
         }
         if lines.isEmpty { lines = Wrap.lines(s(.pulseNotesNone), width: inner).map { ($0, Style(role: .muted), -1) } }
+        // The museum's notes are shown in the visitor's language, else English, else every
+        // language it wrote (`PulseFeature.arranged`): when none is in the interface's, the
+        // list says so, so a count that grows when the last English one is hidden is explained
+        // (issue 47 #11). The count is the notes in this list.
+        let museumNotes = p.notes.filter { $0.author != .visitor }
+        if !museumNotes.isEmpty, !museumNotes.contains(where: { $0.language == state.language || $0.language == state.language.content }) {
+            lines = Wrap.lines(s(.pulseNotesOtherLanguages), width: inner).map { ($0, Style(role: .muted), -1) } + lines
+        }
         let area = OverlayView.boxArea(screen, contentWidth: width - 4, contentHeight: lines.count)
         OverlayView.frame(
             &screen, area, title: s(.pulseNotesTitle, ["title": PulseFeature.title(subject, state), "count": String(p.notes.count)]),

@@ -13,6 +13,10 @@ public enum ScreenReaderFeature: ScopedFeature {
     public static let initialState = State()
     public static let configKeys = ["screen_reader"]
 
+    public static func configProblem(_ key: String, _ value: String) -> String? {
+        ["true", "false"].contains(value.trimmingCharacters(in: .whitespaces).lowercased()) ? nil : "must be true or false"
+    }
+
     public static func isEnabled(config: [String: String]) -> Bool {
         config["screen_reader"]?.trimmingCharacters(in: .whitespaces).lowercased() == "true"
     }

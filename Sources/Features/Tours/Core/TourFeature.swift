@@ -499,7 +499,7 @@ public enum TourFeature: ScopedFeature, HearsEvents, AddsRows, WantsPictures {
     }
 
     public static func stopsText(_ n: Int, _ s: Strings) -> String {
-        n == 1 ? s(.tourStopsOne) : s(.tourStops, ["count": String(n)])
+        Plural.isOne(n, s.language) ? s(.tourStopsOne, ["count": Plural.number(n, s.language)]) : s(.tourStops, ["count": Plural.number(n, s.language)])
     }
 }
 
