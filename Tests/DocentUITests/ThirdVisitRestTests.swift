@@ -87,6 +87,12 @@ extension ThirdVisitRestTests {
         var ko = s
         ko.language = .korean
         assertSnapshot(RootView.render(ko, size: Size(width: 40, height: 12)), named: "loading-waited-ko-40x12")
+        // On a museum's kiosk q does not quit, so the page does not say it does.
+        var kiosk = s
+        kiosk.config["kiosk"] = "true"
+        let kioskText = screenText(kiosk, size).joined(separator: "\n")
+        XCTAssertTrue(kioskText.contains("Waiting for http://museum.example/appData.json to answer."), kioskText)
+        XCTAssertFalse(kioskText.contains("Press q"), kioskText)
     }
 }
 

@@ -9,7 +9,10 @@ public enum PageBuilder {
             // After a second, how long it has waited, for what, and the way out.
             let waited = Int(state.now.timeIntervalSince(state.loadingSince))
             guard waited >= 1 else { return .message(s(.statusLoading)) }
-            return .message(s(.statusLoadingWaited, ["seconds": String(waited)]) + "\n\n" + s(.statusLoadingWaiting, ["source": state.source]))
+            // On a museum's own terminal q does not quit: the line is not said there.
+            let waiting = s(.statusLoadingWaiting, ["source": state.source])
+            let quit = state.sharedTerminal ? "" : (waiting.hasSuffix("。") ? "" : " ") + s(.statusLoadingQuit)
+            return .message(s(.statusLoadingWaited, ["seconds": String(waited)]) + "\n\n" + waiting + quit)
         case .failed(let why): return .message(s(.errorDocument, ["reason": why, "source": state.source]))
         case .ready: break
         }

@@ -92,4 +92,5 @@ extension StringKey {
     public static let bannerKioskFlagInvalid = StringKey("banner.kioskFlagInvalid")
     public static let statusLoadingWaited = StringKey("status.loadingWaited")
     public static let statusLoadingWaiting = StringKey("status.loadingWaiting")
+    public static let statusLoadingQuit = StringKey("status.loadingQuit")
 }
