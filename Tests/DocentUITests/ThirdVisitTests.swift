@@ -199,3 +199,21 @@ final class ThirdVisitTests: XCTestCase {
         XCTAssertEqual(s.page.route, .eventDetail(id))
     }
 }
+
+extension ThirdVisitTests {
+    /// Issue 47 #9: a Traditional Chinese reader's *Popular right now* names a work by its
+    /// Chinese title, as a Simplified reader's does (it showed the English one): the museum's
+    /// Chinese is one content language, drawn in the reader's script.
+    func testATraditionalReaderSeesAWorksChineseTitleInPulse() throws {
+        let m = try XCTUnwrap(MapScreenTests.museum, "SampleData reads")
+        var s = AppState(source: MapScreenTests.sampleSource, catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
+        prepare(&s, .documentLoaded(.success(m), note: nil))
+        s.language = .chinese
+        XCTAssertEqual(PulseFeature.title(.artwork(1118), s), "河口的雨")
+        s.language = .traditionalChinese
+        XCTAssertEqual(PulseFeature.title(.artwork(1118), s), "河口的雨")
+        s.language = .korean
+        XCTAssertEqual(PulseFeature.title(.artwork(1118), s), "Rain on the Estuary", "no Korean title: the work's own")
+    }
+}
+

@@ -759,8 +759,10 @@ public enum PulseFeature: ScopedFeature, HearsEvents, AddsRows, DecoratesRows {
             if let id, let a = app.artworks[id] {
                 // In the visitor's language where its commentary has a translated title.
                 if let audio = a.commentaries.first.flatMap({ app.audioFiles[$0.audioID] }) {
+                    // (The museum's Chinese is one content language: a Traditional reader gets
+                    // it too, drawn in their script; issue 47 #9.)
                     let (version, _) = audio.version(for: state.language)
-                    if version.language == state.language, !version.trackTitle.isEmpty { return version.trackTitle }
+                    if version.language == state.language.content, !version.trackTitle.isEmpty { return version.trackTitle }
                 }
                 return a.title
             }
