@@ -217,3 +217,23 @@ extension ThirdVisitTests {
     }
 }
 
+extension ThirdVisitTests {
+    /// Issue 47 #9: when a title in English is cut, the title gives up its end and the
+    /// "(en inglés)" marker stays (the marker went first).
+    func testTheInEnglishMarkerStaysWhenATitleIsCut() {
+        let s = UIFixtures.catalog.strings(for: .spanish)
+        let marker = s(.contentInEnglishShort)
+        var screen = Screen(width: 40, height: 3)
+        let rows = [
+            Row(.item, "Tidewater: Painting the Working Harbour and the Estuary", detail: "40 min", fellBack: true),
+            Row(.item, "Short", fellBack: true),
+        ]
+        ListView.render(&screen, Rect(x: 0, y: 0, width: 40, height: 3), rows: rows, selection: 1, strings: s)
+        let cut = screen.row(0).trimmingCharacters(in: .whitespaces)
+        XCTAssertTrue(cut.contains("… " + marker) || cut.contains("…" + marker), cut)
+        XCTAssertTrue(cut.hasPrefix("Tidewater"), cut)
+        XCTAssertTrue(cut.hasSuffix("40 min"), cut)
+        XCTAssertTrue(screen.row(1).contains("Short " + marker), screen.row(1))
+    }
+}
+

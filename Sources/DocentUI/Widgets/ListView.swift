@@ -102,10 +102,12 @@ public enum ListView {
                 let column = numberColumn(line.row)
                 let numberWidth = widths[sectionOf[line.row]]
                 var text = "  " + column + (r.mark.map { $0.symbol + " " } ?? "") + r.text
-                if r.fellBack { text += " " + strings(.contentInEnglishShort) }
+                // The "(in English)" marker stays when the title is cut (issue 47 #9).
+                let marker = r.fellBack ? " " + strings(.contentInEnglishShort) : ""
                 // Only the label is reversed, so moving the selection rewrites two short runs of
                 // cells rather than two whole rows (fewer bytes per keypress over SSH).
-                let detailRect = Widgets.line(&screen, area, y: y, text: (selected ? "▸ " : "  ") + String(text.dropFirst(2)), detail: r.detail.map { $0 + " " }, style: .plain, detailStyle: Style(role: .muted))
+                let detailRect = Widgets.line(&screen, area, y: y, text: (selected ? "▸ " : "  ") + String(text.dropFirst(2)), keeping: marker, detail: r.detail.map { $0 + " " }, style: .plain, detailStyle: Style(role: .muted))
+                text += marker
                 if selected, line.first { screen.focus = Rect(x: area.x, y: y, width: 1, height: 1) }
                 if selected {
                     // The label's room is what `line` left it (the detail may have given up parts).

@@ -31,8 +31,11 @@ public enum Widgets {
     /// Text left-aligned and `detail` right-aligned on one line, truncated to fit.
     /// Returns where the detail was drawn (without trailing spaces), empty when there is none.
     @discardableResult
-    public static func line(_ screen: inout Screen, _ area: Rect, y: Int, text: String, detail: String?, style: Style, detailStyle: Style) -> Rect {
+    /// `suffix` (a marker such as "(in English)") follows the text and is kept when the text is
+    /// cut: the title gives up its end first (issue 47 #9: the marker went first).
+    public static func line(_ screen: inout Screen, _ area: Rect, y: Int, text label: String, keeping suffix: String = "", detail: String?, style: Style, detailStyle: Style) -> Rect {
         screen.fill(Rect(x: area.x, y: y, width: area.width, height: 1), style: style)
+        let text = label + suffix
         var detailText = detail ?? ""
         // A detail made of parts ("30 min · 7 stops") gives up its last parts before the
         // text is cut: the title is what a visitor reads (issue 33 #17).
@@ -47,7 +50,11 @@ public enum Widgets {
             dw = TextWidth.width(detailText)
         }
         let textRoom = area.width - (dw > 0 ? dw + 2 : 0)
-        screen.put(TextWidth.truncate(text, to: textRoom), x: area.x, y: y, style: style, clip: area)
+        let suffixWidth = TextWidth.width(suffix)
+        let shown = !suffix.isEmpty && TextWidth.width(text) > textRoom && textRoom > suffixWidth + 2
+            ? TextWidth.truncate(label, to: textRoom - suffixWidth) + suffix
+            : TextWidth.truncate(text, to: textRoom)
+        screen.put(shown, x: area.x, y: y, style: style, clip: area)
         guard dw > 0 else { return Rect(x: area.maxX, y: y, width: 0, height: 1) }
         screen.put(detailText, x: area.maxX - dw, y: y, style: detailStyle, clip: area)
         var trailing = 0
