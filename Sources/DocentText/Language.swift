@@ -46,6 +46,16 @@ public struct Language: Hashable, Sendable, Comparable, CustomStringConvertible 
     /// Whether the guide knows this language (others are kept but reported).
     public var isKnown: Bool { ["en", "es", "zh", "zh-hant", "ko", "fr"].contains(code) }
 
+    /// The language's name in the language of an interface ("영어" for English in Korean,
+    /// "inglés" in Spanish), from ICU's names through Foundation (a locale made from a code: no
+    /// machine setting is read); its own name where ICU has none (issue 47 #9: "오디오: English").
+    public func name(in interface: Language) -> String {
+        func identifier(_ l: Language) -> String { l.code == "zh-hant" ? "zh-Hant" : l.code }
+        let ui = interface.code == "zh" ? "zh-Hans" : identifier(interface)
+        guard let name = Locale(identifier: ui).localizedString(forIdentifier: identifier(self)), !name.isEmpty else { return nativeName }
+        return name
+    }
+
     /// The language's own name, for content (an audio's languages): Chinese is "中文".
     public var nativeName: String {
         switch code {

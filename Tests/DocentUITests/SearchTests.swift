@@ -439,7 +439,7 @@ final class SearchTests: XCTestCase {
         var t = loaded()
         type(&t, "tapiz")
         XCTAssertTrue(texts(t).contains("The Hunt of the White Stag"))
-        XCTAssertTrue(rows(t).contains { $0.matchedIn == "in Español" }, "\(rows(t).map(\.row.detail))")
+        XCTAssertTrue(rows(t).contains { $0.matchedIn == "in Spanish" }, "\(rows(t).map(\.row.detail))")
         assertSnapshot(RootView.render(t, size: Size(width: 80, height: 24)), named: "search-tapiz-80x24")
         assertSnapshot(RootView.render(t, size: Size(width: 40, height: 12)), named: "search-tapiz-40x12")
         // In Spanish, nothing to say.

@@ -237,3 +237,17 @@ extension ThirdVisitTests {
     }
 }
 
+extension ThirdVisitTests {
+    /// Issue 47 #9: a language is named in the interface's language ("오디오: 영어", not
+    /// "오디오: English"), by ICU's names.
+    func testALanguageIsNamedInTheInterfacesLanguage() {
+        XCTAssertEqual(Language.english.name(in: .korean), "영어")
+        XCTAssertEqual(Language.english.name(in: .spanish), "inglés")
+        XCTAssertEqual(Language.spanish.name(in: .french), "espagnol")
+        XCTAssertEqual(Language.english.name(in: .chinese), "英语")
+        XCTAssertEqual(Language.english.name(in: .traditionalChinese), "英文")
+        XCTAssertEqual(Language.korean.name(in: .english), "Korean")
+        XCTAssertEqual(Language(code: "xx").name(in: .english), Language(code: "xx").nativeName, "no ICU name: its code")
+    }
+}
+

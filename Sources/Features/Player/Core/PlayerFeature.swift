@@ -278,9 +278,9 @@ public enum PlayerFeature: ScopedFeature, HearsEvents, WantsPictures {
         } else if let t = track.tourID.flatMap({ app.tour($0) }) {
             facts.append(t.text(state.language).text.title)
         }
-        facts.append(s(.playerLanguage, ["language": track.language.nativeName]))
+        facts.append(s(.playerLanguage, ["language": track.language.name(in: state.language)]))
         if track.fellBack {
-            facts.append(s(.playerFellBack, ["language": track.requested.nativeName]))
+            facts.append(s(.playerFellBack, ["language": track.requested.name(in: state.language)]))
         }
         if state.player.snapshot.keptCopy { facts.append(s(.playerKeptCopy)) }
         var body = track.transcript.isEmpty ? s(.playerNoTranscript) : track.transcript

@@ -156,7 +156,7 @@ public enum SearchPage {
     static func withLanguage(_ row: SearchRow, _ language: Language?, _ search: SearchState, _ context: FeatureContext) -> SearchRow {
         guard let language, language != context.language.content else { return row }
         var r = row
-        let note = context.strings(.searchMatchedIn, ["language": language.nativeName])
+        let note = context.strings(.searchMatchedIn, ["language": language.name(in: context.language)])
         // First, so a detail cut at the window's edge keeps it.
         r.row.detail = [note, r.row.detail ?? ""].filter { !$0.isEmpty }.joined(separator: " · ")
         r.matchedIn = note
