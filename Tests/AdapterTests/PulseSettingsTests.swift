@@ -53,7 +53,9 @@ final class PulseSettingsTests: XCTestCase {
             return (-1, "", "")
         }
         let read = { (path: String) in String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self) }
-        return (p.terminationStatus, read(outPath), read(errPath))
+        // `exitCode`: the status `waitForEnd` reaped (Foundation's `terminationStatus` is 0 when it did
+        // not see the end itself: a refused file then read as a clean exit, once in a fresh run).
+        return (p.exitCode, read(outPath), read(errPath))
     }
 
     /// The service started with exactly `arguments` and this test's environment (PulseServiceTests').
