@@ -31,8 +31,11 @@ deps-deb:
 build: deps strings
 	$(SWIFT) build
 
+# The programs and the benches, each by name: a plain `swift build` of the whole package would
+# build the tests' support targets too, which import XCTest, and the static runtime has none.
+RELEASE_PRODUCTS = docent docent-pulse docent-guide-bench docent-bench docent-audio-bench docent-map-bench docent-search-bench docent-pulse-bench
 build-release: deps strings
-	$(SWIFT) build $(RELEASE_FLAGS)
+	@for p in $(RELEASE_PRODUCTS); do $(SWIFT) build $(RELEASE_FLAGS) --product $$p || exit 1; done
 
 # The two programs a museum installs, alone (what `make install` and `make deb` need).
 build-programs: deps strings
