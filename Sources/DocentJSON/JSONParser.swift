@@ -141,9 +141,16 @@ public struct JSONStreaming {
     /// Each member of a streamed collection: its key (nil in an array), its value, and where
     /// the value is in the bytes (`JSONParser.parse(_:values:deferring:each:)` reads it again).
     public let member: (_ key: String?, _ value: JSON, _ at: Range<Int>) -> Void
+    /// How many members, the first ones, are handed over with their tree. Past them, a member
+    /// that is an object or an array is only checked (every fault is the same error at the same
+    /// place as when it is parsed) and handed over as an empty one of its kind: a reader that
+    /// keeps only the place, to parse it again later, does not pay for a tree it lets go at once
+    /// (issue 48: the artworks were parsed twice, the first time only to find their places).
+    public let treesFor: Int
 
-    public init(key: String, begin: @escaping (Bool) -> Void, member: @escaping (String?, JSON, Range<Int>) -> Void) {
+    public init(key: String, treesFor: Int = .max, begin: @escaping (Bool) -> Void, member: @escaping (String?, JSON, Range<Int>) -> Void) {
         self.key = key
+        self.treesFor = treesFor
         self.begin = begin
         self.member = member
     }
@@ -348,6 +355,7 @@ private struct Cursor {
             return .object(JSONObject([]))
         }
         let base = fieldStack.count
+        var members = 0
         while true {
             skipSpace()
             guard i < buf.count else { throw error(.truncated) }
@@ -373,9 +381,12 @@ private struct Cursor {
                 } else {
                     v = try value()
                 }
+            } else if let sink, members >= sink.treesFor, let empty = try skimmed() {
+                v = empty
             } else {
                 v = try value()
             }
+            members += 1
             if let sink {
                 sink.member(key, v, valueStart..<i)
             } else {
@@ -408,11 +419,14 @@ private struct Cursor {
             return .array([])
         }
         let base = itemStack.count
+        var members = 0
         while true {
             skipSpace()
             if let sink {
                 let valueStart = i
-                let v = try value()
+                let v: JSON
+                if members >= sink.treesFor, let empty = try skimmed() { v = empty } else { v = try value() }
+                members += 1
                 sink.member(nil, v, valueStart..<i)
             } else {
                 itemStack.push(try value())
@@ -539,6 +553,18 @@ private struct Cursor {
     /// The string token at `i` left in the bytes, if it is long enough and well formed; nil
     /// (and `i` unmoved) otherwise, so `string()` reads it and reports any fault as always.
     mutating func rawString(_ owner: JSONBytes) -> JSONRawString? {
+        guard let (j, escaped) = scanString() else { return nil }
+        let start = i + 1
+        let count = j - start
+        guard count >= JSONParser.deferMinimum, JSONRawString.fits(start: start, count: count) else { return nil }
+        i = j + 1
+        return JSONRawString(owner: owner, start: start, count: count, escaped: escaped)
+    }
+
+    /// The well-formed string token at `i` (its escapes and its UTF-8 checked, nothing made):
+    /// where its closing quote is and whether it has escapes; nil at the first fault, which
+    /// `string()` then reports from the same place. `i` is not moved.
+    func scanString() -> (end: Int, escaped: Bool)? {
         let base = buf.baseAddress!
         let n = buf.count
         let start = i + 1
@@ -593,10 +619,108 @@ private struct Cursor {
                 j += 1
             }
         }
-        let count = j - start
-        guard count >= JSONParser.deferMinimum, JSONRawString.fits(start: start, count: count) else { return nil }
-        i = j + 1
-        return JSONRawString(owner: owner, start: start, count: count, escaped: escaped)
+        return (j, escaped)
+    }
+
+    // MARK: Checking without building (`JSONStreaming.treesFor`)
+
+    /// The object or array at `i` checked and passed over, nothing built: an empty one of its
+    /// kind. nil (and `i` unmoved) for any other value, which the caller parses as usual.
+    mutating func skimmed() throws(JSONError) -> JSON? {
+        guard i < buf.count else { return nil }
+        switch buf[i] {
+        case UInt8(ascii: "{"):
+            try skipObject()
+            return .object(JSONObject([]))
+        case UInt8(ascii: "["):
+            try skipArray()
+            return .array([])
+        default: return nil
+        }
+    }
+
+    /// `value()`'s checks, in its order and with its errors, building nothing.
+    mutating func skipValue() throws(JSONError) {
+        guard i < buf.count else { throw error(.truncated) }
+        switch buf[i] {
+        case UInt8(ascii: "{"): try skipObject()
+        case UInt8(ascii: "["): try skipArray()
+        case UInt8(ascii: "\""): try skipString()
+        default: _ = try value()  // a number or a literal: nothing to allocate
+        }
+    }
+
+    /// A string checked; a faulty one is parsed, which throws its error from its place.
+    mutating func skipString() throws(JSONError) {
+        if let (end, _) = scanString() {
+            i = end + 1
+        } else {
+            _ = try string()
+        }
+    }
+
+    /// `object(to: nil)`'s checks, building nothing.
+    mutating func skipObject() throws(JSONError) {
+        try enter()
+        i += 1
+        skipSpace()
+        if i < buf.count, buf[i] == UInt8(ascii: "}") {
+            i += 1
+            depth -= 1
+            return
+        }
+        while true {
+            skipSpace()
+            guard i < buf.count else { throw error(.truncated) }
+            guard buf[i] == UInt8(ascii: "\"") else { throw error(.unexpected("\(describe(buf[i])) where a field name was expected")) }
+            try skipString()
+            skipSpace()
+            guard i < buf.count else { throw error(.truncated) }
+            guard buf[i] == UInt8(ascii: ":") else { throw error(.unexpected("\(describe(buf[i])) where ':' was expected")) }
+            i += 1
+            skipSpace()
+            try skipValue()
+            skipSpace()
+            guard i < buf.count else { throw error(.truncated) }
+            if buf[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            if buf[i] == UInt8(ascii: "}") {
+                i += 1
+                depth -= 1
+                return
+            }
+            throw error(.unexpected("\(describe(buf[i])) where ',' or '}' was expected"))
+        }
+    }
+
+    /// `array(to: nil)`'s checks, building nothing.
+    mutating func skipArray() throws(JSONError) {
+        try enter()
+        i += 1
+        skipSpace()
+        if i < buf.count, buf[i] == UInt8(ascii: "]") {
+            i += 1
+            depth -= 1
+            return
+        }
+        while true {
+            skipSpace()
+            try skipValue()
+            skipSpace()
+            guard i < buf.count else { throw error(.truncated) }
+            if buf[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            if buf[i] == UInt8(ascii: "]") {
+                i += 1
+                depth -= 1
+                return
+            }
+            throw error(.unexpected("\(describe(buf[i])) where ',' or ']' was expected"))
+        }
     }
 
     /// 0-9, A-F, a-f, from two 64-bit masks (no branches).

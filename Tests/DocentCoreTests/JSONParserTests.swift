@@ -253,4 +253,58 @@ final class JSONParserTests: XCTestCase {
         JSONParser.parse(bytes, values: [seen["b"]![0].2, seen["a"]![1].2]) { _, r in if let v = try? r.get() { results.append(v) } }
         XCTAssertEqual(results, [seen["b"]![0].1, .string("two")])
     }
+
+    /// Members past `treesFor` are only checked (issue 48: the artworks were parsed into trees
+    /// only to find their places). At every place of a document, each fault gives the same
+    /// error at the same line and column whether the members are built or checked; without a
+    /// fault both hand over the same places, and the checked ones as empty values of their kind.
+    func testCheckedMembersFailAndArePlacedExactlyAsBuiltOnes() {
+        let doc = Array(#"{"g": 1, "o": {"1": {"t": "Nymphéas \"à\" \u00e9\ud83c\udf38", "n": [1, -2.5e3, true, null, {"x": []}], "k": {}}, "2": [], "3": "s", "4": {"a": [{"b": "博物馆"}, false]}}, "z": [ {"q": 0} ]}"#.utf8)
+        struct Seen: Equatable {
+            var begun: [Bool] = []
+            var members: [String] = []
+        }
+        func run(_ bytes: [UInt8], treesFor: Int) -> (Result<JSON, JSONError>, Seen) {
+            var seen = Seen()
+            let streams = ["o", "z"].map { name in
+                JSONStreaming(key: name, treesFor: treesFor, begin: { seen.begun.append($0) }, member: { k, v, at in
+                    // Built members compare by kind alone: a checked one is an empty one of its kind.
+                    seen.members.append("\(name) \(k ?? "-") \(v.kindName) \(at)")
+                })
+            }
+            let tree = Result<JSON, JSONError> { () throws(JSONError) -> JSON in try JSONParser.parse(JSONBytes(bytes), deferring: [], streaming: streams) }
+            return (tree, seen)
+        }
+        let (whole, wholeSeen) = run(doc, treesFor: .max)
+        let (checked, checkedSeen) = run(doc, treesFor: 0)
+        XCTAssertEqual(try whole.get(), try checked.get())
+        XCTAssertEqual(wholeSeen, checkedSeen)
+        XCTAssertEqual(checkedSeen.members.count, 5)
+        var built: [JSON] = []
+        _ = try? JSONParser.parse(JSONBytes(doc), deferring: [], streaming: [JSONStreaming(key: "o", treesFor: 1, begin: { _ in }, member: { _, v, _ in built.append(v) })])
+        XCTAssertEqual(built.count, 4)
+        XCTAssertNotEqual(built[0], .object(JSONObject([])), "the first member is built")
+        XCTAssertEqual(built[3], .object(JSONObject([])), "a later one is checked, handed over empty")
+        XCTAssertEqual(built[2], .string("s"), "a member that is no object nor array is parsed as always")
+        let faults: [[UInt8]] = [[], [0x22], [0x5C], [0x7D], [0x5D], [0x2C], [0x3A], [0x78], [0xFF], [0xC3], [0xED, 0xA0, 0x80], [0x5C, 0x75, 0x31], [0x7B], [0x5B]]
+        var failures = 0
+        for place in 0..<doc.count {
+            for (f, fault) in faults.enumerated() {
+                let bytes = Array(doc[..<place]) + fault + Array(doc[(place + 1)...])
+                let (a, sa) = run(bytes, treesFor: .max)
+                let (b, sb) = run(bytes, treesFor: 0)
+                switch (a, b) {
+                case (.failure(let x), .failure(let y)):
+                    XCTAssertEqual(x, y, "fault \(f) at \(place)")
+                    failures += 1
+                case (.success(let x), .success(let y)):
+                    XCTAssertEqual(x, y, "fault \(f) at \(place)")
+                    XCTAssertEqual(sa, sb, "fault \(f) at \(place)")
+                default:
+                    XCTFail("fault \(f) at \(place): \(a) built, \(b) checked")
+                }
+            }
+        }
+        XCTAssertGreaterThan(failures, doc.count * 5, "most faults do fail")
+    }
 }

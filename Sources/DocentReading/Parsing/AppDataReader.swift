@@ -73,7 +73,9 @@ public enum AppDataReader {
         // The artworks are only placed while parsing and read afterwards, one record at a time:
         // they need the audio files that follow them.
         let objects = Records.Ranged(name: "objects", bytes: document)
-        let placing = JSONStreaming(key: "objects", begin: { objects.begin($0) }, member: { objects.member($0, $1, $2) })
+        // Past the first 50 (looked at for the v1 sign) each is only checked, not built: its
+        // tree would be let go at once.
+        let placing = JSONStreaming(key: "objects", treesFor: v1Sample, begin: { objects.begin($0) }, member: { objects.member($0, $1, $2) })
         if let both = options.both {
             // Parsed here, read on the other core as the records come.
             let pipe = Records.Pipe()
