@@ -84,13 +84,24 @@ public struct KeypadIndex: Sendable, Equatable {
 
     /// Puts every list in its deterministic order: tours by the order given, artworks by id.
     mutating func finish(tourOrder: [Int]) {
+        // In place, and only the lists that have more than one entry: nearly every number opens
+        // one thing, and assigning each list again while iterating the dictionary copied the
+        // whole dictionary and every list (issue 48: a tenth of a large museum's last phase).
         let rank = Dictionary(tourOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
-        for (k, v) in tours { tours[k] = v.sorted { (rank[$0] ?? .max, $0) < (rank[$1] ?? .max, $1) } }
-        for (k, v) in artworks {
-            artworks[k] = v.sorted {
-                if case .artwork(let a, let aa) = $0, case .artwork(let b, let bb) = $1 { return (a, aa) < (b, bb) }
-                return false
+        var t = tours.values.startIndex
+        while t != tours.values.endIndex {
+            if tours.values[t].count > 1 { tours.values[t].sort { (rank[$0] ?? .max, $0) < (rank[$1] ?? .max, $1) } }
+            tours.values.formIndex(after: &t)
+        }
+        var a = artworks.values.startIndex
+        while a != artworks.values.endIndex {
+            if artworks.values[a].count > 1 {
+                artworks.values[a].sort {
+                    if case .artwork(let a, let aa) = $0, case .artwork(let b, let bb) = $1 { return (a, aa) < (b, bb) }
+                    return false
+                }
             }
+            artworks.values.formIndex(after: &a)
         }
     }
 

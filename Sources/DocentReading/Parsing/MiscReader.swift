@@ -144,13 +144,18 @@ enum KeypadBuilder {
                 k.addTour(number: n, tourID: t.id)
             }
         }
-        for a in app.artworks.values {
-            var seen: Set<Int> = []
-            for c in a.commentaries {
-                guard let n = c.selectorNumber, !seen.contains(n) else { continue }
-                seen.insert(n)
-                k.addArtwork(number: n, artworkID: a.id, audioID: c.audioID)
+        // The artworks read in place (a loop over `values` copied each one, all its fields
+        // retained and released); an artwork has a few commentaries, so the numbers already
+        // given are looked for in them rather than in a set made for each.
+        var i = app.artworks.values.startIndex
+        while i != app.artworks.values.endIndex {
+            let id = app.artworks.values[i].id
+            let commentaries = app.artworks.values[i].commentaries
+            for (j, c) in commentaries.enumerated() {
+                guard let n = c.selectorNumber, !commentaries[..<j].contains(where: { $0.selectorNumber == n }) else { continue }
+                k.addArtwork(number: n, artworkID: id, audioID: c.audioID)
             }
+            app.artworks.values.formIndex(after: &i)
         }
         k.finish(tourOrder: app.tours.map(\.id))
         for n in k.sharedNumbers {
