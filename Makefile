@@ -3,7 +3,8 @@
 #   make test   install what is missing (test tools too), build, run every test
 SWIFT ?= swift
 DATA ?= SampleData/appData.json
-RELEASE_BIN = .build/release/docent
+RELEASE_BIN_DIR = .build/release
+RELEASE_BIN = $(RELEASE_BIN_DIR)/docent
 DEBUG_BIN = .build/debug/docent
 # Release builds carry the Swift runtime inside (issue 43 #2): they run on a Debian machine
 # without the toolchain. DECISIONS.md (2026-11-28) has what it costs.
@@ -33,14 +34,19 @@ build: deps strings
 
 # The programs and the benches, each by name: a plain `swift build` of the whole package would
 # build the tests' support targets too, which import XCTest, and the static runtime has none.
+# The programs that open poppler, chafa, GdkPixbuf and OpenCC on first use (CLazyLibs): those
+# libraries are taken out of their NEEDED list once linked (scripts/lazy-needed.sh, issue 48).
+LAZY_PRODUCTS = docent docent-guide-bench docent-map-bench docent-search-bench
 RELEASE_PRODUCTS = docent docent-pulse docent-guide-bench docent-bench docent-audio-bench docent-map-bench docent-search-bench docent-pulse-bench
 build-release: deps strings
 	@for p in $(RELEASE_PRODUCTS); do $(SWIFT) build $(RELEASE_FLAGS) --product $$p || exit 1; done
+	@scripts/lazy-needed.sh $(addprefix $(RELEASE_BIN_DIR)/,$(LAZY_PRODUCTS))
 
 # The two programs a museum installs, alone (what `make install` and `make deb` need).
 build-programs: deps strings
 	$(SWIFT) build $(RELEASE_FLAGS) --product docent
 	$(SWIFT) build $(RELEASE_FLAGS) --product docent-pulse
+	@scripts/lazy-needed.sh $(RELEASE_BIN_DIR)/docent
 
 # Man pages (swift-argument-parser's generate-manual, from each program's own parser) and
 # bash, zsh and fish completions (the programs' --generate-completion-script), into

@@ -76,6 +76,10 @@ let package = Package(
         .systemLibrary(name: "COpenCC", providers: [.apt(["libopencc-dev"])]),
         // What Swift cannot call: variadics, macros, C globals, signal handlers.
         .target(name: "CShims", dependencies: ["CNcursesw", "CCurl"]),
+        // poppler, chafa, GdkPixbuf and OpenCC opened on first use, not at every start (their
+        // headers come from the modules above; `make build-release` takes them out of the
+        // programs' NEEDED list, scripts/lazy-needed.sh): issue 48.
+        .target(name: "CLazyLibs", linkerSettings: [.linkedLibrary("dl")]),
 
         // Thin adapters: they translate, they do not decide.
         // Where the UI strings lie: the shared tables and each feature's (`Sources/Features/<Name>/Strings`).
@@ -96,13 +100,13 @@ let package = Package(
             name: "StateStore",
             dependencies: ["DocentCore", "PulseKitSQLite", "StoreSupport", .product(name: "GRDB", package: "GRDB.swift"), "TOMLKit"],
             path: "Sources", sources: ["StateStore"] + featureLayer("Storage")),
-        .target(name: "MapRaster", dependencies: ["DocentCore", "CPoppler"], path: "Sources/Features/Map/MapRaster"),
+        .target(name: "MapRaster", dependencies: ["DocentCore", "CPoppler", "CLazyLibs"], path: "Sources/Features/Map/MapRaster"),
         // ICU's Traditional → Simplified table (through Foundation) for search's folding, and
         // OpenCC's phrase conversion between the Chinese scripts, for drawing (issue 33 #1).
-        .target(name: "ScriptConversion", dependencies: ["DocentCore", "COpenCC"], path: "Sources/Features/Scripts/ScriptConversion"),
+        .target(name: "ScriptConversion", dependencies: ["DocentCore", "COpenCC", "CLazyLibs"], path: "Sources/Features/Scripts/ScriptConversion"),
         // Snowball's stemmers behind search's `WordStemming`.
         .target(name: "SnowballStemming", dependencies: ["DocentCore", "CStemmer"], path: "Sources/Features/Search/SnowballStemming"),
-        .target(name: "Pictures", dependencies: ["DocentCore", "CChafa", "CGdkPixbuf"], path: "Sources/Features/Pictures/Pictures"),
+        .target(name: "Pictures", dependencies: ["DocentCore", "CChafa", "CGdkPixbuf", "CLazyLibs"], path: "Sources/Features/Pictures/Pictures"),
 
         // Composition root: the guide's shell (the `guide` command, the effects, the feature
         // runners in Sources/Features/<Name>/Shell/), a library so that a bench executable can run the same
@@ -174,7 +178,7 @@ let package = Package(
             name: "AdapterTests",
             dependencies: [
                 "NetCurl", "AudioPlayback", "StateStore", "TerminalCurses", "DocentCore", "MapRaster", "Pictures", "DocentUI", "TwoCores",
-                "ScriptConversion", "SnowballStemming", "PulseService", "PulseKit", "PulseKitSQLite", "StoreSupport", "DocentCoreTestSupport", "ChildProcessSupport", "StringFiles",
+                "ScriptConversion", "SnowballStemming", "PulseService", "PulseKit", "PulseKitSQLite", "StoreSupport", "DocentCoreTestSupport", "ChildProcessSupport", "StringFiles", "CLazyLibs",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Fixtures"]),

@@ -1,4 +1,5 @@
 import CGdkPixbuf
+import CLazyLibs
 import DocentCore
 import Foundation
 import Pictures
@@ -10,6 +11,8 @@ import XCTest
 final class PicturesTests: XCTestCase {
     /// A `width × height` image, left half red, right half blue, as `type` ("png", "jpeg").
     static func encoded(_ type: String, width: Int = 64, height: Int = 48) throws -> [UInt8] {
+        // GdkPixbuf's functions here are CLazyLibs' (the library opened on first use).
+        guard docent_lazy_load(DOCENT_LAZY_PICTURES) != 0 else { throw Failure(String(cString: docent_lazy_error(DOCENT_LAZY_PICTURES))) }
         guard let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, gint(width), gint(height)) else { throw Failure("no pixbuf") }
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
         let stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
@@ -220,6 +223,8 @@ final class PicturesTests: XCTestCase {
 
     /// A `width × height` image of one colour, as `type` ("png", "jpeg"), by GdkPixbuf.
     static func filled(_ type: String, width: Int, height: Int) throws -> [UInt8] {
+        // GdkPixbuf's functions here are CLazyLibs' (the library opened on first use).
+        guard docent_lazy_load(DOCENT_LAZY_PICTURES) != 0 else { throw Failure(String(cString: docent_lazy_error(DOCENT_LAZY_PICTURES))) }
         guard let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, gint(width), gint(height)) else { throw Failure("no pixbuf") }
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
         gdk_pixbuf_fill(pixbuf, 0xFFFF_FFFF)

@@ -1,3 +1,4 @@
+import CLazyLibs
 import CPoppler
 import DocentCore
 import Foundation
@@ -40,6 +41,10 @@ public enum PopplerRasterizer {
     }
 
     public static func rasterise(pdf: [UInt8], pixelsPerPoint: Double, source: String, timing: inout Timing) -> Result<PlanRaster, LoadFailure> {
+        // poppler is opened the first time a plan is drawn, not at every start (issue 48).
+        guard docent_lazy_load(DOCENT_LAZY_POPPLER) != 0 else {
+            return .failure(LoadFailure("the floor plans cannot be drawn: \(String(cString: docent_lazy_error(DOCENT_LAZY_POPPLER))) (install libpoppler-glib8)"))
+        }
         lock.lock()
         defer { lock.unlock() }
         var clock = Date()

@@ -1,3 +1,4 @@
+import CLazyLibs
 import CChafa
 import DocentCore
 import Foundation
@@ -9,13 +10,21 @@ public enum ChafaRenderer {
     private static let lock = NSLock()
 
     /// The cell size a `width × height` image takes inside `columns × rows`, shape kept.
+    /// chafa and GdkPixbuf, opened the first time a picture is wanted rather than at every
+    /// start (issue 48); nil when they are there, else why not.
+    public static var librariesMissing: String? {
+        docent_lazy_load(DOCENT_LAZY_PICTURES) != 0 ? nil : "pictures cannot be drawn: \(String(cString: docent_lazy_error(DOCENT_LAZY_PICTURES))) (install libchafa0 and libgdk-pixbuf-2.0-0)"
+    }
+
     public static func fit(width: Int, height: Int, columns: Int, rows: Int, fontRatio: Double = 0.5) -> (columns: Int, rows: Int) {
+        guard librariesMissing == nil else { return (min(columns, max(1, width)), min(rows, max(1, height))) }
         var w = gint(clamping: columns), h = gint(clamping: rows)
         chafa_calc_canvas_geometry(gint(clamping: width), gint(clamping: height), &w, &h, gfloat(fontRatio), 0, 0)
         return (max(1, Int(w)), max(1, Int(h)))
     }
 
     /// Runs `body` while no other thread uses chafa.
+    /// (Its callers make sure the libraries are open: `librariesMissing`.)
     static func locked<T>(_ body: () -> T) -> T {
         lock.lock()
         defer { lock.unlock() }
@@ -26,6 +35,7 @@ public enum ChafaRenderer {
     /// nil when there is no room (or no pixels).
     public static func render(_ raster: PixelRaster, columns: Int, rows: Int, depth: PictureMode.ColourDepth) -> Picture? {
         guard columns > 0, rows > 0, raster.width > 0, raster.height > 0, raster.rgba.count == raster.width * raster.height * 4 else { return nil }
+        guard librariesMissing == nil else { return nil }
         let (cw, ch) = fit(width: raster.width, height: raster.height, columns: columns, rows: rows)
         lock.lock()
         defer { lock.unlock() }

@@ -1,3 +1,4 @@
+import CLazyLibs
 import CChafa
 import CGdkPixbuf
 import DocentCore
@@ -26,7 +27,9 @@ public enum GraphicRenderer {
 
     /// `raster` scaled to `width × height` and encoded as PNG; nil if GdkPixbuf cannot.
     public static func png(_ raster: PixelRaster, width: Int, height: Int) -> [UInt8]? {
-        guard raster.width > 0, raster.height > 0, width > 0, height > 0, raster.rgba.count == raster.width * raster.height * 4 else { return nil }
+        guard raster.width > 0, raster.height > 0, width > 0, height > 0, raster.rgba.count == raster.width * raster.height * 4,
+            ChafaRenderer.librariesMissing == nil
+        else { return nil }
         return raster.rgba.withUnsafeBufferPointer { pixels -> [UInt8]? in
             guard let source = gdk_pixbuf_new_from_data(
                 pixels.baseAddress, GDK_COLORSPACE_RGB, 1, 8, gint(raster.width), gint(raster.height), gint(raster.width * 4), nil, nil)
@@ -50,6 +53,7 @@ public enum GraphicRenderer {
     /// palette and dithering); nil if chafa cannot.
     public static func sixel(_ raster: PixelRaster, columns: Int, rows: Int, cell: (width: Int, height: Int)) -> [UInt8]? {
         guard columns > 0, rows > 0, raster.width > 0, raster.height > 0, raster.rgba.count == raster.width * raster.height * 4 else { return nil }
+        guard ChafaRenderer.librariesMissing == nil else { return nil }
         return ChafaRenderer.locked {
             guard let config = chafa_canvas_config_new() else { return nil }
             defer { chafa_canvas_config_unref(config) }

@@ -78,6 +78,7 @@ public enum PictureDecoder {
         guard bytes.count <= maxFileBytes else {
             return .failure(LoadFailure("the picture is \(bytes.count / (1024 * 1024)) MB; pictures larger than \(maxFileBytes / (1024 * 1024)) MB are not shown"))
         }
+        if let missing = ChafaRenderer.librariesMissing { return .failure(LoadFailure(missing)) }
         let kind: Kind
         switch sniff(bytes) {
         case .success(let k): kind = k

@@ -1,3 +1,4 @@
+import CLazyLibs
 import COpenCC
 import DocentCore
 import Foundation
@@ -11,6 +12,10 @@ public enum OpenCCScripts {
     /// The conversion, or nil when OpenCC or its data cannot be opened (then Chinese is drawn as
     /// written; `problem` says why).
     public static func open() -> (script: ReadersScript?, problem: String?) {
+        // OpenCC is opened when the conversion is first wanted, not at every start (issue 48).
+        guard docent_lazy_load(DOCENT_LAZY_OPENCC) != 0 else {
+            return (nil, "OpenCC cannot be opened (\(String(cString: docent_lazy_error(DOCENT_LAZY_OPENCC)))); Chinese is shown as written")
+        }
         guard let s2tw = OpenCCConverter(config: "s2tw.json"), let s2t = OpenCCConverter(config: "s2t.json"),
             let t2s = OpenCCConverter(config: "t2s.json")
         else { return (nil, "OpenCC's dictionaries cannot be opened (\(OpenCCConverter.lastError)); Chinese is shown as written") }
