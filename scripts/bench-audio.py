@@ -7,7 +7,7 @@ and the same (null) sink, measured the same way in the same run:
   CPU         CPU seconds per minute of audio while playing the whole file (getrusage of the
               child), the engine alone (docent-audio-bench); target ratio <= 1.0
   CPU, guide the same minute played by the guide itself on screen (tmux), its own CPU from GO to
-              the end; target ratio <= 1.0
+              the end; target ratio <= 0.6 (issue 48)
   CPU at 1.5x the same, with the guide playing 1.5x faster (SoundTouch, pitch kept), still per
               minute of the recording, against mpg123 -q at 1x; target ratio <= 2.0 (the
               stretch is work mpg123 does not do); the wall time must be the recording's / 1.5
@@ -21,6 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, sys.argv[1] if len(sys.argv) > 1 else ".build/release", "docent-audio-bench")
 CLIP = os.path.join(ROOT, "SampleData/audio/2001-en.mp3")
 RUNS = 7
+GUIDE_CPU_RATIO_MAX = 0.6
 
 def sh(*args, **kw):
     return subprocess.run(args, check=True, capture_output=True, text=True, **kw).stdout
@@ -173,9 +174,11 @@ try:
         failed |= not ok
         print(f"audio CPU at 1.5×: docent {per_min(fc):.3f} s per minute of audio vs mpg123 -q at 1× {per_min(mc):.3f} s → ratio {ratio:.2f} (target ≤ 2.0; wall {fw:.2f} s for {duration / 1.5:.2f} s of stretched audio, at most 3 s more) {'PASS' if ok else 'FAIL'}")
     ratio = gc / mc if mc > 0 else float("inf")
-    ok = ratio <= 1.0
+    # Issue 48 raised this goal from 1.0 to 0.6 (the guide's own loop, the sound server's
+    # thread and the decoder together against mpg123 alone).
+    ok = ratio <= GUIDE_CPU_RATIO_MAX
     failed |= not ok
-    print(f"audio CPU with the guide on screen: docent {per_min(gc):.3f} s per minute of audio vs mpg123 -q {per_min(mc):.3f} s → ratio {ratio:.2f} (target ≤ 1.0) {'PASS' if ok else 'FAIL'}")
+    print(f"audio CPU with the guide on screen: docent {per_min(gc):.3f} s per minute of audio vs mpg123 -q {per_min(mc):.3f} s → ratio {ratio:.2f} (target ≤ {GUIDE_CPU_RATIO_MAX}) {'PASS' if ok else 'FAIL'}")
     print(f"  audio detail: clip {duration:.2f} s, wall mpg123 {mw:.2f} s, mpg123 CPU per minute before and after docent's runs {per_min(mc1):.3f} and {per_min(mc2):.3f} s (their mean is the anchor), {RUNS} interleaved runs of each per first-PCM median")
     sub.kill()
 finally:
