@@ -75,8 +75,8 @@ let package = Package(
         .systemLibrary(name: "CStemmer", providers: [.apt(["libstemmer-dev"])]),
         .systemLibrary(name: "COpenCC", providers: [.apt(["libopencc-dev"])]),
         // What Swift cannot call: variadics, macros, C globals, signal handlers.
-        .target(name: "CShims", dependencies: ["CNcursesw", "CCurl"]),
-        // poppler, chafa, GdkPixbuf and OpenCC opened on first use, not at every start (their
+        .target(name: "CShims", dependencies: ["CNcursesw", "CCurl", "CLazyLibs"]),
+        // poppler, chafa, GdkPixbuf, OpenCC and libcurl opened on first use, not at every start (their
         // headers come from the modules above; `make build-release` takes them out of the
         // programs' NEEDED list, scripts/lazy-needed.sh): issue 48.
         .target(name: "CLazyLibs", linkerSettings: [.linkedLibrary("dl")]),
@@ -87,8 +87,8 @@ let package = Package(
         .target(name: "TerminalCurses", dependencies: ["DocentUI", "CShims", "CNcursesw"]),
         // A second core for work split in two (`ReadOptions.Both`): threads live here, not in the pure targets.
         .target(name: "TwoCores", dependencies: ["DocentCore"]),
-        .target(name: "NetCurl", dependencies: ["DocentCore", "TwoCores", "CShims", "CCurl"]),
-        .target(name: "AudioPlayback", dependencies: ["DocentCore", "CShims", "CCurl", "CMpg123", "CPulse", "CSoundTouch"]),
+        .target(name: "NetCurl", dependencies: ["DocentCore", "TwoCores", "CShims", "CCurl", "CLazyLibs"]),
+        .target(name: "AudioPlayback", dependencies: ["DocentCore", "CShims", "CCurl", "CMpg123", "CPulse", "CSoundTouch", "CLazyLibs"]),
         // StateStore's small helpers (XDG paths, atomic writes, SQLite errors as sentences, safe
         // column reads), shared with the Pulse kit's SQLite store.
         .target(name: "StoreSupport", dependencies: ["DocentText", .product(name: "GRDB", package: "GRDB.swift")]),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Takes the libraries that Docent opens on first use (Sources/CLazyLibs: poppler and cairo for
+# Takes the libraries that Docent opens on first use (Sources/CLazyLibs: libcurl, poppler and cairo for
 # the floor plans, chafa and GdkPixbuf for pictures, OpenCC for the Chinese scripts, and GLib
 # under them) out of each program's NEEDED list, so that a start does not load and relocate
 # them and the dozens they bring (issue 48: about 20 ms of every start). The linker's
@@ -9,7 +9,7 @@
 #
 # Usage: scripts/lazy-needed.sh PROGRAM...
 set -euo pipefail
-lazy=(libpoppler-glib.so.8 libcairo.so.2 libchafa.so.0 libgdk_pixbuf-2.0.so.0 libgobject-2.0.so.0 libglib-2.0.so.0 libopencc.so.1.1)
+lazy=(libcurl.so.4 libpoppler-glib.so.8 libcairo.so.2 libchafa.so.0 libgdk_pixbuf-2.0.so.0 libgobject-2.0.so.0 libglib-2.0.so.0 libopencc.so.1.1)
 command -v patchelf >/dev/null || { echo "lazy-needed: patchelf is required (apt-get install patchelf; make deps does)" >&2; exit 1; }
 for bin in "$@"; do
   [ -f "$bin" ] || { echo "lazy-needed: no $bin" >&2; exit 1; }

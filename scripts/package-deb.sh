@@ -93,7 +93,7 @@ CONTROL
     echo "package-deb: dist/${pkg}_${version}_${arch}.deb ($(du -h "dist/${pkg}_${version}_${arch}.deb" | cut -f1), Depends: $depends)"
 }
 
-# The guide opens poppler, cairo, chafa, GdkPixbuf, GLib and OpenCC on first use (CLazyLibs), so
+# The guide opens libcurl, poppler, cairo, chafa, GdkPixbuf, GLib and OpenCC on first use (CLazyLibs), so
 # they are not in its NEEDED list and dpkg-shlibdeps does not see them: named here.
 build docent guide misc "terminal museum audio guide" \
 "Docent is a museum guide for the terminal: a laptop, a kiosk on a
@@ -105,7 +105,7 @@ Pulse). It reads the appData.json that the Art Institute of Chicago's
 app publishes, so any museum using that format can use it as it is.
 
 This package has the guide, a sample museum, and a systemd unit that
-runs it in kiosk mode on a console (docent-kiosk@tty1)." "libpoppler-glib8, libcairo2, libchafa0, libgdk-pixbuf-2.0-0, libglib2.0-0, libopencc1.1" "webp-pixbuf-loader"
+runs it in kiosk mode on a console (docent-kiosk@tty1)." "libcurl4, libpoppler-glib8, libcairo2, libchafa0, libgdk-pixbuf-2.0-0, libglib2.0-0, libopencc1.1" "webp-pixbuf-loader"
 
 build docent-pulse pulse net "Visitor Pulse service for the Docent museum guide" \
 "docent-pulse keeps the notes, reactions and reports that visitors leave

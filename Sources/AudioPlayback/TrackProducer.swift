@@ -1,4 +1,5 @@
 import CCurl
+import CLazyLibs
 import CShims
 import DocentCore
 import Foundation
@@ -544,6 +545,8 @@ final class TrackProducer {
 /// libcurl's process-wide set-up, once.
 enum CurlSession {
     static let ready: Bool = {
+        // libcurl is opened on first use, not at every start (issue 48).
+        guard docent_lazy_load(DOCENT_LAZY_CURL) != 0 else { return false }
         cs_curl_ignore_sigpipe()
         return curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
     }()

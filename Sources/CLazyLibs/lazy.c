@@ -34,6 +34,10 @@
 
 #define OPENCC_FUNCS(X) X(opencc_close) X(opencc_convert_utf8) X(opencc_convert_utf8_free) X(opencc_error) X(opencc_open)
 
+#define CURL_FUNCS(X)                                                                                                         \
+    X(curl_easy_cleanup) X(curl_easy_getinfo) X(curl_easy_init) X(curl_easy_perform) X(curl_easy_setopt)                      \
+    X(curl_easy_strerror) X(curl_global_init) X(curl_slist_append) X(curl_slist_free_all)
+
 // Called through a pointer not filled yet: an adapter used its library before loading it.
 static void docent_lazy_unloaded(void) {
     fputs("docent: internal error: a library function was called before its library was opened (docent_lazy_load)\n", stderr);
@@ -46,6 +50,7 @@ GLIB_FUNCS(POINTER)
 POPPLER_FUNCS(POINTER)
 PICTURES_FUNCS(POINTER)
 OPENCC_FUNCS(POINTER)
+CURL_FUNCS(POINTER)
 
 // The functions themselves: a jump through their pointer. Hidden: the program's own calls
 // reach them, and a library calling its own functions never does.
@@ -64,6 +69,7 @@ GLIB_FUNCS(JUMP)
 POPPLER_FUNCS(JUMP)
 PICTURES_FUNCS(JUMP)
 OPENCC_FUNCS(JUMP)
+CURL_FUNCS(JUMP)
 
 typedef struct {
     const char *name;
@@ -75,6 +81,7 @@ static const entry glib_entries[] = {GLIB_FUNCS(ENTRY)};
 static const entry poppler_entries[] = {POPPLER_FUNCS(ENTRY)};
 static const entry pictures_entries[] = {PICTURES_FUNCS(ENTRY)};
 static const entry opencc_entries[] = {OPENCC_FUNCS(ENTRY)};
+static const entry curl_entries[] = {CURL_FUNCS(ENTRY)};
 
 typedef struct {
     const char *const *libraries;  // sonames, the one named in the package's Depends
@@ -88,12 +95,14 @@ typedef struct {
 static const char *const poppler_libraries[] = {"libpoppler-glib.so.8", "libcairo.so.2", NULL};
 static const char *const pictures_libraries[] = {"libchafa.so.0", "libgdk_pixbuf-2.0.so.0", NULL};
 static const char *const opencc_libraries[] = {"libopencc.so.1.1", NULL};
+static const char *const curl_libraries[] = {"libcurl.so.4", NULL};
 static const char *const glib_libraries[] = {"libgobject-2.0.so.0", "libglib-2.0.so.0", NULL};
 
 static group groups[] = {
     {poppler_libraries, poppler_entries, sizeof poppler_entries / sizeof *poppler_entries, 1, 0, ""},
     {pictures_libraries, pictures_entries, sizeof pictures_entries / sizeof *pictures_entries, 1, 0, ""},
     {opencc_libraries, opencc_entries, sizeof opencc_entries / sizeof *opencc_entries, 0, 0, ""},
+    {curl_libraries, curl_entries, sizeof curl_entries / sizeof *curl_entries, 0, 0, ""},
 };
 static group glib = {glib_libraries, glib_entries, sizeof glib_entries / sizeof *glib_entries, 0, 0, ""};
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;

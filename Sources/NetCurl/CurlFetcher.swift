@@ -1,4 +1,5 @@
 import CCurl
+import CLazyLibs
 import CShims
 import DocentCore
 import Foundation
@@ -553,6 +554,8 @@ private final class TransferState {
 private enum CurlGlobal {
     /// Swift initialises a global `let` exactly once, thread-safely (swift_once).
     static let initialized: Bool = {
+        // libcurl is opened on first use, not at every start (issue 48: a local museum needs none).
+        guard docent_lazy_load(DOCENT_LAZY_CURL) != 0 else { return false }
         cs_curl_ignore_sigpipe()  // CURLOPT_NOSIGNAL=1 leaves SIGPIPE to us
         return curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
     }()

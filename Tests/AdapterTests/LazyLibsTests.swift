@@ -7,7 +7,7 @@ import XCTest
 /// `EndToEndTests`' first frame with the museum loaded).
 final class LazyLibsTests: XCTestCase {
     func testEachGroupOpensItsLibrariesAndSaysSo() {
-        for group in [DOCENT_LAZY_POPPLER, DOCENT_LAZY_PICTURES, DOCENT_LAZY_OPENCC] {
+        for group in [DOCENT_LAZY_POPPLER, DOCENT_LAZY_PICTURES, DOCENT_LAZY_OPENCC, DOCENT_LAZY_CURL] {
             XCTAssertEqual(docent_lazy_load(group), 1, String(cString: docent_lazy_error(group)))
             XCTAssertEqual(docent_lazy_is_loaded(group), 1)
             XCTAssertEqual(String(cString: docent_lazy_error(group)), "")
