@@ -71,6 +71,7 @@ public final class LiveAudioEngine: AudioEngine, Sendable {
 
     public init(configuration: Configuration = Configuration()) {
         hub = EngineHub(configuration: configuration)
+        CurlSession.warmUp()
     }
 
     /// Where recordings are kept by default for this environment (`$XDG_CACHE_HOME/docent/audio`).
