@@ -344,28 +344,61 @@ private struct Cursor {
         if depth > maxDepth { throw error(.tooDeep(limit: maxDepth)) }
     }
 
-    /// An object; with `sink`, its members go there instead of into the tree.
-    mutating func object(to sink: JSONStreaming?) throws(JSONError) -> JSON {
+    // MARK: The steps every container takes (built or only checked)
+
+    /// Past the opening bracket; true (and the container closed) when `closing` follows at once.
+    @inline(__always) mutating func opens(closing: UInt8) throws(JSONError) -> Bool {
         try enter()
         i += 1
         skipSpace()
-        if i < buf.count, buf[i] == UInt8(ascii: "}") {
+        guard i < buf.count, buf[i] == closing else { return false }
+        i += 1
+        depth -= 1
+        return true
+    }
+
+    /// At a field name's opening quote, or the error for what is there instead.
+    @inline(__always) mutating func atFieldName() throws(JSONError) {
+        skipSpace()
+        guard i < buf.count else { throw error(.truncated) }
+        guard buf[i] == UInt8(ascii: "\"") else { throw error(.unexpected("\(describe(buf[i])) where a field name was expected")) }
+    }
+
+    /// Past the ':' after a field name, at its value.
+    @inline(__always) mutating func pastColon() throws(JSONError) {
+        skipSpace()
+        guard i < buf.count else { throw error(.truncated) }
+        guard buf[i] == UInt8(ascii: ":") else { throw error(.unexpected("\(describe(buf[i])) where ':' was expected")) }
+        i += 1
+        skipSpace()
+    }
+
+    /// After a member: false past a ',' (another follows), true past `closing` (the container
+    /// closed), or the error for what is there instead.
+    @inline(__always) mutating func closes(_ closing: UInt8) throws(JSONError) -> Bool {
+        skipSpace()
+        guard i < buf.count else { throw error(.truncated) }
+        if buf[i] == UInt8(ascii: ",") {
+            i += 1
+            return false
+        }
+        if buf[i] == closing {
             i += 1
             depth -= 1
-            return .object(JSONObject([]))
+            return true
         }
+        throw error(.unexpected("\(describe(buf[i])) where ',' or '\(Character(Unicode.Scalar(closing)))' was expected"))
+    }
+
+    /// An object; with `sink`, its members go there instead of into the tree.
+    mutating func object(to sink: JSONStreaming?) throws(JSONError) -> JSON {
+        if try opens(closing: UInt8(ascii: "}")) { return .object(JSONObject([])) }
         let base = fieldStack.count
         var members = 0
         while true {
-            skipSpace()
-            guard i < buf.count else { throw error(.truncated) }
-            guard buf[i] == UInt8(ascii: "\"") else { throw error(.unexpected("\(describe(buf[i])) where a field name was expected")) }
+            try atFieldName()
             let key = try string()
-            skipSpace()
-            guard i < buf.count else { throw error(.truncated) }
-            guard buf[i] == UInt8(ascii: ":") else { throw error(.unexpected("\(describe(buf[i])) where ':' was expected")) }
-            i += 1
-            skipSpace()
+            try pastColon()
             let valueStart = i
             let v: JSON
             if let owner, i < buf.count, buf[i] == UInt8(ascii: "\""), deferred.contains(key), let raw = rawString(owner) {
@@ -393,31 +426,15 @@ private struct Cursor {
                 fieldStack.push((key, v))
             }
             if depth <= 2 { passing() }
-            skipSpace()
-            guard i < buf.count else { throw error(.truncated) }
-            if buf[i] == UInt8(ascii: ",") {
-                i += 1
-                continue
-            }
-            if buf[i] == UInt8(ascii: "}") {
-                i += 1
-                depth -= 1
+            if try closes(UInt8(ascii: "}")) {
                 return sink == nil ? .object(JSONObject(fieldStack.pop(from: base))) : .object(JSONObject([]))
             }
-            throw error(.unexpected("\(describe(buf[i])) where ',' or '}' was expected"))
         }
     }
 
     /// An array; with `sink`, its items go there instead of into the tree.
     mutating func array(to sink: JSONStreaming?) throws(JSONError) -> JSON {
-        try enter()
-        i += 1
-        skipSpace()
-        if i < buf.count, buf[i] == UInt8(ascii: "]") {
-            i += 1
-            depth -= 1
-            return .array([])
-        }
+        if try opens(closing: UInt8(ascii: "]")) { return .array([]) }
         let base = itemStack.count
         var members = 0
         while true {
@@ -432,18 +449,7 @@ private struct Cursor {
                 itemStack.push(try value())
             }
             if depth <= 2 { passing() }
-            skipSpace()
-            guard i < buf.count else { throw error(.truncated) }
-            if buf[i] == UInt8(ascii: ",") {
-                i += 1
-                continue
-            }
-            if buf[i] == UInt8(ascii: "]") {
-                i += 1
-                depth -= 1
-                return sink == nil ? .array(itemStack.pop(from: base)) : .array([])
-            }
-            throw error(.unexpected("\(describe(buf[i])) where ',' or ']' was expected"))
+            if try closes(UInt8(ascii: "]")) { return sink == nil ? .array(itemStack.pop(from: base)) : .array([]) }
         }
     }
 
@@ -661,66 +667,22 @@ private struct Cursor {
 
     /// `object(to: nil)`'s checks, building nothing.
     mutating func skipObject() throws(JSONError) {
-        try enter()
-        i += 1
-        skipSpace()
-        if i < buf.count, buf[i] == UInt8(ascii: "}") {
-            i += 1
-            depth -= 1
-            return
-        }
-        while true {
-            skipSpace()
-            guard i < buf.count else { throw error(.truncated) }
-            guard buf[i] == UInt8(ascii: "\"") else { throw error(.unexpected("\(describe(buf[i])) where a field name was expected")) }
+        if try opens(closing: UInt8(ascii: "}")) { return }
+        repeat {
+            try atFieldName()
             try skipString()
-            skipSpace()
-            guard i < buf.count else { throw error(.truncated) }
-            guard buf[i] == UInt8(ascii: ":") else { throw error(.unexpected("\(describe(buf[i])) where ':' was expected")) }
-            i += 1
-            skipSpace()
+            try pastColon()
             try skipValue()
-            skipSpace()
-            guard i < buf.count else { throw error(.truncated) }
-            if buf[i] == UInt8(ascii: ",") {
-                i += 1
-                continue
-            }
-            if buf[i] == UInt8(ascii: "}") {
-                i += 1
-                depth -= 1
-                return
-            }
-            throw error(.unexpected("\(describe(buf[i])) where ',' or '}' was expected"))
-        }
+        } while try !closes(UInt8(ascii: "}"))
     }
 
     /// `array(to: nil)`'s checks, building nothing.
     mutating func skipArray() throws(JSONError) {
-        try enter()
-        i += 1
-        skipSpace()
-        if i < buf.count, buf[i] == UInt8(ascii: "]") {
-            i += 1
-            depth -= 1
-            return
-        }
-        while true {
+        if try opens(closing: UInt8(ascii: "]")) { return }
+        repeat {
             skipSpace()
             try skipValue()
-            skipSpace()
-            guard i < buf.count else { throw error(.truncated) }
-            if buf[i] == UInt8(ascii: ",") {
-                i += 1
-                continue
-            }
-            if buf[i] == UInt8(ascii: "]") {
-                i += 1
-                depth -= 1
-                return
-            }
-            throw error(.unexpected("\(describe(buf[i])) where ',' or ']' was expected"))
-        }
+        } while try !closes(UInt8(ascii: "]"))
     }
 
     /// 0-9, A-F, a-f, from two 64-bit masks (no branches).
