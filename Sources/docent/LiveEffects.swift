@@ -4,6 +4,7 @@ import DocentCore
 import Foundation
 import NetCurl
 import StateStore
+import TwoCores
 
 /// Taken by the work that holds much memory for a while: a museum's load with the prepared
 /// copy it writes, and building the search index. One after the other, the guide's peak memory
@@ -159,21 +160,23 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
     }
 
     /// Runs blocking work on a thread of its own (two cores: never in the cooperative pool),
-    /// counted until it ends.
+    /// counted until it ends; the thread is one a finished work left waiting when there is one
+    /// (`Workers`).
     func background(_ work: @escaping @Sendable () -> Void) {
         running.lock()
         runningCount += 1
         running.unlock()
-        let t = Thread { [running] in
+        workers.run { [running] in
             work()
             running.lock()
             self.runningCount -= 1
             running.broadcast()
             running.unlock()
         }
-        t.stackSize = 4 << 20
-        t.start()
     }
+
+    /// The threads `background` runs its work on.
+    let workers = Workers()
 }
 
 /// The museum's first load, started as soon as the guide knows where the appData is: before
