@@ -144,7 +144,11 @@ final class PulseOutput: @unchecked Sendable {
             // little CPU but made the position at 1.5× move in fits for the first seconds.
             var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: tlength, prebuf: prebuf, minreq: UInt32.max, fragsize: UInt32.max)
             // No INTERPOLATE_TIMING: `latency()` moves the last report on by the clock itself.
-            var flags = PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
+            // No AUTO_TIMING_UPDATE: libpulse then asks the server for a timing report after
+            // every write as well as on its own timer, a round trip each that wakes the
+            // mainloop's thread; `latency()` asks for one when the last is a second old (or
+            // says the stream is not playing), and a cork or a flush asks at once.
+            var flags = PA_STREAM_ADJUST_LATENCY.rawValue
             if corked { flags |= PA_STREAM_START_CORKED.rawValue }
             var cv = pa_cvolume()
             pa_cvolume_set(&cv, UInt32(format.channels), Self.paVolume(volume))
@@ -243,29 +247,35 @@ final class PulseOutput: @unchecked Sendable {
     /// next, so a start or an underrun the last report did not know of is seen within it.
     func latency(refresh: Double = 0.2) -> Double? {
         locked {
-            guard let stream, let format, pa_stream_get_state(stream) == PA_STREAM_READY,
-                let info = pa_stream_get_timing_info(stream)?.pointee,
-                info.write_index_corrupt == 0, info.read_index_corrupt == 0
-            else { return nil }
+            guard let stream, let format, pa_stream_get_state(stream) == PA_STREAM_READY else { return nil }
+            // No report yet, or one a write or a flush made stale: the next is asked for.
+            guard let info = pa_stream_get_timing_info(stream)?.pointee, info.write_index_corrupt == 0, info.read_index_corrupt == 0 else {
+                requestTimingLocked(stream)
+                return nil
+            }
             let bytesPerSecond = Double(format.rate * format.bytesPerFrame)
             var held = Double(info.write_index - info.read_index) / bytesPerSecond + Double(info.sink_usec) / 1_000_000
             var now = timeval()
             gettimeofday(&now, nil)
             let age = Double(now.tv_sec - info.timestamp.tv_sec) + Double(now.tv_usec - info.timestamp.tv_usec) / 1_000_000
             if info.playing != 0 { held -= max(0, age) }
-            if age > refresh || info.playing == 0, !timingRequested {
-                timingRequested = true
-                let me = Unmanaged.passUnretained(self).toOpaque()
-                if let op = pa_stream_update_timing_info(stream, { _, _, userdata in
-                    guard let userdata else { return }
-                    Unmanaged<PulseOutput>.fromOpaque(userdata).takeUnretainedValue().timingRequested = false
-                }, me) {
-                    pa_operation_unref(op)
-                } else {
-                    timingRequested = false
-                }
-            }
+            if age > refresh || info.playing == 0 { requestTimingLocked(stream) }
             return max(0, held)
+        }
+    }
+
+    /// Asks the server for a timing report, unless one is on its way. Under the mainloop lock.
+    private func requestTimingLocked(_ stream: OpaquePointer) {
+        guard !timingRequested else { return }
+        timingRequested = true
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        if let op = pa_stream_update_timing_info(stream, { _, _, userdata in
+            guard let userdata else { return }
+            Unmanaged<PulseOutput>.fromOpaque(userdata).takeUnretainedValue().timingRequested = false
+        }, me) {
+            pa_operation_unref(op)
+        } else {
+            timingRequested = false
         }
     }
 
