@@ -63,10 +63,15 @@ public final class GuideLoop {
     /// as it was, or changes only what a feature keeps for itself (a Visitor Pulse check
     /// starting and finding nothing new, every few seconds), draws nothing: the frame is the
     /// state's.
-    public func send(_ action: AppAction) {
+    public func send(_ action: AppAction) { send(action, draws: nil) }
+
+    /// `draws`: whether the action is known to change the frame (a position in a new whole
+    /// second: the state is not compared with the one before, a tenth of the loop's time
+    /// while a recording plays), nil to find out.
+    func send(_ action: AppAction, draws: Bool?) {
         let before = state
         let produced = Reducer.reduce(&state, action)
-        if state != before, !state.drawsLike(before) {
+        if draws ?? (state != before && !state.drawsLike(before)) {
             needsDraw = true
             onlyPositionMoved = false
         }
@@ -150,7 +155,9 @@ public final class GuideLoop {
         let positionOnly = lastSnapshot.map { snap.differsOnlyInPosition(from: $0) } ?? false
         let drawPending = needsDraw
         lastSnapshot = snap
-        send(.playerSnapshot(snap))
+        // A position only, in another whole second (`looksDifferent`; not said of an `exact`
+        // one, which may be in the same second): the player's lines change, so the frame does.
+        send(.playerSnapshot(snap), draws: positionOnly && !exact ? true : nil)
         onlyPositionMoved = positionOnly && !drawPending
     }
 

@@ -234,8 +234,9 @@ public enum PlayerView: FeatureView, TakesKeysAnywhere, DrawsFooter, GivesHelp {
     /// bar (the keys' line under them does not change with the position).
     public static let positionRows = 2
 
-    /// The first `positionRows` lines of the controls.
-    public static func position(_ screen: inout Screen, _ area: Rect, state: AppState) {
+    /// The first `positionRows` lines of the controls. `clickable`: with the bar's click
+    /// regions (a redraw of the position over the last frame keeps that frame's).
+    public static func position(_ screen: inout Screen, _ area: Rect, state: AppState, clickable: Bool = true) {
         let s = state.strings
         let p = state.player
         let status = "\(glyph(p.snapshot.status)) " + statusText(p, s)
@@ -246,7 +247,7 @@ public enum PlayerView: FeatureView, TakesKeysAnywhere, DrawsFooter, GivesHelp {
         let detail = TextWidth.width(full) <= area.width / 2 ? full : timingText
         Widgets.line(&screen, area, y: area.y, text: status, detail: detail, style: Style(role: p.snapshot.status == .failed ? .error : .accent, bold: true), detailStyle: Style(role: .muted))
         if ticks(state) { screen.put(bar(fraction(p.snapshot), width: area.width), x: area.x, y: area.y + 1, style: Style(role: .accent), clip: area) }
-        seekRegions(&screen, Rect(x: area.x, y: area.y + 1, width: area.width, height: 1), state: state)
+        if clickable { seekRegions(&screen, Rect(x: area.x, y: area.y + 1, width: area.width, height: 1), state: state) }
     }
 
     /// A click on a cell of the bar seeks to that share of the recording (issue 47 #14): the
