@@ -105,6 +105,41 @@ final class PicturesEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(try s.waitForExit().status, 0)
     }
 
+    /// The full player of "Harbour at First Light" with its picture in symbols, no sound server
+    /// (nothing on screen moves by itself: no clock ticks), steady; returns the session.
+    private func playerWithPicture(home: URL) throws -> TmuxSession {
+        let s = try start(
+            command: "env -u NO_COLOR PULSE_SERVER=unix:/nonexistent/native " + TmuxSession.guideCommand(extra: ["--images", "symbols"]), home: home)
+        try dismissFirstRun(s)
+        try s.sendLiteral("201")
+        try s.waitFor("[ 2 0 1")
+        try s.sendKeys("Enter")
+        let noSound = String(try UIStrings.get("en", "player.noSound").prefix { $0 != ":" })
+        try s.waitUntil("the player with its picture, no sound") { screen in
+            screen.contains("Harbour at First Light") && screen.contains(noSound) && screen.split(separator: "\n").filter(hasBlocks).count >= 4
+        }
+        return s
+    }
+
+    /// Sends `key` and waits until the screen answers it (a frame drawn for it, not a while).
+    private func press(_ s: TmuxSession, _ key: String) throws {
+        let shown = try s.screen()
+        try s.sendKeys(key)
+        try s.waitUntil("the screen to answer \(key)") { $0 != shown }
+    }
+
+    /// Issue 47 #6: the page scrolled under the picture and back. ncurses moves text by
+    /// scrolling the terminal's rows, and took the picture's cells along (it did not know they
+    /// were there: they are written after it), so the picture came back torn, a row or two
+    /// lower, over the text. Every cell and colour must be as before.
+    func testScrollingThePageUnderThePictureLeavesItWhole() throws {
+        let s = try playerWithPicture(home: try makeTemporaryDirectory())
+        let before = try s.screenWithAttributes()
+        for key in ["Down", "Down", "Up", "Up"] { try press(s, key) }
+        let after = try s.waitUntil("the page back, the picture whole", timeout: 5, withAttributes: true) { cells($0) == cells(before) }
+        XCTAssertEqual(cells(after), cells(before))
+    }
+
     /// `--images kitty` (tmux passes no images, but what the guide writes is recorded): the
     /// picture is sent once and placed by id; idle, nothing is written; a box takes the
     /// placement off (kitty keeps the image) and closing it places the image again without
