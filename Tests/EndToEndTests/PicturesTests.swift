@@ -140,6 +140,21 @@ final class PicturesEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(cells(after), cells(before))
     }
 
+    /// Issue 47 #6: Ctrl-L draws the whole screen again, picture included, whatever the
+    /// terminal shows (here wiped behind the guide's back, as a stray write would).
+    func testCtrlLDrawsTheWholeScreenAgain() throws {
+        let s = try playerWithPicture(home: try makeTemporaryDirectory())
+        let before = try s.screenWithAttributes()
+        let tty = try s.tmux(["display-message", "-p", "-t", s.target, "#{pane_tty}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: tty), "cannot open the pane's terminal \(tty)")
+        handle.write(Data("\u{1B}[H\u{1B}[2J".utf8))
+        try handle.close()
+        try s.waitUntil("the terminal wiped") { !$0.contains("Harbour at First Light") }
+        try s.sendKeys("C-l")
+        let after = try s.waitUntil("the screen drawn again", timeout: 5, withAttributes: true) { cells($0) == cells(before) }
+        XCTAssertEqual(cells(after), cells(before))
+    }
+
     /// `--images kitty` (tmux passes no images, but what the guide writes is recorded): the
     /// picture is sent once and placed by id; idle, nothing is written; a box takes the
     /// placement off (kitty keeps the image) and closing it places the image again without
