@@ -131,13 +131,30 @@ final class PicturesEndToEndTests: EndToEndTestCase {
     /// Issue 47 #6: the page scrolled under the picture and back. ncurses moves text by
     /// scrolling the terminal's rows, and took the picture's cells along (it did not know they
     /// were there: they are written after it), so the picture came back torn, a row or two
-    /// lower, over the text. Every cell and colour must be as before.
+    /// lower, over the text; a box opened then showed a row of it inside, and closing the box
+    /// left the picture's top rows blank. Every cell and colour must be as before.
     func testScrollingThePageUnderThePictureLeavesItWhole() throws {
         let s = try playerWithPicture(home: try makeTemporaryDirectory())
         let before = try s.screenWithAttributes()
         for key in ["Down", "Down", "Up", "Up"] { try press(s, key) }
         let after = try s.waitUntil("the page back, the picture whole", timeout: 5, withAttributes: true) { cells($0) == cells(before) }
         XCTAssertEqual(cells(after), cells(before))
+
+        // The "Listen in" box over it holds no piece of the picture (a torn row showed inside
+        // it), and closing it leaves every cell as before (rows stayed blank).
+        let title = try UIStrings.get("en", "player.audioLanguageTitle")
+        try s.sendKeys("a")
+        let box = try s.waitFor("─ \(title) ─")
+        let lines = box.split(separator: "\n", omittingEmptySubsequences: false)
+        let top = try XCTUnwrap(lines.firstIndex { $0.contains("┌─ \(title) ─") })
+        let bottom = try XCTUnwrap(lines[top...].firstIndex { $0.contains("└") })
+        for line in lines[(top + 1)..<bottom] {
+            let inside = line.drop { $0 != "│" }.dropFirst().prefix { $0 != "│" }
+            XCTAssertFalse(hasBlocks(inside), "a piece of the picture inside the box:\n\(box)")
+        }
+        try s.sendKeys("Escape")
+        let closed = try s.waitUntil("the box closed, the picture whole", timeout: 5, withAttributes: true) { cells($0) == cells(before) }
+        XCTAssertEqual(cells(closed), cells(before))
     }
 
     /// Issue 47 #6: Ctrl-L draws the whole screen again, picture included, whatever the
