@@ -17,6 +17,7 @@ attr_t cs_A_REVERSE(void) { return A_REVERSE; }
 attr_t cs_A_UNDERLINE(void) { return A_UNDERLINE; }
 attr_t cs_A_STANDOUT(void) { return A_STANDOUT; }
 attr_t cs_A_ITALIC(void) { return A_ITALIC; }
+attr_t cs_A_INVIS(void) { return A_INVIS; }
 
 WINDOW *cs_stdscr(void) { return stdscr; }
 

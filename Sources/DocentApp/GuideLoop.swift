@@ -201,6 +201,13 @@ public final class GuideLoop {
         case .resize:
             needsDraw = true
             draw()
+        case .key(.ctrl("l")):
+            // Ctrl-L, as in every full-screen program: the whole screen written again, whatever
+            // the terminal shows now (issue 47 #6). No state changes; the frame is the same.
+            send(.visitorInput)
+            backend.redrawAll()
+            needsDraw = true
+            onlyPositionMoved = false
         case .key(let k):
             send(.visitorInput)
             let size = backend.size

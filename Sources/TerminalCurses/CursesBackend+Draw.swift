@@ -29,7 +29,6 @@ extension CursesBackend {
             let rowStart = y * stride
             if old != nil, let rows, !rows.contains(y) { continue }
             if let old, old[rowStart..<rowStart + stride] == cells[rowStart..<rowStart + stride] { continue }
-            var uncovered = false
             for x in 0..<width {
                 let i = rowStart + x
                 let cell = cells[i]
@@ -39,17 +38,20 @@ extension CursesBackend {
                 // second column was covered and is uncovered now must be written again whole).
                 if let old, old[i] == cell, !wide || old[i + 1] == cells[i + 1] { continue }
                 changedRows.insert(y)
-                // A cell in a picture's own colours is written once, after ncurses (below), not
-                // also by ncurses in the theme's. ncurses does not know it is there, so where one
-                // goes away the row is redrawn whole.
-                if PaintedCells.isPainted(cell) { continue }
-                if let old, PaintedCells.isPainted(old[i]) { uncovered = true }
+                wrote = true
+                // A cell in a picture's own colours is written after ncurses (below). ncurses is
+                // given its row's stand-in there (`PaintedCells.standIn`, concealed): it then
+                // knows something is in that cell, writes whatever replaces it, never clears or
+                // scrolls over it unawares, and never takes a picture's row for another row
+                // (issue 47 #6: it scrolled the terminal's rows to move text and took the
+                // picture's cells along).
+                if PaintedCells.isPainted(cell) {
+                    let standIn = [wchar_t(bitPattern: PaintedCells.standIn(row: y).value)]
+                    write(standIn, attrs: cs_A_INVIS(), pair: 0, x: x, y: y)
+                    if wide, x + 1 < width { write(standIn, attrs: cs_A_INVIS(), pair: 0, x: x + 1, y: y) }
+                    continue
+                }
                 put(cell, x: x, y: y, columns: wide ? (x + 1 < width ? 2 : 0) : 1)
-                wrote = true
-            }
-            if uncovered {
-                wredrawln(window, Int32(y), 1)
-                wrote = true
             }
         }
         // Images the terminal drew that are gone or moved: kitty's are taken off below; the

@@ -221,6 +221,14 @@ public final class CursesBackend: TerminalBackend {
         return .read(status: status, code: UInt32(code))
     }
 
+    /// The next frame clears the terminal and writes every cell (ncurses' `clearok`), then every
+    /// picture and link after it (a full frame, as after a resize).
+    public func redrawAll() {
+        guard isOpen else { return }
+        _ = clearok(window, true)
+        previous = nil
+    }
+
     /// Leaves curses mode and flushes. Safe to call more than once.
     public func restore() {
         guard isOpen else { return }

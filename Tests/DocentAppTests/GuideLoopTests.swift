@@ -127,6 +127,24 @@ final class GuideLoopTests: XCTestCase {
         XCTAssertEqual(loop.state.viewportWidth, RootView.viewport(for: Size(width: 100, height: 30)).width)
     }
 
+    /// Ctrl-L (issue 47 #6): the terminal is told to forget what it shows and the same frame is
+    /// drawn again, though nothing in the state changed; the state is as it was.
+    func testCtrlLDrawsTheSameFrameAgainWhole() {
+        let (loop, backend, effects, _) = makeLoop(script: [[], [.key(.ctrl("l"))]])
+        loop.step()
+        let state = loop.state
+        loop.step()  // reads Ctrl-L
+        XCTAssertEqual(backend.drawn.count, 1)
+        loop.step()  // draws
+        XCTAssertEqual(backend.redrawAllCount, 1)
+        XCTAssertEqual(backend.drawn.count, 2, "the frame is drawn again")
+        XCTAssertEqual(backend.drawn.last, backend.drawn.first, "the same frame")
+        XCTAssertTrue(loop.state.drawsLike(state), "nothing shown changed")
+        XCTAssertEqual(effects.ran, [], "no effect")
+        loop.step()
+        XCTAssertEqual(backend.drawn.count, 2, "and once only")
+    }
+
     func testTooSmallScreenTakesOnlyQuitAndPause() throws {
         let (loop, backend, effects, _) = makeLoop(size: Size(width: 20, height: 5), script: [[.key(.char("L")), .key(.tab), .key(.char("?"))], [.key(.char(" "))], [.key(.char("q"))]])
         loop.step()

@@ -15,6 +15,8 @@ public final class FakeBackend: TerminalBackend, @unchecked Sendable {
     public private(set) var waits: [Int] = []
     public private(set) var drawn: [Screen] = []
     public private(set) var restoreCount = 0
+    /// How many times the loop asked for everything to be written again (Ctrl-L).
+    public private(set) var redrawAllCount = 0
     private let lock = NSLock()
     private var _wakes = 0
     public private(set) lazy var waker: Waker = Waker { [weak self] in
@@ -47,6 +49,7 @@ public final class FakeBackend: TerminalBackend, @unchecked Sendable {
 
     public func draw(_ screen: Screen) { drawn.append(screen) }
     public func restore() { restoreCount += 1 }
+    public func redrawAll() { redrawAllCount += 1 }
 }
 
 /// Effects recorded, not run; a test posts what the shell would answer through `mailbox`.

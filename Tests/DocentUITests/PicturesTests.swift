@@ -407,6 +407,17 @@ final class PicturesTests: XCTestCase {
         XCTAssertEqual(PaintedCells.spans(in: screen, changedRows: [2, 7], full: false), [Hyperlinks.Span(y: 7, x: 34, width: 12, url: nil)])
     }
 
+    /// What ncurses is told is in a painted cell (issue 47 #6): a different character on each
+    /// of 94 rows running, each one printable ASCII (one column, in every font), so no row of
+    /// a picture looks to ncurses like another row or like a blank one.
+    func testEachRowsStandInIsItsOwn() {
+        let rows = (0..<94).map(PaintedCells.standIn(row:))
+        XCTAssertEqual(Set(rows).count, 94)
+        XCTAssertTrue(rows.allSatisfy { (0x21...0x7E).contains($0.value) }, "\(rows)")
+        XCTAssertEqual(PaintedCells.standIn(row: 94), PaintedCells.standIn(row: 0), "and round again")
+        XCTAssertFalse(rows.contains(" "), "never a blank")
+    }
+
     func testTheBytesOfAPaintedRun() {
         var screen = Screen(width: 6, height: 2)
         FigureView.render(&screen, .picture(Picture(columns: 3, rows: 1, cells: [

@@ -105,6 +105,73 @@ final class PicturesEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(try s.waitForExit().status, 0)
     }
 
+    /// The full player of "Harbour at First Light" with its picture in symbols, no sound server
+    /// (nothing on screen moves by itself: no clock ticks), steady; returns the session.
+    private func playerWithPicture(home: URL) throws -> TmuxSession {
+        let s = try start(
+            command: "env -u NO_COLOR PULSE_SERVER=unix:/nonexistent/native " + TmuxSession.guideCommand(extra: ["--images", "symbols"]), home: home)
+        try dismissFirstRun(s)
+        try s.sendLiteral("201")
+        try s.waitFor("[ 2 0 1")
+        try s.sendKeys("Enter")
+        let noSound = String(try UIStrings.get("en", "player.noSound").prefix { $0 != ":" })
+        try s.waitUntil("the player with its picture, no sound") { screen in
+            screen.contains("Harbour at First Light") && screen.contains(noSound) && screen.split(separator: "\n").filter(hasBlocks).count >= 4
+        }
+        return s
+    }
+
+    /// Sends `key` and waits until the screen answers it (a frame drawn for it, not a while).
+    private func press(_ s: TmuxSession, _ key: String) throws {
+        let shown = try s.screen()
+        try s.sendKeys(key)
+        try s.waitUntil("the screen to answer \(key)") { $0 != shown }
+    }
+
+    /// Issue 47 #6: the page scrolled under the picture and back. ncurses moves text by
+    /// scrolling the terminal's rows, and took the picture's cells along (it did not know they
+    /// were there: they are written after it), so the picture came back torn, a row or two
+    /// lower, over the text; a box opened then showed a row of it inside, and closing the box
+    /// left the picture's top rows blank. Every cell and colour must be as before.
+    func testScrollingThePageUnderThePictureLeavesItWhole() throws {
+        let s = try playerWithPicture(home: try makeTemporaryDirectory())
+        let before = try s.screenWithAttributes()
+        for key in ["Down", "Down", "Up", "Up"] { try press(s, key) }
+        let after = try s.waitUntil("the page back, the picture whole", timeout: 5, withAttributes: true) { cells($0) == cells(before) }
+        XCTAssertEqual(cells(after), cells(before))
+
+        // The "Listen in" box over it holds no piece of the picture (a torn row showed inside
+        // it), and closing it leaves every cell as before (rows stayed blank).
+        let title = try UIStrings.get("en", "player.audioLanguageTitle")
+        try s.sendKeys("a")
+        let box = try s.waitFor("─ \(title) ─")
+        let lines = box.split(separator: "\n", omittingEmptySubsequences: false)
+        let top = try XCTUnwrap(lines.firstIndex { $0.contains("┌─ \(title) ─") })
+        let bottom = try XCTUnwrap(lines[top...].firstIndex { $0.contains("└") })
+        for line in lines[(top + 1)..<bottom] {
+            let inside = line.drop { $0 != "│" }.dropFirst().prefix { $0 != "│" }
+            XCTAssertFalse(hasBlocks(inside), "a piece of the picture inside the box:\n\(box)")
+        }
+        try s.sendKeys("Escape")
+        let closed = try s.waitUntil("the box closed, the picture whole", timeout: 5, withAttributes: true) { cells($0) == cells(before) }
+        XCTAssertEqual(cells(closed), cells(before))
+    }
+
+    /// Issue 47 #6: Ctrl-L draws the whole screen again, picture included, whatever the
+    /// terminal shows (here wiped behind the guide's back, as a stray write would).
+    func testCtrlLDrawsTheWholeScreenAgain() throws {
+        let s = try playerWithPicture(home: try makeTemporaryDirectory())
+        let before = try s.screenWithAttributes()
+        let tty = try s.tmux(["display-message", "-p", "-t", s.target, "#{pane_tty}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: tty), "cannot open the pane's terminal \(tty)")
+        handle.write(Data("\u{1B}[H\u{1B}[2J".utf8))
+        try handle.close()
+        try s.waitUntil("the terminal wiped") { !$0.contains("Harbour at First Light") }
+        try s.sendKeys("C-l")
+        let after = try s.waitUntil("the screen drawn again", timeout: 5, withAttributes: true) { cells($0) == cells(before) }
+        XCTAssertEqual(cells(after), cells(before))
+    }
+
     /// `--images kitty` (tmux passes no images, but what the guide writes is recorded): the
     /// picture is sent once and placed by id; idle, nothing is written; a box takes the
     /// placement off (kitty keeps the image) and closing it places the image again without

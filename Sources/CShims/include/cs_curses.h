@@ -15,6 +15,7 @@ attr_t cs_A_REVERSE(void);
 attr_t cs_A_UNDERLINE(void);
 attr_t cs_A_STANDOUT(void);
 attr_t cs_A_ITALIC(void);
+attr_t cs_A_INVIS(void);
 
 // ---- globals and macros ----
 /// The current screen's standard window (the C global `stdscr`).

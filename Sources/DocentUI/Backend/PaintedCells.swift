@@ -1,5 +1,6 @@
-/// Cells ncurses cannot draw, which the terminal adapter writes itself after ncurses, the same
-/// way it writes hyperlinks (`Hyperlinks.escapes`, inside a cursor save and restore):
+/// Cells ncurses cannot draw, which the terminal adapter writes itself after ncurses (ncurses
+/// holding a stand-in there, `standIn(row:)`), the same way it writes hyperlinks
+/// (`Hyperlinks.escapes`, inside a cursor save and restore):
 /// - cells in a picture's own colours (`Style.foreground`/`background`), which ncurses cannot
 ///   draw in 24-bit colour and would need a colour pair each for;
 /// - a flag (two regional indicators, 🇺🇸): a curses cell holds one spacing character and
@@ -10,6 +11,16 @@ public enum PaintedCells {
     /// A cell ncurses does not draw.
     public static func isPainted(_ cell: Cell) -> Bool {
         cell.style.foreground != nil || cell.style.background != nil || isFlag(cell.text)
+    }
+
+    /// What the terminal adapter tells ncurses is in a painted cell of row `row` (issue 47 #6),
+    /// drawn concealed and written over at once by the cell itself. One character per row,
+    /// different for each of 94 rows running (ASCII `!` to `~`): ncurses matches rows by their
+    /// characters to move text by scrolling the terminal, and rows it took for blank or for one
+    /// another carried the picture's cells away with them; a row with a stand-in matches no
+    /// other row, and costs too much to move onto one.
+    public static func standIn(row: Int) -> Unicode.Scalar {
+        Unicode.Scalar(UInt8(0x21 + (row % 94 + 94) % 94))
     }
 
     /// True for a grapheme of two regional indicators (a flag, two cells wide like any emoji).

@@ -11,6 +11,9 @@ public protocol TerminalBackend: AnyObject {
     /// The same, told that `screen` differs from the frame drawn last in `rows` at most (the
     /// player's lines drawn again over it): the other rows need not be compared.
     func draw(_ screen: Screen, onlyRows rows: [Int])
+    /// Forgets what the terminal shows: the next `draw` clears it and writes every cell,
+    /// pictures included (Ctrl-L, issue 47 #6: a terminal garbled by anything else).
+    func redrawAll()
     /// Puts the terminal back the way it was found. Safe to call more than once.
     func restore()
     /// Ends a `readEvents` wait early from any thread (a result arrived in the mailbox).
@@ -19,6 +22,8 @@ public protocol TerminalBackend: AnyObject {
 
 extension TerminalBackend {
     public func draw(_ screen: Screen, onlyRows rows: [Int]) { draw(screen) }
+    /// A backend that draws every frame whole has nothing to forget.
+    public func redrawAll() {}
 }
 
 /// Wakes a terminal wait from any thread: the mailbox calls it when a result arrives, so the
