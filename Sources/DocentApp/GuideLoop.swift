@@ -134,6 +134,8 @@ public final class GuideLoop {
 
     func fireTimers() {
         let now = monotonic()
+        // Most turns none is due: no sorted copy of them then.
+        guard timers.values.contains(where: { $0.due <= now }) else { return }
         for (id, t) in timers.sorted(by: { $0.value.due < $1.value.due }) where t.due <= now {
             timers[id] = nil
             send(t.action)

@@ -107,7 +107,11 @@ public enum RootView {
             transforms.allSatisfy(\.partial)
         else { return nil }
         let areas = Areas(state, screen.bounds)
+        // Set aside and put back: what the views add to them here is the same again, and
+        // adding to the frame's own arrays while they are also held here copied them whole.
         let (links, regions) = (screen.links, screen.hitRegions)
+        screen.links = []
+        screen.hitRegions = []
         var footer = false
         for e in state.features.views(.footer) where e.footer(&screen, areas.mini, state) {
             footer = true

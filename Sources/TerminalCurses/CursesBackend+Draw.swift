@@ -28,7 +28,9 @@ extension CursesBackend {
         for y in 0..<height {
             let rowStart = y * stride
             if old != nil, let rows, !rows.contains(y) { continue }
-            if let old, old[rowStart..<rowStart + stride] == cells[rowStart..<rowStart + stride] { continue }
+            // A row said to have changed is compared cell by cell below only (compared whole
+            // first, its cells were compared twice up to the first change, every second).
+            if rows == nil, let old, old[rowStart..<rowStart + stride] == cells[rowStart..<rowStart + stride] { continue }
             for x in 0..<width {
                 let i = rowStart + x
                 let cell = cells[i]

@@ -14,6 +14,8 @@ public final class Workers: @unchecked Sendable {
     /// Threads made so far, and those not yet ended.
     public var threadsMade: Int { condition.withLock { made } }
     public var threadsLive: Int { condition.withLock { live } }
+    /// Threads waiting for work now.
+    public var threadsIdle: Int { condition.withLock { idle } }
     private var made = 0
     private var live = 0
     public let idleTimeout: TimeInterval

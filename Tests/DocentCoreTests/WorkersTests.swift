@@ -17,7 +17,9 @@ final class WorkersTests: XCTestCase {
     func testWorkOneAfterAnotherRunsOnOneThread() {
         let workers = Workers(idleTimeout: 30)
         let threads = Seen()
-        for _ in 0..<20 {
+        for k in 0..<20 {
+            // The last work's thread back to waiting (as between two Pulse checks).
+            if k > 0 { eventually("the thread idle again") { workers.threadsIdle == 1 } }
             let done = DispatchSemaphore(value: 0)
             workers.run {
                 threads.insert("\(pthread_self())")
@@ -47,7 +49,7 @@ final class WorkersTests: XCTestCase {
         XCTAssertEqual(workers.threadsMade, 3)
         for _ in 0..<3 { release.signal() }
         // Idle again, the three take the next works without a new thread.
-        eventually("the three idle") { workers.threadsLive == 3 }
+        eventually("the three idle") { workers.threadsIdle == 3 }
         let done = DispatchSemaphore(value: 0)
         for _ in 0..<3 { workers.run { done.signal() } }
         for _ in 0..<3 { XCTAssertEqual(done.wait(timeout: .now() + 10), .success) }
@@ -59,7 +61,7 @@ final class WorkersTests: XCTestCase {
         let done = DispatchSemaphore(value: 0)
         workers.run { done.signal() }
         XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
-        eventually("the idle thread ended") { workers.threadsLive == 0 }
+        eventually("the idle thread ended") { workers.threadsLive == 0 && workers.threadsIdle == 0 }
         workers.run { done.signal() }
         XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
         XCTAssertEqual(workers.threadsMade, 2)

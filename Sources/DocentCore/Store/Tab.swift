@@ -3,6 +3,21 @@
 public enum Tab: String, CaseIterable, Hashable, Sendable {
     case home, audioGuide, map, tours, search, info
 
+    /// Compared and hashed by case, not by name: the raw value's string was hashed at every
+    /// `AppState.page` (the tabs' stacks are keyed by tab), many times a frame.
+    public static func == (a: Tab, b: Tab) -> Bool { a.ordinal == b.ordinal }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
+    private var ordinal: UInt8 {
+        switch self {
+        case .home: return 0
+        case .audioGuide: return 1
+        case .map: return 2
+        case .tours: return 3
+        case .search: return 4
+        case .info: return 5
+        }
+    }
+
     /// The tabs built so far; others appear as their features land.
     public static let available: [Tab] = [.home, .audioGuide, .map, .tours, .search, .info]
 
