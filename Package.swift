@@ -177,7 +177,7 @@ let package = Package(
         .testTarget(
             name: "AdapterTests",
             dependencies: [
-                "NetCurl", "AudioPlayback", "StateStore", "TerminalCurses", "DocentCore", "MapRaster", "Pictures", "DocentUI", "TwoCores",
+                "NetCurl", "AudioPlayback", "StateStore", "TerminalCurses", "DocentCore", "MapRaster", "Pictures", "DocentUI", "TwoCores", "GuideShell",
                 "ScriptConversion", "SnowballStemming", "PulseService", "PulseKit", "PulseKitSQLite", "StoreSupport", "DocentCoreTestSupport", "ChildProcessSupport", "StringFiles", "CLazyLibs",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -18,13 +18,17 @@ struct RunnerContext: Sendable {
     let log: GuideLog
     /// The lock of the work that holds much memory (`HeavyWork`), shared with the museum's load.
     let heavyWork: HeavyWork
+    /// Blocking work off the loop thread; quitting waits for it (bounded).
     let background: @Sendable (@escaping @Sendable () -> Void) -> Void
-    /// `background` for work that takes much memory for a while (building the search index):
-    /// it waits for the museum's load and the prepared copy it writes (`HeavyWork`),
-    /// so that the two never hold their working memory at the same time.
+    /// Blocking work whose result is of no use once the guide quits (it computes, it writes
+    /// nothing): quitting does not wait for it.
+    let discardable: @Sendable (@escaping @Sendable () -> Void) -> Void
+    /// Work that takes much memory for a while and only computes (building the search index):
+    /// it waits for the museum's load and the prepared copy it writes (`HeavyWork`), so that
+    /// the two never hold their working memory at the same time; quitting does not wait for it.
     var heavy: @Sendable (@escaping @Sendable () -> Void) -> Void {
-        { [background, heavyWork] work in
-            background {
+        { [discardable, heavyWork] work in
+            discardable {
                 heavyWork.lock.lock()
                 defer { heavyWork.lock.unlock() }
                 work()
