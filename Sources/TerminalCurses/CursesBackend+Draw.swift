@@ -19,43 +19,20 @@ extension CursesBackend {
         let height = min(screen.height, terminal.height)
         var wrote = full
         var changedRows = Set<Int>()
+        // A page that scrolled goes out in two steps: the scroll first (`Screen.scrollStep`),
+        // then what else changed. Only for a frame compared whole with the last.
+        if !full, rows == nil, let last = self.previous, let step = screen.scrollStep(from: last) {
+            if writeCells(step, against: last, rows: nil, width: width, height: height, changedRows: &changedRows) {
+                wnoutrefresh(window)
+                doupdate()
+                wrote = true
+                self.previous = step
+            }
+        }
         // The last frame once (not bound again for every cell: that retained its arrays
         // thousands of times a frame), and its rows that did not change skipped whole.
         let previous = full ? nil : self.previous
-        let cells = screen.cells
-        let old = previous?.cells
-        let stride = screen.width
-        for y in 0..<height {
-            let rowStart = y * stride
-            if old != nil, let rows, !rows.contains(y) { continue }
-            // A row said to have changed is compared cell by cell below only (compared whole
-            // first, its cells were compared twice up to the first change, every second).
-            if rows == nil, let old, old[rowStart..<rowStart + stride] == cells[rowStart..<rowStart + stride] { continue }
-            for x in 0..<width {
-                let i = rowStart + x
-                let cell = cells[i]
-                if cell.continuation { continue }
-                let wide = x + 1 < stride && cells[i + 1].continuation
-                // Unchanged, and so is its right half if it is wide (a wide character whose
-                // second column was covered and is uncovered now must be written again whole).
-                if let old, old[i] == cell, !wide || old[i + 1] == cells[i + 1] { continue }
-                changedRows.insert(y)
-                wrote = true
-                // A cell in a picture's own colours is written after ncurses (below). ncurses is
-                // given its row's stand-in there (`PaintedCells.standIn`, concealed): it then
-                // knows something is in that cell, writes whatever replaces it, never clears or
-                // scrolls over it unawares, and never takes a picture's row for another row
-                // (issue 47 #6: it scrolled the terminal's rows to move text and took the
-                // picture's cells along).
-                if PaintedCells.isPainted(cell) {
-                    let standIn = [wchar_t(bitPattern: PaintedCells.standIn(row: y).value)]
-                    write(standIn, attrs: cs_A_INVIS(), pair: 0, x: x, y: y)
-                    if wide, x + 1 < width { write(standIn, attrs: cs_A_INVIS(), pair: 0, x: x + 1, y: y) }
-                    continue
-                }
-                put(cell, x: x, y: y, columns: wide ? (x + 1 < width ? 2 : 0) : 1)
-            }
-        }
+        if writeCells(screen, against: previous, rows: rows, width: width, height: height, changedRows: &changedRows) { wrote = true }
         // Images the terminal drew that are gone or moved: kitty's are taken off below; the
         // others are pixels on the terminal that only writing the cells again removes.
         let previousGraphics = previous?.graphics ?? []
@@ -90,6 +67,47 @@ extension CursesBackend {
         spans += PaintedCells.spans(in: screen, changedRows: changedRows, full: full)
         writeRaw(Hyperlinks.escapes(for: spans, in: screen, visible: terminal, sgr: theme.palette.sgr))
         writeRaw(graphicsEscapes(screen, gone: gone, previous: previousGraphics, changedRows: changedRows, full: full, visible: terminal))
+    }
+
+    /// Writes into ncurses' window the cells of `screen` that differ from `old` (all of them
+    /// without one), on `rows` only when given; notes the rows it wrote. Whether it wrote any.
+    private func writeCells(_ screen: Screen, against old: Screen?, rows: [Int]?, width: Int, height: Int, changedRows: inout Set<Int>) -> Bool {
+        var wrote = false
+        let cells = screen.cells
+        let old = old?.cells
+        let stride = screen.width
+        for y in 0..<height {
+            let rowStart = y * stride
+            if old != nil, let rows, !rows.contains(y) { continue }
+            // A row said to have changed is compared cell by cell below only (compared whole
+            // first, its cells were compared twice up to the first change, every second).
+            if rows == nil, let old, old[rowStart..<rowStart + stride] == cells[rowStart..<rowStart + stride] { continue }
+            for x in 0..<width {
+                let i = rowStart + x
+                let cell = cells[i]
+                if cell.continuation { continue }
+                let wide = x + 1 < stride && cells[i + 1].continuation
+                // Unchanged, and so is its right half if it is wide (a wide character whose
+                // second column was covered and is uncovered now must be written again whole).
+                if let old, old[i] == cell, !wide || old[i + 1] == cells[i + 1] { continue }
+                changedRows.insert(y)
+                wrote = true
+                // A cell in a picture's own colours is written after ncurses (below). ncurses is
+                // given its row's stand-in there (`PaintedCells.standIn`, concealed): it then
+                // knows something is in that cell, writes whatever replaces it, never clears or
+                // scrolls over it unawares, and never takes a picture's row for another row
+                // (issue 47 #6: it scrolled the terminal's rows to move text and took the
+                // picture's cells along).
+                if PaintedCells.isPainted(cell) {
+                    let standIn = [wchar_t(bitPattern: PaintedCells.standIn(row: y).value)]
+                    write(standIn, attrs: cs_A_INVIS(), pair: 0, x: x, y: y)
+                    if wide, x + 1 < width { write(standIn, attrs: cs_A_INVIS(), pair: 0, x: x + 1, y: y) }
+                    continue
+                }
+                put(cell, x: x, y: y, columns: wide ? (x + 1 < width ? 2 : 0) : 1)
+            }
+        }
+        return wrote
     }
 
     /// The images to take off and to draw after this frame: kitty's placements off by id; new

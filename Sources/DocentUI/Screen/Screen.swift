@@ -279,3 +279,47 @@ public struct Screen: Equatable, Sendable {
         return parts.joined(separator: " ")
     }
 }
+extension Screen {
+    /// What the terminal shows after the rows that moved between `old` and this frame have
+    /// scrolled and nothing else has changed yet: `old`, with the block of rows that moved by
+    /// k rows moved, and the rows the scroll brings in taken from this frame. nil when no
+    /// block of at least three rows (not blank, not already in place) moved by the same k.
+    ///
+    /// A list that keeps its selection in the middle scrolls at every press; the highlight's
+    /// old and new rows are in the moved block and match no row of `old`, and ncurses, whose
+    /// scroll finder moves runs of matching rows, then scrolled two regions around them and
+    /// wrote again the row between (`make bench`'s bytes per ↓ on Home). Drawn in two steps,
+    /// this one first, the whole block is one run: one scroll, then the highlight's two rows.
+    public func scrollStep(from old: Screen) -> Screen? {
+        guard old.width == width, old.height == height, height >= 4, width > 0 else { return nil }
+        let w = width
+        func same(_ y: Int, _ oldY: Int) -> Bool { cells[y * w..<(y + 1) * w] == old.cells[oldY * w..<(oldY + 1) * w] }
+        func blank(_ y: Int) -> Bool { !cells[y * w..<(y + 1) * w].contains { $0 != .blank } }
+        // Rows that changed and are not blank: the only evidence a move can have.
+        let moved = (0..<height).filter { !same($0, $0) && !blank($0) }
+        guard moved.count >= 3 else { return nil }
+        var best: (k: Int, first: Int, last: Int, count: Int)?
+        for distance in 1...(height / 2) {
+            for k in [distance, -distance] {
+                var count = 0, first = Int.max, last = -1
+                for y in moved where y + k >= 0 && y + k < height && same(y, y + k) {
+                    count += 1
+                    first = min(first, y)
+                    last = max(last, y)
+                }
+                if count >= 3, count > (best?.count ?? 0) { best = (k, first, last, count) }
+            }
+        }
+        guard let best else { return nil }
+        // The scroll region holds the block where it was and where it goes; the rows it brings
+        // in are this frame's.
+        let low = min(best.first, best.first + best.k), high = max(best.last, best.last + best.k)
+        var step = old
+        for y in low...high {
+            let from = y + best.k
+            let source = from >= low && from <= high ? old.cells[from * w..<(from + 1) * w] : cells[y * w..<(y + 1) * w]
+            step.cells.replaceSubrange(y * w..<(y + 1) * w, with: source)
+        }
+        return step
+    }
+}

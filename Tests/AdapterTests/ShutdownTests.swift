@@ -10,7 +10,7 @@ import XCTest
 /// What quitting waits for: the work that saves or sends (bounded by the shutdown's 2 s), not
 /// the work whose result only a running guide can use (the search index, which took the
 /// startup bench's exec → exit from under 70 ms to 136 ms on SampleData).
-final class QuitTests: XCTestCase {
+final class ShutdownTests: XCTestCase {
     private func effects() -> LiveEffects {
         LiveEffects(fetcher: CurlFetcher(), cache: nil, store: nil, options: ReadOptions(), audio: nil, environment: [:], log: GuideLog(path: nil))
     }
