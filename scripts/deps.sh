@@ -7,7 +7,7 @@
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -euo pipefail
 build_pkgs=(patchelf libncursesw5-dev libcurl4-openssl-dev libmpg123-dev libpulse-dev libsoundtouch-dev libsqlite3-dev pkg-config libpoppler-glib-dev libchafa-dev libgdk-pixbuf-2.0-dev webp-pixbuf-loader libstemmer-dev libopencc-dev)
-test_pkgs=(tmux opencc libjpeg-turbo-progs pulseaudio pulseaudio-utils nginx-light sox libsox-fmt-mp3 mpg123 espeak-ng lame poppler-utils time postgresql wrk sqlite3 chromium chromium-driver)
+test_pkgs=(tmux opencc libjpeg-turbo-progs pulseaudio pulseaudio-utils nginx-light sox libsox-fmt-mp3 mpg123 espeak-ng lame poppler-utils time postgresql wrk sqlite3 strace chromium chromium-driver)
 # `make deb` (dpkg-shlibdeps, strip) and its checks in `make test` (scripts/test-packages.sh):
 # lintian, promtool (Debian ships it in prometheus; its server is not started), debootstrap for
 # the fresh Debian 12 the packages are installed in, file and curl.

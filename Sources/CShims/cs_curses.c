@@ -48,7 +48,19 @@ int cs_wcswidth(const wchar_t *s, size_t n) { return wcswidth(s, n); }
 
 int cs_is_tty(void) { return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO); }
 
-SCREEN *cs_newterm(const char *type) { return newterm(type, stdout, stdin); }
+/* newterm, then ncurses told the screen is running. Until a doupdate comes back from endwin,
+   ncurses takes every cursor move for a low-level caller's and flushes after it
+   (`_nc_mvcur` while `_endwin == ewInitial`): a frame of the playing clock went out in four
+   writes, one per row it moved to (issue 48). endwin then doupdate, before anything is drawn,
+   makes it one write per frame. */
+SCREEN *cs_newterm(const char *type) {
+    SCREEN *screen = newterm(type, stdout, stdin);
+    if (screen != NULL) {
+        endwin();
+        doupdate();
+    }
+    return screen;
+}
 
 void cs_write_terminal(const char *bytes, size_t count) {
     size_t done = 0;
