@@ -72,6 +72,81 @@ final class StaffConsolePiecesTests: XCTestCase {
         XCTAssertFalse(page.contains("<img src=x>"), page)
     }
 
+    /// Issue 46 item 5: a text a visitor or staff member wrote (a note, a tagline, an
+    /// announcement, a staff name, an audit line, an exhibition title, a chart's labels) with
+    /// `<script>`, `"`, `&` and `{{` reaches every page that shows it escaped by the template
+    /// engine, in text and in attributes (`aria-label`, `value`), and is never read as a template.
+    /// Each page is drawn as the console draws it: its typed context through its template, then
+    /// inside the layout, signed in as a staff member with the same name.
+    func testHostileTextIsEscapedOnEveryPageThatShowsIt() {
+        let hostile = "<script>alert(1)</script>\"&{{t.console}}"
+        let escaped = "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&amp;{{t.console}}"
+        let t = ConsoleStrings.all(.english)
+        let session = StaffSession(id: "id", staff: hostile, csrf: "c", created: Date(timeIntervalSince1970: 0), expires: Date(timeIntervalSince1970: 1))
+        /// The page in the layout; `shown`: how many of the page's own fields carry the text.
+        func check<C: ConsoleContext>(_ template: String, _ context: C, shown: Int, file: StaticString = #filePath, line: UInt = #line) -> String {
+            let body = ConsolePages.render(template, context)
+            let page = ConsolePages.render(
+                "layout", Console.layoutContext(title: hostile, lang: .english, session: session, path: "/staff/x", body: body, flash: hostile, problem: hostile)
+            ).html
+            XCTAssertFalse(page.contains("<script>alert"), "\(template): raw markup", file: file, line: line)
+            XCTAssertFalse(page.contains(hostile), "\(template): the text unescaped", file: file, line: line)
+            XCTAssertFalse(page.contains("&amp;Staff console"), "\(template): {{ in a value was read as a template", file: file, line: line)
+            // The layout shows it five times: the <title>, the <h1>, "signed in as", the notice, the problem.
+            XCTAssertEqual(page.components(separatedBy: escaped).count - 1, shown + 5, "\(template): \(page)", file: file, line: line)
+            XCTAssertEqual(body.html.components(separatedBy: escaped).count - 1, shown, "\(template): \(body.html)", file: file, line: line)
+            return page
+        }
+        let note = ConsolePages.Queue.Note(
+            id: "v1/1", dom: "v1-1", subject: "artwork:1", title: hostile, when: "2026-11-26 10:00", languageName: "English", langTag: "en", text: hostile,
+            up: 1, down: 0, reports: 1, visitor: "v1", isVisitor: true, decision: "", csrf: "c", reason: hostile, reporters: [], hasReporters: false, reporterCount: 0)
+        var removed = note
+        removed.reason = nil
+        _ = check("queue", ConsolePages.Queue(t: t, items: [note], removed: [removed], waiting: hostile, next: nil, first: nil), shown: 3 + 2 + 1)
+        _ = check("visitors", ConsolePages.Visitors(t: t, csrf: "c", bans: [.init(visitor: "v1", at: "2026-11-26 10:00", staff: hostile)]), shown: 1)
+        _ = check("banSure", ConsolePages.BanSure(t: t, csrf: "c", visitor: "v1", question: hostile), shown: 1)
+        let featured = ConsolePages.Featured.Entry(
+            subject: "artwork:1", dom: "artwork-1", title: hostile, tier: 1, from: "", until: "",
+            taglines: [.init(code: "en", name: "English", text: hostile, cut: hostile, dom: "artwork-1", cells: "1 of 60")])
+        let featuredPage = check("featured", ConsolePages.Featured(t: t, csrf: "c", entries: [featured]), shown: 3)
+        XCTAssertTrue(featuredPage.contains("value=\"\(escaped)\""), "the tagline's input keeps its value in the attribute")
+        let announcement = ConsolePages.Announcements.Entry(
+            id: "a1", dom: "a1", feeds: hostile, isCard: true, positions: "", from: "", until: "", csrf: "c", texts: [.init(code: "en", name: "English", text: hostile)])
+        _ = check(
+            "announcements",
+            ConsolePages.Announcements(
+                t: t, csrf: "c", patterns: hostile, matches: [.init(key: "tab:home", title: hostile)], matchCount: 1, entries: [announcement], patternProblem: hostile),
+            shown: 5)
+        _ = check(
+            "audit",
+            ConsolePages.Audit(
+                t: t, q: hostile, query: "", staffOptions: [.init(name: hostile, selected: true)], actionOptions: [.init(name: "ban", selected: false)],
+                entries: [.init(at: "2026-11-26 10:00", staff: hostile, action: "ban", target: hostile, before: hostile, after: hostile)], hasEntries: true),
+            shown: 6)
+        _ = check(
+            "accounts",
+            ConsolePages.Accounts(
+                t: t, csrf: "c", accounts: [.init(name: hostile, dom: "x", created: "2026-11-26", isYou: false, csrf: "c", roleLabel: "admin", sessionsLabel: "1")]),
+            shown: 5)
+        _ = check("accountSure", ConsolePages.AccountSure(t: t, csrf: "c", action: "/staff/accounts/x/remove", question: hostile, yes: "Yes"), shown: 1)
+        _ = check("message", ConsolePages.Message(text: hostile, back: "/staff/queue", backLabel: "Queue"), shown: 1)
+        _ = check("signin", ConsolePages.SignIn(t: t, csrf: "c", name: hostile), shown: 1)
+        // The Pulse page: an exhibition's title in a list, and in a chart's caption (the
+        // figcaption, the region's aria-label, the table's caption, the SVG's aria-label and
+        // <desc>) and in its day labels (each bar's <title>, the first tick).
+        let chart = ConsoleCharts.bars([1], labels: [hostile], label: hostile)
+        let pulse = check(
+            "pulse",
+            PulsePageContext(
+                t: t, todayLabel: "2026-11-26", today: [], charts: [.init(kind: "plays", caption: hostile, chart: chart, rows: [.init(day: hostile, value: 1)])],
+                mostPlayed: [.init(key: "exhibition:1", title: hostile, count: 1)], bestLiked: [], abandoned: [], hasAbandoned: false, hasVisitCode: false,
+                visitCode: ""),
+            shown: 1 + 3 + 2 + 1 + 1)
+        XCTAssertTrue(pulse.contains("role=\"img\" aria-label=\"\(escaped)\""), "the chart's aria-label")
+        XCTAssertTrue(pulse.contains("<title>\(escaped): 1</title>"), "a bar's title")
+        XCTAssertTrue(pulse.contains("role=\"region\" aria-label=\"\(escaped)\""), "the chart's region")
+    }
+
     func testTaglinesAreCutWhereTheGuideCutsThem() {
         let long = String(repeating: "light ", count: 20)
         let cut = Console.guideCut(long)

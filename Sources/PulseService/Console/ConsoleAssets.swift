@@ -1,9 +1,11 @@
 import Mustache
 
 /// The console's templates (Mustache, escaped by default: `{{x}}` is HTML-escaped, only
-/// `{{{body}}}`, a page the console rendered from these templates, is not; charts are drawn by
-/// the `barChart` template from numbers and texts), its style sheet and its
-/// one script, compiled into the binary: nothing is read from disk or fetched from outside.
+/// `{{{body}}}` is not, and it can only be a `ConsoleHTML`, a page the engine rendered from
+/// these templates and a typed context, never a string put together by hand; charts are drawn
+/// by the `barChart` partial from numbers and texts; partials carry templates, no values), its
+/// style sheet and its one script, compiled into the binary: nothing is read from disk or
+/// fetched from outside.
 enum ConsoleAssets {
     static let library: MustacheLibrary = {
         var lib = MustacheLibrary()

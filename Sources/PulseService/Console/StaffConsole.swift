@@ -520,30 +520,28 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
             }
         }
         let matches = config.catalogue.matching(patterns)
-        var entries: [[String: Any]] = list.map { a in announcementContext(a, s) }
-        entries.append(["id": "", "dom": "new", "feeds": "", "isCard": true, "positions": "", "from": "", "until": "", "csrf": s.csrf, "texts": texts([:])])
-        var context: [String: Any] = [
-            "t": ConsoleStrings.all(lang), "csrf": s.csrf, "patterns": patternsText,
-            "matches": matches.prefix(300).map { ["key": $0, "title": config.catalogue.title($0, lang) ?? ""] }, "matchCount": matches.count, "entries": entries,
-        ]
-        // (An empty string would still open a Mustache section.)
-        if let problem { context["patternProblem"] = problem }
+        let entries =
+            list.map { a in announcementContext(a, s) }
+            + [.init(id: "", dom: "new", feeds: "", isCard: true, positions: "", from: "", until: "", csrf: s.csrf, texts: texts([:]))]
+        let context = ConsolePages.Announcements(
+            t: ConsoleStrings.all(lang), csrf: s.csrf, patterns: patternsText,
+            matches: matches.prefix(300).map { .init(key: $0, title: config.catalogue.title($0, lang) ?? "") }, matchCount: matches.count, entries: entries,
+            patternProblem: problem)
         let body = render("announcements", context)
         return layout(
             title: ConsoleStrings.text("announcements", lang), lang: lang, session: s, path: "/staff/announcements", body: body, flash: flash(req, s),
             problem: problemParam(req, s))
     }
 
-    func texts(_ t: [Language: String]) -> [[String: Any]] {
-        ConsoleStrings.languages.map { ["code": $0.code, "name": $0.interfaceName, "text": t[$0] ?? ""] }
+    func texts(_ t: [Language: String]) -> [ConsolePages.Announcements.Text] {
+        ConsoleStrings.languages.map { .init(code: $0.code, name: $0.interfaceName, text: t[$0] ?? "") }
     }
 
-    func announcementContext(_ a: PulseAnnouncement, _ s: StaffSession) -> [String: Any] {
-        [
-            "id": a.id, "dom": Self.domID(a.id), "feeds": a.feeds.map(\.source).joined(separator: "\n"), "isCard": a.style == .card,
-            "positions": a.positions.map(String.init).joined(separator: ", "), "from": a.from.map(localInput) ?? "", "until": a.until.map(localInput) ?? "",
-            "csrf": s.csrf, "texts": texts(a.text),
-        ]
+    func announcementContext(_ a: PulseAnnouncement, _ s: StaffSession) -> ConsolePages.Announcements.Entry {
+        ConsolePages.Announcements.Entry(
+            id: a.id, dom: Self.domID(a.id), feeds: a.feeds.map(\.source).joined(separator: "\n"), isCard: a.style == .card,
+            positions: a.positions.map(String.init).joined(separator: ", "), from: a.from.map(localInput) ?? "", until: a.until.map(localInput) ?? "",
+            csrf: s.csrf, texts: texts(a.text))
     }
 
     func saveAnnouncement(_ form: [String: String], _ s: StaffSession, _ lang: Language) async throws -> Response {
@@ -675,13 +673,12 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
         let actions: [String] = ["sign-in", "sign-out", "decide", "ban", "unban", "erase", "feature", "announce"] + StaffAccountsPage.auditActions
         let body = render(
             "audit",
-            [
-                "t": ConsoleStrings.all(lang), "q": f.search ?? "", "query": req.uri.query.map { "?" + $0 } ?? "",
-                "staffOptions": names.map { ["name": $0, "selected": $0 == f.staff] as [String: Any] },
-                "actionOptions": actions.map { ["name": $0, "selected": $0 == f.action] as [String: Any] },
-                "entries": entries.map { ["at": time($0.at), "staff": $0.staff, "action": $0.action, "target": $0.target, "before": $0.before, "after": $0.after] },
-                "hasEntries": !entries.isEmpty,
-            ])
+            ConsolePages.Audit(
+                t: ConsoleStrings.all(lang), q: f.search ?? "", query: req.uri.query.map { "?" + $0 } ?? "",
+                staffOptions: names.map { .init(name: $0, selected: $0 == f.staff) },
+                actionOptions: actions.map { .init(name: $0, selected: $0 == f.action) },
+                entries: entries.map { .init(at: time($0.at), staff: $0.staff, action: $0.action, target: $0.target, before: $0.before, after: $0.after) },
+                hasEntries: !entries.isEmpty))
         return layout(title: ConsoleStrings.text("audit", lang), lang: lang, session: s, path: "/staff/audit", body: body)
     }
 
@@ -721,36 +718,35 @@ public struct StaffConsole<Store: PulseServiceStore>: Sendable {
 
     // MARK: Pieces
 
-    func render(_ template: String, _ context: [String: Any]) -> String {
-        ConsoleAssets.library.render(context, withTemplate: template) ?? ""
-    }
-
     /// A page filled from a typed context (a struct the template reads by its fields).
-    func render<Context: Sendable>(_ template: String, _ context: Context) -> String {
-        ConsoleAssets.library.render(context, withTemplate: template) ?? ""
+    func render<Context: ConsoleContext>(_ template: String, _ context: Context) -> ConsoleHTML {
+        ConsolePages.render(template, context)
     }
 
     func layout(
-        title: String, lang: Language, session: StaffSession?, path: String, body: String, flash: String? = nil, problem: String? = nil,
+        title: String, lang: Language, session: StaffSession?, path: String, body: ConsoleHTML, flash: String? = nil, problem: String? = nil,
         status: HTTPResponse.Status = .ok
     ) -> Response {
+        let context = Self.layoutContext(title: title, lang: lang, session: session, path: path, body: body, flash: flash, problem: problem)
+        return Self.html(render("layout", context).html, status: status)
+    }
+
+    /// The layout's context (apart, so a test renders what a page gets).
+    static func layoutContext(
+        title: String, lang: Language, session: StaffSession?, path: String, body: ConsoleHTML, flash: String?, problem: String?
+    ) -> ConsolePages.Layout {
         // The accounts page only for those who may manage accounts (issue 44 #14).
         let pages: [(String, String)] =
             [
                 ("/staff/queue", "queue"), ("/staff/visitors", "visitors"), ("/staff/featured", "featured"), ("/staff/announcements", "announcements"),
                 ("/staff/pulse", "pulse"), ("/staff/audit", "audit"),
             ] + (session?.mayManageAccounts == true ? [("/staff/accounts", "accounts")] : [])
-        let nav: [[String: Any]] = pages.map { ["href": $0.0, "label": ConsoleStrings.text($0.1, lang), "current": $0.0 == path] as [String: Any] }
-        var context: [String: Any] = [
-            "t": ConsoleStrings.all(lang), "lang": lang == .traditionalChinese ? "zh-Hant" : lang.code, "title": title, "body": body, "path": path,
-            "languages": ConsoleStrings.languages.map { ["code": $0.code, "name": $0.interfaceName, "selected": $0 == lang] as [String: Any] },
-        ]
-        if let session {
-            context["staff"] = ["nav": nav, "csrf": session.csrf, "signedIn": ConsoleStrings.text("signedInAs", lang, ["name": session.staff])] as [String: Any]
-        }
-        if let flash { context["flash"] = flash }
-        if let problem { context["problem"] = problem }
-        return Self.html(render("layout", context), status: status)
+        let nav = pages.map { ConsolePages.Layout.Link(href: $0.0, label: ConsoleStrings.text($0.1, lang), current: $0.0 == path) }
+        return ConsolePages.Layout(
+            t: ConsoleStrings.all(lang), lang: lang == .traditionalChinese ? "zh-Hant" : lang.code, title: title, path: path, body: body,
+            languages: ConsoleStrings.languages.map { .init(code: $0.code, name: $0.interfaceName, selected: $0 == lang) },
+            staff: session.map { .init(nav: nav, csrf: $0.csrf, signedIn: ConsoleStrings.text("signedInAs", lang, ["name": $0.staff])) },
+            flash: flash, problem: problem)
     }
 
     /// A page's notice after an action: the text in the query, with its HMAC under the session's
@@ -980,7 +976,7 @@ enum ConsoleClock {
 }
 
 /// What the Pulse page (`/staff/pulse`) shows, typed: the template reads these fields.
-struct PulsePageContext: Sendable {
+struct PulsePageContext: ConsoleContext {
     struct Tile: Sendable { let label: String, value: Int }
     struct Day: Sendable { let day: String, value: Int }
     struct Chart: Sendable { let kind: String, caption: String, chart: ConsoleCharts.BarChart, rows: [Day] }

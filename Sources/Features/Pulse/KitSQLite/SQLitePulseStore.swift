@@ -687,30 +687,26 @@ public final class SQLitePulseStore: PulseStore, Sendable {
 
     private func readAsync<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(PulseStoreError) -> T {
         do {
-            return try await dbQueue.read { db in
-                self.busy.enter()
-                defer { self.busy.leave() }
-                return try body(db)
-            }
-        } catch let e as PulseStoreError {
-            throw e
+            return try await dbQueue.read { db in try self.counted(db, body) }
         } catch {
-            throw .unavailable(Self.describe(error))
+            throw Self.storeError(error)
         }
     }
 
     private func read<T>(_ body: (Database) throws -> T) throws(PulseStoreError) -> T {
         do {
-            return try dbQueue.read { db in
-                self.busy.enter()
-                defer { self.busy.leave() }
-                return try body(db)
-            }
-        } catch let e as PulseStoreError {
-            throw e
+            return try dbQueue.read { db in try self.counted(db, body) }
         } catch {
-            throw .unavailable(Self.describe(error))
+            throw Self.storeError(error)
         }
+    }
+
+    /// What `read` and `readAsync` run on GRDB's reader: `body`, counted as a use of the
+    /// connection (`poolUse`).
+    private func counted<T>(_ db: Database, _ body: (Database) throws -> T) rethrows -> T {
+        busy.enter()
+        defer { busy.leave() }
+        return try body(db)
     }
 
     static func describe(_ error: any Error) -> String {
