@@ -101,6 +101,23 @@ final class PulseTests: XCTestCase {
         XCTAssertEqual(RootView.render(s, size: big), before, "no change, the same frame (so no bytes to the terminal)")
     }
 
+    /// While a recording plays the next check is 15 s away, not 5 (issue 48: the guide's CPU
+    /// while playing); once it stops, 5 s again.
+    func testWhileARecordingPlaysTheCheckComesEveryFifteenSeconds() {
+        var s = ready()
+        s.player.track = Track(audioID: 11, artworkID: 100, tourID: nil, language: .english, requested: .english,
+                               title: "Harbor at Dawn", url: "/museum/audio/11.mp3", transcript: "")
+        s.player.snapshot.status = .playing
+        send(&s, .pulse(.check), effects: [.timer(PulseFeature.checkTimer, milliseconds: 15_000, action: .pulse(.check)), .pulse(.check(viewer: creds.visitor, dayStart: PulseFeature.dayStart(s), since: PulseVersion(3)))]) {
+            $0.pulse.checking = true
+        }
+        send(&s, .pulse(.checked(.success(nil)))) { $0.pulse.checking = false }
+        s.player.snapshot.status = .paused
+        send(&s, .pulse(.check), effects: [.timer(PulseFeature.checkTimer, milliseconds: 5000, action: .pulse(.check)), .pulse(.check(viewer: creds.visitor, dayStart: PulseFeature.dayStart(s), since: PulseVersion(3)))]) {
+            $0.pulse.checking = true
+        }
+    }
+
     /// A check that cannot reach the store says so above the status line (in the visitor's
     /// language) until one succeeds; a refusal (bad identity) is not "offline".
     func testAnUnreachableStoreIsSaidUntilACheckSucceeds() {

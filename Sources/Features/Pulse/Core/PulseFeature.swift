@@ -201,9 +201,15 @@ public enum PulseFeature: ScopedFeature, HearsEvents, AddsRows, DecoratesRows {
     public static let initialState = PulseState()
     public static let configKey = "pulse"
     public static let configKeys = [configKey]
-    /// The change check's timer, and how often it runs.
+    /// The change check's timer, and how often it runs: every 5 s, and every 15 s while a
+    /// recording plays. A visitor who listens is not reading the notes, and each check is a
+    /// timer, a thread, a query and a result through the loop: a third of the checks took
+    /// about 5 ms a minute off the guide's CPU while playing (issue 48: `make bench`'s audio
+    /// with the guide on screen). The player's notes count is then at most 15 s behind.
     public static let checkTimer = TimerID("pulseCheck")
     public static let checkMilliseconds = 5_000
+    public static let checkWhilePlayingMilliseconds = 15_000
+    static func checkDelay(_ c: FeatureContext) -> Int { c.isPlaying ? checkWhilePlayingMilliseconds : checkMilliseconds }
     /// Opening the store again after a failure: 2 s, then doubling up to a minute.
     public static let reopenTimer = TimerID("pulseReopen")
     public static func reopenMilliseconds(after attempts: Int) -> Int {
@@ -414,7 +420,7 @@ public enum PulseFeature: ScopedFeature, HearsEvents, AddsRows, DecoratesRows {
             }
             return []
         case .check:
-            var out: [DocentCore.Effect] = [.timer(checkTimer, milliseconds: checkMilliseconds, action: action(.check))]
+            var out: [DocentCore.Effect] = [.timer(checkTimer, milliseconds: checkDelay(c), action: action(.check))]
             if p.ready, !p.checking {
                 p.checking = true
                 out.append(effect(.check(viewer: p.identity?.credentials.visitor, dayStart: dayStart(c), since: p.snapshot?.version)))
@@ -433,7 +439,7 @@ public enum PulseFeature: ScopedFeature, HearsEvents, AddsRows, DecoratesRows {
             }
             p.checking = true
             out.append(effect(.check(viewer: creds.visitor, dayStart: dayStart(c), since: nil)))
-            out.append(.timer(checkTimer, milliseconds: checkMilliseconds, action: action(.check)))
+            out.append(.timer(checkTimer, milliseconds: checkDelay(c), action: action(.check)))
             return out
         case .opened(.failure(let e)):
             // Said, and tried again with backoff: a lock held at start, a file being repaired
