@@ -49,6 +49,12 @@ public struct FeatureContext: Equatable, Sendable {
     /// Whether a feature of this guide listens to `moment` (telling nobody is not a request).
     public func isHeard(_ moment: FeatureEvent.Kind) -> Bool { !whole.features.listening(to: moment).isEmpty }
 
+    /// The picture for `slot` that the features drawing pictures give now (`GivesFigures`, the
+    /// first that has one): a read-only hook, so a scoped view draws it beside its own rows.
+    public func figure(_ slot: FigureSlot) -> Figure? {
+        whole.features.taking(.figure).lazy.compactMap { $0.figure(slot, whole) }.first
+    }
+
     /// A copy of the whole shared state with `F`'s state as `own`, for what only the whole
     /// state answers: a page's rows, built by the same read-only hooks the screen draws with
     /// (so Enter does what is drawn). A copy: changing it changes nothing.

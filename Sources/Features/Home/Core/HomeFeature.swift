@@ -95,7 +95,7 @@ public enum HomeFeature: ScopedFeature, HearsEvents, WantsPictures {
     }
 
     /// Whether `r` has something to ask again for.
-    public static func canRetry(_ state: AppState) -> Bool {
+    public static func canRetry(_ state: State) -> Bool {
         if case .failed = state.exhibitions { return true }
         if case .failed = state.events { return true }
         return false
