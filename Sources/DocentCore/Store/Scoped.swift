@@ -55,6 +55,14 @@ public struct FeatureContext: Equatable, Sendable {
         whole.features.taking(.figure).lazy.compactMap { $0.figure(slot, whole) }.first
     }
 
+    /// Where on the museum's map the page on top is about, as its feature says (`Feature.place`:
+    /// a tour's start, an exhibition's gallery): a read-only hook. nil: nowhere, or not a
+    /// feature's page.
+    public var place: MapItemID? {
+        guard case .feature(let r) = whole.page.route, let f = whole.features[id: r.feature] else { return nil }
+        return f.place(r, whole)
+    }
+
     /// A copy of the whole shared state with `F`'s state as `own`, for what only the whole
     /// state answers: a page's rows, built by the same read-only hooks the screen draws with
     /// (so Enter does what is drawn). A copy: changing it changes nothing.
