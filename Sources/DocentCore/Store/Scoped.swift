@@ -55,6 +55,12 @@ public struct FeatureContext: Equatable, Sendable {
         whole.features.taking(.figure).lazy.compactMap { $0.figure(slot, whole) }.first
     }
 
+    /// The rows the features that add rows give for `slot` (`AddsRows`, in their order): a
+    /// read-only hook (the player's page shows what a running tour says over it).
+    public func rows(_ slot: RowSlot) -> [Row] {
+        whole.features.taking(.rows).flatMap { $0.rows(for: slot, whole) }
+    }
+
     /// Where on the museum's map the page on top is about, as its feature says (`Feature.place`:
     /// a tour's start, an exhibition's gallery): a read-only hook. nil: nowhere, or not a
     /// feature's page.
@@ -140,6 +146,9 @@ public enum UIRequest: Equatable, Sendable {
     /// Take this page off every tab where it is on top (the full player once nothing plays:
     /// a tab left on it would show "Nothing is playing" instead of its own page, issue 47 #2).
     case dropPage(Route)
+    /// Scroll the page on top by `delta` lines, kept within 0…`max` (the full player's text
+    /// under its controls: the feature knows how long its text is, the root where it is).
+    case scrollPage(Int, max: Int)
 }
 
 /// What a scoped feature's reducer gives back: effects for the shell, requests for the root.
@@ -255,6 +264,8 @@ extension Reducer {
                 effects += showNextMessage(&state)
             case .scrollBox(let d):
                 state.overlayScroll = min(max(0, state.overlayScroll.addingReportingOverflow(d).partialValue), 60)
+            case .scrollPage(let d, let most):
+                state.page.scroll = min(max(0, state.page.scroll.addingReportingOverflow(d).partialValue), most)
             case .dropPage(let route):
                 for (t, stack) in state.stacks where stack.count > 1 && stack.last?.route == route {
                     state.stacks[t] = Array(stack.dropLast())
