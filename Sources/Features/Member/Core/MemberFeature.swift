@@ -320,7 +320,7 @@ public enum MemberFeature: ScopedFeature, HearsEvents, ScopedAddsRows, ScopedFil
 
 extension AppState {
     /// The member card's state.
-    public var member: MemberState {
+    var member: MemberState {
         get { self[MemberFeature.self] }
         _modify { yield &self[MemberFeature.self] }
         set { self[MemberFeature.self] = newValue }
