@@ -37,6 +37,8 @@ public struct FeatureContext: Equatable, Sendable {
     public var config: [String: String] { whole.config }
     /// The languages recordings may be asked in (`AppState.audioLanguages`).
     public var audioLanguages: [Language] { whole.audioLanguages }
+    /// A note about where the document came from ("offline: using the copy from …").
+    public var documentNote: Phrase? { whole.documentNote }
     /// The notice in the status bar, if one shows (a feature may clear one of its own).
     public var banner: Banner? { whole.banner }
     /// The tabs this guide has, and the visitor's location setting (Info's).
