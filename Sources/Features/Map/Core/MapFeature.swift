@@ -100,7 +100,7 @@ public enum MapEffect: Equatable, Sendable {
 
 /// The Map tab as a feature: floor plans, zoom and pan, items and their cards. Drawn by
 /// `MapScreen` (DocentUI); plans are fetched and rasterised by its runner in the shell.
-public enum MapFeature: ScopedFeature, HearsEvents {
+public enum MapFeature: ScopedFeature, HearsEvents, ScopedContent {
     public typealias State = MapState
     public typealias Action = MapAction
     public typealias Effect = MapEffect
@@ -113,7 +113,7 @@ public enum MapFeature: ScopedFeature, HearsEvents {
     public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .navigated]
     public static let initialState = MapState()
 
-    public static func content(_ route: Route, _ state: AppState) -> PageContent { .custom(id, title: nil) }
+    public static func content(_ route: Route, _ state: State, _ context: FeatureContext) -> PageContent { .custom(id, title: nil) }
 
     /// The mouse wheel zooms the drawing, or moves through the text list.
     public static func move(_ delta: Int, _ state: inout MapState, _ context: FeatureContext) -> Outcome {
