@@ -10,8 +10,8 @@ import XCTest
 ///
 /// A read is, in the feature's folder (`Sources/Features/<Name>/`, every layer): another
 /// feature's state through the context (`state(of: X.self)`, `box(X.self)`, `route(of: X.self)`,
-/// `has(X.self)`) or through its whole-state accessor (`state.player`, `.tour`…: the `public var`s
-/// of an `extension AppState` in the owner's folder). The modes a feature publishes on the
+/// `has(X.self)`) or through its whole-state accessor (`state.player`, `.tour`…: the `var`s of an
+/// `extension AppState` in the owner's folder, public or internal to DocentCore). The modes a feature publishes on the
 /// context (the `public var`s of an `extension FeatureContext`: `screenReader`,
 /// `sharedTerminal`) are not state: reading them is what they are for.
 final class FeatureReadsTests: XCTestCase {
@@ -71,7 +71,7 @@ final class FeatureReadsTests: XCTestCase {
         for folder in folders {
             for text in folder.sources {
                 for block in try Self.matches(#"extension AppState \{(.*?)\n\}"#, text) {
-                    for name in try Self.matches(#"public var (\w+)\s*:"#, block) { accessor[name] = folder.name }
+                    for name in try Self.matches(#"(?:public )?var (\w+)\s*:"#, block) { accessor[name] = folder.name }
                 }
                 for block in try Self.matches(#"extension FeatureContext \{(.*?)\n\}"#, text) {
                     modes.formUnion(try Self.matches(#"public var (\w+)\s*:"#, block))

@@ -133,4 +133,28 @@ final class PlayerScopedTests: XCTestCase {
             $0.snapshot = PlayerSnapshot(token: 1, volume: 0.8)
         }
     }
+
+    /// The wheel on the full player (issue 46 #4: `move` scoped): the player says how far its
+    /// text may scroll, the root keeps the page's scroll within that; the player's own state
+    /// is not the scroll and does not change.
+    func testTheWheelOnTheFullPlayerAsksTheRootToScrollWithinItsText() {
+        var s = playing()
+        s.player.track?.transcript = Array(repeating: "Made of river clay, fired twice.", count: 40).joined(separator: " ")
+        s.viewportRows = 10
+        s.viewportWidth = 40
+        prepare(&s, .openPlayer)
+        XCTAssertEqual(s.page.route, .player)
+        var p = s.player
+        let asked = PlayerFeature.move(3, &p, context(s))
+        XCTAssertEqual(p, s.player)
+        XCTAssertEqual(asked.effects, [])
+        guard asked.requests.count == 1, case .scrollPage(3, let most) = asked.requests[0] else { return XCTFail("\(asked)") }
+        XCTAssertGreaterThan(most, 3, "a long text under the controls scrolls")
+        send(&s, .move(3)) { $0.page.scroll = 3 }
+        send(&s, .move(1_000_000)) { $0.page.scroll = most }
+        send(&s, .move(-1_000_000)) { $0.page.scroll = 0 }
+        // Nothing playing and no page: nothing to scroll, nothing asked.
+        var none = PlayerState()
+        XCTAssertEqual(PlayerFeature.move(3, &none, context(UIFixtures.loadedState())), .none)
+    }
 }

@@ -117,9 +117,9 @@ final class ThirdVisitTests: XCTestCase {
     func testTheKeypadNamesTheWorkAsTheNumberIsTyped() {
         var s = loaded()
         prepare(&s, .keypadDigit("1"), .keypadDigit("0"))
-        XCTAssertNil(KeypadView.preview(s), "no work is 10")
+        XCTAssertNil(KeypadView.preview(s.keypad, FeatureContext(s)), "no work is 10")
         prepare(&s, .keypadDigit("5"))
-        XCTAssertEqual(KeypadView.preview(s), "Moon Jar")
+        XCTAssertEqual(KeypadView.preview(s.keypad, FeatureContext(s)), "Moon Jar")
         let lines = screenText(s)
         XCTAssertTrue(lines.contains { $0.contains("Moon Jar") }, lines.joined(separator: "\n"))
         assertSnapshot(RootView.render(s, size: Size(width: 80, height: 24)), named: "keypad-preview-105-80x24")

@@ -94,6 +94,16 @@ extension ScopedAddsRows {
     public static func rows(for slot: RowSlot, _ state: AppState) -> [Row] { rows(for: slot, state[Self.self], FeatureContext(state)) }
 }
 
+/// What one of its routes shows, from its own state and the context (the scoped read side,
+/// issue 46 #4); the whole-state `Feature.content` is written for it.
+public protocol ScopedContent: ScopedFeature {
+    static func content(_ route: Route, _ state: State, _ context: FeatureContext) -> PageContent
+}
+
+extension ScopedContent {
+    public static func content(_ route: Route, _ state: AppState) -> PageContent { content(route, state[Self.self], FeatureContext(state)) }
+}
+
 /// `FillsPlaceholders` from the feature's own state and the context (the scoped read side).
 public protocol ScopedFillsPlaceholders: ScopedFeature, FillsPlaceholders {
     static func placeholders(_ state: State, _ context: FeatureContext) -> [String: String]

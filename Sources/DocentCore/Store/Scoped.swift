@@ -37,6 +37,8 @@ public struct FeatureContext: Equatable, Sendable {
     public var config: [String: String] { whole.config }
     /// The languages recordings may be asked in (`AppState.audioLanguages`).
     public var audioLanguages: [Language] { whole.audioLanguages }
+    /// A note about where the document came from ("offline: using the copy from …").
+    public var documentNote: Phrase? { whole.documentNote }
     /// The notice in the status bar, if one shows (a feature may clear one of its own).
     public var banner: Banner? { whole.banner }
     /// The tabs this guide has, and the visitor's location setting (Info's).
@@ -48,6 +50,26 @@ public struct FeatureContext: Equatable, Sendable {
 
     /// Whether a feature of this guide listens to `moment` (telling nobody is not a request).
     public func isHeard(_ moment: FeatureEvent.Kind) -> Bool { !whole.features.listening(to: moment).isEmpty }
+
+    /// The picture for `slot` that the features drawing pictures give now (`GivesFigures`, the
+    /// first that has one): a read-only hook, so a scoped view draws it beside its own rows.
+    public func figure(_ slot: FigureSlot) -> Figure? {
+        whole.features.taking(.figure).lazy.compactMap { $0.figure(slot, whole) }.first
+    }
+
+    /// The rows the features that add rows give for `slot` (`AddsRows`, in their order): a
+    /// read-only hook (the player's page shows what a running tour says over it).
+    public func rows(_ slot: RowSlot) -> [Row] {
+        whole.features.taking(.rows).flatMap { $0.rows(for: slot, whole) }
+    }
+
+    /// Where on the museum's map the page on top is about, as its feature says (`Feature.place`:
+    /// a tour's start, an exhibition's gallery): a read-only hook. nil: nowhere, or not a
+    /// feature's page.
+    public var place: MapItemID? {
+        guard case .feature(let r) = whole.page.route, let f = whole.features[id: r.feature] else { return nil }
+        return f.place(r, whole)
+    }
 
     /// A copy of the whole shared state with `F`'s state as `own`, for what only the whole
     /// state answers: a page's rows, built by the same read-only hooks the screen draws with
@@ -126,6 +148,9 @@ public enum UIRequest: Equatable, Sendable {
     /// Take this page off every tab where it is on top (the full player once nothing plays:
     /// a tab left on it would show "Nothing is playing" instead of its own page, issue 47 #2).
     case dropPage(Route)
+    /// Scroll the page on top by `delta` lines, kept within 0…`max` (the full player's text
+    /// under its controls: the feature knows how long its text is, the root where it is).
+    case scrollPage(Int, max: Int)
 }
 
 /// What a scoped feature's reducer gives back: effects for the shell, requests for the root.
@@ -241,6 +266,8 @@ extension Reducer {
                 effects += showNextMessage(&state)
             case .scrollBox(let d):
                 state.overlayScroll = min(max(0, state.overlayScroll.addingReportingOverflow(d).partialValue), 60)
+            case .scrollPage(let d, let most):
+                state.page.scroll = min(max(0, state.page.scroll.addingReportingOverflow(d).partialValue), most)
             case .dropPage(let route):
                 for (t, stack) in state.stacks where stack.count > 1 && stack.last?.route == route {
                     state.stacks[t] = Array(stack.dropLast())

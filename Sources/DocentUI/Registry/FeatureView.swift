@@ -55,6 +55,60 @@ extension ScopedFeatureView {
     public static func hints(_ state: AppState) -> String? { hints(state[Core.self], FeatureContext(state)) }
 }
 
+/// A scoped view's boxes, drawn from its own state and the context (`ScopedFeatureView`).
+public protocol ScopedDrawsOverlay: ScopedFeatureView {
+    static func renderOverlay(_ screen: inout Screen, _ overlay: Core.Overlay, _ state: Core.State, _ context: FeatureContext)
+}
+
+extension ScopedDrawsOverlay {
+    public static func renderOverlay(_ screen: inout Screen, _ overlay: Core.Overlay, state: AppState) {
+        renderOverlay(&screen, overlay, state[Core.self], FeatureContext(state))
+    }
+}
+
+/// `TakesKeysFirst`, from its own state and the context.
+public protocol ScopedTakesKeysFirst: TakesKeysFirst, ScopedFeatureView {
+    static func first(_ key: Key, _ state: Core.State, _ context: FeatureContext) -> AppAction?
+}
+
+extension ScopedTakesKeysFirst {
+    public static func first(_ key: Key, in state: AppState) -> AppAction? { first(key, state[Core.self], FeatureContext(state)) }
+}
+
+/// `TakesKeysAnywhere`, from its own state and the context.
+public protocol ScopedTakesKeysAnywhere: TakesKeysAnywhere, ScopedFeatureView {
+    static func anywhere(_ key: Key, _ state: Core.State, _ context: FeatureContext) -> AppAction?
+    static func anywhereHint(_ state: Core.State, _ context: FeatureContext) -> String?
+}
+
+extension ScopedTakesKeysAnywhere {
+    public static func anywhereHint(_ state: Core.State, _ context: FeatureContext) -> String? { nil }
+    public static func anywhere(_ key: Key, in state: AppState) -> AppAction? { anywhere(key, state[Core.self], FeatureContext(state)) }
+    public static func anywhereHint(_ state: AppState) -> String? { anywhereHint(state[Core.self], FeatureContext(state)) }
+}
+
+/// `GivesHelp`, from its own state and the context.
+public protocol ScopedGivesHelp: GivesHelp, ScopedFeatureView {
+    static func help(_ state: Core.State, _ context: FeatureContext) -> HelpSection?
+}
+
+extension ScopedGivesHelp {
+    public static func help(_ state: AppState) -> HelpSection? { help(state[Core.self], FeatureContext(state)) }
+}
+
+/// `FiltersHints`, from its own state and the context.
+public protocol ScopedFiltersHints: FiltersHints, ScopedFeatureView {
+    static func filterHints(_ hints: String, _ state: Core.State, _ context: FeatureContext) -> String
+    static func filterHelp(_ section: HelpSection, _ state: Core.State, _ context: FeatureContext) -> HelpSection
+}
+
+extension ScopedFiltersHints {
+    public static func filterHints(_ hints: String, _ state: AppState) -> String { filterHints(hints, state[Core.self], FeatureContext(state)) }
+    public static func filterHelp(_ section: HelpSection, _ state: AppState) -> HelpSection {
+        filterHelp(section, state[Core.self], FeatureContext(state))
+    }
+}
+
 /// Keys it takes before every other, even over a box (a screen that waits for any key, a code
 /// being typed), in the features' order (`Capability.keysFirst`). nil: not now.
 public protocol TakesKeysFirst: FeatureView {

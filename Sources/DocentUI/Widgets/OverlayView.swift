@@ -48,8 +48,13 @@ public enum OverlayView {
     /// The languages a recording can be asked in, each marked when English will play instead
     /// (`translated`: whether the recording has that language; English always plays as itself).
     static func audioLanguageLines(_ state: AppState, translated: (Language) -> Bool) -> [String] {
-        let instead = " " + state.strings(.playerEnglishInstead)
-        return state.audioLanguages.map { $0.nativeName + ($0 == .english || translated($0) ? "" : instead) }
+        audioLanguageLines(FeatureContext(state), translated: translated)
+    }
+
+    /// The same, for a scoped view.
+    static func audioLanguageLines(_ context: FeatureContext, translated: (Language) -> Bool) -> [String] {
+        let instead = " " + context.strings(.playerEnglishInstead)
+        return context.audioLanguages.map { $0.nativeName + ($0 == .english || translated($0) ? "" : instead) }
     }
 
     static func choices(_ screen: inout Screen, title: String, lines: [String], selection: Int, footer: String) {

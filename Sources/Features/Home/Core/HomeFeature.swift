@@ -95,7 +95,7 @@ public enum HomeFeature: ScopedFeature, HearsEvents, WantsPictures {
     }
 
     /// Whether `r` has something to ask again for.
-    public static func canRetry(_ state: AppState) -> Bool {
+    public static func canRetry(_ state: State) -> Bool {
         if case .failed = state.exhibitions { return true }
         if case .failed = state.events { return true }
         return false
@@ -297,19 +297,19 @@ public enum FetchPurpose: String, Hashable, Sendable {
 
 extension AppState {
     /// Home's state.
-    public var home: HomeFeature.State {
+    var home: HomeFeature.State {
         get { self[HomeFeature.self] }
         set { self[HomeFeature.self] = newValue }
     }
 
     /// The exhibitions on view (Home's).
-    public var exhibitions: Remote<[Exhibition]> {
+    var exhibitions: Remote<[Exhibition]> {
         get { self[HomeFeature.self].exhibitions }
         set { self[HomeFeature.self].exhibitions = newValue }
     }
 
     /// Today's events (Home's).
-    public var events: Remote<[Event]> {
+    var events: Remote<[Event]> {
         get { self[HomeFeature.self].events }
         set { self[HomeFeature.self].events = newValue }
     }

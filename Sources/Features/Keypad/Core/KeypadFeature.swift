@@ -23,7 +23,7 @@ public struct KeypadState: Equatable, Sendable {
 /// which of several things share a number. What it finds plays through the player. Scoped
 /// (issue 28): it changes only `KeypadState`; the tab, the page, its box and the playing are
 /// requests.
-public enum KeypadFeature: ScopedFeature, HearsEvents {
+public enum KeypadFeature: ScopedFeature, HearsEvents, ScopedContent {
     public typealias State = KeypadState
     public typealias Action = KeypadAction
     public enum Route: Hashable, Sendable {
@@ -98,7 +98,7 @@ public enum KeypadFeature: ScopedFeature, HearsEvents {
         }
     }
 
-    public static func content(_ route: Route, _ state: AppState) -> PageContent { .custom(id, title: nil) }
+    public static func content(_ route: Route, _ state: State, _ context: FeatureContext) -> PageContent { .custom(id, title: nil) }
 
     static func flash(_ k: inout KeypadState, _ key: String) -> [DocentCore.Effect] {
         k.pressed = key

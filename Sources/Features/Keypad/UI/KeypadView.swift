@@ -2,16 +2,15 @@ import Foundation
 
 /// The Audio Guide: the big 3×4 keypad, what was typed, and what GO found; digits from
 /// every tab; the box that asks which of several things shares a number.
-public enum KeypadView: FeatureView, TakesKeysAnywhere {
+public enum KeypadView: ScopedTakesKeysAnywhere, ScopedDrawsOverlay {
     public typealias Core = KeypadFeature
 
     static let keys: [[String]] = [["1", "2", "3"], ["4", "5", "6"], ["7", "8", "9"], ["del", "0", "go"]]
 
-    public static func render(_ screen: inout Screen, _ area: Rect, state: AppState) {
-        let s = state.strings
-        let k = state.keypad
+    public static func render(_ screen: inout Screen, _ area: Rect, _ k: KeypadState, _ context: FeatureContext) {
+        let s = context.strings
         var y = area.y
-        let subtitle = state.museum?.generalInfo.text("audio_subtitle", state.language)?.text ?? ""
+        let subtitle = context.museum?.generalInfo.text("audio_subtitle", context.language)?.text ?? ""
         let prompt = subtitle.isEmpty ? s(.keypadPrompt) : subtitle
         for l in Wrap.lines(prompt, width: area.width).prefix(2) {
             screen.put(l, x: area.x, y: y, style: Style(role: .muted), clip: area)
@@ -58,7 +57,7 @@ public enum KeypadView: FeatureView, TakesKeysAnywhere {
             }
             let line = TextWidth.truncate(text, to: area.width)
             screen.put(line, x: area.x + max(0, (area.width - TextWidth.width(line)) / 2), y: y, style: Style(role: .warning, bold: true), clip: area)
-        } else if y < area.maxY, let title = preview(state) {
+        } else if y < area.maxY, let title = preview(k, context) {
             // What GO will play, as the number is typed (issue 47 #4).
             let line = TextWidth.truncate(title, to: area.width)
             screen.put(line, x: area.x + max(0, (area.width - TextWidth.width(line)) / 2), y: y, style: Style(role: .accent, bold: true), clip: area)
@@ -67,23 +66,23 @@ public enum KeypadView: FeatureView, TakesKeysAnywhere {
 
     /// The title of what the number typed so far opens ("Moon Jar"); several, joined; nil
     /// when nothing has that number (yet: more digits may follow).
-    static func preview(_ state: AppState) -> String? {
-        guard let app = state.museum, !state.keypad.input.isEmpty else { return nil }
-        let titles = app.keypad.lookup(state.keypad.input).compactMap { t -> String? in
+    static func preview(_ state: KeypadState, _ context: FeatureContext) -> String? {
+        guard let app = context.museum, !state.input.isEmpty else { return nil }
+        let titles = app.keypad.lookup(state.input).compactMap { t -> String? in
             switch t {
             case .artwork(let id, _): return app.artworks[id]?.title
-            case .tour(let id): return app.tour(id)?.text(state.language).text.title
+            case .tour(let id): return app.tour(id)?.text(context.language).text.title
             }
         }
         return titles.isEmpty ? nil : titles.joined(separator: " · ")
     }
 
     /// On the keypad: ⌫ deletes, Enter is GO, Esc clears what was typed (then goes back).
-    public static func action(for key: Key, in state: AppState) -> AppAction? {
+    public static func action(for key: Key, _ state: KeypadState, _ context: FeatureContext) -> AppAction? {
         switch key {
         case .backspace, .delete: return .keypadDelete
         case .enter: return .keypadGo
-        case .escape, .char("h"): return state.keypad.input.isEmpty ? nil : .keypad(.clear)
+        case .escape, .char("h"): return state.input.isEmpty ? nil : .keypad(.clear)
         default: return nil
         }
     }
@@ -91,25 +90,25 @@ public enum KeypadView: FeatureView, TakesKeysAnywhere {
     /// Digits type a number from every tab (the Audio Guide comes forward). `v` with a
     /// number typed that nothing has says so here; a number something has is shown on the map
     /// by the map's own `v` (`MapAction.showOnMap`).
-    public static func anywhere(_ key: Key, in state: AppState) -> AppAction? {
+    public static func anywhere(_ key: Key, _ state: KeypadState, _ context: FeatureContext) -> AppAction? {
         if case .char(let c) = key, c.isASCII, c.isNumber { return .keypadDigit(c) }
-        if key == .char("v"), state.page.route == .keypad, !state.keypad.input.isEmpty,
-            state.museum?.keypad.lookup(state.keypad.input).isEmpty ?? false
+        if key == .char("v"), context.route == .keypad, !state.input.isEmpty,
+            context.museum?.keypad.lookup(state.input).isEmpty ?? false
         {
             return .keypad(.notOnMap)
         }
         return nil
     }
 
-    public static func renderOverlay(_ screen: inout Screen, _ overlay: KeypadFeature.Overlay, state: AppState) {
-        guard case .chooser(let number, let sel) = overlay, let app = state.museum else { return }
-        let s = state.strings
+    public static func renderOverlay(_ screen: inout Screen, _ overlay: KeypadFeature.Overlay, _ state: KeypadState, _ context: FeatureContext) {
+        guard case .chooser(let number, let sel) = overlay, let app = context.museum else { return }
+        let s = context.strings
         let lines = app.keypad.lookup(number).map { t -> String in
             switch t {
             case .artwork(let id, _):
                 guard let a = app.artworks[id] else { return "?" }
                 return "\(a.title) — \(PageBuilder.galleryLabel(a.galleryTitle, s))"
-            case .tour(let id): return app.tour(id)?.text(state.language).text.title ?? "?"
+            case .tour(let id): return app.tour(id)?.text(context.language).text.title ?? "?"
             }
         }
         OverlayView.choices(&screen, title: s(.keypadChooseTitle, ["number": number]), lines: lines, selection: sel, footer: s(.languageFooter))

@@ -373,7 +373,7 @@ extension AppState {
     public var sharedTerminal: Bool { KioskFeature.isEnabled(config: config) }
 
     /// Kiosk mode's state.
-    public var kiosk: KioskState {
+    var kiosk: KioskState {
         get { self[KioskFeature.self] }
         _modify { yield &self[KioskFeature.self] }
     }

@@ -8,16 +8,16 @@ public enum KioskHints {
     /// language (only the words after them are translated).
     static let quitKeys: Set<Substring> = ["q", "Ctrl-C"]
 
-    public static func quitHidden(_ state: AppState) -> Bool { !KioskFeature.allowsQuit(state) }
+    public static func quitHidden(_ state: KioskState) -> Bool { !KioskFeature.allowsQuit(state) }
 
     /// `hints` ("key word · key word · …") without the segments whose key quits.
-    public static func hints(_ hints: String, _ state: AppState) -> String {
+    public static func hints(_ hints: String, _ state: KioskState) -> String {
         guard quitHidden(state) else { return hints }
         return hints.components(separatedBy: " · ").filter { !quits(segmentKey($0)) }.joined(separator: " · ")
     }
 
     /// A help section without the rows whose keys quit.
-    public static func section(_ section: HelpSection, _ state: AppState) -> HelpSection {
+    public static func section(_ section: HelpSection, _ state: KioskState) -> HelpSection {
         guard quitHidden(state) else { return section }
         var s = section
         s.lines.removeAll { quits(Substring($0.keys)) }

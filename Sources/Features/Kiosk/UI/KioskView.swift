@@ -2,13 +2,12 @@ import Foundation
 
 /// Kiosk mode's part of the screen: the "press any key" screen that waits for the next
 /// visitor, and the keys it takes before all others (any key on that screen, the staff code).
-public enum KioskView: FeatureView, TakesKeysFirst {
+public enum KioskView: ScopedTakesKeysFirst, ScopedDrawsOverlay {
     public typealias Core = KioskFeature
 
-    public static func first(_ key: Key, in state: AppState) -> AppAction? {
-        let k = state.kiosk
+    public static func first(_ key: Key, _ k: KioskState, _ context: FeatureContext) -> AppAction? {
         guard k.enabled else { return nil }
-        if KioskFeature.overlay(in: state) == .waiting { return .kiosk(.wake) }
+        if context.box(KioskFeature.self) == .waiting { return .kiosk(.wake) }
         if k.typed != nil {
             switch key {
             case .enter: return .kiosk(.pinEnter)
@@ -24,21 +23,21 @@ public enum KioskView: FeatureView, TakesKeysFirst {
     /// "press any key" in the language on screen, then both in each of the guide's other
     /// languages (the last visitor's language is not the next one's; issue 47 #12: the welcome
     /// was English only).
-    public static func renderOverlay(_ screen: inout Screen, _ overlay: KioskFeature.Overlay, state: AppState) {
+    public static func renderOverlay(_ screen: inout Screen, _ overlay: KioskFeature.Overlay, _ state: KioskState, _ context: FeatureContext) {
         let area = screen.bounds
         screen.fill(area)
         let width = max(1, area.width - 4)
         func welcome(_ strings: Strings) -> String {
-            guard let name = state.kiosk.museumName else { return strings(.kioskWelcome) }
+            guard let name = state.museumName else { return strings(.kioskWelcome) }
             return strings(.kioskWelcomeMuseum, ["museum": name])
         }
         var lines: [(String, Style)] = []
-        for l in Wrap.lines(welcome(state.strings), width: width) { lines.append((l, Style(role: .title, bold: true))) }
+        for l in Wrap.lines(welcome(context.strings), width: width) { lines.append((l, Style(role: .title, bold: true))) }
         lines.append(("", .plain))
-        for l in Wrap.lines(state.strings(.kioskPressAnyKey), width: width) { lines.append((l, Style(role: .accent, bold: true))) }
-        let others = state.catalog.languages.filter { $0 != state.language }
+        for l in Wrap.lines(context.strings(.kioskPressAnyKey), width: width) { lines.append((l, Style(role: .accent, bold: true))) }
+        let others = context.catalog.languages.filter { $0 != context.language }
         for lang in others {
-            let strings = state.catalog.strings(for: lang)
+            let strings = context.catalog.strings(for: lang)
             lines.append(("", .plain))
             for l in Wrap.lines(welcome(strings), width: width) { lines.append((l, Style(role: .muted, bold: true))) }
             for l in Wrap.lines(strings(.kioskPressAnyKey), width: width) { lines.append((l, Style(role: .muted))) }

@@ -100,7 +100,7 @@ public enum MapEffect: Equatable, Sendable {
 
 /// The Map tab as a feature: floor plans, zoom and pan, items and their cards. Drawn by
 /// `MapScreen` (DocentUI); plans are fetched and rasterised by its runner in the shell.
-public enum MapFeature: ScopedFeature, HearsEvents {
+public enum MapFeature: ScopedFeature, HearsEvents, ScopedContent {
     public typealias State = MapState
     public typealias Action = MapAction
     public typealias Effect = MapEffect
@@ -113,7 +113,7 @@ public enum MapFeature: ScopedFeature, HearsEvents {
     public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .navigated]
     public static let initialState = MapState()
 
-    public static func content(_ route: Route, _ state: AppState) -> PageContent { .custom(id, title: nil) }
+    public static func content(_ route: Route, _ state: State, _ context: FeatureContext) -> PageContent { .custom(id, title: nil) }
 
     /// The mouse wheel zooms the drawing, or moves through the text list.
     public static func move(_ delta: Int, _ state: inout MapState, _ context: FeatureContext) -> Outcome {
@@ -513,21 +513,25 @@ extension MapAction {
     /// place of the page on top (`Feature.place`: a tour's start, an exhibition's or event's
     /// gallery); on the player and the keypad the number typed, else the artwork playing or the
     /// running tour's current stop. nil when there is nothing to show.
-    public static func showOnMap(from state: AppState) -> AppAction? {
-        guard let app = state.museum else { return nil }
+    public static func showOnMap(from state: AppState) -> AppAction? { showOnMap(from: FeatureContext(state)) }
+
+    /// The same, from a feature's context (the keypad's number and the tour are read: `MapFeature.reads`).
+    public static func showOnMap(from context: FeatureContext) -> AppAction? {
+        guard let app = context.museum else { return nil }
         func artwork(_ id: Int?) -> AppAction? {
             guard let id, app.artworks[id] != nil else { return nil }
             return .map(.show(.artwork(id)))
         }
         // A feature's page that is about a place (a tour, an exhibition, an event).
-        if case .feature(let r) = state.page.route, let f = state.features[id: r.feature], let p = f.place(r, state) {
+        if case .feature = context.route, let p = context.place {
             return MapContent.locate(app, p) != nil ? .map(.show(p)) : nil
         }
-        guard state.page.route == .player || state.page.route == .keypad else { return nil }
+        guard context.route == .player || context.route == .keypad else { return nil }
         // A number typed on the keypad: what it opens (the first that has a place), before
         // what is playing.
-        if state.page.route == .keypad, !state.keypad.input.isEmpty {
-            for target in app.keypad.lookup(state.keypad.input) {
+        let input = context.state(of: KeypadFeature.self).input
+        if context.route == .keypad, !input.isEmpty {
+            for target in app.keypad.lookup(input) {
                 switch target {
                 case .artwork(let id, _):
                     if let a = artwork(id) { return a }
@@ -539,8 +543,10 @@ extension MapAction {
             }
             return nil
         }
-        if let a = artwork(state.player.track?.artworkID) { return a }
-        if let m = state.tour?.machine, let k = m.currentStop, m.stops.indices.contains(k) { return artwork(m.stops[k].artworkID) }
+        if let a = artwork(context.playerTrack?.artworkID) { return a }
+        if let m = context.state(of: TourFeature.self).session?.machine, let k = m.currentStop, m.stops.indices.contains(k) {
+            return artwork(m.stops[k].artworkID)
+        }
         return nil
     }
 }
@@ -564,25 +570,30 @@ public struct MapScene: Sendable {
     public let drawn: [MapItem]
 
     /// Builds the scene for a canvas of `cols × rows` cells; nil before the museum is loaded.
-    public init?(_ state: AppState, cols: Int, rows: Int) {
-        guard let app = state.museum else { return nil }
-        floor = state.map.floor
+    public init?(_ state: AppState, cols: Int, rows: Int) { self.init(state.map, FeatureContext(state), cols: cols, rows: rows) }
+
+    /// The scene from the map's own state and its context (the tour is read: `MapFeature.reads`).
+    public init?(_ map: MapState, _ context: FeatureContext, cols: Int, rows: Int) {
+        guard let app = context.museum else { return nil }
+        floor = map.floor
         floors = MapContent.floors(app)
-        items = MapContent.items(app, floor: state.map.floor)
-        viewport = MapReducer.viewport(state.map, app, cols: cols, rows: rows)
-        status = state.map.plans[state.map.floor]
-        here = MapReducer.hereArtwork(state, app).map(MapItemID.artwork)
+        items = MapContent.items(app, floor: map.floor)
+        viewport = MapReducer.viewport(map, app, cols: cols, rows: rows)
+        status = map.plans[map.floor]
+        let hereID = MapReducer.hereArtwork(locationEnabled: context.locationEnabled, track: context.playerTrack, app)
+        here = hereID.map(MapItemID.artwork)
+        let tour = context.state(of: TourFeature.self).session
         var current: Int?
-        if let machine = state.tour?.machine, let k = machine.currentStop, machine.stops.indices.contains(k) { current = machine.stops[k].artworkID }
-        tourStops = MapReducer.tourStops(state)
+        if let machine = tour?.machine, let k = machine.currentStop, machine.stops.indices.contains(k) { current = machine.stops[k].artworkID }
+        tourStops = MapReducer.tourStops(tour)
         currentStopArtwork = current
-        drawn = MapReducer.drawn(state, app, viewport)
-        pointsPerMetre = MapContent.transform(app, state.map.floor)?.pointsPerMetre ?? 1
+        drawn = MapReducer.drawn(map, app, viewport, here: hereID, stops: tourStops)
+        pointsPerMetre = MapContent.transform(app, map.floor)?.pointsPerMetre ?? 1
     }
 
     /// What Enter on the card does, if anything.
-    public static func cardAction(_ state: AppState, _ id: MapItemID) -> AppAction? {
-        guard let app = state.museum else { return nil }
-        return MapReducer.cardAction(state, app, id)
+    public static func cardAction(_ context: FeatureContext, _ id: MapItemID) -> AppAction? {
+        guard let app = context.museum else { return nil }
+        return MapReducer.cardAction(app, id)
     }
 }

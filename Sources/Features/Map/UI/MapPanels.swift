@@ -4,8 +4,8 @@ import Foundation
 /// The card of the selected item: title, what and where it is, its text (a restaurant's hours,
 /// an artwork's tombstone, a tour's description) and what Enter does.
 enum MapCard {
-    static func render(_ screen: inout Screen, _ canvas: Rect, state: AppState, scene: MapScene, item: MapItem) {
-        let s = state.strings
+    static func render(_ screen: inout Screen, _ canvas: Rect, map: MapState, context: FeatureContext, scene: MapScene, item: MapItem) {
+        let s = context.strings
         guard canvas.width >= 12, canvas.height >= 4 else { return }
         var facts: [String] = []
         var kind = s(MapScreen.kindKey(item.kind))
@@ -22,7 +22,7 @@ enum MapCard {
         if let a = MapScreen.artworkID(item), let n = scene.tourStops[a] { facts.append(s(.mapTourStop, ["number": String(n)])) }
         var body = item.detail
         if case .gallery(true) = item.kind { body = s(.mapClosedText) }
-        let action = MapScene.cardAction(state, item.id)
+        let action = MapScene.cardAction(context, item.id)
         var footer = [String]()
         if case .feature(let v)? = action {
             if case .play? = v.as(PlayerAction.self) { footer.append(s(.mapCardPlay)) }
@@ -67,8 +67,8 @@ enum MapTextList {
         case item(MapItem)
     }
 
-    static func lines(_ state: AppState, _ scene: MapScene) -> [Line] {
-        let s = state.strings
+    static func lines(_ context: FeatureContext, _ scene: MapScene) -> [Line] {
+        let s = context.strings
         var out: [Line] = []
         var started = false
         var area: String?
@@ -83,14 +83,14 @@ enum MapTextList {
         return out
     }
 
-    static func render(_ screen: inout Screen, _ canvas: Rect, state: AppState, scene: MapScene) {
-        let s = state.strings
-        let all = lines(state, scene)
+    static func render(_ screen: inout Screen, _ canvas: Rect, map: MapState, context: FeatureContext, scene: MapScene) {
+        let s = context.strings
+        let all = lines(context, scene)
         guard !all.isEmpty else {
             screen.put(TextWidth.truncate(s(.mapEmpty), to: canvas.width), x: canvas.x, y: canvas.y, style: Style(role: .muted), clip: canvas)
             return
         }
-        let selected = all.firstIndex { if case .item(let i) = $0 { return i.id == state.map.selection } else { return false } } ?? 0
+        let selected = all.firstIndex { if case .item(let i) = $0 { return i.id == map.selection } else { return false } } ?? 0
         let top = min(max(0, selected - canvas.height / 2), max(0, all.count - canvas.height))
         for (k, line) in all.dropFirst(top).prefix(canvas.height).enumerated() {
             let y = canvas.y + k
@@ -99,7 +99,7 @@ enum MapTextList {
                 screen.put(TextWidth.truncate(t, to: canvas.width), x: canvas.x, y: y, style: Style(role: .title, bold: true), clip: canvas)
             case .item(let item):
                 let row = Rect(x: canvas.x, y: y, width: canvas.width, height: 1)
-                let isSel = item.id == state.map.selection
+                let isSel = item.id == map.selection
                 var marks: [String] = []
                 if item.id == scene.here { marks.append(s(.mapHere)) }
                 if let a = MapScreen.artworkID(item), let n = scene.tourStops[a] { marks.append(s(.mapTourStop, ["number": String(n)])) }
@@ -112,7 +112,7 @@ enum MapTextList {
                 } else {
                     text += " — " + detail
                 }
-                let style = isSel ? Style(role: .highlight, reverse: true) : item.id == state.map.highlight ? Style(role: .highlight, bold: true) : .plain
+                let style = isSel ? Style(role: .highlight, reverse: true) : item.id == map.highlight ? Style(role: .highlight, bold: true) : .plain
                 if isSel {
                     screen.fill(row, style: style)
                     // The cursor at the start of the highlighted row (a screen reader reads there).
@@ -142,8 +142,8 @@ enum MapLegend {
 
     /// The legend's lines: the glyphs in one or two columns, a blank line, the keys wrapped.
     /// A terminal too small for all of them shows part, scrolled by ↑↓ (`legendScroll`).
-    static func render(_ screen: inout Screen, _ canvas: Rect, state: AppState) {
-        let s = state.strings
+    static func render(_ screen: inout Screen, _ canvas: Rect, map: MapState, context: FeatureContext) {
+        let s = context.strings
         let items = entries(s)
         let colWidth = (items.map { TextWidth.width("\($0.0)  \($0.1)") }.max() ?? 10) + 2
         let width = min(canvas.width, max(40, min(canvas.width, colWidth * 2 + 4)))
@@ -164,7 +164,7 @@ enum MapLegend {
         screen.put(" " + TextWidth.fit(s(.mapLegendTitle), to: width - 6) + " ", x: box.x + 2, y: box.y, style: Style(role: .title, bold: true))
         let inner = box.inset(1)
         let visible = max(0, box.height - 2)
-        let top = max(0, min(state.map.legendScroll, lines.count - visible))
+        let top = max(0, min(map.legendScroll, lines.count - visible))
         for (k, line) in lines.dropFirst(top).prefix(visible).enumerated() {
             let y = box.y + 1 + k
             switch line {

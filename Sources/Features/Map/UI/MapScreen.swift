@@ -3,18 +3,18 @@ import Foundation
 
 /// The Map tab: a header (floors, zoom, plan status), the floor plan in braille with the
 /// annotations on it (or the text list), a line of key hints; the card and the legend on top.
-public enum MapScreen: FeatureView, TakesKeysAnywhere {
+public enum MapScreen: ScopedTakesKeysAnywhere {
     public typealias Core = MapFeature
 
     /// The status line on the map: the map's own line above it names the map's keys, this one
     /// the guide's, without the lists' "↑↓ move" (the arrows pan here) and with `f`, Pulse's
     /// on the map as everywhere (issue 47 #10: one key, one meaning).
-    public static func hints(_ state: AppState) -> String? {
-        state.museum.map { $0.mapFloors.isEmpty } == false ? state.strings(.mapStatusLine) : nil
+    public static func hints(_ map: MapState, _ context: FeatureContext) -> String? {
+        context.museum.map { $0.mapFloors.isEmpty } == false ? context.strings(.mapStatusLine) : nil
     }
-    public static func render(_ screen: inout Screen, _ area: Rect, state: AppState) {
-        let s = state.strings
-        guard area.width > 0, area.height > 0, let app = state.museum else { return }
+    public static func render(_ screen: inout Screen, _ area: Rect, _ map: MapState, _ context: FeatureContext) {
+        let s = context.strings
+        guard area.width > 0, area.height > 0, let app = context.museum else { return }
         guard !app.mapFloors.isEmpty else {
             for (k, l) in Wrap.lines(s(.mapNoPlans), width: area.width).prefix(area.height).enumerated() {
                 screen.put(l, x: area.x, y: area.y + k, style: Style(role: .muted))
@@ -23,33 +23,33 @@ public enum MapScreen: FeatureView, TakesKeysAnywhere {
         }
         let (header, rest) = area.splitTop(1)
         let (canvas, hints) = rest.splitBottom(min(1, max(0, rest.height - 1)))
-        guard let scene = MapScene(state, cols: canvas.width, rows: canvas.height) else { return }
-        renderHeader(&screen, header, state: state, scene: scene)
-        if state.map.textMode {
-            MapTextList.render(&screen, canvas, state: state, scene: scene)
+        guard let scene = MapScene(map, context, cols: canvas.width, rows: canvas.height) else { return }
+        renderHeader(&screen, header, map: map, context: context, scene: scene)
+        if map.textMode {
+            MapTextList.render(&screen, canvas, map: map, context: context, scene: scene)
         } else {
-            renderMap(&screen, canvas, state: state, scene: scene)
+            renderMap(&screen, canvas, map: map, context: context, scene: scene)
         }
         if !hints.isEmpty {
-            let key = state.map.legendOpen ? StringKey.mapHintsLegend : state.map.cardOpen ? StringKey.mapHintsCard : state.map.textMode ? StringKey.mapHintsText : StringKey.mapHints
+            let key = map.legendOpen ? StringKey.mapHintsLegend : map.cardOpen ? StringKey.mapHintsCard : map.textMode ? StringKey.mapHintsText : StringKey.mapHints
             var text = s(key)
             // A card with nothing to do (an amenity, a gallery) offers no Enter (issue 33 #19);
             // every language names Enter first.
-            if key == .mapHintsCard, let sel = state.map.selection, MapScene.cardAction(state, sel) == nil {
+            if key == .mapHintsCard, let sel = map.selection, MapScene.cardAction(context, sel) == nil {
                 text = text.components(separatedBy: " · ").dropFirst().joined(separator: " · ")
             }
             screen.put(TextWidth.fitHints(text, to: hints.width), x: hints.x, y: hints.y, style: Style(role: .muted), clip: hints)
         }
-        if state.map.cardOpen, let sel = state.map.selection, let item = scene.items.first(where: { $0.id == sel }) {
-            MapCard.render(&screen, canvas, state: state, scene: scene, item: item)
+        if map.cardOpen, let sel = map.selection, let item = scene.items.first(where: { $0.id == sel }) {
+            MapCard.render(&screen, canvas, map: map, context: context, scene: scene, item: item)
         }
-        if state.map.legendOpen { MapLegend.render(&screen, canvas, state: state) }
+        if map.legendOpen { MapLegend.render(&screen, canvas, map: map, context: context) }
     }
 
     // MARK: Header
 
-    static func renderHeader(_ screen: inout Screen, _ area: Rect, state: AppState, scene: MapScene) {
-        let s = state.strings
+    static func renderHeader(_ screen: inout Screen, _ area: Rect, map: MapState, context: FeatureContext, scene: MapScene) {
+        let s = context.strings
         var x = area.x
         x += screen.put(s(.mapFloor) + " ", x: x, y: area.y, style: Style(role: .muted), clip: area)
         for f in scene.floors {
@@ -60,14 +60,14 @@ public enum MapScreen: FeatureView, TakesKeysAnywhere {
             x += w
         }
         x += screen.put("  ", x: x, y: area.y, clip: area)
-        let zoom = s(.mapZoom, ["level": String(state.map.zoom + 1), "levels": String(MapZoom.levels)])
+        let zoom = s(.mapZoom, ["level": String(map.zoom + 1), "levels": String(MapZoom.levels)])
         x += screen.put(zoom, x: x, y: area.y, style: Style(role: .muted), clip: area)
-        if state.map.textMode { x += screen.put("  " + s(.mapListMode), x: x, y: area.y, style: Style(role: .accent), clip: area) }
+        if map.textMode { x += screen.put("  " + s(.mapListMode), x: x, y: area.y, style: Style(role: .accent), clip: area) }
         var status: (String, Style.Role)?
         switch scene.status {
         case .loading?, nil: status = (s(.mapLoadingShort), .muted)
         case .failed?: status = (s(.mapFailedShort), .error)
-        case .ready?: status = state.map.savedCopies.contains(state.map.floor) ? (s(.mapSavedCopyShort), .muted) : nil
+        case .ready?: status = map.savedCopies.contains(map.floor) ? (s(.mapSavedCopyShort), .muted) : nil
         }
         if let (text, role) = status {
             let t = TextWidth.truncate(text, to: max(0, area.maxX - x - 2))
@@ -78,7 +78,7 @@ public enum MapScreen: FeatureView, TakesKeysAnywhere {
 
     // MARK: The drawing
 
-    static func renderMap(_ screen: inout Screen, _ area: Rect, state: AppState, scene: MapScene) {
+    static func renderMap(_ screen: inout Screen, _ area: Rect, map: MapState, context: FeatureContext, scene: MapScene) {
         let v = scene.viewport
         let masks: [UInt8]
         if let r = scene.status?.raster {
@@ -89,7 +89,7 @@ public enum MapScreen: FeatureView, TakesKeysAnywhere {
         let planStyle = Style(role: .muted)
         // A plan that is missing says so on rows of its own at the top, with a blank row under
         // them: no dot of the grid is drawn there (its words over the dots read as noise).
-        let message = statusMessage(state, scene)
+        let message = statusMessage(context, scene)
         let messageLines = message.map { Wrap.lines($0.0, width: max(1, area.width - 2)).prefix(max(0, area.height - 2)) } ?? []
         let clearRows = messageLines.isEmpty ? 0 : min(area.height, messageLines.count + 1)
         for row in clearRows..<max(clearRows, min(v.rows, area.height)) {
@@ -114,12 +114,12 @@ public enum MapScreen: FeatureView, TakesKeysAnywhere {
             labels.occupy(Rect(x: area.x, y: area.y, width: area.width, height: clearRows))
         }
         for item in scene.drawn {
-            labels.place(&screen, item, state: state, scene: scene)
+            labels.place(&screen, item, map: map, context: context, scene: scene)
         }
     }
 
-    static func statusMessage(_ state: AppState, _ scene: MapScene) -> (String, Style.Role)? {
-        let s = state.strings
+    static func statusMessage(_ context: FeatureContext, _ scene: MapScene) -> (String, Style.Role)? {
+        let s = context.strings
         switch scene.status {
         case .failed(_, _, let problem)?: return (s(.mapFailed, ["reason": problem.phrase.text(s)]), .error)
         case .loading?, nil: return (s(.mapLoading), .muted)
@@ -213,8 +213,8 @@ public enum MapScreen: FeatureView, TakesKeysAnywhere {
     }
 
     /// `v` on any page shows what it is about on the map (an artwork, a tour's start).
-    public static func anywhere(_ key: Key, in state: AppState) -> AppAction? {
-        key == .char("v") ? MapAction.showOnMap(from: state) : nil
+    public static func anywhere(_ key: Key, _ map: MapState, _ context: FeatureContext) -> AppAction? {
+        key == .char("v") ? MapAction.showOnMap(from: context) : nil
     }
 
     // MARK: Keys
@@ -223,9 +223,8 @@ public enum MapScreen: FeatureView, TakesKeysAnywhere {
     /// pan, + and - zoom (the player's volume and seek keys give way here), [ ] and f change
     /// floors, n/N select, Enter opens the card or does its action, t the list, ? the legend,
     /// c back to "you are here", r retries a plan, Esc closes what is open.
-    public static func action(for key: Key, in state: AppState) -> AppAction? {
-        guard state.overlay == nil, state.museum != nil else { return nil }
-        let m = state.map
+    public static func action(for key: Key, _ m: MapState, _ context: FeatureContext) -> AppAction? {
+        guard context.overlay == nil, context.museum != nil else { return nil }
         let somethingOpen = m.legendOpen || m.cardOpen || m.textMode || m.highlight != nil || m.selection != nil
         switch key {
         case .escape, .backspace: return somethingOpen ? .map(.dismiss) : nil
@@ -244,8 +243,8 @@ public enum MapScreen: FeatureView, TakesKeysAnywhere {
             switch key {
             case .up, .char("k"): return .map(.scrollLegend(-1))
             case .down, .char("j"): return .map(.scrollLegend(1))
-            case .pageUp: return .map(.scrollLegend(-max(1, state.viewportRows - 6)))
-            case .pageDown: return .map(.scrollLegend(max(1, state.viewportRows - 6)))
+            case .pageUp: return .map(.scrollLegend(-max(1, context.viewportRows - 6)))
+            case .pageDown: return .map(.scrollLegend(max(1, context.viewportRows - 6)))
             default: break
             }
         }
@@ -253,8 +252,8 @@ public enum MapScreen: FeatureView, TakesKeysAnywhere {
             switch key {
             case .up, .char("k"): return .map(.selectStep(-1))
             case .down, .char("j"): return .map(.selectStep(1))
-            case .pageUp: return .map(.selectStep(-max(1, state.viewportRows - 4)))
-            case .pageDown: return .map(.selectStep(max(1, state.viewportRows - 4)))
+            case .pageUp: return .map(.selectStep(-max(1, context.viewportRows - 4)))
+            case .pageDown: return .map(.selectStep(max(1, context.viewportRows - 4)))
             case .home, .char("g"): return .map(.selectStep(-1_000_000))
             case .end, .char("G"): return .map(.selectStep(1_000_000))
             default: return nil
@@ -313,12 +312,12 @@ struct MapLabels {
         }
     }
 
-    mutating func place(_ screen: inout Screen, _ item: MapItem, state: AppState, scene: MapScene) {
-        let s = state.strings
+    mutating func place(_ screen: inout Screen, _ item: MapItem, map: MapState, context: FeatureContext, scene: MapScene) {
+        let s = context.strings
         guard let cell = scene.viewport.cell(item.point) else { return }
         let cx = area.x + cell.col, cy = area.y + cell.row
-        let selected = item.id == state.map.selection
-        let marked = item.id == state.map.highlight || item.id == scene.here
+        let selected = item.id == map.selection
+        let marked = item.id == map.highlight || item.id == scene.here
         let forced = selected || marked
         let click = AppAction.map(.clickItem(item.id))
         if let pin = MapScreen.pin(item, scene: scene) {
@@ -343,7 +342,7 @@ struct MapLabels {
             screen.addHitRegion(r, action: click)
             // Artwork titles close in: everywhere at the closest level, near the middle one
             // level out (the AIC app opens pins within 15 m of the centre).
-            if case .artwork = item.kind, showsTitle(item, state: state, scene: scene) || forced {
+            if case .artwork = item.kind, showsTitle(item, map: map, context: context, scene: scene) || forced {
                 let title = " " + TextWidth.truncate(MapScreen.name(item, s), to: 24)
                 let tr = Rect(x: r.maxX, y: r.y, width: TextWidth.width(title), height: 1)
                 // A title over a wall only when it must show (the selection, a mark).
@@ -408,7 +407,7 @@ struct MapLabels {
         // The whole floor (zoom 1/5) never writes a name over its walls (issue 47 #15:
         // "Founders ⣀⣀⣸"): a name with no clear place is left out (the list, `t`, has it);
         // closer in, it stands on cleared cells over the wall.
-        if spot == nil, !forced, state.map.zoom == 0 { return }
+        if spot == nil, !forced, map.zoom == 0 { return }
         if spot == nil, let found = find(lines, clear: false) { (spot, gapRect) = (found.spot, found.gap) }
         let w = lines.map(TextWidth.width).max() ?? 0
         guard w > 0 else { return }
@@ -435,8 +434,8 @@ struct MapLabels {
         screen.addHitRegion(r, action: click)
     }
 
-    func showsTitle(_ item: MapItem, state: AppState, scene: MapScene) -> Bool {
-        switch MapZoom.named(state.map.zoom) {
+    func showsTitle(_ item: MapItem, map: MapState, context: FeatureContext, scene: MapScene) -> Bool {
+        switch MapZoom.named(map.zoom) {
         case .max: return true
         case .detail:
             let c = scene.viewport.centre

@@ -68,7 +68,7 @@ public enum MemberEffect: Equatable, Sendable {
 /// The member card as a feature of the guide: its state, actions, page, Info row, saved card
 /// and message placeholders. The form is drawn by `MemberView` (DocentUI); the service is
 /// asked by `MemberRunner` (the executable); the card is stored by `MemberStorage`.
-public enum MemberFeature: ScopedFeature, HearsEvents, ScopedAddsRows, ScopedFillsPlaceholders {
+public enum MemberFeature: ScopedFeature, HearsEvents, ScopedAddsRows, ScopedFillsPlaceholders, ScopedContent {
     public typealias State = MemberState
     public typealias Action = MemberAction
     public typealias Effect = MemberEffect
@@ -219,10 +219,7 @@ public enum MemberFeature: ScopedFeature, HearsEvents, ScopedAddsRows, ScopedFil
         return due.isEmpty ? [] : [.queueMessages(due)]
     }
 
-    /// The words for a failure, in the current language.
-    public static func failureText(_ f: MemberCardFailure, _ state: AppState) -> String { failureText(f, state.strings) }
-
-    /// The same in the words of `s` (the view's, from its context).
+    /// The words for a failure, in the words of `s` (the context's).
     public static func failureText(_ f: MemberCardFailure, _ s: Strings) -> String {
         switch f {
         case .network(let why): return s(.memberErrorNetwork, ["reason": why])
@@ -263,10 +260,10 @@ public enum MemberFeature: ScopedFeature, HearsEvents, ScopedAddsRows, ScopedFil
         }
     }
 
-    public static func content(_ route: Route, _ state: AppState) -> PageContent {
-        let s = state.strings
-        guard state.member.card != nil else { return .custom(id, title: s(.memberTitle)) }
-        return .list(title: s(.memberTitle), rows: cardRows(state))
+    public static func content(_ route: Route, _ state: MemberState, _ context: FeatureContext) -> PageContent {
+        let s = context.strings
+        guard state.card != nil else { return .custom(id, title: s(.memberTitle)) }
+        return .list(title: s(.memberTitle), rows: cardRows(state, context))
     }
 
     /// Info's "Member card" row, when the museum has a membership service.
@@ -289,23 +286,23 @@ public enum MemberFeature: ScopedFeature, HearsEvents, ScopedAddsRows, ScopedFil
     public static func saved(_ state: MemberState) -> MemberCard? { state.card }
     public static func restore(_ saved: MemberCard, _ state: inout MemberState) { state.card = saved }
 
-    static func cardRows(_ state: AppState) -> [Row] {
-        let s = state.strings
-        guard let card = state.member.card else { return [] }
+    static func cardRows(_ state: MemberState, _ context: FeatureContext) -> [Row] {
+        let s = context.strings
+        guard let card = state.card else { return [] }
         var rows: [Row] = [Row(.header, card.holder)]
         var level = card.isLifetime ? s(.memberLifeMember) : card.level
         if card.isReciprocal { level += " · " + s(.memberReciprocal) }
         rows.append(Row(.note, level))
         rows.append(Row(.note, s(.memberId, ["id": card.memberID])))
         if !card.isLifetime {
-            let date = PageBuilder.formatDay(card.expiration, state)
-            rows.append(Row(.note, s(card.hasExpired(at: state.now) ? .memberExpired : .memberValidThrough, ["date": date])))
+            let date = PageBuilder.formatDay(card.expiration, context)
+            rows.append(Row(.note, s(card.hasExpired(at: context.now) ? .memberExpired : .memberValidThrough, ["date": date])))
         }
-        switch state.member.status {
+        switch state.status {
         case .checking: rows.append(Row(.note, s(.memberChecking)))
         case .recheckFailed(let why):
-            rows.append(Row(.note, s(.memberNotChecked, ["date": PageBuilder.formatDateTime(card.checkedAt, state), "reason": failureText(why, state)])))
-        default: rows.append(Row(.note, s(.memberChecked, ["date": PageBuilder.formatDateTime(card.checkedAt, state)])))
+            rows.append(Row(.note, s(.memberNotChecked, ["date": PageBuilder.formatDateTime(card.checkedAt, context), "reason": failureText(why, s)])))
+        default: rows.append(Row(.note, s(.memberChecked, ["date": PageBuilder.formatDateTime(card.checkedAt, context)])))
         }
         rows.append(Row(.header, s(.memberActions)))
         if card.holders.count > 1 {
@@ -320,7 +317,7 @@ public enum MemberFeature: ScopedFeature, HearsEvents, ScopedAddsRows, ScopedFil
 
 extension AppState {
     /// The member card's state.
-    public var member: MemberState {
+    var member: MemberState {
         get { self[MemberFeature.self] }
         _modify { yield &self[MemberFeature.self] }
         set { self[MemberFeature.self] = newValue }

@@ -181,7 +181,7 @@ public enum OfflineFeature: ScopedFeature, HearsEvents, ScopedAddsRows {
 
 extension AppState {
     /// Saving tours for offline.
-    public var offline: OfflineFeature.State {
+    var offline: OfflineFeature.State {
         get { self[OfflineFeature.self] }
         set { self[OfflineFeature.self] = newValue }
     }

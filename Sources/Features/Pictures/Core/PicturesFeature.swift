@@ -180,7 +180,7 @@ public enum PicturesFeature: ScopedFeature, HearsEvents, GivesFigures {
 
 extension AppState {
     /// The pictures' state: only their actions change it.
-    public var pictures: PicturesFeature.State {
+    var pictures: PicturesFeature.State {
         get { self[PicturesFeature.self] }
         set { self[PicturesFeature.self] = newValue }
     }

@@ -183,14 +183,13 @@ public enum PlayerFeature: ScopedFeature, HearsEvents, WantsPictures {
     }
 
     /// The mouse wheel or the arrows on the full player: scroll the page under the controls.
-    public static func move(_ delta: Int, _ state: inout AppState) -> [DocentCore.Effect] {
-        guard let app = state.museum, let text = page(app, state) else { return [] }
+    public static func move(_ delta: Int, _ p: inout PlayerState, _ context: FeatureContext) -> Outcome {
+        guard let app = context.museum, let text = page(app, p, context) else { return .none }
         // The text beside or under a picture, if a feature puts one there.
-        let room = FigureLayout.split(width: state.viewportWidth, rows: state.viewportRows - PlayerLayout.controlRows, figure: figure(state))
-        let total = text.lines(width: room.textWidth, strings: state.strings).count
-        let maxScroll = max(0, total - room.textRows)
-        state.page.scroll = min(max(0, state.page.scroll.addingReportingOverflow(delta).partialValue), maxScroll)
-        return []
+        let room = FigureLayout.split(
+            width: context.viewportWidth, rows: context.viewportRows - PlayerLayout.controlRows, figure: context.figure(.player))
+        let total = text.lines(width: room.textWidth, strings: context.strings).count
+        return Outcome(requests: [.scrollPage(delta, max: max(0, total - room.textRows))])
     }
 
     /// On the full player: the artwork's picture.
@@ -260,10 +259,13 @@ public enum PlayerFeature: ScopedFeature, HearsEvents, WantsPictures {
 
     /// The loaded track as a page: what other features say over it (a running tour), the
     /// artwork's facts, then the transcript in the language playing.
-    public static func page(_ app: AppData, _ state: AppState) -> TextPage? {
-        let s = state.strings
-        let over = state.features.taking(.rows).flatMap { $0.rows(.playerStatus, state) }.map(\.text)
-        guard let track = state.player.track else {
+    public static func page(_ app: AppData, _ state: AppState) -> TextPage? { page(app, state.player, FeatureContext(state)) }
+
+    /// The same, from the player's own state and its context.
+    public static func page(_ app: AppData, _ p: PlayerState, _ context: FeatureContext) -> TextPage? {
+        let s = context.strings
+        let over = context.rows(.playerStatus).map(\.text)
+        guard let track = p.track else {
             return over.isEmpty ? nil : TextPage(title: over[0], facts: Array(over.dropFirst()), body: "")
         }
         var facts: [String] = over
@@ -276,13 +278,13 @@ public enum PlayerFeature: ScopedFeature, HearsEvents, WantsPictures {
             facts.append(PageBuilder.galleryAndFloor(a.galleryTitle, a.floor, s))
             credits = a.credits
         } else if let t = track.tourID.flatMap({ app.tour($0) }) {
-            facts.append(t.text(state.language).text.title)
+            facts.append(t.text(context.language).text.title)
         }
-        facts.append(s(.playerLanguage, ["language": track.language.name(in: state.language)]))
+        facts.append(s(.playerLanguage, ["language": track.language.name(in: context.language)]))
         if track.fellBack {
-            facts.append(s(.playerFellBack, ["language": track.requested.name(in: state.language)]))
+            facts.append(s(.playerFellBack, ["language": track.requested.name(in: context.language)]))
         }
-        if state.player.snapshot.keptCopy { facts.append(s(.playerKeptCopy)) }
+        if p.snapshot.keptCopy { facts.append(s(.playerKeptCopy)) }
         var body = track.transcript.isEmpty ? s(.playerNoTranscript) : track.transcript
         if !credits.isEmpty { body += "\n\n" + s(.playerCredits) + "\n" + credits }
         return TextPage(title: title, facts: facts, body: body)

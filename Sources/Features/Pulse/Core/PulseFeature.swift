@@ -881,8 +881,8 @@ public enum PulseFeature: ScopedFeature, HearsEvents, AddsRows, DecoratesRows {
         return a == b
     }
 
-    public static func saved(_ state: AppState) -> PulseIdentity? { state.pulse.identity }
-    public static func restore(_ saved: PulseIdentity, _ state: inout AppState) { state.pulse.identity = saved }
+    public static func saved(_ state: PulseState) -> PulseIdentity? { state.identity }
+    public static func restore(_ saved: PulseIdentity, _ state: inout PulseState) { state.identity = saved }
 }
 
 extension Double {

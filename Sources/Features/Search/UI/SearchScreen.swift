@@ -1,23 +1,23 @@
-/// The Search tab: the query line, the filter line, the results (drawn from `AppState.search`
+/// The Search tab: the query line, the filter line, the results (drawn from its own state
 /// through `SearchPage.rows`, the same rows the reducer acts on) and a line of keys.
-public enum SearchScreen: FeatureView, TakesKeysAnywhere {
+public enum SearchScreen: ScopedTakesKeysAnywhere {
     public typealias Core = SearchFeature
 
     /// Every printable key is typed into the query, so q, ? and digits are not keys here. On a
     /// live artwork's card: `v` for the map, then the usual keys of a text page.
-    public static func hints(_ state: AppState) -> String? {
-        if case .liveArtwork? = SearchFeature.route(in: state) { return state.strings(.searchLiveArtworkHints) }
-        return state.strings(.hintsSearch)
+    public static func hints(_ state: SearchState, _ context: FeatureContext) -> String? {
+        if case .liveArtwork? = context.route(of: SearchFeature.self) { return context.strings(.searchLiveArtworkHints) }
+        return context.strings(.hintsSearch)
     }
 
-    public static func render(_ screen: inout Screen, _ area: Rect, state: AppState) {
+    public static func render(_ screen: inout Screen, _ area: Rect, _ state: SearchState, _ context: FeatureContext) {
         guard !area.isEmpty else { return }
-        let s = state.strings
+        let s = context.strings
         let (queryLine, rest) = area.splitTop(1)
-        renderQuery(&screen, queryLine, state: state)
+        renderQuery(&screen, queryLine, state, context)
         guard rest.height > 1 else { return }
         let (filterLine, below) = rest.splitTop(1)
-        if state.search.results != nil { renderFilters(&screen, filterLine, state: state) }
+        if state.results != nil { renderFilters(&screen, filterLine, state, context) }
         var listArea = below
         if below.height >= 10 {
             let (list, hints) = below.splitBottom(1)
@@ -25,12 +25,12 @@ public enum SearchScreen: FeatureView, TakesKeysAnywhere {
             screen.put(TextWidth.truncate(s(.searchHints), to: hints.width), x: hints.x, y: hints.y, style: Style(role: .muted), clip: hints)
         }
         // The selected result's picture beside the list, where there is room.
-        let figure = state.features.taking(.figure).lazy.compactMap { $0.figure(.list, state) }.first
+        let figure = context.figure(.list)
         listArea = FigureView.renderBeside(&screen, figure, in: listArea, slot: .list, strings: s)
         // Narrow windows give the whole line to titles: details (artist, gallery) would leave
         // only a few letters of each; which language matched stays.
         let narrow = listArea.width < 60
-        let rows = SearchPage.rows(state).map { r -> Row in
+        let rows = SearchPage.rows(state, context).map { r -> Row in
             var row = r.row
             if narrow, row.kind == .item { row.detail = r.matchedIn }
             return row
@@ -39,15 +39,15 @@ public enum SearchScreen: FeatureView, TakesKeysAnywhere {
         // The ↑ and ↓ in the right margin beside the filter line and the line under the results
         // (the keys, or the mini player's), not on the lines that scroll.
         let marks = ListView.Marks(x: area.maxX, up: listArea.y - 1, down: listArea.maxY)
-        ListView.render(&screen, listArea, rows: rows, selection: state.search.selection, strings: s, marks: marks, click: { .search(.clickRow($0)) })
+        ListView.render(&screen, listArea, rows: rows, selection: state.selection, strings: s, marks: marks, click: { .search(.clickRow($0)) })
     }
 
     /// `Search: query▌` and, on the right, a quiet note about the live search.
-    static func renderQuery(_ screen: inout Screen, _ area: Rect, state: AppState) {
-        let s = state.strings
+    static func renderQuery(_ screen: inout Screen, _ area: Rect, _ state: SearchState, _ context: FeatureContext) {
+        let s = context.strings
         let prompt = s(.searchPrompt) + " "
         var note = ""
-        switch state.search.live.status {
+        switch state.live.status {
         case .loading: note = s(.searchLiveSearching)
         case .unavailable: note = s(.searchLiveUnavailable)
         default: break
@@ -63,13 +63,13 @@ public enum SearchScreen: FeatureView, TakesKeysAnywhere {
         x += screen.put(TextWidth.truncate(prompt, to: room), x: x, y: area.y, style: Style(role: .title, bold: true), clip: area)
         let left = area.x + room - x
         guard left > 1 else { return }
-        if state.search.query.isEmpty {
+        if state.query.isEmpty {
             screen.put(" ", x: x, y: area.y, style: .reverse, clip: area)
             screen.put(TextWidth.truncate(s(.searchPlaceholder), to: left - 2), x: x + 2, y: area.y, style: .dim, clip: area)
             return
         }
         // Show the end of a long query: that is where typing happens.
-        var q = state.search.query
+        var q = state.query
         while TextWidth.width(q) > left - 1, !q.isEmpty { q.removeFirst() }
         x += screen.put(q, x: x, y: area.y, style: .plain, clip: area)
         screen.put(" ", x: x, y: area.y, style: .reverse, clip: area)
@@ -77,13 +77,13 @@ public enum SearchScreen: FeatureView, TakesKeysAnywhere {
 
     /// `All 12 · Artworks 8 · Tours 1 · …`, the current one reversed; when that does not fit,
     /// `‹ Artworks 8 ›`.
-    static func renderFilters(_ screen: inout Screen, _ area: Rect, state: AppState) {
-        guard state.search.results != nil else { return }
-        let s = state.strings
-        func count(_ f: SearchFilter) -> Int { SearchPage.count(f, state) }
+    static func renderFilters(_ screen: inout Screen, _ area: Rect, _ state: SearchState, _ context: FeatureContext) {
+        guard state.results != nil else { return }
+        let s = context.strings
+        func count(_ f: SearchFilter) -> Int { SearchPage.count(f, state, context) }
         let labels = SearchFilter.allCases.map { " \(s($0.titleKey)) \(count($0)) " }
         let full = labels.reduce(0) { $0 + TextWidth.width($1) } + labels.count - 1
-        let current = state.search.filter
+        let current = state.filter
         if full <= area.width {
             var x = area.x
             for (i, f) in SearchFilter.allCases.enumerated() {
@@ -103,17 +103,17 @@ public enum SearchScreen: FeatureView, TakesKeysAnywhere {
 
     /// Keys the search screen handles itself: typed characters (digits too) go to the query,
     /// `/` on any page opens the search.
-    public static func anywhere(_ key: Key, in state: AppState) -> AppAction? {
+    public static func anywhere(_ key: Key, _ state: SearchState, _ context: FeatureContext) -> AppAction? {
         key == .char("/") ? .search(.open) : nil
     }
 
     /// Backspace deletes, Ctrl-U clears, Esc clears or leaves, ↑↓ PgUp PgDn Home End move,
     /// ←→ change the filter, Enter acts, Ctrl-O shows the selection on the map. Anything else
     /// (Tab, F-keys, Ctrl-C) is left to the global key map.
-    public static func action(for key: Key, in state: AppState) -> AppAction? {
+    public static func action(for key: Key, _ state: SearchState, _ context: FeatureContext) -> AppAction? {
         // A live artwork's card is a text page: `v` shows the work's gallery on the map, the
         // shared keys do the rest.
-        if case .liveArtwork(let a)? = SearchFeature.route(in: state) {
+        if case .liveArtwork(let a)? = context.route(of: SearchFeature.self) {
             return key == .char("v") ? .search(.showOnMap(.liveArtwork(a))) : nil
         }
         switch key {

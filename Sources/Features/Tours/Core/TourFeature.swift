@@ -532,12 +532,12 @@ extension PersistedSettings {
 
 extension AppState {
     /// The running tour, if any.
-    public var tour: TourSession? {
+    var tour: TourSession? {
         get { self[TourFeature.self].session }
         set { self[TourFeature.self].session = newValue }
     }
     /// Tours and artworks heard, and where the visitor was.
-    public var progress: ListeningProgress {
+    var progress: ListeningProgress {
         get { self[TourFeature.self].progress }
         set { self[TourFeature.self].progress = newValue }
     }
