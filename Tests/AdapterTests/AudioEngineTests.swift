@@ -123,6 +123,35 @@ final class AudioEngineTests: XCTestCase {
         return last
     }
 
+    /// The position's pace: seconds of the recording per second of the monotonic clock, from
+    /// the first snapshot that meets `from` to the first `over` seconds of the recording later,
+    /// each timed when its snapshot was taken. The null sink plays at exactly the clock's pace;
+    /// what parec has handed over by then is printed beside it, not used: it lags the sink by
+    /// however long a loaded machine keeps parec waiting (two CI runs measured 0.97 and 1.00 at
+    /// 0.75× over 3 s of position against it).
+    private func pace(
+        _ engine: LiveAudioEngine, _ recorder: MonitorRecorder, _ label: String,
+        from start: (what: String, timeout: Double, condition: (PlayerSnapshot) -> Bool), over seconds: Double, within timeout: Double,
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> (rate: Double, last: PlayerSnapshot) {
+        var startAt = DispatchTime.now()
+        let first = wait(engine, start.timeout, file: file, line: line, start.what) {
+            startAt = DispatchTime.now()
+            return start.condition($0)
+        }
+        let heard0 = recorder.recordedBytes
+        var lastAt = DispatchTime.now()
+        let last = wait(engine, timeout, file: file, line: line, "\(seconds) s of the recording later \(label)") {
+            lastAt = DispatchTime.now()
+            return $0.position > first.position + seconds
+        }
+        let sink = Double(recorder.recordedBytes - heard0) / 2 / Double(MonitorRecorder.rate)
+        let wall = Double(lastAt.uptimeNanoseconds - startAt.uptimeNanoseconds) / 1e9
+        let rate = (last.position - first.position) / wall
+        print("audio: \(label) the position moved \(String(format: "%.2f", last.position - first.position)) s in \(String(format: "%.2f", wall)) s (rate \(String(format: "%.2f", rate)); \(String(format: "%.2f", sink)) s of the sink's audio had reached parec)")
+        return (rate, last)
+    }
+
     private func logEvents() -> [String] {
         guard let playLog, let text = try? String(contentsOf: playLog, encoding: .utf8) else { return [] }
         return text.split(separator: "\n").map { line in
@@ -738,48 +767,17 @@ final class AudioEngineTests: XCTestCase {
         defer { _ = recorder.stop() }
         engine.setSpeed(0.75)
         engine.play(AudioRequest(token: 22, url: env.root.appendingPathComponent(Self.minutes.name).path, title: "slow", startAt: 10))
-        // The pace is measured against the monotonic clock: the null sink plays at exactly its
-        // pace, and the bytes parec has handed over lag behind it by however long a loaded
-        // machine keeps parec waiting (two CI runs measured 0.97 and 1.00 here over 3 s of
-        // position against the recording, while the same runs found 1× exact over 6 s).
-        var slowStartAt = DispatchTime.now()
-        let slowStart = wait(engine, 5, "playing past 10.3 s") {
-            slowStartAt = DispatchTime.now()
-            return $0.status == .playing && $0.position > 10.3
-        }
-        var heard0 = recorder.recordedBytes
-        var slowLaterAt = DispatchTime.now()
-        let slowLater = wait(engine, 10, "4.5 s later") {
-            slowLaterAt = DispatchTime.now()
-            return $0.position > slowStart.position + 4.5
-        }
-        let slowSink = Double(recorder.recordedBytes - heard0) / 2 / Double(MonitorRecorder.rate)
-        let slowWall = Double(slowLaterAt.uptimeNanoseconds - slowStartAt.uptimeNanoseconds) / 1e9
-        let slowRate = (slowLater.position - slowStart.position) / slowWall
-        print("audio: at 0.75× the position moved \(String(format: "%.2f", slowLater.position - slowStart.position)) s in \(String(format: "%.2f", slowWall)) s (rate \(String(format: "%.2f", slowRate)); \(String(format: "%.2f", slowSink)) s of the sink's audio had reached parec)")
-        XCTAssertEqual(slowRate, 0.75, accuracy: 0.1, "the recording's seconds at 0.75×")
+        // Against the monotonic clock, not parec's bytes (`pace`).
+        let slow = pace(engine, recorder, "at 0.75×", from: ("playing past 10.3 s", 5, { $0.status == .playing && $0.position > 10.3 }), over: 4.5, within: 10)
+        XCTAssertEqual(slow.rate, 0.75, accuracy: 0.1, "the recording's seconds at 0.75×")
         engine.setSpeed(1)
         // What SoundTouch and the server still hold at 0.75× plays out first: on a loaded
         // machine more than a second of it (a fresh-clone run measured 0.82 over 1 s + 2 s), so
         // the pace is measured from 2.5 s after the change, over 6 s: parec hands the monitor
         // over in bursts that a loaded machine delays by up to half a second (a CI run measured
-        // 1.18 over 3 s), so it is measured over 6 s and, as above, against the clock.
-        var settledAt = DispatchTime.now()
-        let settled = wait(engine, 5, "2.5 s after the change") {
-            settledAt = DispatchTime.now()
-            return $0.position > slowLater.position + 2.5
-        }
-        heard0 = recorder.recordedBytes
-        var normalAt = DispatchTime.now()
-        let normal = wait(engine, 14, "6 s later at 1×") {
-            normalAt = DispatchTime.now()
-            return $0.position > settled.position + 6
-        }
-        let normalSink = Double(recorder.recordedBytes - heard0) / 2 / Double(MonitorRecorder.rate)
-        let normalWall = Double(normalAt.uptimeNanoseconds - settledAt.uptimeNanoseconds) / 1e9
-        let normalRate = (normal.position - settled.position) / normalWall
-        print("audio: back at 1× the position moved \(String(format: "%.2f", normal.position - settled.position)) s in \(String(format: "%.2f", normalWall)) s (rate \(String(format: "%.2f", normalRate)); \(String(format: "%.2f", normalSink)) s of the sink's audio had reached parec)")
-        XCTAssertEqual(normalRate, 1, accuracy: 0.1, "back to the recording's pace")
+        // 1.18 over 3 s), so it is measured over 6 s.
+        let normal = pace(engine, recorder, "back at 1×", from: ("2.5 s after the change", 5, { $0.position > slow.last.position + 2.5 }), over: 6, within: 14)
+        XCTAssertEqual(normal.rate, 1, accuracy: 0.1, "back to the recording's pace")
         engine.seek(to: 50)
         let after = wait(engine, 3, "audio from 50 s") { $0.status == .playing && $0.position > 50.1 }
         XCTAssertLessThan(after.position, 51.5)
