@@ -83,7 +83,7 @@ let package = Package(
 
         // Thin adapters: they translate, they do not decide.
         // Where the UI strings lie: the shared tables and each feature's (`Sources/Features/<Name>/Strings`).
-        .target(name: "StringFiles"),
+        .target(name: "StringFiles", dependencies: ["DocentJSON"]),
         .target(name: "TerminalCurses", dependencies: ["DocentUI", "CShims", "CNcursesw"]),
         // A second core for work split in two (`ReadOptions.Both`): threads live here, not in the pure targets.
         .target(name: "TwoCores", dependencies: ["DocentCore"]),

@@ -1,3 +1,4 @@
+import DocentJSON
 import Foundation
 
 /// Reads the guide's UI string tables from disk: the one place that knows where they lie
@@ -34,31 +35,54 @@ public enum StringFiles {
 
     /// Every language's table (by its file's name: `en`, `zh-Hant`…), the shared and the
     /// features' merged. English must be there.
+    ///
+    /// Read at every start (about 90 files), so with the project's own parser, not
+    /// Foundation's: `JSONSerialization` to `Any` and a cast of each table took a fifth of the
+    /// guide's start before its first frame (issue 48).
     public static func load(_ directory: URL) -> Result<[String: [String: String]], Failure> {
         var tables: [String: [String: String]] = [:]
-        var origin: [String: String] = [:]  // "code key" -> the file that gave it
+        var origins: [String: [String: String]] = [:]  // code -> key -> the file that gave it
         guard isDirectory(directory) else { return .failure(Failure(description: "\(directory.path) is not a folder")) }
         for folder in folders(of: directory) {
             guard let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
                 return .failure(Failure(description: "cannot list \(folder.path)"))
             }
             for file in files.sorted() where file.hasSuffix(".json") {
-                let path = folder.appendingPathComponent(file).path
+                let path = folder.path + "/" + file
                 let code = String(file.dropLast(5))
-                guard let data = FileManager.default.contents(atPath: path),
-                    let table = try? JSONSerialization.jsonObject(with: data) as? [String: String]
-                else { return .failure(Failure(description: "\(path) is not a JSON object of strings")) }
-                for (key, text) in table {
-                    if let other = origin[code + " " + key] {
+                guard let fields = stringFields(atPath: path) else {
+                    return .failure(Failure(description: "\(path) is not a JSON object of strings"))
+                }
+                var table = tables.removeValue(forKey: code) ?? [:]
+                var origin = origins.removeValue(forKey: code) ?? [:]
+                table.reserveCapacity(table.count + fields.count)
+                for (key, text) in fields {
+                    if let other = origin.updateValue(path, forKey: key) {
+                        if other == path { return .failure(Failure(description: "the key \(key) is twice in \(path)")) }
                         return .failure(Failure(description: "the key \(key) is in both \(other) and \(path): a key has one home"))
                     }
-                    origin[code + " " + key] = path
-                    tables[code, default: [:]][key] = text
+                    table[key] = text
                 }
+                tables[code] = table
+                origins[code] = origin
             }
         }
         guard tables["en"] != nil else { return .failure(Failure(description: "\(directory.path) has no en.json")) }
         return .success(tables)
+    }
+
+    /// The fields of the JSON object of strings at `path`, nil if it is anything else.
+    private static func stringFields(atPath path: String) -> [(String, String)]? {
+        guard let data = FileManager.default.contents(atPath: path),
+            case .object(let object)? = try? JSONParser.parse([UInt8](data))
+        else { return nil }
+        var fields: [(String, String)] = []
+        fields.reserveCapacity(object.count)
+        for (key, value) in object.fields {
+            guard case .string(let text) = value else { return nil }
+            fields.append((key, text))
+        }
+        return fields
     }
 
     private static func isDirectory(_ url: URL) -> Bool {

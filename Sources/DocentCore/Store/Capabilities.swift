@@ -112,3 +112,11 @@ public protocol ScopedFillsPlaceholders: ScopedFeature, FillsPlaceholders {
 extension ScopedFillsPlaceholders {
     public static func placeholders(_ state: AppState) -> [String: String] { placeholders(state[Self.self], FeatureContext(state)) }
 }
+
+// Each capability answers for itself when a feature's conformance is checked (`Feature.asHearsEvents`…).
+extension HearsEvents { public static var asHearsEvents: (any HearsEvents.Type)? { Self.self } }
+extension AddsRows { public static var asAddsRows: (any AddsRows.Type)? { Self.self } }
+extension DecoratesRows { public static var asDecoratesRows: (any DecoratesRows.Type)? { Self.self } }
+extension GivesFigures { public static var asGivesFigures: (any GivesFigures.Type)? { Self.self } }
+extension WantsPictures { public static var asWantsPictures: (any WantsPictures.Type)? { Self.self } }
+extension FillsPlaceholders { public static var asFillsPlaceholders: (any FillsPlaceholders.Type)? { Self.self } }

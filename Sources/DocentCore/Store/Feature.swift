@@ -314,6 +314,19 @@ public protocol Feature {
     /// Whether the visitor may quit now (`AppAction.quit`); any feature saying no keeps the
     /// guide open (a kiosk until staff unlock it). A system stop (`.terminate`) is never refused.
     static func allowsQuit(_ state: AppState) -> Bool
+
+    // The capabilities it conforms to, each answered when the compiler checks its conformance:
+    // `nil` here, itself in the capability's own extension (Capabilities.swift), the more
+    // specialised witness winning. The registry asks these instead of `F.self as? any P.Type`,
+    // which for a feature that does not conform scans every conformance record of the program
+    // (about 7,000): 13 such casts for each of 20 features were a tenth of a start (issue 48).
+    // `CapabilityWitnessTests` checks each against the runtime's cast for every registered one.
+    static var asHearsEvents: (any HearsEvents.Type)? { get }
+    static var asAddsRows: (any AddsRows.Type)? { get }
+    static var asDecoratesRows: (any DecoratesRows.Type)? { get }
+    static var asGivesFigures: (any GivesFigures.Type)? { get }
+    static var asWantsPictures: (any WantsPictures.Type)? { get }
+    static var asFillsPlaceholders: (any FillsPlaceholders.Type)? { get }
 }
 
 extension Feature {
@@ -328,6 +341,12 @@ extension Feature {
     public static func restore(_ saved: Saved, _ state: inout AppState) {}
     public static func place(_ route: Route, _ state: AppState) -> MapItemID? { nil }
     public static func allowsQuit(_ state: AppState) -> Bool { true }
+    public static var asHearsEvents: (any HearsEvents.Type)? { nil }
+    public static var asAddsRows: (any AddsRows.Type)? { nil }
+    public static var asDecoratesRows: (any DecoratesRows.Type)? { nil }
+    public static var asGivesFigures: (any GivesFigures.Type)? { nil }
+    public static var asWantsPictures: (any WantsPictures.Type)? { nil }
+    public static var asFillsPlaceholders: (any FillsPlaceholders.Type)? { nil }
 
     /// Wraps one of its actions for the shared loop.
     public static func action(_ a: Action) -> AppAction { .feature(FeatureValue(id, a)) }
@@ -390,12 +409,12 @@ public struct AnyFeature: Sendable {
             id = F.id
             configKeys = F.configKeys
             configProblem = { F.configProblem($0, $1) }
-            let events = F.self as? any HearsEvents.Type
-            let rowsOf = F.self as? any AddsRows.Type
-            let decorator = F.self as? any DecoratesRows.Type
-            let figures = F.self as? any GivesFigures.Type
-            let pictures = F.self as? any WantsPictures.Type
-            let filler = F.self as? any FillsPlaceholders.Type
+            let events = F.asHearsEvents
+            let rowsOf = F.asAddsRows
+            let decorator = F.asDecoratesRows
+            let figures = F.asGivesFigures
+            let pictures = F.asWantsPictures
+            let filler = F.asFillsPlaceholders
             var capabilities: Set<Capability> = []
             if events != nil { capabilities.insert(.events) }
             if rowsOf != nil { capabilities.insert(.rows) }

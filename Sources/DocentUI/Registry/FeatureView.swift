@@ -18,6 +18,16 @@ public protocol FeatureView {
     static func overlayKeys(_ key: Key, _ overlay: Core.Overlay, state: AppState) -> AppAction?
     /// Draws one of its boxes over the screen.
     static func renderOverlay(_ screen: inout Screen, _ overlay: Core.Overlay, state: AppState)
+
+    // The capabilities it conforms to, answered when the compiler checks its conformance
+    // (as `Feature.asHearsEvents`…: a runtime cast would scan every conformance record).
+    static var asTakesKeysFirst: (any TakesKeysFirst.Type)? { get }
+    static var asTakesKeysAnywhere: (any TakesKeysAnywhere.Type)? { get }
+    static var asDrawsFooter: (any DrawsFooter.Type)? { get }
+    static var asGivesHelp: (any GivesHelp.Type)? { get }
+    static var asFiltersHints: (any FiltersHints.Type)? { get }
+    static var asTransformsFrame: (any TransformsFrame.Type)? { get }
+    static var asChoosesRenderOptions: (any ChoosesRenderOptions.Type)? { get }
 }
 
 extension FeatureView {
@@ -25,7 +35,23 @@ extension FeatureView {
     public static func action(for key: Key, in state: AppState) -> AppAction? { nil }
     public static func hints(_ state: AppState) -> String? { nil }
     public static func overlayKeys(_ key: Key, _ overlay: Core.Overlay, state: AppState) -> AppAction? { nil }
+    public static var asTakesKeysFirst: (any TakesKeysFirst.Type)? { nil }
+    public static var asTakesKeysAnywhere: (any TakesKeysAnywhere.Type)? { nil }
+    public static var asDrawsFooter: (any DrawsFooter.Type)? { nil }
+    public static var asGivesHelp: (any GivesHelp.Type)? { nil }
+    public static var asFiltersHints: (any FiltersHints.Type)? { nil }
+    public static var asTransformsFrame: (any TransformsFrame.Type)? { nil }
+    public static var asChoosesRenderOptions: (any ChoosesRenderOptions.Type)? { nil }
 }
+
+// Each capability answers for itself when a view's conformance is checked.
+extension TakesKeysFirst { public static var asTakesKeysFirst: (any TakesKeysFirst.Type)? { Self.self } }
+extension TakesKeysAnywhere { public static var asTakesKeysAnywhere: (any TakesKeysAnywhere.Type)? { Self.self } }
+extension DrawsFooter { public static var asDrawsFooter: (any DrawsFooter.Type)? { Self.self } }
+extension GivesHelp { public static var asGivesHelp: (any GivesHelp.Type)? { Self.self } }
+extension FiltersHints { public static var asFiltersHints: (any FiltersHints.Type)? { Self.self } }
+extension TransformsFrame { public static var asTransformsFrame: (any TransformsFrame.Type)? { Self.self } }
+extension ChoosesRenderOptions { public static var asChoosesRenderOptions: (any ChoosesRenderOptions.Type)? { Self.self } }
 
 extension FeatureView where Core.Overlay == Never {
     public static func renderOverlay(_ screen: inout Screen, _ overlay: Never, state: AppState) {}
@@ -185,6 +211,8 @@ extension Capability {
 /// One registered feature: its core part and its view, type-erased.
 public struct FeatureEntry: Sendable {
     public let core: AnyFeature
+    /// Its view's type (nil: a feature without pages of its own to draw).
+    public let viewType: (any FeatureView.Type)?
     /// The capabilities its view takes part in: the protocols it conforms to.
     let capabilities: Set<Capability>
     let render: @Sendable (inout Screen, Rect, AppState) -> Void
@@ -204,13 +232,14 @@ public struct FeatureEntry: Sendable {
 
     public init<V: FeatureView>(_ view: V.Type) {
         core = AnyFeature(V.Core.self)
-        let first = V.self as? any TakesKeysFirst.Type
-        let anywhere = V.self as? any TakesKeysAnywhere.Type
-        let footer = V.self as? any DrawsFooter.Type
-        let help = V.self as? any GivesHelp.Type
-        let filter = V.self as? any FiltersHints.Type
-        let frame = V.self as? any TransformsFrame.Type
-        let options = V.self as? any ChoosesRenderOptions.Type
+        viewType = V.self
+        let first = V.asTakesKeysFirst
+        let anywhere = V.asTakesKeysAnywhere
+        let footer = V.asDrawsFooter
+        let help = V.asGivesHelp
+        let filter = V.asFiltersHints
+        let frame = V.asTransformsFrame
+        let options = V.asChoosesRenderOptions
         var capabilities: Set<Capability> = []
         if filter != nil { capabilities.insert(.hints) }
         if frame != nil { capabilities.insert(.frame) }
@@ -239,6 +268,7 @@ public struct FeatureEntry: Sendable {
     /// A feature without pages of its own to draw (its pages are lists and texts).
     public init<F: Feature>(core: F.Type) {
         self.core = AnyFeature(F.self)
+        viewType = nil
         capabilities = []
         render = { _, _, _ in }
         keys = { _, _ in nil }
