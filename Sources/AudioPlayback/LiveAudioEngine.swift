@@ -71,8 +71,13 @@ public final class LiveAudioEngine: AudioEngine, Sendable {
 
     public init(configuration: Configuration = Configuration()) {
         hub = EngineHub(configuration: configuration)
-        CurlSession.warmUp()
     }
+
+    /// Opens libcurl on a thread of its own (`CurlSession.warmUp`). Not when the engine is
+    /// made: opening libcurl and the thirty libraries under it holds the dynamic loader's
+    /// lock, and the guide's main thread, starting its own threads meanwhile, waited for it
+    /// (6–15 ms of every start, issue 48).
+    public func warmUp() { CurlSession.warmUp() }
 
     /// Where recordings are kept by default for this environment (`$XDG_CACHE_HOME/docent/audio`).
     public static func keptAudioDirectory(environment: [String: String]) -> String {

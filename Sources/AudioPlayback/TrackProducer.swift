@@ -544,9 +544,10 @@ final class TrackProducer {
 
 /// libcurl's process-wide set-up, once.
 enum CurlSession {
-    /// Opens libcurl on a thread of its own, at a low priority, as soon as an engine exists:
-    /// it is no longer opened at every start (issue 48), and the first recording played must
-    /// not wait the 6–10 ms that opening it takes (make bench's "first PCM", timed from Play).
+    /// Opens libcurl on a thread of its own, at a low priority, once the guide is on screen
+    /// (`LiveAudioEngine.warmUp`): it is no longer opened before the first frame (issue 48),
+    /// and the first recording played must not wait the 6–10 ms that opening it takes (make
+    /// bench's "first PCM", timed from Play).
     static func warmUp() {
         let t = Thread { _ = ready }
         t.qualityOfService = .background

@@ -104,6 +104,7 @@ public final class GuideLoop {
         if state.museum != nil, !firstLoadedFrameSeen {
             firstLoadedFrameSeen = true
             if !instrumentation.firstLoadedFrame() { return false }
+            audio?.warmUp()
         }
         var wait = mailbox.isEmpty ? audioTurn(timeoutMilliseconds) : 0
         if let next = timers.values.map(\.due).min() {

@@ -34,9 +34,6 @@ public struct CurlFetcher: Fetching {
 
     /// Performs one request. Blocking.
     public func fetch(_ request: FetchRequest) -> Result<FetchResponse, FetchError> {
-        guard CurlGlobal.initialized else {
-            return .failure(.other(url: request.url, reason: "libcurl could not be initialised"))
-        }
         switch Target(request.url) {
         case .unsupported(let scheme):
             return .failure(.other(url: request.url, reason: "unsupported URL scheme \"\(scheme)\""))
@@ -47,11 +44,20 @@ public struct CurlFetcher: Fetching {
             // A regular file is read in one go (a large appData: no copying piece by piece
             // through libcurl's callbacks); anything else, and every failure, goes through
             // libcurl as before, so the messages stay the same.
+            // libcurl is opened only here and below: a museum on disk starts without loading
+            // it and the thirty libraries under it (whose opening held the dynamic loader's lock
+            // while the guide's main thread waited to start a thread, issue 48).
             if request.method == .get, let response = Self.readRegularFile(path, maxBytes: request.maxBytes) { return .success(response) }
+            guard CurlGlobal.initialized else { return .failure(Self.curlMissing(request)) }
             return perform(request, curlURL: "file://" + Self.percentEncodePath(path), filePath: path)
         case .http:
+            guard CurlGlobal.initialized else { return .failure(Self.curlMissing(request)) }
             return perform(request, curlURL: request.url, filePath: nil)
         }
+    }
+
+    private static func curlMissing(_ request: FetchRequest) -> FetchError {
+        .other(url: request.url, reason: "libcurl could not be initialised")
     }
 
     /// http(s) only: the body goes to `path` as it arrives (created at its first byte, removed

@@ -55,7 +55,6 @@ public enum StringFiles {
                 }
                 var table = tables.removeValue(forKey: code) ?? [:]
                 var origin = origins.removeValue(forKey: code) ?? [:]
-                table.reserveCapacity(table.count + fields.count)
                 for (key, text) in fields {
                     if let other = origin.updateValue(path, forKey: key) {
                         if other == path { return .failure(Failure(description: "the key \(key) is twice in \(path)")) }

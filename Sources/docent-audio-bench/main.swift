@@ -25,6 +25,8 @@ guard args.count == 1, !args[0].hasPrefix("--") else {
     exit(2)
 }
 let engine = LiveAudioEngine()
+// Ready as the guide's engine is once its first frame is drawn (`AudioEngine.warmUp`).
+engine.warmUp()
 // Woken as the guide's loop is: by the engine for anything but the position, else once a second
 // for the clock (it polled every 100 ms, as the guide did before it waited; DECISIONS.md).
 let changed = DispatchSemaphore(value: 0)

@@ -38,6 +38,7 @@ final class BenchAudioCPU: AudioEngine, @unchecked Sendable {
     func seek(to seconds: Double) { engine.seek(to: seconds) }
     func setVolume(_ volume: Double) { engine.setVolume(volume) }
     func setSpeed(_ speed: Double) { engine.setSpeed(speed) }
+    func warmUp() { engine.warmUp() }
     func notifiesChanges(_ wake: @escaping @Sendable () -> Void) -> Bool { engine.notifiesChanges(wake) }
     func snapshot() -> PlayerSnapshot {
         let s = engine.snapshot()

@@ -114,6 +114,28 @@ final class GuideLoopTests: XCTestCase {
         XCTAssertEqual(audio.calls, [.play(request), .pause, .resume, .seek(12.5), .volume(0.4), .speed(1.5), .stop])
     }
 
+    /// Issue 48: the engine opens what playing needs (libcurl) once the guide is on screen,
+    /// not while it starts: opening it held the dynamic loader's lock and the start waited.
+    func testTheEngineWarmsUpOnceAfterTheFirstFrameWithTheMuseum() throws {
+        let audio = FakeAudioEngine()
+        let (loop, backend, _, _) = makeLoop(audio: audio)
+        loop.step()
+        XCTAssertEqual(backend.drawn.count, 1)
+        XCTAssertEqual(audio.warmUps, 0, "no museum yet: the start is not over")
+        let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("SampleData/appData.json")
+        guard case .success(let app) = AppDataReader.read([UInt8](try Data(contentsOf: sample)), source: sample.path) else {
+            return XCTFail("SampleData reads")
+        }
+        loop.send(.documentLoaded(.success(Museum(app)), note: nil))
+        loop.step()
+        XCTAssertEqual(audio.warmUps, 1, "the first frame with the museum is drawn: warm up")
+        loop.step()
+        loop.step()
+        XCTAssertEqual(audio.warmUps, 1, "once")
+        XCTAssertEqual(audio.calls, [], "warming up plays nothing")
+    }
+
     func testResizeRedrawsAndTellsTheState() {
         let (loop, backend, _, _) = makeLoop(script: [[], [.resize(Size(width: 100, height: 30))]])
         loop.step()

@@ -79,6 +79,9 @@ public final class FakeAudioEngine: AudioEngine, @unchecked Sendable {
     public func seek(to seconds: Double) { calls.append(.seek(seconds)) }
     public func setVolume(_ volume: Double) { calls.append(.volume(volume)) }
     public func setSpeed(_ speed: Double) { calls.append(.speed(speed)) }
+    /// How many times the loop asked it to get ready to play.
+    public private(set) var warmUps = 0
+    public func warmUp() { warmUps += 1 }
     public func snapshot() -> PlayerSnapshot {
         snapshotsTaken += 1
         return current

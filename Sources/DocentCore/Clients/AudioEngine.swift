@@ -135,10 +135,15 @@ public protocol AudioEngine: AnyObject {
     /// loop then waits for a playing recording's next whole second instead of looking ten
     /// times a second.
     func notifiesChanges(_ wake: @escaping @Sendable () -> Void) -> Bool
+    /// The guide is on screen: open what the first recording will need (libcurl), so that
+    /// Play does not wait for it, without slowing the start (the loop calls it once, after the
+    /// first frame with the museum).
+    func warmUp()
 }
 
 extension AudioEngine {
     public func notifiesChanges(_ wake: @escaping @Sendable () -> Void) -> Bool { false }
+    public func warmUp() {}
 
     /// Carries out the player's `Effect.audio` command (the shell's effects, and the benches
     /// that stand in for them, all hand commands over this way).
