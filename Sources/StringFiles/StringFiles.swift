@@ -41,7 +41,7 @@ public enum StringFiles {
     /// guide's start before its first frame (issue 48).
     public static func load(_ directory: URL) -> Result<[String: [String: String]], Failure> {
         var tables: [String: [String: String]] = [:]
-        var origins: [String: [String: String]] = [:]  // code -> key -> the file that gave it
+        var read: [String: [String]] = [:]  // code -> the files read for it, in order
         guard isDirectory(directory) else { return .failure(Failure(description: "\(directory.path) is not a folder")) }
         for folder in folders(of: directory) {
             guard let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
@@ -54,16 +54,14 @@ public enum StringFiles {
                     return .failure(Failure(description: "\(path) is not a JSON object of strings"))
                 }
                 var table = tables.removeValue(forKey: code) ?? [:]
-                var origin = origins.removeValue(forKey: code) ?? [:]
-                for (key, text) in fields {
-                    if let other = origin.updateValue(path, forKey: key) {
-                        if other == path { return .failure(Failure(description: "the key \(key) is twice in \(path)")) }
-                        return .failure(Failure(description: "the key \(key) is in both \(other) and \(path): a key has one home"))
-                    }
-                    table[key] = text
+                for (key, text) in fields where table.updateValue(text, forKey: key) != nil {
+                    // Rare: which file gave it first is looked for only now.
+                    let other = (read[code] ?? []).first { stringFields(atPath: $0)?.contains { $0.0 == key } ?? false } ?? path
+                    if other == path { return .failure(Failure(description: "the key \(key) is twice in \(path)")) }
+                    return .failure(Failure(description: "the key \(key) is in both \(other) and \(path): a key has one home"))
                 }
                 tables[code] = table
-                origins[code] = origin
+                read[code, default: []].append(path)
             }
         }
         guard tables["en"] != nil else { return .failure(Failure(description: "\(directory.path) has no en.json")) }

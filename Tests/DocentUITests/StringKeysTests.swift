@@ -116,6 +116,21 @@ final class StringKeysTests: XCTestCase {
         XCTAssertEqual(try StringFiles.load(installed).get()["es"], ["tab.home": "Inicio", "map.legend": "Leyenda"])
     }
 
+    /// A key written twice in one table is refused too (JSONSerialization kept the last one
+    /// silently; the tables are read with DocentJSON since issue 48).
+    func testAKeyTwiceInOneTableIsRefused() throws {
+        let shared = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("docent-strings-\(UUID().uuidString)/Resources/strings")
+        defer { try? FileManager.default.removeItem(at: shared.deletingLastPathComponent().deletingLastPathComponent()) }
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        try Data(#"{"tab.home": "Home", "tab.home": "Start"}"#.utf8).write(to: shared.appendingPathComponent("en.json"))
+        switch StringFiles.load(shared) {
+        case .success(let t): XCTFail("a key twice in one table was taken: \(t)")
+        case .failure(let failure): XCTAssertTrue(failure.description.contains("tab.home is twice in") && failure.description.contains("en.json"), failure.description)
+        }
+        try Data(#"{"tab.home": "Home", "tab.map": 3}"#.utf8).write(to: shared.appendingPathComponent("en.json"))
+        XCTAssertThrowsError(try StringFiles.load(shared).get(), "a value that is not a string")
+    }
+
     /// The one key chosen by a value from outside: a CMS banner word we translate.
     func testTheTranslatedTourBannersAreTheirKeys() {
         let s = UIFixtures.catalog.strings(for: .spanish)
