@@ -17,7 +17,7 @@ struct CursesTheme {
         let count = ok ? Int(cs_colors()) : 0
         let palette = AnsiPalette(colors: ok, colorCount: count, blackBackground: blackBackground, background: background)
         if ok {
-            for role in Style.Role.allCases where role != .normal {
+            for role in Style.Role.allCases {
                 let (fg, bg) = palette.colours(Style(role: role))
                 if init_pair(Self.pair(role), Int16(fg ?? -1), Int16(bg ?? -1)) != OK { ok = false }
             }
@@ -27,7 +27,7 @@ struct CursesTheme {
 
     /// The colour pair number of a role (0 = default colours).
     static func pair(_ role: Style.Role) -> Int16 {
-        role == .normal ? 0 : Int16(role.rawValue)
+        role == .normal ? Int16(Style.Role.allCases.count) : Int16(role.rawValue)
     }
 
     /// Attributes and colour pair for a cell style.
