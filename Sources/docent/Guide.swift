@@ -70,9 +70,25 @@ package struct Guide: ParsableCommand {
             case .failure(let f): throw failure("configuration \(configPath): \(f.message)")
             }
         }
-        // The interface's text and the language come before the museum starts loading: a
-        // guide that stops here (an unknown language) must not exit while the load's thread
-        // runs (it crashed in the process's exit, status 139).
+        guard let source = data.map(SourceLocation.normalise) ?? cfg.dataSource ?? ResourceLocator.sampleData(environment: env) else {
+            throw failure("no museum data: pass --data PATH|URL or set `data` in \(configPath)")
+        }
+        // The museum starts loading now, while the rest is set up (issue 14), the interface's
+        // text included: a guide that stops after this (an unknown language) ends with `_exit`
+        // (`failure`), which a load still running on its thread cannot crash (the process's
+        // `exit` did, status 139). The strings were read first until issue 48's seventh stop;
+        // read meanwhile, they no longer hold the load back (about 4 ms of every start).
+        var options = TwoCores.options(ReadOptions())
+        options.rewrite = cfg.rewrite
+        let fetcher = CurlFetcher()
+        let documentCache = FileDocumentCache(directory: FileDocumentCache.defaultDirectory(environment: env))
+        let prepared = FilePreparedCopies(
+            directory: FilePreparedCopies.defaultDirectory(environment: env), localPath: CurlFetcher.localPath(of:), both: TwoCores.both)
+        let log = GuideLog(path: GuideLog.defaultPath(environment: env))
+        for w in configWarnings { log.write("configuration \(configPath): \(w)") }
+        let heavyWork = HeavyWork()
+        let early = EarlyLoad(source: source, fetcher: fetcher, cache: documentCache, prepared: prepared, options: options, log: log, heavyWork: heavyWork)
+        // The interface's text and the language.
         guard let resources = ResourceLocator.stringsDirectory(environment: env) else {
             throw failure("cannot find the UI strings: looked in \(ResourceLocator.resourceRoots().first!.strings.path) (installed) and Resources/strings above \(ResourceLocator.executableDirectory().path) (a source tree); reinstall, or set DOCENT_RESOURCES to a folder holding strings/")
         }
@@ -103,20 +119,6 @@ package struct Guide: ParsableCommand {
                 language = nil
             }
         }
-        guard let source = data.map(SourceLocation.normalise) ?? cfg.dataSource ?? ResourceLocator.sampleData(environment: env) else {
-            throw failure("no museum data: pass --data PATH|URL or set `data` in \(configPath)")
-        }
-        // The museum starts loading now, while the rest is set up (issue 14).
-        var options = TwoCores.options(ReadOptions())
-        options.rewrite = cfg.rewrite
-        let fetcher = CurlFetcher()
-        let documentCache = FileDocumentCache(directory: FileDocumentCache.defaultDirectory(environment: env))
-        let prepared = FilePreparedCopies(
-            directory: FilePreparedCopies.defaultDirectory(environment: env), localPath: CurlFetcher.localPath(of:), both: TwoCores.both)
-        let log = GuideLog(path: GuideLog.defaultPath(environment: env))
-        for w in configWarnings { log.write("configuration \(configPath): \(w)") }
-        let heavyWork = HeavyWork()
-        let early = EarlyLoad(source: source, fetcher: fetcher, cache: documentCache, prepared: prepared, options: options, log: log, heavyWork: heavyWork)
 
         // State: a damaged or locked database costs a banner, never the guide.
         var store: SettingsStoring?
