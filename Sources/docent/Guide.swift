@@ -52,6 +52,10 @@ package struct Guide: ParsableCommand {
     /// itself runs with `.none`).
     package func run(instrumentation: Instrumentation) throws {
         let env = ProcessInfo.processInfo.environment
+        // The interface's text (about 90 small tables, 4–5 ms) is read on a thread of its own
+        // while the registry, the configuration and the museum's load are set up here; said
+        // below, where it was read before (issue 48).
+        let strings = Later { ResourceLocator.stringsDirectory(environment: env).map { ($0, ResourceLocator.loadCatalog($0)) } }
         // The one registry: built and checked here, injected into the state, where the reducer
         // and the views read it. A wrong one (two features under one id, a cycle in their
         // order, two of one capability left unordered) is said and the guide does not start,
@@ -89,11 +93,11 @@ package struct Guide: ParsableCommand {
         let heavyWork = HeavyWork()
         let early = EarlyLoad(source: source, fetcher: fetcher, cache: documentCache, prepared: prepared, options: options, log: log, heavyWork: heavyWork)
         // The interface's text and the language.
-        guard let resources = ResourceLocator.stringsDirectory(environment: env) else {
+        guard let (_, loaded) = strings.value else {
             throw failure("cannot find the UI strings: looked in \(ResourceLocator.resourceRoots().first!.strings.path) (installed) and Resources/strings above \(ResourceLocator.executableDirectory().path) (a source tree); reinstall, or set DOCENT_RESOURCES to a folder holding strings/")
         }
         var catalog: StringCatalog
-        switch ResourceLocator.loadCatalog(resources) {
+        switch loaded {
         case .success(let c): catalog = c
         case .failure(let f): throw failure(f.message)
         }
@@ -302,5 +306,27 @@ enum ResourceLocator {
     /// English must be there.
     static func loadCatalog(_ dir: URL) -> Result<StringCatalog, LoadFailure> {
         StringFiles.load(dir).map { StringCatalog(tablesByTag: $0) }.mapError { LoadFailure($0.description) }
+    }
+}
+
+/// Work on a thread of its own, its result waited for where it is needed.
+private final class Later<T>: @unchecked Sendable {
+    private var result: T?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ work: @escaping @Sendable () -> T) {
+        let t = Thread { [self] in
+            result = work()
+            done.signal()
+        }
+        t.stackSize = 4 << 20
+        t.start()
+    }
+
+    /// The result, once the work is over (the semaphore orders the write before the read).
+    var value: T {
+        done.wait()
+        done.signal()
+        return result!
     }
 }

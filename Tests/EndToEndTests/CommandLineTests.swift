@@ -112,4 +112,24 @@ final class CommandLineTests: EndToEndTestCase {
         XCTAssertEqual((status >> 8) & 0xff, 1, all)
         XCTAssertTrue(all.contains("\(url) did not send it within 3 s; gave up"), all)
     }
+
+    /// Without its interface's text the guide stops with status 1 and says where it looked,
+    /// though the strings are now read on a thread of their own while the museum loads
+    /// (issue 48): the message and the status are those of before, and nothing crashes.
+    func testWithoutItsStringsTheGuideSaysWhereItLookedAndStops() throws {
+        try Repo.requireDocent()
+        let dir = try makeTemporaryDirectory()
+        let bin = dir.appendingPathComponent("bin/docent")
+        try FileManager.default.createDirectory(at: bin.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Repo.docent, toPath: bin.path)
+        var env = Shell.baseEnvironment()
+        env["XDG_DATA_HOME"] = dir.appendingPathComponent("data").path
+        env["XDG_CACHE_HOME"] = dir.appendingPathComponent("cache").path
+        env["DOCENT_RESOURCES"] = nil
+        for _ in 0..<3 {
+            let r = try Shell.run([bin.path, "--data", Repo.sampleData], environment: env, stdin: Data(), timeout: 30)
+            XCTAssertEqual(r.status, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains("cannot find the UI strings: looked in"), r.stderr)
+        }
+    }
 }
