@@ -144,4 +144,19 @@ final class HelpTests: XCTestCase {
         s.overlay = .help(firstRun: false)
         assertSnapshot(RootView.render(s, size: Size(width: 40, height: 12)), named: "help-zh-40x12")
     }
+
+    /// A meaning too long for the room beside the indent (Korean at 40 columns) is wrapped with
+    /// the indent on each of its lines, not only the first (issue 47).
+    func testAMeaningWrappedTwiceKeepsItsIndentOnEveryLine() {
+        let section = HelpSection(title: "K", table: "Shift-Tab\t이전 탭으로 돌아가고 목록의 맨 처음으로 이동합니다")
+        let text = HelpSection.text([section], width: 20)
+        let lines = text.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "Shift-Tab", text)
+        XCTAssertGreaterThan(lines.count, 3, text)
+        for l in lines.dropFirst() {
+            XCTAssertTrue(l.hasPrefix("\u{00A0}\u{00A0}\u{00A0}\u{00A0}"), "every line of the meaning indented:\n\(text)")
+            XCTAssertLessThanOrEqual(TextWidth.width(l), 20, text)
+        }
+        XCTAssertEqual(lines.dropFirst().map { $0.dropFirst(4) }.joined(separator: " "), "이전 탭으로 돌아가고 목록의 맨 처음으로 이동합니다", "nothing lost")
+    }
 }

@@ -37,8 +37,12 @@ public struct HelpSection: Equatable, Sendable {
                     out.append(line)
                 } else {
                     out.append(l.keys)
-                    // No-break spaces: the wrapper keeps them, so the meaning stays indented.
-                    out.append("\u{00A0}\u{00A0}\u{00A0}\u{00A0}" + l.meaning)
+                    // No-break spaces: the box's wrapper keeps them. The meaning is wrapped here
+                    // to the room beside them, so each of its lines is indented (a Korean meaning
+                    // at 40 columns took two lines, the second at the box's edge, issue 47).
+                    let indent = "\u{00A0}\u{00A0}\u{00A0}\u{00A0}"
+                    let room = width == .max ? Int.max : max(1, width - 4)
+                    for part in room == .max ? [l.meaning] : Wrap.lines(l.meaning, width: room) { out.append(indent + part) }
                 }
             }
         }
