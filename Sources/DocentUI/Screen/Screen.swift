@@ -293,7 +293,27 @@ extension Screen {
     public func scrollStep(from old: Screen) -> Screen? {
         guard old.width == width, old.height == height, height >= 4, width > 0 else { return nil }
         let w = width
-        func same(_ y: Int, _ oldY: Int) -> Bool { cells[y * w..<(y + 1) * w] == old.cells[oldY * w..<(oldY + 1) * w] }
+        // Rows compared by a hash first: a page that changes whole (a tab, the player's page)
+        // tried every distance on every row, cell by cell, and took 1–3 ms of each such frame.
+        // (FNV-1a over each cell's bytes and style flags, not `Hasher`: a row's fingerprint need
+        // only be equal for equal rows, the cells are compared after it, and hashing `String`s
+        // normalises them, which cost as much as the comparisons it saved.)
+        func hashes(_ cells: [Cell]) -> [UInt64] {
+            (0..<height).map { y in
+                var h: UInt64 = 0xcbf2_9ce4_8422_2325
+                for c in cells[y * w..<(y + 1) * w] {
+                    for b in c.text.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+                    let st = c.style
+                    let flags = UInt64(st.role.rawValue) << 8 | (st.bold ? 1 : 0) | (st.reverse ? 2 : 0) | (st.dim ? 4 : 0) | (st.underline ? 8 : 0) | (c.continuation ? 16 : 0)
+                    h = (h ^ flags) &* 0x100_0000_01b3
+                }
+                return h
+            }
+        }
+        let newHashes = hashes(cells), oldHashes = hashes(old.cells)
+        func same(_ y: Int, _ oldY: Int) -> Bool {
+            newHashes[y] == oldHashes[oldY] && cells[y * w..<(y + 1) * w] == old.cells[oldY * w..<(oldY + 1) * w]
+        }
         func blank(_ y: Int) -> Bool { !cells[y * w..<(y + 1) * w].contains { $0 != .blank } }
         // Rows that changed and are not blank: the only evidence a move can have.
         let moved = (0..<height).filter { !same($0, $0) && !blank($0) }
