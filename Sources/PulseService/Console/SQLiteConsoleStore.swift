@@ -319,12 +319,13 @@ public final class SQLiteConsoleStore: ConsoleStore, Sendable {
         try await read { db in
             try Int.fetchOne(
                 db,
+                // The reported notes, plus the low-scored ones not reported: the two counts add up
+                // to the union's (each side has a note once: note ids and counts' subjects are
+                // keys) without sorting every id into a temporary table to drop the doubles.
                 sql: """
-                    SELECT COUNT(*) FROM (
-                        SELECT id FROM note WHERE reports > 0 AND (decision IS NULL OR decision = 'restored')
-                        UNION
-                        SELECT n.id FROM counts c JOIN note n ON n.id = substr(c.subject, 6)
-                        WHERE c.subject LIKE 'note:%' AND c.up - c.down <= ? AND n.author = 'visitor' AND n.decision IS NULL)
+                    SELECT (SELECT COUNT(*) FROM note WHERE reports > 0 AND (decision IS NULL OR decision = 'restored'))
+                         + (SELECT COUNT(*) FROM counts c JOIN note n ON n.id = substr(c.subject, 6)
+                            WHERE c.subject LIKE 'note:%' AND c.up - c.down <= ? AND n.author = 'visitor' AND n.decision IS NULL AND NOT n.reports > 0)
                     """, arguments: [rules.scoreFloor]) ?? 0
         }
     }
