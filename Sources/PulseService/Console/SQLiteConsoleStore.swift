@@ -61,6 +61,11 @@ public final class SQLiteConsoleStore: ConsoleStore, Sendable {
         m.registerMigration("staff-v4-account-role") { db in
             try db.execute(sql: ConsoleSQL.accountRoleSchema)
         }
+        // The Pulse page's per-subject counts (most played, the tours' stops) read one kind's
+        // rows of the day table, not every kind's (an index only: the rows stay as they are).
+        m.registerMigration("staff-v5-day-kind") { db in
+            try db.execute(sql: "CREATE INDEX staff_day_kind ON staff_day (zone_offset, kind, subject, day, n)")
+        }
         return m
     }
 
