@@ -189,6 +189,14 @@ final class ConsoleStoreConformanceTests: PostgresTestCase {
             XCTAssertEqual(paged, whole.map(\.id), "\(s.name): the pages are not the queue")
             let length = try await s.console.queueLength(rules: .standard)
             XCTAssertEqual(length, 7, s.name)
+            // A reported note that its score would hide too waits once, and is counted once.
+            for i in 0..<5 {
+                _ = try await s.pulse.react(.down, on: .note(posted[0]), as: VisitorCredentials(visitor: VisitorID("voter00\(i)")!, secret: "sha256:v\(i)"))
+            }
+            let both = try await s.console.queue(rules: .standard, after: nil, limit: 100).map(\.id)
+            XCTAssertEqual(both.sorted { $0.key < $1.key }, whole.map(\.id).sorted { $0.key < $1.key }, s.name)
+            let bothLength = try await s.console.queueLength(rules: .standard)
+            XCTAssertEqual(bothLength, 7, "\(s.name): a note reported and low-scored is one note waiting")
             // The console's reads and the Pulse store's (its rules as SQL) agree.
             let stores = try await s.pulse.moderationQueue(after: nil, limit: 100).notes.map(\.id)
             XCTAssertEqual(Set(stores), Set(whole.map(\.id)), s.name)

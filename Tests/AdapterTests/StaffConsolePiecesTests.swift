@@ -147,6 +147,91 @@ final class StaffConsolePiecesTests: XCTestCase {
         XCTAssertTrue(pulse.contains("role=\"region\" aria-label=\"\(escaped)\""), "the chart's region")
     }
 
+    /// The console hands the engine each context as a lookup table (`ConsolePages.lookupTable`,
+    /// its fields reflected once) instead of the struct (reflected on every `{{name}}`): every
+    /// page comes out byte for byte as the engine drew it from the struct. The contexts have
+    /// what the two could disagree on: a nil Optional (the name is looked up the stack), a
+    /// present one, false and true switches, empty and full lists, nested structs, a chart
+    /// partial, the layout signed in and signed out.
+    func testTheLookupTableDrawsEveryPageAsTheStructDid() {
+        let t = ConsoleStrings.all(.english)
+        func same<C: ConsoleContext>(_ template: String, _ context: C, file: StaticString = #filePath, line: UInt = #line) {
+            let fromStruct = ConsoleAssets.library.render(context, withTemplate: template) ?? "(nothing)"
+            let fromTable = ConsolePages.render(template, context).html
+            XCTAssertFalse(fromStruct.isEmpty, template, file: file, line: line)
+            XCTAssertEqual(fromTable, fromStruct, template, file: file, line: line)
+        }
+        let note = ConsolePages.Queue.Note(
+            id: "v1.1", dom: "v1-1", subject: "artwork:1", title: "Title & co", when: "2026-11-26 10:00", languageName: "English", langTag: "en",
+            text: "A <note>", up: 1, down: 0, reports: 2, visitor: "v1", isVisitor: true, decision: "", csrf: "c", reason: "reported",
+            reporters: [.init(visitor: "v2", at: "2026-11-26 10:01"), .init(visitor: "v3", at: "2026-11-26 10:02")], hasReporters: true, reporterCount: 2)
+        let quiet = ConsolePages.Queue.Note(
+            id: "c.2", dom: "c-2", subject: "artwork:2", title: "", when: "2026-11-26 11:00", languageName: "Français", langTag: "fr",
+            text: "Une note", up: 0, down: 7, reports: 0, visitor: "", isVisitor: false, decision: "restored", csrf: "c", reason: "score",
+            reporters: [], hasReporters: false, reporterCount: 0)
+        var removed = note
+        (removed.reason, removed.reporters, removed.hasReporters, removed.reporterCount) = (nil, nil, nil, nil)
+        same("queue", ConsolePages.Queue(t: t, items: [note, quiet], removed: [removed], waiting: "2 waiting", next: "/staff/queue?after=x", first: "/staff/queue"))
+        same("queue", ConsolePages.Queue(t: t, items: [], removed: [], waiting: "0 waiting", next: nil, first: nil))
+        same("visitors", ConsolePages.Visitors(t: t, csrf: "c", bans: [.init(visitor: "v1", at: "2026-11-26 10:00", staff: "ana")]))
+        same("visitors", ConsolePages.Visitors(t: t, csrf: "c", bans: []))
+        same("banSure", ConsolePages.BanSure(t: t, csrf: "c", visitor: "v1", question: "Sure?"))
+        let featured = ConsolePages.Featured.Entry(
+            subject: "artwork:1", dom: "artwork-1", title: "T", tier: 3, from: "2026-11-01", until: "",
+            taglines: [.init(code: "en", name: "English", text: "Look", cut: "Look", dom: "artwork-1", cells: "4 of 60")])
+        same("featured", ConsolePages.Featured(t: t, csrf: "c", entries: [featured, featured]))
+        let announcement = ConsolePages.Announcements.Entry(
+            id: "a1", dom: "a1", feeds: "tab:home", isCard: false, positions: "1", from: "", until: "", csrf: "c", texts: [.init(code: "en", name: "English", text: "Hi")])
+        same(
+            "announcements",
+            ConsolePages.Announcements(
+                t: t, csrf: "c", patterns: "tab:home", matches: [.init(key: "tab:home", title: "Home")], matchCount: 1, entries: [announcement], patternProblem: nil))
+        same(
+            "announcements",
+            ConsolePages.Announcements(t: t, csrf: "c", patterns: "x[", matches: [], matchCount: 0, entries: [], patternProblem: "not a pattern"))
+        same(
+            "audit",
+            ConsolePages.Audit(
+                t: t, q: "x", query: "?q=x", staffOptions: [.init(name: "ana", selected: true)], actionOptions: [.init(name: "ban", selected: false)],
+                entries: [.init(at: "2026-11-26 10:00", staff: "ana", action: "ban", target: "visitor:v1", before: "allowed", after: "banned")], hasEntries: true))
+        same("audit", ConsolePages.Audit(t: t, q: "", query: "", staffOptions: [], actionOptions: [], entries: [], hasEntries: false))
+        same(
+            "accounts",
+            ConsolePages.Accounts(
+                t: t, csrf: "c", accounts: [.init(name: "ana", dom: "ana", created: "2026-11-26", isYou: true, csrf: "c", roleLabel: "admin", sessionsLabel: "1")]))
+        same("accountSure", ConsolePages.AccountSure(t: t, csrf: "c", action: "/staff/accounts/x/remove", question: "Sure?", yes: "Yes"))
+        same("message", ConsolePages.Message(text: "Done", back: "/staff/queue", backLabel: "Queue"))
+        same("signin", ConsolePages.SignIn(t: t, csrf: "c", name: ""))
+        let chart = ConsoleCharts.bars([2, 0, 5], labels: ["2026-11-24", "2026-11-25", "2026-11-26"], label: "plays")
+        same(
+            "pulse",
+            PulsePageContext(
+                t: t, todayLabel: "2026-11-26", today: [.init(label: "plays", value: 5)],
+                charts: [.init(kind: "plays", caption: "plays", chart: chart, rows: [.init(day: "2026-11-26", value: 5)])],
+                mostPlayed: [.init(key: "exhibition:1", title: "E", count: 3)], bestLiked: [.init(key: "artwork:1", title: "A", up: 4, down: 1)],
+                abandoned: [.init(key: "stop:1/2", title: "S", plays: 9, lost: 4)], hasAbandoned: true, hasVisitCode: true, visitCode: "1234"))
+        let session = StaffSession(id: "id", staff: "ana", csrf: "c", created: Date(timeIntervalSince1970: 0), expires: Date(timeIntervalSince1970: 1))
+        let body = ConsolePages.render("message", ConsolePages.Message(text: "Done", back: "/staff/queue", backLabel: "Queue"))
+        same("layout", Console.layoutContext(title: "Queue", lang: .english, session: session, path: "/staff/queue", body: body, flash: "Saved", problem: nil))
+        same("layout", Console.layoutContext(title: "Sign in", lang: .french, session: nil, path: "/staff/sign-in", body: body, flash: nil, problem: "No"))
+    }
+
+    /// The items that hand the engine their fields themselves (`ConsoleFields`) name every
+    /// stored field, each by its own name: one left out or misspelt would be an empty hole.
+    func testHandWrittenFieldsNameEveryStoredField() {
+        func names(_ item: any ConsoleFields, file: StaticString = #filePath, line: UInt = #line) {
+            let reflected = Set(Mirror(reflecting: item).children.compactMap(\.label))
+            XCTAssertFalse(reflected.isEmpty, file: file, line: line)
+            XCTAssertEqual(Set(item.fields.keys), reflected, "\(type(of: item))", file: file, line: line)
+        }
+        names(
+            ConsolePages.Queue.Note(
+                id: "v1.1", dom: "v1-1", subject: "artwork:1", title: "T", when: "w", languageName: "English", langTag: "en", text: "x",
+                up: 1, down: 2, reports: 3, visitor: "v1", isVisitor: true, decision: "", csrf: "c"))
+        names(ConsolePages.Queue.Reporter(visitor: "v2", at: "a"))
+        names(ConsolePages.Audit.Entry(at: "a", staff: "s", action: "ban", target: "t", before: "b", after: "a"))
+    }
+
     func testTaglinesAreCutWhereTheGuideCutsThem() {
         let long = String(repeating: "light ", count: 20)
         let cut = Console.guideCut(long)

@@ -61,6 +61,11 @@ public final class SQLiteConsoleStore: ConsoleStore, Sendable {
         m.registerMigration("staff-v4-account-role") { db in
             try db.execute(sql: ConsoleSQL.accountRoleSchema)
         }
+        // The Pulse page's per-subject counts (most played, the tours' stops) read one kind's
+        // rows of the day table, not every kind's (an index only: the rows stay as they are).
+        m.registerMigration("staff-v5-day-kind") { db in
+            try db.execute(sql: "CREATE INDEX staff_day_kind ON staff_day (zone_offset, kind, subject, day, n)")
+        }
         return m
     }
 
@@ -319,12 +324,13 @@ public final class SQLiteConsoleStore: ConsoleStore, Sendable {
         try await read { db in
             try Int.fetchOne(
                 db,
+                // The reported notes, plus the low-scored ones not reported: the two counts add up
+                // to the union's (each side has a note once: note ids and counts' subjects are
+                // keys) without sorting every id into a temporary table to drop the doubles.
                 sql: """
-                    SELECT COUNT(*) FROM (
-                        SELECT id FROM note WHERE reports > 0 AND (decision IS NULL OR decision = 'restored')
-                        UNION
-                        SELECT n.id FROM counts c JOIN note n ON n.id = substr(c.subject, 6)
-                        WHERE c.subject LIKE 'note:%' AND c.up - c.down <= ? AND n.author = 'visitor' AND n.decision IS NULL)
+                    SELECT (SELECT COUNT(*) FROM note WHERE reports > 0 AND (decision IS NULL OR decision = 'restored'))
+                         + (SELECT COUNT(*) FROM counts c JOIN note n ON n.id = substr(c.subject, 6)
+                            WHERE c.subject LIKE 'note:%' AND c.up - c.down <= ? AND n.author = 'visitor' AND n.decision IS NULL AND NOT n.reports > 0)
                     """, arguments: [rules.scoreFloor]) ?? 0
         }
     }
@@ -505,13 +511,37 @@ public final class SQLiteConsoleStore: ConsoleStore, Sendable {
         }
     }
 
+    /// Whether a whole past day `rollUp` would count is not counted yet.
+    private static func daysMissing(_ db: Database, fromDay: Int, today: Int, offset: Int) throws -> Bool {
+        let first = max(fromDay, today - ConsoleSQL.rollUpDays)
+        guard first < today else { return false }
+        let done = try Int.fetchOne(
+            db, sql: "SELECT COUNT(*) FROM staff_day_done WHERE zone_offset = ? AND day >= ? AND day < ?", arguments: [offset, first, today]) ?? 0
+        return done < today - first
+    }
+
+    /// `body` over the day table once every past day from `fromDay` on is counted. Once they
+    /// are (every time but the first of a day), it is a read: it takes no write lock, so the
+    /// Pulse page does not wait for the upkeep's purge (which holds it for each chunk it
+    /// deletes) nor for a busy service's writes. Only when a day is missing is it counted first,
+    /// in a write, as before.
+    private func fromDays<T: Sendable>(
+        fromDay: Int, today: Int, offset: Int, _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws(PulseStoreError) -> T {
+        let counted: T? = try await read { db in try Self.daysMissing(db, fromDay: fromDay, today: today, offset: offset) ? nil : body(db) }
+        if let counted { return counted }
+        return try await write { db, _ in
+            try self.rollUp(db, fromDay: fromDay, today: today, offset: offset)
+            return (try body(db), false)
+        }
+    }
+
     private func today(_ offset: Int) -> Int { Int(floor((clock().timeIntervalSince1970 + Double(offset)) / 86400)) }
 
     public func activityPerDay(from: Date, offset: Int) async throws(PulseStoreError) -> [Int: ActivityDay] {
         let today = self.today(offset)
         let fromDay = Int(floor((from.timeIntervalSince1970 + Double(offset)) / 86400))
-        return try await write { db, _ in
-            try self.rollUp(db, fromDay: fromDay, today: today, offset: offset)
+        return try await fromDays(fromDay: fromDay, today: today, offset: offset) { db in
             var out: [Int: ActivityDay] = [:]
             for r in try Row.fetchAll(
                 db, sql: "SELECT day, kind, SUM(n) AS n FROM staff_day WHERE zone_offset = ? AND day >= ? AND day < ? GROUP BY day, kind",
@@ -523,7 +553,7 @@ public final class SQLiteConsoleStore: ConsoleStore, Sendable {
             for r in try Row.fetchAll(db, sql: "SELECT kind, COUNT(*) AS n FROM activity WHERE at >= ? GROUP BY kind", arguments: [start]) {
                 out[today, default: ActivityDay()].add(kind: r["kind"], r["n"])
             }
-            return (out, false)
+            return out
         }
     }
 
@@ -531,8 +561,7 @@ public final class SQLiteConsoleStore: ConsoleStore, Sendable {
     private func subjectCounts(kind: String, like pattern: String, since from: Date, offset: Int) async throws(PulseStoreError) -> [String: Int] {
         let today = self.today(offset)
         let fromDay = Int(floor((from.timeIntervalSince1970 + Double(offset)) / 86400))
-        return try await write { db, _ in
-            try self.rollUp(db, fromDay: fromDay, today: today, offset: offset)
+        return try await fromDays(fromDay: fromDay, today: today, offset: offset) { db in
             var out: [String: Int] = [:]
             for r in try Row.fetchAll(
                 db,
@@ -547,7 +576,7 @@ public final class SQLiteConsoleStore: ConsoleStore, Sendable {
             {
                 out[r["subject"], default: 0] += r["n"] as Int
             }
-            return (out, false)
+            return out
         }
     }
 
