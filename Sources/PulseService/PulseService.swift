@@ -77,7 +77,11 @@ public enum PulseServer {
         let (prepared, preparedDone) = AsyncStream<Void>.makeStream()
         let upkeep = PulseUpkeep(
             store: store, plays: plays ?? PlayCoalescer(maxSubjects: 0), metrics: metrics, logger: logger, playFlush: max(settings.playFlush, .milliseconds(100)),
-            purgeEvery: settings.purgeEvery, purgeAges: settings.purgeAges, ready: prepared)
+            purgeEvery: settings.purgeEvery, purgeAges: settings.purgeAges, ready: prepared,
+            beforePurge: console.map { console in
+                let zone = consoleConfiguration?.timeZone ?? .current
+                return { try await console.countPastDays(offset: zone.secondsFromGMT(for: Date())) }
+            })
         let router = api.router()
         // The staff console (issue 29), under /staff/.
         if let console {

@@ -361,4 +361,25 @@ final class ConsoleStoreConformanceTests: PostgresTestCase {
             XCTAssertEqual(live.map(\.count), [4, 1], "\(s.name): today is counted from the rows")
         }
     }
+
+    /// What the upkeep asks before each purge: the past days are counted into the day table,
+    /// so the counts outlive the activity the purge lets go, on both stores.
+    func testPastDaysCountedBeforeThePurgeOutliveTheirActivity() async throws {
+        for s in try await stores() {
+            for _ in 0..<3 { try await s.pulse.recordPlay(.artwork(1101)) }
+            try await s.pulse.recordPlay(.stop(tour: 4002, sort: 1))
+            let today = Int(floor(Date().timeIntervalSince1970 / 86400))
+            // Two days on, the upkeep counts the past days, then the activity is gone.
+            try await s.later.countPastDays(offset: 0)
+            try await s.later.countPastDays(offset: 0)  // once counted, a day is not counted again
+            _ = try await s.pulse.purgeExpired(PulsePurgeAges(activity: -86400))
+            let rows = try await s.console.top(kind: "play", since: Date(timeIntervalSince1970: Double(today) * 86400), offset: 0, limit: 5)
+            XCTAssertEqual(rows.map(\.count), [], "\(s.name): today's rows are gone (counted live from them)")
+            let days = try await s.later.activityPerDay(from: Date(timeIntervalSince1970: Double(today) * 86400), offset: 0)
+            XCTAssertEqual(days[today], ActivityDay(plays: 4), "\(s.name): the day counted before its rows went")
+            let top = try await s.later.top(kind: "play", since: Date(timeIntervalSince1970: Double(today) * 86400), offset: 0, limit: 5)
+            XCTAssertEqual(top.map(\.count), [3, 1], s.name)
+        }
+    }
 }
+

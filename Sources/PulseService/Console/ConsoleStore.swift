@@ -93,6 +93,11 @@ public protocol ConsoleStore: Sendable {
     /// Plays, reactions, notes and reports per museum day from `from` (a day start) on;
     /// `offset`: the museum's offset from UTC in seconds.
     func activityPerDay(from: Date, offset: Int) async throws(PulseStoreError) -> [Int: ActivityDay]
+    /// Counts into the day table every whole past day it keeps that is not counted yet, for a
+    /// museum at `offset`. The upkeep calls it before each purge: the purge lets activity
+    /// older than 48 h go, and a day nobody had looked at on the Pulse page before that was
+    /// lost to the charts for good.
+    func countPastDays(offset: Int) async throws(PulseStoreError)
     /// The most frequent subjects of one activity kind since `from`.
     func top(kind: String, since from: Date, offset: Int, limit: Int) async throws(PulseStoreError) -> [(subject: PulseSubject, count: Int)]
     /// Subjects (not notes) by likes minus dislikes, best first.

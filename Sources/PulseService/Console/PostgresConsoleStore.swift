@@ -594,6 +594,14 @@ public final class PostgresConsoleStore: ConsoleStore, @unchecked Sendable {
 
     private func today(_ offset: Int) -> Int { Int(floor((clock().timeIntervalSince1970 + Double(offset)) / 86400)) }
 
+    public func countPastDays(offset: Int) async throws(PulseStoreError) {
+        let today = self.today(offset)
+        try await write { conn, _ in
+            try await self.rollUp(conn, fromDay: today - ConsoleSQL.rollUpDays, today: today, offset: offset)
+            return ((), false)
+        }
+    }
+
     public func activityPerDay(from: Date, offset: Int) async throws(PulseStoreError) -> [Int: ActivityDay] {
         let today = self.today(offset)
         let fromDay = Int(floor((from.timeIntervalSince1970 + Double(offset)) / 86400))

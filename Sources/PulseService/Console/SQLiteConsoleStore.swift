@@ -536,6 +536,15 @@ public final class SQLiteConsoleStore: ConsoleStore, Sendable {
         }
     }
 
+    public func countPastDays(offset: Int) async throws(PulseStoreError) {
+        let today = self.today(offset)
+        guard try await read({ db in try Self.daysMissing(db, fromDay: today - ConsoleSQL.rollUpDays, today: today, offset: offset) }) else { return }
+        try await write { db, _ in
+            try self.rollUp(db, fromDay: today - ConsoleSQL.rollUpDays, today: today, offset: offset)
+            return ((), false)
+        }
+    }
+
     private func today(_ offset: Int) -> Int { Int(floor((clock().timeIntervalSince1970 + Double(offset)) / 86400)) }
 
     public func activityPerDay(from: Date, offset: Int) async throws(PulseStoreError) -> [Int: ActivityDay] {

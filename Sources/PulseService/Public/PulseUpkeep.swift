@@ -83,6 +83,9 @@ struct PulseUpkeep<Store: PulseServiceStore>: Service {
     /// Ends when the store is ready (its schema made before the server listens): nothing of
     /// the upkeep touches a database that is not.
     var ready: AsyncStream<Void>? = nil
+    /// Run before each purge, which is skipped this round if it fails: the console counts the
+    /// past days whose activity the purge is about to let go (`ConsoleStore.countPastDays`).
+    var beforePurge: (@Sendable () async throws -> Void)? = nil
 
     func run() async throws {
         if let ready {
@@ -111,6 +114,7 @@ struct PulseUpkeep<Store: PulseServiceStore>: Service {
                 group.addTask {
                     while !Task.isCancelled {
                         do {
+                            try await beforePurge?()
                             let gone = try await store.purgeExpired(purgeAges)
                             if gone > 0 { logger.notice("purged expired notes", metadata: ["notes": .stringConvertible(gone)]) }
                         } catch {
