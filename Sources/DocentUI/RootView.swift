@@ -123,7 +123,7 @@ public enum RootView {
             let (controls, _) = areas.inner.splitTop(PlayerLayout.controlRows)
             let (moving, _) = controls.splitTop(PlayerView.positionRows)
             screen.fill(moving)
-            PlayerView.position(&screen, controls, state: state, clickable: false)
+            PlayerView.position(&screen, controls, state.player, FeatureContext(state), clickable: false)
             rows += moving.y..<moving.maxY
         }
         for t in transforms { t.apply(&screen, rows, state) }

@@ -109,9 +109,9 @@ final class HelpTests: XCTestCase {
         prepare(&s, .play(audioID: 11, artworkID: 100, tourID: nil))
         let token = s.player.snapshot.token
         prepare(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .playing, position: 1, duration: 3, volume: 0.8)))
-        XCTAssertTrue(PlayerView.keyHints(s).hasPrefix("Space pause · ←→ 10 s"), PlayerView.keyHints(s))
+        XCTAssertTrue(PlayerView.keyHints(s.player, FeatureContext(s)).hasPrefix("Space pause · ←→ 10 s"), PlayerView.keyHints(s.player, FeatureContext(s)))
         prepare(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .ended, position: 3, duration: 3, volume: 0.8)))
-        let ended = PlayerView.keyHints(s)
+        let ended = PlayerView.keyHints(s.player, FeatureContext(s))
         XCTAssertTrue(ended.hasPrefix("Space play again"), ended)
         XCTAssertFalse(ended.contains("10 s"), "nothing to seek in after the end: \(ended)")
     }

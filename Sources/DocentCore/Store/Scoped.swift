@@ -28,6 +28,8 @@ public struct FeatureContext: Equatable, Sendable {
     public var viewportWidth: Int { whole.viewportWidth }
     public var tab: Tab { whole.tab }
     public var route: Route { whole.page.route }
+    /// How far the page on top is scrolled (the full player's text under its controls).
+    public var pageScroll: Int { whole.page.scroll }
     /// The box on screen, whoever's it is (a feature reads its own through `box(_:)`).
     public var overlay: Overlay? { whole.overlay }
     /// The player's track and the engine's last report (other features read, the player writes).

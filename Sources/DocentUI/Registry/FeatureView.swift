@@ -55,14 +55,32 @@ extension ScopedFeatureView {
     public static func hints(_ state: AppState) -> String? { hints(state[Core.self], FeatureContext(state)) }
 }
 
-/// A scoped view's boxes, drawn from its own state and the context (`ScopedFeatureView`).
+/// A scoped view's boxes, drawn from its own state and the context (`ScopedFeatureView`), and
+/// its keys on them (nil: the shared box keys).
 public protocol ScopedDrawsOverlay: ScopedFeatureView {
     static func renderOverlay(_ screen: inout Screen, _ overlay: Core.Overlay, _ state: Core.State, _ context: FeatureContext)
+    static func overlayKeys(_ key: Key, _ overlay: Core.Overlay, _ state: Core.State, _ context: FeatureContext) -> AppAction?
 }
 
 extension ScopedDrawsOverlay {
+    public static func overlayKeys(_ key: Key, _ overlay: Core.Overlay, _ state: Core.State, _ context: FeatureContext) -> AppAction? { nil }
+
     public static func renderOverlay(_ screen: inout Screen, _ overlay: Core.Overlay, state: AppState) {
         renderOverlay(&screen, overlay, state[Core.self], FeatureContext(state))
+    }
+    public static func overlayKeys(_ key: Key, _ overlay: Core.Overlay, state: AppState) -> AppAction? {
+        overlayKeys(key, overlay, state[Core.self], FeatureContext(state))
+    }
+}
+
+/// `DrawsFooter`, from its own state and the context.
+public protocol ScopedDrawsFooter: DrawsFooter, ScopedFeatureView {
+    static func footer(_ screen: inout Screen, _ area: Rect, _ state: Core.State, _ context: FeatureContext) -> Bool
+}
+
+extension ScopedDrawsFooter {
+    public static func footer(_ screen: inout Screen, _ area: Rect, state: AppState) -> Bool {
+        footer(&screen, area, state[Core.self], FeatureContext(state))
     }
 }
 
