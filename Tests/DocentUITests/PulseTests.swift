@@ -582,10 +582,10 @@ final class PulseTests: XCTestCase {
         guard case .success(let app) = AppDataReader.read(Array(json.utf8), source: "/museum/appData.json") else { return XCTFail("the fixture reads") }
         var s = ready(.spanish)
         s.document = .ready(Museum(app))
-        XCTAssertEqual(PulseFeature.title(.artwork(101), s), "Vasija de barro")
-        XCTAssertEqual(PulseFeature.title(.artwork(100), s), "Harbor at Dawn", "no Spanish commentary: the artwork's own title")
+        XCTAssertEqual(PulseFeature.title(.artwork(101), FeatureContext(s)), "Vasija de barro")
+        XCTAssertEqual(PulseFeature.title(.artwork(100), FeatureContext(s)), "Harbor at Dawn", "no Spanish commentary: the artwork's own title")
         prepare(&s, .setLanguage(.english))
-        XCTAssertEqual(PulseFeature.title(.artwork(101), s), "Clay Vessel")
+        XCTAssertEqual(PulseFeature.title(.artwork(101), FeatureContext(s)), "Clay Vessel")
     }
 
     func testBoxSnapshots() {

@@ -209,11 +209,11 @@ extension ThirdVisitTests {
         var s = AppState(source: MapScreenTests.sampleSource, catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
         prepare(&s, .documentLoaded(.success(m), note: nil))
         s.language = .chinese
-        XCTAssertEqual(PulseFeature.title(.artwork(1118), s), "河口的雨")
+        XCTAssertEqual(PulseFeature.title(.artwork(1118), FeatureContext(s)), "河口的雨")
         s.language = .traditionalChinese
-        XCTAssertEqual(PulseFeature.title(.artwork(1118), s), "河口的雨")
+        XCTAssertEqual(PulseFeature.title(.artwork(1118), FeatureContext(s)), "河口的雨")
         s.language = .korean
-        XCTAssertEqual(PulseFeature.title(.artwork(1118), s), "Rain on the Estuary", "no Korean title: the work's own")
+        XCTAssertEqual(PulseFeature.title(.artwork(1118), FeatureContext(s)), "Rain on the Estuary", "no Korean title: the work's own")
     }
 }
 

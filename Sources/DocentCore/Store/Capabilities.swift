@@ -94,6 +94,17 @@ extension ScopedAddsRows {
     public static func rows(for slot: RowSlot, _ state: AppState) -> [Row] { rows(for: slot, state[Self.self], FeatureContext(state)) }
 }
 
+/// `DecoratesRows` from the feature's own state and the context (the scoped read side).
+public protocol ScopedDecoratesRows: ScopedFeature, DecoratesRows {
+    static func decorate(_ rows: [Row], on route: DocentCore.Route, _ state: State, _ context: FeatureContext) -> [Row]
+}
+
+extension ScopedDecoratesRows {
+    public static func decorate(_ rows: [Row], on route: DocentCore.Route, _ state: AppState) -> [Row] {
+        decorate(rows, on: route, state[Self.self], FeatureContext(state))
+    }
+}
+
 /// What one of its routes shows, from its own state and the context (the scoped read side,
 /// issue 46 #4); the whole-state `Feature.content` is written for it.
 public protocol ScopedContent: ScopedFeature {

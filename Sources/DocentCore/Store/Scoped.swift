@@ -30,6 +30,8 @@ public struct FeatureContext: Equatable, Sendable {
     public var route: Route { whole.page.route }
     /// How far the page on top is scrolled (the full player's text under its controls).
     public var pageScroll: Int { whole.page.scroll }
+    /// How far the box on screen is scrolled (a box showing the key help).
+    public var overlayScroll: Int { whole.overlayScroll }
     /// The box on screen, whoever's it is (a feature reads its own through `box(_:)`).
     public var overlay: Overlay? { whole.overlay }
     /// The player's track and the engine's last report (other features read, the player writes).
@@ -72,6 +74,19 @@ public struct FeatureContext: Equatable, Sendable {
         guard case .feature(let r) = whole.page.route, let f = whole.features[id: r.feature] else { return nil }
         return f.place(r, whole)
     }
+
+    /// The row highlighted on the page on top, if it is a list: its rows as the screen draws
+    /// them (`PageBuilder.content`, every feature's rows and marks), the selection as Enter
+    /// takes it. A read-only hook: what `f` opens Pulse about is read off the page on screen.
+    public var highlightedRow: Row? {
+        guard let rows = Reducer.rows(whole), let i = Row.effectiveSelection(rows, whole.page.selection) else { return nil }
+        return rows[i]
+    }
+
+    /// The whole state, for the shared UI's read-only hooks on the context that only the root
+    /// answers (DocentUI's `keyAction(_:)`, what a key does on the screen now, and `keyHelp`,
+    /// the key help now). Not for features: they read the properties and hooks above.
+    package var root: AppState { whole }
 
     /// A copy of the whole shared state with `F`'s state as `own`, for what only the whole
     /// state answers: a page's rows, built by the same read-only hooks the screen draws with

@@ -300,3 +300,14 @@ extension FeatureSet {
         return nil
     }
 }
+
+extension FeatureContext {
+    /// What `key` does on the screen now (`KeyMap`: the page's own keys, every feature's keys,
+    /// the shared ones): a read-only hook of the shared UI, so a scoped view can tell whether
+    /// one of its keys reaches it here (Pulse's `f` is a floor on the map, text in a query).
+    public func keyAction(_ key: Key) -> AppAction? { KeyMap.action(for: key, in: root) }
+
+    /// The key help now, every feature's section and the general keys, as `?` shows it
+    /// (`HelpSection.current`): a read-only hook of the shared UI (Pulse's box shows it).
+    public var keyHelp: [HelpSection] { HelpSection.current(root) }
+}

@@ -384,17 +384,22 @@ public enum TourFeature: ScopedFeature, HearsEvents, AddsRows, WantsPictures {
         return featured.isEmpty ? app.tours : featured
     }
 
-    public static func tourRow(_ t: Tour, _ state: AppState) -> Row {
-        let (text, fellBack) = t.text(state.language)
-        var detail = [stopsText(t.stops.count, state.strings)]
+    public static func tourRow(_ t: Tour, _ state: AppState) -> Row { tourRow(t, state.progress, FeatureContext(state)) }
+
+    /// A tour's row, from the tours' progress (started, finished) and the context: the same
+    /// row on Home, the tours' list and Pulse's featured tours.
+    public static func tourRow(_ t: Tour, _ progress: ListeningProgress, _ context: FeatureContext) -> Row {
+        let s = context.strings
+        let (text, fellBack) = t.text(context.language)
+        var detail = [stopsText(t.stops.count, s)]
         if let d = text.duration { detail.insert(d, at: 0) }
-        let title = t.banner.map { "\(text.title) [\(tourBanner($0, state.strings))]" } ?? text.title
-        if state.progress.finished.contains(t.id) {
-            detail.append(state.strings(.tourFinished))
-        } else if state.progress.started.contains(t.id) {
-            detail.append(state.strings(.tourStarted))
+        let title = t.banner.map { "\(text.title) [\(tourBanner($0, s))]" } ?? text.title
+        if progress.finished.contains(t.id) {
+            detail.append(s(.tourFinished))
+        } else if progress.started.contains(t.id) {
+            detail.append(s(.tourStarted))
         }
-        return Row(.item, title, detail: detail.joined(separator: " · "), action: .push(.tourDetail(t.id)), fellBack: fellBack && !t.translations.isEmpty && state.language != .english,
+        return Row(.item, title, detail: detail.joined(separator: " · "), action: .push(.tourDetail(t.id)), fellBack: fellBack && !t.translations.isEmpty && context.language != .english,
             number: t.selectorNumber.map(String.init))
     }
 
