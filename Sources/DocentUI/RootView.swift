@@ -119,11 +119,11 @@ public enum RootView {
         }
         if !footer { screen.fill(areas.mini) }
         var rows = [areas.mini.y]
-        if state.page.route == .player, state.museum != nil, state.player.track != nil {
+        if state.page.route == .player, state.museum != nil, state[PlayerFeature.self].track != nil {
             let (controls, _) = areas.inner.splitTop(PlayerLayout.controlRows)
             let (moving, _) = controls.splitTop(PlayerView.positionRows)
             screen.fill(moving)
-            PlayerView.position(&screen, controls, state.player, FeatureContext(state), clickable: false)
+            PlayerView.position(&screen, controls, state[PlayerFeature.self], FeatureContext(state), clickable: false)
             rows += moving.y..<moving.maxY
         }
         for t in transforms { t.apply(&screen, rows, state) }

@@ -28,6 +28,8 @@ public struct FeatureContext: Equatable, Sendable {
     public var viewportWidth: Int { whole.viewportWidth }
     public var tab: Tab { whole.tab }
     public var route: Route { whole.page.route }
+    /// How many pages the current tab has (1: its first page alone).
+    public var depth: Int { whole.depth }
     /// How far the page on top is scrolled (the full player's text under its controls).
     public var pageScroll: Int { whole.page.scroll }
     /// How far the box on screen is scrolled (a box showing the key help).
