@@ -85,7 +85,7 @@ final class HelpTests: XCTestCase {
     func testTourHintsOfferOnlyWhatWorks() {
         var s = loaded()
         touring(&s, stop: 0)
-        var hints = TourFeature.tourStatus(s).last ?? ""
+        var hints = TourFeature.tourStatus(s[TourFeature.self], FeatureContext(s)).last ?? ""
         XCTAssertFalse(hints.contains("Enter arrived"), "playing a stop, nothing to arrive at: \(hints)")
         XCTAssertTrue(hints.contains("> next") && hints.contains("x leave"), hints)
         // Let stop 1's clip end: the bumper plays, then a guided tour waits.
@@ -97,10 +97,10 @@ final class HelpTests: XCTestCase {
         finish()
         if case .bumper = s.tour?.machine.position { finish() }
         guard case .waiting? = s.tour?.machine.position else { return XCTFail("not waiting: \(String(describing: s.tour?.machine.position))") }
-        hints = TourFeature.tourStatus(s).last ?? ""
+        hints = TourFeature.tourStatus(s[TourFeature.self], FeatureContext(s)).last ?? ""
         XCTAssertTrue(hints.hasPrefix("Enter arrived"), hints)
         prepare(&s, .tour(.toggleMode))
-        hints = TourFeature.tourStatus(s).last ?? ""
+        hints = TourFeature.tourStatus(s[TourFeature.self], FeatureContext(s)).last ?? ""
         XCTAssertFalse(hints.contains("arrived"), "continuous: \(hints)")
     }
 

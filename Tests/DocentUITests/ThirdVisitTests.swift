@@ -108,7 +108,7 @@ final class ThirdVisitTests: XCTestCase {
         let s = loaded()
         let app = SearchTests.fileMuseum.data
         let tour = try XCTUnwrap(app.tours.first { $0.english.title == "Threads and Clay" })
-        let rows = TourFeature.tourRows(tour, app, s)
+        let rows = TourFeature.tourRows(tour, app, s[TourFeature.self], FeatureContext(s))
         XCTAssertTrue(rows.contains { $0.text.hasSuffix("Moon Jar") && $0.number == "105" }, "\(rows.map { ($0.text, $0.number) })")
         let jar = try XCTUnwrap(app.artworks.values.first { $0.title == "Moon Jar" })
         XCTAssertEqual(jar.keypadLabel, "105")
