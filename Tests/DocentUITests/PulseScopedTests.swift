@@ -75,7 +75,7 @@ final class PulseScopedTests: XCTestCase {
         let locked = PulseStoreError.unavailable("locked")
         prepare(&s, .pulse(.opened(.failure(locked))))
         var p = s.pulse
-        let today = PulseFeature.dayStart(s)
+        let today = PulseFeature.dayStart(FeatureContext(s))
         sendScoped(
             PulseFeature.self, &p, .opened(.success(creds)), context(s),
             effects: [
@@ -110,7 +110,7 @@ final class PulseScopedTests: XCTestCase {
         var p = s.pulse
         p.draft = "half a note"
         reactScoped(
-            PulseFeature.self, &p, .startOver, context(s), effects: [.pulse(.open(.defaultFile, identity: nil, seed: PulseFeature.seedPath(s)))],
+            PulseFeature.self, &p, .startOver, context(s), effects: [.pulse(.open(.defaultFile, identity: nil, seed: PulseFeature.seedPath(FeatureContext(s))))],
             requests: [.persist]
         ) {
             $0.draft = ""

@@ -854,12 +854,6 @@ public enum PulseFeature: ScopedFeature, HearsEvents, ScopedAddsRows, ScopedDeco
         }
     }
 
-    // For tests, which state the values from the whole state.
-    static func dayStart(_ state: AppState) -> Date { dayStart(FeatureContext(state)) }
-    static func gateRefusal(_ state: AppState) -> PostingRefusal? { gateRefusal(state.pulse, FeatureContext(state)) }
-    static func seedPath(_ state: AppState) -> String? { seedPath(FeatureContext(state)) }
-    static func notReady(_ state: AppState) -> Banner { notReady(state.pulse) }
-
     /// Whether a check is in flight is the feature's own bookkeeping: nothing shows it, so a
     /// check that starts and finds nothing new draws nothing (it was two whole frames every
     /// five seconds, a tenth of the guide's CPU while a recording played).
