@@ -514,7 +514,7 @@ final class PicturesTests: XCTestCase {
         for c in "harbour at first" { effects += prepare(&s, .search(.typed(String(c)))) }
         let request = PicturesFeature.Request(url: url, columns: 47, rows: 23)
         XCTAssertTrue(effects.contains(.pictures(.load(request, .truecolor))), "\(effects)")
-        XCTAssertEqual(SearchPage.selectedAction(s), .open(.artwork(harbour.id)))
+        XCTAssertEqual(SearchPage.selectedAction(s.search, FeatureContext(s)), .open(.artwork(harbour.id)))
         send(&s, .pictures(.loaded(request, Self.picture))) { $0.pictures.slots[request] = .ready(Self.picture) }
         assertSnapshot(RootView.render(s, size: Size(width: 120, height: 30)), named: "search-picture-120x30")
 

@@ -97,7 +97,7 @@ final class ThirdVisitTests: XCTestCase {
     func testSearchResultsShowTheKeypadNumber() {
         var s = loaded()
         search(&s, "moon jar")
-        let row = SearchPage.rows(s).first { $0.row.text == "Moon Jar" }
+        let row = SearchPage.rows(s.search, FeatureContext(s)).first { $0.row.text == "Moon Jar" }
         XCTAssertEqual(row?.row.number, "105")
         let lines = screenText(s)
         XCTAssertTrue(lines.contains { $0.contains("105 Moon Jar") }, lines.joined(separator: "\n"))
@@ -190,7 +190,7 @@ final class ThirdVisitTests: XCTestCase {
         search(&s, "sketching")
         let hits = try XCTUnwrap(s.search.results?.hits(.event))
         XCTAssertFalse(hits.isEmpty)
-        let rows = SearchPage.rows(s)
+        let rows = SearchPage.rows(s.search, FeatureContext(s))
         let i = try XCTUnwrap(rows.firstIndex { $0.row.text == "Evening Sketching in the Galleries" })
         XCTAssertTrue(screenText(s).contains { $0.contains("Evening Sketching") })
         s.search.selection = i
