@@ -309,7 +309,7 @@ public enum SearchFeature: ScopedFeature, HearsEvents, ScopedWantsPictures, Scop
 
 extension AppState {
     /// Search's state.
-    public var search: SearchState {
+    var search: SearchState {
         get { self[SearchFeature.self] }
         _modify { yield &self[SearchFeature.self] }
         set { self[SearchFeature.self] = newValue }
