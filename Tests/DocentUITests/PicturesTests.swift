@@ -392,7 +392,7 @@ final class PicturesTests: XCTestCase {
         send(&s, .pictures(.loaded(r, Self.picture)))
         var plain = loaded()
         Reducer.push(&plain, .exhibitionDetail(1))
-        XCTAssertNil(PicturesFeature.wanted(plain))
+        XCTAssertNil(PicturesFeature.wanted(plain.pictures, FeatureContext(plain)))
     }
 
     // MARK: Written by the adapter
@@ -487,7 +487,7 @@ final class PicturesTests: XCTestCase {
         let effects = prepare(&small, .activate)
         XCTAssertEqual(TourFeature.route(in: small), .detail(500))
         XCTAssertFalse(effects.contains { if case .feature(let v) = $0 { return v.feature == PicturesFeature.id } else { return false } }, "no banner at 40 × 12")
-        XCTAssertNil(PicturesFeature.wanted(small))
+        XCTAssertNil(PicturesFeature.wanted(small.pictures, FeatureContext(small)))
     }
 
     /// Search results on the sample museum, pictures on, at `size`.

@@ -105,6 +105,15 @@ extension ScopedDecoratesRows {
     }
 }
 
+/// `GivesFigures` from the feature's own state and the context (the scoped read side).
+public protocol ScopedGivesFigures: ScopedFeature, GivesFigures {
+    static func figure(_ slot: FigureSlot, _ state: State, _ context: FeatureContext) -> Figure?
+}
+
+extension ScopedGivesFigures {
+    public static func figure(_ slot: FigureSlot, _ state: AppState) -> Figure? { figure(slot, state[Self.self], FeatureContext(state)) }
+}
+
 /// `WantsPictures` from the feature's own state and the context (the scoped read side).
 public protocol ScopedWantsPictures: ScopedFeature, WantsPictures {
     static func pictureWanted(_ state: State, _ context: FeatureContext) -> PictureWish?

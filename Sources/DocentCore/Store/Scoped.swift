@@ -69,6 +69,14 @@ public struct FeatureContext: Equatable, Sendable {
         whole.features.taking(.rows).flatMap { $0.rows(for: slot, whole) }
     }
 
+    /// The picture the page on screen shows, if any: the first feature's wish with a picture
+    /// (`WantsPictures`, in their order): a read-only hook (the pictures feature fetches it and
+    /// gives the figure).
+    public var pictureWish: PictureWish? {
+        guard let wish = whole.features.taking(.picture).lazy.compactMap({ $0.pictureWanted(whole) }).first, !wish.url.isEmpty else { return nil }
+        return wish
+    }
+
     /// Where on the museum's map the page on top is about, as its feature says (`Feature.place`:
     /// a tour's start, an exhibition's gallery): a read-only hook. nil: nowhere, or not a
     /// feature's page.
