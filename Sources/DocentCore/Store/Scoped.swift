@@ -5,7 +5,8 @@ import Foundation
 /// the configuration. Built by the root for each call (`ScopedFeature`).
 public struct FeatureContext: Equatable, Sendable {
     /// The whole state, read through the properties below and the read-only hooks (the
-    /// page's picture, `pictureWish`) when a feature asks; never handed out. Each property is
+    /// page's picture, `pictureWish`) when a feature asks; never handed to a feature (`root`
+    /// serves DocentUI's own hooks, `FeatureReadsTests` keeps it out of features). Each property is
     /// worked out when read: a context is made for every feature that hears a moment (five a
     /// second while a recording plays), and most read one or two of them.
     private let whole: AppState
@@ -97,15 +98,6 @@ public struct FeatureContext: Equatable, Sendable {
     /// answers (DocentUI's `keyAction(_:)`, what a key does on the screen now, and `keyHelp`,
     /// the key help now). Not for features: they read the properties and hooks above.
     package var root: AppState { whole }
-
-    /// A copy of the whole shared state with `F`'s state as `own`, for what only the whole
-    /// state answers: a page's rows, built by the same read-only hooks the screen draws with
-    /// (so Enter does what is drawn). A copy: changing it changes nothing.
-    public func reading<F: Feature>(_: F.Type, _ own: F.State) -> AppState {
-        var s = whole
-        s[F.self] = own
-        return s
-    }
 
     /// `F`'s state, read-only.
     public func state<F: Feature>(of _: F.Type) -> F.State { whole[F.self] }
