@@ -159,7 +159,7 @@ public enum StatusLine {
         }
         screen.fill(area, style: Style(role: .muted, reverse: true))
         // A feature's own page may say its own (where typed keys are text, say).
-        let detail = MapAction.showOnMap(from: state) != nil ? s(.hintsDetailMap) : s(.hintsDetail)
+        let detail = MapAction.showOnMap(from: FeatureContext(state)) != nil ? s(.hintsDetailMap) : s(.hintsDetail)
         let own = state.features.view(for: state)?.hints(state)
         var hints = own ?? (state.depth > 1 ? detail : s(.hintsList))
         // The usual hints also name the features' keys that work here (Pulse's `f`).
