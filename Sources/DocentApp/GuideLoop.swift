@@ -169,7 +169,7 @@ public final class GuideLoop {
     /// shows next), at most a second.
     func audioTurn(_ turn: Int) -> Int {
         guard audioNotifies, let s = lastPolled, s.status == .playing, s.position.isFinite else { return turn }
-        let toNext = (s.position.rounded(.down) + 1 - s.position) / max(0.25, state.player.speed)
+        let toNext = (s.position.rounded(.down) + 1 - s.position) / max(0.25, state[PlayerFeature.self].speed)
         return max(10, min(1000, Int((toNext * 1000).rounded()) + 15))
     }
 

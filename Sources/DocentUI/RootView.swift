@@ -119,11 +119,11 @@ public enum RootView {
         }
         if !footer { screen.fill(areas.mini) }
         var rows = [areas.mini.y]
-        if state.page.route == .player, state.museum != nil, state.player.track != nil {
+        if state.page.route == .player, state.museum != nil, state[PlayerFeature.self].track != nil {
             let (controls, _) = areas.inner.splitTop(PlayerLayout.controlRows)
             let (moving, _) = controls.splitTop(PlayerView.positionRows)
             screen.fill(moving)
-            PlayerView.position(&screen, controls, state: state, clickable: false)
+            PlayerView.position(&screen, controls, state[PlayerFeature.self], FeatureContext(state), clickable: false)
             rows += moving.y..<moving.maxY
         }
         for t in transforms { t.apply(&screen, rows, state) }
@@ -159,7 +159,7 @@ public enum StatusLine {
         }
         screen.fill(area, style: Style(role: .muted, reverse: true))
         // A feature's own page may say its own (where typed keys are text, say).
-        let detail = MapAction.showOnMap(from: state) != nil ? s(.hintsDetailMap) : s(.hintsDetail)
+        let detail = MapAction.showOnMap(from: FeatureContext(state)) != nil ? s(.hintsDetailMap) : s(.hintsDetail)
         let own = state.features.view(for: state)?.hints(state)
         var hints = own ?? (state.depth > 1 ? detail : s(.hintsList))
         // The usual hints also name the features' keys that work here (Pulse's `f`).

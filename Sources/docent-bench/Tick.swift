@@ -113,7 +113,7 @@ func tick(_ args: ArraySlice<String>) {
         backend.pending = [ch == "\r" ? .key(.enter) : .key(.char(ch))]
         loop.step(timeoutMilliseconds: 0)
     }
-    guard loop.state.player.track != nil else { fail("the keys \(keys.debugDescription) played nothing") }
+    guard loop.state[PlayerFeature.self].track != nil else { fail("the keys \(keys.debugDescription) played nothing") }
     loop.step(timeoutMilliseconds: 0)
     let (full0, effects0) = (backend.fullFrames, effects.run)
     var sweep = [UInt8](repeating: 0, count: cold ? 32 << 20 : 0)

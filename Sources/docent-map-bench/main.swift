@@ -123,7 +123,7 @@ for _ in 0..<repeats {
     let t2 = now()
     var state = mapState(app, size: size)
     _ = Reducer.reduce(&state, .map(.rasterReady(floor: Floor(1), url: file, raster: raster)))
-    state.map.plans[Floor(1)] = .ready(url: file, raster: raster)
+    state[MapFeature.self].plans[Floor(1)] = .ready(url: file, raster: raster)
     let screen = RootView.render(state, size: size)
     let t3 = now()
     fetches.append(t1 - t0)

@@ -111,7 +111,7 @@ let buildNanos = monotonicNanos() - buildStart
 state.overlay = nil
 state.messageQueue = []
 _ = Reducer.reduce(&state, .search(.open))
-guard state.page.route == .search, let index = state.search.index else { fail("the Search tab is not available") }
+guard state.page.route == .search, let index = state[SearchFeature.self].index else { fail("the Search tab is not available") }
 // The build's parts, again, outside the reducer: collecting the documents, then indexing them.
 let docStart = monotonicNanos()
 let documents = SearchIndex.documents(app: app)
@@ -167,10 +167,10 @@ for _ in 0..<repeatCount {
                 _ = Reducer.reduce(&state, action)
                 pauses.append(monotonicNanos() - p0)
             }
-            if slowest > 0 { labelled.append((dt, state.search.query)) }
+            if slowest > 0 { labelled.append((dt, state[SearchFeature.self].query)) }
             if k == 0 { first.append(dt) }
             k += 1
-            resultsSeen += state.search.results?.total ?? 0
+            resultsSeen += state[SearchFeature.self].results?.total ?? 0
         }
     }
 }

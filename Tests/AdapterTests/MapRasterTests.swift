@@ -400,8 +400,8 @@ final class MapRasterTests: XCTestCase {
         for n in 0...3 {
             let raster = try aicRaster(n)
             let s = try aicState(floor: n, raster: raster, size: size)
-            XCTAssertEqual(s.map.floor, Floor(n))
-            XCTAssertEqual(s.map.raster, raster)
+            XCTAssertEqual(s[MapFeature.self].floor, Floor(n))
+            XCTAssertEqual(s[MapFeature.self].raster, raster)
             assertFixture(RootView.render(s, size: size), named: "map-aic-floor\(n)-120x40")
         }
     }

@@ -51,7 +51,7 @@ final class MapReducerTests: XCTestCase {
     /// What is drawn in the window now, in reading order: top to bottom, left to right.
     func readingOrder(_ s: AppState) throws -> [MapItemID] {
         let app = try XCTUnwrap(s.museum)
-        let v = try XCTUnwrap(MapReducer.viewport(s, app))
+        let v = try XCTUnwrap(MapReducer.viewport(s.map, MapReducer.Env(app, FeatureContext(s))))
         let drawn = MapContent.items(app, floor: s.map.floor).compactMap { i in v.cell(i.point).map { (i, $0) } }
             .filter { $0.0.isVisible(atZoom: s.map.zoom) }
         return drawn.sorted { ($0.1.row, $0.1.col, $0.0.id.tag) < ($1.1.row, $1.1.col, $1.0.id.tag) }.map(\.0.id)
@@ -142,7 +142,7 @@ final class MapReducerTests: XCTestCase {
         var s = try opened()
         let app = try XCTUnwrap(s.museum)
         send(&s, .map(.zoom(2))) { $0.map.zoom = 2 }
-        let v = try XCTUnwrap(MapReducer.viewport(s, app))
+        let v = try XCTUnwrap(MapReducer.viewport(s.map, MapReducer.Env(app, FeatureContext(s))))
         let c0 = v.centre
         XCTAssertEqual(c0, raster().planBox.centre)
         let stepX = Double(v.dotsWide) * v.pointsPerDot / 4, stepY = Double(v.dotsHigh) * v.pointsPerDot / 4
@@ -218,7 +218,7 @@ final class MapReducerTests: XCTestCase {
     func testEnterWithoutSelectionTakesWhatIsNearestTheMiddle() throws {
         var s = try opened()
         let app = try XCTUnwrap(s.museum)
-        let v = try XCTUnwrap(MapReducer.viewport(s, app))
+        let v = try XCTUnwrap(MapReducer.viewport(s.map, MapReducer.Env(app, FeatureContext(s))))
         let drawn = try readingOrder(s).map { try item(s, $0) }
         let distance = { (i: MapItem) in hypot(i.point.x - v.centre.x, i.point.y - v.centre.y) }
         let nearest = try XCTUnwrap(drawn.min { distance($0) < distance($1) })
@@ -232,8 +232,8 @@ final class MapReducerTests: XCTestCase {
         let s = try opened()
         let app = try XCTUnwrap(s.museum)
         let tour = try XCTUnwrap(app.tours.first { $0.floor == Floor(1) && $0.location != nil })
-        XCTAssertEqual(MapReducer.cardAction(s, app, .tour(tour.id)), .tour(.start(tourID: tour.id, stop: nil)))
-        XCTAssertNil(MapReducer.cardAction(s, app, .gallery(1004)))
+        XCTAssertEqual(MapReducer.cardAction(app, .tour(tour.id)), .tour(.start(tourID: tour.id, stop: nil)))
+        XCTAssertNil(MapReducer.cardAction(app, .gallery(1004)))
     }
 
     func testEscapeClosesLegendCardTextModeThenSelection() throws {
@@ -287,8 +287,9 @@ final class MapReducerTests: XCTestCase {
         var s = try opened()
         XCTAssertEqual(s.map.zoom, 0)
         let app = try XCTUnwrap(s.museum)
-        let v = try XCTUnwrap(MapReducer.viewport(s, app))
-        let drawn = MapReducer.drawn(s, app, v).compactMap { i in v.cell(i.point).map { (i, $0) } }
+        let env = MapReducer.Env(app, FeatureContext(s))
+        let v = try XCTUnwrap(MapReducer.viewport(s.map, env))
+        let drawn = MapReducer.drawn(s.map, app, v, here: env.here, stops: env.stops).compactMap { i in v.cell(i.point).map { (i, $0) } }
             .sorted { ($0.1.row, $0.1.col, $0.0.id.tag) < ($1.1.row, $1.1.col, $1.0.id.tag) }.map(\.0)
         XCTAssertTrue(drawn.contains { if case .gallery = $0.kind { return true } else { return false } })
         XCTAssertTrue(drawn.contains { if case .artwork = $0.kind { return true } else { return false } })
@@ -426,7 +427,7 @@ final class MapReducerTests: XCTestCase {
             $0.map.plans[Floor(2)] = .loading(url: self.plan(2))
         }
         // Panning away and coming back does not re-centre on the same place.
-        let v = try XCTUnwrap(MapReducer.viewport(s, app))
+        let v = try XCTUnwrap(MapReducer.viewport(s.map, MapReducer.Env(app, FeatureContext(s))))
         let moved = PlanPoint(x: p.x + Double(v.dotsWide) * v.pointsPerDot / 4, y: p.y)
         send(&s, .map(.pan(dx: 1, dy: 0))) { $0.map.centre = moved }
         send(&s, .selectTab(.home), effects: { [.persist($0.settings)] }) { $0.tab = .home }
@@ -447,21 +448,21 @@ final class MapReducerTests: XCTestCase {
         }
         XCTAssertEqual(s.map.floor, Floor(1))
         XCTAssertNil(s.map.centre)
-        XCTAssertNil(MapScene(s, cols: 80, rows: 20)?.here)
+        XCTAssertNil(MapScene(s.map, FeatureContext(s), cols: 80, rows: 20)?.here)
     }
 
     func testShowOnMapFromThePlayerAndATourPage() throws {
         var s = try loaded()
         let app = try XCTUnwrap(s.museum)
-        XCTAssertNil(MapAction.showOnMap(from: s), "nothing to show on Home")
+        XCTAssertNil(MapAction.showOnMap(from: FeatureContext(s)), "nothing to show on Home")
         let art = try XCTUnwrap(app.sortedArtworks.first { $0.hasAudio })
         prepare(&s, .play(audioID: art.commentaries[0].audioID, artworkID: art.id, tourID: nil), .openPlayer)
         XCTAssertEqual(s.page.route, .player)
-        XCTAssertEqual(MapAction.showOnMap(from: s), .map(.show(.artwork(art.id))))
+        XCTAssertEqual(MapAction.showOnMap(from: FeatureContext(s)), .map(.show(.artwork(art.id))))
         let tour = try XCTUnwrap(app.tours.first { $0.location != nil && $0.floor != nil })
         s.stacks[.home] = [Page(.home), Page(.tourDetail(tour.id))]
         s.tab = .home
-        XCTAssertEqual(MapAction.showOnMap(from: s), .map(.show(.tour(tour.id))))
+        XCTAssertEqual(MapAction.showOnMap(from: FeatureContext(s)), .map(.show(.tour(tour.id))))
     }
 
     // MARK: What is on the map

@@ -13,7 +13,7 @@ final class PulseBoundsTests: XCTestCase {
     func testHostileTimesAreShownNotTrapped() {
         let s = state()
         for t in [-1e300, 1e300, -Double.greatestFiniteMagnitude, Double.nan, -Double.infinity, 0] {
-            _ = PulseFeature.ago(Date(timeIntervalSince1970: t), s)
+            _ = PulseFeature.ago(Date(timeIntervalSince1970: t), FeatureContext(s))
         }
         XCTAssertEqual(PulseBounds.whole(1e300, per: 60), 1_000_000_000_000)
         XCTAssertEqual(PulseBounds.whole(-5, per: 60), 0)

@@ -98,4 +98,19 @@ final class FeatureReadsTests: XCTestCase {
         }
         XCTAssertEqual(problems, [], "state `reads = [X.id, …]` in the feature (or stop reading)")
     }
+
+    /// The context's whole state (`FeatureContext.root`, `package`) is for the shared UI's hooks
+    /// (`keyAction`, `keyHelp`); a feature's folder is in the same targets, so the access level
+    /// alone does not keep it out: this does. (`Route.root(of:)` is a call, not the property.)
+    func testNoFeatureReadsTheContextsWholeState() throws {
+        var found: [String] = []
+        for folder in try Self.folders() {
+            for text in folder.sources {
+                if try !Self.matches(#"(\.root)\b(?!\s*\()"#, text).isEmpty { found.append(folder.name) }
+            }
+        }
+        XCTAssertEqual(found, [], "a feature reads the context's properties and hooks, not `root`")
+        // The pattern finds the property where it is used.
+        XCTAssertEqual(try Self.matches(#"(\.root)\b(?!\s*\()"#, "let s = context.root\nlet r = Route.root(of: .home)"), [".root"])
+    }
 }

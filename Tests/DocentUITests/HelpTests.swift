@@ -85,7 +85,7 @@ final class HelpTests: XCTestCase {
     func testTourHintsOfferOnlyWhatWorks() {
         var s = loaded()
         touring(&s, stop: 0)
-        var hints = TourFeature.tourStatus(s).last ?? ""
+        var hints = TourFeature.tourStatus(s[TourFeature.self], FeatureContext(s)).last ?? ""
         XCTAssertFalse(hints.contains("Enter arrived"), "playing a stop, nothing to arrive at: \(hints)")
         XCTAssertTrue(hints.contains("> next") && hints.contains("x leave"), hints)
         // Let stop 1's clip end: the bumper plays, then a guided tour waits.
@@ -97,10 +97,10 @@ final class HelpTests: XCTestCase {
         finish()
         if case .bumper = s.tour?.machine.position { finish() }
         guard case .waiting? = s.tour?.machine.position else { return XCTFail("not waiting: \(String(describing: s.tour?.machine.position))") }
-        hints = TourFeature.tourStatus(s).last ?? ""
+        hints = TourFeature.tourStatus(s[TourFeature.self], FeatureContext(s)).last ?? ""
         XCTAssertTrue(hints.hasPrefix("Enter arrived"), hints)
         prepare(&s, .tour(.toggleMode))
-        hints = TourFeature.tourStatus(s).last ?? ""
+        hints = TourFeature.tourStatus(s[TourFeature.self], FeatureContext(s)).last ?? ""
         XCTAssertFalse(hints.contains("arrived"), "continuous: \(hints)")
     }
 
@@ -109,9 +109,9 @@ final class HelpTests: XCTestCase {
         prepare(&s, .play(audioID: 11, artworkID: 100, tourID: nil))
         let token = s.player.snapshot.token
         prepare(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .playing, position: 1, duration: 3, volume: 0.8)))
-        XCTAssertTrue(PlayerView.keyHints(s).hasPrefix("Space pause · ←→ 10 s"), PlayerView.keyHints(s))
+        XCTAssertTrue(PlayerView.keyHints(s.player, FeatureContext(s)).hasPrefix("Space pause · ←→ 10 s"), PlayerView.keyHints(s.player, FeatureContext(s)))
         prepare(&s, .playerSnapshot(PlayerSnapshot(token: token, status: .ended, position: 3, duration: 3, volume: 0.8)))
-        let ended = PlayerView.keyHints(s)
+        let ended = PlayerView.keyHints(s.player, FeatureContext(s))
         XCTAssertTrue(ended.hasPrefix("Space play again"), ended)
         XCTAssertFalse(ended.contains("10 s"), "nothing to seek in after the end: \(ended)")
     }

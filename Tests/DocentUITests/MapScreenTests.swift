@@ -114,7 +114,7 @@ final class MapScreenTests: XCTestCase {
             let screen = render(s, size)
             let vp = RootView.viewport(for: size)
             let (cols, rows) = MapLayout.canvas(rows: vp.rows, width: vp.width)
-            let scene = try XCTUnwrap(MapScene(s, cols: cols, rows: rows))
+            let scene = try XCTUnwrap(MapScene(s.map, FeatureContext(s), cols: cols, rows: rows))
             let masks = MapCanvas.masks(try XCTUnwrap(s.map.raster), scene.viewport)
             let origin = (x: 1, y: 3)
             func ink(_ x: Int, _ y: Int) -> Bool {
@@ -153,7 +153,7 @@ final class MapScreenTests: XCTestCase {
         // The canvas under the header, and the plan's dots on it.
         let vp = RootView.viewport(for: size)
         let (cols, rows) = MapLayout.canvas(rows: vp.rows, width: vp.width)
-        let scene = try XCTUnwrap(MapScene(s, cols: cols, rows: rows))
+        let scene = try XCTUnwrap(MapScene(s.map, FeatureContext(s), cols: cols, rows: rows))
         let masks = MapCanvas.masks(try XCTUnwrap(s.map.raster), scene.viewport)
         let origin = (x: 1, y: 3)
         func ink(_ x: Int, _ y: Int) -> Bool {
@@ -355,7 +355,7 @@ final class MapScreenTests: XCTestCase {
             $0.map.centre = here.point
             $0.map.centredOnArtwork = art.id
         }
-        XCTAssertEqual(MapScene(s, cols: 78, rows: 18)?.here, .artwork(art.id))
+        XCTAssertEqual(MapScene(s.map, FeatureContext(s), cols: 78, rows: 18)?.here, .artwork(art.id))
         let screen = render(s, Size(width: 80, height: 24))
         assertSnapshot(screen, named: "map-here-zh-80x24")
         XCTAssertTrue((0..<24).map(screen.row).joined().contains("@"))
@@ -417,7 +417,7 @@ final class MapScreenTests: XCTestCase {
         let raster = s.map.raster
         let before = render(s)
         let app = try XCTUnwrap(s.museum)
-        let v = try XCTUnwrap(MapReducer.viewport(s, app))
+        let v = try XCTUnwrap(MapReducer.viewport(s.map, MapReducer.Env(app, FeatureContext(s))))
         send(&s, .map(.pan(dx: 1, dy: 0))) { $0.map.centre = PlanPoint(x: v.centre.x + Double(v.dotsWide) * v.pointsPerDot / 4, y: v.centre.y) }
         XCTAssertTrue(s.map.raster === raster)
         XCTAssertNotEqual(render(s), before)

@@ -61,7 +61,7 @@ final class MuseumTimeTests: XCTestCase {
         s.timeZone = TimeZone(identifier: "Asia/Shanghai")!
         prepare(&s, .fetched(.events, .success(Array(Self.events.utf8))))
         guard let e = s.events.value?.first(where: { $0.id == "family" }) else { return XCTFail("event not read") }
-        XCTAssertEqual(HomeFeature.eventPage(e, s).facts.first.map(plain), "Nov 28, 2026 at 10:30 AM – 12:00 PM")
+        XCTAssertEqual(HomeFeature.eventPage(e, FeatureContext(s)).facts.first.map(plain), "Nov 28, 2026 at 10:30 AM – 12:00 PM")
     }
 
     func testOffsetsAreReadFromTheTimeOnly() {

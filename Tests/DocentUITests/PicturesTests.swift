@@ -233,9 +233,9 @@ final class PicturesTests: XCTestCase {
             $0.pictures.slots[r] = .loading
             $0.pictures.order = [r]
         }
-        XCTAssertEqual(PlayerFeature.figure(s), .pending(columns: 78, rows: 6))
+        XCTAssertEqual(FeatureContext(s).figure(.player), .pending(columns: 78, rows: 6))
         send(&s, .pictures(.loaded(r, Self.picture))) { $0.pictures.slots[r] = .ready(Self.picture) }
-        XCTAssertEqual(PlayerFeature.figure(s), .picture(Self.picture))
+        XCTAssertEqual(FeatureContext(s).figure(.player), .picture(Self.picture))
         // Back and forward again: the picture is there, nothing is fetched.
         prepare(&s, .back)
         send(&s, .openPlayer) { PlayerFeature.showPlayer(&$0) }
@@ -294,7 +294,7 @@ final class PicturesTests: XCTestCase {
         var off = loaded(mode: .off)
         prepare(&off, .play(audioID: 11, artworkID: 100, tourID: nil))
         send(&off, .openPlayer) { PlayerFeature.showPlayer(&$0) }
-        XCTAssertNil(PlayerFeature.figure(off))
+        XCTAssertNil(FeatureContext(off).figure(.player))
         var bare = loaded()
         open(&bare, audioID: 12, artworkID: 101)
         XCTAssertEqual(bare.pictures.slots, [:], "Clay Vessel has no picture")
@@ -310,14 +310,14 @@ final class PicturesTests: XCTestCase {
         send(&s, .pictures(.failed(r, "the JPEG picture is incomplete (no end marker)"))) {
             $0.pictures.slots[r] = .failed(.key(.picturesFailed, ["reason": .verbatim("the JPEG picture is incomplete (no end marker)")]))
         }
-        XCTAssertEqual(PlayerFeature.figure(s).map { if case .note(let p) = $0 { p.text(s.strings) } else { "" } }, "No picture: the JPEG picture is incomplete (no end marker)")
+        XCTAssertEqual(FeatureContext(s).figure(.player).map { if case .note(let p) = $0 { p.text(s.strings) } else { "" } }, "No picture: the JPEG picture is incomplete (no end marker)")
         // An answer nobody waits for (already answered, or let go) changes nothing.
         send(&s, .pictures(.loaded(r, Self.picture)))
         send(&s, .pictures(.missing(PicturesFeature.Request(url: "/elsewhere.png", columns: 1, rows: 1))))
         var m = loaded()
         open(&m, audioID: 11, artworkID: 100)
         send(&m, .pictures(.missing(r))) { $0.pictures.slots[r] = .missing }
-        XCTAssertNil(PlayerFeature.figure(m))
+        XCTAssertNil(FeatureContext(m).figure(.player))
     }
 
     func testOnlyAFewPicturesAreKept() {
@@ -356,8 +356,8 @@ final class PicturesTests: XCTestCase {
     /// The text's scrolling is bounded by the room the picture leaves it.
     func testScrollingKnowsTheTextIsNarrowerBesideAPicture() {
         var s = playing(Size(width: 120, height: 30))
-        let page = PlayerFeature.page(s.museum!, s)!
-        let room = FigureLayout.split(width: s.viewportWidth, rows: s.viewportRows - PlayerLayout.controlRows, figure: PlayerFeature.figure(s))
+        let page = PlayerFeature.page(s.museum!, s.player, FeatureContext(s))!
+        let room = FigureLayout.split(width: s.viewportWidth, rows: s.viewportRows - PlayerLayout.controlRows, figure: FeatureContext(s).figure(.player))
         XCTAssertEqual(room.textWidth, 118 - 12 - 1)
         prepare(&s, .moveToEnd)
         XCTAssertEqual(s.page.scroll, max(0, page.lines(width: room.textWidth, strings: s.strings).count - room.textRows))
@@ -385,14 +385,14 @@ final class PicturesTests: XCTestCase {
             $0.pictures.slots[r] = .loading
             $0.pictures.order = [r]
         }
-        XCTAssertNil(PlayerFeature.figure(s), "the page's figure, not the player's")
+        XCTAssertNil(FeatureContext(s).figure(.player), "the page's figure, not the player's")
         send(&s, .pictures(.loaded(r, Self.picture))) { $0.pictures.slots[r] = .ready(Self.picture) }
         assertSnapshot(RootView.render(s, size: Size(width: 80, height: 24)), named: "exhibition-picture-80x24")
         // An exhibition without a picture (or offline, no copy): the page as it always was.
         send(&s, .pictures(.loaded(r, Self.picture)))
         var plain = loaded()
         Reducer.push(&plain, .exhibitionDetail(1))
-        XCTAssertNil(PicturesFeature.wanted(plain))
+        XCTAssertNil(PicturesFeature.wanted(plain.pictures, FeatureContext(plain)))
     }
 
     // MARK: Written by the adapter
@@ -487,7 +487,7 @@ final class PicturesTests: XCTestCase {
         let effects = prepare(&small, .activate)
         XCTAssertEqual(TourFeature.route(in: small), .detail(500))
         XCTAssertFalse(effects.contains { if case .feature(let v) = $0 { return v.feature == PicturesFeature.id } else { return false } }, "no banner at 40 × 12")
-        XCTAssertNil(PicturesFeature.wanted(small))
+        XCTAssertNil(PicturesFeature.wanted(small.pictures, FeatureContext(small)))
     }
 
     /// Search results on the sample museum, pictures on, at `size`.
@@ -514,7 +514,7 @@ final class PicturesTests: XCTestCase {
         for c in "harbour at first" { effects += prepare(&s, .search(.typed(String(c)))) }
         let request = PicturesFeature.Request(url: url, columns: 47, rows: 23)
         XCTAssertTrue(effects.contains(.pictures(.load(request, .truecolor))), "\(effects)")
-        XCTAssertEqual(SearchPage.selectedAction(s), .open(.artwork(harbour.id)))
+        XCTAssertEqual(SearchPage.selectedAction(s.search, FeatureContext(s)), .open(.artwork(harbour.id)))
         send(&s, .pictures(.loaded(request, Self.picture))) { $0.pictures.slots[request] = .ready(Self.picture) }
         assertSnapshot(RootView.render(s, size: Size(width: 120, height: 30)), named: "search-picture-120x30")
 

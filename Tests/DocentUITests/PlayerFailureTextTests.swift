@@ -58,8 +58,8 @@ final class PlayerFailureTextTests: XCTestCase {
         send(&s, .playerSnapshot(snap)) { $0.player.snapshot = snap }
         let said = s.strings(.playerKeptCopy)
         XCTAssertEqual(said, "Hors ligne : lecture de la copie gardée sur cet appareil")
-        XCTAssertTrue(try XCTUnwrap(PlayerFeature.page(try XCTUnwrap(s.museum), s)).facts.contains(said))
+        XCTAssertTrue(try XCTUnwrap(PlayerFeature.page(try XCTUnwrap(s.museum), s.player, FeatureContext(s))).facts.contains(said))
         prepare(&s, .play(audioID: 11, artworkID: 100, tourID: nil))
-        XCTAssertFalse(PlayerFeature.page(try XCTUnwrap(s.museum), s)?.facts.contains(said) ?? true)
+        XCTAssertFalse(PlayerFeature.page(try XCTUnwrap(s.museum), s.player, FeatureContext(s))?.facts.contains(said) ?? true)
     }
 }

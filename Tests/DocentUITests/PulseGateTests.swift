@@ -53,7 +53,7 @@ final class PulseGateTests: XCTestCase {
         // Letters and digits, shown in upper case; anything else is not taken.
         for k: Key in [.char("k"), .char("7"), .char("-"), .char("q"), .char("m"), .char("2"), .char("x"), .backspace, .char("p")] { _ = pressKey(&s, k) }
         XCTAssertEqual(s.pulse.codeField, "K7QM2P")
-        let today = PulseFeature.dayStart(s)
+        let today = PulseFeature.dayStart(FeatureContext(s))
         send(&s, .pulse(.codeEntered)) {
             $0.pulse.visitCode = VisitCodeEntry(code: "K7QM2P", day: today)
             $0.overlay = PulseFeature.show(.editor(.museum))
@@ -74,7 +74,7 @@ final class PulseGateTests: XCTestCase {
         // The next day the code is asked again.
         s.now = s.now.addingTimeInterval(86_400)
         prepare(&s, .dismissOverlay, .pulse(.open))
-        XCTAssertEqual(PulseFeature.gateRefusal(s), .visitCodeRequired)
+        XCTAssertEqual(PulseFeature.gateRefusal(s.pulse, FeatureContext(s)), .visitCodeRequired)
         prepare(&s, .pulse(.choose(4)))
         XCTAssertEqual(s.overlay, PulseFeature.show(.visitCode(.museum, thenSend: false)))
     }
@@ -102,7 +102,7 @@ final class PulseGateTests: XCTestCase {
         prepare(&s, .pulse(.codeDeleteBackward), .pulse(.codeTyped("P")))
         s.now = s.now.addingTimeInterval(1)
         let again = draft(s, "Lovely blue", pass: .visitCode("K7QM2P"))
-        let today = PulseFeature.dayStart(s)
+        let today = PulseFeature.dayStart(FeatureContext(s))
         send(&s, .pulse(.codeEntered), effects: { [.pulse(.post(again, self.creds)), .persist($0.settings)] }) {
             $0.pulse.visitCode = VisitCodeEntry(code: "K7QM2P", day: today)
             $0.pulse.codeWrong = false

@@ -93,7 +93,7 @@ final class PulseHomeTests: XCTestCase {
             XCTAssertTrue(HelpSection.current(s).flatMap(\.lines).contains { $0.keys == "f" }, "\(language): f in the key help")
             // Home: the highlighted row's (issue 33 #9), here "Popular right now"'s first, tour 500.
             prepare(&s, .selectTab(.home))
-            XCTAssertEqual(PulseFeature.currentSubject(s), .tour(500))
+            XCTAssertEqual(PulseFeature.currentSubject(FeatureContext(s)), .tour(500))
             XCTAssertTrue(RootView.render(s, size: wide).row(wide.height - 1).contains(hint), "\(language): on Home")
             // Info: the museum, whose notes the hint does not count (nothing on screen to react to).
             prepare(&s, .selectTab(.info))

@@ -30,6 +30,25 @@ final class PulseScopedTests: XCTestCase {
         sendScoped(PulseFeature.self, &p, .openOn(.museum), context(s), requests: [.show(PulseFeature.show(.box(.museum)))]) { $0.boxSelection = 0 }
     }
 
+    /// `f` in the scoped reducer (issue 46 #4: the whole-state `reduce` that read the subject
+    /// off the page is gone): the subject is the context's page, here a tour's; on Info, the
+    /// museum; with no museum, nothing.
+    func testFOpensTheBoxOnThePagesSubjectFromTheContext() {
+        var s = ready()
+        prepare(&s, .selectTab(.tours))
+        Reducer.push(&s, Route.tourDetail(500))
+        var p = s.pulse
+        p.boxSelection = 2
+        sendScoped(PulseFeature.self, &p, .open, context(s), requests: [.show(PulseFeature.show(.box(.tour(500))))]) { $0.boxSelection = 0 }
+        let info = ready()
+        p = info.pulse
+        sendScoped(PulseFeature.self, &p, .open, context(info), requests: [.show(PulseFeature.show(.box(.museum)))])
+        var none = info
+        none.document = .loading(source: info.source)
+        p = none.pulse
+        sendScoped(PulseFeature.self, &p, .open, context(none))
+    }
+
     /// A reaction: shown at once in its own state, the store told, the visitor told by a banner.
     func testAReactionIsItsOwnStateAndABanner() {
         var s = ready()
@@ -56,7 +75,7 @@ final class PulseScopedTests: XCTestCase {
         let locked = PulseStoreError.unavailable("locked")
         prepare(&s, .pulse(.opened(.failure(locked))))
         var p = s.pulse
-        let today = PulseFeature.dayStart(s)
+        let today = PulseFeature.dayStart(FeatureContext(s))
         sendScoped(
             PulseFeature.self, &p, .opened(.success(creds)), context(s),
             effects: [
@@ -91,7 +110,7 @@ final class PulseScopedTests: XCTestCase {
         var p = s.pulse
         p.draft = "half a note"
         reactScoped(
-            PulseFeature.self, &p, .startOver, context(s), effects: [.pulse(.open(.defaultFile, identity: nil, seed: PulseFeature.seedPath(s)))],
+            PulseFeature.self, &p, .startOver, context(s), effects: [.pulse(.open(.defaultFile, identity: nil, seed: PulseFeature.seedPath(FeatureContext(s))))],
             requests: [.persist]
         ) {
             $0.draft = ""

@@ -49,7 +49,7 @@ final class PulseTests: XCTestCase {
             &s, .pulse(.opened(.success(creds))),
             // Saved last: `.persist` is applied after the feature's own effects (issue 28).
             effects: [
-                .pulse(.check(viewer: creds.visitor, dayStart: PulseFeature.dayStart(s), since: nil)),
+                .pulse(.check(viewer: creds.visitor, dayStart: PulseFeature.dayStart(FeatureContext(s)), since: nil)),
                 .timer(PulseFeature.checkTimer, milliseconds: 5000, action: .pulse(.check)),
                 .persist(after.settings),
             ]
@@ -72,12 +72,12 @@ final class PulseTests: XCTestCase {
             $0.pulse.openFailure = locked
             $0.pulse.openAttempts = 1
         }
-        send(&s, reopen, effects: [.pulse(.open(.defaultFile, identity: nil, seed: PulseFeature.seedPath(s)))])
+        send(&s, reopen, effects: [.pulse(.open(.defaultFile, identity: nil, seed: PulseFeature.seedPath(FeatureContext(s))))])
         send(&s, .pulse(.opened(.failure(locked))), effects: [.timer(PulseFeature.reopenTimer, milliseconds: 4_000, action: reopen)]) {
             $0.pulse.openAttempts = 2
         }
         // Anything tried meanwhile says what is wrong.
-        XCTAssertEqual(PulseFeature.notReady(s), Banner(locked.phrase, level: .warning))
+        XCTAssertEqual(PulseFeature.notReady(s.pulse), Banner(locked.phrase, level: .warning))
         XCTAssertEqual(PulseFeature.reopenMilliseconds(after: 5), 32_000)
         XCTAssertEqual(PulseFeature.reopenMilliseconds(after: 50), 60_000)
         // Open at last: ready, the failure forgotten, the backoff reset.
@@ -91,7 +91,7 @@ final class PulseTests: XCTestCase {
 
     func testChangeCheckAsksSinceTheVersionAndRedrawsNothingWhenUnchanged() {
         var s = ready()
-        send(&s, .pulse(.check), effects: [.timer(PulseFeature.checkTimer, milliseconds: 5000, action: .pulse(.check)), .pulse(.check(viewer: creds.visitor, dayStart: PulseFeature.dayStart(s), since: PulseVersion(3)))]) {
+        send(&s, .pulse(.check), effects: [.timer(PulseFeature.checkTimer, milliseconds: 5000, action: .pulse(.check)), .pulse(.check(viewer: creds.visitor, dayStart: PulseFeature.dayStart(FeatureContext(s)), since: PulseVersion(3)))]) {
             $0.pulse.checking = true
         }
         // One at a time: a second tick while the first is out only re-arms the timer.
@@ -108,12 +108,12 @@ final class PulseTests: XCTestCase {
         s.player.track = Track(audioID: 11, artworkID: 100, tourID: nil, language: .english, requested: .english,
                                title: "Harbor at Dawn", url: "/museum/audio/11.mp3", transcript: "")
         s.player.snapshot.status = .playing
-        send(&s, .pulse(.check), effects: [.timer(PulseFeature.checkTimer, milliseconds: 15_000, action: .pulse(.check)), .pulse(.check(viewer: creds.visitor, dayStart: PulseFeature.dayStart(s), since: PulseVersion(3)))]) {
+        send(&s, .pulse(.check), effects: [.timer(PulseFeature.checkTimer, milliseconds: 15_000, action: .pulse(.check)), .pulse(.check(viewer: creds.visitor, dayStart: PulseFeature.dayStart(FeatureContext(s)), since: PulseVersion(3)))]) {
             $0.pulse.checking = true
         }
         send(&s, .pulse(.checked(.success(nil)))) { $0.pulse.checking = false }
         s.player.snapshot.status = .paused
-        send(&s, .pulse(.check), effects: [.timer(PulseFeature.checkTimer, milliseconds: 5000, action: .pulse(.check)), .pulse(.check(viewer: creds.visitor, dayStart: PulseFeature.dayStart(s), since: PulseVersion(3)))]) {
+        send(&s, .pulse(.check), effects: [.timer(PulseFeature.checkTimer, milliseconds: 5000, action: .pulse(.check)), .pulse(.check(viewer: creds.visitor, dayStart: PulseFeature.dayStart(FeatureContext(s)), since: PulseVersion(3)))]) {
             $0.pulse.checking = true
         }
     }
@@ -122,7 +122,7 @@ final class PulseTests: XCTestCase {
     /// language) until one succeeds; a refusal (bad identity) is not "offline".
     func testAnUnreachableStoreIsSaidUntilACheckSucceeds() {
         var s = ready()
-        send(&s, .pulse(.check), effects: [.timer(PulseFeature.checkTimer, milliseconds: 5000, action: .pulse(.check)), .pulse(.check(viewer: creds.visitor, dayStart: PulseFeature.dayStart(s), since: PulseVersion(3)))]) {
+        send(&s, .pulse(.check), effects: [.timer(PulseFeature.checkTimer, milliseconds: 5000, action: .pulse(.check)), .pulse(.check(viewer: creds.visitor, dayStart: PulseFeature.dayStart(FeatureContext(s)), since: PulseVersion(3)))]) {
             $0.pulse.checking = true
         }
         send(&s, .pulse(.checked(.failure(.unavailable("Pulse at http://pulse.local: connection refused"))))) {
@@ -165,7 +165,7 @@ final class PulseTests: XCTestCase {
             $0.pulse.snapshot?.counts[.museum] = PulseCounts(up: 1)
             $0.banner = Banner(.key(.pulseReacted))
         }
-        let today = PulseFeature.dayStart(s)
+        let today = PulseFeature.dayStart(FeatureContext(s))
         send(&s, .pulse(.check), effects: [
             .timer(PulseFeature.checkTimer, milliseconds: 5000, action: .pulse(.check)),
             .pulse(.check(viewer: creds.visitor, dayStart: today, since: PulseFeature.unknownVersion)),
@@ -582,10 +582,10 @@ final class PulseTests: XCTestCase {
         guard case .success(let app) = AppDataReader.read(Array(json.utf8), source: "/museum/appData.json") else { return XCTFail("the fixture reads") }
         var s = ready(.spanish)
         s.document = .ready(Museum(app))
-        XCTAssertEqual(PulseFeature.title(.artwork(101), s), "Vasija de barro")
-        XCTAssertEqual(PulseFeature.title(.artwork(100), s), "Harbor at Dawn", "no Spanish commentary: the artwork's own title")
+        XCTAssertEqual(PulseFeature.title(.artwork(101), FeatureContext(s)), "Vasija de barro")
+        XCTAssertEqual(PulseFeature.title(.artwork(100), FeatureContext(s)), "Harbor at Dawn", "no Spanish commentary: the artwork's own title")
         prepare(&s, .setLanguage(.english))
-        XCTAssertEqual(PulseFeature.title(.artwork(101), s), "Clay Vessel")
+        XCTAssertEqual(PulseFeature.title(.artwork(101), FeatureContext(s)), "Clay Vessel")
     }
 
     func testBoxSnapshots() {
@@ -694,7 +694,7 @@ final class PulseTests: XCTestCase {
             version: PulseVersion(4), counts: [.museum: PulseCounts(up: 5)], mine: [.museum: .up], myReports: [NoteID(visitor: VisitorID("other0001")!, sequence: 1)],
             takenAt: s.now)))))
         s.pulse.identity?.hidden = [HiddenWriter(visitor: VisitorID("other0001")!, sample: "x")]
-        let seed = PulseFeature.seedPath(s)
+        let seed = PulseFeature.seedPath(FeatureContext(s))
         let effects = prepare(&s, .startOver)
         XCTAssertTrue(effects.contains(.pulse(.open(.defaultFile, identity: nil, seed: seed))), "\(effects)")
         let persisted = effects.compactMap { e -> PersistedSettings? in if case .persist(let p) = e { return p } else { return nil } }

@@ -151,7 +151,7 @@ final class ScreenReaderTests: XCTestCase {
         send(&s, .pictures(.modeResolved(.symbols(.truecolor)))) { $0.pictures.mode = .symbols(.truecolor) }
         prepare(&s, .play(audioID: 11, artworkID: 100, tourID: nil))
         send(&s, .openPlayer) { PlayerFeature.showPlayer(&$0) }
-        XCTAssertEqual(PlayerFeature.figure(s), .note(.key(.picturesDescribed, ["what": .verbatim("Harbor at Dawn, Ada Brandt")])))
+        XCTAssertEqual(FeatureContext(s).figure(.player), .note(.key(.picturesDescribed, ["what": .verbatim("Harbor at Dawn, Ada Brandt")])))
         let screen = RootView.render(s, size: big)
         assertSnapshot(screen, named: "screen-reader-picture-80x24")
         let text = (0..<screen.height).map(screen.row).joined(separator: "\n")

@@ -87,7 +87,7 @@ final class SearchTests: XCTestCase {
                 e.search.moved = false
                 e.search.filter = .all
                 self.resetLive(&e)
-                if had { e.search.selection = SearchPage.firstSelectable(e) }
+                if had { e.search.selection = SearchPage.firstSelectable(e.search, FeatureContext(e)) }
             })
         }
         if s.search.results != nil, folded == SearchText.fold(s.search.query), !resetFilter {
@@ -110,7 +110,7 @@ final class SearchTests: XCTestCase {
             e.search.results = results
             self.resetLive(&e)
             if live { e.search.live.status = .waiting }
-            e.search.selection = SearchPage.firstSelectable(e)
+            e.search.selection = SearchPage.firstSelectable(e.search, FeatureContext(e))
         })
     }
 
@@ -135,16 +135,16 @@ final class SearchTests: XCTestCase {
     func filter(_ f: SearchFilter) -> (inout AppState) -> Void {
         { e in
             e.search.filter = f
-            e.search.selection = SearchPage.firstSelectable(e)
+            e.search.selection = SearchPage.firstSelectable(e.search, FeatureContext(e))
         }
     }
 
     /// Rows appearing above keep the selected row selected.
     func keepingSelection(_ before: AppState, _ change: @escaping (inout AppState) -> Void) -> (inout AppState) -> Void {
-        let selected = SearchPage.selectedAction(before)
+        let selected = SearchPage.selectedAction(before.search, FeatureContext(before))
         return { e in
             change(&e)
-            if let i = SearchPage.rows(e).firstIndex(where: { $0.action == selected && $0.row.isSelectable }) { e.search.selection = i }
+            if let i = SearchPage.rows(e.search, FeatureContext(e)).firstIndex(where: { $0.action == selected && $0.row.isSelectable }) { e.search.selection = i }
         }
     }
 
@@ -182,7 +182,7 @@ final class SearchTests: XCTestCase {
         return rows.firstIndex(where: \.isSelectable) ?? 0
     }
 
-    func rows(_ s: AppState) -> [SearchRow] { SearchPage.rows(s) }
+    func rows(_ s: AppState) -> [SearchRow] { SearchPage.rows(s.search, FeatureContext(s)) }
 
     func texts(_ s: AppState) -> [String] { rows(s).map(\.row.text) }
 
@@ -291,7 +291,7 @@ final class SearchTests: XCTestCase {
         XCTAssertEqual(objects.count, 5)
         XCTAssertEqual(Array(t[(onMap ?? 0) + 1...(onMap ?? 0) + 5]), objects)
         XCTAssertEqual(Array(t.suffix(4)), ["Dining", "Members Lounge", "Gift Shops", "Restrooms"])
-        XCTAssertEqual(SearchPage.selectedAction(s), .query(app.search.strings[0]))
+        XCTAssertEqual(SearchPage.selectedAction(s.search, FeatureContext(s)), .query(app.search.strings[0]))
         // A suggestion searches for it.
         var u = s
         let q = querying(app.search.strings[0], from: u, resetFilter: true)
@@ -332,7 +332,7 @@ final class SearchTests: XCTestCase {
         let answered = localResults(s, "harbour", index: built.index)
         send(&s, .search(.indexBuilt(built))) {
             $0.search.results = answered
-            $0.search.selection = SearchPage.firstSelectable($0)
+            $0.search.selection = SearchPage.firstSelectable($0.search, FeatureContext($0))
         }
         XCTAssertTrue(s.search.index === built.index)
         XCTAssertTrue(texts(s).contains { $0.contains("Harbo") }, "\(texts(s))")
@@ -381,7 +381,7 @@ final class SearchTests: XCTestCase {
         XCTAssertTrue(t.contains { $0.hasPrefix("Artworks (") })
         XCTAssertTrue(t.contains { $0.hasPrefix("Exhibitions (1)") })
         XCTAssertEqual(t.filter { $0.hasPrefix("See all") }.count, 1)
-        XCTAssertEqual(SearchPage.selectedAction(s).flatMap { a -> String? in
+        XCTAssertEqual(SearchPage.selectedAction(s.search, FeatureContext(s)).flatMap { a -> String? in
             if case .open(.artwork(let id)) = a { return Self.fileMuseum.data.artworks[id]?.title }
             return nil
         }, "Harbour Crane", "the best hit is selected: title prefix, shortest")
@@ -401,7 +401,7 @@ final class SearchTests: XCTestCase {
         var s = loaded()
         type(&s, "zzqx")
         XCTAssertEqual(texts(s), ["Nothing matches “zzqx”."])
-        XCTAssertNil(SearchPage.selectedAction(s))
+        XCTAssertNil(SearchPage.selectedAction(s.search, FeatureContext(s)))
         send(&s, .search(.activate))
     }
 
@@ -419,7 +419,7 @@ final class SearchTests: XCTestCase {
         // A pause on a query that is no longer the one typed says nothing.
         send(&s, .search(.suggestDue(Array("xarbou".utf8))))
         XCTAssertEqual(texts(s), ["Nothing matches “xarbour”.", "Did you mean “harbour”? Enter searches it."])
-        XCTAssertEqual(SearchPage.selectedAction(s), .query("harbour"), "selected: Enter is the one key")
+        XCTAssertEqual(SearchPage.selectedAction(s.search, FeatureContext(s)), .query("harbour"), "selected: Enter is the one key")
         let q = querying("harbour", from: s)
         send(&s, .search(.activate), effects: q.effects, q.change)
         XCTAssertEqual(s.search.query, "harbour")
@@ -470,7 +470,7 @@ final class SearchTests: XCTestCase {
             $0.search.moved = true
         }
         let shown = rows(s)
-        let selected = SearchPage.selectedAction(s)
+        let selected = SearchPage.selectedAction(s.search, FeatureContext(s))
         let moon = try XCTUnwrap(Self.httpMuseum.data.artworks.values.first { $0.collectionID == 87005 })
         let json = #"[{"data": [{"id": 87005, "is_on_view": true, "title": "Moon Jar", "artist_display": "Yun Seo-ha", "gallery_id": 24011}]}, {"data": []}, {"data": []}]"#
         sendLiveRequests(&s)
@@ -478,7 +478,7 @@ final class SearchTests: XCTestCase {
         XCTAssertEqual(s.search.live.extra.artworks, [moon.id])
         XCTAssertTrue(s.search.live.extraBelow)
         XCTAssertEqual(Array(rows(s).prefix(shown.count)), shown, "nothing moved")
-        XCTAssertEqual(SearchPage.selectedAction(s), selected)
+        XCTAssertEqual(SearchPage.selectedAction(s.search, FeatureContext(s)), selected)
         XCTAssertEqual(rows(s).suffix(2).map(\.action), [nil, .open(.artwork(moon.id))])
     }
 
@@ -593,7 +593,7 @@ final class SearchTests: XCTestCase {
         XCTAssertEqual(actions.filter { $0 == .open(.artwork(local.id)) }.count, 1, "no duplicate of a local hit")
         XCTAssertTrue(actions.contains(.open(.artwork(moon.id))))
         XCTAssertTrue(actions.contains { if case .openLiveArtwork(let a) = $0 { return a.id == 5 } else { return false } })
-        XCTAssertEqual(SearchPage.count(.artworks, s), (s.search.results?.count(.artwork) ?? 0) + 2)
+        XCTAssertEqual(SearchPage.count(.artworks, s.search, FeatureContext(s)), (s.search.results?.count(.artwork) ?? 0) + 2)
     }
 
     /// An artwork only the live search knows opens a card (what it is, where it hangs), not a
@@ -730,7 +730,7 @@ final class SearchTests: XCTestCase {
         var s = loaded()
         type(&s, "harbour at first")
         let a = try XCTUnwrap(Self.fileMuseum.data.artworks.values.first { $0.title == "Harbour at First Light" })
-        XCTAssertEqual(SearchPage.selectedAction(s), .open(.artwork(a.id)))
+        XCTAssertEqual(SearchPage.selectedAction(s.search, FeatureContext(s)), .open(.artwork(a.id)))
         let play = try playing(s, a.id)
         XCTAssertTrue(play.effects.contains { if case .audio(.play) = $0 { return true } else { return false } })
         send(&s, .search(.activate), effects: play.effects) { $0 = play.state }
@@ -775,7 +775,7 @@ final class SearchTests: XCTestCase {
         s.tabs = [.home, .audioGuide, .map, .tours, .search, .info]
         type(&s, "baños")
         send(&s, .search(.setFilter(.onMap)), filter(.onMap))
-        guard case .open(.annotation(let id))? = SearchPage.selectedAction(s) else { return XCTFail("no amenity selected") }
+        guard case .open(.annotation(let id))? = SearchPage.selectedAction(s.search, FeatureContext(s)) else { return XCTFail("no amenity selected") }
         let app = Self.fileMuseum.data
         let n = try XCTUnwrap(app.annotations.first { $0.id == id })
         let floor = try XCTUnwrap(n.floor)

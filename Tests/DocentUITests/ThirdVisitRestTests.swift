@@ -141,7 +141,7 @@ final class ThirdVisitPulseTests: XCTestCase {
 
     func testTheNotesHintFitsThe80ColumnHome() throws {
         var s = UIFixtures.loadedState(size: Size(width: 80, height: 24))
-        let subject = try XCTUnwrap(PulseFeature.currentSubject(s), "Home's selected row is a work, a tour or an exhibition")
+        let subject = try XCTUnwrap(PulseFeature.currentSubject(FeatureContext(s)), "Home's selected row is a work, a tour or an exhibition")
         prepare(&s, .pulse(.opened(.success(creds))))
         prepare(&s, .pulse(.checked(.success(PulseSnapshot(version: PulseVersion(3), noteCounts: [subject: 3], takenAt: s.now)))))
         s.banner = nil

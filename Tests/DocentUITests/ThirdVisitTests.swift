@@ -97,7 +97,7 @@ final class ThirdVisitTests: XCTestCase {
     func testSearchResultsShowTheKeypadNumber() {
         var s = loaded()
         search(&s, "moon jar")
-        let row = SearchPage.rows(s).first { $0.row.text == "Moon Jar" }
+        let row = SearchPage.rows(s.search, FeatureContext(s)).first { $0.row.text == "Moon Jar" }
         XCTAssertEqual(row?.row.number, "105")
         let lines = screenText(s)
         XCTAssertTrue(lines.contains { $0.contains("105 Moon Jar") }, lines.joined(separator: "\n"))
@@ -108,7 +108,7 @@ final class ThirdVisitTests: XCTestCase {
         let s = loaded()
         let app = SearchTests.fileMuseum.data
         let tour = try XCTUnwrap(app.tours.first { $0.english.title == "Threads and Clay" })
-        let rows = TourFeature.tourRows(tour, app, s)
+        let rows = TourFeature.tourRows(tour, app, s[TourFeature.self], FeatureContext(s))
         XCTAssertTrue(rows.contains { $0.text.hasSuffix("Moon Jar") && $0.number == "105" }, "\(rows.map { ($0.text, $0.number) })")
         let jar = try XCTUnwrap(app.artworks.values.first { $0.title == "Moon Jar" })
         XCTAssertEqual(jar.keypadLabel, "105")
@@ -190,7 +190,7 @@ final class ThirdVisitTests: XCTestCase {
         search(&s, "sketching")
         let hits = try XCTUnwrap(s.search.results?.hits(.event))
         XCTAssertFalse(hits.isEmpty)
-        let rows = SearchPage.rows(s)
+        let rows = SearchPage.rows(s.search, FeatureContext(s))
         let i = try XCTUnwrap(rows.firstIndex { $0.row.text == "Evening Sketching in the Galleries" })
         XCTAssertTrue(screenText(s).contains { $0.contains("Evening Sketching") })
         s.search.selection = i
@@ -209,11 +209,11 @@ extension ThirdVisitTests {
         var s = AppState(source: MapScreenTests.sampleSource, catalog: UIFixtures.catalog, now: UIFixtures.now, features: Registry.features)
         prepare(&s, .documentLoaded(.success(m), note: nil))
         s.language = .chinese
-        XCTAssertEqual(PulseFeature.title(.artwork(1118), s), "河口的雨")
+        XCTAssertEqual(PulseFeature.title(.artwork(1118), FeatureContext(s)), "河口的雨")
         s.language = .traditionalChinese
-        XCTAssertEqual(PulseFeature.title(.artwork(1118), s), "河口的雨")
+        XCTAssertEqual(PulseFeature.title(.artwork(1118), FeatureContext(s)), "河口的雨")
         s.language = .korean
-        XCTAssertEqual(PulseFeature.title(.artwork(1118), s), "Rain on the Estuary", "no Korean title: the work's own")
+        XCTAssertEqual(PulseFeature.title(.artwork(1118), FeatureContext(s)), "Rain on the Estuary", "no Korean title: the work's own")
     }
 }
 

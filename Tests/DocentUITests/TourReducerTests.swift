@@ -122,7 +122,7 @@ final class TourReducerTests: XCTestCase {
         var s = loaded()
         started(&s)
         introEnds(&s)
-        XCTAssertTrue(TourFeature.tourStatus(s).contains { $0.contains("Press Enter when you reach Harbor at Dawn, Gallery 101") })
+        XCTAssertTrue(TourFeature.tourStatus(s[TourFeature.self], FeatureContext(s)).contains { $0.contains("Press Enter when you reach Harbor at Dawn, Gallery 101") })
         // Issue 33 #5: Space is the player's ("Space play again" on its line), not "arrived".
         XCTAssertEqual(KeyMap.action(for: .char(" "), in: s), .togglePause)
         XCTAssertEqual(s.page.route, .player)
@@ -209,7 +209,7 @@ final class TourReducerTests: XCTestCase {
             $0.player.snapshot = failed
             $0.tour?.failed = true
         }
-        XCTAssertTrue(TourFeature.tourStatus(s).contains { $0.contains("r to retry") })
+        XCTAssertTrue(TourFeature.tourStatus(s[TourFeature.self], FeatureContext(s)).contains { $0.contains("r to retry") })
         XCTAssertEqual(KeyMap.action(for: .char("r"), in: s), .tour(.event(.retry)))
         send(&s, .tour(.event(.retry)), effects: { [self.play(2, "11", "Harbor at Dawn"), .persist($0.settings)] }) {
             self.clipLoaded(&$0, 11, artwork: 100)

@@ -94,6 +94,45 @@ extension ScopedAddsRows {
     public static func rows(for slot: RowSlot, _ state: AppState) -> [Row] { rows(for: slot, state[Self.self], FeatureContext(state)) }
 }
 
+/// `DecoratesRows` from the feature's own state and the context (the scoped read side).
+public protocol ScopedDecoratesRows: ScopedFeature, DecoratesRows {
+    static func decorate(_ rows: [Row], on route: DocentCore.Route, _ state: State, _ context: FeatureContext) -> [Row]
+}
+
+extension ScopedDecoratesRows {
+    public static func decorate(_ rows: [Row], on route: DocentCore.Route, _ state: AppState) -> [Row] {
+        decorate(rows, on: route, state[Self.self], FeatureContext(state))
+    }
+}
+
+/// `GivesFigures` from the feature's own state and the context (the scoped read side).
+public protocol ScopedGivesFigures: ScopedFeature, GivesFigures {
+    static func figure(_ slot: FigureSlot, _ state: State, _ context: FeatureContext) -> Figure?
+}
+
+extension ScopedGivesFigures {
+    public static func figure(_ slot: FigureSlot, _ state: AppState) -> Figure? { figure(slot, state[Self.self], FeatureContext(state)) }
+}
+
+/// `WantsPictures` from the feature's own state and the context (the scoped read side).
+public protocol ScopedWantsPictures: ScopedFeature, WantsPictures {
+    static func pictureWanted(_ state: State, _ context: FeatureContext) -> PictureWish?
+}
+
+extension ScopedWantsPictures {
+    public static func pictureWanted(_ state: AppState) -> PictureWish? { pictureWanted(state[Self.self], FeatureContext(state)) }
+}
+
+/// Where on the museum's map one of its routes is about (`Feature.place`), from its own state
+/// and the context (the scoped read side).
+public protocol ScopedPlaces: ScopedFeature {
+    static func place(_ route: Route, _ state: State, _ context: FeatureContext) -> MapItemID?
+}
+
+extension ScopedPlaces {
+    public static func place(_ route: Route, _ state: AppState) -> MapItemID? { place(route, state[Self.self], FeatureContext(state)) }
+}
+
 /// What one of its routes shows, from its own state and the context (the scoped read side,
 /// issue 46 #4); the whole-state `Feature.content` is written for it.
 public protocol ScopedContent: ScopedFeature {

@@ -5,7 +5,8 @@ import Foundation
 /// the configuration. Built by the root for each call (`ScopedFeature`).
 public struct FeatureContext: Equatable, Sendable {
     /// The whole state, read through the properties below and the read-only hooks (the
-    /// page's picture, `pictureWish`) when a feature asks; never handed out. Each property is
+    /// page's picture, `pictureWish`) when a feature asks; never handed to a feature (`root`
+    /// serves DocentUI's own hooks, `FeatureReadsTests` keeps it out of features). Each property is
     /// worked out when read: a context is made for every feature that hears a moment (five a
     /// second while a recording plays), and most read one or two of them.
     private let whole: AppState
@@ -28,6 +29,12 @@ public struct FeatureContext: Equatable, Sendable {
     public var viewportWidth: Int { whole.viewportWidth }
     public var tab: Tab { whole.tab }
     public var route: Route { whole.page.route }
+    /// How many pages the current tab has (1: its first page alone).
+    public var depth: Int { whole.depth }
+    /// How far the page on top is scrolled (the full player's text under its controls).
+    public var pageScroll: Int { whole.page.scroll }
+    /// How far the box on screen is scrolled (a box showing the key help).
+    public var overlayScroll: Int { whole.overlayScroll }
     /// The box on screen, whoever's it is (a feature reads its own through `box(_:)`).
     public var overlay: Overlay? { whole.overlay }
     /// The player's track and the engine's last report (other features read, the player writes).
@@ -63,6 +70,14 @@ public struct FeatureContext: Equatable, Sendable {
         whole.features.taking(.rows).flatMap { $0.rows(for: slot, whole) }
     }
 
+    /// The picture the page on screen shows, if any: the first feature's wish with a picture
+    /// (`WantsPictures`, in their order): a read-only hook (the pictures feature fetches it and
+    /// gives the figure).
+    public var pictureWish: PictureWish? {
+        guard let wish = whole.features.taking(.picture).lazy.compactMap({ $0.pictureWanted(whole) }).first, !wish.url.isEmpty else { return nil }
+        return wish
+    }
+
     /// Where on the museum's map the page on top is about, as its feature says (`Feature.place`:
     /// a tour's start, an exhibition's gallery): a read-only hook. nil: nowhere, or not a
     /// feature's page.
@@ -71,14 +86,18 @@ public struct FeatureContext: Equatable, Sendable {
         return f.place(r, whole)
     }
 
-    /// A copy of the whole shared state with `F`'s state as `own`, for what only the whole
-    /// state answers: a page's rows, built by the same read-only hooks the screen draws with
-    /// (so Enter does what is drawn). A copy: changing it changes nothing.
-    public func reading<F: Feature>(_: F.Type, _ own: F.State) -> AppState {
-        var s = whole
-        s[F.self] = own
-        return s
+    /// The row highlighted on the page on top, if it is a list: its rows as the screen draws
+    /// them (`PageBuilder.content`, every feature's rows and marks), the selection as Enter
+    /// takes it. A read-only hook: what `f` opens Pulse about is read off the page on screen.
+    public var highlightedRow: Row? {
+        guard let rows = Reducer.rows(whole), let i = Row.effectiveSelection(rows, whole.page.selection) else { return nil }
+        return rows[i]
     }
+
+    /// The whole state, for the shared UI's read-only hooks on the context that only the root
+    /// answers (DocentUI's `keyAction(_:)`, what a key does on the screen now, and `keyHelp`,
+    /// the key help now). Not for features: they read the properties and hooks above.
+    package var root: AppState { whole }
 
     /// `F`'s state, read-only.
     public func state<F: Feature>(of _: F.Type) -> F.State { whole[F.self] }

@@ -81,14 +81,32 @@ extension ScopedFeatureView {
     public static func hints(_ state: AppState) -> String? { hints(state[Core.self], FeatureContext(state)) }
 }
 
-/// A scoped view's boxes, drawn from its own state and the context (`ScopedFeatureView`).
+/// A scoped view's boxes, drawn from its own state and the context (`ScopedFeatureView`), and
+/// its keys on them (nil: the shared box keys).
 public protocol ScopedDrawsOverlay: ScopedFeatureView {
     static func renderOverlay(_ screen: inout Screen, _ overlay: Core.Overlay, _ state: Core.State, _ context: FeatureContext)
+    static func overlayKeys(_ key: Key, _ overlay: Core.Overlay, _ state: Core.State, _ context: FeatureContext) -> AppAction?
 }
 
 extension ScopedDrawsOverlay {
+    public static func overlayKeys(_ key: Key, _ overlay: Core.Overlay, _ state: Core.State, _ context: FeatureContext) -> AppAction? { nil }
+
     public static func renderOverlay(_ screen: inout Screen, _ overlay: Core.Overlay, state: AppState) {
         renderOverlay(&screen, overlay, state[Core.self], FeatureContext(state))
+    }
+    public static func overlayKeys(_ key: Key, _ overlay: Core.Overlay, state: AppState) -> AppAction? {
+        overlayKeys(key, overlay, state[Core.self], FeatureContext(state))
+    }
+}
+
+/// `DrawsFooter`, from its own state and the context.
+public protocol ScopedDrawsFooter: DrawsFooter, ScopedFeatureView {
+    static func footer(_ screen: inout Screen, _ area: Rect, _ state: Core.State, _ context: FeatureContext) -> Bool
+}
+
+extension ScopedDrawsFooter {
+    public static func footer(_ screen: inout Screen, _ area: Rect, state: AppState) -> Bool {
+        footer(&screen, area, state[Core.self], FeatureContext(state))
     }
 }
 
@@ -311,4 +329,15 @@ extension FeatureSet {
         if case .feature(let r) = state.page.route { return view(r.feature) }
         return nil
     }
+}
+
+extension FeatureContext {
+    /// What `key` does on the screen now (`KeyMap`: the page's own keys, every feature's keys,
+    /// the shared ones): a read-only hook of the shared UI, so a scoped view can tell whether
+    /// one of its keys reaches it here (Pulse's `f` is a floor on the map, text in a query).
+    public func keyAction(_ key: Key) -> AppAction? { KeyMap.action(for: key, in: root) }
+
+    /// The key help now, every feature's section and the general keys, as `?` shows it
+    /// (`HelpSection.current`): a read-only hook of the shared UI (Pulse's box shows it).
+    public var keyHelp: [HelpSection] { HelpSection.current(root) }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Home: the featured tours, the exhibitions on view and today's events (both from the
 /// museum's Data Aggregator, fetched by `HomeRunner` when the museum loads), and their pages.
-public enum HomeFeature: ScopedFeature, HearsEvents, WantsPictures {
+public enum HomeFeature: ScopedFeature, HearsEvents, ScopedWantsPictures, ScopedContent, ScopedPlaces {
     public struct State: Equatable, Sendable {
         public var exhibitions: Remote<[Exhibition]> = .idle
         public var events: Remote<[Event]> = .idle
@@ -32,6 +32,8 @@ public enum HomeFeature: ScopedFeature, HearsEvents, WantsPictures {
     }
 
     public static let id = FeatureID("home")
+    /// The tours' progress: a featured tour's row says whether it was started or finished.
+    public static let reads = [TourFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.documentLoaded]
     public static let initialState = State()
     /// Home shows this many of each kind before "see all".
@@ -121,40 +123,40 @@ public enum HomeFeature: ScopedFeature, HearsEvents, WantsPictures {
         return Outcome(effects: effects)
     }
 
-    public static func content(_ route: Route, _ state: AppState) -> PageContent {
-        let s = state.strings
-        guard let app = state.museum else { return .message("") }
+    public static func content(_ route: Route, _ home: State, _ context: FeatureContext) -> PageContent {
+        let s = context.strings
+        guard let app = context.museum else { return .message("") }
         switch route {
-        case .home: return .list(title: nil, rows: homeRows(app, state))
+        case .home: return .list(title: nil, rows: homeRows(app, home, context))
         case .allExhibitions:
-            return .list(title: s(.homeAllExhibitions), rows: remoteRows(state.exhibitions, limit: nil, state: state, for: .exhibitions, row: { exhibitionRow($0, state) }))
+            return .list(title: s(.homeAllExhibitions), rows: remoteRows(home.exhibitions, limit: nil, home, context, for: .exhibitions, row: { exhibitionRow($0, context) }))
         case .allEvents:
-            return .list(title: s(.homeAllEvents), rows: remoteRows(state.events, limit: nil, state: state, for: .events, row: { eventRow($0, state) }))
+            return .list(title: s(.homeAllEvents), rows: remoteRows(home.events, limit: nil, home, context, for: .events, row: { eventRow($0, context) }))
         case .exhibition(let id):
-            guard let e = state.exhibitions.value?.first(where: { $0.id == id }) else { return .message(s(.errorGone)) }
-            return .text(exhibitionPage(e, app, state))
+            guard let e = home.exhibitions.value?.first(where: { $0.id == id }) else { return .message(s(.errorGone)) }
+            return .text(exhibitionPage(e, app, context))
         case .event(let id):
-            guard let e = state.events.value?.first(where: { $0.id == id }) else { return .message(s(.errorGone)) }
-            return .text(eventPage(e, state))
+            guard let e = home.events.value?.first(where: { $0.id == id }) else { return .message(s(.errorGone)) }
+            return .text(eventPage(e, context))
         }
     }
 
     /// An exhibition's page is about its gallery; an event's about the gallery its location
     /// names ("Gallery 201", "Gallery 104 (Lantern Court)", "Lantern Court").
     /// On an exhibition's page: its picture, beside or above the text.
-    public static func pictureWanted(_ state: AppState) -> PictureWish? {
-        guard case .exhibition(let id)? = route(in: state), let e = state.exhibitions.value?.first(where: { $0.id == id }), let url = e.imageURL else { return nil }
-        return PictureWish(url: url, slot: .page, rows: state.viewportRows, about: e.title)
+    public static func pictureWanted(_ home: State, _ context: FeatureContext) -> PictureWish? {
+        guard case .exhibition(let id)? = context.route(of: Self.self), let e = home.exhibitions.value?.first(where: { $0.id == id }), let url = e.imageURL else { return nil }
+        return PictureWish(url: url, slot: .page, rows: context.viewportRows, about: e.title)
     }
 
-    public static func place(_ route: Route, _ state: AppState) -> MapItemID? {
-        guard let app = state.museum else { return nil }
+    public static func place(_ route: Route, _ home: State, _ context: FeatureContext) -> MapItemID? {
+        guard let app = context.museum else { return nil }
         switch route {
         case .exhibition(let id):
-            guard let gid = state.exhibitions.value?.first(where: { $0.id == id })?.galleryID else { return nil }
+            guard let gid = home.exhibitions.value?.first(where: { $0.id == id })?.galleryID else { return nil }
             return app.galleries.values.filter { $0.galleryID == gid && !$0.closed }.map(\.id).min().map(MapItemID.gallery)
         case .event(let id):
-            guard let e = state.events.value?.first(where: { $0.id == id }) else { return nil }
+            guard let e = home.events.value?.first(where: { $0.id == id }) else { return nil }
             return gallery(named: e.location, app).map(MapItemID.gallery)
         case .home, .allExhibitions, .allEvents:
             return nil
@@ -173,47 +175,46 @@ public enum HomeFeature: ScopedFeature, HearsEvents, WantsPictures {
         return open.first { !$0.displayTitle.isEmpty && $0.displayTitle.allSatisfy(\.isNumber) && words.contains($0.displayTitle) }?.id
     }
 
-    static func homeRows(_ app: AppData, _ state: AppState) -> [Row] {
-        let s = state.strings
+    static func homeRows(_ app: AppData, _ home: State, _ context: FeatureContext) -> [Row] {
+        let s = context.strings
         var rows: [Row] = []
-        if let intro = app.generalInfo.text("home_member_prompt_text", state.language), !intro.text.isEmpty {
+        if let intro = app.generalInfo.text("home_member_prompt_text", context.language), !intro.text.isEmpty {
             rows.append(Row(.note, intro.text, fellBack: intro.fellBack))
         }
         // Sections other features add (Pulse's "Popular right now").
-        for f in state.features.taking(.rows) { rows += f.rows(.home, state) }
+        rows += context.rows(.home)
         rows.append(Row(.header, s(.homeFeaturedTours)))
         let tours = TourFeature.featuredTours(app)
         // Tours other features feature (Pulse's staff picks) come too, once each (issue 33 #9:
         // a tour featured with `docent-pulse feature` was starred on Tours, missing here).
-        var tourRows = tours.prefix(HomeFeature.homeTours).map { TourFeature.tourRow($0, state) }
-        for f in state.features.taking(.rows) {
-            for r in f.rows(.homeTours, state) where !tourRows.contains(where: { $0.action == r.action }) { tourRows.append(r) }
-        }
+        let progress = context.state(of: TourFeature.self).progress
+        var tourRows = tours.prefix(HomeFeature.homeTours).map { TourFeature.tourRow($0, progress, context) }
+        for r in context.rows(.homeTours) where !tourRows.contains(where: { $0.action == r.action }) { tourRows.append(r) }
         if tourRows.isEmpty { rows.append(Row(.note, s(.homeNoTours))) }
         rows += tourRows
         if app.tours.count > 0 {
             rows.append(Row(.item, s(.homeSeeAllTours, ["count": String(app.tours.count)]), action: .push(.allTours)))
         }
         rows.append(Row(.header, s(.homeOnView)))
-        rows += remoteRows(state.exhibitions, limit: homeExhibitions, state: state, for: .exhibitions, row: { exhibitionRow($0, state) })
-        if let list = state.exhibitions.value, list.count > homeExhibitions {
+        rows += remoteRows(home.exhibitions, limit: homeExhibitions, home, context, for: .exhibitions, row: { exhibitionRow($0, context) })
+        if let list = home.exhibitions.value, list.count > homeExhibitions {
             rows.append(Row(.item, s(.homeSeeAllExhibitions, ["count": String(list.count)]), action: .push(.allExhibitions)))
         }
         rows.append(Row(.header, s(.homeEvents)))
-        rows += remoteRows(state.events, limit: homeEvents, state: state, for: .events, row: { eventRow($0, state) })
-        if let list = state.events.value, list.count > homeEvents {
+        rows += remoteRows(home.events, limit: homeEvents, home, context, for: .events, row: { eventRow($0, context) })
+        if let list = home.events.value, list.count > homeEvents {
             rows.append(Row(.item, s(.homeSeeAllEvents, ["count": String(list.count)]), action: .push(.allEvents)))
         }
         return rows
     }
 
-    static func remoteRows<T>(_ remote: Remote<[T]>, limit: Int?, state: AppState, for purpose: FetchPurpose, row: (T) -> Row) -> [Row] {
-        let s = state.strings
+    static func remoteRows<T>(_ remote: Remote<[T]>, limit: Int?, _ home: State, _ context: FeatureContext, for purpose: FetchPurpose, row: (T) -> Row) -> [Row] {
+        let s = context.strings
         switch remote {
         case .idle, .loading: return [Row(.note, s(purpose.loadingKey))]
         case .failed:
             // A plain sentence; libcurl's words and the URL are in the log file.
-            let problem = state.home.problems[purpose] ?? .unreachable
+            let problem = home.problems[purpose] ?? .unreachable
             return [Row(.note, s(purpose.unavailableKey, ["reason": problem.phrase.text(s)]))]
         // Not "unavailable right now": this museum never publishes them (issue 17 #12).
         case .notPublished: return [Row(.note, s(purpose.notPublishedKey))]
@@ -225,19 +226,19 @@ public enum HomeFeature: ScopedFeature, HearsEvents, WantsPictures {
 
     /// Exhibitions and events come from the museum's API in English only: in another language
     /// they are marked "(English)" as a tour that fell back is (issue 33 #18).
-    static func exhibitionRow(_ e: Exhibition, _ state: AppState) -> Row {
-        Row(.item, e.title, detail: state.strings(.exhibitionThrough, ["date": PageBuilder.formatDay(e.endAt, writtenWith: e.utcOffset, state)]), action: .push(.exhibitionDetail(e.id)),
-            fellBack: state.language.content != .english)
+    static func exhibitionRow(_ e: Exhibition, _ context: FeatureContext) -> Row {
+        Row(.item, e.title, detail: context.strings(.exhibitionThrough, ["date": PageBuilder.formatDay(e.endAt, writtenWith: e.utcOffset, context)]), action: .push(.exhibitionDetail(e.id)),
+            fellBack: context.language.content != .english)
     }
 
-    static func eventRow(_ e: Event, _ state: AppState) -> Row {
-        Row(.item, e.title, detail: PageBuilder.formatDateTime(e.startAt, state, zone: PageBuilder.museumZone(utcOffset: e.utcOffset, state)), action: .push(.eventDetail(e.id)),
-            fellBack: state.language.content != .english)
+    static func eventRow(_ e: Event, _ context: FeatureContext) -> Row {
+        Row(.item, e.title, detail: PageBuilder.formatDateTime(e.startAt, context, zone: PageBuilder.museumZone(utcOffset: e.utcOffset, context)), action: .push(.eventDetail(e.id)),
+            fellBack: context.language.content != .english)
     }
 
-    static func exhibitionPage(_ e: Exhibition, _ app: AppData, _ state: AppState) -> TextPage {
-        let s = state.strings
-        var facts = [s(.exhibitionThrough, ["date": PageBuilder.formatDay(e.endAt, writtenWith: e.utcOffset, state)])]
+    static func exhibitionPage(_ e: Exhibition, _ app: AppData, _ context: FeatureContext) -> TextPage {
+        let s = context.strings
+        var facts = [s(.exhibitionThrough, ["date": PageBuilder.formatDay(e.endAt, writtenWith: e.utcOffset, context)])]
         if let gid = e.galleryID, let g = app.galleries.values.first(where: { $0.galleryID == gid && !$0.closed }) {
             facts.append(PageBuilder.galleryAndFloor(g.displayTitle, g.floor, s))
         }
@@ -246,12 +247,12 @@ public enum HomeFeature: ScopedFeature, HearsEvents, WantsPictures {
         return TextPage(title: e.title, facts: facts, body: e.shortDescription, links: links)
     }
 
-    static func eventPage(_ e: Event, _ state: AppState) -> TextPage {
-        let zone = PageBuilder.museumZone(utcOffset: e.utcOffset, state)
-        var facts = [PageBuilder.formatDateTime(e.startAt, state, zone: zone) + " – " + PageBuilder.formatTime(e.endAt, state, zone: zone)]
+    static func eventPage(_ e: Event, _ context: FeatureContext) -> TextPage {
+        let zone = PageBuilder.museumZone(utcOffset: e.utcOffset, context)
+        var facts = [PageBuilder.formatDateTime(e.startAt, context, zone: zone) + " – " + PageBuilder.formatTime(e.endAt, context, zone: zone)]
         if !e.location.isEmpty { facts.append(e.location) }
         var links: [(String, String)] = []
-        if let u = e.buttonURL, !u.isEmpty { links.append((e.buttonText ?? state.strings(.linkRegister), u)) }
+        if let u = e.buttonURL, !u.isEmpty { links.append((e.buttonText ?? context.strings(.linkRegister), u)) }
         let body = e.description.isEmpty ? e.shortDescription : e.description
         return TextPage(title: e.title, facts: facts, body: body, links: links)
     }

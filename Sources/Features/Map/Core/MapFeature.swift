@@ -108,8 +108,9 @@ public enum MapFeature: ScopedFeature, HearsEvents, ScopedContent {
     public enum Route: Hashable, Sendable { case plan }
     public static let id = FeatureID("map")
     public static let after = [PlayerFeature.id]
-    /// A tour's stops on the plan, what plays, the number typed.
-    public static let reads = [TourFeature.id, PlayerFeature.id, KeypadFeature.id]
+    /// A tour's stops on the plan, the number typed. (What plays is the context's
+    /// `playerTrack`, not the player's state.)
+    public static let reads = [TourFeature.id, KeypadFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .navigated]
     public static let initialState = MapState()
 
@@ -138,7 +139,7 @@ public enum MapFeature: ScopedFeature, HearsEvents, ScopedContent {
 
 extension AppState {
     /// The map's state.
-    public var map: MapState {
+    var map: MapState {
         get { self[MapFeature.self] }
         _modify { yield &self[MapFeature.self] }
         set { self[MapFeature.self] = newValue }
@@ -367,18 +368,12 @@ enum MapReducer {
     }
 
     /// The items drawn in `v`, most important first (`MapThinning`).
-    static func drawn(_ state: AppState, _ app: AppData, _ v: MapViewport) -> [MapItem] {
-        drawn(state.map, app, v, here: hereArtwork(state, app), stops: tourStops(state))
-    }
-
     static func drawn(_ map: MapState, _ app: AppData, _ v: MapViewport, here: Int?, stops: [Int: Int]) -> [MapItem] {
         let always = Set([map.selection, map.highlight, here.map(MapItemID.artwork)].compactMap { $0 })
         return MapThinning.shown(items(map, app), in: v, zoom: map.zoom, always: always, stops: Set(stops.keys))
     }
 
     /// Artwork id → stop number (1-based) of the running tour.
-    static func tourStops(_ state: AppState) -> [Int: Int] { tourStops(state.tour) }
-
     static func tourStops(_ tour: TourSession?) -> [Int: Int] {
         var stops: [Int: Int] = [:]
         if let machine = tour?.machine {
@@ -388,10 +383,6 @@ enum MapReducer {
     }
 
     /// The artwork the visitor last played, when the location setting allows it.
-    static func hereArtwork(_ state: AppState, _ app: AppData) -> Int? {
-        hereArtwork(locationEnabled: state.locationEnabled, track: state.player.track, app)
-    }
-
     static func hereArtwork(locationEnabled: Bool, track: Track?, _ app: AppData) -> Int? {
         guard locationEnabled, let id = track?.artworkID, app.artworks[id] != nil else { return nil }
         return id
@@ -453,8 +444,6 @@ enum MapReducer {
     }
 
     /// What Enter does on an item's card: play an artwork's commentary, start a tour.
-    public static func cardAction(_ state: AppState, _ app: AppData, _ id: MapItemID) -> AppAction? { cardAction(app, id) }
-
     static func cardAction(_ app: AppData, _ id: MapItemID) -> AppAction? {
         switch id {
         case .artwork(let i):
@@ -471,10 +460,6 @@ enum MapReducer {
     // MARK: Geometry
 
     /// The window the map shows now, for the content area the UI reported.
-    static func viewport(_ state: AppState, _ app: AppData) -> MapViewport? {
-        viewport(state.map, app, rows: state.viewportRows, width: state.viewportWidth)
-    }
-
     static func viewport(_ map: MapState, _ env: Env) -> MapViewport {
         viewport(map, env.app, rows: env.context.viewportRows, width: env.context.viewportWidth)
     }
@@ -512,10 +497,8 @@ extension MapAction {
     /// "Show on map" for what is on screen elsewhere, for other screens to bind to a key: the
     /// place of the page on top (`Feature.place`: a tour's start, an exhibition's or event's
     /// gallery); on the player and the keypad the number typed, else the artwork playing or the
-    /// running tour's current stop. nil when there is nothing to show.
-    public static func showOnMap(from state: AppState) -> AppAction? { showOnMap(from: FeatureContext(state)) }
-
-    /// The same, from a feature's context (the keypad's number and the tour are read: `MapFeature.reads`).
+    /// running tour's current stop. nil when there is nothing to show. From a feature's context
+    /// (the keypad's number and the tour are read: `MapFeature.reads`).
     public static func showOnMap(from context: FeatureContext) -> AppAction? {
         guard let app = context.museum else { return nil }
         func artwork(_ id: Int?) -> AppAction? {
@@ -569,10 +552,8 @@ public struct MapScene: Sendable {
     /// thinned where it crowds).
     public let drawn: [MapItem]
 
-    /// Builds the scene for a canvas of `cols × rows` cells; nil before the museum is loaded.
-    public init?(_ state: AppState, cols: Int, rows: Int) { self.init(state.map, FeatureContext(state), cols: cols, rows: rows) }
-
-    /// The scene from the map's own state and its context (the tour is read: `MapFeature.reads`).
+    /// Builds the scene for a canvas of `cols × rows` cells from the map's own state and its
+    /// context (the tour is read: `MapFeature.reads`); nil before the museum is loaded.
     public init?(_ map: MapState, _ context: FeatureContext, cols: Int, rows: Int) {
         guard let app = context.museum else { return nil }
         floor = map.floor

@@ -8,7 +8,7 @@ import Foundation
 /// size and gives them to the pages that have a figure slot (the full player, an exhibition's
 /// page, a tour's page, the search results); which picture a page shows is its feature's word
 /// (`pictureWanted`).
-public enum PicturesFeature: ScopedFeature, HearsEvents, GivesFigures {
+public enum PicturesFeature: ScopedFeature, HearsEvents, ScopedGivesFigures {
     /// A picture of `url` drawn in at most `columns × rows` cells.
     public struct Request: Hashable, Sendable {
         public var url: String
@@ -120,11 +120,6 @@ public enum PicturesFeature: ScopedFeature, HearsEvents, GivesFigures {
     /// and where it goes; as large as that slot's figure box.
     /// Nothing to fetch in screen-reader mode: a picture drawn as symbols is noise read out
     /// cell by cell; the page says what it shows instead (`figure`).
-    public static func wanted(_ state: AppState) -> (request: Request, slot: FigureSlot)? {
-        wanted(state.pictures, wish: { wish(state) }, screenReader: state.screenReader, width: state.viewportWidth)
-    }
-
-    /// The same from its own state and the context (the scoped reducer's).
     static func wanted(_ state: State, _ context: FeatureContext) -> (request: Request, slot: FigureSlot)? {
         wanted(state, wish: { context.pictureWish }, screenReader: context.screenReader, width: context.viewportWidth)
     }
@@ -135,12 +130,6 @@ public enum PicturesFeature: ScopedFeature, HearsEvents, GivesFigures {
             let box = FigureLayout.box(width: width, rows: wish.rows, slot: wish.slot)
         else { return nil }
         return (Request(url: wish.url, columns: box.columns, rows: box.rows), wish.slot)
-    }
-
-    /// The first feature's wish for the page on screen (one with a picture to show).
-    static func wish(_ state: AppState) -> PictureWish? {
-        guard let wish = state.features.taking(.picture).lazy.compactMap({ $0.pictureWanted(state) }).first, !wish.url.isEmpty else { return nil }
-        return wish
     }
 
     /// Asks for the picture the page on screen shows unless it is there or on its way. The
@@ -161,15 +150,15 @@ public enum PicturesFeature: ScopedFeature, HearsEvents, GivesFigures {
         }
     }
 
-    public static func figure(_ slot: FigureSlot, _ state: AppState) -> Figure? {
+    public static func figure(_ slot: FigureSlot, _ state: State, _ context: FeatureContext) -> Figure? {
         // A screen reader gets the picture in words, one line ("Picture: Indigo Field
         // Coverlet, Unknown maker"), whatever the terminal could draw.
-        if state.screenReader {
-            guard let wish = wish(state), wish.slot == slot else { return nil }
+        if context.screenReader {
+            guard let wish = context.pictureWish, wish.slot == slot else { return nil }
             return .note(wish.about.isEmpty ? .key(.picturesPicture) : .key(.picturesDescribed, ["what": .verbatim(wish.about)]))
         }
-        guard let (r, on) = wanted(state), on == slot else { return nil }
-        switch state.pictures.slots[r] {
+        guard let (r, on) = wanted(state, context), on == slot else { return nil }
+        switch state.slots[r] {
         case .loading?: return .pending(columns: r.columns, rows: r.rows)
         case .ready(let p)?: return .picture(p)
         case .failed(let phrase)?: return .note(phrase)
@@ -192,10 +181,4 @@ extension AppAction {
 
 extension Effect {
     public static func pictures(_ e: PicturesFeature.Effect) -> Effect { PicturesFeature.effect(e) }
-}
-
-extension FeatureContext {
-    /// The picture the page on screen shows, if any (the first feature's `pictureWanted` with a
-    /// picture; worked out when asked).
-    public var pictureWish: PictureWish? { PicturesFeature.wish(reading(PicturesFeature.self, state(of: PicturesFeature.self))) }
 }

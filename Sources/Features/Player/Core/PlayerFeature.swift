@@ -3,7 +3,7 @@ import Foundation
 /// The player, reachable from every tab: what is loaded, the engine's reports, the full
 /// player page and its language box. Scoped (issue 28): it changes only `PlayerState`; other
 /// features ask it to play with the request `PlayerFeature.play(...)`.
-public enum PlayerFeature: ScopedFeature, HearsEvents, WantsPictures {
+public enum PlayerFeature: ScopedFeature, HearsEvents, ScopedWantsPictures, ScopedContent {
     /// "m:ss" (or "h:mm:ss"); a position that is not a number, or absurd, reads as 0:00 or
     /// the largest shown, never a trap.
     public static func clock(_ seconds: Double) -> String {
@@ -177,8 +177,8 @@ public enum PlayerFeature: ScopedFeature, HearsEvents, WantsPictures {
         }
     }
 
-    public static func content(_ route: Route, _ state: AppState) -> PageContent {
-        guard let app = state.museum, page(app, state) != nil else { return .message(state.strings(.playerNothing)) }
+    public static func content(_ route: Route, _ p: PlayerState, _ context: FeatureContext) -> PageContent {
+        guard let app = context.museum, page(app, p, context) != nil else { return .message(context.strings(.playerNothing)) }
         return .custom(id, title: nil)
     }
 
@@ -193,17 +193,12 @@ public enum PlayerFeature: ScopedFeature, HearsEvents, WantsPictures {
     }
 
     /// On the full player: the artwork's picture.
-    public static func pictureWanted(_ state: AppState) -> PictureWish? {
-        guard state.page.route == .player, let art = state.player.track?.artworkID.flatMap({ state.museum?.artworks[$0] }), let url = art.imageURL else { return nil }
+    public static func pictureWanted(_ p: PlayerState, _ context: FeatureContext) -> PictureWish? {
+        guard context.route == .player, let art = p.track?.artworkID.flatMap({ context.museum?.artworks[$0] }), let url = art.imageURL else { return nil }
         // In words for a screen reader: the title and the artist (the tombstone's first line).
         let artist = art.tombstone.split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         let about = [art.title, artist].filter { !$0.isEmpty }.joined(separator: ", ")
-        return PictureWish(url: url, slot: .player, rows: state.viewportRows - PlayerLayout.controlRows, about: about)
-    }
-
-    /// The figure another feature puts on the full player (the artwork's picture), if any.
-    public static func figure(_ state: AppState) -> Figure? {
-        state.features.taking(.figure).lazy.compactMap { $0.figure(.player, state) }.first
+        return PictureWish(url: url, slot: .player, rows: context.viewportRows - PlayerLayout.controlRows, about: about)
     }
 
     // MARK: For other features
@@ -259,9 +254,6 @@ public enum PlayerFeature: ScopedFeature, HearsEvents, WantsPictures {
 
     /// The loaded track as a page: what other features say over it (a running tour), the
     /// artwork's facts, then the transcript in the language playing.
-    public static func page(_ app: AppData, _ state: AppState) -> TextPage? { page(app, state.player, FeatureContext(state)) }
-
-    /// The same, from the player's own state and its context.
     public static func page(_ app: AppData, _ p: PlayerState, _ context: FeatureContext) -> TextPage? {
         let s = context.strings
         let over = context.rows(.playerStatus).map(\.text)
@@ -341,8 +333,9 @@ extension Overlay {
 }
 
 extension AppState {
-    /// The shared player: every tab reads it, only the player's actions change it.
-    public var player: PlayerState {
+    /// The shared player: every tab reads it, only the player's actions change it. (The
+    /// views, the loop and the bench read `state[PlayerFeature.self]`.)
+    var player: PlayerState {
         get { self[PlayerFeature.self] }
         set { self[PlayerFeature.self] = newValue }
     }

@@ -2,29 +2,29 @@ import Foundation
 
 /// The player's screens: the one-line player under every tab, the full player (controls over
 /// the page), its keys on every tab and the commentary-language box.
-public enum PlayerView: FeatureView, TakesKeysAnywhere, DrawsFooter, GivesHelp {
+public enum PlayerView: ScopedTakesKeysAnywhere, ScopedDrawsFooter, ScopedGivesHelp, ScopedDrawsOverlay {
     public typealias Core = PlayerFeature
 
     /// The full player: the controls, then the page of the track under them.
-    public static func render(_ screen: inout Screen, _ area: Rect, state: AppState) {
-        guard let app = state.museum, let page = PlayerFeature.page(app, state) else { return }
+    public static func render(_ screen: inout Screen, _ area: Rect, _ p: PlayerState, _ context: FeatureContext) {
+        guard let app = context.museum, let page = PlayerFeature.page(app, p, context) else { return }
         let (controlArea, rest) = area.splitTop(PlayerLayout.controlRows)
-        controls(&screen, controlArea, state: state)
+        controls(&screen, controlArea, p, context)
         // A picture of the artwork (another feature's figure): beside the text on a wide
         // page, above it on a narrow one.
-        let text = FigureView.renderBeside(&screen, PlayerFeature.figure(state), in: rest, strings: state.strings)
-        TextView.render(&screen, text, page: page, scroll: state.page.scroll, strings: state.strings)
+        let text = FigureView.renderBeside(&screen, context.figure(.player), in: rest, strings: context.strings)
+        TextView.render(&screen, text, page: page, scroll: context.pageScroll, strings: context.strings)
     }
 
     /// On the full player, `a` chooses the commentary's language.
-    public static func action(for key: Key, in state: AppState) -> AppAction? {
+    public static func action(for key: Key, _ p: PlayerState, _ context: FeatureContext) -> AppAction? {
         key == .char("a") ? .openAudioLanguages : nil
     }
 
     /// The player's keys work on every tab: Space pause, ←/→ seek 10 s, +/- volume, [/] speed
     /// (the map's own page keeps them for floors, as it takes them first), s stop, p open the
     /// full player.
-    public static func anywhere(_ key: Key, in state: AppState) -> AppAction? {
+    public static func anywhere(_ key: Key, _ p: PlayerState, _ context: FeatureContext) -> AppAction? {
         switch key {
         case .char(" "): return .togglePause
         case .left: return .seekBy(-10)
@@ -40,16 +40,15 @@ public enum PlayerView: FeatureView, TakesKeysAnywhere, DrawsFooter, GivesHelp {
     }
 
     /// With a recording loaded: the player's keys.
-    public static func help(_ state: AppState) -> HelpSection? {
-        guard state.player.track != nil else { return nil }
-        return HelpSection(title: state.strings(.helpSectionPlayer), table: state.strings(.helpPlayerKeys))
+    public static func help(_ p: PlayerState, _ context: FeatureContext) -> HelpSection? {
+        guard p.track != nil else { return nil }
+        return HelpSection(title: context.strings(.helpSectionPlayer), table: context.strings(.helpPlayerKeys))
     }
 
     /// The keys that do something now, for the full player's hint line: Space says what it
     /// will do (pause, play, play again), seeking only while there is sound to seek in.
-    public static func keyHints(_ state: AppState) -> String {
-        let s = state.strings
-        let p = state.player
+    public static func keyHints(_ p: PlayerState, _ context: FeatureContext) -> String {
+        let s = context.strings
         var keys: [String] = []
         var sounding = false
         switch p.snapshot.status {
@@ -64,7 +63,7 @@ public enum PlayerView: FeatureView, TakesKeysAnywhere, DrawsFooter, GivesHelp {
         if sounding { keys.append(s(.playerKeySeek)) }
         keys.append(s(.playerKeyVolume))
         if p.track != nil { keys.append(s(.playerKeyLanguage)) }
-        if MapAction.showOnMap(from: state) != nil { keys.append(s(.playerKeyMap)) }
+        if MapAction.showOnMap(from: context) != nil { keys.append(s(.playerKeyMap)) }
         if p.track != nil { keys.append(s(.playerKeyStop)) }
         keys.append(s(.playerKeyText))
         // Last: where the line is short it is the one cut (it is in the help, and a speed
@@ -73,16 +72,16 @@ public enum PlayerView: FeatureView, TakesKeysAnywhere, DrawsFooter, GivesHelp {
         return keys.joined(separator: " · ")
     }
 
-    public static func footer(_ screen: inout Screen, _ area: Rect, state: AppState) -> Bool {
-        mini(&screen, area, state: state)
+    public static func footer(_ screen: inout Screen, _ area: Rect, _ p: PlayerState, _ context: FeatureContext) -> Bool {
+        mini(&screen, area, p, context)
         return true
     }
 
-    public static func renderOverlay(_ screen: inout Screen, _ overlay: PlayerFeature.Overlay, state: AppState) {
+    public static func renderOverlay(_ screen: inout Screen, _ overlay: PlayerFeature.Overlay, _ p: PlayerState, _ context: FeatureContext) {
         guard case .language(let sel) = overlay else { return }
-        let s = state.strings
-        let audio = state.player.track.flatMap { state.museum?.audioFiles[$0.audioID] }
-        let lines = OverlayView.audioLanguageLines(state) { audio?.translations[$0] != nil }
+        let s = context.strings
+        let audio = p.track.flatMap { context.museum?.audioFiles[$0.audioID] }
+        let lines = OverlayView.audioLanguageLines(context) { audio?.translations[$0] != nil }
         OverlayView.choices(&screen, title: s(.playerAudioLanguageTitle), lines: lines, selection: sel, footer: s(.languageFooter))
     }
 
@@ -174,7 +173,7 @@ public enum PlayerView: FeatureView, TakesKeysAnywhere, DrawsFooter, GivesHelp {
 
     /// Screen-reader mode: while a recording plays, its time and bar stand still (a screen
     /// reader would read every tick); pausing shows where it is.
-    static func ticks(_ state: AppState) -> Bool { !(state.screenReader && state.player.snapshot.status == .playing) }
+    static func ticks(_ p: PlayerState, _ context: FeatureContext) -> Bool { !(context.screenReader && p.snapshot.status == .playing) }
 
     /// Whether the player's lines may look different after `new` than after `old`: anything
     /// but the position, or a position in another whole second (the clock shows whole seconds
@@ -189,16 +188,15 @@ public enum PlayerView: FeatureView, TakesKeysAnywhere, DrawsFooter, GivesHelp {
     }
 
     /// The mini player: glyph, title, state or bar, time. Clicking it opens the full player.
-    public static func mini(_ screen: inout Screen, _ area: Rect, state: AppState) {
-        let s = state.strings
+    public static func mini(_ screen: inout Screen, _ area: Rect, _ p: PlayerState, _ context: FeatureContext) {
+        let s = context.strings
         screen.fill(area, style: Style(role: .accent))
-        guard let track = state.player.track else {
+        guard let track = p.track else {
             screen.put(" ♪ " + TextWidth.truncate(s(.playerIdleHint), to: area.width - 4), x: area.x, y: area.y, style: Style(role: .muted), clip: area)
             return
         }
-        let p = state.player
         let speed = speedText(p, s).map { $0 + " " } ?? ""
-        let right = ticks(state) ? " " + speed + timing(p.snapshot) + " " : " " + speed
+        let right = ticks(p, context) ? " " + speed + timing(p.snapshot) + " " : " " + speed
         let rw = TextWidth.width(right)
         let title = " \(glyph(p.snapshot.status)) " + track.title + (track.fellBack ? " " + s(.contentInEnglishShort) : "")
         // A failure's reason needs the room more than the title does (issue 47 #14: "…no
@@ -209,11 +207,11 @@ public enum PlayerView: FeatureView, TakesKeysAnywhere, DrawsFooter, GivesHelp {
         let tw = screen.put(t, x: area.x, y: area.y, style: Style(role: .accent, bold: true), clip: area)
         let middle = area.width - tw - rw - 2
         // On the full player its own bar is above: one bar on screen (issue 47 #14).
-        let onPlayer = state.page.route == .player
+        let onPlayer = context.route == .player
         if middle > 3 {
             // (Its bar opens the full player, whose bar seeks: the mini bar's width moves with
             // the time's, and a partial redraw keeps the frame's click regions.)
-            if (p.snapshot.status == .playing || p.snapshot.status == .paused) && ticks(state) && !onPlayer {
+            if (p.snapshot.status == .playing || p.snapshot.status == .paused) && ticks(p, context) && !onPlayer {
                 screen.put(bar(fraction(p.snapshot), width: middle), x: area.x + tw + 1, y: area.y, style: Style(role: .accent), clip: area)
             } else {
                 // "✓ Indigo Field Coverlet · Finished": the status apart from the title.
@@ -225,9 +223,9 @@ public enum PlayerView: FeatureView, TakesKeysAnywhere, DrawsFooter, GivesHelp {
     }
 
     /// The controls of the full player: state and bar, time and volume, key hints.
-    public static func controls(_ screen: inout Screen, _ area: Rect, state: AppState) {
-        position(&screen, area, state: state)
-        screen.put(TextWidth.fitHints(keyHints(state), to: area.width), x: area.x, y: area.y + 2, style: Style(role: .muted), clip: area)
+    public static func controls(_ screen: inout Screen, _ area: Rect, _ p: PlayerState, _ context: FeatureContext) {
+        position(&screen, area, p, context)
+        screen.put(TextWidth.fitHints(keyHints(p, context), to: area.width), x: area.x, y: area.y + 2, style: Style(role: .muted), clip: area)
     }
 
     /// The controls' lines that a new position changes: status with time and volume, and the
@@ -236,25 +234,24 @@ public enum PlayerView: FeatureView, TakesKeysAnywhere, DrawsFooter, GivesHelp {
 
     /// The first `positionRows` lines of the controls. `clickable`: with the bar's click
     /// regions (a redraw of the position over the last frame keeps that frame's).
-    public static func position(_ screen: inout Screen, _ area: Rect, state: AppState, clickable: Bool = true) {
-        let s = state.strings
-        let p = state.player
+    public static func position(_ screen: inout Screen, _ area: Rect, _ p: PlayerState, _ context: FeatureContext, clickable: Bool = true) {
+        let s = context.strings
         let status = "\(glyph(p.snapshot.status)) " + statusText(p, s)
         let vol = s(.playerVolume, ["percent": String(Int((p.volume * 100).rounded()))]) + (speedText(p, s).map { "  " + $0 } ?? "")
-        let timingText = ticks(state) ? timing(p.snapshot) : ""
+        let timingText = ticks(p, context) ? timing(p.snapshot) : ""
         // The volume goes before the time is shortened (never "Vol 8…").
         let full = timingText.isEmpty ? vol : timingText + "  " + vol
         let detail = TextWidth.width(full) <= area.width / 2 ? full : timingText
         Widgets.line(&screen, area, y: area.y, text: status, detail: detail, style: Style(role: p.snapshot.status == .failed ? .error : .accent, bold: true), detailStyle: Style(role: .muted))
-        if ticks(state) { screen.put(bar(fraction(p.snapshot), width: area.width), x: area.x, y: area.y + 1, style: Style(role: .accent), clip: area) }
-        if clickable { seekRegions(&screen, Rect(x: area.x, y: area.y + 1, width: area.width, height: 1), state: state) }
+        if ticks(p, context) { screen.put(bar(fraction(p.snapshot), width: area.width), x: area.x, y: area.y + 1, style: Style(role: .accent), clip: area) }
+        if clickable { seekRegions(&screen, Rect(x: area.x, y: area.y + 1, width: area.width, height: 1), p) }
     }
 
     /// A click on a cell of the bar seeks to that share of the recording (issue 47 #14): the
     /// cell's middle, so the first cell is near the start and the last near the end. Only with
     /// a length to take a share of, and sound to seek in.
-    static func seekRegions(_ screen: inout Screen, _ bar: Rect, state: AppState) {
-        let snap = state.player.snapshot
+    static func seekRegions(_ screen: inout Screen, _ bar: Rect, _ p: PlayerState) {
+        let snap = p.snapshot
         guard bar.width > 0, snap.duration.map({ $0 > 0 }) == true, [.playing, .paused, .buffering].contains(snap.status) else { return }
         for i in 0..<bar.width {
             let share = (Double(i) + 0.5) / Double(bar.width)

@@ -164,7 +164,7 @@ public enum PulseEffect: Equatable, Sendable {
 /// through the `PulseStore` the runner holds. The rules are `PulseRules`; the box, the editor
 /// and the notes list are drawn by `PulseView`. Scoped (issue 28): it changes only
 /// `PulseState`; its boxes, banners, the box's scroll and saving are requests.
-public enum PulseFeature: ScopedFeature, HearsEvents, AddsRows, DecoratesRows {
+public enum PulseFeature: ScopedFeature, HearsEvents, ScopedAddsRows, ScopedDecoratesRows, ScopedContent {
     public typealias State = PulseState
     public typealias Action = PulseAction
     public typealias Effect = PulseEffect
@@ -195,8 +195,10 @@ public enum PulseFeature: ScopedFeature, HearsEvents, AddsRows, DecoratesRows {
     public static let id = FeatureID("pulse")
     public static let after = [MemberFeature.id]
     /// Home's exhibitions and the Popular list's subjects, the member card (for members-only
-    /// posting), what plays (the subject `f` opens).
-    public static let reads = [HomeFeature.id, MemberFeature.id, PlayerFeature.id]
+    /// posting), the tour page open (a subject `f` opens) and the tours' progress (a featured
+    /// tour's row says whether it was started or finished, as Home's do). What plays is the
+    /// context's (`playerTrack`), not the player's state.
+    public static let reads = [HomeFeature.id, MemberFeature.id, TourFeature.id]
     public static let listensTo: Set<FeatureEvent.Kind> = [.launched, .playerChanged, .startOver]
     public static let initialState = PulseState()
     public static let configKey = "pulse"
@@ -226,8 +228,9 @@ public enum PulseFeature: ScopedFeature, HearsEvents, AddsRows, DecoratesRows {
     static func reduce(_ p: inout PulseState, _ a: PulseAction, _ c: FeatureContext, _ ui: inout [UIRequest]) -> [DocentCore.Effect] {
         switch a {
         case .open:
-            // Read off the page on screen by `reduce(_:_:)` on `AppState` (`openOn`).
-            return []
+            // What it is about is read off the page on screen (`currentSubject`).
+            guard let subject = currentSubject(c) else { return [] }
+            return reduce(&p, .openOn(subject), c, &ui)
         case .openOn(let subject):
             p.boxSelection = 0
             ui.append(.show(show(.box(subject))))
@@ -740,14 +743,12 @@ public enum PulseFeature: ScopedFeature, HearsEvents, AddsRows, DecoratesRows {
     /// list when it is a tour, an exhibition or an artwork (issue 33 #9: on Home, with a tour
     /// highlighted, `f` opened the museum's), else what is playing (the stop of a tour, an
     /// artwork), else the museum.
-    public static func currentSubject(_ state: AppState) -> PulseSubject? {
-        guard state.museum != nil else { return nil }
-        if let r = HomeFeature.route(in: state), case .exhibition(let id) = r { return .exhibition(id) }
-        if let r = TourFeature.route(in: state), case .detail(let id) = r { return .tour(id) }
-        if let rows = Reducer.rows(state), let i = Row.effectiveSelection(rows, state.page.selection), let s = highlighted(rows[i]) {
-            return s
-        }
-        if let track = state.player.track {
+    public static func currentSubject(_ c: FeatureContext) -> PulseSubject? {
+        guard c.museum != nil else { return nil }
+        if let r = c.route(of: HomeFeature.self), case .exhibition(let id) = r { return .exhibition(id) }
+        if let r = c.route(of: TourFeature.self), case .detail(let id) = r { return .tour(id) }
+        if let row = c.highlightedRow, let s = highlighted(row) { return s }
+        if let track = c.playerTrack {
             if let a = track.artworkID { return .artwork(a) }
             if let t = track.tourID { return .tour(t) }
         }
@@ -755,9 +756,9 @@ public enum PulseFeature: ScopedFeature, HearsEvents, AddsRows, DecoratesRows {
     }
 
     /// A subject's name as the visitor knows it.
-    public static func title(_ subject: PulseSubject, _ state: AppState) -> String {
-        let s = state.strings
-        guard let app = state.museum else { return subject.key }
+    public static func title(_ subject: PulseSubject, _ c: FeatureContext) -> String {
+        let s = c.strings
+        guard let app = c.museum else { return subject.key }
         let parts = subject.key.split(separator: ":", maxSplits: 1)
         let id = parts.count == 2 ? Int(parts[1]) : nil
         switch subject.kind {
@@ -767,14 +768,14 @@ public enum PulseFeature: ScopedFeature, HearsEvents, AddsRows, DecoratesRows {
                 if let audio = a.commentaries.first.flatMap({ app.audioFiles[$0.audioID] }) {
                     // (The museum's Chinese is one content language: a Traditional reader gets
                     // it too, drawn in their script; issue 47 #9.)
-                    let (version, _) = audio.version(for: state.language)
-                    if version.language == state.language.content, !version.trackTitle.isEmpty { return version.trackTitle }
+                    let (version, _) = audio.version(for: c.language)
+                    if version.language == c.language.content, !version.trackTitle.isEmpty { return version.trackTitle }
                 }
                 return a.title
             }
-        case "tour": if let id, let t = app.tour(id) { return t.text(state.language).text.title }
+        case "tour": if let id, let t = app.tour(id) { return t.text(c.language).text.title }
         case "exhibition":
-            if let id, case .loaded(let items) = state[HomeFeature.self].exhibitions, let e = items.first(where: { $0.id == id }) { return e.title }
+            if let id, case .loaded(let items) = c.state(of: HomeFeature.self).exhibitions, let e = items.first(where: { $0.id == id }) { return e.title }
             return s(.pulseExhibition)
         case "museum": return s(.pulseMuseum)
         default: break
@@ -853,25 +854,6 @@ public enum PulseFeature: ScopedFeature, HearsEvents, AddsRows, DecoratesRows {
         }
     }
 
-    /// `f`: what it is about is read off the page on screen (its rows, the highlight), which a
-    /// context does not carry; the rest is the scoped reducer's.
-    public static func reduce(_ state: inout AppState, _ a: PulseAction) -> [DocentCore.Effect] {
-        var a = a
-        if a == .open {
-            guard let subject = currentSubject(state) else { return [] }
-            a = .openOn(subject)
-        }
-        let context = FeatureContext(state)
-        let outcome = reduce(&state.pulse, a, context)
-        return Reducer.apply(outcome, &state)
-    }
-
-    // For tests, which state the values from the whole state.
-    static func dayStart(_ state: AppState) -> Date { dayStart(FeatureContext(state)) }
-    static func gateRefusal(_ state: AppState) -> PostingRefusal? { gateRefusal(state.pulse, FeatureContext(state)) }
-    static func seedPath(_ state: AppState) -> String? { seedPath(FeatureContext(state)) }
-    static func notReady(_ state: AppState) -> Banner { notReady(state.pulse) }
-
     /// Whether a check is in flight is the feature's own bookkeeping: nothing shows it, so a
     /// check that starts and finds nothing new draws nothing (it was two whole frames every
     /// five seconds, a tenth of the guide's CPU while a recording played).
@@ -890,7 +872,8 @@ extension Double {
 }
 
 extension AppState {
-    public var pulse: PulseState {
+    /// Pulse's state, for the root and the cores (its view reads `PulseState` and the context).
+    var pulse: PulseState {
         get { self[PulseFeature.self] }
         _modify { yield &self[PulseFeature.self] }
         set { self[PulseFeature.self] = newValue }

@@ -2,25 +2,25 @@ import Foundation
 
 /// Visitor Pulse on screen: the numbered box that `f` opens, the note editor and the notes
 /// list. Counts next to art are likes only: no negative number is ever drawn.
-public enum PulseView: FeatureView, TakesKeysAnywhere, GivesHelp {
+public enum PulseView: ScopedTakesKeysAnywhere, ScopedGivesHelp, ScopedDrawsOverlay {
     public typealias Core = PulseFeature
 
     /// `f` from any page (the page's own keys come first: search's query takes it as text).
-    public static func anywhere(_ key: Key, in state: AppState) -> AppAction? {
-        key == .char("f") && state.museum != nil ? .pulse(.open) : nil
+    public static func anywhere(_ key: Key, _ p: PulseState, _ c: FeatureContext) -> AppAction? {
+        key == .char("f") && c.museum != nil ? .pulse(.open) : nil
     }
 
     /// Where a work, a tour or an exhibition is on screen and `f` opens Pulse for it (not on
     /// the map, where `f` changes floor), the hint line says so with its number of notes
     /// (issue 33 #4: `f` was in no hint line and no help).
-    public static func anywhereHint(_ state: AppState) -> String? {
-        guard state.overlay == nil, let subject = PulseFeature.currentSubject(state), subject != .museum,
-            KeyMap.action(for: .char("f"), in: state) == .pulse(.open)
+    public static func anywhereHint(_ p: PulseState, _ c: FeatureContext) -> String? {
+        guard c.overlay == nil, let subject = PulseFeature.currentSubject(c), subject != .museum,
+            c.keyAction(.char("f")) == .pulse(.open)
         else { return nil }
-        return state.strings(.pulseHint, ["count": String(state.pulse.snapshot?.noteCounts[subject] ?? 0)])
+        return c.strings(.pulseHint, ["count": String(p.snapshot?.noteCounts[subject] ?? 0)])
     }
 
-    public static func overlayKeys(_ key: Key, _ overlay: PulseFeature.Overlay, state: AppState) -> AppAction? {
+    public static func overlayKeys(_ key: Key, _ overlay: PulseFeature.Overlay, _ p: PulseState, _ c: FeatureContext) -> AppAction? {
         switch overlay {
         case .box:
             if case .char(let c) = key, let n = c.wholeNumberValue, c.isASCII, (1...5).contains(n) { return .pulse(.choose(n)) }
@@ -34,8 +34,8 @@ public enum PulseView: FeatureView, TakesKeysAnywhere, GivesHelp {
             case .right: return .pulse(.cursorRight)
             case .home, .ctrl("a"): return .pulse(.cursorHome)
             case .end, .ctrl("e"): return .pulse(.cursorEnd)
-            case .up: return editorVertical(state, by: -1) ?? .pulse(.cursorHome)
-            case .down: return editorVertical(state, by: 1) ?? .pulse(.cursorEnd)
+            case .up: return editorVertical(p, c, by: -1) ?? .pulse(.cursorHome)
+            case .down: return editorVertical(p, c, by: 1) ?? .pulse(.cursorEnd)
             case .backspace: return .pulse(.deleteBackward)
             case .delete: return .pulse(.deleteForward)
             case .enter: return .pulse(.send)
@@ -72,38 +72,38 @@ public enum PulseView: FeatureView, TakesKeysAnywhere, GivesHelp {
         }
     }
 
-    public static func renderOverlay(_ screen: inout Screen, _ overlay: PulseFeature.Overlay, state: AppState) {
+    public static func renderOverlay(_ screen: inout Screen, _ overlay: PulseFeature.Overlay, _ p: PulseState, _ c: FeatureContext) {
         switch overlay {
-        case .box(let subject): box(&screen, subject, state)
-        case .editor(let subject): editor(&screen, subject, state)
-        case .notes(let subject): notes(&screen, subject, state)
+        case .box(let subject): box(&screen, subject, p, c)
+        case .editor(let subject): editor(&screen, subject, p, c)
+        case .notes(let subject): notes(&screen, subject, p, c)
         case .keys(let back):
-            renderOverlay(&screen, back, state: state)
-            let s = state.strings
-            OverlayView.box(&screen, title: s(.helpTitle), text: HelpSection.text(HelpSection.current(state)), footer: s(.pulseKeysFooter), scroll: state.overlayScroll)
+            renderOverlay(&screen, back, p, c)
+            let s = c.strings
+            OverlayView.box(&screen, title: s(.helpTitle), text: HelpSection.text(c.keyHelp), footer: s(.pulseKeysFooter), scroll: c.overlayScroll)
         case .visitCode(let subject, _):
             // Alone (the note under it would show only at its edges): the text says it is kept.
-            codeBox(&screen, subject, state)
+            codeBox(&screen, subject, p, c)
         case .confirmDelete(let id, let back):
-            renderOverlay(&screen, back, state: state)
-            let s = state.strings
+            renderOverlay(&screen, back, p, c)
+            let s = c.strings
             // The note itself, so the visitor sees what goes.
-            let text = state.pulse.notes.first { $0.id == id }.map { "“" + $0.text + "”\n\n" } ?? ""
+            let text = p.notes.first { $0.id == id }.map { "“" + $0.text + "”\n\n" } ?? ""
             OverlayView.box(&screen, title: s(.pulseDeleteTitle), text: text + s(.pulseDeleteConfirm), footer: s(.pulseDeleteFooter))
         }
     }
 
     /// The Pulse keys, while one of its boxes is open (the help `?` opens from the box or the
     /// notes list; in the editor `?` is text, and its keys are listed here too).
-    public static func help(_ state: AppState) -> HelpSection? {
-        guard PulseFeature.overlay(in: state) != nil else { return nil }
-        return HelpSection(title: state.strings(.helpSectionPulse), table: state.strings(.helpPulseKeys))
+    public static func help(_ p: PulseState, _ c: FeatureContext) -> HelpSection? {
+        guard c.box(PulseFeature.self) != nil else { return nil }
+        return HelpSection(title: c.strings(.helpSectionPulse), table: c.strings(.helpPulseKeys))
     }
 
     /// The box's lines: the visitor's current reaction marked, likes counted, notes counted.
-    static func boxLines(_ subject: PulseSubject, _ state: AppState) -> [String] {
-        let s = state.strings
-        let snap = state.pulse.snapshot
+    static func boxLines(_ subject: PulseSubject, _ p: PulseState, _ c: FeatureContext) -> [String] {
+        let s = c.strings
+        let snap = p.snapshot
         let mine = snap?.mine[subject]
         let likes = snap?.counts[subject]?.shownLikes ?? 0
         func mark(_ v: ReactionValue) -> String { mine == v ? "● " : "  " }
@@ -111,24 +111,23 @@ public enum PulseView: FeatureView, TakesKeysAnywhere, GivesHelp {
             "1 " + mark(.up) + s(.pulseLike) + (likes > 0 ? "  · " + s(.pulseLikes, ["n": String(likes)]) : ""),
             "2 " + mark(.meh) + s(.pulseMeh),
             "3 " + mark(.down) + s(.pulseDown),
-            "4   " + s(state.pulse.draftSubject == subject && !state.pulse.draft.isEmpty ? .pulseContinue : .pulseWrite),
+            "4   " + s(p.draftSubject == subject && !p.draft.isEmpty ? .pulseContinue : .pulseWrite),
             "5   " + s(.pulseRead, ["count": String(snap?.noteCounts[subject] ?? 0)]),
         ]
     }
 
-    static func box(_ screen: inout Screen, _ subject: PulseSubject, _ state: AppState) {
-        let s = state.strings
+    static func box(_ screen: inout Screen, _ subject: PulseSubject, _ p: PulseState, _ c: FeatureContext) {
+        let s = c.strings
         OverlayView.choices(
-            &screen, title: s(.pulseBoxTitle, ["title": PulseFeature.title(subject, state)]), lines: boxLines(subject, state),
-            selection: state.pulse.boxSelection, footer: s(.pulseBoxFooter))
+            &screen, title: s(.pulseBoxTitle, ["title": PulseFeature.title(subject, c)]), lines: boxLines(subject, p, c),
+            selection: p.boxSelection, footer: s(.pulseBoxFooter))
     }
 
-    static func editor(_ screen: inout Screen, _ subject: PulseSubject, _ state: AppState) {
-        let s = state.strings
-        let p = state.pulse
+    static func editor(_ screen: inout Screen, _ subject: PulseSubject, _ p: PulseState, _ c: FeatureContext) {
+        let s = c.strings
         let layout = EditorLayout(draft: p.draft, cursor: p.cursor, screen: Size(width: screen.width, height: screen.height))
         let area = layout.area
-        OverlayView.frame(&screen, area, title: s(.pulseEditorTitle, ["title": PulseFeature.title(subject, state)]), footer: s(.pulseEditorFooter))
+        OverlayView.frame(&screen, area, title: s(.pulseEditorTitle, ["title": PulseFeature.title(subject, c)]), footer: s(.pulseEditorFooter))
         let field = layout.field
         screen.fill(field, style: Style(underline: true))
         // The rows around the cursor's, each as the draft has it (its spaces too), the cursor in
@@ -164,9 +163,8 @@ public enum PulseView: FeatureView, TakesKeysAnywhere, GivesHelp {
 
     /// The visit code box: why it is asked and where to find it, what went wrong with the last
     /// code, and the field.
-    static func codeBox(_ screen: inout Screen, _ subject: PulseSubject, _ state: AppState) {
-        let s = state.strings
-        let p = state.pulse
+    static func codeBox(_ screen: inout Screen, _ subject: PulseSubject, _ p: PulseState, _ c: FeatureContext) {
+        let s = c.strings
         let width = OverlayView.boxTextWidth(screen)
         var lines = Wrap.lines(s(.pulseGateCodeIntro), width: width).map { ($0, Style.plain) }
         if p.codeWrong { lines += Wrap.lines(s(.pulseGateCodeWrong), width: width).map { ($0, Style(role: .error)) } }
@@ -182,7 +180,7 @@ public enum PulseView: FeatureView, TakesKeysAnywhere, GivesHelp {
         let fieldWidth = VisitCodeText.length * 2 + 1
         let contentWidth = max(lines.map { TextWidth.width($0.0) }.max() ?? 0, TextWidth.width(label) + 1 + fieldWidth, TextWidth.width(footer) + 4)
         let area = OverlayView.boxArea(screen, contentWidth: contentWidth, contentHeight: lines.count + 2)
-        OverlayView.frame(&screen, area, title: s(.pulseGateCodeTitle, ["title": PulseFeature.title(subject, state)]), footer: footer)
+        OverlayView.frame(&screen, area, title: s(.pulseGateCodeTitle, ["title": PulseFeature.title(subject, c)]), footer: footer)
         let inside = area.inset(1)
         // The field's row first: on a small screen the text gives way to it.
         let y = min(area.y + 3 + lines.count, area.maxY - 2)
@@ -201,10 +199,9 @@ public enum PulseView: FeatureView, TakesKeysAnywhere, GivesHelp {
 
     /// ↑/↓ in the editor: the cursor to the nearest column of the wrapped row above or below
     /// (nil on the first or last row: the key then goes to the start or the end).
-    static func editorVertical(_ state: AppState, by d: Int) -> AppAction? {
-        let p = state.pulse
+    static func editorVertical(_ p: PulseState, _ c: FeatureContext, by d: Int) -> AppAction? {
         // The terminal's size, back from the viewport the guide keeps (`RootView.viewport`).
-        let size = Size(width: state.viewportWidth + 2, height: state.viewportRows + 4)
+        let size = Size(width: c.viewportWidth + 2, height: c.viewportRows + 4)
         let layout = EditorLayout(draft: p.draft, cursor: p.cursor, screen: size)
         let row = layout.cursorRow + d
         guard layout.rows.indices.contains(row) else { return nil }
@@ -213,28 +210,26 @@ public enum PulseView: FeatureView, TakesKeysAnywhere, GivesHelp {
 
     /// The highlighted note is the visitor's own: the list's keys are then `d` (delete), not
     /// `!` and `h`, which do not apply to it.
-    static func ownSelected(_ state: AppState) -> Bool {
-        let p = state.pulse
+    static func ownSelected(_ p: PulseState) -> Bool {
         guard p.notes.indices.contains(p.noteSelection), let me = p.identity?.credentials.visitor else { return false }
         let n = p.notes[p.noteSelection]
         return n.author == .visitor && n.id.visitor == me
     }
 
     /// "just now", "12 min ago", "3 h ago", "2 d ago"; or the date and time.
-    static func age(_ date: Date, _ state: AppState) -> String {
-        if state.pulse.exactTimes { return PageBuilder.formatDateTime(date, state) }
-        return PulseFeature.ago(date, state)
+    static func age(_ date: Date, _ p: PulseState, _ c: FeatureContext) -> String {
+        if p.exactTimes { return PageBuilder.formatDateTime(date, c) }
+        return PulseFeature.ago(date, c)
     }
 
-    static func notes(_ screen: inout Screen, _ subject: PulseSubject, _ state: AppState) {
-        let s = state.strings
-        let p = state.pulse
+    static func notes(_ screen: inout Screen, _ subject: PulseSubject, _ p: PulseState, _ c: FeatureContext) {
+        let s = c.strings
         let width = min(screen.width - 2, 72)
         let inner = max(1, width - 6)
         // Every note: a heading line (language, age, likes, who) and its wrapped text.
         var lines: [(String, Style, Int)] = []
         for (i, n) in p.notes.enumerated() {
-            var head = "[\(n.language.code)] " + age(n.createdAt, state)
+            var head = "[\(n.language.code)] " + age(n.createdAt, p, c)
             let likes = n.counts.shownLikes
             if likes > 0 { head += " · " + s(.pulseLikes, ["n": String(likes)]) }
             if n.author == .curator { head += " · " + s(.pulseCurator) }
@@ -256,13 +251,13 @@ public enum PulseView: FeatureView, TakesKeysAnywhere, GivesHelp {
         // list says so, so a count that grows when the last English one is hidden is explained
         // (issue 47 #11). The count is the notes in this list.
         let museumNotes = p.notes.filter { $0.author != .visitor }
-        if !museumNotes.isEmpty, !museumNotes.contains(where: { $0.language == state.language || $0.language == state.language.content }) {
+        if !museumNotes.isEmpty, !museumNotes.contains(where: { $0.language == c.language || $0.language == c.language.content }) {
             lines = Wrap.lines(s(.pulseNotesOtherLanguages), width: inner).map { ($0, Style(role: .muted), -1) } + lines
         }
         let area = OverlayView.boxArea(screen, contentWidth: width - 4, contentHeight: lines.count)
         OverlayView.frame(
-            &screen, area, title: s(.pulseNotesTitle, ["title": PulseFeature.title(subject, state), "count": String(p.notes.count)]),
-            footer: s(ownSelected(state) ? .pulseNotesFooterOwn : .pulseNotesFooter))
+            &screen, area, title: s(.pulseNotesTitle, ["title": PulseFeature.title(subject, c), "count": String(p.notes.count)]),
+            footer: s(ownSelected(p) ? .pulseNotesFooterOwn : .pulseNotesFooter))
         let visible = max(0, area.height - 4)
         // Keep the selected note's heading in view.
         let first = lines.firstIndex { $0.2 == p.noteSelection } ?? 0

@@ -217,7 +217,7 @@ public struct BuiltIndex: Equatable, Sendable {
 
 /// The Search tab as a feature: the query, results by kind, live API results, "show on map".
 /// Drawn by `SearchScreen` (DocentUI); live requests run in its runner in the shell.
-public enum SearchFeature: ScopedFeature, HearsEvents, WantsPictures {
+public enum SearchFeature: ScopedFeature, HearsEvents, ScopedWantsPictures, ScopedContent {
     public typealias State = SearchState
     public typealias Action = SearchAction
     public typealias Effect = SearchEffect
@@ -244,26 +244,26 @@ public enum SearchFeature: ScopedFeature, HearsEvents, WantsPictures {
 
     /// On the search page, where there is room beside the results: the selected result's
     /// picture (an artwork's, a tour's, an exhibition's).
-    public static func pictureWanted(_ state: AppState) -> PictureWish? {
-        guard route(in: state) == .query, state.viewportWidth >= FigureLayout.besideFromWidth, let app = state.museum else { return nil }
+    public static func pictureWanted(_ search: SearchState, _ context: FeatureContext) -> PictureWish? {
+        guard context.route(of: Self.self) == .query, context.viewportWidth >= FigureLayout.besideFromWidth, let app = context.museum else { return nil }
         let url: String?, about: String
-        switch SearchPage.selectedAction(state) {
+        switch SearchPage.selectedAction(search, context) {
         case .open(.artwork(let id))?: (url, about) = (app.artworks[id]?.imageURL, app.artworks[id]?.title ?? "")
-        case .open(.tour(let id))?: (url, about) = (app.tour(id)?.imageURL, app.tour(id)?.text(state.language).text.title ?? "")
+        case .open(.tour(let id))?: (url, about) = (app.tour(id)?.imageURL, app.tour(id)?.text(context.language).text.title ?? "")
         case .open(.exhibition(let id))?:
-            let e = state.exhibitions.value?.first { $0.id == id }
+            let e = context.state(of: HomeFeature.self).exhibitions.value?.first { $0.id == id }
             (url, about) = (e?.imageURL, e?.title ?? "")
         case .openExhibition(let e)?: (url, about) = (e.imageURL, e.title)
         default: (url, about) = (nil, "")
         }
         // The query line, the filter line and the hints take three rows.
-        return url.map { PictureWish(url: $0, slot: .list, rows: max(1, state.viewportRows - 3), about: about) }
+        return url.map { PictureWish(url: $0, slot: .list, rows: max(1, context.viewportRows - 3), about: about) }
     }
 
-    public static func content(_ route: Route, _ state: AppState) -> PageContent {
+    public static func content(_ route: Route, _ search: SearchState, _ context: FeatureContext) -> PageContent {
         switch route {
         case .query: return .custom(id, title: nil)
-        case .liveArtwork(let a): return .text(SearchPage.liveArtworkPage(a, state))
+        case .liveArtwork(let a): return .text(SearchPage.liveArtworkPage(a, search, context))
         }
     }
 
@@ -309,7 +309,7 @@ public enum SearchFeature: ScopedFeature, HearsEvents, WantsPictures {
 
 extension AppState {
     /// Search's state.
-    public var search: SearchState {
+    var search: SearchState {
         get { self[SearchFeature.self] }
         _modify { yield &self[SearchFeature.self] }
         set { self[SearchFeature.self] = newValue }

@@ -260,13 +260,3 @@ public enum SearchPage {
         return rows[i].action
     }
 }
-
-/// The whole-state forms, for the view and the tests: the list is made from Search's own state
-/// and the context (issue 46's scoped read side); these only make the context.
-extension SearchPage {
-    public static func rows(_ state: AppState) -> [SearchRow] { rows(state.search, FeatureContext(state)) }
-    public static func count(_ filter: SearchFilter, _ state: AppState) -> Int { count(filter, state.search, FeatureContext(state)) }
-    static func firstSelectable(_ state: AppState) -> Int { firstSelectable(state.search, FeatureContext(state)) }
-    public static func selectedAction(_ state: AppState) -> SearchRowAction? { selectedAction(state.search, FeatureContext(state)) }
-    public static func liveArtworkPage(_ a: LiveArtwork, _ state: AppState) -> TextPage { liveArtworkPage(a, state.search, FeatureContext(state)) }
-}

@@ -68,7 +68,7 @@ public enum TourAction: Equatable, Sendable {
 /// question, "leave the tour?", the offer to resume, and what was heard (kept between runs).
 /// Scoped (issue 28): it changes only its `State`; its boxes, the full player, the playing
 /// (`PlayerFeature.play`), the museum's messages after a tour and the saving are requests.
-public enum TourFeature: ScopedFeature, HearsEvents, AddsRows, WantsPictures {
+public enum TourFeature: ScopedFeature, HearsEvents, ScopedAddsRows, ScopedWantsPictures, ScopedContent, ScopedPlaces {
     public struct State: Equatable, Sendable {
         /// The running tour, if any.
         public var session: TourSession?
@@ -207,34 +207,34 @@ public enum TourFeature: ScopedFeature, HearsEvents, AddsRows, WantsPictures {
         }
     }
 
-    public static func content(_ route: Route, _ state: AppState) -> PageContent {
-        guard let app = state.museum else { return .message("") }
-        let s = state.strings
+    public static func content(_ route: Route, _ own: State, _ context: FeatureContext) -> PageContent {
+        guard let app = context.museum else { return .message("") }
+        let s = context.strings
         switch route {
-        case .all: return .list(title: state.tab == .tours && state.depth == 1 ? nil : s(.homeAllTours), rows: allTourRows(app, state))
+        case .all: return .list(title: context.tab == .tours && context.depth == 1 ? nil : s(.homeAllTours), rows: allTourRows(app, own, context))
         case .detail(let id):
             guard let t = app.tour(id) else { return .message(s(.errorGone)) }
-            return .list(title: nil, rows: tourRows(t, app, state))
+            return .list(title: nil, rows: tourRows(t, app, own, context))
         }
     }
 
     /// On a tour's page: its picture, a banner over the stops (beside them on a wide screen).
-    public static func pictureWanted(_ state: AppState) -> PictureWish? {
-        guard case .detail(let id)? = route(in: state), let tour = state.museum?.tour(id), let url = tour.imageURL else { return nil }
-        return PictureWish(url: url, slot: .list, rows: state.viewportRows, about: tour.text(state.language).text.title)
+    public static func pictureWanted(_ own: State, _ context: FeatureContext) -> PictureWish? {
+        guard case .detail(let id)? = context.route(of: Self.self), let tour = context.museum?.tour(id), let url = tour.imageURL else { return nil }
+        return PictureWish(url: url, slot: .list, rows: context.viewportRows, about: tour.text(context.language).text.title)
     }
 
     /// A tour's page is about where it starts (its own place, else its first stop).
-    public static func place(_ route: Route, _ state: AppState) -> MapItemID? {
-        guard case .detail(let id) = route, let t = state.museum?.tour(id) else { return nil }
+    public static func place(_ route: Route, _ own: State, _ context: FeatureContext) -> MapItemID? {
+        guard case .detail(let id) = route, let t = context.museum?.tour(id) else { return nil }
         if t.location != nil, t.floor != nil { return .tour(id) }
         return t.stops.first.map { .artwork($0.artworkID) }
     }
 
     /// Over the player: where the tour is and what to do next.
-    public static func rows(for slot: RowSlot, _ state: AppState) -> [Row] {
+    public static func rows(for slot: RowSlot, _ own: State, _ context: FeatureContext) -> [Row] {
         guard slot == .playerStatus else { return [] }
-        return tourStatus(state).map { Row(.note, $0) }
+        return tourStatus(own, context).map { Row(.note, $0) }
     }
 
     /// The resume box's choices: resume, not now, forget.
@@ -384,17 +384,20 @@ public enum TourFeature: ScopedFeature, HearsEvents, AddsRows, WantsPictures {
         return featured.isEmpty ? app.tours : featured
     }
 
-    public static func tourRow(_ t: Tour, _ state: AppState) -> Row {
-        let (text, fellBack) = t.text(state.language)
-        var detail = [stopsText(t.stops.count, state.strings)]
+    /// A tour's row, from the tours' progress (started, finished) and the context: the same
+    /// row on Home, the tours' list and Pulse's featured tours.
+    public static func tourRow(_ t: Tour, _ progress: ListeningProgress, _ context: FeatureContext) -> Row {
+        let s = context.strings
+        let (text, fellBack) = t.text(context.language)
+        var detail = [stopsText(t.stops.count, s)]
         if let d = text.duration { detail.insert(d, at: 0) }
-        let title = t.banner.map { "\(text.title) [\(tourBanner($0, state.strings))]" } ?? text.title
-        if state.progress.finished.contains(t.id) {
-            detail.append(state.strings(.tourFinished))
-        } else if state.progress.started.contains(t.id) {
-            detail.append(state.strings(.tourStarted))
+        let title = t.banner.map { "\(text.title) [\(tourBanner($0, s))]" } ?? text.title
+        if progress.finished.contains(t.id) {
+            detail.append(s(.tourFinished))
+        } else if progress.started.contains(t.id) {
+            detail.append(s(.tourStarted))
         }
-        return Row(.item, title, detail: detail.joined(separator: " · "), action: .push(.tourDetail(t.id)), fellBack: fellBack && !t.translations.isEmpty && state.language != .english,
+        return Row(.item, title, detail: detail.joined(separator: " · "), action: .push(.tourDetail(t.id)), fellBack: fellBack && !t.translations.isEmpty && context.language != .english,
             number: t.selectorNumber.map(String.init))
     }
 
@@ -406,9 +409,9 @@ public enum TourFeature: ScopedFeature, HearsEvents, AddsRows, WantsPictures {
         tourBanners[banner.lowercased()].map { s($0) } ?? banner
     }
 
-    static func allTourRows(_ app: AppData, _ state: AppState) -> [Row] {
+    static func allTourRows(_ app: AppData, _ own: State, _ context: FeatureContext) -> [Row] {
         var rows: [Row] = []
-        if let intro = app.generalInfo.text("see_all_tours_intro", state.language), !intro.text.isEmpty {
+        if let intro = app.generalInfo.text("see_all_tours_intro", context.language), !intro.text.isEmpty {
             rows.append(Row(.note, intro.text, fellBack: intro.fellBack))
         }
         let grouped = !app.tours.isEmpty && app.tours.allSatisfy { $0.category != nil }
@@ -416,19 +419,19 @@ public enum TourFeature: ScopedFeature, HearsEvents, AddsRows, WantsPictures {
             for c in app.tourCategories {
                 let inCategory = app.tours.filter { $0.category == c.name }
                 guard !inCategory.isEmpty else { continue }
-                rows.append(Row(.header, c.name(state.language)))
-                rows += inCategory.map { tourRow($0, state) }
+                rows.append(Row(.header, c.name(context.language)))
+                rows += inCategory.map { tourRow($0, own.progress, context) }
             }
         } else {
-            rows += app.tours.map { tourRow($0, state) }
+            rows += app.tours.map { tourRow($0, own.progress, context) }
         }
         return rows
     }
 
     /// A tour: its texts, a start row, and one row per stop (Enter starts there).
-    static func tourRows(_ t: Tour, _ app: AppData, _ state: AppState) -> [Row] {
-        let s = state.strings
-        let (text, fellBack) = t.text(state.language)
+    static func tourRows(_ t: Tour, _ app: AppData, _ own: State, _ context: FeatureContext) -> [Row] {
+        let s = context.strings
+        let (text, fellBack) = t.text(context.language)
         var rows: [Row] = [Row(.header, text.title)]
         var facts: [String] = []
         if let d = text.duration { facts.append(d) }
@@ -437,18 +440,19 @@ public enum TourFeature: ScopedFeature, HearsEvents, AddsRows, WantsPictures {
         if let n = t.selectorNumber { facts.append(s(.tourKeypad, ["number": String(n)])) }
         rows.append(Row(.note, facts.joined(separator: " · ")))
         for para in [text.description, text.intro] where !para.isEmpty {
-            rows.append(Row(.note, para, fellBack: fellBack && state.language != .english))
+            rows.append(Row(.note, para, fellBack: fellBack && context.language != .english))
         }
-        let running = state.tour?.machine.tourID == t.id
-        if !running, let p = state.progress.current, p.tourID == t.id {
+        let running = own.session?.machine.tourID == t.id
+        if !running, let p = own.progress.current, p.tourID == t.id {
             let text = p.stopIndex.map { s(p.part == .walk ? .tourResumeRowWalk : .tourResumeRow, ["n": String(min($0, Int.max - 1) + 1), "time": PlayerFeature.clock(p.seconds)]) }
                 ?? s(.tourResumeRowIntro)
             rows.append(Row(.item, text, action: .send(.tour(.resume))))
         }
         rows.append(Row(.item, s(running ? .tourRestart : .tourStart), action: .send(.tour(.start(tourID: t.id, stop: nil)))))
-        for f in state.features.taking(.rows) { rows += f.rows(.tourPage(t.id), state) }
+        // What other features add to a tour's page (Pulse's notes line).
+        rows += context.rows(.tourPage(t.id))
         rows.append(Row(.header, s(.tourStopsHeading)))
-        let heard = state.progress.listenedStops[t.id] ?? []
+        let heard = own.progress.listenedStops[t.id] ?? []
         for (i, stop) in t.stops.enumerated() {
             guard let a = app.artworks[stop.artworkID] else { continue }
             let mark = heard.contains(i) ? " ✓" : ""
@@ -461,9 +465,9 @@ public enum TourFeature: ScopedFeature, HearsEvents, AddsRows, WantsPictures {
     }
 
     /// The running tour, as lines over the player: where we are, what to do next.
-    public static func tourStatus(_ state: AppState) -> [String] {
-        guard let session = state.tour, let app = state.museum, let tour = app.tour(session.machine.tourID) else { return [] }
-        let s = state.strings
+    public static func tourStatus(_ own: State, _ context: FeatureContext) -> [String] {
+        guard let session = own.session, let app = context.museum, let tour = app.tour(session.machine.tourID) else { return [] }
+        let s = context.strings
         let m = session.machine
         var out: [String] = []
         let mode = s(m.mode.nameKey)
