@@ -119,12 +119,11 @@ public enum RootView {
         }
         if !footer { screen.fill(areas.mini) }
         var rows = [areas.mini.y]
-        if state.page.route == .player, state.museum != nil, state[PlayerFeature.self].track != nil {
-            let (controls, _) = areas.inner.splitTop(PlayerLayout.controlRows)
-            let (moving, _) = controls.splitTop(PlayerView.positionRows)
-            screen.fill(moving)
-            PlayerView.position(&screen, controls, state[PlayerFeature.self], FeatureContext(state), clickable: false)
-            rows += moving.y..<moving.maxY
+        // The page's own rows that move (the full player's position): the first that has some.
+        for e in state.features.views(.moving) {
+            guard let moved = e.moving(&screen, areas.inner, state) else { continue }
+            rows += moved
+            break
         }
         for t in transforms { t.apply(&screen, rows, state) }
         // The same state drew the same links and click regions.
@@ -159,10 +158,9 @@ public enum StatusLine {
         }
         screen.fill(area, style: Style(role: .muted, reverse: true))
         // A feature's own page may say its own (where typed keys are text, say).
-        let detail = MapAction.showOnMap(from: FeatureContext(state)) != nil ? s(.hintsDetailMap) : s(.hintsDetail)
         let own = state.features.view(for: state)?.hints(state)
-        var hints = own ?? (state.depth > 1 ? detail : s(.hintsList))
-        // The usual hints also name the features' keys that work here (Pulse's `f`).
+        var hints = own ?? (state.depth > 1 ? s(.hintsDetail) : s(.hintsList))
+        // The usual hints also name the features' keys that work here (Pulse's `f`, the map's `v`).
         // (When they fit: at a narrow width the page's own keys and "? help" come first, and the
         // key help lists them.)
         func filtered(_ h: String) -> String {

@@ -133,6 +133,7 @@ final class RegistryTests: XCTestCase {
             .keysFirst: ["kiosk"],
             .keysAnywhere: ["home", "keypad", "tours", "player", "map", "search", "pulse"],
             .footer: ["player"],
+            .moving: ["player"],
             .figure: ["pictures"],
             .picture: ["home", "tours", "player", "search"],
             .rows: ["tours", "offline", "member", "pulse"],

@@ -155,7 +155,8 @@ final class NavigationTests: EndToEndTestCase {
         // (After the stop's keypad number, where it has one: issue 47 #4.)
         XCTAssertTrue(numbered.first?.range(of: #"^(▸ )?(\d+ +)?1\. "#, options: .regularExpression) != nil, screen)
         // The tour starts somewhere on the map: its page offers `v` (issue 17 #11).
-        XCTAssertTrue(try UIStrings.showsHints(lines[23], "en", "hints.detailMap"), "detail key hints:\n\(screen)")
+        XCTAssertTrue(try UIStrings.showsHints(lines[23], "en", "hints.detail"), "detail key hints:\n\(screen)")
+        XCTAssertTrue(lines[23].components(separatedBy: " · ").contains(try UIStrings.get("en", "map.hintShow")), "detail key hints with v:\n\(screen)")
         XCTAssertTrue(ScreenText.hasTabBar(screen, "en"), "tab bar stays on the detail page:\n\(screen)")
 
         try s.sendKeys("Escape")
@@ -183,7 +184,7 @@ final class NavigationTests: EndToEndTestCase {
         XCTAssertTrue(
             lines[(titleAt + 1)...].contains { ScreenText.trimmed($0).hasPrefix(exDate) },
             "a \"\(through)…\" line under the title, as in the list (\(exDate)):\n\(screen)")
-        XCTAssertTrue(try UIStrings.showsHints(lines[23], "en", "hints.detail") || UIStrings.showsHints(lines[23], "en", "hints.detailMap"), screen)
+        XCTAssertTrue(try UIStrings.showsHints(lines[23], "en", "hints.detail"), screen)
 
         try s.sendKeys("Escape")
         screen = try s.waitUntil("Home again after Esc") { ScreenText.lineIndex(of: onView, in: $0) != nil }

@@ -59,7 +59,6 @@ extension StringKey {
     public static let smallText = StringKey("small.text")
     public static let hintsList = StringKey("hints.list")
     public static let hintsDetail = StringKey("hints.detail")
-    public static let hintsDetailMap = StringKey("hints.detailMap")
     public static let hintsSearch = StringKey("hints.search")
     public static let helpWelcomeTitle = StringKey("help.welcomeTitle")
     public static let helpTitle = StringKey("help.title")

@@ -4,7 +4,8 @@
 /// by conformance: keys before all (`TakesKeysFirst`), keys on every page
 /// (`TakesKeysAnywhere`), the line under every page (`DrawsFooter`), a section of the key help
 /// (`GivesHelp`), what the hints and help say once all gave theirs (`FiltersHints`), a change
-/// over every drawn frame (`TransformsFrame`), the terminal's mode (`ChoosesRenderOptions`).
+/// over every drawn frame (`TransformsFrame`), the terminal's mode (`ChoosesRenderOptions`),
+/// the rows of its page that move each second by themselves (`RedrawsMoving`).
 public protocol FeatureView {
     associatedtype Core: Feature
     /// Draws one of its own screens (`PageContent.custom`).
@@ -28,6 +29,7 @@ public protocol FeatureView {
     static var asFiltersHints: (any FiltersHints.Type)? { get }
     static var asTransformsFrame: (any TransformsFrame.Type)? { get }
     static var asChoosesRenderOptions: (any ChoosesRenderOptions.Type)? { get }
+    static var asRedrawsMoving: (any RedrawsMoving.Type)? { get }
 }
 
 extension FeatureView {
@@ -42,6 +44,7 @@ extension FeatureView {
     public static var asFiltersHints: (any FiltersHints.Type)? { nil }
     public static var asTransformsFrame: (any TransformsFrame.Type)? { nil }
     public static var asChoosesRenderOptions: (any ChoosesRenderOptions.Type)? { nil }
+    public static var asRedrawsMoving: (any RedrawsMoving.Type)? { nil }
 }
 
 // Each capability answers for itself when a view's conformance is checked.
@@ -52,6 +55,7 @@ extension GivesHelp { public static var asGivesHelp: (any GivesHelp.Type)? { Sel
 extension FiltersHints { public static var asFiltersHints: (any FiltersHints.Type)? { Self.self } }
 extension TransformsFrame { public static var asTransformsFrame: (any TransformsFrame.Type)? { Self.self } }
 extension ChoosesRenderOptions { public static var asChoosesRenderOptions: (any ChoosesRenderOptions.Type)? { Self.self } }
+extension RedrawsMoving { public static var asRedrawsMoving: (any RedrawsMoving.Type)? { Self.self } }
 
 extension FeatureView where Core.Overlay == Never {
     public static func renderOverlay(_ screen: inout Screen, _ overlay: Never, state: AppState) {}
@@ -107,6 +111,17 @@ public protocol ScopedDrawsFooter: DrawsFooter, ScopedFeatureView {
 extension ScopedDrawsFooter {
     public static func footer(_ screen: inout Screen, _ area: Rect, state: AppState) -> Bool {
         footer(&screen, area, state[Core.self], FeatureContext(state))
+    }
+}
+
+/// `RedrawsMoving`, from its own state and the context.
+public protocol ScopedRedrawsMoving: RedrawsMoving, ScopedFeatureView {
+    static func redrawMoving(_ screen: inout Screen, _ page: Rect, _ state: Core.State, _ context: FeatureContext) -> Range<Int>?
+}
+
+extension ScopedRedrawsMoving {
+    public static func redrawMoving(_ screen: inout Screen, _ page: Rect, state: AppState) -> Range<Int>? {
+        redrawMoving(&screen, page, state[Core.self], FeatureContext(state))
     }
 }
 
@@ -209,7 +224,19 @@ public protocol ChoosesRenderOptions: FeatureView {
     static func renderOptions(_ config: [String: String]) -> RenderOptions
 }
 
+/// Rows of the page on screen that change each second by themselves (a playing track's
+/// position), drawn again over the last frame without the rest of it
+/// (`RootView.redrawPosition`). The first in the features' order that answers has them
+/// (`Capability.moving`).
+public protocol RedrawsMoving: FeatureView {
+    /// Clears and draws again the rows of `page` (the page's area, under the tabs) that moved,
+    /// without click regions (the last frame's stay); nil: nothing of its moves on this page.
+    static func redrawMoving(_ screen: inout Screen, _ page: Rect, state: AppState) -> Range<Int>?
+}
+
 extension Capability {
+    /// `RedrawsMoving`.
+    public static let moving = Capability("moving")
     /// `FiltersHints`.
     public static let hints = Capability("hints")
     /// `TransformsFrame`.
@@ -247,6 +274,7 @@ public struct FeatureEntry: Sendable {
     let filterHelp: @Sendable (HelpSection, AppState) -> HelpSection
     let transform: FrameTransform?
     let renderOptions: @Sendable ([String: String]) -> RenderOptions?
+    let moving: @Sendable (inout Screen, Rect, AppState) -> Range<Int>?
 
     public init<V: FeatureView>(_ view: V.Type) {
         core = AnyFeature(V.Core.self)
@@ -258,6 +286,7 @@ public struct FeatureEntry: Sendable {
         let filter = V.asFiltersHints
         let frame = V.asTransformsFrame
         let options = V.asChoosesRenderOptions
+        let moving = V.asRedrawsMoving
         var capabilities: Set<Capability> = []
         if filter != nil { capabilities.insert(.hints) }
         if frame != nil { capabilities.insert(.frame) }
@@ -266,6 +295,7 @@ public struct FeatureEntry: Sendable {
         if anywhere != nil { capabilities.insert(.keysAnywhere) }
         if footer != nil { capabilities.insert(.footer) }
         if help != nil { capabilities.insert(.help) }
+        if moving != nil { capabilities.insert(.moving) }
         self.capabilities = capabilities
         render = { V.render(&$0, $1, state: $2) }
         keys = { V.action(for: $0, in: $1) }
@@ -281,6 +311,7 @@ public struct FeatureEntry: Sendable {
         filterHelp = { section, state in filter?.filterHelp(section, state) ?? section }
         transform = frame?.frameTransform
         renderOptions = { config in options?.renderOptions(config) }
+        self.moving = { screen, page, state in moving?.redrawMoving(&screen, page, state: state) }
     }
 
     /// A feature without pages of its own to draw (its pages are lists and texts).
@@ -302,6 +333,7 @@ public struct FeatureEntry: Sendable {
         filterHelp = { section, _ in section }
         transform = nil
         renderOptions = { _ in nil }
+        moving = { _, _, _ in nil }
     }
 
     public var id: FeatureID { core.id }

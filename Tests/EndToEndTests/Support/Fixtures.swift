@@ -71,15 +71,16 @@ enum UIStrings {
         try table(code).first { $0.key.hasPrefix("tab.") && $0.value == label }.map { String($0.key.dropFirst(4)) }
     }
 
-    /// Whether `line` shows the key hints `key`, whole or cut short with "…" (narrow panes).
     /// Whether `line` shows the hints of `key`: whole, or shortened as the guide shortens them
     /// (whole hints kept, then "…", then the `? help` hint when it fits; or cut by words).
     static func showsHints(_ line: String, _ code: String, _ key: String) throws -> Bool {
         let full = try get(code, key)
-        // Pulse's "f notes (N)" joins the usual hints where a work or tour is on screen.
+        // Features' keys join the usual hints where they work: Pulse's "f notes (N)" where a
+        // work or tour is on screen, the map's "v map" where there is something to show.
         let pulse = try get(code, "pulse.hint").components(separatedBy: "{count}")
+        let map = try get(code, "map.hintShow")
         let shown = line.trimmingCharacters(in: .whitespaces).components(separatedBy: " · ")
-            .filter { !(pulse.count == 2 && $0.hasPrefix(pulse[0]) && $0.hasSuffix(pulse[1])) }.joined(separator: " · ")
+            .filter { !(pulse.count == 2 && $0.hasPrefix(pulse[0]) && $0.hasSuffix(pulse[1])) && $0 != map }.joined(separator: " · ")
         if shown == full { return true }
         // Room made for "f notes (N)": the arrows' hint, then the tabs', left out (issue 47 #11).
         if shown != line.trimmingCharacters(in: .whitespaces) {

@@ -201,7 +201,7 @@ extension Overlay {
 
 extension AppState {
     /// The Audio Guide keypad.
-    public var keypad: KeypadState {
+    var keypad: KeypadState {
         get { self[KeypadFeature.self] }
         set { self[KeypadFeature.self] = newValue }
     }

@@ -16,6 +16,7 @@ extension StringKey {
     public static let mapHintsText = StringKey("map.hintsText")
     public static let mapHintsCard = StringKey("map.hintsCard")
     public static let mapHintsLegend = StringKey("map.hintsLegend")
+    public static let mapHintShow = StringKey("map.hintShow")
     public static let mapLegendTitle = StringKey("map.legendTitle")
     public static let mapLegendKeys = StringKey("map.legendKeys")
     public static let mapLegendHere = StringKey("map.legend.here")

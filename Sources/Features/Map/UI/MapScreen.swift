@@ -217,6 +217,11 @@ public enum MapScreen: ScopedTakesKeysAnywhere {
         key == .char("v") ? MapAction.showOnMap(from: context) : nil
     }
 
+    /// "v map" in the usual hints where `v` shows something.
+    public static func anywhereHint(_ map: MapState, _ context: FeatureContext) -> String? {
+        MapAction.showOnMap(from: context) != nil ? context.strings(.mapHintShow) : nil
+    }
+
     // MARK: Keys
 
     /// Keys the map handles itself; nil lets the global key map decide. Arrows and h/j/k/l

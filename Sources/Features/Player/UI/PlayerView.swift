@@ -2,7 +2,7 @@ import Foundation
 
 /// The player's screens: the one-line player under every tab, the full player (controls over
 /// the page), its keys on every tab and the commentary-language box.
-public enum PlayerView: ScopedTakesKeysAnywhere, ScopedDrawsFooter, ScopedGivesHelp, ScopedDrawsOverlay {
+public enum PlayerView: ScopedTakesKeysAnywhere, ScopedDrawsFooter, ScopedGivesHelp, ScopedDrawsOverlay, ScopedRedrawsMoving {
     public typealias Core = PlayerFeature
 
     /// The full player: the controls, then the page of the track under them.
@@ -231,6 +231,16 @@ public enum PlayerView: ScopedTakesKeysAnywhere, ScopedDrawsFooter, ScopedGivesH
     /// The controls' lines that a new position changes: status with time and volume, and the
     /// bar (the keys' line under them does not change with the position).
     public static let positionRows = 2
+
+    /// Each second on the full player: the position's rows, drawn again over the last frame.
+    public static func redrawMoving(_ screen: inout Screen, _ page: Rect, _ p: PlayerState, _ context: FeatureContext) -> Range<Int>? {
+        guard context.route == .player, context.museum != nil, p.track != nil else { return nil }
+        let (controls, _) = page.splitTop(PlayerLayout.controlRows)
+        let (moving, _) = controls.splitTop(positionRows)
+        screen.fill(moving)
+        position(&screen, controls, p, context, clickable: false)
+        return moving.y..<moving.maxY
+    }
 
     /// The first `positionRows` lines of the controls. `clickable`: with the bar's click
     /// regions (a redraw of the position over the last frame keeps that frame's).
