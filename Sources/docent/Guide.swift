@@ -61,7 +61,7 @@ package struct Guide: ParsableCommand {
         // order, two of one capability left unordered) is said and the guide does not start,
         // in every build.
         let features: FeatureSet
-        do { features = try Registry.make() } catch { throw failure("the features' registry is wrong: \(error)") }
+        do { features = try Registry.make() } catch { failure("the features' registry is wrong: \(error)") }
         // Configuration: file, then flags.
         var cfg = DocentConfig()
         var configWarnings: [String] = []
@@ -71,11 +71,11 @@ package struct Guide: ParsableCommand {
             case .success(let (c, w)):
                 cfg = c
                 configWarnings = w
-            case .failure(let f): throw failure("configuration \(configPath): \(f.message)")
+            case .failure(let f): failure("configuration \(configPath): \(f.message)")
             }
         }
         guard let source = data.map(SourceLocation.normalise) ?? cfg.dataSource ?? ResourceLocator.sampleData(environment: env) else {
-            throw failure("no museum data: pass --data PATH|URL or set `data` in \(configPath)")
+            failure("no museum data: pass --data PATH|URL or set `data` in \(configPath)")
         }
         // The museum starts loading now, while the rest is set up (issue 14), the interface's
         // text included: a guide that stops after this (an unknown language) ends with `_exit`
@@ -94,19 +94,19 @@ package struct Guide: ParsableCommand {
         let early = EarlyLoad(source: source, fetcher: fetcher, cache: documentCache, prepared: prepared, options: options, log: log, heavyWork: heavyWork)
         // The interface's text and the language.
         guard let (_, loaded) = strings.value else {
-            throw failure("cannot find the UI strings: looked in \(ResourceLocator.resourceRoots().first!.strings.path) (installed) and Resources/strings above \(ResourceLocator.executableDirectory().path) (a source tree); reinstall, or set DOCENT_RESOURCES to a folder holding strings/")
+            failure("cannot find the UI strings: looked in \(ResourceLocator.resourceRoots().first!.strings.path) (installed) and Resources/strings above \(ResourceLocator.executableDirectory().path) (a source tree); reinstall, or set DOCENT_RESOURCES to a folder holding strings/")
         }
         var catalog: StringCatalog
         switch loaded {
         case .success(let c): catalog = c
-        case .failure(let f): throw failure(f.message)
+        case .failure(let f): failure(f.message)
         }
         var language: Language?
         if let tag = lang ?? cfg.language?.code {
             guard let l = Language.fromTag(tag), catalog.tables[l] != nil else {
                 // Said where it was written (issue 47 #17: the file was not named).
                 let origin = lang != nil ? "--lang" : "language in \(configPath)"
-                throw failure("\(origin): unknown language '\(tag)'; choose one of \(catalog.languages.map(\.code).joined(separator: ", "))")
+                failure("\(origin): unknown language '\(tag)'; choose one of \(catalog.languages.map(\.code).joined(separator: ", "))")
             }
             language = l
         }
@@ -163,7 +163,7 @@ package struct Guide: ParsableCommand {
         for (origin, text) in [("DOCENT_HYPERLINKS", env["DOCENT_HYPERLINKS"]), ("--hyperlinks", hyperlinks)] {
             guard let text, !text.isEmpty else { continue }
             guard let m = HyperlinkMode(parsing: text) else {
-                throw failure("\(origin) must be auto, always or never, not '\(text)'")
+                failure("\(origin) must be auto, always or never, not '\(text)'")
             }
             linkMode = m
         }
@@ -174,7 +174,7 @@ package struct Guide: ParsableCommand {
         for (origin, text) in [("images in \(configPath)", cfg.features["images"]), ("--images", images)] {
             guard let text else { continue }
             guard let setting = ImageSetting(parsing: text) else {
-                throw failure("\(origin) must be auto, always, symbols, never, kitty, iterm2 or sixel, not '\(text)'")
+                failure("\(origin) must be auto, always, symbols, never, kitty, iterm2 or sixel, not '\(text)'")
             }
             imageSetting = setting
         }
@@ -189,19 +189,19 @@ package struct Guide: ParsableCommand {
 
         // Checked before the terminal is taken over: a message written on the alternate screen
         // is wiped when the guide ends (issue 33 #2).
-        if let pulse, case .failure(let f) = PulseLocation.parse(pulse) { throw failure("--pulse: \(f.message)") }
+        if let pulse, case .failure(let f) = PulseLocation.parse(pulse) { failure("--pulse: \(f.message)") }
         let backend: CursesBackend
         let links = Hyperlinks.enabled(mode: linkMode, environment: env)
         // The background: the flag, else DOCENT_BACKGROUND, else the configuration, else asked of the terminal.
         var shade = cfg.background ?? .auto
         for (origin, text) in [("DOCENT_BACKGROUND", env["DOCENT_BACKGROUND"]), ("--background", background)] {
             guard let text, !text.isEmpty else { continue }
-            guard let s = BackgroundSetting(parsing: text) else { throw failure("\(origin) must be auto, light or dark, not '\(text)'") }
+            guard let s = BackgroundSetting(parsing: text) else { failure("\(origin) must be auto, light or dark, not '\(text)'") }
             shade = s
         }
         switch CursesBackend.open(colors: env["NO_COLOR"].map(\.isEmpty) ?? true, hyperlinks: links, options: render, background: shade) {
         case .success(let b): backend = b
-        case .failure(let e): throw failure(e.description)
+        case .failure(let e): failure(e.description)
         }
         let live = LiveAudioEngine(configuration: LiveAudioEngine.Configuration(keptAudioDirectory: LiveAudioEngine.keptAudioDirectory(environment: env)))
         let audio = instrumentation.audio(live)
@@ -306,27 +306,5 @@ enum ResourceLocator {
     /// English must be there.
     static func loadCatalog(_ dir: URL) -> Result<StringCatalog, LoadFailure> {
         StringFiles.load(dir).map { StringCatalog(tablesByTag: $0) }.mapError { LoadFailure($0.description) }
-    }
-}
-
-/// Work on a thread of its own, its result waited for where it is needed.
-private final class Later<T>: @unchecked Sendable {
-    private var result: T?
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ work: @escaping @Sendable () -> T) {
-        let t = Thread { [self] in
-            result = work()
-            done.signal()
-        }
-        t.stackSize = 4 << 20
-        t.start()
-    }
-
-    /// The result, once the work is over (the semaphore orders the write before the read).
-    var value: T {
-        done.wait()
-        done.signal()
-        return result!
     }
 }
