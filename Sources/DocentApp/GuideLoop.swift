@@ -105,6 +105,7 @@ public final class GuideLoop {
             firstLoadedFrameSeen = true
             if !instrumentation.firstLoadedFrame() { return false }
             audio?.warmUp()
+            effects.warmUp()
         }
         var wait = mailbox.isEmpty ? audioTurn(timeoutMilliseconds) : 0
         if let next = timers.values.map(\.due).min() {

@@ -56,4 +56,11 @@ public protocol EffectHandling: AnyObject {
     /// At quit, after the last effect: finish what was acknowledged (pending saves) and wait,
     /// a bounded time, for the threads still running.
     func shutdown()
+    /// The guide's first frame with the museum is on screen: work kept for then may start
+    /// (opening the libraries of what comes later). Called once, by the loop.
+    func warmUp()
+}
+
+extension EffectHandling {
+    public func warmUp() {}
 }

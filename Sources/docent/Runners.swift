@@ -23,6 +23,10 @@ struct RunnerContext: Sendable {
     /// Blocking work whose result is of no use once the guide quits (it computes, it writes
     /// nothing): quitting does not wait for it.
     let discardable: @Sendable (@escaping @Sendable () -> Void) -> Void
+    /// Work that only prepares (opening a library a later effect needs): run at a low
+    /// priority once the guide's first frame with the museum is on screen
+    /// (`EffectHandling.warmUp`), at once if it already is; quitting does not wait for it.
+    let afterFirstFrame: @Sendable (@escaping @Sendable () -> Void) -> Void
     /// Work that takes much memory for a while and only computes (building the search index):
     /// it waits for the museum's load and the prepared copy it writes (`HeavyWork`), so that
     /// the two never hold their working memory at the same time; quitting does not wait for it.

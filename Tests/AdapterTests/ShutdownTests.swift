@@ -47,7 +47,8 @@ final class ShutdownTests: XCTestCase {
         let context = RunnerContext(
             fetcher: CurlFetcher(), environment: [:], statePath: nil, log: GuideLog(path: nil), heavyWork: HeavyWork(),
             background: { _ in waited.withLock { $0.append(true) } },
-            discardable: { _ in waited.withLock { $0.append(false) } })
+            discardable: { _ in waited.withLock { $0.append(false) } },
+            afterFirstFrame: { _ in XCTFail("the index is not work for after the first frame") })
         let app: AppData
         let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../SampleData/appData.json").standardized
         switch AppDataReader.read([UInt8]((try? Data(contentsOf: sample)) ?? Data()), source: sample.path) {
@@ -56,5 +57,30 @@ final class ShutdownTests: XCTestCase {
         }
         SearchRunner(context: context).run(.buildIndex(Museum(app)), mailbox: Mailbox())
         XCTAssertEqual(waited.withLock { $0 }, [false], "the index went to work quitting waits for")
+    }
+
+    /// Work kept for the first frame with the museum (issue 48: the pictures' libraries) runs
+    /// once the loop says it is on screen, not before; kept after it, it runs at once.
+    func testWorkKeptForTheFirstFrameRunsOnceItIsOnScreen() {
+        let effects = effects()
+        let ran = DispatchSemaphore(value: 0)
+        effects.afterFirstFrame { ran.signal() }
+        XCTAssertEqual(ran.wait(timeout: .now() + 0.3), .timedOut, "it ran before the first frame")
+        effects.warmUp()
+        XCTAssertEqual(ran.wait(timeout: .now() + 10), .success, "it never ran after the first frame")
+        effects.afterFirstFrame { ran.signal() }
+        XCTAssertEqual(ran.wait(timeout: .now() + 10), .success, "work kept after the first frame never ran")
+    }
+
+    /// The pictures' runner opens its libraries as such work, and only that.
+    func testThePicturesLibrariesAreOpenedAfterTheFirstFrame() {
+        let kinds = Mutex<[String]>([])
+        let context = RunnerContext(
+            fetcher: CurlFetcher(), environment: [:], statePath: nil, log: GuideLog(path: nil), heavyWork: HeavyWork(),
+            background: { _ in kinds.withLock { $0.append("background") } },
+            discardable: { _ in kinds.withLock { $0.append("discardable") } },
+            afterFirstFrame: { _ in kinds.withLock { $0.append("afterFirstFrame") } })
+        PicturesRunner(context: context).run(.warmUp, mailbox: Mailbox())
+        XCTAssertEqual(kinds.withLock { $0 }, ["afterFirstFrame"])
     }
 }

@@ -116,12 +116,13 @@ final class GuideLoopTests: XCTestCase {
 
     /// Issue 48: the engine opens what playing needs (libcurl) once the guide is on screen,
     /// not while it starts: opening it held the dynamic loader's lock and the start waited.
-    func testTheEngineWarmsUpOnceAfterTheFirstFrameWithTheMuseum() throws {
+    func testTheEngineAndTheRunnersWarmUpOnceAfterTheFirstFrameWithTheMuseum() throws {
         let audio = FakeAudioEngine()
-        let (loop, backend, _, _) = makeLoop(audio: audio)
+        let (loop, backend, effects, _) = makeLoop(audio: audio)
         loop.step()
         XCTAssertEqual(backend.drawn.count, 1)
         XCTAssertEqual(audio.warmUps, 0, "no museum yet: the start is not over")
+        XCTAssertEqual(effects.warmUps, 0, "no museum yet: nothing kept for the first frame runs")
         let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("SampleData/appData.json")
         guard case .success(let app) = AppDataReader.read([UInt8](try Data(contentsOf: sample)), source: sample.path) else {
@@ -130,9 +131,11 @@ final class GuideLoopTests: XCTestCase {
         loop.send(.documentLoaded(.success(Museum(app)), note: nil))
         loop.step()
         XCTAssertEqual(audio.warmUps, 1, "the first frame with the museum is drawn: warm up")
+        XCTAssertEqual(effects.warmUps, 1, "and the runners' work kept for it (the pictures' libraries)")
         loop.step()
         loop.step()
         XCTAssertEqual(audio.warmUps, 1, "once")
+        XCTAssertEqual(effects.warmUps, 1, "once")
         XCTAssertEqual(audio.calls, [], "warming up plays nothing")
     }
 

@@ -63,6 +63,8 @@ public final class RecordingEffects: EffectHandling {
         self.mailbox = mailbox
     }
     public func shutdown() { shutdowns += 1 }
+    public private(set) var warmUps = 0
+    public func warmUp() { warmUps += 1 }
 }
 
 /// The audio engine: calls recorded, the snapshot set by the test.

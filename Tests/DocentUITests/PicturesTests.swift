@@ -176,7 +176,9 @@ final class PicturesTests: XCTestCase {
         prepare(&s, .play(audioID: 11, artworkID: 100, tourID: nil))
         send(&s, .openPlayer) { PlayerFeature.showPlayer(&$0) }
         let r = PicturesFeature.Request(url: Self.url, columns: 78, rows: 6)
-        send(&s, .pictures(.modeResolved(.symbols(.indexed256))), effects: [.pictures(.load(r, .indexed256))]) {
+        // And the libraries that draw pictures are to be opened once the guide is on screen
+        // (issue 48); not when pictures are off, nor for a screen reader (below).
+        send(&s, .pictures(.modeResolved(.symbols(.indexed256))), effects: [.pictures(.warmUp), .pictures(.load(r, .indexed256))]) {
             $0.pictures.mode = .symbols(.indexed256)
             $0.pictures.slots[r] = .loading
             $0.pictures.order = [r]
@@ -196,7 +198,7 @@ final class PicturesTests: XCTestCase {
         XCTAssertEqual(FeatureContext(s).pictureWish, PlayerFeature.pictureWanted(s))
         let r = PicturesFeature.Request(url: Self.url, columns: 78, rows: 6)
         p = s.pictures
-        sendScoped(PicturesFeature.self, &p, .modeResolved(.symbols(.indexed256)), FeatureContext(s), effects: [.pictures(.load(r, .indexed256))]) {
+        sendScoped(PicturesFeature.self, &p, .modeResolved(.symbols(.indexed256)), FeatureContext(s), effects: [.pictures(.warmUp), .pictures(.load(r, .indexed256))]) {
             $0.mode = .symbols(.indexed256)
             $0.slots[r] = .loading
             $0.order = [r]

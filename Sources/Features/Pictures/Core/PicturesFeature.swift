@@ -58,6 +58,9 @@ public enum PicturesFeature: ScopedFeature, HearsEvents, ScopedGivesFigures {
         case load(Request, PictureMode.ColourDepth)
         /// Fetch and decode a picture and make it an image for this graphics protocol.
         case loadGraphic(Request, GraphicsProtocol)
+        /// Open the libraries that decode and draw pictures once the guide is on screen, so
+        /// the first picture (the player's, at Play) does not wait for them (issue 48).
+        case warmUp
     }
 
     public static let id = FeatureID("pictures")
@@ -84,7 +87,9 @@ public enum PicturesFeature: ScopedFeature, HearsEvents, ScopedGivesFigures {
             let why = term.flatMap { t -> UIRequest? in
                 context.sharedTerminal || context.screenReader ? nil : .banner(Banner(.key(.picturesOffTerminal, ["term": .verbatim(t)])))
             }
-            return Outcome(effects: request(&state, context), requests: why.map { [$0] } ?? [])
+            // Pictures will be drawn: their libraries are opened once the guide is on screen.
+            let warm = mode != .off && !context.screenReader ? [effect(.warmUp)] : []
+            return Outcome(effects: warm + request(&state, context), requests: why.map { [$0] } ?? [])
         case .loaded(let r, let picture):
             guard state.slots[r] == .loading else { return .none }
             state.slots[r] = .ready(picture)

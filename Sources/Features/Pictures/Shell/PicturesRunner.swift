@@ -17,6 +17,11 @@ struct PicturesRunner: FeatureRunner {
         let loader = PictureLoader(fetcher: context.fetcher, cache: PictureCache(directory: PictureCache.defaultDirectory(environment: context.environment)))
         let request: PicturesFeature.Request, load: @Sendable (() -> Bool) -> Result<Picture, PictureFailure>
         switch effect {
+        case .warmUp:
+            // Opened after the first frame (not before it: the loader's lock held by this
+            // thread would make the loop wait to start its own threads).
+            context.afterFirstFrame { _ = ChafaRenderer.librariesMissing }
+            return
         case .load(let r, let depth):
             request = r
             load = { loader.load(url: r.url, columns: r.columns, rows: r.rows, depth: depth, keepGoing: $0) }
