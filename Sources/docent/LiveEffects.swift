@@ -161,13 +161,6 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
         return diagnostics
     }
 
-    /// Runs blocking work on a thread of its own (two cores: never in the cooperative pool),
-    /// counted until it ends; the thread is one a finished work left waiting when there is one
-    /// (`Workers`). Work whose result only a running guide can use (building the search
-    /// index) is not counted: quitting does not wait for it (`waitedForAtQuit: false`). It was:
-    /// a visitor who quit during the build waited for it, up to the 2 s bound, and the
-    /// startup bench's exec → exit measured the first frame plus the index of SampleData
-    /// (136 ms, of which the frame was under 70).
     /// Work kept for the first frame with the museum (`RunnerContext.afterFirstFrame`), and
     /// whether it is on screen.
     private var warmUpWork: [@Sendable () -> Void] = []
@@ -198,6 +191,13 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
         t.start()
     }
 
+    /// Runs blocking work on a thread of its own (two cores: never in the cooperative pool),
+    /// counted until it ends; the thread is one a finished work left waiting when there is one
+    /// (`Workers`). Work whose result only a running guide can use (building the search
+    /// index) is not counted: quitting does not wait for it (`waitedForAtQuit: false`). It was:
+    /// a visitor who quit during the build waited for it, up to the 2 s bound, and the
+    /// startup bench's exec → exit measured the first frame plus the index of SampleData
+    /// (136 ms, of which the frame was under 70).
     func background(_ work: @escaping @Sendable () -> Void, waitedForAtQuit: Bool = true) {
         guard waitedForAtQuit else {
             workers.run(work)
