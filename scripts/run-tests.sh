@@ -36,6 +36,11 @@ for lane in audio rest; do
     echo "=== lane: $lane ==="
     cat "$logs/$lane.log"
 done
+# CI keeps the head and the tail of a long log: the failures are repeated here, last, so a
+# truncated log still names them.
+for lane in audio rest; do
+    grep -E ": error: |^Test Case '.*' failed \(" "$logs/$lane.log" | sed "s/^/=== failed in the $lane lane: /"
+done
 summary() { grep -E "^[[:space:]]+Executed [0-9]+ tests?," "$logs/$1.log" | tail -1 | sed 's/^[[:space:]]*//'; }
 echo "=== both lanes in $(( $(date +%s) - start )) s: audio (status $audio_status): $(summary audio); the rest (status $rest_status): $(summary rest)"
 rm -rf "$logs"
