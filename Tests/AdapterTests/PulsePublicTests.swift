@@ -316,9 +316,17 @@ final class PulsePublicTests: PostgresTestCase {
         _ = try RawHTTP.request(port: s.port, "GET", "/v1/moderation/queue", headers: ["Authorization": "Bearer wrong-token-0123456789"])
         let metrics = try RawHTTP.request(port: s.port, "GET", "/metrics")
         XCTAssertEqual(metrics.status, 200)
-        for name in ["pulse_requests_total", "pulse_request_duration_seconds_bucket", "pulse_requests_in_flight", "pulse_connections_open", "pulse_moderation_queue_length", "pulse_hidden_notes", "pulse_store_up"] {
+        for name in ["pulse_requests_total", "pulse_request_duration_seconds_bucket", "pulse_requests_in_flight", "pulse_connections_open", "pulse_moderation_queue_length", "pulse_hidden_notes", "pulse_store_up", "pulse_purge_last_seconds"] {
             XCTAssertTrue(metrics.text.contains(name), "\(name) in /metrics")
         }
+        // The upkeep's first round runs at the start: once over, the counter says so.
+        var rounds = 0.0
+        for _ in 0..<200 where rounds < 1 {
+            let text = try RawHTTP.request(port: s.port, "GET", "/metrics").text
+            rounds = text.split(separator: "\n").first { $0.hasPrefix("pulse_purge_rounds_total ") }.flatMap { Double($0.split(separator: " ")[1]) } ?? 0
+            if rounds < 1 { usleep(50_000) }  // polling the service's own count, with a deadline (200 looks)
+        }
+        XCTAssertEqual(rounds, 1, "one upkeep round at the start, counted once over")
         s.stop()
         let log = s.standardError()
         let requests = log.split(separator: "\n").filter { $0.contains("request") && $0.contains("route=") }

@@ -9,7 +9,7 @@ import PulseKitSQLite
 /// and status, their latencies, requests under way, whether the database answers,
 /// open and refused connections, client-limit refusals, plays waiting to be written, the
 /// moderation queue and hidden notes, the database pool's connections in use, idle and at
-/// most. One registry per service (no global bootstrap, so
+/// most, the upkeep's purge rounds finished and how long the last one took. One registry per service (no global bootstrap, so
 /// tests may start several).
 public final class PulseMetrics: Sendable {
     public let registry = PrometheusCollectorRegistry()
@@ -21,6 +21,8 @@ public final class PulseMetrics: Sendable {
     let queueLength: Gauge
     let hiddenNotes: Gauge
     let storeUp: Gauge
+    let purgeRounds: Counter
+    let purgeSeconds: Gauge
     let poolInUse: Gauge
     let poolIdle: Gauge
     let poolMax: Gauge
@@ -43,6 +45,8 @@ public final class PulseMetrics: Sendable {
         queueLength = registry.makeGauge(name: "pulse_moderation_queue_length", help: "Notes awaiting a staff decision (reported or hidden by score).")
         hiddenNotes = registry.makeGauge(name: "pulse_hidden_notes", help: "Notes hidden by reports or score and not yet decided.")
         storeUp = registry.makeGauge(name: "pulse_store_up", help: "1 when the database answered the last check, else 0.")
+        purgeRounds = registry.makeCounter(name: "pulse_purge_rounds_total", help: "Upkeep rounds finished since the start (past days counted for the console, then what is past its age purged): one at the start, then one each --purge-every.")
+        purgeSeconds = registry.makeGauge(name: "pulse_purge_last_seconds", help: "How long the last finished upkeep round took.")
         let pool = "Database connections of the Pulse store's pool at the last check (SQLite: its one connection), by state."
         poolInUse = registry.makeGauge(name: "pulse_db_connections", labels: [("state", "in_use")], help: pool)
         poolIdle = registry.makeGauge(name: "pulse_db_connections", labels: [("state", "idle")], help: pool)
