@@ -55,8 +55,9 @@ final class SQLiteConsoleDaysTests: XCTestCase {
     }
 }
 
-/// A console store made before the day table's kind index (`staff-v5-day-kind`) opens with the
-/// index added and its counted days, sessions and audit lines as they were.
+/// A console store made before the day table's indexes (`staff-v5-day-kind`,
+/// `staff-v6-day-totals`) opens with them added and its counted days, sessions and audit lines
+/// as they were.
 final class SQLiteConsoleMigrationTests: XCTestCase {
     func testAStoreFromBeforeTheKindIndexKeepsItsDays() async throws {
         let dir = NSTemporaryDirectory() + "docent-console-migration-\(UUID().uuidString)"
@@ -92,8 +93,17 @@ final class SQLiteConsoleMigrationTests: XCTestCase {
         XCTAssertEqual(audit.map(\.target), ["visitor:v1"])
         let check = try DatabaseQueue(path: path)
         let indexes = try await check.read { db in try String.fetchAll(db, sql: "SELECT name FROM pragma_index_list('staff_day')") }
-        XCTAssertTrue(indexes.contains("staff_day_kind"), "\(indexes)")
+        XCTAssertTrue(indexes.contains("staff_day_kind") && indexes.contains("staff_day_totals"), "\(indexes)")
         let applied = try await check.read { db in try SQLiteConsoleStore.migrator.appliedIdentifiers(db) }
-        XCTAssertTrue(applied.contains("staff-v5-day-kind"))
+        XCTAssertTrue(applied.isSuperset(of: ["staff-v5-day-kind", "staff-v6-day-totals"]), "\(applied)")
+        // The Pulse page's queries search those indexes, holding what they read.
+        let plans = try await check.read { db in
+            [
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT day, kind, SUM(n) FROM staff_day WHERE zone_offset = 0 AND day >= 1 AND day < 9 GROUP BY day, kind"),
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT subject, SUM(n) FROM staff_day WHERE zone_offset = 0 AND kind = 'play' AND subject >= 'stop:' AND subject < 'stop;' AND day >= 1 AND day < 9 GROUP BY subject"),
+            ].map { rows in rows.map { $0["detail"] as String? ?? "" }.joined(separator: "; ") }
+        }
+        XCTAssertTrue(plans[0].contains("COVERING INDEX staff_day_totals"), plans[0])
+        XCTAssertTrue(plans[1].contains("COVERING INDEX staff_day_kind (zone_offset=? AND kind=? AND subject>? AND subject<?)"), plans[1])
     }
 }

@@ -16,6 +16,19 @@ final class StaffConsolePiecesTests: XCTestCase {
         XCTAssertEqual(c.lockout(failures: 40), 3600)
     }
 
+    /// "Starts with" as a range: every text that starts with the prefix sorts from it and
+    /// before `pastPrefix`, and none other, byte by byte as SQLite compares.
+    func testAPrefixRangeHoldsExactlyTheTextsThatStartWithIt() {
+        XCTAssertEqual(ConsoleSQL.pastPrefix("stop:"), "stop;")
+        XCTAssertEqual(ConsoleSQL.pastPrefix("a\u{D7FF}"), "a\u{E000}", "past the surrogates")
+        let texts = ["stop", "stop:", "stop:4002/1", "stop:\u{10FFFF}", "stop;", "stops", "artwork:1", "tour:1", "stop9"]
+        for prefix in ["stop:", "a", "s", "tour:"] {
+            let past = ConsoleSQL.pastPrefix(prefix)
+            let inRange = texts.filter { Array($0.utf8).lexicographicallyPrecedes(Array(past.utf8)) && !Array($0.utf8).lexicographicallyPrecedes(Array(prefix.utf8)) }
+            XCTAssertEqual(inRange, texts.filter { $0.hasPrefix(prefix) }, prefix)
+        }
+    }
+
     func testAbandonmentIsTheDropToTheNextStopBiggestFirst() {
         let plays: [(subject: PulseSubject, count: Int)] = [
             (.stop(tour: 1, sort: 1), 10), (.stop(tour: 1, sort: 2), 9), (.stop(tour: 1, sort: 3), 2), (.stop(tour: 2, sort: 1), 5), (.stop(tour: 2, sort: 2), 5),

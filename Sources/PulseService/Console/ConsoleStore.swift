@@ -243,6 +243,16 @@ enum ConsoleSQL {
         return Array(merged.prefix(limit))
     }
 
+    /// The first text past every text that starts with `prefix` (not empty): its last
+    /// character moved one on ("stop:" → "stop;"), so `>= prefix AND < this` is "starts with
+    /// it" as a range an index can search.
+    static func pastPrefix(_ prefix: String) -> String {
+        var scalars = Array(prefix.unicodeScalars)
+        guard let last = scalars.popLast() else { return prefix }
+        let next = Unicode.Scalar(last.value + 1) ?? Unicode.Scalar(last.value + 0x801) ?? last
+        return String(String.UnicodeScalarView(scalars + [next]))
+    }
+
     /// Rows asked for beyond `limit`: notes created at the cursor's very time, already shown.
     static let queueTies = 64
 
