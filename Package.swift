@@ -88,7 +88,7 @@ let package = Package(
         // A second core for work split in two (`ReadOptions.Both`): threads live here, not in the pure targets.
         .target(name: "TwoCores", dependencies: ["DocentCore"]),
         .target(name: "NetCurl", dependencies: ["DocentCore", "TwoCores", "CShims", "CCurl", "CLazyLibs"]),
-        .target(name: "AudioPlayback", dependencies: ["DocentCore", "CShims", "CCurl", "CMpg123", "CPulse", "CSoundTouch", "CLazyLibs"]),
+        .target(name: "AudioPlayback", dependencies: ["DocentCore", "TwoCores", "CShims", "CCurl", "CMpg123", "CPulse", "CSoundTouch", "CLazyLibs"]),
         // StateStore's small helpers (XDG paths, atomic writes, SQLite errors as sentences, safe
         // column reads), shared with the Pulse kit's SQLite store.
         .target(name: "StoreSupport", dependencies: ["DocentText", .product(name: "GRDB", package: "GRDB.swift")]),

@@ -3,6 +3,7 @@ import CLazyLibs
 import CShims
 import DocentCore
 import Foundation
+import TwoCores
 
 /// The input side of a track, on its own thread: libcurl reads the URL (http, https or
 /// file), mpg123 decodes in feed mode, PCM goes into the ring. Seeks restart the transfer at
@@ -549,9 +550,7 @@ enum CurlSession {
     /// and the first recording played must not wait the 6–10 ms that opening it takes (make
     /// bench's "first PCM", timed from Play).
     static func warmUp() {
-        let t = Thread { _ = ready }
-        t.qualityOfService = .background
-        t.start()
+        TwoCores.lowPriority { _ = ready }
     }
 
     static let ready: Bool = {

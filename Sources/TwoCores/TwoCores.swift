@@ -24,6 +24,15 @@ public enum TwoCores {
         }
     }
 
+    /// `work` on a thread of its own at the lowest priority, not waited for: what prepares
+    /// for later (a library opened once the guide is on screen) and must not take a core from
+    /// what a visitor waits for meanwhile.
+    public static func lowPriority(_ work: @escaping @Sendable () -> Void) {
+        let t = Thread(block: work)
+        t.qualityOfService = .background
+        t.start()
+    }
+
     /// Read options with `both` set.
     public static func options(_ base: ReadOptions) -> ReadOptions {
         var o = base

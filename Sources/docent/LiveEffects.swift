@@ -173,7 +173,7 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
             defer { warmUpWork = [] }
             return warmUpWork
         }
-        if !work.isEmpty { Self.lowPriority { for w in work { w() } } }
+        if !work.isEmpty { TwoCores.lowPriority { for w in work { w() } } }
     }
 
     func afterFirstFrame(_ work: @escaping @Sendable () -> Void) {
@@ -181,14 +181,7 @@ final class LiveEffects: EffectHandling, @unchecked Sendable {
             if !warmedUp { warmUpWork.append(work) }
             return warmedUp
         }
-        if now { Self.lowPriority(work) }
-    }
-
-    /// On a thread of its own at the lowest priority: it prepares, nobody waits for it.
-    private static func lowPriority(_ work: @escaping @Sendable () -> Void) {
-        let t = Thread(block: work)
-        t.qualityOfService = .background
-        t.start()
+        if now { TwoCores.lowPriority(work) }
     }
 
     /// Runs blocking work on a thread of its own (two cores: never in the cooperative pool),

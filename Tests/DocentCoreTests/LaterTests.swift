@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TwoCores
 import XCTest
 
@@ -40,4 +41,27 @@ private final class Counter: @unchecked Sendable {
     private var n = 0
     var count: Int { lock.withLock { n } }
     func add() { lock.withLock { n += 1 } }
+}
+
+/// `TwoCores.lowPriority`: the work runs on a thread of its own, at the background priority,
+/// and the caller does not wait for it.
+final class LowPriorityTests: XCTestCase {
+    func testTheWorkRunsOnAThreadOfItsOwnAtTheLowestPriorityUnwaited() {
+        let caller = "\(pthread_self())"
+        let release = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let seen = Mutex<(thread: String, background: Bool)?>(nil)
+        TwoCores.lowPriority {
+            // Held until the caller has gone on: were it run before `lowPriority` returned,
+            // the test would hang, not pass.
+            release.wait()
+            seen.withLock { $0 = ("\(pthread_self())", Thread.current.qualityOfService == .background) }
+            done.signal()
+        }
+        release.signal()
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success, "the work never ran")
+        let ran = seen.withLock { $0 }
+        XCTAssertNotEqual(ran?.thread, caller)
+        XCTAssertEqual(ran?.background, true)
+    }
 }
