@@ -881,7 +881,7 @@ public final class PostgresPulseStore: PulseServiceStore, @unchecked Sendable {
     /// issue 44 #9): a request of two calls no longer takes two deadlines to answer 503.
     private func deadline<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
         let limit = RequestDeadline.remaining.map { max(.milliseconds(100), min($0, Self.callDeadline)) } ?? Self.callDeadline
-        let seconds = String(format: "%.1f", Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18)
+        let seconds = String(format: "%.1f", limit.seconds)
         let (answers, answer) = AsyncThrowingStream<T, any Error>.makeStream(bufferingPolicy: .bufferingOldest(1))
         let call = Task {
             do { answer.yield(try await operation()) } catch { answer.finish(throwing: error) }

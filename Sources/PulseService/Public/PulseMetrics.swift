@@ -53,6 +53,12 @@ public final class PulseMetrics: Sendable {
         poolMax = registry.makeGauge(name: "pulse_db_connections_max", help: "The most database connections the Pulse store's pool opens.")
     }
 
+    /// An upkeep round finished, having taken `took`.
+    func purgeRound(took: Duration) {
+        purgeSeconds.set(to: took.seconds)
+        purgeRounds.increment()
+    }
+
     func pool(_ use: DatabasePoolUse) {
         poolInUse.set(to: Double(use.inUse))
         poolIdle.set(to: Double(use.idle))
@@ -123,7 +129,7 @@ struct RequestLogMiddleware: RouterMiddleware {
         let elapsed = ContinuousClock.now - start
         let route = context.endpointPath ?? "unmatched"
         metrics.request(route: route, method: request.method.rawValue, status: status, duration: elapsed)
-        let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let ms = elapsed.seconds * 1000
         logger.info(
             "request",
             metadata: [
@@ -132,4 +138,9 @@ struct RequestLogMiddleware: RouterMiddleware {
                 "request_id": .string(context.id),
             ])
     }
+}
+
+extension Duration {
+    /// The duration in seconds, fractions kept (for metrics, logs and messages).
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -118,11 +118,7 @@ struct PulseUpkeep<Store: PulseServiceStore>: Service {
                             try await beforePurge?()
                             let gone = try await store.purgeExpired(purgeAges)
                             if gone > 0 { logger.notice("purged expired notes", metadata: ["notes": .stringConvertible(gone)]) }
-                            if !Task.isCancelled {
-                                let took = ContinuousClock.now - began
-                                metrics.purgeSeconds.set(to: Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18)
-                                metrics.purgeRounds.increment()
-                            }
+                            if !Task.isCancelled { metrics.purgeRound(took: ContinuousClock.now - began) }
                         } catch {
                             // A stop cancels the purge under way: that is no outage.
                             if !Task.isCancelled { outage.failed("purge", error) }
